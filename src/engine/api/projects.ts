@@ -1,0 +1,58 @@
+/** `/org/projects`: create, list, get by id or name, patch, delete. */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../feature.js';
+import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { projectDto } from '../domain/org/projects.js';
+import { ProjectSchema } from '../../shared/wire/org.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
+
+export const projectsFeature: Feature = {
+  name: 'projects',
+  register(app: FastifyInstance, ctx) {
+    const tags = ['projects'];
+    app.post(
+      '/org/projects',
+      { schema: { tags, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1020 }) }, { additionalProperties: false }), response: { 200: ProjectSchema } } },
+      async (req) => projectDto(await ctx.projects.create(req.auth.orgId, (req.body as { name: string }).name)),
+    );
+    app.get(
+      '/org/projects',
+      {
+        schema: {
+          tags,
+          querystring: Type.Object({ ...OffsetQuery, query: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }),
+          response: { 200: Type.Array(ProjectSchema) },
+        },
+      },
+      async (req, reply) => {
+        const q = req.query as { offset?: number; limit?: number; query?: string; name?: string };
+        const page = pageOf(q);
+        const rows = await ctx.projects.list(req.auth.orgId, { ...page, query: q.query, name: q.name });
+        return sendPage(reply, rows, page).map(projectDto);
+      },
+    );
+    app.get('/org/projects/:id', { schema: { tags, params: IdParam, response: { 200: ProjectSchema } } }, async (req) =>
+      projectDto(await ctx.projects.get(req.auth.orgId, (req.params as { id: string }).id)),
+    );
+    app.patch(
+      '/org/projects/:id',
+      {
+        schema: {
+          tags,
+          params: IdParam,
+          body: Type.Optional(
+            Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 1020 })), status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('archived')])) }, { additionalProperties: false }),
+          ),
+          response: { 200: ProjectSchema },
+        },
+      },
+      async (req) => projectDto(await ctx.projects.update(req.auth.orgId, (req.params as { id: string }).id, (req.body ?? {}) as object)),
+    );
+    app.delete('/org/projects/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      await ctx.projects.delete(req.auth.orgId, (req.params as { id: string }).id);
+      return reply.status(204).send();
+    });
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * Engine configuration: what `createEngine` accepts, with defaults filled in.
+ * The server CLI and the desktop main process both build one of these.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Clock } from '../shared/clock.js';
+import { systemClock } from '../shared/clock.js';
+
+export const DEFAULT_PORT = 8420;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export interface EngineOptions {
+  dataDir?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** `postgres://…` for PostgreSQL; otherwise SQLite inside the data dir. */
+  databaseUrl?: string;
+  clock?: Clock;
+  /** Admin key to create on first start instead of a random one. */
+  adminApiKey?: string;
+  /** The organization-wide cap on concurrently running browsers (sessions + pool reservations). */
+  maxConcurrentSessions?: number;
+  /** Path of the Chromium/Chrome executable; discovered when absent. */
+  chromiumPath?: string;
+  /** Address clients use to reach this engine (for session URLs); defaults to http://host:port. */
+  publicUrl?: string;
+  /** Directory of the built operator UI, served at `/` when present. */
+  uiDir?: string;
+  /** pino log level; 'silent' in tests. */
+  logLevel?: string;
+  /** Print lines meant for the operator (admin key on first start). */
+  print?: (line: string) => void;
+  /** Secrets and tunables read from the environment (injectable for tests). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'uiDir'>> {
+  databaseUrl?: string;
+  adminApiKey?: string;
+  chromiumPath?: string;
+  publicUrl?: string;
+  uiDir?: string;
+}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.BROWSERDECK_DATA_DIR) return env.BROWSERDECK_DATA_DIR;
+  if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Browserdeck');
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Browserdeck');
+  return path.join(env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'browserdeck');
+}
+
+export function resolveConfig(opts: EngineOptions): EngineConfig {
+  const env = opts.env ?? process.env;
+  return {
+    dataDir: path.resolve(opts.dataDir ?? defaultDataDir(env)),
+    host: opts.host ?? DEFAULT_HOST,
+    port: opts.port ?? DEFAULT_PORT,
+    databaseUrl: opts.databaseUrl ?? env.BROWSERDECK_DATABASE_URL,
+    clock: opts.clock ?? systemClock,
+    adminApiKey: opts.adminApiKey ?? env.BROWSERDECK_ADMIN_API_KEY,
+    maxConcurrentSessions: opts.maxConcurrentSessions ?? intFrom(env.BROWSERDECK_MAX_CONCURRENT_SESSIONS) ?? 50,
+    chromiumPath: opts.chromiumPath ?? env.BROWSERDECK_CHROMIUM,
+    publicUrl: opts.publicUrl ?? env.BROWSERDECK_PUBLIC_URL,
+    uiDir: opts.uiDir,
+    logLevel: opts.logLevel ?? env.BROWSERDECK_LOG_LEVEL ?? 'info',
+    print: opts.print ?? ((line) => process.stdout.write(line + '\n')),
+    env,
+  };
+}
+
+function intFrom(v: string | undefined): number | undefined {
+  if (!v) return undefined;
+  const n = Number.parseInt(v, 10);
+  return Number.isFinite(n) ? n : undefined;
+}

@@ -1,0 +1,34 @@
+/**
+ * What every feature of a running engine can reach: configuration, storage, clock, the org
+ * services, auth hooks, the WebSocket upgrade router, and a stop list. Features receive this
+ * in `register` and add their own services to `services` for others to use.
+ */
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EngineConfig } from './config.js';
+import type { Database } from './store/schema.js';
+import type { Store } from './store/database.js';
+import type { Authenticator } from './http/auth.js';
+import type { UpgradeRouter } from './http/upgrade-router.js';
+import type { Projects } from './domain/org/projects.js';
+import type { ApiKeyAuthority } from './domain/org/api-keys.js';
+import type { Clock } from '../shared/clock.js';
+
+export interface EngineContext {
+  config: EngineConfig;
+  store: Store;
+  db: Kysely<Database>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  orgId: string;
+  projects: Projects;
+  apiKeys: ApiKeyAuthority;
+  authenticators: Authenticator[];
+  upgrades: UpgradeRouter;
+  /** The engine's external address, e.g. http://127.0.0.1:8420 (known once listening). */
+  publicUrl(): string;
+  /** Runs at engine stop, in reverse order of registration. */
+  onStop(fn: () => Promise<void> | void): void;
+  /** Feature services by name, for features that build on others. */
+  services: Record<string, unknown>;
+}

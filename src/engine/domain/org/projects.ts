@@ -1,0 +1,132 @@
+/**
+ * Projects of an organization: names unique per org (case/accent-insensitive), addressable by
+ * id or name, soft-deleted only when empty and never the last one. Other features register a
+ * usage counter so "empty" covers everything that lives in a project.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, ProjectTable } from '../../store/schema.js';
+import type { Clock } from '../../../shared/clock.js';
+import { ApiError } from '../../http/api-error.js';
+import { newId } from '../ids.js';
+import { nameKey } from './name-key.js';
+import { contains } from '../../store/sql-helpers.js';
+
+export type ProjectRow = ProjectTable;
+export type ProjectUsageCounter = (projectId: string) => Promise<{ what: string; count: number }>;
+
+export interface ProjectDto {
+  id: string;
+  name: string;
+  status: 'active' | 'archived';
+  created_at: string;
+  updated_at: string;
+}
+
+export function projectDto(p: ProjectRow): ProjectDto {
+  return { id: p.id, name: p.name, status: p.status, created_at: p.created_at, updated_at: p.updated_at };
+}
+
+export function validateProjectName(name: string): string {
+  const trimmed = name.trim();
+  const length = [...trimmed].length;
+  if (length < 1 || length > 255) throw ApiError.invalidField('name', 'must be 1 to 255 characters');
+  return trimmed;
+}
+
+export class Projects {
+  private readonly usage: ProjectUsageCounter[] = [];
+  private readonly defaultCache = new Map<string, string>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  addUsageCounter(counter: ProjectUsageCounter): void {
+    this.usage.push(counter);
+  }
+
+  async create(orgId: string, rawName: string): Promise<ProjectRow> {
+    const name = validateProjectName(rawName);
+    await this.assertNameFree(orgId, name);
+    const now = this.clock.now().toISOString();
+    const row: ProjectRow = {
+      id: newId(),
+      org_id: orgId,
+      name,
+      name_key: nameKey(name),
+      status: 'active',
+      max_concurrent_sessions: null,
+      max_concurrent_invocations: null,
+      max_pooled_sessions: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await this.db.insertInto('projects').values(row).execute();
+    return row;
+  }
+
+  private async assertNameFree(orgId: string, name: string, exceptId?: string): Promise<void> {
+    let q = this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('name_key', '=', nameKey(name)).where('deleted_at', 'is', null);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    if (await q.executeTakeFirst()) throw ApiError.conflict(`a project named '${name}' already exists`, 'project_name_taken');
+  }
+
+  /** Finds an active (not deleted) project by id, else by exact name. */
+  async find(orgId: string, idOrName: string): Promise<ProjectRow | undefined> {
+    const base = this.db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('deleted_at', 'is', null);
+    return (await base.where('id', '=', idOrName).executeTakeFirst()) ?? (await base.where('name_key', '=', nameKey(idOrName)).executeTakeFirst());
+  }
+
+  async get(orgId: string, idOrName: string): Promise<ProjectRow> {
+    const p = await this.find(orgId, idOrName);
+    if (!p) throw ApiError.notFound('project', idOrName);
+    return p;
+  }
+
+  async list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string }): Promise<ProjectRow[]> {
+    let sel = this.db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('deleted_at', 'is', null);
+    if (q.name !== undefined) sel = sel.where('name_key', '=', nameKey(q.name));
+    if (q.query) sel = sel.where(contains('name_key', nameKey(q.query)));
+    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+  }
+
+  async update(orgId: string, idOrName: string, patch: { name?: string; status?: 'active' | 'archived' }): Promise<ProjectRow> {
+    const p = await this.get(orgId, idOrName);
+    const changes: Partial<ProjectRow> = {};
+    if (patch.name !== undefined) {
+      const name = validateProjectName(patch.name);
+      await this.assertNameFree(orgId, name, p.id);
+      changes.name = name;
+      changes.name_key = nameKey(name);
+    }
+    if (patch.status !== undefined) changes.status = patch.status;
+    if (Object.keys(changes).length === 0) return p;
+    changes.updated_at = this.clock.now().toISOString();
+    await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute();
+    return { ...p, ...changes };
+  }
+
+  async delete(orgId: string, idOrName: string): Promise<void> {
+    const p = await this.get(orgId, idOrName);
+    const others = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).where('id', '!=', p.id).limit(1).execute();
+    if (others.length === 0) throw ApiError.conflict('the last project of an organization cannot be deleted', 'last_project');
+    for (const count of this.usage) {
+      const u = await count(p.id);
+      if (u.count > 0) throw ApiError.conflict(`project is not empty: it still has ${u.count} ${u.what}`, 'project_not_empty');
+    }
+    await this.db.updateTable('projects').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', p.id).execute();
+    this.defaultCache.delete(orgId);
+  }
+
+  /** The org's oldest live project: where requests without a project scope act. */
+  async defaultProjectId(orgId: string): Promise<string> {
+    const cached = this.defaultCache.get(orgId);
+    if (cached) return cached;
+    const p = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
+    if (!p) throw new ApiError(409, 'no_project', 'organization has no project');
+    this.defaultCache.set(orgId, p.id);
+    return p.id;
+  }
+}

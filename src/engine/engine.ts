@@ -1,0 +1,110 @@
+/**
+ * `createEngine()`: the whole engine as a library. `start()` opens storage, bootstraps the
+ * organization on first start, registers every feature and listens; `stop()` runs every
+ * feature's stop hook (sessions, streams, processes) and closes storage.
+ */
+import fs from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { resolveConfig, type EngineConfig, type EngineOptions } from './config.js';
+import { openStore, type Store } from './store/database.js';
+import { createHttpServer } from './http/server.js';
+import { installAuth } from './http/auth.js';
+import { UpgradeRouter } from './http/upgrade-router.js';
+import { Projects } from './domain/org/projects.js';
+import { ApiKeyAuthority } from './domain/org/api-keys.js';
+import { bootstrapOrg } from './domain/org/bootstrap.js';
+import type { EngineContext } from './context.js';
+import { features as defaultFeatures } from './features.js';
+import type { Feature } from './feature.js';
+import { serveUi } from './http/serve-ui.js';
+
+export interface Engine {
+  readonly config: EngineConfig;
+  /** The listening address, e.g. http://127.0.0.1:8420. */
+  readonly url: string;
+  /** The admin key, when this start created the organization. */
+  readonly adminApiKey?: string;
+  readonly context: EngineContext;
+  start(): Promise<{ url: string }>;
+  stop(): Promise<void>;
+}
+
+export function createEngine(options: EngineOptions = {}, featureList: Feature[] = defaultFeatures): Engine {
+  const config = resolveConfig(options);
+  let app: FastifyInstance | undefined;
+  let store: Store | undefined;
+  let url = '';
+  let adminApiKey: string | undefined;
+  let context: EngineContext | undefined;
+  const stopHooks: Array<() => Promise<void> | void> = [];
+  let stopping: Promise<void> | undefined;
+
+  const engine: Engine = {
+    config,
+    get url() {
+      return url;
+    },
+    get adminApiKey() {
+      return adminApiKey;
+    },
+    get context() {
+      if (!context) throw new Error('engine not started');
+      return context;
+    },
+    async start() {
+      await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+      store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+      app = await createHttpServer({ logLevel: config.logLevel });
+      const db = store.db;
+      const projects = new Projects(db, config.clock);
+      const apiKeys = new ApiKeyAuthority(db, config.clock);
+      const boot = await bootstrapOrg({ db, clock: config.clock, dataDir: config.dataDir, apiKeys, adminKey: config.adminApiKey, log: config.print });
+      adminApiKey = boot.adminKey;
+      const upgrades = new UpgradeRouter();
+      const authenticators: EngineContext['authenticators'] = [async (_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
+      context = {
+        config,
+        store,
+        db,
+        clock: config.clock,
+        log: app.log,
+        orgId: boot.orgId,
+        projects,
+        apiKeys,
+        authenticators,
+        upgrades,
+        publicUrl: () => config.publicUrl ?? url,
+        onStop: (fn) => stopHooks.push(fn),
+        services: {},
+      };
+      installAuth(app, authenticators, { resolve: async (orgId, idOrName) => (await projects.find(orgId, idOrName)) ?? null, defaultProjectId: (orgId) => projects.defaultProjectId(orgId) });
+      for (const f of featureList) await f.register(app, context);
+      if (config.uiDir) await serveUi(app, config.uiDir);
+      upgrades.attach(app.server);
+      await app.listen({ host: config.host, port: config.port });
+      const addr = app.server.address() as AddressInfo;
+      const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+      for (const f of featureList) await f.started?.(context);
+      return { url };
+    },
+    stop() {
+      stopping ??= (async () => {
+        // Stop accepting work first, then release what features hold, then storage.
+        const closing = app?.close();
+        for (const fn of stopHooks.reverse()) {
+          try {
+            await fn();
+          } catch (err) {
+            app?.log.error({ err }, 'stop hook failed');
+          }
+        }
+        await closing;
+        await store?.close();
+      })();
+      return stopping;
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,6 @@
+/** Every feature of the engine, in registration order (later features may use earlier ones' services). */
+import type { Feature } from './feature.js';
+import { healthFeature } from './api/health.js';
+import { projectsFeature } from './api/projects.js';
+
+export const features: Feature[] = [healthFeature, projectsFeature];

@@ -1,0 +1,71 @@
+/**
+ * Renders every failure as the wire Error object. Validation failures become a 400 with one
+ * `details` entry per invalid field; anything unexpected is logged and answered as a 500 that
+ * reveals nothing internal.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorDetail } from './api-error.js';
+
+interface AjvIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+function fieldOf(issue: AjvIssue, context: string | undefined): string {
+  const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = issue.keyword === 'required' ? String(issue.params.missingProperty ?? '') : '';
+  const extra = issue.keyword === 'additionalProperties' ? String(issue.params.additionalProperty ?? '') : '';
+  const name = [path, missing || extra].filter(Boolean).join('.');
+  return name || context || 'body';
+}
+
+function messageOf(issue: AjvIssue): string {
+  if (issue.keyword === 'additionalProperties') return 'is not a known field';
+  if (issue.keyword === 'required') return 'is required';
+  return issue.message ?? 'is invalid';
+}
+
+export function validationDetails(issues: AjvIssue[], context?: string): ErrorDetail[] {
+  const seen = new Map<string, ErrorDetail>();
+  for (const issue of issues) {
+    const field = fieldOf(issue, context);
+    // anyOf/oneOf produce one issue per branch; one entry per field is what a client can act on.
+    if (!seen.has(field)) seen.set(field, { code: 'invalid_field', message: `${field} ${messageOf(issue)}` });
+  }
+  return [...seen.values()];
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): void {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  const body: Record<string, unknown> = { code: err.code, message: err.message, details: err.details };
+  if (err.innerError) body.inner_error = err.innerError;
+  void reply.status(err.status).type('application/json').send(body);
+}
+
+export function toApiError(error: FastifyError | ApiError | Error, request?: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const fe = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fe.validation) {
+    const details = validationDetails(fe.validation, fe.validationContext);
+    const where = fe.validationContext === 'querystring' ? 'query' : fe.validationContext ?? 'request';
+    return new ApiError(400, 'invalid_request', `invalid ${where}: ${details.map((d) => d.message).join('; ')}`, details);
+  }
+  const status = fe.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'invalid_request';
+    return new ApiError(status, code, fe.message);
+  }
+  request?.log.error({ err: error }, 'unhandled error');
+  return new ApiError(500, 'internal_error', 'internal server error');
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    sendError(reply, toApiError(error as FastifyError, request));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new ApiError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

@@ -1,0 +1,24 @@
+/** Secrets in URLs (session JWTs, tokens, keys) never reach a log line or the audit log. */
+const SECRET_PARAMS = /^(jwt|token|access_token|api_key|apikey|key|password|secret|handoff_code)$/i;
+
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = decodeSafe(eq < 0 ? pair : pair.slice(0, eq));
+      return eq >= 0 && SECRET_PARAMS.test(name) ? `${pair.slice(0, eq)}=REDACTED` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

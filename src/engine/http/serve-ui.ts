@@ -1,0 +1,15 @@
+/**
+ * Serves the built operator UI (the renderer bundle) at `/`. The UI routes with the URL hash,
+ * so nothing it needs collides with API paths; its assets are public, the data is not.
+ */
+import fsSync from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export async function serveUi(app: FastifyInstance, dir: string): Promise<void> {
+  if (!fsSync.existsSync(dir)) return;
+  await app.register(fastifyStatic, { root: dir, serve: false });
+  const hide = { hide: true } as object;
+  app.get('/', { config: { public: true }, schema: hide }, (_req, reply) => reply.sendFile('index.html'));
+  app.get('/assets/*', { config: { public: true }, schema: hide }, (req, reply) => reply.sendFile(`assets/${(req.params as { '*': string })['*']}`));
+}

@@ -1,0 +1,42 @@
+/**
+ * Assembles the Fastify server: JSON-schema validation (TypeBox) that reports every invalid
+ * field, the Error object for every failure, bearer/JWT auth, the OpenAPI document generated
+ * from the route schemas, and WebSocket upgrades on the same port.
+ */
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { installErrorHandling } from './error-handler.js';
+import { installBodyParsers } from './body-parsers.js';
+import { redactUrl } from './redact.js';
+import { installValidators } from './validators.js';
+
+export type App = FastifyInstance;
+
+export async function createHttpServer(opts: { logLevel: string }): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: opts.logLevel,
+      // Query strings carry session JWTs; request URLs are logged redacted only.
+      serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url) }) },
+    },
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: false,
+    bodyLimit: 50 * 1024 * 1024,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  installValidators(app);
+  installBodyParsers(app);
+  installErrorHandling(app);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Browserdeck — Browser Session Service API', version: '0.1.0' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  return app;
+}

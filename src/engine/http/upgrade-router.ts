@@ -1,0 +1,61 @@
+/**
+ * WebSocket upgrades (CDP proxy, BiDi, live view, terminals) share the HTTP server's port.
+ * Features register a path pattern; the first match takes the socket. Unmatched upgrades get
+ * a plain HTTP 404 so clients fail fast instead of hanging.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => void | Promise<void>;
+
+interface Route {
+  pattern: RegExp;
+  keys: string[];
+  handler: UpgradeHandler;
+}
+
+export class UpgradeRouter {
+  private routes: Route[] = [];
+
+  /** `path` uses `:name` segments, e.g. `/browsers/:id/cdp`. A trailing `*` matches the rest. */
+  add(path: string, handler: UpgradeHandler): void {
+    const keys: string[] = [];
+    const source = path
+      .split('/')
+      .map((seg) => {
+        if (seg.startsWith(':')) {
+          keys.push(seg.slice(1));
+          return '([^/]+)';
+        }
+        if (seg === '*') {
+          keys.push('rest');
+          return '(.*)';
+        }
+        return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('/');
+    this.routes.push({ pattern: new RegExp(`^${source}/?$`), keys, handler });
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => socket.destroy());
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      for (const route of this.routes) {
+        const m = route.pattern.exec(url.pathname);
+        if (!m) continue;
+        const params: Record<string, string> = {};
+        route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1] ?? '')));
+        Promise.resolve(route.handler(req, socket, head, params, url)).catch(() => rejectUpgrade(socket, 500, 'internal error'));
+        return;
+      }
+      rejectUpgrade(socket, 404, 'not found');
+    });
+  }
+}
+
+export function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'error', message, details: [] });
+  socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}

@@ -1,0 +1,49 @@
+/**
+ * Opens the engine's database: SQLite (better-sqlite3, WAL) inside the data dir by default,
+ * PostgreSQL when a `postgres://` URL is given. Both speak through one Kysely instance, and
+ * migrations run before anything else touches it.
+ */
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations/index.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// int8 (COUNT(*), bigserial) arrives as a string from pg; every such value here fits a double.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export async function openStore(opts: { dataDir: string; databaseUrl?: string }): Promise<Store> {
+  let db: Kysely<Database>;
+  let dialect: DialectName;
+  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    dialect = 'postgres';
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = 'sqlite';
+    const file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || path.join(opts.dataDir, 'browserdeck.sqlite');
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);
+  }
+  return { db, dialect, close: () => db.destroy() };
+}

@@ -1,0 +1,21 @@
+/**
+ * Every migration of the engine, in order. Each feature adds its own file; names sort by their
+ * numeric prefix. A migration receives the dialect so it can pick column types that differ.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from '../database.js';
+import { orgMigration } from './0001-org.js';
+
+type MigrationFactory = (dialect: DialectName) => Migration;
+
+const migrations: Record<string, MigrationFactory> = {
+  '0001-org': orgMigration,
+};
+
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations() {
+      return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(dialect)]));
+    },
+  };
+}

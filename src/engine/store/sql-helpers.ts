@@ -1,0 +1,16 @@
+/** Query fragments that read the same in SQLite and PostgreSQL. */
+import { sql, type RawBuilder } from 'kysely';
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** Case-sensitive substring match on a column already stored in a normalized (lower-case) form. */
+export function contains(column: string, needle: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} like ${'%' + escapeLike(needle) + '%'} escape '\\'`;
+}
+
+/** Case-insensitive substring match on any text column. */
+export function containsInsensitive(column: string, needle: string): RawBuilder<boolean> {
+  return sql<boolean>`lower(${sql.ref(column)}) like ${'%' + escapeLike(needle.toLowerCase()) + '%'} escape '\\'`;
+}

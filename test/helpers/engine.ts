@@ -1,0 +1,77 @@
+/**
+ * Starts a real engine for a test file: its own temp data dir, a free port, SQLite by default
+ * or a fresh PostgreSQL database when BROWSERDECK_TEST_DATABASE_URL is set. Returns the
+ * official client pointed at it.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import Kernel from '@onkernel/sdk';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import type { EngineOptions } from '../../src/engine/config.js';
+
+export interface TestEngine {
+  engine: Engine;
+  url: string;
+  adminKey: string;
+  dataDir: string;
+  client: Kernel;
+  /** A client with another key or project header. */
+  clientWith(opts: { apiKey?: string; projectID?: string }): Kernel;
+  /** fetch against the engine with the admin key unless headers say otherwise. */
+  api(p: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `bd_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestEngine(opts: EngineOptions = {}): Promise<TestEngine> {
+  const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'bd-test-')));
+  const pgBase = process.env.BROWSERDECK_TEST_DATABASE_URL;
+  const pgDb = pgBase && !opts.databaseUrl ? await freshPostgresDatabase(pgBase) : undefined;
+  const engine = createEngine({ port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'silent', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url });
+  const { url } = await engine.start();
+  const adminKey = (await fs.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
+  const clientWith = (o: { apiKey?: string; projectID?: string }) => new Kernel({ apiKey: o.apiKey ?? adminKey, baseURL: url, projectID: o.projectID, maxRetries: 0 });
+  return {
+    engine,
+    url,
+    adminKey,
+    dataDir,
+    client: clientWith({}),
+    clientWith,
+    api(p, init = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${adminKey}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(url + p, { ...init, headers, body });
+    },
+    async stop() {
+      await engine.stop();
+      await pgDb?.drop();
+      if (!opts.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

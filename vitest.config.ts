@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Integration tests start real engines and real Chromium; files run in parallel forks,
+// each test file owning its own engine and data directory.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    globalSetup: ['test/helpers/global-setup.ts'],
+  },
+});
