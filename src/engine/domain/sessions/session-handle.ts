@@ -1,0 +1,55 @@
+/**
+ * The contract between browser sessions and everything that operates inside one (computer,
+ * files, processes, logs, telemetry, replays, code, curl, live view, BiDi, auth flows).
+ * The session manager implements it; operation features only ever see these interfaces,
+ * registered as `ctx.services.sessions`.
+ */
+import type { AuthContext } from '../../http/auth.js';
+
+/** Per-session directory layout under `<dataDir>/sessions/<id>/`, all removed when it ends. */
+export interface SessionDirs {
+  /** The session's own filesystem: what `/fs/*` and processes see as `/`. */
+  root: string;
+  /** Chromium's user-data-dir. */
+  userData: string;
+  /** TMPDIR of the browser and of session processes. */
+  tmp: string;
+  /** Where the browser saves downloads; inside `root` (as `/downloads`). */
+  downloads: string;
+}
+
+export interface SessionHandle {
+  readonly id: string;
+  readonly orgId: string;
+  readonly projectId: string;
+  readonly headless: boolean;
+  readonly viewport: { width: number; height: number; refresh_rate?: number };
+  readonly dirs: SessionDirs;
+  /** Aborted when the session ends (deleted, timed out, crashed for good, engine stopping). */
+  readonly signal: AbortSignal;
+  /** Internal browser-level CDP WebSocket URL of the current Chromium (changes after a restart). */
+  browserCdpUrl(): string;
+  /** Records activity: resets the inactivity timeout. */
+  touch(): void;
+  /** Holds the session alive while a client stays connected; call the returned function on disconnect. */
+  holdActive(): () => void;
+  /** Registers cleanup that runs when the session ends, before its directories are removed. */
+  onEnd(fn: () => void | Promise<void>): void;
+  /** Subscribes to browser restarts after a crash (CDP consumers reconnect to the new browser). */
+  onBrowserRestart(fn: () => void): () => void;
+  /** DISPLAY of the session's Xvfb for headful sessions on Linux; undefined when headless. */
+  readonly display?: string;
+}
+
+export interface SessionRegistry {
+  /**
+   * The running session `idOrName` as seen by this caller: same org, same project (or the
+   * session the caller's JWT names). Throws ApiError 404 otherwise, and 410/404 when ended.
+   * Counts as activity.
+   */
+  require(auth: AuthContext, idOrName: string): Promise<SessionHandle>;
+  /** A running session by id, without access checks (engine-internal callers only). */
+  get(id: string): SessionHandle | undefined;
+  /** Whether a session (running or ended) exists for this caller; for 404-vs-empty decisions. */
+  exists(auth: AuthContext, idOrName: string): Promise<boolean>;
+}
