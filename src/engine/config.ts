@@ -28,6 +28,12 @@ export interface EngineOptions {
   publicUrl?: string;
   /** Directory of the built operator UI, served at `/` when present. */
   uiDir?: string;
+  /**
+   * Issue an org-wide admin key that lives only as long as this engine (`engine.launchApiKey`):
+   * deleted at stop, and leftovers of a crashed launch are deleted at the next start. The
+   * desktop app's embedded engine uses it so no long-lived key is needed on the desktop.
+   */
+  ephemeralAdminKey?: boolean;
   /** pino log level; 'silent' in tests. */
   logLevel?: string;
   /** Print lines meant for the operator (admin key on first start). */
@@ -64,6 +70,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     chromiumPath: opts.chromiumPath ?? env.BROWSERDECK_CHROMIUM,
     publicUrl: opts.publicUrl ?? env.BROWSERDECK_PUBLIC_URL,
     uiDir: opts.uiDir,
+    ephemeralAdminKey: opts.ephemeralAdminKey ?? false,
     logLevel: opts.logLevel ?? env.BROWSERDECK_LOG_LEVEL ?? 'info',
     print: opts.print ?? ((line) => process.stdout.write(line + '\n')),
     env,

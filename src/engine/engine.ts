@@ -14,6 +14,7 @@ import { UpgradeRouter } from './http/upgrade-router.js';
 import { Projects } from './domain/org/projects.js';
 import { ApiKeyAuthority } from './domain/org/api-keys.js';
 import { bootstrapOrg } from './domain/org/bootstrap.js';
+import { issueLaunchKey } from './domain/org/launch-key.js';
 import type { EngineContext } from './context.js';
 import { features as defaultFeatures } from './features.js';
 import type { Feature } from './feature.js';
@@ -25,6 +26,8 @@ export interface Engine {
   readonly url: string;
   /** The admin key, when this start created the organization. */
   readonly adminApiKey?: string;
+  /** With `ephemeralAdminKey`: the org-wide key valid only while this engine runs. */
+  readonly launchApiKey?: string;
   readonly context: EngineContext;
   start(): Promise<{ url: string }>;
   stop(): Promise<void>;
@@ -36,6 +39,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
   let store: Store | undefined;
   let url = '';
   let adminApiKey: string | undefined;
+  let launchApiKey: string | undefined;
   let context: EngineContext | undefined;
   const stopHooks: Array<() => Promise<void> | void> = [];
   let stopping: Promise<void> | undefined;
@@ -47,6 +51,9 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
     },
     get adminApiKey() {
       return adminApiKey;
+    },
+    get launchApiKey() {
+      return launchApiKey;
     },
     get context() {
       if (!context) throw new Error('engine not started');
@@ -61,6 +68,12 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       const apiKeys = new ApiKeyAuthority(db, config.clock);
       const boot = await bootstrapOrg({ db, clock: config.clock, dataDir: config.dataDir, apiKeys, adminKey: config.adminApiKey, log: config.print });
       adminApiKey = boot.adminKey;
+      if (config.ephemeralAdminKey) {
+        const launch = await issueLaunchKey({ db, clock: config.clock, apiKeys, orgId: boot.orgId });
+        launchApiKey = launch.key;
+        // Registered first so it runs last: features may still use the key while they stop.
+        stopHooks.push(() => launch.revoke());
+      }
       const upgrades = new UpgradeRouter();
       const authenticators: EngineContext['authenticators'] = [async (_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
       context = {

@@ -2,5 +2,6 @@
 import type { Feature } from './feature.js';
 import { healthFeature } from './api/health.js';
 import { projectsFeature } from './api/projects.js';
+import { consoleSessionFeature } from './api/console-session.js';
 
-export const features: Feature[] = [healthFeature, projectsFeature];
+export const features: Feature[] = [healthFeature, projectsFeature, consoleSessionFeature];

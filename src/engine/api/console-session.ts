@@ -1,0 +1,162 @@
+/**
+ * Web console sign-in. The browser trades an API key for an opaque console token kept in an
+ * HttpOnly, SameSite=Strict session cookie, so the key never sits in page storage or a URL:
+ * `POST /console/session {api_key}` signs in, `GET` tells who is signed in, `DELETE` signs out.
+ * The cookie authenticates only requests that also carry `X-Browserdeck-Console: 1` (a header
+ * a cross-site form or image cannot send: the CSRF guard), and every use re-checks that the
+ * key behind it is still live, so deleting or expiring the key ends its console sessions.
+ * Tokens live in this process's memory: a restart signs everyone out, and several nodes behind
+ * one address need sticky routing for the console (the API itself is unaffected).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Feature } from '../feature.js';
+import type { EngineContext } from '../context.js';
+import type { Credential } from '../http/auth.js';
+import { ApiError } from '../http/api-error.js';
+
+export const CONSOLE_COOKIE = 'bd_console';
+export const CONSOLE_HEADER = 'x-browserdeck-console';
+/** A console session ends after this long without a request. */
+const IDLE_TTL_MS = 12 * 60 * 60 * 1000;
+const MAX_SESSIONS = 10_000;
+
+interface ConsoleEntry {
+  keyId: string;
+  lastUsed: number;
+}
+
+const SignedIn = Type.Object({
+  key_id: Type.String(),
+  name: Type.String(),
+  masked_key: Type.String(),
+  project_id: Type.Union([Type.String(), Type.Null()]),
+});
+
+const hashToken = (t: string): string => createHash('sha256').update(t).digest('hex');
+
+function consoleHeader(request: FastifyRequest): boolean {
+  const v = request.headers[CONSOLE_HEADER];
+  return (Array.isArray(v) ? v[0] : v) === '1';
+}
+
+function requireConsoleHeader(request: FastifyRequest): void {
+  if (!consoleHeader(request)) throw ApiError.badRequest('console requests must carry the header X-Browserdeck-Console: 1');
+}
+
+function cookieToken(request: FastifyRequest): string | undefined {
+  const raw = request.headers.cookie;
+  if (!raw) return undefined;
+  return fastifyCookie.parse(raw)[CONSOLE_COOKIE] || undefined;
+}
+
+function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, clear = false): void {
+  reply.header(
+    'set-cookie',
+    fastifyCookie.serialize(CONSOLE_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: request.protocol === 'https', ...(clear ? { maxAge: 0 } : {}) }),
+  );
+}
+
+export class ConsoleSessions {
+  private readonly byTokenHash = new Map<string, ConsoleEntry>();
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  open(keyId: string): string {
+    this.sweep();
+    if (this.byTokenHash.size >= MAX_SESSIONS) throw ApiError.tooMany('too many console sessions; try again later', 'too_many_console_sessions', 60);
+    const token = randomBytes(32).toString('base64url');
+    this.byTokenHash.set(hashToken(token), { keyId, lastUsed: Date.now() });
+    return token;
+  }
+
+  close(token: string): void {
+    this.byTokenHash.delete(hashToken(token));
+  }
+
+  clear(): void {
+    this.byTokenHash.clear();
+  }
+
+  /** The live key behind a console token, or null (unknown/idle token, deleted/expired key). */
+  async resolve(token: string): Promise<{ credential: Credential; info: typeof SignedIn.static } | null> {
+    const h = hashToken(token);
+    const entry = this.byTokenHash.get(h);
+    if (!entry || Date.now() - entry.lastUsed > IDLE_TTL_MS) {
+      this.byTokenHash.delete(h);
+      return null;
+    }
+    const row = await this.ctx.db
+      .selectFrom('api_keys')
+      .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
+      .select(['api_keys.id', 'api_keys.org_id', 'api_keys.project_id', 'api_keys.name', 'api_keys.masked_key', 'api_keys.expires_at', 'api_keys.deleted_at', 'orgs.admin_email'])
+      .where('api_keys.id', '=', entry.keyId)
+      .executeTakeFirst();
+    if (!row || row.deleted_at || (row.expires_at && Date.parse(row.expires_at) <= this.ctx.clock.now().getTime())) {
+      this.byTokenHash.delete(h);
+      return null;
+    }
+    entry.lastUsed = Date.now();
+    return {
+      credential: { orgId: row.org_id, strategy: 'api_key', userId: row.id, email: row.admin_email, projectId: row.project_id },
+      info: { key_id: row.id, name: row.name, masked_key: row.masked_key, project_id: row.project_id },
+    };
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [h, e] of this.byTokenHash) if (now - e.lastUsed > IDLE_TTL_MS) this.byTokenHash.delete(h);
+  }
+}
+
+export const consoleSessionFeature: Feature = {
+  name: 'console-session',
+  register(app: FastifyInstance, ctx) {
+    const sessions = new ConsoleSessions(ctx);
+    ctx.services.consoleSessions = sessions;
+    ctx.onStop(() => sessions.clear());
+
+    // Bearer credentials win; the cookie counts only on console requests (CSRF guard).
+    ctx.authenticators.push(async (request, bearer) => {
+      if (bearer || !consoleHeader(request)) return null;
+      const token = cookieToken(request);
+      if (!token) return null;
+      const found = await sessions.resolve(token);
+      if (!found) throw ApiError.unauthorized('the console session has ended (signed out, expired, or its API key was deleted); sign in again');
+      return found.credential;
+    });
+
+    const tags = ['console'];
+    const config = { public: true };
+    app.post(
+      '/console/session',
+      { config, schema: { tags, body: Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }), response: { 200: SignedIn } } },
+      async (request, reply) => {
+        requireConsoleHeader(request);
+        const credential = await ctx.apiKeys.authenticate((request.body as { api_key: string }).api_key.trim());
+        if (!credential || credential.strategy !== 'api_key') throw ApiError.unauthorized('invalid or expired API key');
+        const token = sessions.open(credential.userId);
+        const found = await sessions.resolve(token);
+        if (!found) throw ApiError.unauthorized('invalid or expired API key');
+        setCookie(request, reply, token);
+        return found.info;
+      },
+    );
+    app.get('/console/session', { config, schema: { tags, response: { 200: SignedIn } } }, async (request) => {
+      requireConsoleHeader(request);
+      const token = cookieToken(request);
+      const found = token ? await sessions.resolve(token) : null;
+      if (!found) throw ApiError.unauthorized('not signed in');
+      return found.info;
+    });
+    app.delete('/console/session', { config, schema: { tags } }, async (request, reply) => {
+      requireConsoleHeader(request);
+      const token = cookieToken(request);
+      if (token) sessions.close(token);
+      setCookie(request, reply, '', true);
+      return reply.status(204).send();
+    });
+  },
+};
