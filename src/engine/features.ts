@@ -3,5 +3,6 @@ import type { Feature } from './feature.js';
 import { healthFeature } from './api/health.js';
 import { projectsFeature } from './api/projects.js';
 import { consoleSessionFeature } from './api/console-session.js';
+import { profilesFeature } from './api/profiles.js';
 
-export const features: Feature[] = [healthFeature, projectsFeature, consoleSessionFeature];
+export const features: Feature[] = [healthFeature, projectsFeature, consoleSessionFeature, profilesFeature];

@@ -58,9 +58,20 @@ export interface AuditLogTable {
   duration_ms: number;
 }
 
+export interface ProfileTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
   api_keys: ApiKeyTable;
   audit_logs: AuditLogTable;
+  profiles: ProfileTable;
 }

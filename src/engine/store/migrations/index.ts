@@ -5,11 +5,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../database.js';
 import { orgMigration } from './0001-org.js';
+import { profilesMigration } from './0003-profiles.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
 const migrations: Record<string, MigrationFactory> = {
   '0001-org': orgMigration,
+  '0003-profiles': profilesMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

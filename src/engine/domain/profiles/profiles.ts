@@ -1,0 +1,154 @@
+/**
+ * Saved browser profiles of a project: metadata in the database, state on disk (ProfileStore).
+ * Addressable by id or name; names are optional, `[A-Za-z0-9._-]{1,255}`, unique per project.
+ * A profile that a running session uses cannot be deleted (409). Sessions attach through
+ * `attach()` (profile-binding.ts), which is how the session manager restores and saves state.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, ProfileTable } from '../../store/schema.js';
+import type { Clock } from '../../../shared/clock.js';
+import { ApiError } from '../../http/api-error.js';
+import { newId } from '../ids.js';
+import { containsInsensitive } from '../../store/sql-helpers.js';
+import type { ProfileStore } from './profile-store.js';
+
+export type ProfileRow = ProfileTable;
+
+export interface ProfileDto {
+  id: string;
+  name: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used_at?: string;
+}
+
+export interface Scope {
+  orgId: string;
+  projectId: string;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,255}$/;
+
+export function validateProfileName(name: string, field = 'name'): string {
+  if (!NAME.test(name)) throw ApiError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
+  return name;
+}
+
+export function profileDto(p: ProfileRow): ProfileDto {
+  const dto: ProfileDto = { id: p.id, name: p.name, created_at: p.created_at, updated_at: p.updated_at };
+  if (p.last_used_at) dto.last_used_at = p.last_used_at;
+  return dto;
+}
+
+export class Profiles {
+  /** profile id → ids of running sessions on this node that use it. */
+  private readonly users = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    readonly store: ProfileStore,
+  ) {}
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+
+  private async assertNameFree(scope: Scope, name: string, exceptId?: string): Promise<void> {
+    let q = this.db.selectFrom('profiles').select('id').where('project_id', '=', scope.projectId).where('name', '=', name);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    if (await q.executeTakeFirst()) throw ApiError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
+  }
+
+  async create(scope: Scope, name?: string): Promise<ProfileRow> {
+    if (name !== undefined) {
+      validateProfileName(name);
+      await this.assertNameFree(scope, name);
+    }
+    const now = this.now();
+    const row: ProfileRow = { id: newId(), org_id: scope.orgId, project_id: scope.projectId, name: name ?? null, created_at: now, updated_at: now, last_used_at: null };
+    try {
+      await this.db.insertInto('profiles').values(row).execute();
+    } catch (e) {
+      // The unique index settles a race between two creates of the same name.
+      if (name !== undefined && (await this.find(scope, name))) throw ApiError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
+      throw e;
+    }
+    return row;
+  }
+
+  async find(scope: Scope, idOrName: string): Promise<ProfileRow | undefined> {
+    const base = this.db.selectFrom('profiles').selectAll().where('org_id', '=', scope.orgId).where('project_id', '=', scope.projectId);
+    return (await base.where('id', '=', idOrName).executeTakeFirst()) ?? (await base.where('name', '=', idOrName).executeTakeFirst());
+  }
+
+  async get(scope: Scope, idOrName: string): Promise<ProfileRow> {
+    const p = await this.find(scope, idOrName);
+    if (!p) throw ApiError.notFound('profile', idOrName);
+    return p;
+  }
+
+  async byId(id: string): Promise<ProfileRow | undefined> {
+    return this.db.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async list(scope: Scope, q: { offset: number; limit: number; name?: string; query?: string }): Promise<ProfileRow[]> {
+    let sel = this.db.selectFrom('profiles').selectAll().where('org_id', '=', scope.orgId).where('project_id', '=', scope.projectId);
+    if (q.name !== undefined) sel = sel.where('name', '=', q.name);
+    if (q.query) {
+      const query = q.query;
+      sel = sel.where((eb) => eb.or([containsInsensitive('name', query), eb('id', '=', query)]));
+    }
+    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+  }
+
+  async rename(scope: Scope, idOrName: string, name: string): Promise<ProfileRow> {
+    validateProfileName(name);
+    const p = await this.get(scope, idOrName);
+    if (p.name === name) return p;
+    await this.assertNameFree(scope, name, p.id);
+    const updated_at = this.now();
+    await this.db.updateTable('profiles').set({ name, updated_at }).where('id', '=', p.id).execute();
+    return { ...p, name, updated_at };
+  }
+
+  async delete(scope: Scope, idOrName: string): Promise<void> {
+    const p = await this.get(scope, idOrName);
+    const users = this.users.get(p.id);
+    if (users && users.size > 0) throw ApiError.conflict(`profile '${idOrName}' is in use by ${users.size} running session(s); delete them first`, 'profile_in_use');
+    await this.db.deleteFrom('profiles').where('id', '=', p.id).execute();
+    await this.store.remove(p.id);
+  }
+
+  async countInProject(projectId: string): Promise<number> {
+    const r = await this.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** Marks a profile as used by a running session (blocks deletion) and stamps last_used_at. */
+  async markInUse(profileId: string, sessionId: string): Promise<ProfileRow | undefined> {
+    let set = this.users.get(profileId);
+    if (!set) this.users.set(profileId, (set = new Set()));
+    set.add(sessionId);
+    await this.db.updateTable('profiles').set({ last_used_at: this.now() }).where('id', '=', profileId).execute();
+    return this.byId(profileId);
+  }
+
+  releaseUse(profileId: string, sessionId: string): void {
+    const set = this.users.get(profileId);
+    set?.delete(sessionId);
+    if (set && set.size === 0) this.users.delete(profileId);
+  }
+
+  inUseBy(profileId: string): number {
+    return this.users.get(profileId)?.size ?? 0;
+  }
+
+  /** Writes a session's state back (last writer wins) and records the change time. */
+  async saveFrom(profileId: string, userDataDir: string): Promise<void> {
+    if (!(await this.byId(profileId))) return; // deleted meanwhile: nothing to save into
+    await this.store.saveFrom(profileId, userDataDir);
+    const now = this.now();
+    await this.db.updateTable('profiles').set({ updated_at: now, last_used_at: now }).where('id', '=', profileId).execute();
+  }
+}
