@@ -1,8 +1,13 @@
 /** Every feature of the engine, in registration order (later features may use earlier ones' services). */
 import type { Feature } from './feature.js';
+import { auditRecordingFeature } from './http/audit-feature.js';
+import { auditLogsFeature } from './api/audit-logs.js';
 import { healthFeature } from './api/health.js';
 import { projectsFeature } from './api/projects.js';
+import { apiKeysFeature } from './api/api-keys.js';
+import { projectLimitsFeature } from './api/project-limits.js';
+import { orgLimitsFeature } from './api/org-limits.js';
 import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
 
-export const features: Feature[] = [healthFeature, projectsFeature, consoleSessionFeature, profilesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, auditLogsFeature];

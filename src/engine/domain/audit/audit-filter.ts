@@ -1,0 +1,79 @@
+/**
+ * Turns the query of `GET /audit-logs` and `GET /audit-logs/export/chunk` into a filter:
+ * the time window (start inclusive, end exclusive, end defaults to now), exact filters,
+ * excluded methods and the free-text search with its extra user ids. Array parameters arrive
+ * comma-joined (the official client) or repeated; both are accepted.
+ */
+import { ApiError } from '../../http/api-error.js';
+
+export interface AuditFilter {
+  orgId: string;
+  start: string;
+  end: string;
+  authStrategy?: string;
+  service?: string;
+  method?: string;
+  excludeMethods: string[];
+  search?: string;
+  searchUserIds: string[];
+}
+
+export interface AuditFilterQuery {
+  start: string;
+  end?: string;
+  auth_strategy?: string;
+  service?: string;
+  method?: string;
+  exclude_method?: string[];
+  search?: string;
+  search_user_id?: string[];
+}
+
+export const MAX_WINDOW_DAYS = 30;
+const MAX_EXCLUDED_METHODS = 10;
+const MAX_SEARCH_USER_IDS = 100;
+
+export function parseAuditFilter(orgId: string, q: AuditFilterQuery, now: Date, opts: { maxWindowDays?: number }): AuditFilter {
+  const start = instant(q.start, 'start');
+  const end = q.end === undefined ? now : instant(q.end, 'end');
+  if (end.getTime() <= start.getTime()) throw ApiError.invalidField('end', 'must be after start');
+  if (opts.maxWindowDays !== undefined && end.getTime() - start.getTime() > opts.maxWindowDays * 86_400_000) {
+    throw ApiError.invalidField('end', `the search window (end - start) must not exceed ${opts.maxWindowDays} days`);
+  }
+  const excludeMethods = list(q.exclude_method).map((m) => m.toUpperCase());
+  if (excludeMethods.length > MAX_EXCLUDED_METHODS) throw ApiError.invalidField('exclude_method', `at most ${MAX_EXCLUDED_METHODS} items`);
+  const searchUserIds = list(q.search_user_id);
+  if (searchUserIds.length > MAX_SEARCH_USER_IDS) throw ApiError.invalidField('search_user_id', `at most ${MAX_SEARCH_USER_IDS} items`);
+  return {
+    orgId,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    authStrategy: nonEmpty(q.auth_strategy),
+    service: nonEmpty(q.service),
+    method: nonEmpty(q.method)?.toUpperCase(),
+    excludeMethods,
+    search: nonEmpty(q.search),
+    searchUserIds,
+  };
+}
+
+function instant(value: string, field: string): Date {
+  const d = new Date(Date.parse(value));
+  // Stored timestamps are ISO text compared as strings, so only years 0001–9999 compare correctly.
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw ApiError.invalidField(field, 'must be an ISO 8601 date-time');
+  return d;
+}
+
+function list(values: string[] | undefined): string[] {
+  if (!values) return [];
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  const t = s?.trim();
+  return t ? t : undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * Records every HTTP request in the audit log. Timing starts on the raw server's `request`
+ * event and the row is written when the raw response closes, so 401s from auth hooks, 404s,
+ * hijacked replies (SSE streams, binary passthrough) and client aborts are all covered —
+ * Fastify's own onResponse hook misses hijacked replies. Fastify hooks only remember which
+ * Fastify request belongs to a raw one, for the route template and the caller's identity.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redactUrl } from './redact.js';
+import { clipPath, clipText, domainOf, serviceOf, type AuditRecord } from '../domain/audit/audit-record.js';
+import type { Clock } from '../../shared/clock.js';
+
+export interface AuditSink {
+  add(row: AuditRecord): void;
+}
+
+/** Status recorded when the client went away before any response was sent (nginx's convention). */
+export const CLIENT_CLOSED = 499;
+
+export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSink; clock: Clock; defaultOrgId: string }): void {
+  const fastifyRequests = new WeakMap<IncomingMessage, FastifyRequest>();
+  const remember = (request: FastifyRequest): void => {
+    fastifyRequests.set(request.raw, request);
+  };
+  // onRequest runs for requests that passed auth (hijacked ones included); onSend for every
+  // reply sent through Fastify, including errors thrown by auth before our onRequest ran.
+  app.addHook('onRequest', (request, _reply, done) => {
+    remember(request);
+    done();
+  });
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    remember(request);
+    done(null, payload);
+  });
+
+  app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = performance.now();
+    const timestamp = opts.clock.now().toISOString();
+    // Read now: after the socket is destroyed its peer address is gone.
+    const clientIp = req.socket.remoteAddress ?? '';
+    res.once('close', () => {
+      const request = fastifyRequests.get(req);
+      const auth = request?.auth;
+      const url = req.url ?? '/';
+      opts.sink.add({
+        org_id: auth?.orgId ?? opts.defaultOrgId,
+        timestamp,
+        auth_strategy: auth?.strategy ?? 'none',
+        user_id: auth?.userId ?? '',
+        email: auth?.email ?? '',
+        method: req.method ?? '',
+        path: clipPath(redactUrl(url)),
+        route: clipPath(request?.routeOptions.url ?? ''),
+        domain: domainOf(req.headers.host),
+        service: serviceOf(url),
+        client_ip: clientIp,
+        user_agent: clipText(req.headers['user-agent']),
+        status: res.headersSent ? res.statusCode : CLIENT_CLOSED,
+        duration_ms: Math.round(performance.now() - startedAt),
+      });
+    });
+  });
+}
