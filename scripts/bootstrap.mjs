@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+/**
+ * `npm run serve` and `npm test` on a fresh clone: installs what is missing, then runs.
+ * Plain Node with builtins only, because it runs before node_modules exists.
+ *
+ *   node scripts/bootstrap.mjs serve [--] [cli flags…]   → src/engine/cli.ts (SIGINT/SIGTERM forwarded)
+ *   node scripts/bootstrap.mjs test  [--] [vitest filters…]
+ *
+ * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
+ * `apt-get install` the system programs that are missing (elsewhere: print how to get them).
+ * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
+ * database-dependent tests again on a private PostgreSQL cluster (see PG_TEST_PATHS in
+ * bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureNodeModules } from './bootstrap/node-modules.mjs';
+import { ensureSystemPackages } from './bootstrap/system-packages.mjs';
+import { buildDesktopBundles } from './bootstrap/renderer-build.mjs';
+import { received, run, say } from './bootstrap/run.mjs';
+import { runTests } from './bootstrap/test-run.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [command, ...rest] = process.argv.slice(2);
+const args = rest[0] === '--' ? rest.slice(1) : rest;
+
+if (command !== 'serve' && command !== 'test') {
+  process.stderr.write('usage: node scripts/bootstrap.mjs serve|test [-- args…]\n');
+  process.exit(2);
+}
+
+if (process.env.BROWSERDECK_SKIP_INSTALL !== '1') {
+  await ensureNodeModules(root);
+  await ensureSystemPackages({ needPostgres: command === 'test' });
+}
+
+if (command === 'serve') {
+  const built = await buildDesktopBundles(root);
+  if (built !== 0) say(`electron-vite build failed (exit ${built}); serving the API without the operator UI`);
+  if (received.signal) process.exit(130);
+  // `node --import tsx` (rather than the tsx binary) keeps one process between us and the
+  // engine, so the signal we forward is the one the engine's own handler sees.
+  const code = await run(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', ...args], { cwd: root });
+  process.exit(code);
+} else {
+  process.exit(await runTests(root, args));
+}

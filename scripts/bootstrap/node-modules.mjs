@@ -1,0 +1,54 @@
+/**
+ * Keeps node_modules in step with package-lock.json: `npm ci` when node_modules is missing or
+ * the lock changed since the last install. The fast path is a stamp file holding the lock's
+ * hash; when the stamp is missing or stale we compare the lock with npm's own record of what is
+ * installed (node_modules/.package-lock.json) before reinstalling, so an `npm i <pkg>` done by
+ * hand (which updates both) does not trigger a full, slow `npm ci`.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { run, say } from './run.mjs';
+
+const STAMP = '.browserdeck-install-stamp';
+
+function lockHash(root) {
+  return crypto.createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
+}
+
+/** True when every package the lock names is installed at the locked version. */
+function installedMatchesLock(root) {
+  const hiddenFile = path.join(root, 'node_modules', '.package-lock.json');
+  if (!fs.existsSync(hiddenFile)) return false;
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages ?? {};
+  const hidden = JSON.parse(fs.readFileSync(hiddenFile, 'utf8')).packages ?? {};
+  for (const [key, entry] of Object.entries(lock)) {
+    if (key === '') continue;
+    const have = hidden[key];
+    // Optional packages for other platforms (esbuild/rollup binaries …) are legitimately absent.
+    if (!have) {
+      if (entry.optional || entry.devOptional) continue;
+      return false;
+    }
+    if (entry.version !== have.version) return false;
+  }
+  return true;
+}
+
+export async function ensureNodeModules(root) {
+  const stampFile = path.join(root, 'node_modules', STAMP);
+  const want = lockHash(root);
+  const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
+  if (have === want) return;
+  if (fs.existsSync(path.join(root, 'node_modules')) && installedMatchesLock(root)) {
+    fs.writeFileSync(stampFile, want + '\n');
+    return;
+  }
+  say(fs.existsSync(path.join(root, 'node_modules')) ? 'package-lock.json changed since the last install: npm ci' : 'node_modules missing: npm ci');
+  const code = await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  if (code !== 0) {
+    say(`npm ci failed (exit ${code})`);
+    process.exit(code);
+  }
+  fs.writeFileSync(stampFile, want + '\n');
+}

@@ -1,0 +1,52 @@
+/**
+ * Child-process helpers for the bootstrap: run a command with inherited stdio, forward
+ * SIGINT/SIGTERM to whichever child is running (so `npm run serve` stops the engine cleanly and
+ * Ctrl-C in `npm test` stops vitest before the PostgreSQL cluster is torn down), and resolve
+ * with the child's exit code instead of throwing. Builtins only: this runs before node_modules.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+
+/** Signals received while a child was running; the caller decides how to wind down. */
+export const received = { signal: /** @type {NodeJS.Signals | null} */ (null) };
+
+let current = /** @type {import('node:child_process').ChildProcess | null} */ (null);
+
+function forward(signal) {
+  received.signal ??= signal;
+  // With no child running the process would otherwise ignore the signal: cleanup hooks in the
+  // caller run when the next step sees `received.signal`.
+  if (current && current.exitCode === null && current.signalCode === null) current.kill(signal);
+}
+process.on('SIGINT', () => forward('SIGINT'));
+process.on('SIGTERM', () => forward('SIGTERM'));
+
+/** Print a bootstrap line (prefixed so it stands out from tool output). */
+export function say(line) {
+  process.stderr.write(`[bootstrap] ${line}\n`);
+}
+
+/**
+ * Runs `cmd args` to completion with inherited stdio; signals to this process go to the child.
+ * Resolves with the exit code (128+n for a signal death, 127 when the program is missing).
+ */
+export function run(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
+    current = child;
+    child.on('error', (err) => {
+      say(`cannot run ${cmd}: ${err.message}`);
+      current = null;
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => {
+      current = null;
+      resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : signal === 'SIGKILL' ? 9 : 1));
+    });
+  });
+}
+
+/** Runs a short command synchronously and returns its trimmed stdout, or null on failure. */
+export function capture(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+  return r.status === 0 ? r.stdout.trim() : null;
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm test`: typecheck, lint, desktop build, then vitest on SQLite, then the
+ * database-dependent tests again on a private PostgreSQL cluster. Every stage runs even when an
+ * earlier one failed (one report shows everything that is broken); the exit code is non-zero if
+ * any failed. Ctrl-C / SIGTERM stop the running stage, tear the cluster down, and exit.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildDesktopBundles } from './renderer-build.mjs';
+import { startPostgresCluster } from './postgres-cluster.mjs';
+import { postgresBinDir } from './system-packages.mjs';
+import { received, run, say } from './run.mjs';
+
+/**
+ * Tests that run a second time against PostgreSQL: every test file under these paths, plus any
+ * file anywhere whose name ends in `.pg.test.ts`. Put a test here (or name it *.pg.test.ts)
+ * when its outcome depends on the database: queries, migrations, transactions, pagination,
+ * concurrency accounting. Browser-heavy tests stay SQLite-only to keep the run short.
+ */
+export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/foundation.test.ts'];
+const PG_FILE_SUFFIX = '.pg.test.ts';
+
+function testFiles(dir, root) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : testFiles(p, root);
+    return e.name.endsWith('.test.ts') ? [path.relative(root, p).split(path.sep).join('/')] : [];
+  });
+}
+
+/** The PostgreSQL pass's files, narrowed by the user's vitest filters when there are any. */
+export function pgTestFiles(root, filters) {
+  const all = testFiles(path.join(root, 'test'), root).concat(testFiles(path.join(root, 'src'), root));
+  const chosen = all.filter((f) => f.endsWith(PG_FILE_SUFFIX) || PG_TEST_PATHS.some((p) => f === p || f.startsWith(p + '/')));
+  return filters.length ? chosen.filter((f) => filters.some((x) => f.includes(x))) : chosen;
+}
+
+export async function runTests(root, args) {
+  const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+  const filters = args.filter((a) => !a.startsWith('-'));
+  const results = [];
+  const stage = async (name, fn) => {
+    if (received.signal) return;
+    say(`── ${name}`);
+    const t0 = Date.now();
+    const code = await fn();
+    results.push({ name, code, seconds: (Date.now() - t0) / 1000 });
+  };
+  const t0 = Date.now();
+
+  await stage('typecheck (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: root }));
+  await stage('lint (eslint .)', () => run(bin('eslint'), ['.'], { cwd: root }));
+  await stage('build (electron-vite build)', () => buildDesktopBundles(root, { force: true }));
+
+  const sqliteEnv = { ...process.env };
+  delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
+  await stage('tests on SQLite (vitest run)', () => run(bin('vitest'), ['run', ...args], { cwd: root, env: sqliteEnv }));
+
+  const pgFiles = pgTestFiles(root, filters);
+  let pgNote = '';
+  if (received.signal) {
+    // interrupted: skip the PostgreSQL pass entirely
+  } else if (pgFiles.length === 0) {
+    pgNote = 'no PostgreSQL test files matched: PostgreSQL pass skipped';
+  } else {
+    let cluster;
+    try {
+      cluster = await startPostgresCluster(postgresBinDir());
+    } catch (err) {
+      results.push({ name: 'start PostgreSQL test cluster', code: 1, seconds: 0 });
+      say(String(err instanceof Error ? err.message : err));
+    }
+    if (cluster?.skipped) {
+      pgNote = `!!! PostgreSQL pass SKIPPED: ${cluster.skipped} !!!`;
+      say(pgNote);
+    } else if (cluster) {
+      const env = { ...process.env, BROWSERDECK_TEST_DATABASE_URL: cluster.url };
+      const flags = args.filter((a) => a.startsWith('-'));
+      try {
+        await stage(`tests on PostgreSQL (${pgFiles.length} files)`, () => run(bin('vitest'), ['run', ...flags, ...pgFiles], { cwd: root, env }));
+      } finally {
+        cluster.stop();
+      }
+    }
+  }
+
+  const total = (Date.now() - t0) / 1000;
+  say('── summary');
+  for (const r of results) say(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name}  (${r.seconds.toFixed(1)} s)`);
+  if (pgNote) say(pgNote);
+  say(`total ${total.toFixed(1)} s`);
+  if (received.signal) {
+    say(`interrupted by ${received.signal}`);
+    return received.signal === 'SIGINT' ? 130 : 143;
+  }
+  return results.every((r) => r.code === 0) ? 0 : 1;
+}
