@@ -1,12 +1,17 @@
-/** `/org/projects`: create, list, get by id or name, patch, delete. */
+/**
+ * `/org/projects`: create, list, get by id or name, patch, delete. A project-scoped key lists
+ * and reads only its own project; creating, changing and deleting projects need an org-wide
+ * key (see `domain/org/access.ts`).
+ */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { projectDto } from '../domain/org/projects.js';
 import { ProjectSchema } from '../../shared/wire/org.js';
+import { confinedProject, getVisibleProject, requireApiKey, requireOrgWideKey } from '../domain/org/access.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 1020 }) });
 
 export const projectsFeature: Feature = {
   name: 'projects',
@@ -15,7 +20,10 @@ export const projectsFeature: Feature = {
     app.post(
       '/org/projects',
       { schema: { tags, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1020 }) }, { additionalProperties: false }), response: { 200: ProjectSchema } } },
-      async (req) => projectDto(await ctx.projects.create(req.auth.orgId, (req.body as { name: string }).name)),
+      async (req) => {
+        requireOrgWideKey(req.auth, 'creating a project');
+        return projectDto(await ctx.projects.create(req.auth.orgId, (req.body as { name: string }).name));
+      },
     );
     app.get(
       '/org/projects',
@@ -29,13 +37,15 @@ export const projectsFeature: Feature = {
       async (req, reply) => {
         const q = req.query as { offset?: number; limit?: number; query?: string; name?: string };
         const page = pageOf(q);
-        const rows = await ctx.projects.list(req.auth.orgId, { ...page, query: q.query, name: q.name });
+        requireApiKey(req.auth);
+        const rows = await ctx.projects.list(req.auth.orgId, { ...page, query: q.query, name: q.name, onlyId: confinedProject(req.auth) ?? undefined });
         return sendPage(reply, rows, page).map(projectDto);
       },
     );
-    app.get('/org/projects/:id', { schema: { tags, params: IdParam, response: { 200: ProjectSchema } } }, async (req) =>
-      projectDto(await ctx.projects.get(req.auth.orgId, (req.params as { id: string }).id)),
-    );
+    app.get('/org/projects/:id', { schema: { tags, params: IdParam, response: { 200: ProjectSchema } } }, async (req) => {
+      requireApiKey(req.auth);
+      return projectDto(await getVisibleProject(ctx.projects, req.auth, (req.params as { id: string }).id));
+    });
     app.patch(
       '/org/projects/:id',
       {
@@ -48,9 +58,13 @@ export const projectsFeature: Feature = {
           response: { 200: ProjectSchema },
         },
       },
-      async (req) => projectDto(await ctx.projects.update(req.auth.orgId, (req.params as { id: string }).id, (req.body ?? {}) as object)),
+      async (req) => {
+        requireOrgWideKey(req.auth, 'changing a project');
+        return projectDto(await ctx.projects.update(req.auth.orgId, (req.params as { id: string }).id, (req.body ?? {}) as object));
+      },
     );
     app.delete('/org/projects/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      requireOrgWideKey(req.auth, 'deleting a project');
       await ctx.projects.delete(req.auth.orgId, (req.params as { id: string }).id);
       return reply.status(204).send();
     });

@@ -32,11 +32,15 @@ export interface ApiKeyTable {
   org_id: string;
   project_id: string | null;
   name: string;
+  /** `name` folded for case/accent-insensitive exact matches (see name-key.ts). */
+  name_key: string;
   key_hash: string;
   masked_key: string;
   created_by_id: string;
   created_at: string;
   expires_at: string | null;
+  /** The lifetime the key was issued with (null = never expires); reused on rotation. */
+  lifetime_days: number | null;
   deleted_at: string | null;
 }
 

@@ -10,6 +10,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Credential } from '../../http/auth.js';
 import { newId } from '../ids.js';
 import { generateKey, hashKey, maskKey, sameHash } from './api-key-secret.js';
+import { nameKey } from './name-key.js';
 
 export type ApiKeyRow = ApiKeyTable;
 
@@ -30,7 +31,16 @@ export class ApiKeyAuthority {
   ) {}
 
   /** Creates a key row; returns it with the plaintext, which is never stored. */
-  async issue(input: { orgId: string; name: string; projectId: string | null; createdById: string | null; expiresAt: string | null; plaintext?: string }): Promise<{ row: ApiKeyRow; key: string }> {
+  async issue(input: {
+    orgId: string;
+    name: string;
+    projectId: string | null;
+    createdById: string | null;
+    expiresAt: string | null;
+    /** Lifetime the key is issued with, remembered for rotation; null = never expires. */
+    lifetimeDays?: number | null;
+    plaintext?: string;
+  }): Promise<{ row: ApiKeyRow; key: string }> {
     const key = input.plaintext ?? generateKey();
     const id = newId();
     const row: ApiKeyRow = {
@@ -38,11 +48,13 @@ export class ApiKeyAuthority {
       org_id: input.orgId,
       project_id: input.projectId,
       name: input.name,
+      name_key: nameKey(input.name),
       key_hash: hashKey(key),
       masked_key: maskKey(key),
       created_by_id: input.createdById ?? id,
       created_at: this.clock.now().toISOString(),
       expires_at: input.expiresAt,
+      lifetime_days: input.lifetimeDays ?? null,
       deleted_at: null,
     };
     await this.db.insertInto('api_keys').values(row).execute();

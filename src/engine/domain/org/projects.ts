@@ -9,7 +9,7 @@ import type { Clock } from '../../../shared/clock.js';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import { nameKey } from './name-key.js';
-import { contains } from '../../store/sql-helpers.js';
+import { contains, isUniqueViolation } from '../../store/sql-helpers.js';
 
 export type ProjectRow = ProjectTable;
 export type ProjectUsageCounter = (projectId: string) => Promise<{ what: string; count: number }>;
@@ -63,8 +63,14 @@ export class Projects {
       updated_at: now,
       deleted_at: null,
     };
-    await this.db.insertInto('projects').values(row).execute();
+    await this.db.insertInto('projects').values(row).execute().catch((err) => this.nameTaken(err, name));
     return row;
+  }
+
+  /** Two concurrent writers can both pass `assertNameFree`; the unique index decides. */
+  private nameTaken(err: unknown, name: string): never {
+    if (isUniqueViolation(err)) throw ApiError.conflict(`a project named '${name}' already exists`, 'project_name_taken');
+    throw err;
   }
 
   private async assertNameFree(orgId: string, name: string, exceptId?: string): Promise<void> {
@@ -85,8 +91,10 @@ export class Projects {
     return p;
   }
 
-  async list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string }): Promise<ProjectRow[]> {
+  /** `onlyId` confines the listing to one project (for project-scoped callers). */
+  async list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): Promise<ProjectRow[]> {
     let sel = this.db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('deleted_at', 'is', null);
+    if (q.onlyId !== undefined) sel = sel.where('id', '=', q.onlyId);
     if (q.name !== undefined) sel = sel.where('name_key', '=', nameKey(q.name));
     if (q.query) sel = sel.where(contains('name_key', nameKey(q.query)));
     return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
@@ -104,7 +112,7 @@ export class Projects {
     if (patch.status !== undefined) changes.status = patch.status;
     if (Object.keys(changes).length === 0) return p;
     changes.updated_at = this.clock.now().toISOString();
-    await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute();
+    await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().catch((err) => this.nameTaken(err, changes.name ?? p.name));
     return { ...p, ...changes };
   }
 

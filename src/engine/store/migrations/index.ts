@@ -5,12 +5,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../database.js';
 import { orgMigration } from './0001-org.js';
+import { orgKeysMigration } from './0002-org-keys.js';
 import { profilesMigration } from './0003-profiles.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
 const migrations: Record<string, MigrationFactory> = {
   '0001-org': orgMigration,
+  '0002-org-keys': orgKeysMigration,
   '0003-profiles': profilesMigration,
 };
 
