@@ -20,6 +20,20 @@ function forward(signal) {
 process.on('SIGINT', () => forward('SIGINT'));
 process.on('SIGTERM', () => forward('SIGTERM'));
 
+// Under `npm run`, npm forwards SIGTERM only to the `sh -c` it spawned, which dies without
+// passing it on, orphaning us and the engine. So when npm's shell goes away, act as if the
+// signal had reached us. (Only under npm: a deliberately detached direct run keeps running.)
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      forward('SIGTERM');
+    }
+  }, 250).unref();
+}
+
 /** Print a bootstrap line (prefixed so it stands out from tool output). */
 export function say(line) {
   process.stderr.write(`[bootstrap] ${line}\n`);
