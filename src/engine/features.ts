@@ -4,10 +4,11 @@ import { auditRecordingFeature } from './http/audit-feature.js';
 import { auditLogsFeature } from './api/audit-logs.js';
 import { healthFeature } from './api/health.js';
 import { projectsFeature } from './api/projects.js';
+import { sessionsFeature } from './api/browsers.js';
 import { apiKeysFeature } from './api/api-keys.js';
 import { projectLimitsFeature } from './api/project-limits.js';
 import { orgLimitsFeature } from './api/org-limits.js';
 import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, auditLogsFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, auditLogsFeature];

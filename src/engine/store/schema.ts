@@ -72,10 +72,48 @@ export interface ProfileTable {
   last_used_at: string | null;
 }
 
+export interface BrowserSessionTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string | null;
+  /** JSON: the launch options (headless, stealth, viewport, kiosk_mode, start_url, gpu, …). */
+  options: string;
+  /** JSON map string→string. */
+  tags: string;
+  /** JSON BrowserTelemetryConfig or null. */
+  telemetry: string | null;
+  timeout_seconds: number;
+  profile_id: string | null;
+  proxy_id: string | null;
+  pool_id: string | null;
+  pool_name: string | null;
+  invocation_id: string | null;
+  /** The engine node that owns the browser process. */
+  node_id: string;
+  pid: number | null;
+  pgid: number | null;
+  xvfb_pid: number | null;
+  /** The session directory: appears in its processes' command lines, checked before killing. */
+  marker: string;
+  created_at: string;
+  deleted_at: string | null;
+  ended_reason: string | null;
+  uptime_ms: number | null;
+}
+
+export interface EngineSecretTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
   api_keys: ApiKeyTable;
   audit_logs: AuditLogTable;
   profiles: ProfileTable;
+  browser_sessions: BrowserSessionTable;
+  engine_secrets: EngineSecretTable;
 }

@@ -39,6 +39,19 @@ export interface SessionHandle {
   onBrowserRestart(fn: () => void): () => void;
   /** DISPLAY of the session's Xvfb for headful sessions on Linux; undefined when headless. */
   readonly display?: string;
+  /** Resolves once a browser is running (waits while it restarts after a crash); rejects never. */
+  ready(): Promise<{ wsUrl: string }>;
+  /** The session's telemetry configuration (per category), current after PATCH. */
+  readonly telemetry: SessionTelemetryConfig;
+  /** Subscribes to PATCH updates of the session (telemetry, viewport). Returns an unsubscribe. */
+  onUpdate(fn: (handle: SessionHandle) => void): () => void;
+  /** Inactivity timeout in seconds (the session ends after this long without activity or holds). */
+  readonly timeoutSeconds: number;
+}
+
+/** `{browser: {console: {enabled}, network: …, captcha: …}}` with every category present. */
+export interface SessionTelemetryConfig {
+  browser: Record<'console' | 'network' | 'page' | 'interaction' | 'control' | 'connection' | 'system' | 'screenshot' | 'captcha', { enabled: boolean }>;
 }
 
 export interface SessionRegistry {
@@ -50,6 +63,11 @@ export interface SessionRegistry {
   require(auth: AuthContext, idOrName: string): Promise<SessionHandle>;
   /** A running session by id, without access checks (engine-internal callers only). */
   get(id: string): SessionHandle | undefined;
+  /**
+   * For WebSocket upgrades on `/browsers/{id}/…` (which bypass the HTTP auth hook): accepts that
+   * session's `?jwt=` or a bearer API key of its org; throws ApiError (401/403/404) otherwise.
+   */
+  requireUpgrade(req: import('node:http').IncomingMessage, url: URL, id: string): Promise<SessionHandle>;
   /** Whether a session (running or ended) exists for this caller; for 404-vs-empty decisions. */
   exists(auth: AuthContext, idOrName: string): Promise<boolean>;
 }

@@ -7,6 +7,7 @@ import type { DialectName } from '../database.js';
 import { orgMigration } from './0001-org.js';
 import { orgKeysMigration } from './0002-org-keys.js';
 import { profilesMigration } from './0003-profiles.js';
+import { sessionsMigration } from './0004-sessions.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -14,6 +15,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0001-org': orgMigration,
   '0002-org-keys': orgKeysMigration,
   '0003-profiles': profilesMigration,
+  '0004-sessions': sessionsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -1,0 +1,115 @@
+/**
+ * `/browsers`: create, retrieve, update, list and (soft) delete sessions, plus the session
+ * feature's wiring — the manager as `ctx.services.sessions`, the session-JWT authenticator,
+ * the CDP proxy and its `/json/version`, recovery at start and ending every session at stop.
+ */
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../feature.js';
+import { ApiError } from '../http/api-error.js';
+import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { SessionManager } from '../domain/sessions/session-manager.js';
+import { SessionJwt, loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
+import { sessionJwtAuthenticator } from '../domain/sessions/session-access.js';
+import { listSessions } from '../domain/sessions/session-list.js';
+import { updateSession, type UpdateBody } from '../domain/sessions/session-update.js';
+import { nodeIdOf, recoverSessions } from '../domain/sessions/session-recovery.js';
+import { sessionUrls } from '../domain/sessions/session-record.js';
+import type { CreateBody } from '../domain/sessions/session-create.js';
+import { createCdpProxy } from '../runtime/cdp-proxy.js';
+import { SessionCreateSchema, SessionSchema, SessionUpdateSchema } from '../../shared/wire/sessions.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const StatusEnum = Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('all')]);
+
+/** `tags[k]=v` query keys (the official client sends them percent-encoded: `tags%5Bk%5D=v`). */
+function tagFilters(query: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    const m = /^tags\[(.+)\]$/.exec(k);
+    if (!m) continue;
+    if (typeof v !== 'string') throw ApiError.invalidField(k, 'must be given once');
+    out[m[1]] = v;
+  }
+  return out;
+}
+
+export const sessionsFeature: Feature = {
+  name: 'sessions',
+  async register(app: FastifyInstance, ctx) {
+    const key = await loadSessionJwtKey(ctx.db, ctx.clock.now());
+    const jwt = new SessionJwt(key, () => ctx.clock.now());
+    const sessions = new SessionManager(ctx, jwt, nodeIdOf(ctx.config.dataDir));
+    ctx.services.sessions = sessions;
+    ctx.services.sessionLimits = sessions.limits;
+    ctx.authenticators.push(sessionJwtAuthenticator(jwt));
+    ctx.projects.addUsageCounter(async (projectId) => {
+      const r = await ctx.db.selectFrom('browser_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      return { what: 'active browser sessions', count: Number(r.n) };
+    });
+    const proxy = createCdpProxy(sessions);
+    ctx.upgrades.add('/browsers/:id/cdp', proxy.handle);
+    ctx.onStop(() => sessions.stopAll());
+
+    const tags = ['browsers'];
+    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req) => sessions.create(req.auth, (req.body ?? {}) as CreateBody));
+
+    app.get(
+      '/browsers',
+      {
+        schema: {
+          tags,
+          querystring: Type.Object({ ...OffsetQuery, status: Type.Optional(StatusEnum), include_deleted: Type.Optional(Type.Boolean()), query: Type.Optional(Type.String({ maxLength: 255 })) }),
+          response: { 200: Type.Array(SessionSchema) },
+        },
+      },
+      async (req, reply) => {
+        const q = req.query as { offset?: number; limit?: number; status?: 'active' | 'deleted' | 'all'; include_deleted?: boolean; query?: string } & Record<string, unknown>;
+        const page = pageOf(q);
+        const status = q.status ?? (q.include_deleted ? 'all' : 'active');
+        const rows = await listSessions(ctx.db, ctx.store.dialect, { orgId: req.auth.orgId, projectId: req.auth.projectId, status, query: q.query, tags: tagFilters(q), ...page });
+        const items = sendPage(reply, rows, page);
+        return Promise.all(items.map((r) => sessions.dto(r)));
+      },
+    );
+
+    app.get(
+      '/browsers/:id',
+      { schema: { tags, params: IdParam, querystring: Type.Object({ include_deleted: Type.Optional(Type.Boolean()) }), response: { 200: SessionSchema } } },
+      async (req) => {
+        const { id } = req.params as { id: string };
+        return sessions.dto(await sessions.getRow(req.auth, id, (req.query as { include_deleted?: boolean }).include_deleted ?? false));
+      },
+    );
+
+    app.patch('/browsers/:id', { schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } } }, async (req) => {
+      const row = await updateSession(ctx.db, sessions, req.auth, (req.params as { id: string }).id, (req.body ?? {}) as UpdateBody);
+      return sessions.dto(row);
+    });
+
+    app.delete('/browsers/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      await sessions.delete(req.auth, (req.params as { id: string }).id);
+      return reply.status(204).send();
+    });
+
+    // DevTools discovery under the public CDP address: clients that start from an HTTP URL
+    // (Puppeteer browserURL, Playwright http endpoints) must be sent to the proxy, not to Chromium.
+    // (ignoreTrailingSlash also serves `/json/version/`.)
+    {
+      app.get('/browsers/:id/cdp/json/version', { schema: { tags, params: IdParam } }, async (req) => {
+        const rt = await sessions.require(req.auth, (req.params as { id: string }).id);
+        const b = await rt.ready();
+        const port = new URL(b.wsUrl).port;
+        const res = await fetch(`http://127.0.0.1:${port}/json/version`);
+        const info = (await res.json()) as Record<string, string>;
+        const token = await jwt.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId }, new Date(ctx.clock.now().getTime() + 24 * 3600 * 1000));
+        return { ...info, webSocketDebuggerUrl: sessionUrls(ctx.publicUrl(), rt.id, token).cdp_ws_url };
+      });
+    }
+  },
+  async started(ctx) {
+    const sessions = ctx.services.sessions as SessionManager;
+    await recoverSessions({ db: ctx.db, nodeId: sessions.nodeId, sessionsDir: path.join(ctx.config.dataDir, 'sessions'), owned: (id) => !!sessions.get(id), now: ctx.clock.now() });
+  },
+};

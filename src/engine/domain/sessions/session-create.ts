@@ -1,0 +1,104 @@
+/**
+ * Turns a create request into launch inputs: validates every option of wire §3.6 (honoured or
+ * refused with a 4xx), resolves profile and proxy through their extension points, and picks
+ * the user agent a stealth session presents.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ApiError } from '../../http/api-error.js';
+import type { AuthContext } from '../../http/auth.js';
+import {
+  checkChromePolicy, checkExtensions, checkGpu, DEFAULT_VIEWPORT, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport,
+  type LaunchOptions, type TelemetryConfig, type TelemetryRequest, type Viewport,
+} from './session-options.js';
+import type { ProfileHooks, ProfileSelector, ProxyHooks } from './session-hooks.js';
+import type { ProfileRef } from './session-record.js';
+import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
+
+export interface CreateBody {
+  chrome_policy?: Record<string, unknown>;
+  extensions?: unknown[];
+  gpu?: boolean;
+  headless?: boolean;
+  invocation_id?: string;
+  kiosk_mode?: boolean;
+  name?: string;
+  profile?: ProfileSelector;
+  proxy_id?: string;
+  start_url?: string;
+  stealth?: boolean;
+  tags?: Record<string, string>;
+  telemetry?: TelemetryRequest | null;
+  timeout_seconds?: number;
+  viewport?: Viewport;
+}
+
+export interface CreatePlan {
+  options: LaunchOptions;
+  name: string | null;
+  tags: Record<string, string>;
+  telemetry: TelemetryConfig;
+  timeoutSeconds: number;
+  invocationId: string | null;
+  profile?: ProfileRef;
+  saveProfile: boolean;
+  proxyId: string | null;
+  extraArgs: string[];
+}
+
+export async function planCreate(auth: AuthContext, body: CreateBody, hooks: { profiles?: ProfileHooks; proxies?: ProxyHooks }): Promise<CreatePlan> {
+  checkExtensions(body.extensions);
+  const options: LaunchOptions = {
+    headless: body.headless ?? false,
+    stealth: body.stealth ?? false,
+    viewport: validateViewport(body.viewport ?? DEFAULT_VIEWPORT),
+    kiosk_mode: body.kiosk_mode ?? false,
+    gpu: checkGpu(body.gpu),
+    ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
+    ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
+  };
+  const plan: CreatePlan = {
+    options,
+    name: body.name ? validateName(body.name) : null,
+    tags: validateTags(body.tags),
+    telemetry: normalizeTelemetry(body.telemetry),
+    timeoutSeconds: validateTimeout(body.timeout_seconds),
+    invocationId: body.invocation_id || null,
+    saveProfile: false,
+    proxyId: null,
+    extraArgs: [],
+  };
+  if (body.profile && (body.profile.id || body.profile.name)) {
+    if (!hooks.profiles) throw ApiError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
+    plan.profile = await hooks.profiles.resolve(auth, body.profile);
+    plan.saveProfile = !!body.profile.save_changes;
+  } else if (body.profile && body.profile.save_changes) {
+    throw ApiError.invalidField('profile', 'needs an id or a name');
+  }
+  if (body.proxy_id) {
+    if (!hooks.proxies) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
+    const p = await hooks.proxies.resolve(auth, body.proxy_id);
+    plan.proxyId = p.id;
+    plan.extraArgs.push(...p.launchArgs);
+  }
+  return plan;
+}
+
+const majorCache = new Map<string, Promise<string | undefined>>();
+
+/** The Chromium major version of an executable (`--version`), cached per path. */
+export function chromiumMajor(executable: string): Promise<string | undefined> {
+  let p = majorCache.get(executable);
+  if (!p) {
+    p = promisify(execFile)(executable, ['--version'], { timeout: 10_000 })
+      .then(({ stdout }) => /(\d+)\.\d+\.\d+/.exec(stdout)?.[1])
+      .catch(() => undefined);
+    majorCache.set(executable, p);
+  }
+  return p;
+}
+
+export async function stealthUserAgent(executable: string): Promise<string | undefined> {
+  const major = await chromiumMajor(executable);
+  return major ? regularUserAgent(major) : undefined;
+}

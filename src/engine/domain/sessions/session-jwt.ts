@@ -1,0 +1,61 @@
+/**
+ * Session JWTs (HS256, `jose`): the credential embedded in a session's URLs. The signing key
+ * is generated once and stored in the database so every engine node accepts every node's
+ * tokens. A token names one session (`sub`), its org and project, and expires.
+ */
+import { randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+
+const SECRET_NAME = 'session_jwt_hs256';
+const ISSUER = 'browserdeck';
+
+export interface SessionClaims {
+  sessionId: string;
+  orgId: string;
+  projectId: string;
+}
+
+/** Loads the shared signing key, creating it on first use (a concurrent creator's key wins). */
+export async function loadSessionJwtKey(db: Kysely<Database>, now: Date): Promise<Uint8Array> {
+  const existing = await db.selectFrom('engine_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirst();
+  if (existing) return Buffer.from(existing.value, 'base64url');
+  const value = randomBytes(32).toString('base64url');
+  await db
+    .insertInto('engine_secrets')
+    .values({ name: SECRET_NAME, value, created_at: now.toISOString() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('engine_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'base64url');
+}
+
+export class SessionJwt {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly now: () => Date,
+  ) {}
+
+  sign(c: SessionClaims, expiresAt: Date): Promise<string> {
+    return new SignJWT({ org: c.orgId, project: c.projectId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(c.sessionId)
+      .setIssuer(ISSUER)
+      .setIssuedAt(Math.floor(this.now().getTime() / 1000))
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+  }
+
+  /** The claims of a valid token, or null when it is forged, malformed or expired. */
+  async verify(token: string): Promise<SessionClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, currentDate: this.now() });
+      if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || typeof payload.project !== 'string') return null;
+      return { sessionId: payload.sub, orgId: payload.org, projectId: payload.project };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * The session manager: creates sessions (limits taken in the same transaction as the row),
+ * runs them (`SessionRuntime`), answers the `SessionRegistry` contract for operation features,
+ * updates and ends them, and ends all of them when the engine stops.
+ */
+import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import type { EngineContext } from '../../context.js';
+import type { AuthContext } from '../../http/auth.js';
+import { ApiError } from '../../http/api-error.js';
+import { newId } from '../ids.js';
+import type { SessionRegistry } from './session-handle.js';
+import { SessionRuntime } from './session-runtime.js';
+import { SessionLimits } from './session-limits.js';
+import { SessionJwt } from './session-jwt.js';
+import { sessionDto, type SessionDto, type SessionRow } from './session-record.js';
+import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
+import { PROFILE_HOOKS, PROXY_HOOKS, type ProfileHooks, type ProxyHooks } from './session-hooks.js';
+import { authenticateUpgrade } from './session-access.js';
+import { findChromium } from '../../runtime/chromium/find-chromium.js';
+
+const JWT_LIFETIME_MS = 24 * 3600 * 1000;
+
+export interface CreateInternal {
+  /** Set by the pools feature for browsers it launches. */
+  pool?: { id: string; name?: string };
+  /** Pool browsers were already counted as reservations. */
+  skipLimits?: boolean;
+}
+
+export class SessionManager implements SessionRegistry {
+  readonly limits: SessionLimits;
+  private readonly running = new Map<string, SessionRuntime>();
+  private stopping = false;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    readonly jwt: SessionJwt,
+    readonly nodeId: string,
+  ) {
+    this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
+  }
+
+  get sessionsDir(): string {
+    return path.join(this.ctx.config.dataDir, 'sessions');
+  }
+
+  private now(): Date {
+    return this.ctx.clock.now();
+  }
+
+  /** The running sessions of this node (engine-internal). */
+  all(): SessionRuntime[] {
+    return [...this.running.values()];
+  }
+
+  async create(auth: AuthContext, body: CreateBody, internal: CreateInternal = {}): Promise<SessionDto> {
+    if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
+    if (!executable) throw new ApiError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
+    const plan = await planCreate(auth, body, { profiles: this.ctx.services[PROFILE_HOOKS] as ProfileHooks | undefined, proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined });
+    const id = newId();
+    const sessionDir = path.join(this.sessionsDir, id);
+    const row: SessionRow = {
+      id,
+      org_id: auth.orgId,
+      project_id: auth.projectId,
+      name: plan.name,
+      options: JSON.stringify(plan.options),
+      tags: JSON.stringify(plan.tags),
+      telemetry: JSON.stringify(plan.telemetry),
+      timeout_seconds: plan.timeoutSeconds,
+      profile_id: plan.profile?.id ?? null,
+      proxy_id: plan.proxyId,
+      pool_id: internal.pool?.id ?? null,
+      pool_name: internal.pool?.name ?? null,
+      invocation_id: plan.invocationId ?? auth.invocationId ?? null,
+      node_id: this.nodeId,
+      pid: null,
+      pgid: null,
+      xvfb_pid: null,
+      marker: sessionDir,
+      created_at: this.now().toISOString(),
+      deleted_at: null,
+      ended_reason: null,
+      uptime_ms: null,
+    };
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await this.limits.lock(trx, auth.orgId);
+      if (!internal.skipLimits) await this.limits.assertSlot(trx, auth.orgId, auth.projectId);
+      if (plan.name) await this.assertNameFree(trx, auth, plan.name);
+      await trx.insertInto('browser_sessions').values(row).execute();
+    });
+    const profiles = this.ctx.services[PROFILE_HOOKS] as ProfileHooks | undefined;
+    const rt = new SessionRuntime({
+      id,
+      orgId: auth.orgId,
+      projectId: auth.projectId,
+      sessionDir,
+      options: plan.options,
+      timeoutSeconds: plan.timeoutSeconds,
+      telemetry: plan.telemetry,
+      executable,
+      env: this.ctx.config.env,
+      userAgent: plan.options.stealth ? await stealthUserAgent(executable) : undefined,
+      extraArgs: plan.extraArgs,
+      prepare: plan.profile && profiles ? (dirs) => profiles.prepare(dirs.userData, plan.profile!) : undefined,
+      now: () => this.now().getTime(),
+      onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
+      onBrowserChanged: (b) => void this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid }).where('id', '=', id).execute().catch(() => {}),
+    });
+    if (plan.saveProfile && plan.profile && profiles) {
+      const profile = plan.profile;
+      rt.saveProfile = (dirs) => profiles.save(dirs.userData, profile);
+    }
+    this.running.set(id, rt);
+    try {
+      const b = await rt.start();
+      await this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid, xvfb_pid: rt.xvfbPid ?? null }).where('id', '=', id).execute();
+    } catch (err) {
+      await this.end(rt, 'launch_failed');
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
+    }
+    if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    return this.dto(row, rt);
+  }
+
+  private async assertNameFree(db: Pick<EngineContext['db'], 'selectFrom'>, auth: AuthContext, name: string, exceptId?: string): Promise<void> {
+    let q = db.selectFrom('browser_sessions').select('id').where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('name', '=', name).where('deleted_at', 'is', null);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    if (await q.executeTakeFirst()) throw ApiError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
+  }
+
+  /** The wire Session object, with a fresh JWT in its URLs. */
+  async dto(row: SessionRow, rt = this.running.get(row.id)): Promise<SessionDto> {
+    const expires = new Date(this.now().getTime() + JWT_LIFETIME_MS);
+    const jwt = await this.jwt.sign({ sessionId: row.id, orgId: row.org_id, projectId: row.project_id }, expires);
+    const uptime = rt ? rt.uptimeMs() : this.now().getTime() - Date.parse(row.created_at);
+    return sessionDto(row, { publicUrl: this.ctx.publicUrl(), jwt, uptimeMs: uptime, viewport: rt?.viewport });
+  }
+
+  /** The row of a session visible to this caller (by id, or by name among active sessions). */
+  async findRow(auth: AuthContext, idOrName: string, includeDeleted = true): Promise<SessionRow | undefined> {
+    const base = this.ctx.db.selectFrom('browser_sessions').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId);
+    let row = await base.where('id', '=', idOrName).executeTakeFirst();
+    if (!row) row = await base.where('name', '=', idOrName).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!row) return undefined;
+    if (auth.sessionId && row.id !== auth.sessionId) return undefined;
+    if (!includeDeleted && row.deleted_at) return undefined;
+    return row;
+  }
+
+  async getRow(auth: AuthContext, idOrName: string, includeDeleted = false): Promise<SessionRow> {
+    const row = await this.findRow(auth, idOrName, includeDeleted);
+    if (!row) throw ApiError.notFound('browser session', idOrName);
+    this.running.get(row.id)?.touch();
+    return row;
+  }
+
+  // --- SessionRegistry -------------------------------------------------------------------
+
+  async require(auth: AuthContext, idOrName: string): Promise<SessionRuntime> {
+    const direct = this.running.get(idOrName);
+    if (direct && !direct.ended && direct.orgId === auth.orgId && direct.projectId === auth.projectId && (!auth.sessionId || auth.sessionId === direct.id)) {
+      direct.touch();
+      return direct;
+    }
+    const row = await this.findRow(auth, idOrName);
+    if (!row) throw ApiError.notFound('browser session', idOrName);
+    const rt = this.running.get(row.id);
+    if (row.deleted_at || !rt || rt.ended) throw new ApiError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
+    rt.touch();
+    return rt;
+  }
+
+  get(id: string): SessionRuntime | undefined {
+    const rt = this.running.get(id);
+    return rt && !rt.ended ? rt : undefined;
+  }
+
+  async exists(auth: AuthContext, idOrName: string): Promise<boolean> {
+    return !!(await this.findRow(auth, idOrName));
+  }
+
+  /** For WebSocket upgrades on `/browsers/{id}/…`: the session's JWT or a bearer key of its org. */
+  async requireUpgrade(req: IncomingMessage, url: URL, id: string): Promise<SessionRuntime> {
+    const c = await authenticateUpgrade(req, url, id, this.jwt, this.ctx.apiKeys);
+    const rt = this.running.get(id);
+    if (!rt || rt.ended || rt.orgId !== c.orgId || (c.projectId && rt.projectId !== c.projectId)) throw ApiError.notFound('browser session', id);
+    rt.touch();
+    return rt;
+  }
+
+  // --- lifecycle -------------------------------------------------------------------------
+
+  async delete(auth: AuthContext, idOrName: string): Promise<void> {
+    const row = await this.findRow(auth, idOrName, false);
+    if (!row) throw ApiError.notFound('browser session', idOrName);
+    const rt = this.running.get(row.id);
+    if (rt) await this.end(rt, 'deleted');
+    else await this.markEnded(row.id, 'deleted', null);
+  }
+
+  /** Ends a running session for `reason` and records it (soft delete). Idempotent. */
+  async end(rt: SessionRuntime, reason: string): Promise<void> {
+    const uptime = rt.uptimeMs();
+    await rt.end(reason, rt.saveProfile);
+    this.running.delete(rt.id);
+    await this.markEnded(rt.id, reason, uptime);
+  }
+
+  private async markEnded(id: string, reason: string, uptimeMs: number | null): Promise<void> {
+    await this.ctx.db
+      .updateTable('browser_sessions')
+      .set({ deleted_at: this.now().toISOString(), ended_reason: reason, uptime_ms: uptimeMs, pid: null, pgid: null, xvfb_pid: null })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  /** Engine stop: no new sessions, every running one ends (no browser survives the engine). */
+  async stopAll(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.all().map((rt) => this.end(rt, 'engine_stopped').catch((err) => this.ctx.log.error({ err }, 'ending session at stop failed'))));
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The create/update options of a session, checked beyond what the JSON schema can say:
+ * every option is either honoured or refused with a clear 4xx — never silently ignored.
+ * Refusals that depend on this installation (GPU, policies, extensions) are 422s.
+ */
+import fs from 'node:fs';
+import { ApiError } from '../../http/api-error.js';
+
+export interface Viewport {
+  width: number;
+  height: number;
+  refresh_rate?: number;
+}
+
+/** What a session's browser is launched with (stored as the `options` JSON). */
+export interface LaunchOptions {
+  headless: boolean;
+  stealth: boolean;
+  viewport: Viewport;
+  kiosk_mode: boolean;
+  gpu: boolean;
+  start_url?: string;
+  chrome_policy?: Record<string, unknown>;
+}
+
+export const DEFAULT_VIEWPORT: Viewport = { width: 1920, height: 1080, refresh_rate: 25 };
+export const MIN_TIMEOUT = 10;
+export const MAX_TIMEOUT = 259_200;
+/** The live-view screencast delivers at most ~60 frames a second here (ENVIRONMENT.md). */
+export const MAX_REFRESH_RATE = 60;
+
+export const TELEMETRY_CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'] as const;
+const DEFAULT_ON = new Set(['control', 'connection', 'system', 'captcha']);
+
+export type TelemetryConfig = { browser: Record<(typeof TELEMETRY_CATEGORIES)[number], { enabled: boolean }> };
+export interface TelemetryRequest {
+  enabled?: boolean;
+  browser?: Partial<Record<string, { enabled?: boolean }>>;
+}
+
+export function validateViewport(v: Viewport, field = 'viewport'): Viewport {
+  if (v.width < 320 || v.width > 7680) throw ApiError.invalidField(`${field}.width`, 'must be between 320 and 7680');
+  if (v.height < 200 || v.height > 4320) throw ApiError.invalidField(`${field}.height`, 'must be between 200 and 4320');
+  if (v.refresh_rate !== undefined && (v.refresh_rate < 1 || v.refresh_rate > MAX_REFRESH_RATE)) {
+    throw ApiError.unprocessable(`viewport.refresh_rate ${v.refresh_rate} is not supported: the live view screencast delivers 1 to ${MAX_REFRESH_RATE} frames per second`, 'unsupported_refresh_rate');
+  }
+  return { width: v.width, height: v.height, ...(v.refresh_rate !== undefined ? { refresh_rate: v.refresh_rate } : {}) };
+}
+
+export function validateStartUrl(u: string): string {
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    throw ApiError.invalidField('start_url', 'must be an absolute URL');
+  }
+  if (!['http:', 'https:', 'about:', 'data:'].includes(url.protocol)) throw ApiError.invalidField('start_url', 'must be an http, https, about or data URL');
+  return u;
+}
+
+export function validateTimeout(t: number | undefined): number {
+  if (t === undefined) return 60;
+  if (!Number.isInteger(t) || t < MIN_TIMEOUT || t > MAX_TIMEOUT) throw ApiError.invalidField('timeout_seconds', `must be an integer from ${MIN_TIMEOUT} to ${MAX_TIMEOUT}`);
+  return t;
+}
+
+export function validateTags(tags: Record<string, string> | null | undefined): Record<string, string> {
+  if (!tags) return {};
+  const entries = Object.entries(tags);
+  if (entries.length > 50) throw ApiError.invalidField('tags', 'at most 50 tags');
+  for (const [k, v] of entries) {
+    if (k.length < 1 || k.length > 255) throw ApiError.invalidField(`tags.${k}`, 'keys must be 1 to 255 characters');
+    if (typeof v !== 'string' || v.length > 255) throw ApiError.invalidField(`tags.${k}`, 'values must be strings of at most 255 characters');
+  }
+  return Object.fromEntries(entries);
+}
+
+export function validateName(name: string): string {
+  if (!/^[A-Za-z0-9._-]{1,255}$/.test(name)) throw ApiError.invalidField('name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
+  return name;
+}
+
+export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?: TelemetryConfig | null): TelemetryConfig {
+  if (t && t.enabled === false && t.browser) throw ApiError.invalidField('telemetry', 'enabled: false cannot be combined with browser');
+  const out = {} as TelemetryConfig['browser'];
+  for (const c of TELEMETRY_CATEGORIES) {
+    let on = base ? base.browser[c].enabled : DEFAULT_ON.has(c);
+    if (t === null || t?.enabled === false) on = false;
+    else if (t?.enabled === true && !base) on = DEFAULT_ON.has(c);
+    const asked = t?.browser?.[c]?.enabled;
+    if (asked !== undefined) on = asked;
+    out[c] = { enabled: on };
+  }
+  if (t?.browser) for (const k of Object.keys(t.browser)) if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw ApiError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
+  return { browser: out };
+}
+
+/** Whether this machine has a GPU render node a browser could use. */
+export function gpuAvailable(): boolean {
+  try {
+    return fs.readdirSync('/dev/dri').some((f) => f.startsWith('renderD'));
+  } catch {
+    return false;
+  }
+}
+
+export function checkGpu(gpu: boolean | undefined): boolean {
+  if (gpu && !gpuAvailable()) throw ApiError.unprocessable('gpu: true is not available: this engine has no GPU (no /dev/dri render node)', 'gpu_unavailable');
+  return !!gpu;
+}
+
+/**
+ * Chromium reads enterprise policies only from system-wide directories that a per-session
+ * browser cannot own, so policies are refused rather than pretended; `{}` is accepted.
+ */
+export function checkChromePolicy(p: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (p && Object.keys(p).length > 0) {
+    throw ApiError.unprocessable(`chrome_policy is not supported by this engine (policies given: ${Object.keys(p).slice(0, 5).join(', ')}); Chromium reads policies only from system directories`, 'chrome_policy_unsupported');
+  }
+  return p;
+}
+
+export function checkExtensions(ext: unknown[] | undefined): void {
+  if (ext && ext.length > 0) throw ApiError.unprocessable('browser extensions are not supported by this engine', 'extensions_unsupported');
+}

@@ -1,0 +1,89 @@
+/**
+ * A session's database row and its wire form (the Session object of the wire reference §3.0):
+ * URLs carry a fresh session JWT, `usage.uptime_ms` is live for running sessions and frozen
+ * at the end for ended ones, and optional fields are omitted rather than null.
+ */
+import type { BrowserSessionTable } from '../../store/schema.js';
+import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
+
+export type SessionRow = BrowserSessionTable;
+
+export interface ProfileRef {
+  id: string;
+  created_at: string;
+  name?: string | null;
+  updated_at?: string;
+  last_used_at?: string;
+}
+
+export interface SessionDto {
+  session_id: string;
+  cdp_ws_url: string;
+  webdriver_ws_url: string;
+  created_at: string;
+  headless: boolean;
+  stealth: boolean;
+  timeout_seconds: number;
+  base_url: string;
+  browser_live_view_url?: string;
+  chrome_policy?: Record<string, unknown>;
+  deleted_at?: string;
+  gpu: boolean;
+  kiosk_mode: boolean;
+  name?: string;
+  pool?: { id: string; name?: string };
+  profile?: ProfileRef;
+  proxy_id?: string;
+  start_url?: string;
+  tags: Record<string, string>;
+  telemetry: TelemetryConfig | null;
+  usage: { uptime_ms: number };
+  viewport: Viewport;
+  invocation_id?: string;
+  jwt: string;
+}
+
+export function parseOptions(row: SessionRow): LaunchOptions {
+  return JSON.parse(row.options) as LaunchOptions;
+}
+
+export function sessionUrls(publicUrl: string, id: string, jwt: string) {
+  const base = `${publicUrl.replace(/\/+$/, '')}/browsers/${encodeURIComponent(id)}`;
+  const ws = base.replace(/^http/, 'ws');
+  const q = `?jwt=${encodeURIComponent(jwt)}`;
+  return { base_url: base, cdp_ws_url: `${ws}/cdp${q}`, webdriver_ws_url: `${ws}/webdriver${q}`, browser_live_view_url: `${base}/live${q}` };
+}
+
+export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: string; uptimeMs: number; viewport?: Viewport; profile?: ProfileRef }): SessionDto {
+  const o = parseOptions(row);
+  const urls = sessionUrls(opts.publicUrl, row.id, opts.jwt);
+  const dto: SessionDto = {
+    session_id: row.id,
+    cdp_ws_url: urls.cdp_ws_url,
+    webdriver_ws_url: urls.webdriver_ws_url,
+    created_at: row.created_at,
+    headless: o.headless,
+    stealth: o.stealth,
+    timeout_seconds: row.timeout_seconds,
+    base_url: urls.base_url,
+    gpu: o.gpu,
+    kiosk_mode: o.kiosk_mode,
+    tags: JSON.parse(row.tags) as Record<string, string>,
+    telemetry: row.telemetry ? (JSON.parse(row.telemetry) as TelemetryConfig) : null,
+    usage: { uptime_ms: Math.round(row.uptime_ms ?? opts.uptimeMs) },
+    viewport: opts.viewport ?? o.viewport,
+    jwt: opts.jwt,
+  };
+  // The live view exists for headless browsers too (screencast), so it is always offered.
+  dto.browser_live_view_url = urls.browser_live_view_url;
+  if (o.chrome_policy) dto.chrome_policy = o.chrome_policy;
+  if (row.deleted_at) dto.deleted_at = row.deleted_at;
+  if (row.name) dto.name = row.name;
+  if (row.pool_id) dto.pool = { id: row.pool_id, ...(row.pool_name ? { name: row.pool_name } : {}) };
+  if (opts.profile) dto.profile = opts.profile;
+  else if (row.profile_id) dto.profile = { id: row.profile_id, created_at: row.created_at };
+  if (row.proxy_id) dto.proxy_id = row.proxy_id;
+  if (o.start_url) dto.start_url = o.start_url;
+  if (row.invocation_id) dto.invocation_id = row.invocation_id;
+  return dto;
+}

@@ -1,0 +1,65 @@
+/**
+ * After an unclean stop: the database may say sessions are running on this node whose
+ * browsers no process of this engine owns. At start they are ended ('engine_restarted'),
+ * their leftover process groups killed — only after checking that the recorded group still
+ * carries the session's marker (its directory) in a command line — and their directories removed.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
+
+/** A stable id for the engine node that owns this data dir. */
+export function nodeIdOf(dataDir: string): string {
+  const file = path.join(dataDir, 'node-id');
+  try {
+    const id = fs.readFileSync(file, 'utf8').trim();
+    if (id) return id;
+  } catch {
+    /* first start */
+  }
+  const id = randomUUID();
+  fs.writeFileSync(file, id + '\n', { mode: 0o600 });
+  return id;
+}
+
+function cmdlineHas(pid: number, marker: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+  } catch {
+    return false;
+  }
+}
+
+export async function recoverSessions(opts: { db: Kysely<Database>; nodeId: string; sessionsDir: string; owned: (id: string) => boolean; now: Date }): Promise<string[]> {
+  const rows = await opts.db.selectFrom('browser_sessions').select(['id', 'pgid', 'xvfb_pid', 'marker', 'created_at']).where('node_id', '=', opts.nodeId).where('deleted_at', 'is', null).execute();
+  const ended: string[] = [];
+  for (const r of rows) {
+    if (opts.owned(r.id)) continue;
+    // The marker must lie inside our sessions dir: a row can never make us kill or delete elsewhere.
+    const safe = path.resolve(r.marker).startsWith(path.resolve(opts.sessionsDir) + path.sep);
+    if (safe) {
+      for (const pid of [r.pgid, r.xvfb_pid]) if (pid && cmdlineHas(pid, r.marker)) killGroup(pid);
+      killMarkedGroups(r.marker);
+      await fsp.rm(r.marker, { recursive: true, force: true });
+    }
+    await opts.db
+      .updateTable('browser_sessions')
+      .set({ deleted_at: opts.now.toISOString(), ended_reason: 'engine_restarted', uptime_ms: Math.max(0, opts.now.getTime() - Date.parse(r.created_at)), pid: null, pgid: null, xvfb_pid: null })
+      .where('id', '=', r.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+    ended.push(r.id);
+  }
+  // Directories of sessions that no row claims any more (e.g. a crash between insert and cleanup).
+  for (const name of await fsp.readdir(opts.sessionsDir).catch(() => [] as string[])) {
+    if (opts.owned(name)) continue;
+    const dir = path.join(opts.sessionsDir, name);
+    killMarkedGroups(dir);
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+  return ended;
+}

@@ -1,0 +1,246 @@
+/**
+ * One running session: its directories, its (supervised) browser and optional Xvfb, its
+ * inactivity timer and the cleanup registered by operation features. This is the
+ * `SessionHandle` operation features see; ending it releases everything, every time.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { SessionDirs, SessionHandle } from './session-handle.js';
+import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
+import { BrowserSupervisor } from '../../runtime/chromium/browser-supervisor.js';
+import { launchChromium, type LaunchedBrowser } from '../../runtime/chromium/launch-chromium.js';
+import { chromiumArgs } from '../../runtime/chromium/chromium-flags.js';
+import { needsXvfb, startXvfb, type XvfbServer } from '../../runtime/chromium/xvfb.js';
+import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
+
+export interface RuntimeSpec {
+  id: string;
+  orgId: string;
+  projectId: string;
+  sessionDir: string;
+  options: LaunchOptions;
+  timeoutSeconds: number;
+  telemetry: TelemetryConfig;
+  executable: string;
+  env: NodeJS.ProcessEnv;
+  userAgent?: string;
+  extraArgs: string[];
+  /** Runs once before the first launch with the fresh directories (profile restore). */
+  prepare?(dirs: SessionDirs): Promise<void>;
+  now(): number;
+  /** Called once when the session ends on its own (timeout, crashes); the manager records it. */
+  onSelfEnd(reason: string): void;
+  onBrowserChanged(b: LaunchedBrowser): void;
+}
+
+export function sessionDirs(sessionDir: string): SessionDirs {
+  const root = path.join(sessionDir, 'root');
+  return { root, userData: path.join(sessionDir, 'user-data'), tmp: path.join(sessionDir, 'tmp'), downloads: path.join(root, 'downloads') };
+}
+
+export class SessionRuntime implements SessionHandle {
+  readonly id: string;
+  readonly orgId: string;
+  readonly projectId: string;
+  readonly headless: boolean;
+  readonly dirs: SessionDirs;
+  readonly startedAt: number;
+  viewport: Viewport;
+  telemetry: TelemetryConfig;
+  timeoutSeconds: number;
+  display?: string;
+  private readonly abort = new AbortController();
+  private readonly supervisor: BrowserSupervisor;
+  private xvfb?: XvfbServer;
+  private holds = 0;
+  private timer?: NodeJS.Timeout;
+  private readonly endHooks: Array<() => void | Promise<void>> = [];
+  private readonly restartListeners = new Set<() => void>();
+  private readonly updateListeners = new Set<(s: SessionHandle) => void>();
+  private ending?: Promise<void>;
+  endedReason?: string;
+  /** Set when the session's profile is written back at the end (profile save_changes). */
+  saveProfile?: (dirs: SessionDirs) => Promise<void>;
+
+  constructor(private readonly spec: RuntimeSpec) {
+    this.id = spec.id;
+    this.orgId = spec.orgId;
+    this.projectId = spec.projectId;
+    this.headless = spec.options.headless;
+    this.viewport = spec.options.viewport;
+    this.telemetry = spec.telemetry;
+    this.timeoutSeconds = spec.timeoutSeconds;
+    this.dirs = sessionDirs(spec.sessionDir);
+    this.startedAt = spec.now();
+    this.supervisor = new BrowserSupervisor({
+      launch: () => this.launch(),
+      now: spec.now,
+      onRestart: (b) => {
+        spec.onBrowserChanged(b);
+        for (const fn of this.restartListeners) fn();
+      },
+      onGiveUp: (reason) => spec.onSelfEnd(`browser_crashed: ${reason}`),
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get ended(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  get browser(): LaunchedBrowser | undefined {
+    return this.supervisor.current;
+  }
+
+  /** The launch viewport: the size of a headful session's X screen. */
+  get screen(): Viewport {
+    return this.spec.options.viewport;
+  }
+
+  get xvfbPid(): number | undefined {
+    return this.xvfb?.pid;
+  }
+
+  get restarts(): number {
+    return this.supervisor.restarts;
+  }
+
+  async start(): Promise<LaunchedBrowser> {
+    for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
+    await this.spec.prepare?.(this.dirs);
+    if (needsXvfb(this.headless, this.spec.env)) {
+      this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir });
+      this.display = this.xvfb.display;
+    }
+    const b = await this.supervisor.start();
+    this.armTimer();
+    return b;
+  }
+
+  private async launch(): Promise<LaunchedBrowser> {
+    const o = this.spec.options;
+    const args = chromiumArgs({
+      userDataDir: this.dirs.userData,
+      headless: o.headless,
+      viewport: o.viewport,
+      kiosk: o.kiosk_mode,
+      stealth: o.stealth,
+      userAgent: this.spec.userAgent,
+      gpu: o.gpu,
+      startUrl: o.start_url,
+      extraArgs: this.spec.extraArgs,
+      runningAsRoot: process.getuid?.() === 0,
+    });
+    const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: this.dirs.tmp };
+    if (this.display) env.DISPLAY = this.display;
+    const b = await launchChromium({ executable: this.spec.executable, args, env });
+    // Downloads land in the session's filesystem, where /fs can read them.
+    await b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
+    return b;
+  }
+
+  /** Waits for a running browser (e.g. while it restarts after a crash). */
+  ready(): Promise<LaunchedBrowser> {
+    return this.supervisor.ready();
+  }
+
+  browserCdpUrl(): string {
+    const b = this.supervisor.current;
+    if (!b) throw new Error(`session ${this.id} has no running browser`);
+    return b.wsUrl;
+  }
+
+  touch(): void {
+    if (!this.ended && this.holds === 0) this.armTimer();
+  }
+
+  holdActive(): () => void {
+    this.holds++;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.touch();
+    };
+  }
+
+  /** Number of clients currently holding the session active. */
+  get activeHolds(): number {
+    return this.holds;
+  }
+
+  private armTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.holds === 0) this.spec.onSelfEnd('timeout');
+    }, this.timeoutSeconds * 1000);
+    this.timer.unref();
+  }
+
+  setTimeoutSeconds(t: number): void {
+    this.timeoutSeconds = t;
+    this.touch();
+  }
+
+  onEnd(fn: () => void | Promise<void>): void {
+    if (this.ended) {
+      void Promise.resolve().then(fn).catch(() => {});
+      return;
+    }
+    this.endHooks.push(fn);
+  }
+
+  onBrowserRestart(fn: () => void): () => void {
+    this.restartListeners.add(fn);
+    return () => this.restartListeners.delete(fn);
+  }
+
+  /** Subscribes to PATCH updates (telemetry, viewport, …). */
+  onUpdate(fn: (s: SessionHandle) => void): () => void {
+    this.updateListeners.add(fn);
+    return () => this.updateListeners.delete(fn);
+  }
+
+  notifyUpdate(): void {
+    for (const fn of this.updateListeners) {
+      try {
+        fn(this);
+      } catch {
+        /* a listener's failure must not break the update */
+      }
+    }
+  }
+
+  uptimeMs(): number {
+    return Math.max(0, this.spec.now() - this.startedAt);
+  }
+
+  /** Ends the session: signal, feature cleanup, browser, Xvfb, leftovers, directories. Idempotent. */
+  end(reason: string, beforeDirsRemoved?: (dirs: SessionDirs) => Promise<void>): Promise<void> {
+    this.ending ??= (async () => {
+      this.endedReason = reason;
+      if (this.timer) clearTimeout(this.timer);
+      this.abort.abort(new Error(`session ended: ${reason}`));
+      for (const fn of this.endHooks.reverse()) {
+        try {
+          await Promise.race([fn(), new Promise((r) => setTimeout(r, 10_000))]);
+        } catch {
+          /* cleanup of one feature must not stop the rest */
+        }
+      }
+      await this.supervisor.stop().catch(() => {});
+      if (beforeDirsRemoved) await beforeDirsRemoved(this.dirs).catch(() => {});
+      await this.xvfb?.stop();
+      // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
+      killMarkedGroups(this.spec.sessionDir);
+      await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
+    })();
+    return this.ending;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `PATCH /browsers/{id}`: name, tags, telemetry and viewport change on a running session;
+ * options that cannot change on a running browser (profile, proxy) are refused with 422.
+ * Telemetry and viewport changes reach features through `SessionRuntime.onUpdate`.
+ */
+import type { AuthContext } from '../../http/auth.js';
+import { ApiError } from '../../http/api-error.js';
+import type { SessionManager } from './session-manager.js';
+import type { SessionRow } from './session-record.js';
+import type { SessionRuntime } from './session-runtime.js';
+import { normalizeTelemetry, validateName, validateTags, validateViewport, type TelemetryConfig, type TelemetryRequest, type Viewport } from './session-options.js';
+import type { ProfileSelector } from './session-hooks.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+
+export interface UpdateBody {
+  disable_default_proxy?: boolean;
+  name?: string | null;
+  profile?: ProfileSelector;
+  proxy_id?: string | null;
+  tags?: Record<string, string> | null;
+  telemetry?: TelemetryRequest | null;
+  viewport?: Viewport & { force?: boolean };
+}
+
+export async function updateSession(db: Kysely<Database>, m: SessionManager, auth: AuthContext, idOrName: string, body: UpdateBody): Promise<SessionRow> {
+  const row = await m.getRow(auth, idOrName);
+  const rt = m.get(row.id);
+  if (!rt) throw new ApiError(404, 'session_ended', `browser session '${idOrName}' has ended`);
+  const changes: Partial<SessionRow> = {};
+  if (body.name !== undefined) {
+    const name = body.name ? validateName(body.name) : null;
+    if (name && name !== row.name) {
+      const taken = await db.selectFrom('browser_sessions').select('id').where('org_id', '=', row.org_id).where('project_id', '=', row.project_id).where('name', '=', name).where('deleted_at', 'is', null).where('id', '!=', row.id).executeTakeFirst();
+      if (taken) throw ApiError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
+    }
+    changes.name = name;
+  }
+  if (body.tags !== undefined) changes.tags = JSON.stringify(validateTags(body.tags));
+  if (body.profile && (body.profile.id || body.profile.name)) {
+    throw ApiError.unprocessable('loading a profile into a running session is not supported; create the session with the profile', 'profile_change_unsupported');
+  }
+  if (body.proxy_id && body.proxy_id !== row.proxy_id) {
+    throw ApiError.unprocessable('changing the proxy of a running session is not supported; create a new session with proxy_id', 'proxy_change_unsupported');
+  }
+  if ((body.proxy_id === '' || body.proxy_id === null) && row.proxy_id) {
+    throw ApiError.unprocessable('removing the proxy of a running session is not supported', 'proxy_change_unsupported');
+  }
+  // disable_default_proxy: this engine has no default proxy, so there is nothing to disable.
+  let telemetry: TelemetryConfig | undefined;
+  if (body.telemetry !== undefined) {
+    const current = row.telemetry ? (JSON.parse(row.telemetry) as TelemetryConfig) : null;
+    telemetry = normalizeTelemetry(body.telemetry, current);
+    changes.telemetry = JSON.stringify(telemetry);
+  }
+  let viewport: Viewport | undefined;
+  if (body.viewport) {
+    const { force: _force, ...v } = body.viewport;
+    viewport = validateViewport(v);
+    await resizeBrowser(rt, viewport);
+  }
+  if (Object.keys(changes).length) await db.updateTable('browser_sessions').set(changes).where('id', '=', row.id).execute();
+  if (telemetry) rt.telemetry = telemetry;
+  if (viewport) rt.viewport = viewport;
+  if (telemetry || viewport) rt.notifyUpdate();
+  return { ...row, ...changes };
+}
+
+/** Resizes every browser window to the viewport (the whole X screen bounds a headful session). */
+async function resizeBrowser(rt: SessionRuntime, v: Viewport): Promise<void> {
+  if (rt.display && (v.width > rt.screen.width || v.height > rt.screen.height)) {
+    throw ApiError.unprocessable(`a headful session's viewport cannot grow beyond its screen (${rt.screen.width}x${rt.screen.height})`, 'viewport_too_large');
+  }
+  const b = await rt.ready();
+  const { targetInfos } = await b.control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
+  const windows = new Set<number>();
+  for (const t of targetInfos.filter((t) => t.type === 'page')) {
+    const w = await b.control.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => undefined);
+    if (w) windows.add(w.windowId);
+  }
+  for (const windowId of windows) await b.control.send('Browser.setWindowBounds', { windowId, bounds: { width: v.width, height: v.height } });
+}

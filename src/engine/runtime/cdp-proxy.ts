@@ -1,0 +1,142 @@
+/**
+ * The public CDP endpoint of a session: `ws(s)://{node}/browsers/{id}/cdp?jwt=…` proxied to
+ * the session's Chromium on 127.0.0.1 (Chromium refuses DevTools connections whose Host is
+ * not local, which is why clients never reach it directly). Many clients may connect at
+ * once; each holds the session active. When the session ends every client gets a close
+ * frame (1001 'session ended'); when the browser crashes, clients get 1012 and reconnect to
+ * the same URL once the supervisor has restarted it.
+ *
+ * `Browser.close` from a client does not end the session (its lifetime belongs to the API):
+ * the proxy answers it itself, closes the pages that client opened, and closes only that
+ * client's connection.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { rejectUpgrade } from '../http/upgrade-router.js';
+import { ApiError } from '../http/api-error.js';
+import type { SessionManager } from '../domain/sessions/session-manager.js';
+import type { SessionRuntime } from '../domain/sessions/session-runtime.js';
+
+const MAX_PAYLOAD = 256 * 1024 * 1024;
+
+export function createCdpProxy(sessions: SessionManager) {
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+  const clients = new Set<WebSocket>();
+
+  async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
+    let rt: SessionRuntime;
+    try {
+      rt = await sessions.requireUpgrade(req, url, params.id);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(500, 'error', 'internal error');
+      rejectUpgrade(socket, e.status, e.message);
+      return;
+    }
+    let upstreamUrl: string;
+    try {
+      upstreamUrl = (await rt.ready()).wsUrl;
+    } catch {
+      rejectUpgrade(socket, 503, 'browser is not available');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));
+  }
+
+  function bridge(client: WebSocket, rt: SessionRuntime, upstreamUrl: string): void {
+    clients.add(client);
+    const release = rt.holdActive();
+    const upstream = new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+    const queue: Array<{ data: RawData; binary: boolean }> = [];
+    const createTargetIds = new Set<number>();
+    const openedTargets = new Set<string>();
+    let closing = false;
+
+    const closeBoth = (code: number, reason: string) => {
+      if (closing) return;
+      closing = true;
+      offEnd();
+      offRestart();
+      release();
+      clients.delete(client);
+      if (client.readyState === WebSocket.OPEN || client.readyState === WebSocket.CONNECTING) client.close(code, reason);
+      if (upstream.readyState === WebSocket.OPEN || upstream.readyState === WebSocket.CONNECTING) upstream.close();
+      setTimeout(() => {
+        client.terminate();
+        upstream.terminate();
+      }, 2000).unref();
+    };
+    const onEnd = () => closeBoth(1001, 'session ended');
+    rt.signal.addEventListener('abort', onEnd, { once: true });
+    const offEnd = () => rt.signal.removeEventListener('abort', onEnd);
+    const offRestart = rt.onBrowserRestart(() => closeBoth(1012, 'browser restarted; reconnect'));
+
+    upstream.on('open', () => {
+      for (const m of queue.splice(0)) upstream.send(m.data, { binary: m.binary });
+    });
+    upstream.on('message', (data, binary) => {
+      rt.touch();
+      if (createTargetIds.size) trackCreatedTarget(data.toString(), createTargetIds, openedTargets);
+      if (client.readyState === WebSocket.OPEN) client.send(data, { binary });
+    });
+    upstream.on('close', () => closeBoth(rt.ended ? 1001 : 1011, rt.ended ? 'session ended' : 'browser connection lost'));
+    upstream.on('error', () => closeBoth(1011, 'browser connection failed'));
+
+    client.on('message', (data, binary) => {
+      const text = data.toString();
+      if (text.includes('"Browser.close"') && answerBrowserClose(text)) return;
+      if (text.includes('"Target.createTarget"')) {
+        const id = idOf(text, 'Target.createTarget');
+        if (id !== undefined) createTargetIds.add(id);
+      }
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });
+      else queue.push({ data, binary });
+    });
+    client.on('close', () => closeBoth(1000, 'client closed'));
+    client.on('error', () => closeBoth(1011, 'client error'));
+
+    function answerBrowserClose(text: string): boolean {
+      let msg: { id?: number; method?: string; sessionId?: string };
+      try {
+        msg = JSON.parse(text);
+      } catch {
+        return false;
+      }
+      if (msg.method !== 'Browser.close' || msg.sessionId) return false;
+      let n = 1_000_000_000;
+      for (const targetId of openedTargets) if (upstream.readyState === WebSocket.OPEN) upstream.send(JSON.stringify({ id: n++, method: 'Target.closeTarget', params: { targetId } }));
+      client.send(JSON.stringify({ id: msg.id, result: {} }), () => closeBoth(1000, 'Browser.close: connection closed, session kept'));
+      return true;
+    }
+  }
+
+  return {
+    handle,
+    /** Number of connected CDP clients (all sessions). */
+    get clientCount() {
+      return clients.size;
+    },
+  };
+}
+
+function idOf(text: string, method: string): number | undefined {
+  try {
+    const msg = JSON.parse(text) as { id?: number; method?: string; sessionId?: string };
+    return msg.method === method && !msg.sessionId ? msg.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function trackCreatedTarget(text: string, ids: Set<number>, opened: Set<string>): void {
+  if (!text.includes('"targetId"')) return;
+  try {
+    const msg = JSON.parse(text) as { id?: number; result?: { targetId?: string } };
+    if (msg.id !== undefined && ids.has(msg.id)) {
+      ids.delete(msg.id);
+      if (msg.result?.targetId) opened.add(msg.result.targetId);
+    }
+  } catch {
+    /* not JSON: nothing to track */
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Keeps one session's browser alive: relaunches it when it dies unexpectedly (same
+ * user-data-dir, so CDP clients reconnect to the same proxy URL), and gives up after
+ * `maxCrashes` crashes within `windowMs`. `stop()` closes it for good and leaves no process.
+ */
+import { killGroup } from './process-group.js';
+import { stopChromium, type LaunchedBrowser } from './launch-chromium.js';
+
+export interface SupervisorOptions {
+  launch(): Promise<LaunchedBrowser>;
+  /** Called after every relaunch that followed a crash. */
+  onRestart(b: LaunchedBrowser): void;
+  /** Called once when the browser cannot be kept alive; the session should end. */
+  onGiveUp(reason: string): void;
+  now(): number;
+  maxCrashes?: number;
+  windowMs?: number;
+}
+
+export class BrowserSupervisor {
+  private browser?: LaunchedBrowser;
+  private stopping = false;
+  private crashes: number[] = [];
+  private readyPromise: Promise<LaunchedBrowser>;
+  private resolveReady!: (b: LaunchedBrowser) => void;
+  restarts = 0;
+
+  constructor(private readonly opts: SupervisorOptions) {
+    this.readyPromise = this.pendingReady();
+  }
+
+  private pendingReady(): Promise<LaunchedBrowser> {
+    const p = new Promise<LaunchedBrowser>((resolve) => (this.resolveReady = resolve));
+    p.catch(() => {});
+    return p;
+  }
+
+  get current(): LaunchedBrowser | undefined {
+    return this.browser;
+  }
+
+  /** Resolves with the running browser (waits while a restart is under way). */
+  ready(): Promise<LaunchedBrowser> {
+    return this.readyPromise;
+  }
+
+  async start(): Promise<LaunchedBrowser> {
+    const b = await this.opts.launch();
+    this.adopt(b);
+    return b;
+  }
+
+  private adopt(b: LaunchedBrowser): void {
+    this.browser = b;
+    this.resolveReady(b);
+    void b.exited.then(() => {
+      if (!this.stopping && this.browser === b) void this.onCrash(b);
+    });
+  }
+
+  private async onCrash(dead: LaunchedBrowser): Promise<void> {
+    // The main process is gone; renderers and helpers of its group must not outlive it.
+    killGroup(dead.pgid);
+    dead.control.close();
+    this.readyPromise = this.pendingReady();
+    const now = this.opts.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < (this.opts.windowMs ?? 60_000)), now];
+    if (this.crashes.length >= (this.opts.maxCrashes ?? 3)) {
+      this.opts.onGiveUp(`browser crashed ${this.crashes.length} times within ${Math.round((this.opts.windowMs ?? 60_000) / 1000)} s`);
+      return;
+    }
+    try {
+      const b = await this.opts.launch();
+      if (this.stopping) {
+        await stopChromium(b, 500);
+        return;
+      }
+      this.restarts++;
+      this.adopt(b);
+      this.opts.onRestart(b);
+    } catch (err) {
+      if (!this.stopping) this.opts.onGiveUp(`browser could not be restarted: ${(err as Error).message}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const b = this.browser;
+    if (b) await stopChromium(b);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The command line of a session's Chromium: loopback-only DevTools on a free port, its own
+ * user-data-dir, no outside network chatter (no component updates, sync or first-run
+ * fetches), the window size from the viewport, and the options a session asked for.
+ */
+export interface ChromiumLaunchOptions {
+  userDataDir: string;
+  headless: boolean;
+  viewport: { width: number; height: number };
+  kiosk?: boolean;
+  stealth?: boolean;
+  /** A user agent without "HeadlessChrome" (stealth). */
+  userAgent?: string;
+  gpu?: boolean;
+  startUrl?: string;
+  /** Extra flags from extension points (proxy service, profile hooks). */
+  extraArgs?: string[];
+  runningAsRoot?: boolean;
+}
+
+export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
+  const args = [
+    '--remote-debugging-port=0',
+    '--remote-debugging-address=127.0.0.1',
+    `--user-data-dir=${o.userDataDir}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-default-apps',
+    '--disable-breakpad',
+    '--disable-crash-reporter',
+    '--disable-domain-reliability',
+    '--metrics-recording-only',
+    '--password-store=basic',
+    '--use-mock-keychain',
+    '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication',
+    `--window-size=${o.viewport.width},${o.viewport.height}`,
+    '--window-position=0,0',
+  ];
+  if (o.runningAsRoot) args.push('--no-sandbox');
+  if (o.headless) args.push('--headless=new');
+  if (!o.gpu) args.push('--disable-gpu');
+  else args.push('--ignore-gpu-blocklist', '--enable-gpu-rasterization');
+  if (o.kiosk) args.push('--kiosk');
+  if (o.stealth) {
+    // navigator.webdriver stays false and the UA does not announce a headless browser.
+    args.push('--disable-blink-features=AutomationControlled');
+    if (o.userAgent) args.push(`--user-agent=${o.userAgent}`);
+  }
+  if (o.extraArgs) args.push(...o.extraArgs);
+  args.push(o.startUrl ?? 'about:blank');
+  return args;
+}
+
+/** The UA a regular (headful) build of this Chromium major version sends. */
+export function regularUserAgent(major: string, platform: NodeJS.Platform = process.platform): string {
+  const os = platform === 'darwin' ? 'Macintosh; Intel Mac OS X 10_15_7' : platform === 'win32' ? 'Windows NT 10.0; Win64; x64' : 'X11; Linux x86_64';
+  return `Mozilla/5.0 (${os}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}

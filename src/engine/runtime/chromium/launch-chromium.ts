@@ -1,0 +1,92 @@
+/**
+ * Starts one Chromium in its own process group and waits until it is really ready: the
+ * DevTools address is read from stderr and a `Browser.getVersion` round trip has been
+ * answered over a control connection that the supervisor keeps for the browser's life.
+ * A launch that fails or times out leaves no process behind.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CdpConnection } from './cdp-connection.js';
+import { killGroup, isGroupAlive } from './process-group.js';
+
+export interface LaunchSpec {
+  executable: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+export interface BrowserVersion {
+  product: string;
+  protocolVersion: string;
+  userAgent: string;
+  jsVersion: string;
+  revision: string;
+}
+
+export interface LaunchedBrowser {
+  pid: number;
+  /** Equals pid: the browser leads its own group. */
+  pgid: number;
+  /** Internal browser-level CDP address (ws://127.0.0.1:<port>/devtools/browser/<id>). */
+  wsUrl: string;
+  control: CdpConnection;
+  version: BrowserVersion;
+  child: ChildProcess;
+  /** Resolves when the main process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser> {
+  const child = spawn(spec.executable, spec.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: spec.env });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', () => resolve({ code: -1, signal: null }));
+  });
+  const pid = child.pid;
+  if (!pid) {
+    await exited;
+    throw new Error(`could not start ${spec.executable}`);
+  }
+  let stderrTail = '';
+  try {
+    const wsUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Chromium did not report its DevTools address in time')), spec.timeoutMs ?? 30_000);
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (chunk: string) => {
+        stderrTail = (stderrTail + chunk).slice(-4000);
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      void exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`Chromium exited during startup (code ${code}, signal ${signal}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
+      });
+    });
+    // Keep draining stderr so a chatty browser never blocks on a full pipe.
+    child.stderr!.removeAllListeners('data');
+    child.stderr!.resume();
+    const control = await CdpConnection.connect(wsUrl);
+    const version = await control.send<BrowserVersion>('Browser.getVersion');
+    return { pid, pgid: pid, wsUrl, control, version, child, exited };
+  } catch (err) {
+    killGroup(pid);
+    await exited;
+    if (isGroupAlive(pid)) killGroup(pid);
+    throw err;
+  }
+}
+
+/**
+ * Ends a browser: `Browser.close` first (it leaves no temp files behind), then SIGKILL to
+ * the whole group after a short grace so no helper process survives.
+ */
+export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<void> {
+  if (b.control.isOpen) await b.control.send('Browser.close', {}, { timeoutMs: graceMs }).catch(() => {});
+  b.control.close();
+  await Promise.race([b.exited, new Promise((r) => setTimeout(r, graceMs))]);
+  killGroup(b.pgid);
+  await b.exited;
+}

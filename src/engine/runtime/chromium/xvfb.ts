@@ -1,0 +1,62 @@
+/**
+ * A private X server for a headful session on Linux without a display: `Xvfb -displayfd`
+ * picks a free display number and reports it, the screen matches the viewport, and the
+ * server runs in its own process group (argv[0] carries a marker for crash recovery).
+ */
+import { spawn } from 'node:child_process';
+import { killGroup } from './process-group.js';
+
+export interface XvfbServer {
+  display: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function needsXvfb(headless: boolean, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
+  return !headless && platform === 'linux' && !env.DISPLAY;
+}
+
+export async function startXvfb(opts: { width: number; height: number; marker: string; executable?: string; timeoutMs?: number }): Promise<XvfbServer> {
+  const child = spawn(opts.executable ?? 'Xvfb', ['-displayfd', '3', '-screen', '0', `${opts.width}x${opts.height}x24`, '-nolisten', 'tcp'], {
+    argv0: `Xvfb ${opts.marker}`,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  child.stderr!.resume();
+  const pid = child.pid;
+  if (!pid) throw new Error('could not start Xvfb (is it installed?)');
+  try {
+    const display = await new Promise<string>((resolve, reject) => {
+      let buf = '';
+      const timer = setTimeout(() => reject(new Error('Xvfb did not report a display in time')), opts.timeoutMs ?? 10_000);
+      child.stdio[3]!.on('data', (d: Buffer) => {
+        buf += d.toString();
+        const m = /^(\d+)\s/.exec(buf);
+        if (m) {
+          clearTimeout(timer);
+          resolve(`:${m[1]}`);
+        }
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error('Xvfb exited during startup'));
+      });
+    });
+    return {
+      display,
+      pid,
+      async stop() {
+        killGroup(pid);
+        await exited;
+      },
+    };
+  } catch (err) {
+    killGroup(pid);
+    await exited;
+    throw err;
+  }
+}

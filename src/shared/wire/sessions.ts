@@ -1,0 +1,90 @@
+/**
+ * Wire schemas of browser sessions (wire reference §3.0 / §3.6): the Session object and the
+ * create/update bodies. The engine validates and documents with them; the UI uses the types.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Category = Type.Object({ enabled: Type.Optional(Type.Boolean()) });
+const CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'];
+
+export const TelemetryRequestSchema = Type.Union([
+  Type.Object(
+    { enabled: Type.Optional(Type.Boolean()), browser: Type.Optional(Type.Object(Object.fromEntries(CATEGORIES.map((c) => [c, Type.Optional(Category)])), { additionalProperties: false })) },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+export const TelemetryConfigSchema = Type.Union([Type.Object({ browser: Type.Optional(Type.Record(Type.String(), Category)) }), Type.Null()]);
+
+export const ViewportSchema = Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) }, { additionalProperties: false });
+export const ProfileSelectorSchema = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()), save_changes: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const TagsSchema = Type.Record(Type.String(), Type.String());
+
+export const SessionCreateSchema = Type.Object(
+  {
+    chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    extensions: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }))),
+    gpu: Type.Optional(Type.Boolean()),
+    headless: Type.Optional(Type.Boolean()),
+    invocation_id: Type.Optional(Type.String({ maxLength: 255 })),
+    kiosk_mode: Type.Optional(Type.Boolean()),
+    name: Type.Optional(Name),
+    profile: Type.Optional(ProfileSelectorSchema),
+    proxy_id: Type.Optional(Type.String({ maxLength: 255 })),
+    start_url: Type.Optional(Type.String({ maxLength: 8192 })),
+    stealth: Type.Optional(Type.Boolean()),
+    tags: Type.Optional(TagsSchema),
+    telemetry: Type.Optional(TelemetryRequestSchema),
+    timeout_seconds: Type.Optional(Type.Integer()),
+    viewport: Type.Optional(ViewportSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionUpdateSchema = Type.Object(
+  {
+    disable_default_proxy: Type.Optional(Type.Boolean()),
+    name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    profile: Type.Optional(ProfileSelectorSchema),
+    proxy_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    tags: Type.Optional(Type.Union([TagsSchema, Type.Null()])),
+    telemetry: Type.Optional(TelemetryRequestSchema),
+    viewport: Type.Optional(Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionSchema = Type.Object(
+  {
+    session_id: Type.String(),
+    cdp_ws_url: Type.String(),
+    webdriver_ws_url: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    headless: Type.Boolean(),
+    stealth: Type.Boolean(),
+    timeout_seconds: Type.Integer(),
+    base_url: Type.Optional(Type.String()),
+    browser_live_view_url: Type.Optional(Type.String()),
+    chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    deleted_at: Type.Optional(Type.String({ format: 'date-time' })),
+    gpu: Type.Optional(Type.Boolean()),
+    kiosk_mode: Type.Optional(Type.Boolean()),
+    name: Type.Optional(Type.String()),
+    pool: Type.Optional(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
+    profile: Type.Optional(
+      Type.Object({ id: Type.String(), created_at: Type.String(), name: Type.Optional(Type.Union([Type.String(), Type.Null()])), updated_at: Type.Optional(Type.String()), last_used_at: Type.Optional(Type.String()) }),
+    ),
+    proxy_id: Type.Optional(Type.String()),
+    start_url: Type.Optional(Type.String()),
+    tags: Type.Optional(TagsSchema),
+    telemetry: Type.Optional(TelemetryConfigSchema),
+    usage: Type.Optional(Type.Object({ uptime_ms: Type.Integer() })),
+    viewport: Type.Optional(Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) })),
+    invocation_id: Type.Optional(Type.String()),
+    /** The session JWT (also in the URLs); the official client's routing reads it. */
+    jwt: Type.Optional(Type.String()),
+  },
+);
+export type Session = Static<typeof SessionSchema>;
