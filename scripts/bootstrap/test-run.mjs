@@ -3,8 +3,12 @@
  * database-dependent tests again on a private PostgreSQL cluster. Every stage runs even when an
  * earlier one failed (one report shows everything that is broken); the exit code is non-zero if
  * any failed. Ctrl-C / SIGTERM stop the running stage, tear the cluster down, and exit.
+ *
+ * Each vitest pass gets a private TMPDIR; whatever is left in it afterwards (a browser's temp
+ * dir, a test data dir, a socket) is a leak and fails the run's "nothing left behind" stage.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildDesktopBundles } from './renderer-build.mjs';
 import { startPostgresCluster } from './postgres-cluster.mjs';
@@ -19,6 +23,23 @@ import { received, run, say } from './run.mjs';
  */
 export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/foundation.test.ts'];
 const PG_FILE_SUFFIX = '.pg.test.ts';
+
+/** Caches tools keep in TMPDIR on purpose; not leaks. */
+const TMP_CACHES = [/^tsx-\d+$/, /^node-compile-cache$/, /^vite-/];
+
+/** Runs `fn(env)` with TMPDIR pointing at a fresh dir; resolves with what was left in it. */
+async function withPrivateTmp(env, fn) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-run-'));
+  // Like /tmp itself: tests may run programs as other users (postgres, an unprivileged browser).
+  fs.chmodSync(dir, 0o1777);
+  try {
+    const code = await fn({ ...env, TMPDIR: dir });
+    const left = fs.readdirSync(dir).filter((e) => !TMP_CACHES.some((re) => re.test(e)));
+    return { code, left };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 function testFiles(dir, root) {
   if (!fs.existsSync(dir)) return [];
@@ -40,6 +61,7 @@ export async function runTests(root, args) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   const filters = args.filter((a) => !a.startsWith('-'));
   const results = [];
+  const leaks = [];
   const stage = async (name, fn) => {
     if (received.signal) return;
     say(`── ${name}`);
@@ -47,6 +69,12 @@ export async function runTests(root, args) {
     const code = await fn();
     results.push({ name, code, seconds: (Date.now() - t0) / 1000 });
   };
+  const vitest = (name, argv, env) =>
+    stage(name, async () => {
+      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), argv, { cwd: root, env: e }));
+      if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
+      return code;
+    });
   const t0 = Date.now();
 
   await stage('typecheck (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: root }));
@@ -55,7 +83,7 @@ export async function runTests(root, args) {
 
   const sqliteEnv = { ...process.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
-  await stage('tests on SQLite (vitest run)', () => run(bin('vitest'), ['run', ...args], { cwd: root, env: sqliteEnv }));
+  await vitest('tests on SQLite (vitest run)', ['run', ...args], sqliteEnv);
 
   const pgFiles = pgTestFiles(root, filters);
   let pgNote = '';
@@ -78,13 +106,17 @@ export async function runTests(root, args) {
       const env = { ...process.env, BROWSERDECK_TEST_DATABASE_URL: cluster.url };
       const flags = args.filter((a) => a.startsWith('-'));
       try {
-        await stage(`tests on PostgreSQL (${pgFiles.length} files)`, () => run(bin('vitest'), ['run', ...flags, ...pgFiles], { cwd: root, env }));
+        await vitest(`tests on PostgreSQL (${pgFiles.length} files)`, ['run', ...flags, ...pgFiles], env);
       } finally {
         cluster.stop();
       }
     }
   }
 
+  if (!received.signal) {
+    for (const l of leaks) say(`left behind in the private TMPDIR by ${l}`);
+    results.push({ name: 'nothing left behind in TMPDIR', code: leaks.length ? 1 : 0, seconds: 0 });
+  }
   const total = (Date.now() - t0) / 1000;
   say('── summary');
   for (const r of results) say(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name}  (${r.seconds.toFixed(1)} s)`);
