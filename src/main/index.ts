@@ -1,40 +1,104 @@
 /**
- * Electron main process: opens the operator window on the built renderer. Kept thin on
- * purpose — connection management, the credential vault and the embedded engine host live
- * in plain TypeScript modules with injected dependencies, so they can be tested without Electron.
+ * Electron main process: the glue. It starts the embedded engine, loads connections and the
+ * credential vault, registers the validated IPC surface, locks down every window, opens the
+ * operator window, and stops the engine (and so every browser) before the app exits. All
+ * logic lives in plain modules with injected dependencies (engine-host, connections,
+ * credential-vault, control-plane, ipc-router, security), tested under Node.
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow } from 'electron';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, safeStorage, session, shell } from 'electron';
+import { EngineHost } from './engine-host.js';
+import { CredentialVault } from './credential-vault.js';
+import { electronCipher } from './electron-cipher.js';
+import { Connections } from './connections.js';
+import { ControlPlane } from './control-plane.js';
+import { createHandlers } from './ipc-handlers.js';
+import { registerIpc } from './ipc-main.js';
+import { appFrameCheck } from './ipc-router.js';
+import { guardContents, guardSession, secureWebPreferences } from './security.js';
+import { checkHealth, verifyKey } from './server-probe.js';
+import type { EventChannel, EventPayloads } from '../shared/ipc/contract.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererDir = join(here, '../renderer');
+// electron-vite sets ELECTRON_RENDERER_URL during `electron-vite dev`; otherwise load the build.
+const devUrl = process.env.ELECTRON_RENDERER_URL;
+const appUrl = devUrl ?? pathToFileURL(join(rendererDir, 'index.html')).toString();
+const trusted = appFrameCheck(appUrl);
+const isAppUrl = (url: string): boolean => trusted({ url, parent: null });
+const HEALTH_POLL_MS = 5_000;
+
+app.enableSandbox();
+
+function broadcast<E extends EventChannel>(event: E, payload: EventPayloads[E]): void {
+  for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload);
+}
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 800,
+    minWidth: 900,
+    minHeight: 560,
     title: 'Browserdeck',
-    webPreferences: {
-      preload: join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+    webPreferences: { ...secureWebPreferences, preload: join(here, '../preload/index.cjs') },
   });
-  // electron-vite sets ELECTRON_RENDERER_URL during `electron-vite dev`; otherwise load the build.
-  const devUrl = process.env.ELECTRON_RENDERER_URL;
-  if (devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(join(here, '../renderer/index.html'));
+  void win.loadURL(appUrl);
   return win;
 }
 
-void app.whenReady().then(() => {
-  createWindow();
+async function main(): Promise<void> {
+  await app.whenReady();
+  const userData = app.getPath('userData');
+  const host = new EngineHost({ dataDir: join(userData, 'engine'), uiDir: rendererDir, log: (line) => console.log(line) });
+  const vault = new CredentialVault(electronCipher(safeStorage), join(userData, 'credentials.json'));
+  const connections = new Connections({
+    file: join(userData, 'connections.json'),
+    vault,
+    local: () => host.current(),
+    checkHealth,
+    verifyKey,
+    onChange: (list) => broadcast('connections:changed', list),
+  });
+  await connections.load();
+  const controlPlane = new ControlPlane({
+    target: () => connections.activeTarget(),
+    chooseSavePath: async (name) => {
+      const win = BrowserWindow.getFocusedWindow();
+      const r = win ? await dialog.showSaveDialog(win, { defaultPath: join(app.getPath('downloads'), name) }) : await dialog.showSaveDialog({ defaultPath: name });
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
+  });
+  const openExternal = (url: string): Promise<void> => shell.openExternal(url);
+  registerIpc(createHandlers({ version: app.getVersion(), platform: process.platform, vault, connections, controlPlane, openExternal }), controlPlane, trusted);
+  guardSession(session.defaultSession, { isAppUrl });
+  app.on('web-contents-created', (_e, contents) => guardContents(contents, { isAppUrl, openExternal: (url) => void openExternal(url) }));
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    event.preventDefault();
+    quitting = true;
+    connections.stopPolling();
+    // No browser may outlive the app: stopping the engine ends every session first.
+    void host.stop().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
-});
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
+  createWindow();
+  try {
+    await host.start();
+    broadcast('connections:changed', connections.list());
+  } catch (err) {
+    dialog.showErrorBox('Browserdeck: the local engine did not start', err instanceof Error ? err.message : String(err));
+  }
+  connections.startPolling(HEALTH_POLL_MS);
+}
+
+void main();

@@ -1,0 +1,202 @@
+/**
+ * Control-plane calls made by main on the renderer's behalf, with the active connection's key
+ * (which never crosses into the renderer). JSON requests answer `ApiResponse` or throw an
+ * `ApiCallError` carrying the server's Error object; SSE streams are parsed here and handed
+ * frame by frame to a sink (main forwards them over a MessagePort); downloads follow the audit
+ * export cursor protocol (wire §2.3) and verify each chunk's SHA-256.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { request as undiciRequest } from 'undici';
+import { createParser } from 'eventsource-parser';
+import type { ApiRequest, ApiResponse, DownloadRequest, DownloadResult, IpcError, Query, StreamRequest } from '../shared/ipc/contract.js';
+import { encodeQuery } from '../shared/ipc/query.js';
+import type { Target } from './connections.js';
+
+/** Headers the UI may read; everything else stays in main. */
+const EXPOSED_HEADERS = ['content-type', 'x-has-more', 'x-next-offset', 'x-next-page-token', 'x-row-count'];
+
+export class ApiCallError extends Error {
+  constructor(readonly error: IpcError) {
+    super(error.message);
+    this.name = error.name;
+  }
+}
+
+export type HttpRequest = typeof undiciRequest;
+
+export interface ControlPlaneDeps {
+  target: () => Promise<Target>;
+  /** undici's `request`; injectable for tests. */
+  http?: HttpRequest;
+  /** Asks where to save a download; null = cancelled. */
+  chooseSavePath?: (suggestedName: string) => Promise<string | null>;
+}
+
+export interface StreamSink {
+  frame(data: unknown): void;
+  end(error?: IpcError): void;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Builds the URL on the target's origin; refuses paths that would leave its base path. */
+export function targetUrl(base: string, path: string, query?: Query): string {
+  const badSegment = (seg: string): boolean => {
+    try {
+      const d = decodeURIComponent(seg);
+      return d === '.' || d === '..' || d.includes('/') || d.includes('\\');
+    } catch {
+      return true;
+    }
+  };
+  if (path.split('/').some(badSegment)) throw new ApiCallError({ name: 'ValidationError', message: `invalid API path: ${path}` });
+  const baseUrl = new URL(base);
+  const url = new URL(baseUrl.pathname.replace(/\/+$/, '') + path + encodeQuery(query), baseUrl);
+  if (url.origin !== baseUrl.origin) throw new ApiCallError({ name: 'ValidationError', message: `invalid API path: ${path}` });
+  return url.toString();
+}
+
+function errorFromBody(status: number, text: string): IpcError {
+  try {
+    const body = JSON.parse(text) as { code?: string; message?: string; details?: IpcError['details'] };
+    if (body && typeof body.message === 'string') return { name: 'ApiError', status, code: body.code, message: body.message, details: body.details };
+  } catch {}
+  return { name: 'ApiError', status, message: text.trim() ? `${status}: ${text.trim().slice(0, 500)}` : `${status} status code (no body)` };
+}
+
+function connectionError(url: string, err: unknown): ApiCallError {
+  const reason = err instanceof Error ? err.message : String(err);
+  return new ApiCallError({ name: 'ConnectionError', message: `cannot reach ${new URL(url).origin}: ${reason}` });
+}
+
+export class ControlPlane {
+  private readonly http: HttpRequest;
+
+  constructor(private readonly deps: ControlPlaneDeps) {
+    this.http = deps.http ?? undiciRequest;
+  }
+
+  private async open(method: string, path: string, opts: { query?: Query; body?: unknown; projectId?: string; accept?: string; signal?: AbortSignal }) {
+    const t = await this.deps.target().catch((err: unknown) => {
+      throw new ApiCallError({ name: 'ConnectionError', message: err instanceof Error ? err.message : String(err) });
+    });
+    const url = targetUrl(t.url, path, opts.query);
+    const headers: Record<string, string> = { authorization: `Bearer ${t.apiKey}`, accept: opts.accept ?? 'application/json' };
+    if (opts.projectId) headers['x-kernel-project-id'] = opts.projectId;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    try {
+      const res = await this.http(url, { method: method as 'GET', headers, body, signal: opts.signal });
+      if (res.statusCode >= 400) {
+        const text = await res.body.text();
+        throw new ApiCallError(errorFromBody(res.statusCode, text));
+      }
+      return res;
+    } catch (err) {
+      if (err instanceof ApiCallError) throw err;
+      if (opts.signal?.aborted) throw new ApiCallError({ name: 'AbortError', message: 'cancelled' });
+      throw connectionError(url, err);
+    }
+  }
+
+  async request(req: ApiRequest): Promise<ApiResponse> {
+    const res = await this.open(req.method, req.path, req);
+    const headers: Record<string, string> = {};
+    for (const h of EXPOSED_HEADERS) {
+      const v = headerValue(res.headers[h]);
+      if (v !== undefined) headers[h] = v;
+    }
+    const text = await res.body.text();
+    let body: unknown = null;
+    if (res.statusCode !== 204 && text) body = /json/.test(headers['content-type'] ?? '') ? JSON.parse(text) : text;
+    return { status: res.statusCode, headers, body };
+  }
+
+  /** Opens an SSE stream; frames go to `sink` until the server ends it or `dispose()` is called. */
+  stream(req: StreamRequest, sink: StreamSink): { dispose(): void } {
+    const abort = new AbortController();
+    let ended = false;
+    const end = (error?: IpcError): void => {
+      if (ended) return;
+      ended = true;
+      sink.end(error);
+    };
+    void (async () => {
+      try {
+        const res = await this.open('GET', req.path, { query: req.query, projectId: req.projectId, accept: 'text/event-stream', signal: abort.signal });
+        const parser = createParser({
+          onEvent: (ev) => {
+            try {
+              sink.frame(JSON.parse(ev.data));
+            } catch {
+              end({ name: 'StreamError', message: `the server sent a frame that is not JSON: ${ev.data.slice(0, 100)}` });
+              abort.abort();
+            }
+          },
+        });
+        res.body.setEncoding('utf8');
+        for await (const chunk of res.body) {
+          if (ended) break;
+          parser.feed(chunk as string);
+        }
+        end();
+      } catch (err) {
+        if (abort.signal.aborted) end();
+        else end(err instanceof ApiCallError ? err.error : { name: 'StreamError', message: err instanceof Error ? err.message : String(err) });
+      }
+    })();
+    return {
+      dispose() {
+        abort.abort();
+        end();
+      },
+    };
+  }
+
+  /** Saves a binary response (or every chunk of a cursor export) to a file the user picks. */
+  async download(req: DownloadRequest): Promise<DownloadResult> {
+    if (!this.deps.chooseSavePath) throw new ApiCallError({ name: 'Unsupported', message: 'downloads are not available here' });
+    const dest = await this.deps.chooseSavePath(req.filename);
+    if (!dest) return { saved: false, bytes: 0, chunks: 0 };
+    const file = await fs.open(dest, 'w', 0o600);
+    let bytes = 0;
+    let chunks = 0;
+    try {
+      let cursor: string | undefined;
+      const seen = new Set<string>();
+      for (;;) {
+        const query = { ...req.query, ...(cursor ? { cursor } : {}) };
+        const res = await this.open('GET', req.path, { query, projectId: req.projectId, accept: 'application/octet-stream' });
+        const buf = Buffer.from(await res.body.arrayBuffer());
+        const sha = headerValue(res.headers['x-content-sha256']);
+        if (sha && createHash('sha256').update(buf).digest('hex') !== sha) throw new ApiCallError({ name: 'DownloadError', message: `chunk ${chunks + 1} failed its SHA-256 check` });
+        await file.write(buf);
+        bytes += buf.length;
+        chunks += 1;
+        if (!req.cursor || headerValue(res.headers['x-has-more']) !== 'true') break;
+        cursor = headerValue(res.headers['x-next-cursor']);
+        if (!cursor || seen.has(cursor)) throw new ApiCallError({ name: 'DownloadError', message: 'the server sent no new X-Next-Cursor while X-Has-More is true' });
+        seen.add(cursor);
+      }
+    } catch (err) {
+      await file.close();
+      await fs.rm(dest, { force: true });
+      throw err;
+    }
+    await file.close();
+    return { saved: true, bytes, chunks, location: dest };
+  }
+}
+
+/** Any thrown value → the IpcError the renderer shows. */
+export function toIpcError(err: unknown): IpcError {
+  if (err instanceof ApiCallError) return err.error;
+  if (err instanceof Error) return { name: err.name || 'Error', message: err.message };
+  return { name: 'Error', message: String(err) };
+}

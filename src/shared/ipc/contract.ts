@@ -1,0 +1,173 @@
+/**
+ * The desktop IPC contract: every channel the renderer may invoke on main, with a TypeBox
+ * schema for its arguments (main validates each payload against it before acting) and the
+ * type of its result; the events main pushes; and `ExposedApi`, the one object the preload
+ * exposes as `window.api`. Written before the handlers, so both sides compile against it.
+ * Browser-safe (TypeBox is plain JS), so the renderer can import the types.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Query values as the official client encodes them: arrays comma-joined (see query.ts). */
+export const QueryValueSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.String())]);
+export const QuerySchema = Type.Record(Type.String({ maxLength: 256 }), QueryValueSchema);
+export type Query = Static<typeof QuerySchema>;
+
+/** An API path on the active connection: absolute, no scheme/host, query, fragment or backslash. */
+export const ApiPathSchema = Type.String({ minLength: 1, maxLength: 2048, pattern: "^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$" });
+
+export const ApiRequestSchema = Type.Object(
+  {
+    method: Type.Union(HTTP_METHODS.map((m) => Type.Literal(m))),
+    path: ApiPathSchema,
+    query: Type.Optional(QuerySchema),
+    body: Type.Optional(Type.Unknown()),
+    /** Sent as X-Kernel-Project-Id. */
+    projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+export type ApiRequest = Static<typeof ApiRequestSchema>;
+
+/** A successful HTTP exchange; non-2xx answers come back as an IpcError instead. */
+export interface ApiResponse {
+  status: number;
+  /** Only the headers the UI reads (pagination cursors, content type), lower-cased. */
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export const StreamRequestSchema = Type.Object({ path: ApiPathSchema, query: Type.Optional(QuerySchema), projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false });
+export type StreamRequest = Static<typeof StreamRequestSchema>;
+
+export const DownloadRequestSchema = Type.Object(
+  {
+    path: ApiPathSchema,
+    query: Type.Optional(QuerySchema),
+    projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    /** Suggested file name in the save dialog. */
+    filename: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/\\\\]+$' }),
+    /** Follow `X-Next-Cursor` until `X-Has-More: false` (audit export chunks) and concatenate. */
+    cursor: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type DownloadRequest = Static<typeof DownloadRequestSchema>;
+export interface DownloadResult {
+  /** False when the user cancelled the save dialog. */
+  saved: boolean;
+  bytes: number;
+  chunks: number;
+  /** Where it was saved (desktop) — the renderer shows it, nothing more. */
+  location?: string;
+}
+
+export type Health = 'unknown' | 'ok' | 'down';
+
+/** What the renderer may know about a connection: never the key, only its masked form. */
+export interface ConnectionInfo {
+  id: string;
+  kind: 'local' | 'remote';
+  name: string;
+  url: string;
+  maskedKey: string | null;
+  health: Health;
+  /** Why the last health check failed, for the tooltip. */
+  healthMessage?: string;
+  active: boolean;
+}
+
+export interface VaultStatus {
+  /** safeStorage backend (`basic_text`, `gnome_libsecret`, `keychain`, `dpapi`, …). */
+  backend: string;
+  available: boolean;
+  /** True when keys are only obfuscated (Linux `basic_text`): the UI shows a warning. */
+  weak: boolean;
+}
+
+export interface AppInfo {
+  version: string;
+  platform: string;
+  vault: VaultStatus;
+}
+
+const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+export const AddConnectionSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://[^\\s]+$' }),
+    apiKey: Type.String({ minLength: 8, maxLength: 4096, pattern: '^\\S+$' }),
+  },
+  { additionalProperties: false },
+);
+const IdArg = Type.Object({ id: Id }, { additionalProperties: false });
+
+/** Argument schemas, one tuple per invoke channel. */
+export const invokeArgs = {
+  'app:info': Type.Tuple([]),
+  'connections:list': Type.Tuple([]),
+  'connections:add': Type.Tuple([AddConnectionSchema]),
+  'connections:remove': Type.Tuple([IdArg]),
+  'connections:activate': Type.Tuple([IdArg]),
+  'connections:check': Type.Tuple([IdArg]),
+  'api:request': Type.Tuple([ApiRequestSchema]),
+  'api:download': Type.Tuple([DownloadRequestSchema]),
+  'shell:open-external': Type.Tuple([Type.Object({ url: Type.String({ maxLength: 4096, pattern: '^https?://' }) }, { additionalProperties: false })]),
+} satisfies Record<string, TSchema>;
+
+/** Result type of each invoke channel. */
+export interface InvokeResults {
+  'app:info': AppInfo;
+  'connections:list': ConnectionInfo[];
+  'connections:add': ConnectionInfo;
+  'connections:remove': ConnectionInfo[];
+  'connections:activate': ConnectionInfo;
+  'connections:check': ConnectionInfo;
+  'api:request': ApiResponse;
+  'api:download': DownloadResult;
+  'shell:open-external': null;
+}
+
+export type InvokeChannel = keyof typeof invokeArgs & keyof InvokeResults;
+export type InvokeArgs<C extends InvokeChannel> = Static<(typeof invokeArgs)[C]>;
+export type InvokeResult<C extends InvokeChannel> = InvokeResults[C];
+
+/** Events main pushes to the renderer. */
+export interface EventPayloads {
+  'connections:changed': ConnectionInfo[];
+}
+export type EventChannel = keyof EventPayloads;
+export { INVOKE_CHANNELS, EVENT_CHANNELS, STREAM_OPEN_CHANNEL } from './channels.js';
+
+/** The Error object (wire §1.6) plus the HTTP status, as it crosses IPC. */
+export interface IpcError {
+  name: string;
+  message: string;
+  status?: number;
+  code?: string;
+  details?: Array<{ code?: string; message?: string }>;
+}
+export type IpcResult<T> = { result: T } | { error: IpcError };
+
+/** Messages on a stream's MessagePort. main → renderer: frame/end; renderer → main: dispose. */
+export type StreamMessage = { type: 'frame'; data: unknown } | { type: 'end'; error?: IpcError };
+export type StreamControl = { type: 'dispose' };
+
+export interface StreamHandlers {
+  onFrame(data: unknown): void;
+  /** Called once: the server closed the stream, it failed (error), or it was disposed. */
+  onEnd(error?: IpcError): void;
+}
+
+export interface StreamSubscription {
+  dispose(): void;
+}
+
+/** `window.api` in the desktop renderer. Absent in the web console. */
+export interface ExposedApi {
+  invoke<C extends InvokeChannel>(channel: C, ...args: InvokeArgs<C>): Promise<IpcResult<InvokeResult<C>>>;
+  openStream(request: StreamRequest, handlers: StreamHandlers): StreamSubscription;
+  on<E extends EventChannel>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+}
