@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // each test file owning its own engine and data directory.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
