@@ -1,8 +1,8 @@
 /**
  * Saved browser profiles of a project: metadata in the database, state on disk (ProfileStore).
  * Addressable by id or name; names are optional, `[A-Za-z0-9._-]{1,255}`, unique per project.
- * A profile that a running session uses cannot be deleted (409). Sessions attach through
- * `attach()` (profile-binding.ts), which is how the session manager restores and saves state.
+ * A profile that a running session uses cannot be deleted (409). The session manager restores
+ * and saves state through profile-hooks.ts.
  */
 import type { Kysely } from 'kysely';
 import type { Database, ProfileTable } from '../../store/schema.js';
@@ -41,9 +41,6 @@ export function profileDto(p: ProfileRow): ProfileDto {
 }
 
 export class Profiles {
-  /** profile id → ids of running sessions on this node that use it. */
-  private readonly users = new Map<string, Set<string>>();
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
@@ -114,8 +111,8 @@ export class Profiles {
 
   async delete(scope: Scope, idOrName: string): Promise<void> {
     const p = await this.get(scope, idOrName);
-    const users = this.users.get(p.id);
-    if (users && users.size > 0) throw ApiError.conflict(`profile '${idOrName}' is in use by ${users.size} running session(s); delete them first`, 'profile_in_use');
+    const using = await this.sessionsUsing(p.id);
+    if (using > 0) throw ApiError.conflict(`profile '${idOrName}' is in use by ${using} running browser session(s); delete them first`, 'profile_in_use');
     await this.db.deleteFrom('profiles').where('id', '=', p.id).execute();
     await this.store.remove(p.id);
   }
@@ -125,23 +122,21 @@ export class Profiles {
     return Number(r?.n ?? 0);
   }
 
-  /** Marks a profile as used by a running session (blocks deletion) and stamps last_used_at. */
-  async markInUse(profileId: string, sessionId: string): Promise<ProfileRow | undefined> {
-    let set = this.users.get(profileId);
-    if (!set) this.users.set(profileId, (set = new Set()));
-    set.add(sessionId);
+  /** Stamps last_used_at (a session starts with this profile). */
+  async touch(profileId: string): Promise<ProfileRow | undefined> {
     await this.db.updateTable('profiles').set({ last_used_at: this.now() }).where('id', '=', profileId).execute();
     return this.byId(profileId);
   }
 
-  releaseUse(profileId: string, sessionId: string): void {
-    const set = this.users.get(profileId);
-    set?.delete(sessionId);
-    if (set && set.size === 0) this.users.delete(profileId);
-  }
-
-  inUseBy(profileId: string): number {
-    return this.users.get(profileId)?.size ?? 0;
+  /** How many running sessions (on any node) use this profile. */
+  async sessionsUsing(profileId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('browser_sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profile_id', '=', profileId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
   }
 
   /** Writes a session's state back (last writer wins) and records the change time. */
