@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import { systemClock } from '../shared/clock.js';
+import type { IdentityOptions } from './domain/secrets/identity-options.js';
 
 export const DEFAULT_PORT = 8420;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   print?: (line: string) => void;
   /** Secrets and tunables read from the environment (injectable for tests). */
   env?: NodeJS.ProcessEnv;
+  /** Secrets, proxies and auth connections (secret key provider, proxy providers, flow timers). */
+  identity?: IdentityOptions;
 }
 
 export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'uiDir'>> {
@@ -74,6 +77,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     logLevel: opts.logLevel ?? env.BROWSERDECK_LOG_LEVEL ?? 'info',
     print: opts.print ?? ((line) => process.stdout.write(line + '\n')),
     env,
+    identity: opts.identity ?? {},
   };
 }
 

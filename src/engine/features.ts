@@ -10,5 +10,7 @@ import { projectLimitsFeature } from './api/project-limits.js';
 import { orgLimitsFeature } from './api/org-limits.js';
 import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
+import { credentialsFeature } from './api/credentials.js';
+import { proxiesFeature } from './api/proxies.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, auditLogsFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, auditLogsFeature, credentialsFeature, proxiesFeature];

@@ -108,6 +108,94 @@ export interface EngineSecretTable {
   created_at: string;
 }
 
+/** Identity & network (migration 0005): secrets are ciphertext (domain/secrets/secret-cipher.ts). */
+export interface CredentialTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string;
+  domain: string;
+  values_enc: string;
+  /** JSON array of the stored value names (never the values). */
+  value_keys: string;
+  totp_secret_enc: string | null;
+  sso_provider: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProxyTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string | null;
+  type: 'datacenter' | 'isp' | 'residential' | 'mobile' | 'custom';
+  protocol: 'http' | 'https';
+  /** JSON of the public config (custom: host, port, username; never the password). */
+  config: string;
+  /** Custom proxies' host, for list queries. */
+  host: string | null;
+  password_enc: string | null;
+  /** JSON array. */
+  bypass_hosts: string;
+  status: 'available' | 'unavailable' | null;
+  ip_address: string | null;
+  last_checked: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface AuthConnectionTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  domain: string;
+  profile_name: string;
+  profile_id: string | null;
+  login_url: string | null;
+  /** JSON array. */
+  allowed_domains: string;
+  /** JSON {name?, provider?, path?, auto?} or null. */
+  credential: string | null;
+  health_checks: number;
+  health_check_interval: number;
+  auto_reauth: number;
+  save_credentials: number;
+  record_session: number;
+  proxy_id: string | null;
+  browser_telemetry: string | null;
+  status: 'AUTHENTICATED' | 'NEEDS_AUTH';
+  /** JSON array of field types the last successful login needed (identifier, password, code, totp_code …). */
+  requirements: string | null;
+  post_login_url: string | null;
+  sso_provider: string | null;
+  /** JSON snapshot of the most recent flow (see domain/auth-connections/flow-state.ts). */
+  flow: string | null;
+  last_auth_check_at: string | null;
+  last_login_at: string | null;
+  next_check_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuthTimelineTable {
+  id: string;
+  connection_id: string;
+  type: 'login' | 'reauth' | 'health_check';
+  status: string;
+  step: string | null;
+  previous_status: string | null;
+  browser_session_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  website_error: string | null;
+  timestamp: string;
+  updated_at: string;
+  /** Insertion order (timestamps can tie). */
+  seq: number;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
@@ -116,4 +204,8 @@ export interface Database {
   profiles: ProfileTable;
   browser_sessions: BrowserSessionTable;
   engine_secrets: EngineSecretTable;
+  credentials: CredentialTable;
+  proxies: ProxyTable;
+  auth_connections: AuthConnectionTable;
+  auth_timeline: AuthTimelineTable;
 }

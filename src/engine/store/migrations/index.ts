@@ -8,6 +8,7 @@ import { orgMigration } from './0001-org.js';
 import { orgKeysMigration } from './0002-org-keys.js';
 import { profilesMigration } from './0003-profiles.js';
 import { sessionsMigration } from './0004-sessions.js';
+import { identityMigration } from './0005-identity.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -16,6 +17,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0002-org-keys': orgKeysMigration,
   '0003-profiles': profilesMigration,
   '0004-sessions': sessionsMigration,
+  '0005-identity': identityMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

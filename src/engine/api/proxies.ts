@@ -1,0 +1,111 @@
+/**
+ * `/proxies`: create, get, list, rename, soft delete, and health checks. A check without `url`
+ * records status/ip/last_checked on the proxy; a check with `url` only reports reachability of
+ * that target through the proxy and leaves the stored status alone.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../feature.js';
+import { ApiError } from '../http/api-error.js';
+import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { Proxies, type ProxyCreate } from '../domain/proxies/proxies.js';
+import { loadProviderConfig } from '../domain/proxies/proxy-providers.js';
+import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
+import { secretsOf } from '../domain/secrets/secrets-service.js';
+import { SessionProxyRouting } from '../runtime/proxy-forwarder/session-proxy-routing.js';
+import { ProxySchema, ProxyTypeSchema } from '../../shared/wire/identity.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
+const DEFAULT_CHECK_URL = 'https://api.ipify.org?format=json';
+
+function checkTarget(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw ApiError.invalidField('url', 'must be an absolute http or https URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ApiError.invalidField('url', 'must be an http or https URL');
+  return u.toString();
+}
+
+export const proxiesFeature: Feature = {
+  name: 'proxies',
+  async register(app: FastifyInstance, ctx) {
+    const identity = ctx.config.identity;
+    const providers = loadProviderConfig({ configured: identity.proxyProviders, env: ctx.config.env, dataDir: ctx.config.dataDir });
+    const proxies = new Proxies(ctx.db, ctx.clock, await secretsOf(ctx), providers);
+    ctx.services.proxies = proxies;
+    const timeoutMs = identity.proxyTimeoutMs ?? 10_000;
+    // Sessions reach proxies through these hooks: 'proxyHooks' is PROXY_HOOKS of domain/sessions/session-hooks.ts.
+    const routing = new SessionProxyRouting(proxies, { connectTimeoutMs: timeoutMs, log: (msg) => ctx.log.warn(msg) });
+    ctx.services.proxyHooks = routing;
+    ctx.services.proxyRouting = routing;
+    ctx.onStop(() => routing.closeAll());
+    const defaultCheckUrl = identity.proxyCheckUrl ?? ctx.config.env.BROWSERDECK_PROXY_CHECK_URL ?? DEFAULT_CHECK_URL;
+    const tags = ['proxies'];
+
+    app.post(
+      '/proxies',
+      {
+        schema: {
+          tags,
+          body: Type.Object({
+            type: ProxyTypeSchema,
+            name: Type.Optional(Type.String({ maxLength: 1020 })),
+            protocol: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+            bypass_hosts: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
+            config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+          }),
+          response: { 200: ProxySchema },
+        },
+      },
+      async (req) => proxies.dto(await proxies.create(req.auth.orgId, req.auth.projectId, req.body as ProxyCreate)),
+    );
+    app.get(
+      '/proxies',
+      {
+        schema: {
+          tags,
+          querystring: Type.Object({ ...OffsetQuery, name: Type.Optional(Type.String()), query: Type.Optional(Type.String()) }),
+          response: { 200: Type.Array(ProxySchema) },
+        },
+      },
+      async (req, reply) => {
+        const q = req.query as { offset?: number; limit?: number; name?: string; query?: string };
+        const page = pageOf(q);
+        const rows = await proxies.list(req.auth.projectId, { ...page, name: q.name, query: q.query });
+        return sendPage(reply, rows, page).map((r) => proxies.dto(r));
+      },
+    );
+    app.get('/proxies/:id', { schema: { tags, params: IdParam, response: { 200: ProxySchema } } }, async (req) =>
+      proxies.dto(await proxies.get(req.auth.projectId, (req.params as { id: string }).id)),
+    );
+    app.patch(
+      '/proxies/:id',
+      { schema: { tags, params: IdParam, body: Type.Object({ name: Type.String({ maxLength: 1020 }) }), response: { 200: ProxySchema } } },
+      async (req) => proxies.dto(await proxies.rename(req.auth.projectId, (req.params as { id: string }).id, (req.body as { name: string }).name)),
+    );
+    app.delete('/proxies/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      await proxies.delete(req.auth.projectId, (req.params as { id: string }).id);
+      return reply.status(204).send();
+    });
+    app.post(
+      '/proxies/:id/check',
+      { schema: { tags, params: IdParam, body: Type.Object({ url: Type.Optional(Type.String({ maxLength: 8192 })) }), response: { 200: ProxySchema } } },
+      async (req) => {
+        const row = await proxies.get(req.auth.projectId, (req.params as { id: string }).id);
+        const url = checkTarget((req.body as { url?: string } | undefined)?.url);
+        const upstream = proxies.upstreamOf(row);
+        const rotating = row.type === 'residential' || row.type === 'mobile';
+        const result = rotating && !url ? await checkConnectivity(upstream, timeoutMs) : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs);
+        if (result.reason) req.log.info({ proxy_id: row.id, reason: result.reason }, 'proxy check: unavailable');
+        const outcome = { status: result.status, ip_address: result.ip_address, last_checked: ctx.clock.now().toISOString() };
+        // A check against a caller's URL answers about that target only; the stored health stays.
+        if (url) return proxies.dto({ ...row, ...outcome });
+        return proxies.dto(await proxies.recordCheck(row, outcome));
+      },
+    );
+  },
+};

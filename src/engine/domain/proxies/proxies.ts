@@ -1,0 +1,159 @@
+/**
+ * Proxies of a project: custom ones (host, port, credentials; the password encrypted) and
+ * managed ones served by an operator-configured upstream provider. Soft-deleted, renamable,
+ * addressable by id (names are not unique). `upstreamOf` is the single place that turns a
+ * record into the upstream the forwarder and checks connect to.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, ProxyTable } from '../../store/schema.js';
+import type { Clock } from '../../../shared/clock.js';
+import { ApiError } from '../../http/api-error.js';
+import { newId } from '../ids.js';
+import { containsInsensitive } from '../../store/sql-helpers.js';
+import type { SecretCipher } from '../secrets/secret-cipher.js';
+import { parseBypassHosts, parseProxyConfig, type ProxyType } from './proxy-config.js';
+import { resolveProvider, type ManagedProxyType, type ProxyProviderConfig, type Upstream } from './proxy-providers.js';
+
+export type ProxyRow = ProxyTable;
+
+export interface ProxyDto {
+  id: string;
+  type: ProxyType;
+  name?: string;
+  protocol: 'http' | 'https';
+  bypass_hosts: string[];
+  config: Record<string, unknown>;
+  status?: 'available' | 'unavailable';
+  ip_address?: string;
+  last_checked?: string;
+}
+
+export interface ProxyCreate {
+  type: ProxyType;
+  name?: string;
+  protocol?: 'http' | 'https';
+  bypass_hosts?: string[];
+  config?: Record<string, unknown>;
+}
+
+const passwordAad = (id: string): string => `proxy:${id}:password`;
+
+function checkName(name: string): string {
+  const n = name.trim();
+  if (n.length < 1 || n.length > 255) throw ApiError.invalidField('name', 'must be 1 to 255 characters');
+  return n;
+}
+
+export class Proxies {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly cipher: SecretCipher,
+    private readonly providers: ProxyProviderConfig,
+  ) {}
+
+  dto(row: ProxyRow): ProxyDto {
+    const config = JSON.parse(row.config) as Record<string, unknown>;
+    if (row.type === 'custom') config.has_password = row.password_enc !== null;
+    const dto: ProxyDto = { id: row.id, type: row.type, protocol: row.protocol, bypass_hosts: JSON.parse(row.bypass_hosts) as string[], config };
+    if (row.name !== null) dto.name = row.name;
+    if (row.status !== null) dto.status = row.status;
+    if (row.ip_address !== null) dto.ip_address = row.ip_address;
+    if (row.last_checked !== null) dto.last_checked = row.last_checked;
+    return dto;
+  }
+
+  async create(orgId: string, projectId: string, body: ProxyCreate): Promise<ProxyRow> {
+    const parsed = parseProxyConfig(body.type, body.config);
+    const bypass = parseBypassHosts(body.bypass_hosts);
+    if (body.type !== 'custom' && !resolveProvider(this.providers, body.type, parsed.config as Record<string, string>)) {
+      const where = parsed.config.country ? ` for country ${String(parsed.config.country)}` : '';
+      throw ApiError.unprocessable(
+        `no upstream provider is configured for ${body.type} proxies${where}: the operator must configure one (BROWSERDECK_PROXY_PROVIDERS or <dataDir>/proxy-providers.json), or use a custom proxy`,
+        'proxy_provider_not_configured',
+      );
+    }
+    const id = newId();
+    const now = this.clock.now().toISOString();
+    const row: ProxyRow = {
+      id,
+      org_id: orgId,
+      project_id: projectId,
+      name: body.name !== undefined ? checkName(body.name) : null,
+      type: body.type,
+      protocol: body.protocol ?? 'http',
+      config: JSON.stringify(parsed.config),
+      host: parsed.host,
+      password_enc: parsed.password ? this.cipher.encrypt(parsed.password, passwordAad(id)) : null,
+      bypass_hosts: JSON.stringify(bypass),
+      status: null,
+      ip_address: null,
+      last_checked: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await this.db.insertInto('proxies').values(row).execute();
+    return row;
+  }
+
+  async get(projectId: string, id: string): Promise<ProxyRow> {
+    const row = await this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!row) throw ApiError.notFound('proxy', id);
+    return row;
+  }
+
+  /** Resolves a `{id?, name?}` selector; a name must match exactly one active proxy (else 400). */
+  async select(projectId: string, sel: { id?: string; name?: string }): Promise<ProxyRow> {
+    if (sel.id) return this.get(projectId, sel.id);
+    if (!sel.name) throw ApiError.invalidField('proxy', 'give id or name');
+    const rows = await this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('name', '=', sel.name).where('deleted_at', 'is', null).limit(2).execute();
+    if (rows.length === 0) throw ApiError.notFound('proxy', sel.name);
+    if (rows.length > 1) throw ApiError.badRequest(`proxy name '${sel.name}' is ambiguous: more than one proxy has it; select by id`);
+    return rows[0];
+  }
+
+  async list(projectId: string, q: { offset: number; limit: number; name?: string; query?: string }): Promise<ProxyRow[]> {
+    let sel = this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('deleted_at', 'is', null);
+    if (q.name !== undefined) sel = sel.where('name', '=', q.name);
+    if (q.query) {
+      const needle = q.query;
+      sel = sel.where((eb) => eb.or([eb('id', '=', needle), containsInsensitive('name', needle), containsInsensitive('host', needle), containsInsensitive('ip_address', needle)]));
+    }
+    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+  }
+
+  async rename(projectId: string, id: string, name: string): Promise<ProxyRow> {
+    const row = await this.get(projectId, id);
+    const changes = { name: checkName(name), updated_at: this.clock.now().toISOString() };
+    await this.db.updateTable('proxies').set(changes).where('id', '=', row.id).execute();
+    return { ...row, ...changes };
+  }
+
+  async delete(projectId: string, id: string): Promise<void> {
+    const row = await this.get(projectId, id);
+    await this.db.updateTable('proxies').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', row.id).execute();
+  }
+
+  async recordCheck(row: ProxyRow, result: { status: 'available' | 'unavailable'; ip_address: string | null; last_checked: string }): Promise<ProxyRow> {
+    await this.db.updateTable('proxies').set(result).where('id', '=', row.id).execute();
+    return { ...row, ...result };
+  }
+
+  /** The upstream proxy this record routes through (decrypting a custom password). */
+  upstreamOf(row: ProxyRow): Upstream {
+    const config = JSON.parse(row.config) as Record<string, string>;
+    if (row.type === 'custom') {
+      return {
+        protocol: row.protocol,
+        host: config.host,
+        port: Number(config.port),
+        username: config.username || undefined,
+        password: row.password_enc ? this.cipher.decrypt(row.password_enc, passwordAad(row.id)) : undefined,
+      };
+    }
+    const upstream = resolveProvider(this.providers, row.type as ManagedProxyType, config);
+    if (!upstream) throw ApiError.unprocessable(`the upstream provider for ${row.type} proxies is no longer configured`, 'proxy_provider_not_configured');
+    return upstream;
+  }
+}

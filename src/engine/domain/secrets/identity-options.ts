@@ -1,0 +1,25 @@
+/**
+ * Engine options of the identity & network features (secrets, proxies, auth connections), as
+ * one `EngineOptions.identity` object. Every field has a production default; tests shorten the
+ * timers, and the desktop app plugs in its keychain-backed SecretKeyProvider.
+ */
+import type { SecretKeyProvider } from './secret-key-provider.js';
+import type { ProxyProviderConfig } from '../proxies/proxy-providers.js';
+
+export interface IdentityOptions {
+  /** Where the secret key comes from; default: env BROWSERDECK_SECRET_KEY, else `<dataDir>/secret.key`. */
+  secretKeyProvider?: SecretKeyProvider;
+  /**
+   * Upstream providers for datacenter/isp/residential/mobile proxies; default: env
+   * BROWSERDECK_PROXY_PROVIDERS (JSON), else `<dataDir>/proxy-providers.json` when present.
+   */
+  proxyProviders?: ProxyProviderConfig;
+  /** How long a login flow waits for input before it is EXPIRED (default 600 s). */
+  authFlowTtlSeconds?: number;
+  /** Smallest accepted `health_check_interval` (default 300 s; tests use a few seconds). */
+  minHealthCheckIntervalSeconds?: number;
+  /** Default target of proxy checks (an IP-echo service; default https://api.ipify.org?format=json, env BROWSERDECK_PROXY_CHECK_URL). */
+  proxyCheckUrl?: string;
+  /** Timeout of proxy checks and of connecting to an upstream proxy (default 10 000 ms). */
+  proxyTimeoutMs?: number;
+}

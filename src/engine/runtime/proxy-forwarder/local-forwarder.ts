@@ -1,0 +1,234 @@
+/**
+ * A per-session forwarding proxy on loopback. Chromium's `--proxy-server` cannot carry
+ * credentials, so the browser points at this forwarder and the forwarder adds
+ * `Proxy-Authorization` on its way to the real (upstream) proxy. It speaks both proxy forms
+ * Chromium uses: absolute-form HTTP requests and CONNECT tunnels (HTTPS, WebSockets).
+ *
+ * Failure is explicit: an upstream that cannot be reached in time or refuses answers 502 with a
+ * plain-text reason (never a hang); an upstream that wants other credentials (407) is reported
+ * as 502 too, so the browser does not pop an auth prompt. `setRoute` swaps the upstream and
+ * bypass rules without restarting the browser; `close` destroys every socket.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import type { Upstream } from '../../domain/proxies/proxy-providers.js';
+import { bypassRules, type BypassRules } from './bypass-rules.js';
+
+/** Where traffic goes: the upstream proxy, except destinations matching `bypass` (see bypass-rules.ts). */
+export interface Route {
+  upstream: Upstream;
+  bypass: string[];
+}
+
+export interface ForwarderStats {
+  requests: number;
+  tunnels: number;
+  /** Requests and tunnels that went direct because of a bypass rule. */
+  direct: number;
+  failures: number;
+}
+
+export interface LocalForwarder {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` for `--proxy-server`. */
+  readonly url: string;
+  readonly route: Route;
+  readonly stats: ForwarderStats;
+  /** Switches new traffic to another route and drops open tunnels so they reconnect through it. */
+  setRoute(r: Route): void;
+  close(): Promise<void>;
+}
+
+function authHeader(u: Upstream): string | undefined {
+  if (u.username === undefined && u.password === undefined) return undefined;
+  return 'Basic ' + Buffer.from(`${u.username ?? ''}:${u.password ?? ''}`).toString('base64');
+}
+
+function describe(u: Upstream): string {
+  return `${u.host}:${u.port}`;
+}
+
+/** Opens a (TLS when the upstream speaks https) connection to the upstream, failing after `timeoutMs`. */
+function connectUpstream(u: Upstream, timeoutMs: number, cb: (err: Error | null, socket?: net.Socket) => void): net.Socket {
+  const socket = u.protocol === 'https' ? tls.connect({ host: u.host, port: u.port, servername: net.isIP(u.host) ? undefined : u.host }) : net.connect({ host: u.host, port: u.port });
+  let settled = false;
+  const settle = (err: Error | null): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    if (err) {
+      socket.destroy();
+      cb(err);
+    } else cb(null, socket);
+  };
+  const timer = setTimeout(() => settle(new Error(`connect timeout after ${timeoutMs} ms`)), timeoutMs);
+  socket.once(u.protocol === 'https' ? 'secureConnect' : 'connect', () => settle(null));
+  socket.once('error', (err) => settle(err));
+  return socket;
+}
+
+function failText(u: Upstream, why: string): string {
+  return `Browserdeck proxy: upstream proxy ${describe(u)} failed: ${why}\n`;
+}
+
+function splitAuthority(authority: string): { host: string; port: number } {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);
+  return m ? { host: m[1], port: Number(m[2]) } : { host: authority, port: 443 };
+}
+
+function directUpstream(host: string, port: number): Upstream {
+  return { protocol: 'http', host, port };
+}
+
+export async function startLocalForwarder(initial: Route, opts: { connectTimeoutMs?: number; log?: (msg: string) => void } = {}): Promise<LocalForwarder> {
+  let route = initial;
+  let rules: BypassRules = bypassRules(initial.bypass, initial.upstream.host);
+  const timeoutMs = opts.connectTimeoutMs ?? 10_000;
+  const sockets = new Set<net.Socket>();
+  const tunnels = new Set<net.Socket>();
+  const stats: ForwarderStats = { requests: 0, tunnels: 0, direct: 0, failures: 0 };
+  const track = (s: net.Socket): void => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  };
+
+  const server = http.createServer((req, res) => {
+    stats.requests++;
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('Browserdeck proxy: absolute URL required\n');
+      return;
+    }
+    const direct = rules.matches(target.hostname, Number(target.port || 80));
+    const u = direct ? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80)) : route.upstream;
+    const headers: http.OutgoingHttpHeaders = { ...req.headers };
+    delete headers['proxy-authorization'];
+    delete headers['proxy-connection'];
+    const auth = direct ? undefined : authHeader(u);
+    if (auth) headers['proxy-authorization'] = auth;
+    if (direct) stats.direct++;
+    const fail = (why: string): void => {
+      stats.failures++;
+      const text = direct ? `Browserdeck proxy: direct connection to ${describe(u)} failed: ${why}\n` : failText(u, why);
+      opts.log?.(text.trim());
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      res.end(text);
+    };
+    const upReq = http.request({
+      method: req.method,
+      path: direct ? target.pathname + target.search : req.url, // absolute form for a proxy, origin form direct
+      headers,
+      createConnection: (_o, cb) => connectUpstream(u, timeoutMs, (err, s) => (err ? cb(err, undefined as unknown as net.Socket) : cb(null, s!))) as net.Socket,
+      agent: false,
+    });
+    upReq.setTimeout(timeoutMs * 6, () => upReq.destroy(new Error('no response from upstream proxy')));
+    upReq.on('response', (upRes) => {
+      if (upRes.statusCode === 407) {
+        upRes.resume();
+        fail('proxy authentication rejected (407)');
+        return;
+      }
+      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.headers);
+      upRes.pipe(res);
+    });
+    upReq.on('error', (err) => fail(err.message));
+    req.pipe(upReq);
+  });
+
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    stats.tunnels++;
+    track(client);
+    tunnels.add(client);
+    client.once('close', () => tunnels.delete(client));
+    const target = req.url ?? '';
+    const dest = splitAuthority(target);
+    const direct = rules.matches(dest.host, dest.port);
+    const u = direct ? directUpstream(dest.host, dest.port) : route.upstream;
+    if (direct) stats.direct++;
+    const refuse = (why: string): void => {
+      stats.failures++;
+      const body = direct ? `Browserdeck proxy: direct connection to ${target} failed: ${why}\n` : failText(u, why);
+      opts.log?.(body.trim());
+      client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    };
+    client.on('error', () => {});
+    const up = connectUpstream(u, timeoutMs, (err, socket) => {
+      if (err || !socket) return refuse(err?.message ?? 'no connection');
+      const splice = (rest: Buffer): void => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (rest.length) client.write(rest);
+        if (head.length) socket.write(head);
+        socket.pipe(client);
+        client.pipe(socket);
+        socket.on('error', () => client.destroy());
+        socket.on('close', () => client.destroy());
+        client.on('close', () => socket.destroy());
+      };
+      if (direct) return splice(Buffer.alloc(0));
+      const auth = authHeader(u);
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
+      let buf = Buffer.alloc(0);
+      const headTimer = setTimeout(() => {
+        socket.destroy();
+        refuse('no answer to CONNECT');
+      }, timeoutMs);
+      const onData = (chunk: Buffer): void => {
+        buf = Buffer.concat([buf, chunk]);
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) {
+          if (buf.length > 65536) onError(new Error('oversized CONNECT answer'));
+          return;
+        }
+        clearTimeout(headTimer);
+        socket.off('data', onData);
+        socket.off('error', onError);
+        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(buf.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+        if (status !== 200) {
+          socket.destroy();
+          return refuse(status === 407 ? 'proxy authentication rejected (407)' : `CONNECT ${target} answered ${status || 'garbage'}`);
+        }
+        splice(buf.subarray(end + 4));
+      };
+      const onError = (e: Error): void => {
+        clearTimeout(headTimer);
+        socket.destroy();
+        refuse(e.message);
+      };
+      socket.on('data', onData);
+      socket.on('error', onError);
+    });
+    track(up);
+  });
+  server.on('connection', track);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    get route() {
+      return route;
+    },
+    stats,
+    setRoute(r) {
+      route = r;
+      rules = bypassRules(r.bypass, r.upstream.host);
+      for (const t of tunnels) t.destroy();
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Routes a session's browser traffic through a proxy record: one LocalForwarder per session
+ * (loopback, random port) that the browser's `--proxy-server` points at. Implements the
+ * session manager's ProxyHooks, switches a running session to another proxy (or none) without
+ * restarting Chromium, closes the forwarder when the session ends, and tells telemetry which
+ * proxy a session is using (`activeProxy`).
+ *
+ * Launch flags: every destination, loopback included (`<-loopback>`), goes to the forwarder,
+ * which applies `bypass_hosts` and the loopback rule itself (bypass-rules.ts) so they can change
+ * live. WebRTC may only use proxied paths (`disable_non_proxied_udp`): no host or STUN
+ * candidates reveal the machine's addresses.
+ */
+import type { AuthContext } from '../../http/auth.js';
+import { ApiError } from '../../http/api-error.js';
+import type { Proxies, ProxyRow } from '../../domain/proxies/proxies.js';
+import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import { startLocalForwarder, type LocalForwarder, type Route } from './local-forwarder.js';
+
+export interface ActiveProxy {
+  proxy_id: string;
+  type: ProxyRow['type'];
+  name?: string;
+  /** `host:port` of the upstream (never credentials). */
+  upstream: string;
+  /** `127.0.0.1:<port>` the browser talks to. */
+  forwarder: string;
+}
+
+export interface ResolvedSessionProxy {
+  id: string;
+  launchArgs: string[];
+  /** Binds the forwarder to the session: closed when it ends. */
+  attach(handle: SessionHandle): void;
+  /** Closes the forwarder (launch failed before attach, or the session ended). */
+  release(): Promise<void>;
+}
+
+interface Entry {
+  forwarder: LocalForwarder;
+  proxy: ProxyRow;
+}
+
+export function proxyLaunchArgs(forwarderUrl: string): string[] {
+  return [`--proxy-server=${forwarderUrl}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+}
+
+export class SessionProxyRouting {
+  private readonly bySession = new Map<string, Entry>();
+  private readonly unattached = new Set<LocalForwarder>();
+
+  constructor(
+    private readonly proxies: Proxies,
+    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void },
+  ) {}
+
+  private route(row: ProxyRow): Route {
+    return { upstream: this.proxies.upstreamOf(row), bypass: JSON.parse(row.bypass_hosts) as string[] };
+  }
+
+  private async lookup(auth: AuthContext, proxyId: string): Promise<ProxyRow> {
+    try {
+      return await this.proxies.get(auth.projectId, proxyId);
+    } catch (err) {
+      // A session body naming an unknown proxy is a bad field, not a missing URL.
+      if (err instanceof ApiError && err.status === 404) throw new ApiError(404, 'not_found', `proxy '${proxyId}' not found`, [{ code: 'invalid_field', message: 'proxy_id: no such proxy in this project' }]);
+      throw err;
+    }
+  }
+
+  async resolve(auth: AuthContext, proxyId: string): Promise<ResolvedSessionProxy> {
+    const row = await this.lookup(auth, proxyId);
+    const forwarder = await startLocalForwarder(this.route(row), this.opts);
+    this.unattached.add(forwarder);
+    let sessionId: string | undefined;
+    return {
+      id: row.id,
+      launchArgs: proxyLaunchArgs(forwarder.url),
+      attach: (handle) => {
+        this.unattached.delete(forwarder);
+        sessionId = handle.id;
+        this.bySession.set(handle.id, { forwarder, proxy: row });
+        handle.onEnd(() => this.releaseSession(handle.id));
+      },
+      release: async () => {
+        this.unattached.delete(forwarder);
+        if (sessionId) await this.releaseSession(sessionId);
+        else await forwarder.close();
+      },
+    };
+  }
+
+  private async releaseSession(sessionId: string): Promise<void> {
+    const entry = this.bySession.get(sessionId);
+    this.bySession.delete(sessionId);
+    await entry?.forwarder.close();
+  }
+
+  /**
+   * Points a running session at another proxy without restarting its browser. Only sessions
+   * launched with a proxy have a forwarder to switch; others need a new session (422).
+   */
+  async switchProxy(auth: AuthContext, sessionId: string, proxyId: string): Promise<ProxyRow> {
+    const entry = this.bySession.get(sessionId);
+    if (!entry) throw ApiError.unprocessable('this session was started without a proxy; create a new session with proxy_id to use one', 'proxy_change_unsupported');
+    const row = await this.lookup(auth, proxyId);
+    entry.forwarder.setRoute(this.route(row));
+    entry.proxy = row;
+    return row;
+  }
+
+  activeProxy(sessionId: string): ActiveProxy | undefined {
+    const e = this.bySession.get(sessionId);
+    if (!e) return undefined;
+    const u = e.forwarder.route.upstream;
+    return { proxy_id: e.proxy.id, type: e.proxy.type, name: e.proxy.name ?? undefined, upstream: `${u.host}:${u.port}`, forwarder: `127.0.0.1:${e.forwarder.port}` };
+  }
+
+  forwarderOf(sessionId: string): LocalForwarder | undefined {
+    return this.bySession.get(sessionId)?.forwarder;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.unattached, ...[...this.bySession.values()].map((e) => e.forwarder)];
+    this.unattached.clear();
+    this.bySession.clear();
+    await Promise.all(all.map((f) => f.close()));
+  }
+}
