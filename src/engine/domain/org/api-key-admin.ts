@@ -41,7 +41,7 @@ export class ApiKeyAdmin {
     const name = validateKeyName(input.name);
     const projectId = await this.projectForNewKey(auth, input.project_id);
     const lifetimeDays = input.days_to_expire ?? null;
-    const { row, key } = await this.authority.issue({ orgId: auth.orgId, name, projectId, createdById: auth.userId, expiresAt: this.expiryAfter(lifetimeDays), lifetimeDays });
+    const { row, key } = await this.authority.issue({ orgId: auth.orgId, name, projectId, createdById: auth.userId, lifetimeDays });
     return { ...(await this.get(auth, row.id, false)), key };
   }
 
@@ -78,7 +78,6 @@ export class ApiKeyAdmin {
       name: old.name,
       projectId: old.project_id,
       createdById: auth.userId,
-      expiresAt: this.expiryAfter(lifetimeDays),
       lifetimeDays,
     });
     const graceDays = input.expire_in_days ?? DEFAULT_ROTATION_GRACE_DAYS;
@@ -121,9 +120,5 @@ export class ApiKeyAdmin {
     if (!p) throw new ApiError(404, 'project_not_found', `project '${requested}' not found`);
     if (own && p.id !== own) throw ApiError.forbidden('this API key is scoped to another project');
     return p.id;
-  }
-
-  private expiryAfter(days: number | null): string | null {
-    return days === null ? null : new Date(this.clock.now().getTime() + days * DAY_MS).toISOString();
   }
 }

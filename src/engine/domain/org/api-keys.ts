@@ -36,13 +36,17 @@ export class ApiKeyAuthority {
     name: string;
     projectId: string | null;
     createdById: string | null;
-    expiresAt: string | null;
-    /** Lifetime the key is issued with, remembered for rotation; null = never expires. */
+    /** Explicit expiry; ignored when `lifetimeDays` is given. */
+    expiresAt?: string | null;
+    /** Lifetime counted from the creation instant, remembered for rotation; null = never expires. */
     lifetimeDays?: number | null;
     plaintext?: string;
   }): Promise<{ row: ApiKeyRow; key: string }> {
     const key = input.plaintext ?? generateKey();
     const id = newId();
+    const now = this.clock.now();
+    const lifetimeDays = input.lifetimeDays ?? null;
+    const expiresAt = lifetimeDays === null ? (input.expiresAt ?? null) : new Date(now.getTime() + lifetimeDays * 86_400_000).toISOString();
     const row: ApiKeyRow = {
       id,
       org_id: input.orgId,
@@ -52,9 +56,9 @@ export class ApiKeyAuthority {
       key_hash: hashKey(key),
       masked_key: maskKey(key),
       created_by_id: input.createdById ?? id,
-      created_at: this.clock.now().toISOString(),
-      expires_at: input.expiresAt,
-      lifetime_days: input.lifetimeDays ?? null,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      lifetime_days: lifetimeDays,
       deleted_at: null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
