@@ -150,3 +150,21 @@ describe('project-scoped keys', () => {
     expect((await t.clientWith({ projectID: projectId }).projects.list()).items.length).toBeGreaterThan(1);
   });
 });
+
+describe('credentials that are not API keys', () => {
+  it('cannot administer the organization (403), even when they belong to it', async () => {
+    const ctx = t.engine.context;
+    // Stands in for a session token: same org, but not an API key.
+    ctx.authenticators.unshift((_req, bearer) =>
+      bearer === 'session-token-for-test' ? { orgId: ctx.orgId, strategy: 'session_jwt', userId: 'session-1', email: 'admin@browserdeck.local', projectId: null, sessionId: 'session-1' } : null,
+    );
+    const token = t.clientWith({ apiKey: 'session-token-for-test' });
+    await expectApiError(token.apiKeys.list(), 403);
+    await expectApiError(token.apiKeys.create({ name: 'minted' }), 403);
+    await expectApiError(token.apiKeys.rotate(adminKeyId), 403);
+    await expectApiError(token.projects.list(), 403);
+    await expectApiError(token.projects.create({ name: 'minted' }), 403);
+    await expectApiError(token.organization.limits.update({}), 403);
+    await expectApiError(token.projects.limits.update(mainProjectId, {}), 403);
+  });
+});
