@@ -15,7 +15,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** `file → specifier` pairs that break a rule today; fix the code and delete the entry. */
 const KNOWN_VIOLATIONS: Array<{ file: string; specifier: string; why: string }> = [
   { file: 'src/engine/store/migrations/0002-org-keys.ts', specifier: '../../domain/org/name-key.js', why: 'migration backfills name keys with the domain normalizer; should move to store/ or shared/' },
-  { file: 'src/engine/domain/org/limits.ts', specifier: '../../context.js', why: 'takes the whole EngineContext; should take the db/clock/config it needs' },
+  { file: 'src/engine/runtime/cdp-proxy.ts', specifier: '../domain/sessions/session-manager.js', why: 'type import; the CDP proxy should reach sessions through the SessionHandle contract' },
+  { file: 'src/engine/runtime/cdp-proxy.ts', specifier: '../domain/sessions/session-runtime.js', why: 'type import; as above' },
+  { file: 'src/engine/runtime/proxy-forwarder/local-forwarder.ts', specifier: '../../domain/proxies/proxy-providers.js', why: 'type import of Upstream; the type belongs beside the forwarder or in shared/' },
+  { file: 'src/engine/runtime/proxy-forwarder/session-proxy-routing.ts', specifier: '../../domain/proxies/proxies.js', why: 'type import of Proxies/ProxyRow; the domain should hand the forwarder plain data' },
 ];
 
 function sourceFiles(dir: string): SourceFile[] {
@@ -46,7 +49,9 @@ describe('import boundaries of src/', () => {
 
   it('lists no known violation that is gone (delete fixed entries)', () => {
     const present = new Set(violations.map(key));
-    expect(KNOWN_VIOLATIONS.filter((k) => !present.has(key(k))).map(key)).toEqual([]);
+    // An entry for a file that does not exist (yet) in this checkout is not stale.
+    const exists = (f: string) => fs.existsSync(path.join(root, f));
+    expect(KNOWN_VIOLATIONS.filter((k) => exists(k.file) && !present.has(key(k))).map(key)).toEqual([]);
   });
 });
 
@@ -95,16 +100,20 @@ describe('import checker', () => {
   });
 
   it('catches engine sub-layers importing upwards', () => {
-    expect(check('src/engine/domain/org/x.ts', '../../api/projects.js', '../../http/server.js', '../../http/api-error.js', '../../context.js', '../../store/schema.js')).toEqual([
+    expect(check('src/engine/domain/org/x.ts', '../../api/projects.js', '../../http/server.js', '../../http/api-error.js', '../../engine.js', '../../context.js', '../../store/schema.js')).toEqual([
       'domain-below-api: ../../api/projects.js',
       'domain-below-api: ../../http/server.js',
-      'domain-below-api: ../../context.js',
+      'domain-below-api: ../../engine.js',
     ]);
-    expect(check('src/engine/runtime/chromium/x.ts', '../../domain/sessions/session-handle.js', '../../http/auth.js', '../../store/schema.js')).toEqual([
-      'runtime-below-domain: ../../domain/sessions/session-handle.js',
+    expect(check('src/engine/runtime/chromium/x.ts', '../../domain/sessions/session-manager.js', '../../domain/sessions/session-handle.js', '../../http/auth.js', '../../http/pagination.js', '../../feature.js', '../../store/schema.js')).toEqual([
+      'runtime-below-domain: ../../domain/sessions/session-manager.js',
+      'runtime-below-domain: ../../http/pagination.js',
     ]);
-    expect(check('src/engine/events/x.ts', '../runtime/chromium/y.js', '../store/database.js')).toEqual(['events-below-domain: ../runtime/chromium/y.js']);
-    expect(check('src/engine/store/migrations/x.ts', '../../domain/org/name-key.js', '../../http/api-error.js', '../database.js')).toEqual([
+    expect(check('src/engine/events/x.ts', '../runtime/chromium/y.js', '../domain/org/projects.js', '../store/database.js')).toEqual([
+      'events-below-domain: ../runtime/chromium/y.js',
+      'events-below-domain: ../domain/org/projects.js',
+    ]);
+    expect(check('src/engine/store/migrations/x.ts', '../../domain/org/name-key.js', '../../http/api-error.js', '../../config.js', '../database.js')).toEqual([
       'store-is-the-bottom: ../../domain/org/name-key.js',
       'store-is-the-bottom: ../../http/api-error.js',
     ]);

@@ -55,15 +55,19 @@ const under = (t: Target, ...dirs: string[]) => t.kind === 'file' && dirs.some((
 const isPackage = (t: Target, ...names: string[]) => t.kind === 'package' && names.includes(t.name);
 
 /**
- * The Error object and the request's AuthContext are the vocabulary every engine layer speaks,
- * so `http/api-error` and `http/auth` may be imported from below; the rest of `http/` is
- * server assembly and sits on top with `api/`.
+ * The engine's plug-in contracts: what every feature is written against, wherever it lives —
+ * the Error object, the request's AuthContext, the Feature/EngineContext interfaces, the
+ * WebSocket upgrade router, the engine config, and the SessionHandle contract that operation
+ * features must use (instead of the session manager). Any engine layer except store/ may import
+ * these; everything else in http/ is server assembly and sits on top with api/.
  */
-const HTTP_VOCABULARY = ['src/engine/http/api-error', 'src/engine/http/auth'];
-const httpBeyondVocabulary = (t: Target) => under(t, 'src/engine/http') && !(t.kind === 'file' && HTTP_VOCABULARY.includes(t.path));
+const CONTRACTS = ['http/api-error', 'http/auth', 'http/upgrade-router', 'context', 'feature', 'config', 'domain/sessions/session-handle'].map((f) => `src/engine/${f}`);
+const contract = (t: Target) => t.kind === 'file' && CONTRACTS.includes(t.path);
+const httpBeyondContracts = (t: Target) => under(t, 'src/engine/http') && !contract(t);
+const domainBeyondContracts = (t: Target) => under(t, 'src/engine/domain') && !contract(t);
 /** The engine's composition root: it wires every layer together, so no layer below may import it. */
-const ENGINE_ROOT = ['context', 'engine', 'feature', 'features', 'cli', 'index'].map((f) => `src/engine/${f}`);
-const engineRoot = (t: Target) => t.kind === 'file' && ENGINE_ROOT.includes(t.path);
+const COMPOSITION_ROOT = ['engine', 'features', 'cli', 'index'].map((f) => `src/engine/${f}`);
+const compositionRoot = (t: Target) => t.kind === 'file' && COMPOSITION_ROOT.includes(t.path);
 const UI_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', '@xterm/xterm'];
 
 export const RULES: Rule[] = [
@@ -89,22 +93,24 @@ export const RULES: Rule[] = [
   {
     name: 'domain-below-api',
     from: 'src/engine/domain/',
-    check: (t) => (under(t, 'src/engine/api') ? 'domain must not import api/' : httpBeyondVocabulary(t) ? 'domain may use only http/api-error and http/auth' : engineRoot(t) ? 'domain must not import the engine composition root' : null),
+    check: (t) => (under(t, 'src/engine/api') ? 'domain must not import api/' : httpBeyondContracts(t) ? 'domain may use only the contracts of http/' : compositionRoot(t) ? 'domain must not import the engine composition root' : null),
   },
   {
     name: 'runtime-below-domain',
     from: 'src/engine/runtime/',
-    check: (t) => (under(t, 'src/engine/api', 'src/engine/domain') ? 'runtime must not import api/ or domain/' : httpBeyondVocabulary(t) ? 'runtime may use only http/api-error and http/auth' : engineRoot(t) ? 'runtime must not import the engine composition root' : null),
+    check: (t) =>
+      under(t, 'src/engine/api') ? 'runtime must not import api/' : domainBeyondContracts(t) ? 'runtime must not import domain/ (only the SessionHandle contract)' : httpBeyondContracts(t) ? 'runtime may use only the contracts of http/' : compositionRoot(t) ? 'runtime must not import the engine composition root' : null,
   },
   {
     name: 'events-below-domain',
     from: 'src/engine/events/',
-    check: (t) => (under(t, 'src/engine/api', 'src/engine/domain', 'src/engine/runtime') ? 'events must not import api/, domain/ or runtime/' : httpBeyondVocabulary(t) ? 'events may use only http/api-error and http/auth' : engineRoot(t) ? 'events must not import the engine composition root' : null),
+    check: (t) =>
+      under(t, 'src/engine/api', 'src/engine/runtime') || domainBeyondContracts(t) ? 'events must not import api/, domain/ or runtime/' : httpBeyondContracts(t) ? 'events may use only the contracts of http/' : compositionRoot(t) ? 'events must not import the engine composition root' : null,
   },
   {
     name: 'store-is-the-bottom',
     from: 'src/engine/store/',
-    check: (t) => (under(t, 'src/engine/api', 'src/engine/http', 'src/engine/domain', 'src/engine/runtime', 'src/engine/events') || engineRoot(t) ? 'store must not import any layer above it' : null),
+    check: (t) => (under(t, 'src/engine/api', 'src/engine/http', 'src/engine/domain', 'src/engine/runtime', 'src/engine/events') || compositionRoot(t) || (contract(t) && !under(t, 'src/engine/config')) ? 'store must not import any layer above it' : null),
   },
 ];
 
