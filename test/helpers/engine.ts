@@ -10,6 +10,7 @@ import pg from 'pg';
 import Kernel from '@onkernel/sdk';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import type { EngineOptions } from '../../src/engine/config.js';
+import type { Feature } from '../../src/engine/feature.js';
 
 export interface TestEngine {
   engine: Engine;
@@ -43,11 +44,12 @@ async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; dr
   };
 }
 
-export async function startTestEngine(opts: EngineOptions = {}): Promise<TestEngine> {
+/** `features` replaces the engine's feature list (e.g. the defaults plus a test-only route). */
+export async function startTestEngine(opts: EngineOptions = {}, features?: Feature[]): Promise<TestEngine> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'bd-test-')));
   const pgBase = process.env.BROWSERDECK_TEST_DATABASE_URL;
   const pgDb = pgBase && !opts.databaseUrl ? await freshPostgresDatabase(pgBase) : undefined;
-  const engine = createEngine({ port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'silent', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url });
+  const engine = createEngine({ port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'silent', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url }, features);
   const { url } = await engine.start();
   const adminKey = (await fs.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
   const clientWith = (o: { apiKey?: string; projectID?: string }) => new Kernel({ apiKey: o.apiKey ?? adminKey, baseURL: url, projectID: o.projectID, maxRetries: 0 });

@@ -18,7 +18,36 @@ export interface AuditSink {
 /** Status recorded when the client went away before any response was sent (nginx's convention). */
 export const CLIENT_CLOSED = 499;
 
-export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSink; clock: Clock; defaultOrgId: string }): void {
+/**
+ * Counts requests and upgrades whose row is not recorded yet. A response's 'close' can fire a
+ * tick after the server reports itself closed, so the stop waits for this to reach zero.
+ */
+export class InFlight {
+  private open = 0;
+  private waiters: Array<() => void> = [];
+
+  begin(): void {
+    this.open++;
+  }
+
+  end(): void {
+    if (--this.open === 0) for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Resolves when nothing is in flight, or after `maxMs` so a stuck socket cannot block a stop. */
+  idle(maxMs: number): Promise<void> {
+    if (this.open === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSink; clock: Clock; defaultOrgId: string; inFlight: InFlight }): void {
   const fastifyRequests = new WeakMap<IncomingMessage, FastifyRequest>();
   const remember = (request: FastifyRequest): void => {
     fastifyRequests.set(request.raw, request);
@@ -39,7 +68,9 @@ export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSi
     const timestamp = opts.clock.now().toISOString();
     // Read now: after the socket is destroyed its peer address is gone.
     const clientIp = req.socket.remoteAddress ?? '';
+    opts.inFlight.begin();
     res.once('close', () => {
+      opts.inFlight.end();
       const request = fastifyRequests.get(req);
       const auth = request?.auth;
       const url = req.url ?? '/';

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { redactUrl } from './redact.js';
 import { bearerOf } from './auth.js';
 import type { AuditSink } from './audit-recorder.js';
-import { CLIENT_CLOSED } from './audit-recorder.js';
+import { CLIENT_CLOSED, type InFlight } from './audit-recorder.js';
 import { clipPath, clipText, domainOf, serviceOf } from '../domain/audit/audit-record.js';
 import type { Clock } from '../../shared/clock.js';
 
@@ -31,7 +31,7 @@ export function noteUpgradeIdentity(req: IncomingMessage, who: UpgradeIdentity):
 
 export function installUpgradeAudit(
   server: Server,
-  opts: { sink: AuditSink; clock: Clock; defaultOrgId: string; identifyKey: (key: string) => Promise<UpgradeIdentity | null> },
+  opts: { sink: AuditSink; clock: Clock; defaultOrgId: string; identifyKey: (key: string) => Promise<UpgradeIdentity | null>; inFlight: InFlight },
 ): void {
   server.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
     const startedAt = performance.now();
@@ -40,8 +40,10 @@ export function installUpgradeAudit(
     const bearer = bearerOf({ headers: req.headers } as Parameters<typeof bearerOf>[0]);
     const byKey = bearer ? opts.identifyKey(bearer).catch(() => null) : Promise.resolve(null);
     const status = sniffStatus(socket);
+    opts.inFlight.begin();
     socket.once('close', () => {
       void byKey.then((keyIdentity) => {
+        opts.inFlight.end();
         const code = status() || CLIENT_CLOSED;
         const url = req.url ?? '/';
         const accepted = code === 101;

@@ -1,0 +1,91 @@
+/**
+ * The batching writer on a real SQLite store: rows are written by few multi-row INSERTs (not
+ * one per request), nothing is written before the batch is due, and `close()` writes all.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import { openStore, type Store } from '../../../src/engine/store/database.js';
+import { AuditWriter } from '../../../src/engine/domain/audit/audit-writer.js';
+import type { AuditRecord } from '../../../src/engine/domain/audit/audit-record.js';
+
+let store: Store | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await store?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+function row(i: number): AuditRecord {
+  return {
+    org_id: 'org',
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    auth_strategy: 'none',
+    user_id: '',
+    email: '',
+    method: 'GET',
+    path: `/x/${i}`,
+    route: '',
+    domain: 'localhost',
+    service: 'x',
+    client_ip: '127.0.0.1',
+    user_agent: '',
+    status: 200,
+    duration_ms: 0,
+  };
+}
+
+describe('AuditWriter', () => {
+  it('writes queued rows in multi-row batches and everything on close', async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-audit-writer-'));
+    store = await openStore({ dataDir: dir });
+    const inserts: number[] = [];
+    const counter: KyselyPlugin = {
+      transformQuery(args) {
+        if (args.node.kind === 'InsertQueryNode') inserts.push(args.node.values && 'values' in args.node.values ? args.node.values.values.length : -1);
+        return args.node;
+      },
+      async transformResult(args) {
+        return args.result;
+      },
+    };
+    const writer = new AuditWriter(store.db.withPlugin(counter), { intervalMs: 60_000, maxBatch: 500 });
+    for (let i = 0; i < 1_234; i++) writer.add(row(i));
+    // The two full batches were started as soon as they filled; the rest waits for the timer.
+    await writer.flush();
+    expect(await store.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 1234 });
+    expect(inserts).toEqual([500, 500, 234]);
+    writer.add(row(5000));
+    expect(writer.pending).toBe(1);
+    await writer.close();
+    expect(writer.pending).toBe(0);
+    expect(inserts).toEqual([500, 500, 234, 1]);
+  });
+
+  it('keeps rows queued when a write fails and writes them once the database accepts', async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-audit-writer-'));
+    store = await openStore({ dataDir: dir });
+    let fail = true;
+    const flaky: KyselyPlugin = {
+      transformQuery(args) {
+        if (fail && args.node.kind === 'InsertQueryNode') throw new Error('database unavailable');
+        return args.node;
+      },
+      async transformResult(args) {
+        return args.result;
+      },
+    };
+    const errors: number[] = [];
+    const writer = new AuditWriter(store.db.withPlugin(flaky), { intervalMs: 60_000, onError: (_e, n) => errors.push(n) });
+    for (let i = 0; i < 3; i++) writer.add(row(i));
+    await writer.flush();
+    expect(errors).toEqual([3]);
+    expect(writer.pending).toBe(3);
+    fail = false;
+    await writer.close();
+    const rows = await store.db.selectFrom('audit_logs').select('path').orderBy('id').execute();
+    expect(rows.map((r) => r.path)).toEqual(['/x/0', '/x/1', '/x/2']);
+  });
+});
