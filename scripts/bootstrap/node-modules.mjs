@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { run, say } from './run.mjs';
 
 const STAMP = '.browserdeck-install-stamp';
@@ -35,13 +36,25 @@ function installedMatchesLock(root) {
   return true;
 }
 
+/**
+ * better-sqlite3 is compiled against one Node ABI; packaging the desktop app with
+ * electron-builder rebuilds it in place for Electron's ABI, after which Node cannot load it.
+ */
+async function ensureNativeModulesLoad(root) {
+  const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root, encoding: 'utf8' });
+  if (probe.status === 0 || !/NODE_MODULE_VERSION|was compiled against/.test(probe.stderr)) return;
+  say('better-sqlite3 was built for another runtime (Electron?): npm rebuild better-sqlite3');
+  const code = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: root });
+  if (code !== 0) say(`npm rebuild better-sqlite3 failed (exit ${code})`);
+}
+
 export async function ensureNodeModules(root) {
   const stampFile = path.join(root, 'node_modules', STAMP);
   const want = lockHash(root);
   const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
-  if (have === want) return;
-  if (fs.existsSync(path.join(root, 'node_modules')) && installedMatchesLock(root)) {
-    fs.writeFileSync(stampFile, want + '\n');
+  if (have === want || (fs.existsSync(path.join(root, 'node_modules')) && installedMatchesLock(root))) {
+    if (have !== want) fs.writeFileSync(stampFile, want + '\n');
+    await ensureNativeModulesLoad(root);
     return;
   }
   say(fs.existsSync(path.join(root, 'node_modules')) ? 'package-lock.json changed since the last install: npm ci' : 'node_modules missing: npm ci');
