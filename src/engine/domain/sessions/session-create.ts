@@ -11,8 +11,7 @@ import {
   checkChromePolicy, checkExtensions, checkGpu, DEFAULT_VIEWPORT, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport,
   type LaunchOptions, type TelemetryConfig, type TelemetryRequest, type Viewport,
 } from './session-options.js';
-import type { ProfileHooks, ProfileSelector, ProxyHooks } from './session-hooks.js';
-import type { ProfileRef } from './session-record.js';
+import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks } from './session-hooks.js';
 import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
 
 export interface CreateBody {
@@ -40,13 +39,13 @@ export interface CreatePlan {
   telemetry: TelemetryConfig;
   timeoutSeconds: number;
   invocationId: string | null;
-  profile?: ProfileRef;
-  saveProfile: boolean;
+  profile?: ProfileBinding;
   proxyId: string | null;
   extraArgs: string[];
 }
 
-export async function planCreate(auth: AuthContext, body: CreateBody, hooks: { profiles?: ProfileHooks; proxies?: ProxyHooks }): Promise<CreatePlan> {
+/** Validates everything; attaches the profile last (it marks the profile in use for `sessionId`). */
+export async function planCreate(auth: AuthContext, body: CreateBody, sessionId: string, hooks: { profiles?: ProfileService; proxies?: ProxyHooks }): Promise<CreatePlan> {
   checkExtensions(body.extensions);
   const options: LaunchOptions = {
     headless: body.headless ?? false,
@@ -64,22 +63,18 @@ export async function planCreate(auth: AuthContext, body: CreateBody, hooks: { p
     telemetry: normalizeTelemetry(body.telemetry),
     timeoutSeconds: validateTimeout(body.timeout_seconds),
     invocationId: body.invocation_id || null,
-    saveProfile: false,
     proxyId: null,
     extraArgs: [],
   };
-  if (body.profile && (body.profile.id || body.profile.name)) {
-    if (!hooks.profiles) throw ApiError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
-    plan.profile = await hooks.profiles.resolve(auth, body.profile);
-    plan.saveProfile = !!body.profile.save_changes;
-  } else if (body.profile && body.profile.save_changes) {
-    throw ApiError.invalidField('profile', 'needs an id or a name');
-  }
   if (body.proxy_id) {
     if (!hooks.proxies) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     const p = await hooks.proxies.resolve(auth, body.proxy_id);
     plan.proxyId = p.id;
     plan.extraArgs.push(...p.launchArgs);
+  }
+  if (body.profile) {
+    if (!hooks.profiles) throw ApiError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
+    plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
   }
   return plan;
 }

@@ -15,7 +15,7 @@ import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
 import { sessionDto, type SessionDto, type SessionRow } from './session-record.js';
 import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
-import { PROFILE_HOOKS, PROXY_HOOKS, type ProfileHooks, type ProxyHooks } from './session-hooks.js';
+import { PROFILE_SERVICE, PROXY_HOOKS, type ProfileService, type ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 
@@ -58,8 +58,8 @@ export class SessionManager implements SessionRegistry {
     if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
     const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
     if (!executable) throw new ApiError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
-    const plan = await planCreate(auth, body, { profiles: this.ctx.services[PROFILE_HOOKS] as ProfileHooks | undefined, proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined });
     const id = newId();
+    const plan = await planCreate(auth, body, id, { profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined, proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined });
     const sessionDir = path.join(this.sessionsDir, id);
     const row: SessionRow = {
       id,
@@ -70,7 +70,7 @@ export class SessionManager implements SessionRegistry {
       tags: JSON.stringify(plan.tags),
       telemetry: JSON.stringify(plan.telemetry),
       timeout_seconds: plan.timeoutSeconds,
-      profile_id: plan.profile?.id ?? null,
+      profile_id: plan.profile?.profileId ?? null,
       proxy_id: plan.proxyId,
       pool_id: internal.pool?.id ?? null,
       pool_name: internal.pool?.name ?? null,
@@ -85,13 +85,18 @@ export class SessionManager implements SessionRegistry {
       ended_reason: null,
       uptime_ms: null,
     };
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await this.limits.lock(trx, auth.orgId);
-      if (!internal.skipLimits) await this.limits.assertSlot(trx, auth.orgId, auth.projectId);
-      if (plan.name) await this.assertNameFree(trx, auth, plan.name);
-      await trx.insertInto('browser_sessions').values(row).execute();
-    });
-    const profiles = this.ctx.services[PROFILE_HOOKS] as ProfileHooks | undefined;
+    try {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        await this.limits.lock(trx, auth.orgId);
+        if (!internal.skipLimits) await this.limits.assertSlot(trx, auth.orgId, auth.projectId);
+        if (plan.name) await this.assertNameFree(trx, auth, plan.name);
+        await trx.insertInto('browser_sessions').values(row).execute();
+      });
+    } catch (err) {
+      await plan.profile?.finish('', { save: false });
+      throw err;
+    }
+    const binding = plan.profile;
     const rt = new SessionRuntime({
       id,
       orgId: auth.orgId,
@@ -104,14 +109,15 @@ export class SessionManager implements SessionRegistry {
       env: this.ctx.config.env,
       userAgent: plan.options.stealth ? await stealthUserAgent(executable) : undefined,
       extraArgs: plan.extraArgs,
-      prepare: plan.profile && profiles ? (dirs) => profiles.prepare(dirs.userData, plan.profile!) : undefined,
+      prepare: binding ? (dirs) => binding.restore(dirs.userData) : undefined,
       now: () => this.now().getTime(),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       onBrowserChanged: (b) => void this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid }).where('id', '=', id).execute().catch(() => {}),
     });
-    if (plan.saveProfile && plan.profile && profiles) {
-      const profile = plan.profile;
-      rt.saveProfile = (dirs) => profiles.save(dirs.userData, profile);
+    if (binding) {
+      // Saved (when save_changes) only after a clean Browser.close: a torn copy is never saved.
+      rt.saveProfile = (dirs, clean) => binding.finish(dirs.userData, { save: clean });
+      rt.profile = binding.profile;
     }
     this.running.set(id, rt);
     try {
@@ -137,7 +143,7 @@ export class SessionManager implements SessionRegistry {
     const expires = new Date(this.now().getTime() + JWT_LIFETIME_MS);
     const jwt = await this.jwt.sign({ sessionId: row.id, orgId: row.org_id, projectId: row.project_id }, expires);
     const uptime = rt ? rt.uptimeMs() : this.now().getTime() - Date.parse(row.created_at);
-    return sessionDto(row, { publicUrl: this.ctx.publicUrl(), jwt, uptimeMs: uptime, viewport: rt?.viewport });
+    return sessionDto(row, { publicUrl: this.ctx.publicUrl(), jwt, uptimeMs: uptime, viewport: rt?.viewport, profile: rt?.profile });
   }
 
   /** The row of a session visible to this caller (by id, or by name among active sessions). */

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionDirs, SessionHandle } from './session-handle.js';
 import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
+import type { ProfileRef } from './session-record.js';
 import { BrowserSupervisor } from '../../runtime/chromium/browser-supervisor.js';
 import { launchChromium, type LaunchedBrowser } from '../../runtime/chromium/launch-chromium.js';
 import { chromiumArgs } from '../../runtime/chromium/chromium-flags.js';
@@ -60,7 +61,9 @@ export class SessionRuntime implements SessionHandle {
   private ending?: Promise<void>;
   endedReason?: string;
   /** Set when the session's profile is written back at the end (profile save_changes). */
-  saveProfile?: (dirs: SessionDirs) => Promise<void>;
+  saveProfile?: (dirs: SessionDirs, cleanClose: boolean) => Promise<void>;
+  /** The attached profile's wire form (Session object `profile`). */
+  profile?: ProfileRef;
 
   constructor(private readonly spec: RuntimeSpec) {
     this.id = spec.id;
@@ -222,7 +225,7 @@ export class SessionRuntime implements SessionHandle {
   }
 
   /** Ends the session: signal, feature cleanup, browser, Xvfb, leftovers, directories. Idempotent. */
-  end(reason: string, beforeDirsRemoved?: (dirs: SessionDirs) => Promise<void>): Promise<void> {
+  end(reason: string, beforeDirsRemoved?: (dirs: SessionDirs, cleanClose: boolean) => Promise<void>): Promise<void> {
     this.ending ??= (async () => {
       this.endedReason = reason;
       if (this.timer) clearTimeout(this.timer);
@@ -234,8 +237,8 @@ export class SessionRuntime implements SessionHandle {
           /* cleanup of one feature must not stop the rest */
         }
       }
-      await this.supervisor.stop().catch(() => {});
-      if (beforeDirsRemoved) await beforeDirsRemoved(this.dirs).catch(() => {});
+      const clean = await this.supervisor.stop().catch(() => false);
+      if (beforeDirsRemoved) await beforeDirsRemoved(this.dirs, clean).catch(() => {});
       await this.xvfb?.stop();
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);

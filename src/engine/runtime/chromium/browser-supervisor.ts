@@ -83,9 +83,11 @@ export class BrowserSupervisor {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops for good; true when the browser closed cleanly through CDP (state flushed to disk). */
+  async stop(): Promise<boolean> {
     this.stopping = true;
     const b = this.browser;
-    if (b) await stopChromium(b);
+    if (!b) return false;
+    return stopChromium(b);
   }
 }

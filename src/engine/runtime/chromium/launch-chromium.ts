@@ -83,10 +83,12 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
  * Ends a browser: `Browser.close` first (it leaves no temp files behind), then SIGKILL to
  * the whole group after a short grace so no helper process survives.
  */
-export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<void> {
-  if (b.control.isOpen) await b.control.send('Browser.close', {}, { timeoutMs: graceMs }).catch(() => {});
+export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<boolean> {
+  let clean = false;
+  if (b.control.isOpen) clean = await b.control.send('Browser.close', {}, { timeoutMs: graceMs }).then(() => true, () => false);
   b.control.close();
-  await Promise.race([b.exited, new Promise((r) => setTimeout(r, graceMs))]);
+  const exitedInTime = await Promise.race([b.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), graceMs))]);
   killGroup(b.pgid);
   await b.exited;
+  return clean && exitedInTime;
 }

@@ -1,0 +1,90 @@
+/**
+ * `webdriver_ws_url`: `ws(s)://…/browsers/{id}/webdriver?jwt=…` speaks WebDriver BiDi through
+ * an in-process chromium-bidi mapper attached to the session's browser (bidi-mapper.ts).
+ * Chosen over proxying to a chromedriver: no extra process per session, no port to allocate,
+ * and it follows browser restarts by simply reconnecting. `browser.close` and `session.end`
+ * end only this client's BiDi connection — the session's lifetime belongs to the API
+ * (DELETE /browsers/{id}), as with a client closing a CDP connection.
+ */
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Feature } from '../../feature.js';
+import { rejectUpgrade } from '../../http/upgrade-router.js';
+import { ApiError } from '../../http/api-error.js';
+import type { SessionHandle, SessionRegistry } from '../../domain/sessions/session-handle.js';
+import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
+
+function serveBidiClient(ws: WebSocket, handle: SessionHandle): void {
+  const release = handle.holdActive();
+  const send = (m: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  };
+  let mapper: BidiMapper | undefined;
+  const waiting: unknown[] = [];
+  let closed = false;
+
+  const finish = (code: number, reason: string) => {
+    if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);
+  };
+  const onEnded = () => finish(1000, 'session ended');
+  handle.signal.addEventListener('abort', onEnded, { once: true });
+
+  ws.on('message', (data) => {
+    handle.touch();
+    let cmd: { id?: unknown; method?: unknown };
+    try {
+      cmd = JSON.parse(data.toString());
+    } catch {
+      return send({ type: 'error', id: null, error: 'invalid argument', message: 'message is not valid JSON' });
+    }
+    if (cmd === null || typeof cmd !== 'object' || Array.isArray(cmd)) return send({ type: 'error', id: null, error: 'invalid argument', message: 'message must be a JSON object' });
+    if (cmd.method === 'browser.close' || cmd.method === 'session.end') {
+      send({ type: 'success', id: cmd.id ?? null, result: {} });
+      return finish(1000, cmd.method === 'browser.close' ? 'BiDi connection closed (the session keeps running; DELETE /browsers/{id} ends it)' : 'BiDi session ended');
+    }
+    if (mapper) mapper.dispatch(cmd);
+    else waiting.push(cmd);
+  });
+
+  ws.on('close', () => {
+    closed = true;
+    handle.signal.removeEventListener('abort', onEnded);
+    mapper?.close();
+    release();
+  });
+
+  void (async () => {
+    try {
+      const m = await startBidiMapper(handle.browserCdpUrl(), send);
+      if (closed) return m.close();
+      mapper = m;
+      for (const cmd of waiting.splice(0)) m.dispatch(cmd);
+      void m.cdpClosed.then(() => finish(handle.signal.aborted ? 1000 : 1011, handle.signal.aborted ? 'session ended' : 'browser connection lost (restarted); reconnect'));
+    } catch (err) {
+      finish(1011, `could not attach to the browser: ${(err as Error).message}`.slice(0, 120));
+    }
+  })();
+}
+
+export const bidiFeature: Feature = {
+  name: 'webdriver-bidi',
+  register(_app, ctx) {
+    const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+    ctx.onStop(() => {
+      for (const c of wss.clients) c.close(1001, 'engine stopping');
+      wss.close();
+    });
+    const handler = async (...[req, socket, head, params, url]: Parameters<Parameters<typeof ctx.upgrades.add>[1]>) => {
+      let handle: SessionHandle;
+      try {
+        handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id);
+      } catch (err) {
+        const e = err instanceof ApiError ? err : new ApiError(500, 'internal', 'internal error');
+        return rejectUpgrade(socket, e.status, e.message);
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => serveBidiClient(ws, handle));
+    };
+    ctx.upgrades.add('/browsers/:id/webdriver', handler);
+    // Some BiDi clients append /session to the address they were given.
+    ctx.upgrades.add('/browsers/:id/webdriver/session', handler);
+  },
+};

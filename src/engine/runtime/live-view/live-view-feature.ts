@@ -1,0 +1,61 @@
+/**
+ * Live view: `GET /browsers/{id}/live?jwt=…[&readOnly=true]` serves the viewer page and
+ * `/browsers/{id}/live/ws` (same query) its WebSocket. Registers `ctx.services.liveView`
+ * (cursor state other features set). Works for headless and headful sessions alike, since
+ * both are fed by the CDP screencast.
+ */
+import { WebSocketServer } from 'ws';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../../feature.js';
+import { rejectUpgrade } from '../../http/upgrade-router.js';
+import { ApiError } from '../../http/api-error.js';
+import type { SessionRegistry } from '../../domain/sessions/session-handle.js';
+import { liveViewHtml } from './live-view-page.js';
+import { serveViewer } from './live-view-socket.js';
+import { createLiveViewService } from './live-view-state.js';
+
+export const liveViewFeature: Feature = {
+  name: 'live-view',
+  register(app: FastifyInstance, ctx) {
+    const liveView = createLiveViewService();
+    ctx.services.liveView = liveView;
+    const sessions = () => ctx.services.sessions as SessionRegistry;
+
+    app.get(
+      '/browsers/:id/live',
+      {
+        schema: {
+          tags: ['browsers'],
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
+          querystring: Type.Object({ jwt: Type.Optional(Type.String()), readOnly: Type.Optional(Type.Boolean()) }),
+        },
+      },
+      async (req, reply) => {
+        const handle = await sessions().require(req.auth, (req.params as { id: string }).id);
+        reply.header('content-type', 'text/html; charset=utf-8');
+        reply.header('cache-control', 'no-store');
+        reply.header('referrer-policy', 'no-referrer');
+        reply.header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'");
+        return reply.send(liveViewHtml(handle.id));
+      },
+    );
+
+    const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    ctx.onStop(() => {
+      for (const c of wss.clients) c.close(1001, 'engine stopping');
+      wss.close();
+    });
+    ctx.upgrades.add('/browsers/:id/live/ws', async (req, socket, head, params, url) => {
+      let handle;
+      try {
+        handle = await sessions().requireUpgrade(req, url, params.id);
+      } catch (err) {
+        const e = err instanceof ApiError ? err : new ApiError(500, 'internal', 'internal error');
+        return rejectUpgrade(socket, e.status, e.message);
+      }
+      const readOnly = ['true', '1'].includes(url.searchParams.get('readOnly') ?? url.searchParams.get('readonly') ?? '');
+      wss.handleUpgrade(req, socket, head, (ws) => serveViewer(ws, handle, { readOnly, liveView }));
+    });
+  },
+};

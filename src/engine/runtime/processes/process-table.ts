@@ -1,0 +1,91 @@
+/**
+ * Every process of the engine, by id, owned by its session: started through the sandbox,
+ * found again only with the same session (another session's process id is a 404), killed as
+ * a group when the session ends and when the engine stops. Exited processes stay queryable
+ * until their session ends (oldest dropped beyond a cap).
+ */
+import { ApiError } from '../../http/api-error.js';
+import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import { resolveSessionPath } from '../session-fs/resolve-session-path.js';
+import { baseEnv, buildLaunch, findBwrap } from './sandbox-command.js';
+import { SessionProcess, type StartOptions } from './session-process.js';
+
+const MAX_EXITED_PER_SESSION = 200;
+
+export interface ProcessRequest {
+  command: string;
+  args?: string[];
+  cwd?: string | null;
+  env?: Record<string, string>;
+  timeout_sec?: number | null;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function validate(req: ProcessRequest): void {
+  if (!req.command || req.command.includes('\0')) throw ApiError.invalidField('command', 'must be a non-empty string without NUL bytes');
+  for (const [i, a] of (req.args ?? []).entries()) if (a.includes('\0')) throw ApiError.invalidField(`args.${i}`, 'must not contain NUL bytes');
+  for (const [k, v] of Object.entries(req.env ?? {})) {
+    if (!ENV_NAME.test(k)) throw ApiError.invalidField(`env.${k}`, 'is not a valid environment variable name');
+    if (typeof v !== 'string' || v.includes('\0')) throw ApiError.invalidField(`env.${k}`, 'must be a string without NUL bytes');
+  }
+}
+
+export class ProcessTable {
+  private processes = new Map<string, SessionProcess>();
+  private hooked = new WeakSet<SessionHandle>();
+
+  constructor(private readonly hide: string[]) {}
+
+  async start(session: SessionHandle, req: ProcessRequest, opts: Omit<StartOptions, 'timeoutSec'> = {}): Promise<SessionProcess> {
+    validate(req);
+    if (session.signal.aborted) throw ApiError.notFound('browser session', session.id);
+    const cwd = await resolveSessionPath(session.dirs.root, req.cwd ?? '/', { followLeaf: true, field: 'cwd' });
+    if (!cwd.exists) throw new ApiError(400, 'invalid_request', `cwd: ${cwd.virtual} does not exist`);
+    const env = baseEnv({ ...(session.display ? { DISPLAY: session.display } : {}), ...(req.env ?? {}) }, Boolean(opts.tty));
+    const launch = await buildLaunch(
+      { root: cwd.root, cwdVirtual: cwd.virtual, cwdHost: cwd.host, command: req.command, args: req.args ?? [], env, hide: this.hide },
+      findBwrap(),
+    );
+    const proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });
+    this.processes.set(proc.id, proc);
+    this.hook(session);
+    await proc.locateCommand(launch.sandboxed);
+    this.trim(session.id);
+    return proc;
+  }
+
+  private hook(session: SessionHandle): void {
+    if (this.hooked.has(session)) return;
+    this.hooked.add(session);
+    session.onEnd(() => this.endSession(session.id));
+  }
+
+  private trim(sessionId: string): void {
+    const exited = [...this.processes.values()].filter((p) => p.sessionId === sessionId && !p.running);
+    for (const p of exited.slice(0, Math.max(0, exited.length - MAX_EXITED_PER_SESSION))) this.processes.delete(p.id);
+  }
+
+  get(sessionId: string, processId: string): SessionProcess {
+    const p = this.processes.get(processId);
+    if (!p || p.sessionId !== sessionId) throw ApiError.notFound('process', processId);
+    return p;
+  }
+
+  /** Drops a finished process (exec results are not kept). */
+  forget(processId: string): void {
+    this.processes.delete(processId);
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    const mine = [...this.processes.values()].filter((p) => p.sessionId === sessionId);
+    for (const p of mine) p.killGroup();
+    await Promise.all(mine.map((p) => Promise.race([p.exited, new Promise((r) => setTimeout(r, 2000))])));
+    for (const p of mine) this.processes.delete(p.id);
+  }
+
+  async stopAll(): Promise<void> {
+    const ids = new Set([...this.processes.values()].map((p) => p.sessionId));
+    await Promise.all([...ids].map((id) => this.endSession(id)));
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * One process of a session, started through `buildLaunch` either on pipes (`child_process`,
+ * stdout and stderr kept apart) or on a PTY (`node-pty`, one merged stream reported as stdout).
+ * It runs in its own process group so the whole tree can be killed at once; inside bwrap the
+ * user's command is the grandchild (bwrap → bwrap init → command), and signals go to that pid.
+ * Output goes to a bounded history plus live subscribers; the exit is an event of its own.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import * as pty from 'node-pty';
+import { OutputBuffer, type OutputChunk, type StreamName } from './output-buffer.js';
+import { ProcStats, childrenOf } from './proc-stats.js';
+import type { LaunchSpec } from './sandbox-command.js';
+
+export type ProcessSignal = 'TERM' | 'KILL' | 'INT' | 'HUP';
+export const PROCESS_SIGNALS: ProcessSignal[] = ['TERM', 'KILL', 'INT', 'HUP'];
+
+export interface ProcessEvents {
+  output(chunk: OutputChunk): void;
+  exit(code: number): void;
+}
+
+export interface StartOptions {
+  tty?: { cols: number; rows: number };
+  /** Kill the process group after this many seconds. */
+  timeoutSec?: number;
+  historyBytes?: number;
+}
+
+export class SessionProcess {
+  readonly id = randomUUID();
+  readonly startedAt = new Date();
+  readonly tty: boolean;
+  /** Host pid of the user's command (bwrap's grandchild when sandboxed). */
+  pid: number;
+  /** Pid of the direct child = process group id. */
+  readonly groupPid: number;
+  exitCode: number | null = null;
+  timedOut = false;
+  private readonly history: OutputBuffer;
+  private readonly subscribers = new Set<ProcessEvents>();
+  private readonly child?: ChildProcess;
+  private readonly term?: pty.IPty;
+  private readonly stats: ProcStats;
+  private timer?: NodeJS.Timeout;
+  readonly exited: Promise<number>;
+
+  constructor(
+    readonly sessionId: string,
+    launch: LaunchSpec,
+    opts: StartOptions = {},
+  ) {
+    this.history = new OutputBuffer(opts.historyBytes);
+    this.tty = Boolean(opts.tty);
+    let resolveExit!: (code: number) => void;
+    this.exited = new Promise((r) => (resolveExit = r));
+    const onExit = (code: number) => {
+      if (this.exitCode !== null) return;
+      this.exitCode = code;
+      if (this.timer) clearTimeout(this.timer);
+      this.killGroup(); // leftovers of the tree die with it
+      for (const s of this.subscribers) s.exit(code);
+      this.subscribers.clear();
+      resolveExit(code);
+    };
+    if (opts.tty) {
+      this.term = pty.spawn(launch.file, launch.args, { cols: opts.tty.cols, rows: opts.tty.rows, cwd: launch.cwd, env: launch.env, encoding: null, name: 'xterm-256color' });
+      this.term.onData((d) => this.emit('stdout', Buffer.isBuffer(d) ? d : Buffer.from(d)));
+      this.term.onExit(({ exitCode, signal }) => onExit(signal ? 128 + signal : exitCode));
+      this.groupPid = this.term.pid;
+    } else {
+      this.child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      this.child.stdout!.on('data', (d: Buffer) => this.emit('stdout', d));
+      this.child.stderr!.on('data', (d: Buffer) => this.emit('stderr', d));
+      this.child.stdin!.on('error', () => {});
+      let spawnError: Error | undefined;
+      this.child.on('error', (err) => {
+        spawnError = err;
+        this.emit('stderr', Buffer.from(`${err.message}\n`));
+        onExit(127);
+      });
+      // 'close' (not 'exit') so every byte of output has been delivered before the exit event.
+      this.child.on('close', (code, signal) => {
+        if (!spawnError) onExit(code ?? (signal ? 128 + signalNumber(signal) : 1));
+      });
+      this.groupPid = this.child.pid ?? -1;
+    }
+    this.pid = this.groupPid;
+    this.stats = new ProcStats(this.startedAt.getTime());
+    if (opts.timeoutSec && opts.timeoutSec > 0) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.killGroup();
+      }, opts.timeoutSec * 1000);
+      this.timer.unref();
+    }
+  }
+
+  /** Inside bwrap, finds the user's command (grandchild) so signals reach it and not bwrap. */
+  async locateCommand(sandboxed: boolean): Promise<void> {
+    if (!sandboxed || this.groupPid <= 0) return;
+    for (let i = 0; i < 100 && this.exitCode === null; i++) {
+      const init = childrenOf(this.groupPid)[0];
+      const cmd = init ? childrenOf(init)[0] : undefined;
+      if (cmd) {
+        this.pid = cmd;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  get running(): boolean {
+    return this.exitCode === null;
+  }
+
+  private emit(stream: StreamName, data: Buffer): void {
+    const chunk = { stream, data };
+    this.history.push(chunk);
+    for (const s of this.subscribers) s.output(chunk);
+  }
+
+  /** Replays the history, then streams live output and the exit. Returns an unsubscribe. */
+  subscribe(events: ProcessEvents): () => void {
+    for (const c of this.history.snapshot()) events.output(c);
+    if (this.exitCode !== null) {
+      events.exit(this.exitCode);
+      return () => {};
+    }
+    this.subscribers.add(events);
+    return () => this.subscribers.delete(events);
+  }
+
+  write(data: Buffer): number {
+    if (!this.running) return 0;
+    if (this.term) this.term.write(data);
+    else this.child!.stdin!.write(data);
+    return data.length;
+  }
+
+  /** Closes stdin (pipes only): lets `cat`-like commands finish. */
+  endInput(): void {
+    this.child?.stdin?.end();
+  }
+
+  signal(sig: ProcessSignal): void {
+    if (!this.running) return;
+    try {
+      process.kill(this.pid, `SIG${sig}` as NodeJS.Signals);
+    } catch {}
+  }
+
+  resize(cols: number, rows: number): boolean {
+    if (!this.term || !this.running) return false;
+    this.term.resize(cols, rows);
+    return true;
+  }
+
+  killGroup(): void {
+    if (this.groupPid <= 0) return;
+    try {
+      process.kill(-this.groupPid, 'SIGKILL');
+    } catch {}
+  }
+
+  status(): { state: 'running' | 'exited'; exit_code: number | null; cpu_pct: number; mem_bytes: number } {
+    const s = this.running ? this.stats.sample(this.groupPid) : { cpu_pct: 0, mem_bytes: 0 };
+    return { state: this.running ? 'running' : 'exited', exit_code: this.exitCode, ...s };
+  }
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  const map: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13, SIGABRT: 6, SIGSEGV: 11 };
+  return map[signal] ?? 1;
+}
