@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KyselyPlugin } from 'kysely';
+import { InsertQueryNode, ValuesNode, type KyselyPlugin } from 'kysely';
 import { openStore, type Store } from '../../../src/engine/store/database.js';
 import { AuditWriter } from '../../../src/engine/domain/audit/audit-writer.js';
 import type { AuditRecord } from '../../../src/engine/domain/audit/audit-record.js';
@@ -44,7 +44,7 @@ describe('AuditWriter', () => {
     const inserts: number[] = [];
     const counter: KyselyPlugin = {
       transformQuery(args) {
-        if (args.node.kind === 'InsertQueryNode') inserts.push(args.node.values && 'values' in args.node.values ? args.node.values.values.length : -1);
+        if (InsertQueryNode.is(args.node)) inserts.push(args.node.values && ValuesNode.is(args.node.values) ? args.node.values.values.length : -1);
         return args.node;
       },
       async transformResult(args) {
