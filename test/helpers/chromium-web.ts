@@ -42,7 +42,7 @@ export async function startTestWebServer(): Promise<TestWebServer> {
 /** Pids of live processes whose command line contains `marker` (e.g. a test engine's data dir). */
 export function processesWith(marker: string): number[] {
   try {
-    const out = execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' });
+    const out = execFileSync('pgrep', ['-f', '--', marker], { encoding: 'utf8' });
     return out.split('\n').filter(Boolean).map(Number).filter((p) => p !== process.pid);
   } catch {
     return [];
