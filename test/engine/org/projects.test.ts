@@ -49,7 +49,7 @@ describe('projects', () => {
     await t.client.projects.create({ name: 'alphabet soup' });
     expect(await listNames({ name: 'ALPHA TEAM' })).toEqual(['Alpha Team']);
     expect(await listNames({ name: 'alpha' })).toEqual([]);
-    expect(await listNames({ query: 'ALPHA' })).toEqual(['Alpha Team', 'alphabet soup']);
+    expect((await listNames({ query: 'ALPHA' })).sort()).toEqual(['Alpha Team', 'alphabet soup']);
     expect(await listNames({ query: 'fe op' })).toEqual(['Café Ops']);
     expect(await listNames({ query: '%' })).toEqual([]);
   });
