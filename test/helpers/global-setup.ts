@@ -4,10 +4,12 @@
  * answers, so a wrong URL fails the run with one clear message instead of in every file.
  */
 import pg from 'pg';
+import { assertNoLeftoverChromium } from './chromium-leaks.js';
 
-export default async function setup(): Promise<void> {
+/** The returned teardown fails the run if a test engine's Chromium is still running at the end. */
+export default async function setup(): Promise<() => void> {
   const url = process.env.BROWSERDECK_TEST_DATABASE_URL;
-  if (!url) return;
+  if (!url) return assertNoLeftoverChromium;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
@@ -17,4 +19,5 @@ export default async function setup(): Promise<void> {
   } finally {
     await client.end().catch(() => {});
   }
+  return assertNoLeftoverChromium;
 }
