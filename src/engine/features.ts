@@ -10,7 +10,9 @@ import { projectLimitsFeature } from './api/project-limits.js';
 import { orgLimitsFeature } from './api/org-limits.js';
 import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
+import { liveViewFeature } from './runtime/live-view/live-view-feature.js';
+import { bidiFeature } from './runtime/bidi/bidi-feature.js';
 import { credentialsFeature } from './api/credentials.js';
 import { proxiesFeature } from './api/proxies.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, auditLogsFeature, credentialsFeature, proxiesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, auditLogsFeature, credentialsFeature, proxiesFeature];

@@ -64,6 +64,7 @@ interface Consumer {
 }
 
 const pumps = new Map<string, ScreencastPump>();
+const TITLE_POLL_MS = 1000;
 
 /** Subscribes to a session's screencast; the first subscriber starts it, the last one stops it. */
 export function subscribeScreencast(handle: SessionHandle, opts: ScreencastOptions = {}): ScreencastSubscription {
@@ -86,6 +87,8 @@ class ScreencastPump {
   private closed = false;
   private readonly unsubscribeRestart: () => void;
   private switching: Promise<void> = Promise.resolve();
+  /** Titles set by script do not raise targetInfoChanged; a light poll keeps them current. */
+  private readonly titlePoll: NodeJS.Timeout;
 
   constructor(
     private readonly handle: SessionHandle,
@@ -93,6 +96,8 @@ class ScreencastPump {
   ) {
     this.unsubscribeRestart = handle.onBrowserRestart(() => void this.connect());
     handle.signal.addEventListener('abort', () => this.close(), { once: true });
+    this.titlePoll = setInterval(() => void this.refreshActiveInfo(), TITLE_POLL_MS);
+    this.titlePoll.unref();
     void this.connect();
   }
 
@@ -239,6 +244,15 @@ class ScreencastPump {
     this.emitPage();
   }
 
+  private async refreshActiveInfo(): Promise<void> {
+    const cdp = this.cdp;
+    const targetId = this.active?.targetId;
+    if (!cdp || !targetId) return;
+    const r = await cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId }).catch(() => undefined);
+    const known = this.pages.get(targetId);
+    if (r && known && (known.title !== r.targetInfo.title || known.url !== r.targetInfo.url)) this.onTargetInfo(r.targetInfo, false);
+  }
+
   private emitPage(): void {
     const page = this.currentPage();
     for (const c of this.consumers) for (const fn of c.pageListeners) fn(page);
@@ -272,6 +286,7 @@ class ScreencastPump {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.titlePoll);
     this.onClosed();
     this.unsubscribeRestart();
     this.cdp?.close();

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startTestPages, type TestPages } from './test-pages.js';
+
+let t: TestEngine;
+let pages: TestPages;
+let viewer: Browser;
+beforeAll(async () => {
+  t = await startTestEngine();
+  pages = await startTestPages();
+  viewer = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+});
+afterAll(async () => {
+  await viewer?.close();
+  await t?.stop();
+  await pages?.close();
+});
+
+async function frames(p: import('playwright-core').Page): Promise<number> {
+  return p.evaluate(() => (window as any).__liveView?.frames ?? 0);
+}
+
+/** How many clicks the session's page has counted, read over CDP. */
+async function clicksIn(cdpUrl: string): Promise<number> {
+  const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl, defaultViewport: null });
+  try {
+    const [p] = (await b.pages()).filter((x) => x.url().includes('/clicks'));
+    return await p.evaluate(() => (window as any).clicks as number);
+  } finally {
+    await b.disconnect();
+  }
+}
+
+describe('live view (browser_live_view_url)', () => {
+  it('shows frames on a canvas and forwards a click to the page', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/clicks` });
+    expect(s.browser_live_view_url).toMatch(/\/browsers\/.+\/live\?jwt=/);
+    const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      const first = await frames(p);
+      await p.waitForFunction((n) => (window as any).__liveView.frames > n, first, { timeout: 20_000 });
+      // The canvas really holds the page's pixels (not a blank canvas).
+      const nonBlank = await p.evaluate(() => {
+        const c = document.getElementById('screen') as HTMLCanvasElement;
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let lit = 0;
+        for (let i = 0; i < d.length; i += 4 * 97) if (d[i] + d[i + 1] + d[i + 2] > 30) lit++;
+        return { w: c.width, h: c.height, lit };
+      });
+      expect(nonBlank.w).toBeGreaterThan(100);
+      expect(nonBlank.lit).toBeGreaterThan(0);
+      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/clicks'), null, { timeout: 10_000 });
+      expect(await p.textContent('#size')).toMatch(/^\d+×\d+$/);
+
+      const box = (await p.locator('#screen').boundingBox())!;
+      await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await p.mouse.click(box.x + box.width / 3, box.y + box.height / 3);
+      await expect.poll(() => clicksIn(s.cdp_ws_url), { timeout: 10_000 }).toBe(2);
+      // The page's title changed with the clicks and the viewer was told.
+      await p.waitForFunction(() => (window as any).__liveView.page?.title === 'clicks 2', null, { timeout: 10_000 });
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
+
+  it('read-only viewers see frames but their clicks never reach the page', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/clicks` });
+    const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+      await p.goto(`${s.browser_live_view_url}&readOnly=true`);
+      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      expect(await p.isVisible('#ro')).toBe(true);
+      const box = (await p.locator('#screen').boundingBox())!;
+      await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      // Bypass the page's own guard: a crafted client message must be ignored by the server too.
+      await p.evaluate(async () => {
+        const url = (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + location.pathname + '/ws' + location.search;
+        const ws = new WebSocket(url);
+        await new Promise((r) => (ws.onopen = r));
+        for (const action of ['down', 'up']) ws.send(JSON.stringify({ type: 'mouse', action, x: 50, y: 50, button: 'left', buttons: action === 'down' ? 1 : 0, clickCount: 1 }));
+        ws.send(JSON.stringify({ type: 'mouse', action: 'click', x: 60, y: 60, button: 'left' }));
+        await new Promise((r) => setTimeout(r, 300));
+        ws.close();
+      });
+      // A writable viewer's click afterwards proves input does flow, and that the earlier ones were dropped.
+      const w = await viewer.newPage({ viewport: { width: 800, height: 600 } });
+      await w.goto(s.browser_live_view_url!);
+      await w.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      const wb = (await w.locator('#screen').boundingBox())!;
+      await w.mouse.click(wb.x + wb.width / 2, wb.y + wb.height / 2);
+      await expect.poll(() => clicksIn(s.cdp_ws_url), { timeout: 10_000 }).toBe(1);
+      await w.close();
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
+
+  it('follows a newly opened tab and refuses a viewer without a valid token', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated` });
+    const p = await viewer.newPage();
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/animated'), null, { timeout: 20_000 });
+      const b = await puppeteer.connect({ browserWSEndpoint: s.cdp_ws_url, defaultViewport: null });
+      const tab = await b.newPage();
+      await tab.goto(`${pages.url}/clicks`);
+      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/clicks'), null, { timeout: 20_000 });
+      const before = await frames(p);
+      await p.waitForFunction((n) => (window as any).__liveView.frames > n, before, { timeout: 20_000 });
+      await tab.close();
+      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/animated'), null, { timeout: 20_000 });
+      await b.disconnect();
+      const res = await fetch(s.browser_live_view_url!.replace(/jwt=[^&]+/, 'jwt=forged'));
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'unauthorized' });
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
+});

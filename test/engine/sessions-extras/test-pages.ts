@@ -1,0 +1,56 @@
+/**
+ * A tiny local web server for the sessions-extras tests: a page that counts clicks, a page
+ * that animates (so a screencast keeps producing frames), and a page that stores a cookie,
+ * localStorage and IndexedDB on demand and reports what it finds.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const PAGES: Record<string, string> = {
+  '/clicks': `<!doctype html><title>clicks</title><body style="margin:0">
+<button id="b" style="position:absolute;left:0;top:0;width:100vw;height:100vh;font-size:40px">0</button>
+<script>window.clicks=0;document.getElementById('b').addEventListener('click',()=>{window.clicks++;document.getElementById('b').textContent=String(window.clicks);document.title='clicks '+window.clicks;});
+let i=0;setInterval(()=>{document.body.style.background=(i++%2)?'#fff':'#eee'},50);</script></body>`,
+  '/animated': `<!doctype html><title>animated</title><body style="margin:0;background:#fff">
+<div id="d" style="width:200px;height:200px;background:#c00"></div>
+<script>let i=0;setInterval(()=>{document.getElementById('d').style.marginLeft=(i++%300)+'px'},30);</script></body>`,
+  '/hello': `<!doctype html><title>Hello from the test page</title><body><h1 id="h">hello</h1></body>`,
+  '/storage': `<!doctype html><title>storage</title><body><script>
+window.writeState = async (v) => {
+  document.cookie = 'bd_cookie=' + v + '; max-age=86400; path=/';
+  localStorage.setItem('bd_local', v);
+  await new Promise((res, rej) => { const r = indexedDB.open('bd_db', 1); r.onupgradeneeded = () => r.result.createObjectStore('kv');
+    r.onsuccess = () => { const t = r.result.transaction('kv', 'readwrite'); t.objectStore('kv').put(v, 'k'); t.oncomplete = () => { r.result.close(); res(); }; t.onerror = rej; }; r.onerror = rej; });
+};
+window.readState = async () => {
+  const cookie = (document.cookie.match(/(?:^|; )bd_cookie=([^;]*)/) || [])[1] || null;
+  const local = localStorage.getItem('bd_local');
+  const idb = await new Promise((res) => { const r = indexedDB.open('bd_db', 1); r.onupgradeneeded = () => r.result.createObjectStore('kv');
+    r.onsuccess = () => { const t = r.result.transaction('kv', 'readonly'); const g = t.objectStore('kv').get('k'); g.onsuccess = () => { r.result.close(); res(g.result ?? null); }; }; r.onerror = () => res(null); });
+  return { cookie, local, idb };
+};
+</script></body>`,
+};
+
+export interface TestPages {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startTestPages(): Promise<TestPages> {
+  const server = http.createServer((req, res) => {
+    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? 'not found');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
