@@ -1,7 +1,9 @@
 /**
  * Suite-wide leak check (run from the global setup's teardown): no Chromium or Xvfb started
- * for a test engine (data dirs named `bd-test-*`) may outlive the run. Leftovers are killed
- * so they do not burden the machine, and the run fails naming them.
+ * for a test engine (data dirs named `bd-test-*`) may outlive the run. A browser still under a
+ * live Node process belongs to an engine that is running (e.g. another run on a shared
+ * machine) and is left alone; one whose ancestry lost its engine is a leak: it is killed so it
+ * does not burden the machine, and the run fails naming it.
  */
 import fs from 'node:fs';
 
@@ -11,6 +13,27 @@ function commandLine(pid: string): string {
   } catch {
     return '';
   }
+}
+
+function parentOf(pid: string): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the nearest ancestor that is not a browser/X process is a live Node process (an engine). */
+function ownedByLiveEngine(pid: string): boolean {
+  let p = parentOf(pid);
+  for (let depth = 0; p && p !== '0' && p !== '1' && depth < 20; depth++) {
+    const cmd = commandLine(p);
+    if (/(^|\/)node(\s|$)/.test(cmd.split(' ')[0] ?? '')) return true;
+    if (!/(chrom|Xvfb|msedge)/i.test(cmd)) return false;
+    p = parentOf(p);
+  }
+  return false;
 }
 
 export function leftoverTestBrowsers(): Array<{ pid: number; cmd: string }> {
@@ -24,7 +47,7 @@ export function leftoverTestBrowsers(): Array<{ pid: number; cmd: string }> {
   for (const e of entries) {
     if (!/^\d+$/.test(e)) continue;
     const cmd = commandLine(e);
-    if (/\/bd-test-/.test(cmd) && /(chrom|Xvfb|msedge)/i.test(cmd)) out.push({ pid: Number(e), cmd: cmd.slice(0, 200) });
+    if (/\/bd-test-/.test(cmd) && /(chrom|Xvfb|msedge)/i.test(cmd) && !ownedByLiveEngine(e)) out.push({ pid: Number(e), cmd: cmd.slice(0, 200) });
   }
   return out;
 }

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { SignJWT } from 'jose';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { processesWith, sessionDirsLeft } from '../../helpers/chromium-web.js';
@@ -164,9 +163,8 @@ describe('browsers API', () => {
     expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${forged}`)).status).toBe(401);
     expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=garbage`)).status).toBe(401);
     // Expired: signed with the engine's real key, but in the past.
-    const db = new SQLite(path.join(te.dataDir, 'browserdeck.sqlite'), { readonly: true });
-    if (!process.env.BROWSERDECK_TEST_DATABASE_URL) {
-      const secret = (db.prepare("select value from engine_secrets where name = 'session_jwt_hs256'").get() as { value: string }).value;
+    {
+      const secret = (await te.engine.context.db.selectFrom('engine_secrets').select('value').where('name', '=', 'session_jwt_hs256').executeTakeFirstOrThrow()).value;
       const claims = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
       const key = Buffer.from(secret, 'base64url');
       const valid = await new SignJWT({ org: claims.org, project: claims.project }).setProtectedHeader({ alg: 'HS256' }).setSubject(one.session_id).setIssuer('browserdeck').setExpirationTime('1h').sign(key);
@@ -174,7 +172,6 @@ describe('browsers API', () => {
       const expired = await new SignJWT({ org: claims.org, project: claims.project }).setProtectedHeader({ alg: 'HS256' }).setSubject(one.session_id).setIssuer('browserdeck').setIssuedAt(1_000_000).setExpirationTime(1_000_060).sign(key);
       expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${expired}`)).status).toBe(401);
     }
-    db.close();
     // The JWT of a deleted session no longer reaches anything.
     await te.client.browsers.deleteByID(one.session_id);
     expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(404);
