@@ -1,0 +1,131 @@
+/**
+ * Session lifecycle beyond single requests: the inactivity timeout (a connected CDP client
+ * keeps a session alive, without clients it ends), a headful session on its own Xvfb, engine
+ * stop ending every session, and recovery at start: a row the database says runs on this
+ * node, with a leftover Chromium, is ended and its processes and directory removed — while a
+ * recorded pid that does not carry the session's marker is never killed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { chromium } from 'playwright-core';
+import { WebSocket } from 'ws';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { processesWith, sessionDirsLeft, startTestWebServer, waitFor, type TestWebServer } from '../../helpers/chromium-web.js';
+import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
+import { launchChromium } from '../../../src/engine/runtime/chromium/launch-chromium.js';
+import { chromiumArgs } from '../../../src/engine/runtime/chromium/chromium-flags.js';
+import { findChromium } from '../../../src/engine/runtime/chromium/find-chromium.js';
+
+let te: TestEngine;
+let web: TestWebServer;
+
+beforeAll(async () => {
+  te = await startTestEngine();
+  web = await startTestWebServer();
+});
+
+afterAll(async () => {
+  await web.close();
+  await te.stop();
+  expect(processesWith(te.dataDir)).toEqual([]);
+  expect(sessionDirsLeft(te.dataDir)).toEqual([]);
+});
+
+const manager = (t = te) => t.engine.context.services.sessions as SessionManager;
+const endedReason = async (t: TestEngine, id: string) =>
+  (await t.engine.context.db.selectFrom('browser_sessions').select(['ended_reason', 'deleted_at']).where('id', '=', id).executeTakeFirstOrThrow()).ended_reason;
+
+describe('session lifecycle', () => {
+  it('ends idle sessions after timeout_seconds; a connected CDP client keeps one alive', async () => {
+    const held = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+    const idle = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+    const ws = new WebSocket(held.cdp_ws_url);
+    await new Promise((r) => ws.once('open', r));
+    await waitFor(async () => (await endedReason(te, idle.session_id)) === 'timeout', 30_000, 'idle session timeout');
+    expect(processesWith(path.join(te.dataDir, 'sessions', idle.session_id))).toEqual([]);
+    // Longer than its timeout has passed for `held` too, but its client holds it.
+    expect(manager().get(held.session_id)).toBeDefined();
+    expect(await endedReason(te, held.session_id)).toBeNull();
+    const closed = new Promise((r) => ws.once('close', r));
+    ws.close();
+    await closed;
+    await waitFor(async () => (await endedReason(te, held.session_id)) === 'timeout', 30_000, 'held session timeout after disconnect');
+    const ended = await te.client.browsers.retrieve(held.session_id, { include_deleted: true });
+    expect(ended.deleted_at).toBeTruthy();
+    expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('runs a headful session on its own Xvfb, with the start_url in its first tab', async () => {
+    const s = await te.client.browsers.create({ headless: false, start_url: `${web.url}/title/Start%20Page`, viewport: { width: 1024, height: 768 } });
+    const rt = manager().get(s.session_id)!;
+    if (!process.env.DISPLAY) {
+      expect(rt.display).toMatch(/^:\d+$/);
+      expect(processesWith(`Xvfb ${path.join(te.dataDir, 'sessions', s.session_id)}`)).toHaveLength(1);
+    }
+    const browser = await chromium.connectOverCDP(s.cdp_ws_url);
+    const page = browser.contexts()[0].pages()[0];
+    await page.waitForLoadState();
+    expect(await page.title()).toBe('Start Page');
+    expect(await page.evaluate(() => [window.innerWidth > 0, navigator.webdriver])).toEqual([true, true]);
+    await browser.close();
+    await te.client.browsers.deleteByID(s.session_id);
+    expect(processesWith(path.join(te.dataDir, 'sessions', s.session_id))).toEqual([]);
+  });
+
+  it('ends every session at engine stop and recovers leftovers of an unclean stop at start', async () => {
+    const dataDir = fs.mkdtempSync(path.join(path.dirname(te.dataDir), 'bd-test-'));
+    const a = await startTestEngine({ dataDir });
+    const databaseUrl = a.engine.config.databaseUrl;
+    const running = await a.client.browsers.create({ headless: true });
+    const m = manager(a);
+
+    // A row that says "running on this node" with a real leftover Chromium nobody supervises,
+    // as after a crash of the engine process.
+    const ghostId = 'ghost0000000000000000000';
+    const ghostDir = path.join(dataDir, 'sessions', ghostId);
+    fs.mkdirSync(path.join(ghostDir, 'user-data'), { recursive: true });
+    const leftover = await launchChromium({
+      executable: findChromium()!,
+      args: chromiumArgs({ userDataDir: path.join(ghostDir, 'user-data'), headless: true, viewport: { width: 800, height: 600 }, runningAsRoot: process.getuid?.() === 0 }),
+      env: { ...process.env, TMPDIR: ghostDir },
+    });
+    leftover.control.close();
+    // A recorded pid that is NOT the session's (pid reuse): it must survive recovery.
+    const bystander = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    const base = (await a.engine.context.db.selectFrom('browser_sessions').selectAll().where('id', '=', running.session_id).executeTakeFirstOrThrow());
+    await a.engine.context.db
+      .insertInto('browser_sessions')
+      .values({ ...base, id: ghostId, name: null, pid: leftover.pid, pgid: leftover.pgid, xvfb_pid: bystander.pid!, marker: ghostDir, deleted_at: null, ended_reason: null })
+      .execute();
+    const orphanDir = path.join(dataDir, 'sessions', 'orphan-dir-without-row');
+    fs.mkdirSync(orphanDir, { recursive: true });
+    expect(m.get(ghostId)).toBeUndefined();
+
+    await a.engine.stop();
+    // Engine stop: the real session ended and its browser is gone; the ghost is untouched so far.
+    expect(processesWith(path.join(dataDir, 'sessions', running.session_id))).toEqual([]);
+    expect(processesWith(ghostDir).length).toBeGreaterThan(0);
+
+    const b = await startTestEngine({ dataDir, databaseUrl });
+    try {
+      await waitFor(() => processesWith(ghostDir).length === 0, 10_000, 'leftover Chromium killed');
+      expect(fs.existsSync(ghostDir)).toBe(false);
+      expect(fs.existsSync(orphanDir)).toBe(false);
+      expect(await endedReason(b, ghostId)).toBe('engine_restarted');
+      expect(await endedReason(b, running.session_id)).toBe('engine_stopped');
+      expect(bystander.exitCode).toBeNull();
+      expect(() => process.kill(bystander.pid!, 0)).not.toThrow();
+      const listed = await b.client.browsers.list({ status: 'all' });
+      expect(listed.getPaginatedItems().map((s) => s.session_id)).toEqual(expect.arrayContaining([running.session_id, ghostId]));
+      expect((await b.client.browsers.list()).getPaginatedItems()).toEqual([]);
+    } finally {
+      bystander.kill('SIGKILL');
+      await leftover.exited;
+      await b.stop();
+      await a.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
