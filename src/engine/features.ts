@@ -12,7 +12,8 @@ import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
 import { liveViewFeature } from './runtime/live-view/live-view-feature.js';
 import { bidiFeature } from './runtime/bidi/bidi-feature.js';
+import { browserPoolsFeature } from './api/browser-pools.js';
 import { credentialsFeature } from './api/credentials.js';
 import { proxiesFeature } from './api/proxies.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, auditLogsFeature, credentialsFeature, proxiesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature];

@@ -88,6 +88,8 @@ export interface BrowserSessionTable {
   proxy_id: string | null;
   pool_id: string | null;
   pool_name: string | null;
+  /** Pooled browsers only (0006-pools): null while starting, 'idle' in the pool, 'acquired' once handed out. */
+  pool_state?: 'idle' | 'acquired' | null;
   invocation_id: string | null;
   /** The engine node that owns the browser process. */
   node_id: string;
@@ -196,6 +198,21 @@ export interface AuthTimelineTable {
   seq: number;
 }
 
+export interface BrowserPoolTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string | null;
+  size: number;
+  /** JSON PoolConfig as the API returns it (browser_pool_config). */
+  config: string;
+  profile_id: string | null;
+  /** The engine node that launches and hands out this pool's browsers. */
+  node_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
@@ -203,6 +220,7 @@ export interface Database {
   audit_logs: AuditLogTable;
   profiles: ProfileTable;
   browser_sessions: BrowserSessionTable;
+  browser_pools: BrowserPoolTable;
   engine_secrets: EngineSecretTable;
   credentials: CredentialTable;
   proxies: ProxyTable;

@@ -52,13 +52,18 @@ export class SessionLimits {
 
   /** Throws 429 when one more browser would exceed the org or project cap. Call after `lock`. */
   async assertSlot(trx: Transaction<Database>, orgId: string, projectId: string): Promise<void> {
+    return this.assertSlots(trx, orgId, projectId, 1);
+  }
+
+  /** Throws 429 unless `n` more browsers fit under the org and project caps (pool reservations). Call after `lock`. */
+  async assertSlots(trx: Transaction<Database>, orgId: string, projectId: string, n: number): Promise<void> {
     const orgMax = this.orgMax();
     const orgRunning = await this.running(trx, orgId);
-    if (orgRunning >= orgMax) {
+    if (orgRunning + n > orgMax) {
       throw ApiError.tooMany(`the organization's concurrency limit of ${orgMax} browsers is reached`, 'concurrency_limit_exceeded', RETRY_AFTER_SECONDS);
     }
     const cap = await this.projectCap(trx, orgId, projectId);
-    if (cap !== null && (await this.running(trx, orgId, projectId)) >= cap) {
+    if (cap !== null && (await this.running(trx, orgId, projectId)) + n > cap) {
       throw ApiError.tooMany(`the project's concurrency limit of ${cap} browsers is reached`, 'project_concurrency_limit_exceeded', RETRY_AFTER_SECONDS);
     }
   }

@@ -27,6 +27,8 @@ function tagEquals(dialect: DialectName, key: string, value: string) {
 
 export async function listSessions(db: Kysely<Database>, dialect: DialectName, q: ListQuery): Promise<SessionRow[]> {
   let sel = db.selectFrom('browser_sessions').selectAll().where('org_id', '=', q.orgId).where('project_id', '=', q.projectId);
+  // Pooled browsers become visible sessions only once acquired (pools, 0006-pools).
+  sel = sel.where((eb) => eb.or([eb('pool_id', 'is', null), eb('pool_state', '=', 'acquired')]));
   if (q.status === 'active') sel = sel.where('deleted_at', 'is', null);
   else if (q.status === 'deleted') sel = sel.where('deleted_at', 'is not', null);
   if (q.invocationId) sel = sel.where('invocation_id', '=', q.invocationId);

@@ -9,6 +9,7 @@ import { orgKeysMigration } from './0002-org-keys.js';
 import { profilesMigration } from './0003-profiles.js';
 import { sessionsMigration } from './0004-sessions.js';
 import { identityMigration } from './0005-identity.js';
+import { poolsMigration } from './0006-pools.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -18,6 +19,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0003-profiles': profilesMigration,
   '0004-sessions': sessionsMigration,
   '0005-identity': identityMigration,
+  '0006-pools': poolsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

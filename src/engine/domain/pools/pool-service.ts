@@ -1,0 +1,243 @@
+/**
+ * Browser pools: warm sessions launched ahead of time with the pool's options and handed out
+ * by `acquire` in one database update (no browser start on the request path). A pool reserves
+ * `size` slots of the org/project concurrency from the moment it exists (checked atomically
+ * with the session manager's accounting). Idle browsers are session rows in state 'idle',
+ * hidden from GET /browsers and held active; an acquired one is a normal session. Releasing
+ * ends that session (its JWT dies with it) and a fresh browser takes its place: with
+ * `reuse` at once, without it at the pool's fill rate. See README "Browser pools".
+ */
+import type { EngineContext } from '../../context.js';
+import type { AuthContext } from '../../http/auth.js';
+import { ApiError } from '../../http/api-error.js';
+import { newId } from '../ids.js';
+import type { SessionManager } from '../sessions/session-manager.js';
+import type { SessionDto } from '../sessions/session-record.js';
+import { updateSession } from '../sessions/session-update.js';
+import { validateName, validateStartUrl, validateTags, normalizeTelemetry } from '../sessions/session-options.js';
+import type { ProfileService } from '../profiles/profile-binding.js';
+import type { PoolAcquire, PoolConfig, PoolCreate, PoolUpdate, BrowserPool } from '../../../shared/wire/pools.js';
+import { configFromCreate, configWithUpdate, launchesPerMinute, sessionBodyOf } from './pool-config.js';
+import { assertPoolNameFree, configOf, getPool, poolCounts, poolDto, reservedSlots, type PoolRow, type PoolScope } from './pool-records.js';
+import { PoolRuntime } from './pool-runtime.js';
+import { navigateFirstPage } from './pool-navigate.js';
+
+/** Long-poll default: well below the official client's 60 s request timeout. */
+export const DEFAULT_ACQUIRE_TIMEOUT_SECONDS = 30;
+
+export class PoolService {
+  private readonly runtimes = new Map<string, PoolRuntime>();
+  private readonly configs = new Map<string, { row: PoolRow; config: PoolConfig }>();
+  private readonly idleHolds = new Map<string, () => void>();
+  private readonly replaceOnEnd = new Set<string>();
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  private get sessions(): SessionManager {
+    return this.ctx.services.sessions as SessionManager;
+  }
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString();
+  }
+
+  /** Registers the pools' reservations with the session limits (once, at feature start). */
+  install(): void {
+    this.sessions.limits.addReservationCounter((trx, orgId, projectId) => reservedSlots(trx, orgId, projectId));
+  }
+
+  private async resolveProfileId(scope: PoolScope, c: PoolConfig): Promise<string | null> {
+    if (!c.profile) return null;
+    const service = this.ctx.services.profiles as ProfileService | undefined;
+    if (!service) throw ApiError.unprocessable('profiles are not available on this engine', 'profiles_unavailable');
+    const key = (c.profile.id || c.profile.name) as string;
+    const p = await service.profiles.find(scope, key);
+    if (!p) throw new ApiError(404, 'profile_not_found', `profile '${key}' not found`);
+    return p.id;
+  }
+
+  async dto(row: PoolRow): Promise<BrowserPool> {
+    return poolDto(row, await poolCounts(this.ctx.db, row.id));
+  }
+
+  async create(auth: AuthContext, body: PoolCreate): Promise<PoolRow> {
+    const scope = { orgId: auth.orgId, projectId: auth.projectId };
+    const config = configFromCreate(body);
+    const profileId = await this.resolveProfileId(scope, config);
+    const now = this.now();
+    const row: PoolRow = {
+      id: newId(),
+      org_id: auth.orgId,
+      project_id: auth.projectId,
+      name: config.name ?? null,
+      size: config.size,
+      config: JSON.stringify(config),
+      profile_id: profileId,
+      node_id: this.sessions.nodeId,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await this.sessions.limits.lock(trx, auth.orgId);
+      if (row.name) await assertPoolNameFree(trx, scope, row.name);
+      await this.sessions.limits.assertSlots(trx, auth.orgId, auth.projectId, row.size);
+      await trx.insertInto('browser_pools').values(row).execute();
+    });
+    this.run(row);
+    return row;
+  }
+
+  /** Starts filling a pool on this node. */
+  run(row: PoolRow): void {
+    const config = configOf(row);
+    this.configs.set(row.id, { row, config });
+    const rt = new PoolRuntime(config.size, launchesPerMinute(config), {
+      launch: () => this.launch(row.id),
+      end: (id, reason) => this.endSession(id, reason),
+      onError: (err) => this.ctx.log.warn({ err, pool: row.id }, 'pool browser launch failed'),
+    });
+    this.runtimes.set(row.id, rt);
+    rt.fill();
+  }
+
+  private async launch(poolId: string): Promise<string> {
+    const entry = this.configs.get(poolId);
+    if (!entry) throw new Error('pool is gone');
+    const { row, config } = entry;
+    const auth: AuthContext = { orgId: row.org_id, projectId: row.project_id, credentialProjectId: row.project_id, strategy: 'api_key', userId: `pool:${row.id}`, email: '' };
+    const dto = await this.sessions.create(auth, sessionBodyOf(config), { pool: { id: row.id, ...(row.name ? { name: row.name } : {}) }, skipLimits: true });
+    const id = dto.session_id;
+    const handle = this.sessions.get(id);
+    if (!handle) throw new Error('pooled browser ended during start');
+    // Idle browsers never time out; the inactivity clock starts at acquire.
+    this.idleHolds.set(id, handle.holdActive());
+    handle.onEnd(() => this.onSessionEnded(poolId, id));
+    await this.ctx.db.updateTable('browser_sessions').set({ pool_state: 'idle' }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+    return id;
+  }
+
+  private onSessionEnded(poolId: string, id: string): void {
+    this.idleHolds.get(id)?.();
+    this.idleHolds.delete(id);
+    const replace = this.replaceOnEnd.delete(id);
+    this.runtimes.get(poolId)?.ended(id, replace);
+  }
+
+  private async endSession(id: string, reason: string): Promise<void> {
+    const rt = this.sessions.get(id);
+    if (rt) await this.sessions.end(rt, reason);
+  }
+
+  private runtimeOf(row: PoolRow): PoolRuntime {
+    const rt = this.runtimes.get(row.id);
+    if (!rt) throw new ApiError(503, 'pool_unavailable', `browser pool '${row.id}' is run by another engine node (${row.node_id})`);
+    return rt;
+  }
+
+  /** Hands out a warm browser, or undefined when none became free within the timeout (→ 204). */
+  async acquire(auth: AuthContext, idOrName: string, body: PoolAcquire): Promise<SessionDto | undefined> {
+    const row = await getPool(this.ctx.db, auth, idOrName);
+    const rt = this.runtimeOf(row);
+    if (body.name !== undefined) validateName(body.name);
+    if (body.tags !== undefined) validateTags(body.tags);
+    if (body.telemetry !== undefined) normalizeTelemetry(body.telemetry);
+    if (body.start_url !== undefined) validateStartUrl(body.start_url);
+    const deadline = Date.now() + (body.acquire_timeout_seconds ?? DEFAULT_ACQUIRE_TIMEOUT_SECONDS) * 1000;
+    for (;;) {
+      const id = await rt.take(Math.max(0, deadline - Date.now()));
+      if (!id) return undefined;
+      const session = this.sessions.get(id);
+      const claimed = session
+        ? await this.ctx.db.updateTable('browser_sessions').set({ pool_state: 'acquired' }).where('id', '=', id).where('pool_state', '=', 'idle').where('deleted_at', 'is', null).executeTakeFirst()
+        : undefined;
+      if (!session || Number(claimed?.numUpdatedRows ?? 0) !== 1) {
+        rt.ended(id, false);
+        continue;
+      }
+      let sessionRow;
+      try {
+        sessionRow = await updateSession(this.ctx.db, this.sessions, auth, id, { name: body.name, tags: body.tags, telemetry: body.telemetry });
+        if (body.start_url) await navigateFirstPage(await session.ready(), body.start_url);
+      } catch (err) {
+        await this.ctx.db.updateTable('browser_sessions').set({ pool_state: 'idle', name: null }).where('id', '=', id).execute();
+        rt.giveBack(id);
+        throw err;
+      }
+      this.idleHolds.get(id)?.();
+      this.idleHolds.delete(id);
+      return this.sessions.dto(sessionRow, session);
+    }
+  }
+
+  async release(auth: AuthContext, idOrName: string, body: { session_id: string; reuse?: boolean }): Promise<void> {
+    const row = await getPool(this.ctx.db, auth, idOrName);
+    const s = await this.ctx.db
+      .selectFrom('browser_sessions')
+      .select(['id', 'pool_id', 'pool_state', 'deleted_at'])
+      .where('id', '=', body.session_id)
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .executeTakeFirst();
+    if (!s || s.pool_id !== row.id) throw ApiError.notFound(`browser session '${body.session_id}' of pool`, row.name ?? row.id);
+    if (s.deleted_at) return; // already ended: releasing twice is harmless
+    if (s.pool_state !== 'acquired') throw ApiError.conflict(`browser session '${body.session_id}' is not acquired`, 'session_not_acquired');
+    if (body.reuse !== false) this.replaceOnEnd.add(s.id);
+    const session = this.sessions.get(s.id);
+    if (session) await this.sessions.end(session, body.reuse === false ? 'released' : 'released_for_reuse');
+    else await this.sessions.delete(auth, s.id);
+  }
+
+  async flush(auth: AuthContext, idOrName: string): Promise<void> {
+    const rt = this.runtimeOf(await getPool(this.ctx.db, auth, idOrName));
+    await Promise.all(rt.drainIdle().map((id) => this.endSession(id, 'pool_flushed')));
+    rt.fill();
+  }
+
+  async update(auth: AuthContext, idOrName: string, body: PoolUpdate): Promise<PoolRow> {
+    const scope = { orgId: auth.orgId, projectId: auth.projectId };
+    const row = await getPool(this.ctx.db, scope, idOrName);
+    const config = configWithUpdate(configOf(row), body);
+    const profileId = body.profile !== undefined ? await this.resolveProfileId(scope, config) : row.profile_id;
+    const next: PoolRow = { ...row, name: config.name ?? null, size: config.size, config: JSON.stringify(config), profile_id: profileId, updated_at: this.now() };
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await this.sessions.limits.lock(trx, auth.orgId);
+      if (next.name && next.name !== row.name) await assertPoolNameFree(trx, scope, next.name, row.id);
+      if (next.size > row.size) await this.sessions.limits.assertSlots(trx, auth.orgId, auth.projectId, next.size - row.size);
+      await trx.updateTable('browser_pools').set({ name: next.name, size: next.size, config: next.config, profile_id: next.profile_id, updated_at: next.updated_at }).where('id', '=', row.id).execute();
+    });
+    const rt = this.runtimes.get(row.id);
+    if (rt) {
+      this.configs.set(row.id, { row: next, config });
+      rt.resize(config.size, launchesPerMinute(config));
+      if (body.discard_all_idle) await this.flush(auth, row.id);
+    }
+    return next;
+  }
+
+  async delete(auth: AuthContext, idOrName: string, force: boolean): Promise<void> {
+    const row = await getPool(this.ctx.db, auth, idOrName);
+    const counts = await poolCounts(this.ctx.db, row.id);
+    if (counts.acquired > 0 && !force) {
+      throw ApiError.conflict(`browser pool '${idOrName}' has ${counts.acquired} acquired browser(s); release them or delete with force: true`, 'pool_in_use');
+    }
+    const rt = this.runtimes.get(row.id);
+    rt?.stop();
+    this.runtimes.delete(row.id);
+    this.configs.delete(row.id);
+    const live = await this.ctx.db.selectFrom('browser_sessions').select('id').where('pool_id', '=', row.id).where('deleted_at', 'is', null).execute();
+    await Promise.all(live.map((s) => this.endSession(s.id, 'pool_deleted')));
+    await this.ctx.db.deleteFrom('browser_pools').where('id', '=', row.id).execute();
+  }
+
+  /** Engine start: resume the pools this node runs. */
+  async resume(): Promise<void> {
+    const rows = await this.ctx.db.selectFrom('browser_pools').selectAll().where('node_id', '=', this.sessions.nodeId).execute();
+    for (const row of rows) this.run(row);
+  }
+
+  /** Engine stop: no more launches, waiting acquirers get 204; the session manager ends the browsers. */
+  stop(): void {
+    for (const rt of this.runtimes.values()) rt.stop();
+    this.runtimes.clear();
+  }
+}

@@ -1,0 +1,75 @@
+/** Wire schemas of browser pools (wire reference §3.5): the pool, its config, and the bodies. */
+import { Type, type Static } from '@sinclair/typebox';
+import { TagsSchema, TelemetryConfigSchema, TelemetryRequestSchema, ViewportSchema } from './sessions.js';
+
+const Selector = Type.Object({ id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false });
+
+/** Options every pooled browser is created with (all but `size` optional). */
+const configFields = {
+  chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  extensions: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }))),
+  fill_rate_per_minute: Type.Optional(Type.Integer()),
+  headless: Type.Optional(Type.Boolean()),
+  kiosk_mode: Type.Optional(Type.Boolean()),
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+  profile: Type.Optional(Selector),
+  proxy_id: Type.Optional(Type.String({ maxLength: 255 })),
+  refresh_on_profile_update: Type.Optional(Type.Boolean()),
+  start_url: Type.Optional(Type.String({ maxLength: 8192 })),
+  stealth: Type.Optional(Type.Boolean()),
+  telemetry: Type.Optional(TelemetryRequestSchema),
+  timeout_seconds: Type.Optional(Type.Integer()),
+  viewport: Type.Optional(ViewportSchema),
+};
+
+export const PoolCreateSchema = Type.Object({ size: Type.Integer(), ...configFields }, { additionalProperties: false });
+export type PoolCreate = Static<typeof PoolCreateSchema>;
+
+export const PoolUpdateSchema = Type.Object({ size: Type.Optional(Type.Integer()), discard_all_idle: Type.Optional(Type.Boolean()), ...configFields }, { additionalProperties: false });
+export type PoolUpdate = Static<typeof PoolUpdateSchema>;
+
+export const PoolConfigSchema = Type.Object({
+  size: Type.Integer(),
+  chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  extensions: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }))),
+  fill_rate_per_minute: Type.Optional(Type.Integer()),
+  headless: Type.Optional(Type.Boolean()),
+  kiosk_mode: Type.Optional(Type.Boolean()),
+  name: Type.Optional(Type.String()),
+  profile: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) })),
+  proxy_id: Type.Optional(Type.String()),
+  refresh_on_profile_update: Type.Optional(Type.Boolean()),
+  start_url: Type.Optional(Type.String()),
+  stealth: Type.Optional(Type.Boolean()),
+  telemetry: Type.Optional(TelemetryConfigSchema),
+  timeout_seconds: Type.Optional(Type.Integer()),
+  viewport: Type.Optional(ViewportSchema),
+});
+export type PoolConfig = Static<typeof PoolConfigSchema>;
+
+export const BrowserPoolSchema = Type.Object({
+  id: Type.String(),
+  acquired_count: Type.Integer(),
+  available_count: Type.Integer(),
+  browser_pool_config: PoolConfigSchema,
+  created_at: Type.String({ format: 'date-time' }),
+  extension_ids: Type.Array(Type.String()),
+  name: Type.Optional(Type.String()),
+  profile_id: Type.Optional(Type.String()),
+});
+export type BrowserPool = Static<typeof BrowserPoolSchema>;
+
+export const PoolAcquireSchema = Type.Object(
+  {
+    acquire_timeout_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 600 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    start_url: Type.Optional(Type.String({ maxLength: 8192 })),
+    tags: Type.Optional(TagsSchema),
+    telemetry: Type.Optional(TelemetryRequestSchema),
+  },
+  { additionalProperties: false },
+);
+export type PoolAcquire = Static<typeof PoolAcquireSchema>;
+
+export const PoolReleaseSchema = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }), reuse: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const PoolDeleteSchema = Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
