@@ -1,13 +1,28 @@
 /**
- * Renderer entry: mounts the operator UI. The same bundle runs inside Electron and, served by
- * the engine at `/`, in any browser; it talks to an engine only through src/shared contracts.
+ * Renderer entry: picks the transport (desktop IPC when the preload exposed `window.api`, the
+ * web console's cookie fetch otherwise), then mounts the app. The same bundle runs in Electron
+ * and, served by the engine at `/`, in any browser.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './styles/tokens.css';
+import './styles/app.css';
+import { createTransport, setTransport } from './transport';
+import { useUi } from './stores/ui';
+import { useAuth } from './stores/auth';
+import { App } from './app';
 
-function App(): React.JSX.Element {
-  return <h1>Browserdeck</h1>;
-}
+setTransport(
+  createTransport({
+    projectId: () => useUi.getState().projectId,
+    onUnauthorized: () => useAuth.getState().expired(),
+  }),
+);
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );

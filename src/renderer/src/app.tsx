@@ -1,0 +1,74 @@
+/**
+ * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
+ * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
+ * #/admin/limits, #/admin/api-keys, #/admin/audit-logs, #/connections (desktop).
+ */
+import { useCallback, useEffect } from 'react';
+import { useRoute } from './router';
+import { useAuth } from './stores/auth';
+import { changed } from './stores/changes';
+import { Sidebar } from './shell/sidebar';
+import { Toasts } from './shell/toasts';
+import { HelpOverlay } from './shell/help-overlay';
+import { SignIn } from './shell/sign-in';
+import { useShortcuts } from './shell/shortcuts';
+import { ConnectionsPage } from './shell/connections-page';
+import { SessionsPage } from './sessions/sessions-page';
+import { SessionView } from './sessions/session-view';
+import { ProjectsPage } from './admin/projects-page';
+import { OrgLimitsPage } from './admin/org-limits-page';
+import { ApiKeysPage } from './admin/api-keys-page';
+import { AuditLogsPage } from './admin/audit-logs-page';
+import { EmptyState, Spinner } from './components/ui';
+import { href } from './router';
+
+function Screen(): React.JSX.Element {
+  const [area, a, b] = useRoute();
+  if (area === 'sessions' && a) return <SessionView id={a} tab={b} />;
+  if (area === 'sessions' || !area) return <SessionsPage />;
+  if (area === 'connections') return <ConnectionsPage />;
+  if (area === 'admin') {
+    if (a === 'projects') return <ProjectsPage />;
+    if (a === 'limits') return <OrgLimitsPage />;
+    if (a === 'api-keys') return <ApiKeysPage />;
+    if (a === 'audit-logs') return <AuditLogsPage />;
+  }
+  return (
+    <EmptyState title="Nothing here">
+      This address does not match a screen. <a href={href('/sessions')}>Go to Sessions</a>.
+    </EmptyState>
+  );
+}
+
+export function App(): React.JSX.Element {
+  const { status, check } = useAuth();
+  useEffect(() => {
+    void check();
+  }, [check]);
+  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs'), []);
+  useShortcuts(refreshAll);
+
+  if (status === 'checking')
+    return (
+      <div className="center">
+        <Spinner label="Loading" />
+      </div>
+    );
+  if (status === 'signed-out')
+    return (
+      <>
+        <SignIn />
+        <Toasts />
+      </>
+    );
+  return (
+    <div className="layout">
+      <Sidebar />
+      <main className="content">
+        <Screen />
+      </main>
+      <Toasts />
+      <HelpOverlay />
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The small component kit every screen uses (styled by styles/app.css): buttons with a busy
+ * state, page header, empty state that says what to do next, form field, badge, spinner.
+ */
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+
+export function Spinner({ label }: { label?: string }): React.JSX.Element {
+  return <span className="spinner" role="progressbar" aria-label={label ?? 'Working'} />;
+}
+
+export function Button({ busy, variant = 'default', children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; variant?: 'default' | 'primary' | 'danger' | 'ghost' }): React.JSX.Element {
+  return (
+    <button type="button" {...rest} className={`btn btn-${variant} ${rest.className ?? ''}`} disabled={rest.disabled || busy} aria-busy={busy || undefined}>
+      {busy ? <Spinner /> : null}
+      {children}
+    </button>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }): React.JSX.Element {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {subtitle ? <p className="muted">{subtitle}</p> : null}
+      </div>
+      {actions ? <div className="page-actions">{actions}</div> : null}
+    </header>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }): React.JSX.Element {
+  return (
+    <div className="empty-state" role="status">
+      <h2>{title}</h2>
+      {children ? <p>{children}</p> : null}
+      {action}
+    </div>
+  );
+}
+
+export function ErrorBanner({ message, onRetry }: { message: string; onRetry?: () => void }): React.JSX.Element {
+  return (
+    <div className="banner banner-error" role="alert">
+      <span>{message}</span>
+      {onRetry ? (
+        <Button variant="ghost" onClick={onRetry}>
+          Retry
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Field({ label, hint, children, wide }: { label: string; hint?: ReactNode; children: ReactNode; wide?: boolean }): React.JSX.Element {
+  return (
+    <label className={`field ${wide ? 'field-wide' : ''}`}>
+      <span className="field-label">{label}</span>
+      {children}
+      {hint ? <span className="field-hint">{hint}</span> : null}
+    </label>
+  );
+}
+
+export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'ok' | 'warn' | 'bad' | 'info'; children: ReactNode }): React.JSX.Element {
+  return <span className={`badge badge-${tone}`}>{children}</span>;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}

@@ -1,0 +1,55 @@
+/** Overview tab: the session object's settings and endpoints (tokens redacted on screen). */
+import type { PaneProps } from './pane-types';
+import { Badge, formatTime } from '../../components/ui';
+import { redactJwt } from '../session-urls';
+
+function Row({ label, children }: { label: string; children: React.ReactNode }): React.JSX.Element {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
+  const telemetry = s.telemetry?.browser ? Object.entries(s.telemetry.browser).filter(([, c]) => c?.enabled).map(([k]) => k) : [];
+  return (
+    <div className="overview">
+      <dl className="props">
+        <Row label="Session id">
+          <span className="mono">{s.session_id}</span>
+        </Row>
+        <Row label="Name">{s.name ?? '—'}</Row>
+        <Row label="Created">{formatTime(s.created_at)}</Row>
+        {s.deleted_at ? <Row label="Deleted">{formatTime(s.deleted_at)}</Row> : null}
+        <Row label="Mode">
+          <Badge>{s.headless ? 'headless' : 'headful'}</Badge> {s.stealth ? <Badge tone="info">stealth</Badge> : null} {s.kiosk_mode ? <Badge>kiosk</Badge> : null} {s.gpu ? <Badge>gpu</Badge> : null}
+        </Row>
+        <Row label="Inactivity timeout">{s.timeout_seconds} s</Row>
+        <Row label="Viewport">{s.viewport ? `${s.viewport.width} × ${s.viewport.height}${s.viewport.refresh_rate ? ` @ ${s.viewport.refresh_rate} Hz` : ''}` : 'default'}</Row>
+        <Row label="Start URL">{s.start_url ?? '—'}</Row>
+        <Row label="Profile">{s.profile ? (s.profile.name ?? s.profile.id) : '—'}</Row>
+        <Row label="Proxy">{s.proxy_id ?? '—'}</Row>
+        <Row label="Tags">{s.tags && Object.keys(s.tags).length ? Object.entries(s.tags).map(([k, v]) => <Badge key={k}>{`${k}=${v}`}</Badge>) : '—'}</Row>
+        <Row label="Telemetry">{s.telemetry === null ? 'off' : telemetry.length ? telemetry.join(', ') : 'server default'}</Row>
+        {s.usage ? <Row label="Uptime">{Math.round(s.usage.uptime_ms / 1000)} s</Row> : null}
+      </dl>
+      <h3>Endpoints</h3>
+      <dl className="props">
+        <Row label="CDP">
+          <span className="mono small">{redactJwt(s.cdp_ws_url)}</span>
+        </Row>
+        <Row label="WebDriver BiDi">
+          <span className="mono small">{redactJwt(s.webdriver_ws_url)}</span>
+        </Row>
+        <Row label="Live view">
+          <span className="mono small">{redactJwt(s.browser_live_view_url)}</span>
+        </Row>
+        <Row label="Base URL">
+          <span className="mono small">{s.base_url ?? '—'}</span>
+        </Row>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * One session: header (name, id, state, delete) and the pane tabs from the registry. The
+ * session object is loaded once and reloaded on demand; tabs are routes
+ * (`#/sessions/<id>/<tab>`), so a pane can be linked and survives reloads.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { Session } from '../../../shared/wire/sessions';
+import { deleteSessions, getSession } from '../stores/sessions';
+import { Badge, Button, ErrorBanner, Spinner } from '../components/ui';
+import { ConfirmDialog } from '../components/dialog';
+import { href, navigate } from '../router';
+import { errorMessage } from '../transport/transport';
+import { SESSION_PANES } from './panes/registry';
+import { notify } from '../stores/toasts';
+import { onChange } from '../stores/changes';
+
+function ComingSoon({ title }: { title: string }): React.JSX.Element {
+  return (
+    <div className="empty-state coming-soon" data-placeholder-pane>
+      <h2>{title}: coming soon</h2>
+      <p>This pane is not built yet.</p>
+    </div>
+  );
+}
+
+export function SessionView({ id, tab }: { id: string; tab?: string }): React.JSX.Element {
+  const [session, setSession] = useState<Session | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const reload = useCallback(() => {
+    getSession(id).then(
+      (s) => {
+        setSession(s);
+        setError(null);
+      },
+      (err) => setError(errorMessage(err)),
+    );
+  }, [id]);
+  useEffect(() => {
+    setSession(null);
+    reload();
+    return onChange('sessions', reload);
+  }, [reload]);
+
+  const panes = SESSION_PANES.filter((p) => !(session?.deleted_at && p.needsLiveSession));
+  const active = panes.find((p) => p.id === tab) ?? panes[0];
+
+  return (
+    <section className="page session-view">
+      <nav className="breadcrumb">
+        <a href={href('/sessions')}>Sessions</a> / <span className="mono">{session?.name ?? id}</span>
+      </nav>
+      {error ? <ErrorBanner message={error} onRetry={reload} /> : null}
+      {!session && !error ? <Spinner label="Loading session" /> : null}
+      {session ? (
+        <>
+          <header className="page-header">
+            <div>
+              <h1>
+                {session.name ?? 'Session'} {session.deleted_at ? <Badge tone="bad">deleted</Badge> : <Badge tone="ok">running</Badge>}
+              </h1>
+              <p className="mono muted">{session.session_id}</p>
+            </div>
+            <div className="page-actions">
+              {!session.deleted_at ? (
+                <Button variant="danger" onClick={() => setConfirm(true)}>
+                  Delete session
+                </Button>
+              ) : null}
+            </div>
+          </header>
+          <div className="tabs" role="tablist">
+            {panes.map((p) => (
+              <a key={p.id} role="tab" aria-selected={p.id === active.id} className={p.id === active.id ? 'tab active' : 'tab'} href={href(`/sessions/${encodeURIComponent(id)}/${p.id}`)}>
+                {p.title}
+              </a>
+            ))}
+          </div>
+          <div className="tab-panel" role="tabpanel">
+            {active.component ? <active.component session={session} reload={reload} /> : <ComingSoon title={active.title} />}
+          </div>
+          <ConfirmDialog
+            open={confirm}
+            title="Delete this session?"
+            message="The browser is closed and everything it holds is released."
+            confirmLabel="Delete"
+            danger
+            onClose={() => setConfirm(false)}
+            onConfirm={async () => {
+              const failures = await deleteSessions([session.session_id]);
+              if (failures.length) throw new Error(failures[0].message);
+              notify('Session deleted');
+              navigate('/sessions');
+            }}
+          />
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The sidebar: navigation (Sessions; Admin: Projects, Org limits, API keys, Audit logs), the
+ * project the UI acts in, and at the bottom who/where: the connection switcher with its health
+ * dot (desktop) or the signed-in key with Sign out (web).
+ */
+import { useEffect } from 'react';
+import { href, useRoute } from '../router';
+import { useUi } from '../stores/ui';
+import { useProjects } from '../stores/projects';
+import { useAuth } from '../stores/auth';
+import { transport } from '../transport';
+import { ConnectionSwitcher } from './connection-switcher';
+import { changed } from '../stores/changes';
+
+/** Sidebar entries. Later areas (Proxies, Auth, Invocations) add one line here. */
+const NAV: Array<{ section?: string; path: string; label: string; match: string }> = [
+  { path: '/sessions', label: 'Sessions', match: 'sessions' },
+  { section: 'Admin', path: '/admin/projects', label: 'Projects', match: 'admin/projects' },
+  { path: '/admin/limits', label: 'Org limits', match: 'admin/limits' },
+  { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },
+  { path: '/admin/audit-logs', label: 'Audit logs', match: 'admin/audit-logs' },
+];
+
+function ProjectPicker(): React.JSX.Element {
+  const { projectId, setProject } = useUi();
+  const projects = useProjects((s) => s.items);
+  useEffect(() => {
+    void useProjects.getState().refresh();
+  }, []);
+  return (
+    <label className="sidebar-field">
+      <span>Project</span>
+      <select
+        value={projectId ?? ''}
+        onChange={(e) => {
+          setProject(e.target.value || undefined);
+          changed('sessions');
+        }}
+      >
+        <option value="">Default project</option>
+        {projects.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+            {p.status === 'archived' ? ' (archived)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function WebAccount(): React.JSX.Element {
+  const { who, signOut } = useAuth();
+  return (
+    <div className="account">
+      <div className="account-who" title={who?.masked_key}>
+        <span className="dot dot-ok" aria-hidden />
+        <span>
+          {who?.name ?? 'Signed in'}
+          <small className="mono">{who?.masked_key}</small>
+        </span>
+      </div>
+      <button type="button" className="link" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+export function Sidebar(): React.JSX.Element {
+  const route = useRoute().join('/');
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden>
+          ▣
+        </span>
+        Browserdeck
+      </div>
+      <ProjectPicker />
+      <ul className="nav">
+        {NAV.map((n) => (
+          <li key={n.path}>
+            {n.section ? <div className="nav-section">{n.section}</div> : null}
+            <a href={href(n.path)} className={route.startsWith(n.match) ? 'active' : ''} aria-current={route.startsWith(n.match) ? 'page' : undefined}>
+              {n.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <div className="sidebar-footer">
+        {transport().kind === 'desktop' ? <ConnectionSwitcher /> : <WebAccount />}
+        <button type="button" className="link help-link" onClick={() => useUi.getState().setHelpOpen(true)}>
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * Desktop transport: every call goes to main over the typed `window.api` (main adds the
+ * active connection's key, which the renderer never sees). `{error}` results become ApiErrors;
+ * streams arrive over a MessagePort that the preload feeds into our frame queue.
+ */
+import type { DownloadRequest, DownloadResult, ExposedApi, HttpMethod, InvokeArgs, InvokeChannel, InvokeResult } from '../../../shared/ipc/contract';
+import { ApiError, frameQueue, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
+
+export class DesktopTransport implements Transport {
+  readonly kind = 'desktop' as const;
+
+  constructor(
+    private readonly api: ExposedApi,
+    private readonly projectId: () => string | undefined = () => undefined,
+  ) {}
+
+  /** Invokes a contract channel and unwraps `{result}|{error}`. */
+  async invoke<C extends InvokeChannel>(channel: C, ...args: InvokeArgs<C>): Promise<InvokeResult<C>> {
+    const r = await this.api.invoke(channel, ...args);
+    if ('error' in r) throw new ApiError(r.error);
+    return r.result;
+  }
+
+  async send<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
+    const projectId = opts.projectId ?? this.projectId();
+    const r = await this.invoke('api:request', { method, path, ...(opts.query ? { query: opts.query } : {}), ...(opts.body !== undefined ? { body: opts.body } : {}), ...(projectId ? { projectId } : {}) });
+    return r as Response<T>;
+  }
+
+  async request<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<T> {
+    return (await this.send<T>(method, path, opts)).body;
+  }
+
+  stream(path: string, opts: StreamOptions = {}): AsyncIterable<unknown> {
+    let sub: { dispose(): void } | undefined;
+    const q = frameQueue(() => sub?.dispose());
+    const projectId = opts.projectId ?? this.projectId();
+    sub = this.api.openStream(
+      { path, ...(opts.query ? { query: opts.query } : {}), ...(projectId ? { projectId } : {}) },
+      { onFrame: (d) => q.push(d), onEnd: (e) => q.end(e ? new ApiError(e) : undefined) },
+    );
+    return q.iterable;
+  }
+
+  download(req: DownloadRequest): Promise<DownloadResult> {
+    const projectId = req.projectId ?? this.projectId();
+    return this.invoke('api:download', { ...req, ...(projectId ? { projectId } : {}) });
+  }
+}

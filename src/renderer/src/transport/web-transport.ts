@@ -1,0 +1,129 @@
+/**
+ * Web console transport: same-origin fetch with the console session cookie (HttpOnly, set by
+ * `POST /console/session`) plus the `X-Browserdeck-Console: 1` header the engine requires with
+ * it. The API key itself is never held here. A 401 means the console session ended: the
+ * `onUnauthorized` callback sends the UI back to sign-in.
+ */
+import { createParser } from 'eventsource-parser';
+import type { DownloadRequest, DownloadResult, HttpMethod, IpcError } from '../../../shared/ipc/contract';
+import { encodeQuery } from '../../../shared/ipc/query';
+import { ApiError, frameQueue, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
+
+export const CONSOLE_HEADER = 'X-Browserdeck-Console';
+
+async function errorOf(res: globalThis.Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  let e: IpcError = { name: 'ApiError', status: res.status, message: text.trim() || `${res.status} ${res.statusText || 'error'}` };
+  try {
+    const body = JSON.parse(text) as { code?: string; message?: string; details?: IpcError['details'] };
+    if (typeof body.message === 'string') e = { name: 'ApiError', status: res.status, code: body.code, message: body.message, details: body.details };
+  } catch {}
+  return new ApiError(e);
+}
+
+export class WebTransport implements Transport {
+  readonly kind = 'web' as const;
+
+  constructor(
+    private readonly opts: { base?: string; projectId?: () => string | undefined; onUnauthorized?: () => void } = {},
+  ) {}
+
+  private headers(projectId?: string, extra: Record<string, string> = {}): Record<string, string> {
+    const h: Record<string, string> = { [CONSOLE_HEADER]: '1', accept: 'application/json', ...extra };
+    const p = projectId ?? this.opts.projectId?.();
+    if (p) h['X-Kernel-Project-Id'] = p;
+    return h;
+  }
+
+  private async fetch(method: string, path: string, opts: RequestOptions & { accept?: string; signal?: AbortSignal } = {}): Promise<globalThis.Response> {
+    const extra: Record<string, string> = {};
+    if (opts.accept) extra.accept = opts.accept;
+    if (opts.body !== undefined) extra['content-type'] = 'application/json';
+    let res: globalThis.Response;
+    try {
+      res = await fetch((this.opts.base ?? '') + path + encodeQuery(opts.query), {
+        method,
+        credentials: 'same-origin',
+        headers: this.headers(opts.projectId, extra),
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: opts.signal,
+      });
+    } catch (err) {
+      throw new ApiError({ name: 'ConnectionError', message: `cannot reach the server: ${err instanceof Error ? err.message : String(err)}` });
+    }
+    if (!res.ok) {
+      const e = await errorOf(res);
+      if (res.status === 401) this.opts.onUnauthorized?.();
+      throw e;
+    }
+    return res;
+  }
+
+  async send<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
+    const res = await this.fetch(method, path, opts);
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
+    const text = res.status === 204 ? '' : await res.text();
+    const body = (text && /json/.test(headers['content-type'] ?? '') ? JSON.parse(text) : text || null) as T;
+    return { status: res.status, headers, body };
+  }
+
+  async request<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<T> {
+    return (await this.send<T>(method, path, opts)).body;
+  }
+
+  stream(path: string, opts: StreamOptions = {}): AsyncIterable<unknown> {
+    const abort = new AbortController();
+    const q = frameQueue(() => abort.abort());
+    void (async () => {
+      try {
+        const res = await this.fetch('GET', path, { ...opts, accept: 'text/event-stream', signal: abort.signal });
+        const parser = createParser({
+          onEvent: (ev) => {
+            try {
+              q.push(JSON.parse(ev.data));
+            } catch {
+              q.end(new ApiError({ name: 'StreamError', message: `the server sent a frame that is not JSON: ${ev.data.slice(0, 100)}` }));
+              abort.abort();
+            }
+          },
+        });
+        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+        q.end();
+      } catch (err) {
+        q.end(abort.signal.aborted ? undefined : err instanceof Error ? err : new Error(String(err)));
+      }
+    })();
+    return q.iterable;
+  }
+
+  async download(req: DownloadRequest): Promise<DownloadResult> {
+    const parts: ArrayBuffer[] = [];
+    let cursor: string | undefined;
+    let bytes = 0;
+    for (;;) {
+      const res = await this.fetch('GET', req.path, { query: { ...req.query, ...(cursor ? { cursor } : {}) }, projectId: req.projectId, accept: 'application/octet-stream' });
+      const buf = await res.arrayBuffer();
+      parts.push(buf);
+      bytes += buf.byteLength;
+      if (!req.cursor || res.headers.get('x-has-more') !== 'true') break;
+      const next = res.headers.get('x-next-cursor') ?? undefined;
+      if (!next || next === cursor) throw new ApiError({ name: 'DownloadError', message: 'the server sent no new X-Next-Cursor while X-Has-More is true' });
+      cursor = next;
+    }
+    const url = URL.createObjectURL(new Blob(parts, { type: 'application/octet-stream' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = req.filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return { saved: true, bytes, chunks: parts.length };
+  }
+}
