@@ -156,7 +156,10 @@ export class PoolService {
       }
       let sessionRow;
       try {
-        sessionRow = await updateSession(this.ctx.db, this.sessions, auth, id, { name: body.name, tags: body.tags, telemetry: body.telemetry });
+        const changes = body.name !== undefined || body.tags !== undefined || body.telemetry !== undefined;
+        sessionRow = changes
+          ? await updateSession(this.ctx.db, this.sessions, auth, id, { name: body.name, tags: body.tags, telemetry: body.telemetry })
+          : await this.ctx.db.selectFrom('browser_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         if (body.start_url) await navigateFirstPage(await session.ready(), body.start_url);
       } catch (err) {
         await this.ctx.db.updateTable('browser_sessions').set({ pool_state: 'idle', name: null }).where('id', '=', id).execute();
