@@ -128,4 +128,15 @@ describe('session lifecycle', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('leaves no browser behind when the engine stops while a session is still starting', async () => {
+    const t = await startTestEngine();
+    const creating = t.api('/browsers', { method: 'POST', json: { headless: true } }).catch(() => undefined);
+    await waitFor(() => sessionDirsLeft(t.dataDir).length > 0, 20_000, 'a session starting');
+    await t.engine.stop();
+    await creating;
+    expect(processesWith(t.dataDir)).toEqual([]);
+    expect(sessionDirsLeft(t.dataDir)).toEqual([]);
+    await t.stop();
+  });
 });

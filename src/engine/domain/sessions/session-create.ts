@@ -11,7 +11,7 @@ import {
   checkChromePolicy, checkExtensions, checkGpu, DEFAULT_VIEWPORT, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport,
   type LaunchOptions, type TelemetryConfig, type TelemetryRequest, type Viewport,
 } from './session-options.js';
-import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks } from './session-hooks.js';
+import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks, SessionProxy } from './session-hooks.js';
 import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
 
 export interface CreateBody {
@@ -41,6 +41,8 @@ export interface CreatePlan {
   invocationId: string | null;
   profile?: ProfileBinding;
   proxyId: string | null;
+  /** The resolved proxy: `attach` it to the session, or `release` it when the launch is abandoned. */
+  proxy?: SessionProxy;
   extraArgs: string[];
 }
 
@@ -70,11 +72,17 @@ export async function planCreate(auth: AuthContext, body: CreateBody, sessionId:
     if (!hooks.proxies) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     const p = await hooks.proxies.resolve(auth, body.proxy_id);
     plan.proxyId = p.id;
+    plan.proxy = p;
     plan.extraArgs.push(...p.launchArgs);
   }
   if (body.profile) {
-    if (!hooks.profiles) throw ApiError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
-    plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
+    try {
+      if (!hooks.profiles) throw ApiError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
+      plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
+    } catch (err) {
+      await plan.proxy?.release?.();
+      throw err;
+    }
   }
   return plan;
 }

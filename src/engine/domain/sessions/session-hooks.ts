@@ -5,11 +5,24 @@
  * for it is refused with a 422 instead of the option being ignored.
  */
 import type { AuthContext } from '../../http/auth.js';
+import type { SessionHandle } from './session-handle.js';
 export type { ProfileSelector, ProfileService, ProfileBinding } from '../profiles/profile-binding.js';
+
+/** A proxy resolved for one session launch (see runtime/proxy-forwarder/session-proxy-routing.ts). */
+export interface SessionProxy {
+  id: string;
+  launchArgs: string[];
+  /** Binds per-session resources (the local forwarder) to the session: released when it ends. */
+  attach?(handle: SessionHandle): void;
+  /** Releases them when the launch is abandoned before `attach`. */
+  release?(): Promise<void>;
+}
 
 export interface ProxyHooks {
   /** Resolves a proxy id for this caller into Chromium launch flags; throws ApiError when unusable. */
-  resolve(auth: AuthContext, proxyId: string): Promise<{ id: string; launchArgs: string[] }>;
+  resolve(auth: AuthContext, proxyId: string): Promise<SessionProxy>;
+  /** Points a running session at another proxy (null: none) without restarting its browser. */
+  switchProxy?(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<{ id: string } | null>;
 }
 
 /** Service names under `ctx.services`. */

@@ -94,6 +94,7 @@ export class SessionManager implements SessionRegistry {
       });
     } catch (err) {
       await plan.profile?.finish('', { save: false });
+      await plan.proxy?.release?.();
       throw err;
     }
     const binding = plan.profile;
@@ -114,6 +115,7 @@ export class SessionManager implements SessionRegistry {
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       onBrowserChanged: (b) => void this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid }).where('id', '=', id).execute().catch(() => {}),
     });
+    plan.proxy?.attach?.(rt);
     if (binding) {
       // Saved (when save_changes) only after a clean Browser.close: a torn copy is never saved.
       rt.saveProfile = (dirs, clean) => binding.finish(dirs.userData, { save: clean });
@@ -223,6 +225,19 @@ export class SessionManager implements SessionRegistry {
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .execute();
+  }
+
+  /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */
+  async listByInvocation(auth: AuthContext, invocationId: string): Promise<SessionDto[]> {
+    const rows = await this.ctx.db.selectFrom('browser_sessions').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('invocation_id', '=', invocationId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').execute();
+    return Promise.all(rows.map((r) => this.dto(r)));
+  }
+
+  /** Deletes every active session of an invocation; returns how many. */
+  async deleteByInvocation(auth: AuthContext, invocationId: string): Promise<number> {
+    const rows = await this.ctx.db.selectFrom('browser_sessions').select('id').where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('invocation_id', '=', invocationId).where('deleted_at', 'is', null).execute();
+    await Promise.all(rows.map((r) => this.delete(auth, r.id).catch(() => {})));
+    return rows.length;
   }
 
   /** Engine stop: no new sessions, every running one ends (no browser survives the engine). */

@@ -111,15 +111,24 @@ export class SessionRuntime implements SessionHandle {
     return this.supervisor.restarts;
   }
 
-  async start(): Promise<LaunchedBrowser> {
+  private starting?: Promise<LaunchedBrowser>;
+
+  /** Creates the directories, restores state, starts Xvfb (headful on Linux) and the browser. */
+  start(): Promise<LaunchedBrowser> {
+    this.starting ??= this.doStart();
+    return this.starting;
+  }
+
+  private async doStart(): Promise<LaunchedBrowser> {
     for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
     await this.spec.prepare?.(this.dirs);
+    if (this.ended) throw new Error('session ended while starting');
     if (needsXvfb(this.headless, this.spec.env)) {
       this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir });
       this.display = this.xvfb.display;
     }
     const b = await this.supervisor.start();
-    this.armTimer();
+    if (!this.ended) this.armTimer();
     return b;
   }
 
@@ -230,6 +239,8 @@ export class SessionRuntime implements SessionHandle {
       this.endedReason = reason;
       if (this.timer) clearTimeout(this.timer);
       this.abort.abort(new Error(`session ended: ${reason}`));
+      // A start still under way finishes (or fails) first, so nothing it creates escapes cleanup.
+      await this.starting?.catch(() => {});
       for (const fn of this.endHooks.reverse()) {
         try {
           await Promise.race([fn(), new Promise((r) => setTimeout(r, 10_000))]);

@@ -9,7 +9,7 @@ import type { SessionManager } from './session-manager.js';
 import type { SessionRow } from './session-record.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { normalizeTelemetry, validateName, validateTags, validateViewport, type TelemetryConfig, type TelemetryRequest, type Viewport } from './session-options.js';
-import type { ProfileSelector } from './session-hooks.js';
+import type { ProfileSelector, ProxyHooks } from './session-hooks.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 
@@ -23,7 +23,7 @@ export interface UpdateBody {
   viewport?: Viewport & { force?: boolean };
 }
 
-export async function updateSession(db: Kysely<Database>, m: SessionManager, auth: AuthContext, idOrName: string, body: UpdateBody): Promise<SessionRow> {
+export async function updateSession(db: Kysely<Database>, m: SessionManager, auth: AuthContext, idOrName: string, body: UpdateBody, proxies?: ProxyHooks): Promise<SessionRow> {
   const row = await m.getRow(auth, idOrName);
   const rt = m.get(row.id);
   if (!rt) throw new ApiError(404, 'session_ended', `browser session '${idOrName}' has ended`);
@@ -40,11 +40,11 @@ export async function updateSession(db: Kysely<Database>, m: SessionManager, aut
   if (body.profile && (body.profile.id || body.profile.name)) {
     throw ApiError.unprocessable('loading a profile into a running session is not supported; create the session with the profile', 'profile_change_unsupported');
   }
-  if (body.proxy_id && body.proxy_id !== row.proxy_id) {
-    throw ApiError.unprocessable('changing the proxy of a running session is not supported; create a new session with proxy_id', 'proxy_change_unsupported');
-  }
-  if ((body.proxy_id === '' || body.proxy_id === null) && row.proxy_id) {
-    throw ApiError.unprocessable('removing the proxy of a running session is not supported', 'proxy_change_unsupported');
+  const wantsProxy = body.proxy_id !== undefined && (body.proxy_id || null) !== row.proxy_id;
+  if (wantsProxy) {
+    // The proxy feature switches the session's local forwarder live (no browser restart).
+    if (!proxies?.switchProxy) throw ApiError.unprocessable('changing the proxy of a running session is not supported on this engine', 'proxy_change_unsupported');
+    changes.proxy_id = (await proxies.switchProxy(auth, row.id, body.proxy_id || null))?.id ?? null;
   }
   // disable_default_proxy: this engine has no default proxy, so there is nothing to disable.
   let telemetry: TelemetryConfig | undefined;

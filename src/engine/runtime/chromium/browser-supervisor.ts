@@ -22,6 +22,8 @@ export class BrowserSupervisor {
   private stopping = false;
   private crashes: number[] = [];
   private readyPromise: Promise<LaunchedBrowser>;
+  /** The launch in flight, so `stop()` never misses a browser that is still starting. */
+  private launching?: Promise<LaunchedBrowser>;
   private resolveReady!: (b: LaunchedBrowser) => void;
   restarts = 0;
 
@@ -44,8 +46,21 @@ export class BrowserSupervisor {
     return this.readyPromise;
   }
 
+  private launchOnce(): Promise<LaunchedBrowser> {
+    const p = this.opts.launch();
+    this.launching = p;
+    void p.catch(() => {}).finally(() => {
+      if (this.launching === p) this.launching = undefined;
+    });
+    return p;
+  }
+
   async start(): Promise<LaunchedBrowser> {
-    const b = await this.opts.launch();
+    const b = await this.launchOnce();
+    if (this.stopping) {
+      await stopChromium(b, 500);
+      throw new Error('stopped while the browser was starting');
+    }
     this.adopt(b);
     return b;
   }
@@ -70,7 +85,7 @@ export class BrowserSupervisor {
       return;
     }
     try {
-      const b = await this.opts.launch();
+      const b = await this.launchOnce();
       if (this.stopping) {
         await stopChromium(b, 500);
         return;
@@ -86,6 +101,7 @@ export class BrowserSupervisor {
   /** Stops for good; true when the browser closed cleanly through CDP (state flushed to disk). */
   async stop(): Promise<boolean> {
     this.stopping = true;
+    await this.launching?.catch(() => {});
     const b = this.browser;
     if (!b) return false;
     return stopChromium(b);
