@@ -17,6 +17,7 @@ import { updateSession, type UpdateBody } from '../domain/sessions/session-updat
 import { nodeIdOf, recoverSessions } from '../domain/sessions/session-recovery.js';
 import { sessionUrls } from '../domain/sessions/session-record.js';
 import type { CreateBody } from '../domain/sessions/session-create.js';
+import { PROXY_HOOKS, type ProxyHooks } from '../domain/sessions/session-hooks.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
 import { SessionCreateSchema, SessionSchema, SessionUpdateSchema } from '../../shared/wire/sessions.js';
 
@@ -84,7 +85,7 @@ export const sessionsFeature: Feature = {
     );
 
     app.patch('/browsers/:id', { schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } } }, async (req) => {
-      const row = await updateSession(ctx.db, sessions, req.auth, (req.params as { id: string }).id, (req.body ?? {}) as UpdateBody);
+      const row = await updateSession(ctx.db, sessions, req.auth, (req.params as { id: string }).id, (req.body ?? {}) as UpdateBody, ctx.services[PROXY_HOOKS] as ProxyHooks | undefined);
       return sessions.dto(row);
     });
 

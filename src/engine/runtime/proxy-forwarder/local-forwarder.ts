@@ -10,15 +10,19 @@
  * bypass rules without restarting the browser; `close` destroys every socket.
  */
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Upstream } from '../../domain/proxies/proxy-providers.js';
 import { bypassRules, type BypassRules } from './bypass-rules.js';
 
-/** Where traffic goes: the upstream proxy, except destinations matching `bypass` (see bypass-rules.ts). */
+/**
+ * Where traffic goes: the upstream proxy, except destinations matching `bypass` (see
+ * bypass-rules.ts); `upstream: null` sends everything direct (a session whose proxy was removed).
+ */
 export interface Route {
-  upstream: Upstream;
+  upstream: Upstream | null;
   bypass: string[];
 }
 
@@ -84,7 +88,7 @@ function directUpstream(host: string, port: number): Upstream {
 
 export async function startLocalForwarder(initial: Route, opts: { connectTimeoutMs?: number; log?: (msg: string) => void } = {}): Promise<LocalForwarder> {
   let route = initial;
-  let rules: BypassRules = bypassRules(initial.bypass, initial.upstream.host);
+  let rules: BypassRules = bypassRules(initial.bypass, initial.upstream?.host ?? 'localhost');
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
   const sockets = new Set<net.Socket>();
   const tunnels = new Set<net.Socket>();
@@ -103,8 +107,8 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
       res.writeHead(400, { 'content-type': 'text/plain' }).end('Browserdeck proxy: absolute URL required\n');
       return;
     }
-    const direct = rules.matches(target.hostname, Number(target.port || 80));
-    const u = direct ? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80)) : route.upstream;
+    const direct = !route.upstream || rules.matches(target.hostname, Number(target.port || 80));
+    const u = direct || !route.upstream ? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80)) : route.upstream;
     const headers: http.OutgoingHttpHeaders = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
@@ -118,14 +122,22 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
       res.end(text);
     };
-    const upReq = http.request({
+    const upReq = (u.protocol === 'https' ? https : http).request({
+      host: u.host,
+      port: u.port,
       method: req.method,
       path: direct ? target.pathname + target.search : req.url, // absolute form for a proxy, origin form direct
       headers,
-      createConnection: (_o, cb) => connectUpstream(u, timeoutMs, (err, s) => (err ? cb(err, undefined as unknown as net.Socket) : cb(null, s!))) as net.Socket,
       agent: false,
+      ...(u.protocol === 'https' && !net.isIP(u.host) ? { servername: u.host } : {}),
     });
-    upReq.setTimeout(timeoutMs * 6, () => upReq.destroy(new Error('no response from upstream proxy')));
+    // Only connecting is bounded: a slow response (long poll, big download) is the site's business.
+    upReq.on('socket', (sock) => {
+      if (!sock.connecting) return;
+      const t = setTimeout(() => upReq.destroy(new Error(`connect timeout after ${timeoutMs} ms`)), timeoutMs);
+      sock.once('connect', () => clearTimeout(t));
+      sock.once('close', () => clearTimeout(t));
+    });
     upReq.on('response', (upRes) => {
       if (upRes.statusCode === 407) {
         upRes.resume();
@@ -146,8 +158,8 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
     client.once('close', () => tunnels.delete(client));
     const target = req.url ?? '';
     const dest = splitAuthority(target);
-    const direct = rules.matches(dest.host, dest.port);
-    const u = direct ? directUpstream(dest.host, dest.port) : route.upstream;
+    const direct = !route.upstream || rules.matches(dest.host, dest.port);
+    const u = direct || !route.upstream ? directUpstream(dest.host, dest.port) : route.upstream;
     if (direct) stats.direct++;
     const refuse = (why: string): void => {
       stats.failures++;
@@ -220,7 +232,7 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
     stats,
     setRoute(r) {
       route = r;
-      rules = bypassRules(r.bypass, r.upstream.host);
+      rules = bypassRules(r.bypass, r.upstream?.host ?? 'localhost');
       for (const t of tunnels) t.destroy();
     },
     close() {

@@ -7,7 +7,8 @@
  *
  * Launch flags: every destination, loopback included (`<-loopback>`), goes to the forwarder,
  * which applies `bypass_hosts` and the loopback rule itself (bypass-rules.ts) so they can change
- * live. WebRTC may only use proxied paths (`disable_non_proxied_udp`): no host or STUN
+ * live. WebRTC may only use proxied paths (`--webrtc-ip-handling-policy=disable_non_proxied_udp`;
+ * Chromium ignores the `--force-…` spelling): no host or STUN
  * candidates reveal the machine's addresses.
  */
 import type { AuthContext } from '../../http/auth.js';
@@ -37,11 +38,12 @@ export interface ResolvedSessionProxy {
 
 interface Entry {
   forwarder: LocalForwarder;
-  proxy: ProxyRow;
+  /** null after the proxy was removed from the running session. */
+  proxy: ProxyRow | null;
 }
 
 export function proxyLaunchArgs(forwarderUrl: string): string[] {
-  return [`--proxy-server=${forwarderUrl}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+  return [`--proxy-server=${forwarderUrl}`, '--proxy-bypass-list=<-loopback>', '--webrtc-ip-handling-policy=disable_non_proxied_udp'];
 }
 
 export class SessionProxyRouting {
@@ -99,9 +101,15 @@ export class SessionProxyRouting {
    * Points a running session at another proxy without restarting its browser. Only sessions
    * launched with a proxy have a forwarder to switch; others need a new session (422).
    */
-  async switchProxy(auth: AuthContext, sessionId: string, proxyId: string): Promise<ProxyRow> {
+  async switchProxy(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<ProxyRow | null> {
     const entry = this.bySession.get(sessionId);
-    if (!entry) throw ApiError.unprocessable('this session was started without a proxy; create a new session with proxy_id to use one', 'proxy_change_unsupported');
+    if (!entry) throw ApiError.unprocessable('this session was started without a proxy (its browser has no forwarder to switch); create a new session with proxy_id', 'proxy_change_unsupported');
+    if (proxyId === null) {
+      // The browser keeps pointing at the forwarder, which now connects directly.
+      entry.forwarder.setRoute({ upstream: null, bypass: [] });
+      entry.proxy = null;
+      return null;
+    }
     const row = await this.lookup(auth, proxyId);
     entry.forwarder.setRoute(this.route(row));
     entry.proxy = row;
@@ -110,8 +118,8 @@ export class SessionProxyRouting {
 
   activeProxy(sessionId: string): ActiveProxy | undefined {
     const e = this.bySession.get(sessionId);
-    if (!e) return undefined;
-    const u = e.forwarder.route.upstream;
+    const u = e?.forwarder.route.upstream;
+    if (!e || !e.proxy || !u) return undefined;
     return { proxy_id: e.proxy.id, type: e.proxy.type, name: e.proxy.name ?? undefined, upstream: `${u.host}:${u.port}`, forwarder: `127.0.0.1:${e.forwarder.port}` };
   }
 
