@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
 import { startTestPages, type TestPages } from './test-pages.js';
 
 let t: TestEngine;
@@ -22,16 +23,19 @@ async function frames(p: import('playwright-core').Page): Promise<number> {
   return p.evaluate(() => (window as any).__liveView?.frames ?? 0);
 }
 
-/** How many clicks the session's page has counted, read over CDP. */
-async function clicksIn(cdpUrl: string): Promise<number> {
+/** Evaluates `fn` in the session's tab whose URL contains `path`, over CDP. */
+async function inSessionPage<T>(cdpUrl: string, path: string, fn: () => T): Promise<T> {
   const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl, defaultViewport: null });
   try {
-    const [p] = (await b.pages()).filter((x) => x.url().includes('/clicks'));
-    return await p.evaluate(() => (window as any).clicks as number);
+    const [p] = (await b.pages()).filter((x) => x.url().includes(path));
+    return await p.evaluate(fn);
   } finally {
     await b.disconnect();
   }
 }
+
+/** How many clicks the session's page has counted. */
+const clicksIn = (cdpUrl: string) => inSessionPage(cdpUrl, '/clicks', () => (window as any).clicks as number);
 
 describe('live view (browser_live_view_url)', () => {
   it('shows frames on a canvas and forwards a click to the page', async () => {
@@ -119,6 +123,44 @@ describe('live view (browser_live_view_url)', () => {
       const res = await fetch(s.browser_live_view_url!.replace(/jwt=[^&]+/, 'jwt=forged'));
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'unauthorized' });
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
+
+  it('forwards keyboard input: typed text and special keys reach the focused field', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/type` });
+    const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      const box = (await p.locator('#screen').boundingBox())!;
+      await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await p.keyboard.type('Hi there');
+      await p.keyboard.press('Backspace');
+      await p.keyboard.press('Enter');
+      await expect.poll(() => inSessionPage(s.cdp_ws_url, '/type', () => (document.getElementById('i') as HTMLInputElement).value), { timeout: 10_000 }).toBe('Hi ther');
+      expect(await inSessionPage(s.cdp_ws_url, '/type', () => (window as any).enters)).toBe(1);
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
+
+  it('keeps streaming after the browser crashes and is restarted', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated` });
+    const p = await viewer.newPage();
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      const sessions = t.engine.context.services.sessions as SessionManager;
+      const pid = sessions.get(s.session_id)!.browser!.pid;
+      process.kill(pid, 'SIGKILL');
+      await expect.poll(() => sessions.get(s.session_id)?.browser?.pid, { timeout: 20_000 }).not.toBe(pid);
+      const after = await frames(p);
+      await p.waitForFunction((n) => (window as any).__liveView.frames > n + 5, after, { timeout: 20_000 });
+      expect(await p.evaluate(() => (window as any).__liveView.connected)).toBe(true);
     } finally {
       await p.close();
       await t.client.browsers.deleteByID(s.session_id);

@@ -14,6 +14,10 @@ let i=0;setInterval(()=>{document.body.style.background=(i++%2)?'#fff':'#eee'},5
   '/animated': `<!doctype html><title>animated</title><body style="margin:0;background:#fff">
 <div id="d" style="width:200px;height:200px;background:#c00"></div>
 <script>let i=0;setInterval(()=>{document.getElementById('d').style.marginLeft=(i++%300)+'px'},30);</script></body>`,
+  '/type': `<!doctype html><title>type</title><body style="margin:0">
+<input id="i" style="position:absolute;left:0;top:0;width:100vw;height:100vh;font-size:40px" autofocus>
+<script>window.enters=0;document.getElementById('i').addEventListener('keydown',(e)=>{if(e.key==='Enter')window.enters++;});
+let n=0;setInterval(()=>{document.body.style.background=(n++%2)?'#fff':'#eee'},50);</script></body>`,
   '/hello': `<!doctype html><title>Hello from the test page</title><body><h1 id="h">hello</h1></body>`,
   '/storage': `<!doctype html><title>storage</title><body><script>
 window.writeState = async (v) => {
