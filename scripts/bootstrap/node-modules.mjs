@@ -42,8 +42,8 @@ function installedMatchesLock(root) {
  */
 async function ensureNativeModulesLoad(root) {
   const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root, encoding: 'utf8' });
-  if (probe.status === 0 || !/NODE_MODULE_VERSION|was compiled against/.test(probe.stderr)) return;
-  say('better-sqlite3 was built for another runtime (Electron?): npm rebuild better-sqlite3');
+  if (probe.status === 0 || !/NODE_MODULE_VERSION|was compiled against|Could not locate the bindings file/.test(probe.stderr)) return;
+  say('better-sqlite3 cannot be loaded by Node (built for Electron, or its build is missing): npm rebuild better-sqlite3');
   const code = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: root });
   if (code !== 0) say(`npm rebuild better-sqlite3 failed (exit ${code})`);
 }
