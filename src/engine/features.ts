@@ -15,5 +15,6 @@ import { bidiFeature } from './runtime/bidi/bidi-feature.js';
 import { browserPoolsFeature } from './api/browser-pools.js';
 import { credentialsFeature } from './api/credentials.js';
 import { proxiesFeature } from './api/proxies.js';
+import { authConnectionsFeature } from './api/auth-connections.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature];

@@ -1,0 +1,301 @@
+/**
+ * `/auth/connections`: managed login per profile + domain. CRUD, `login` (starts a flow in a
+ * real browser), `submit` (answers the current step), `events` (SSE of `managed_auth_state`
+ * until the flow ends), `timeline`, and the hosted page a person can finish a flow on.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Feature } from '../feature.js';
+import type { EngineContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { openSse } from '../http/sse.js';
+import { AuthConnections, type ConnectionConfig, type ConnectionRow, type Scope } from '../domain/auth-connections/auth-connections.js';
+import { AuthTimeline } from '../domain/auth-connections/auth-timeline.js';
+import { AuthService, type ProfileAccess } from '../domain/auth-connections/auth-service.js';
+import { HealthChecks } from '../domain/auth-connections/health-checks.js';
+import { connectionDto, stateEvent } from '../domain/auth-connections/connection-dto.js';
+import { hostedPage, hostedSubmission } from '../domain/auth-connections/hosted-page.js';
+import { TERMINAL, type FlowView } from '../domain/auth-connections/flow-state.js';
+import type { FlowSessions, SubmitInput } from '../domain/auth-connections/login-flow.js';
+import type { Credentials } from '../domain/credentials/credentials.js';
+import type { Proxies } from '../domain/proxies/proxies.js';
+import type { ProfileService } from '../domain/profiles/profile-binding.js';
+import { CredentialRefSchema, LoginResponseSchema, ManagedAuthSchema, TimelineEventSchema } from '../../shared/wire/identity.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
+const ProxySel = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
+const Telemetry = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+const ConfigFields = {
+  allowed_domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 50 })),
+  auto_reauth: Type.Optional(Type.Boolean()),
+  browser_telemetry: Type.Optional(Telemetry),
+  credential: Type.Optional(CredentialRefSchema),
+  health_check_interval: Type.Optional(Type.Integer()),
+  health_checks: Type.Optional(Type.Boolean()),
+  login_url: Type.Optional(Type.String({ maxLength: 8192 })),
+  proxy: Type.Optional(ProxySel),
+  record_session: Type.Optional(Type.Boolean()),
+  save_credentials: Type.Optional(Type.Boolean()),
+};
+const StrMap = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), { maxProperties: 50 });
+
+function scopeOf(req: FastifyRequest): Scope {
+  return { orgId: req.auth.orgId, projectId: req.auth.projectId };
+}
+
+async function readText(stream: Readable, limit = 65536): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of stream) {
+    size += (c as Buffer).length;
+    if (size > limit) throw new ApiError(413, 'payload_too_large', 'form too large');
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function profileAccess(ctx: EngineContext): ProfileAccess {
+  return {
+    async ensure(scope, name) {
+      const svc = ctx.services.profiles as ProfileService | undefined;
+      if (!svc) throw ApiError.unprocessable('profiles are not available on this engine', 'profiles_unavailable');
+      const found = await svc.profiles.find(scope, name);
+      if (found) return found.id;
+      try {
+        return (await svc.profiles.create(scope, name)).id;
+      } catch (err) {
+        const again = await svc.profiles.find(scope, name); // created concurrently
+        if (again) return again.id;
+        throw err;
+      }
+    },
+  };
+}
+
+function sessionsOf(ctx: EngineContext): FlowSessions {
+  const s = ctx.services.sessions as FlowSessions | undefined;
+  if (!s || typeof s.create !== 'function') throw ApiError.unprocessable('browser sessions are not available on this engine', 'sessions_unavailable');
+  return s;
+}
+
+export const authConnectionsFeature: Feature = {
+  name: 'auth-connections',
+  register(app: FastifyInstance, ctx) {
+    const identity = ctx.config.identity;
+    const minInterval = identity.minHealthCheckIntervalSeconds ?? 300;
+    const connections = new AuthConnections(ctx.db, ctx.clock, { minInterval });
+    const timeline = new AuthTimeline(ctx.db, ctx.clock);
+    const credentials = () => ctx.services.credentials as Credentials;
+    const log = (msg: string, err?: unknown) => ctx.log.warn({ err }, msg);
+    const service = new AuthService({
+      connections,
+      timeline,
+      get credentials() {
+        return credentials();
+      },
+      sessions: () => sessionsOf(ctx),
+      profiles: () => profileAccess(ctx),
+      clock: ctx.clock,
+      flowTtlMs: (identity.authFlowTtlSeconds ?? 600) * 1000,
+      publicUrl: () => ctx.publicUrl(),
+      log,
+    });
+    const health = new HealthChecks({
+      connections,
+      timeline,
+      service,
+      sessions: () => ctx.services.sessions as FlowSessions | undefined,
+      clock: ctx.clock,
+      tickMs: Math.min(15_000, Math.max(250, (minInterval * 1000) / 4)),
+      log,
+    });
+    ctx.services.authConnections = service;
+    ctx.services.authHealthChecks = health;
+    ctx.onStop(async () => {
+      await health.stop();
+      await service.stopAll();
+    });
+
+    const dto = async (row: ConnectionRow) => connectionDto(row, service.flowView(row), await service.canReauth(row));
+    const proxyIdOf = async (scope: Scope, sel: { id?: string; name?: string } | undefined): Promise<string | null | undefined> => {
+      if (sel === undefined) return undefined;
+      if (!sel.id && !sel.name) return null;
+      return (await (ctx.services.proxies as Proxies).select(scope.projectId, sel)).id;
+    };
+    const tags = ['auth'];
+
+    app.post(
+      '/auth/connections',
+      {
+        schema: {
+          tags,
+          body: Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }), profile_name: Type.String({ minLength: 1, maxLength: 255 }), ...ConfigFields }),
+          response: { 200: ManagedAuthSchema },
+        },
+      },
+      async (req) => {
+        const body = req.body as ConnectionConfig & { domain: string; profile_name: string; proxy?: { id?: string; name?: string } };
+        const scope = scopeOf(req);
+        const proxyId = await proxyIdOf(scope, body.proxy);
+        // Validate before creating the profile, so a bad request leaves nothing behind.
+        const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
+        const profileId = await profileAccess(ctx).ensure(scope, row.profile_name);
+        return dto(await connections.update(row.id, { profile_id: profileId, next_check_at: new Date(ctx.clock.now().getTime() + row.health_check_interval * 1000).toISOString() }, row));
+      },
+    );
+    app.get(
+      '/auth/connections',
+      {
+        schema: {
+          tags,
+          querystring: Type.Object({ ...OffsetQuery, domain: Type.Optional(Type.String()), profile_name: Type.Optional(Type.String()), query: Type.Optional(Type.String()) }),
+          response: { 200: Type.Array(ManagedAuthSchema) },
+        },
+      },
+      async (req, reply) => {
+        const q = req.query as { offset?: number; limit?: number; domain?: string; profile_name?: string; query?: string };
+        const page = pageOf(q);
+        const rows = await connections.list(scopeOf(req), { ...page, domain: q.domain, profile_name: q.profile_name, query: q.query });
+        return Promise.all(sendPage(reply, rows, page).map(dto));
+      },
+    );
+    app.get('/auth/connections/:id', { schema: { tags, params: IdParam, response: { 200: ManagedAuthSchema } } }, async (req) => {
+      const id = (req.params as { id: string }).id;
+      await service.flushed(id);
+      return dto(await connections.get(scopeOf(req), id));
+    });
+    app.patch(
+      '/auth/connections/:id',
+      { schema: { tags, params: IdParam, body: Type.Object(ConfigFields), response: { 200: ManagedAuthSchema } } },
+      async (req) => {
+        const scope = scopeOf(req);
+        const row = await connections.get(scope, (req.params as { id: string }).id);
+        const body = (req.body ?? {}) as ConnectionConfig & { proxy?: { id?: string; name?: string } };
+        const proxyId = await proxyIdOf(scope, body.proxy);
+        const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
+        if (body.health_check_interval !== undefined) await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
+        return dto((await connections.byId(row.id))!);
+      },
+    );
+    app.delete('/auth/connections/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+      await service.stop(row.id, 'the auth connection was deleted');
+      await connections.delete(row);
+      return reply.status(204).send();
+    });
+
+    app.post(
+      '/auth/connections/:id/login',
+      {
+        schema: {
+          tags,
+          params: IdParam,
+          body: Type.Object({ browser_telemetry: Type.Optional(Telemetry), proxy: Type.Optional(ProxySel), record_session: Type.Optional(Type.Boolean()) }),
+          response: { 200: LoginResponseSchema },
+        },
+      },
+      async (req) => {
+        const scope = scopeOf(req);
+        const row = await connections.get(scope, (req.params as { id: string }).id);
+        const proxyId = await proxyIdOf(scope, (req.body as { proxy?: { id?: string; name?: string } } | undefined)?.proxy);
+        const flow = await service.startFlow(row, 'LOGIN', { proxyId: proxyId === undefined ? undefined : proxyId });
+        const v = flow.view;
+        const res: Record<string, unknown> = { id: row.id, flow_expires_at: v.flow_expires_at, flow_type: v.flow_type, hosted_url: v.hosted_url, handoff_code: v.handoff_code };
+        if (v.live_view_url) res.live_view_url = v.live_view_url;
+        return res;
+      },
+    );
+    app.post(
+      '/auth/connections/:id/submit',
+      {
+        schema: {
+          tags,
+          params: IdParam,
+          body: Type.Object({
+            field_values: Type.Optional(StrMap),
+            fields: Type.Optional(StrMap),
+            mfa_option_id: Type.Optional(Type.String()),
+            selected_choice_id: Type.Optional(Type.String()),
+            sign_in_option_id: Type.Optional(Type.String()),
+            sso_button_selector: Type.Optional(Type.String()),
+            sso_provider: Type.Optional(Type.String()),
+          }),
+          response: { 200: Type.Object({ accepted: Type.Boolean() }) },
+        },
+      },
+      async (req) => {
+        const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+        const body = (req.body ?? {}) as SubmitInput;
+        if (body.sso_provider && body.sso_button_selector) throw ApiError.badRequest('give sso_provider or sso_button_selector, not both');
+        service.submit(row, body);
+        return { accepted: true };
+      },
+    );
+    app.get('/auth/connections/:id/events', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+      const sse = openSse(reply, { heartbeat: () => ({ event: 'sse_heartbeat', timestamp: ctx.clock.now().toISOString() }) });
+      const send = (v: FlowView): void => {
+        sse.send(stateEvent(v, ctx.clock.now().toISOString()));
+        if (TERMINAL.includes(v.flow_status)) sse.close();
+      };
+      const unsubscribe = service.subscribe(row.id, send);
+      sse.onClose(unsubscribe);
+      const current = service.flowView(row);
+      // A stream opened before `login` waits for the next flow; one opened after an ended flow gets its end.
+      if (current) send(current);
+    });
+    app.get(
+      '/auth/connections/:id/timeline',
+      {
+        schema: {
+          tags,
+          params: IdParam,
+          querystring: Type.Object({ ...OffsetQuery, type: Type.Optional(Type.Union([Type.Literal('login'), Type.Literal('reauth'), Type.Literal('health_check')])) }),
+          response: { 200: Type.Array(TimelineEventSchema) },
+        },
+      },
+      async (req, reply) => {
+        const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+        await service.flushed(row.id);
+        const q = req.query as { offset?: number; limit?: number; type?: string };
+        const page = pageOf(q);
+        return sendPage(reply, await timeline.list(row.id, { ...page, type: q.type }), page).map(AuthTimeline.dto);
+      },
+    );
+
+    // The hosted page: public, authorized by the flow's handoff code.
+    const hostedFlow = async (req: FastifyRequest): Promise<{ row: ConnectionRow; flow: FlowView }> => {
+      const { id } = req.params as { id: string };
+      const code = String((req.query as { code?: string }).code ?? '');
+      const row = await connections.byId(id);
+      const flow = row ? service.flowView(row) : undefined;
+      const ok = flow && code.length === flow.handoff_code.length && timingSafeEqual(Buffer.from(code), Buffer.from(flow.handoff_code));
+      if (!row || !flow || !ok) throw ApiError.notFound('login flow');
+      return { row, flow };
+    };
+    const HostedQuery = Type.Object({ code: Type.String({ maxLength: 128 }) });
+    app.get('/auth/connections/:id/hosted', { config: { public: true }, schema: { hide: true, params: IdParam, querystring: HostedQuery } as object }, async (req, reply) => {
+      const { row, flow } = await hostedFlow(req);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(hostedPage(row.domain, flow, req.url));
+    });
+    app.post('/auth/connections/:id/hosted', { config: { public: true }, schema: { hide: true, params: IdParam, querystring: HostedQuery } as object }, async (req, reply) => {
+      const { row } = await hostedFlow(req);
+      const form = new URLSearchParams(req.body && typeof (req.body as Readable).pipe === 'function' ? await readText(req.body as Readable) : '');
+      service.submit(row, hostedSubmission(form));
+      return reply.redirect(req.url, 303);
+    });
+  },
+  async started(ctx) {
+    // Flows do not survive a restart (their browsers are gone): record that honestly.
+    const rows = await ctx.db.selectFrom('auth_connections').select(['id', 'flow']).where('flow', 'like', '%"flow_status":"IN_PROGRESS"%').execute();
+    for (const r of rows) {
+      const flow = { ...(JSON.parse(r.flow!) as FlowView), flow_status: 'FAILED', error_code: 'engine_restarted', error_message: 'the engine restarted while this flow was in progress' };
+      await ctx.db.updateTable('auth_connections').set({ flow: JSON.stringify(flow) }).where('id', '=', r.id).execute();
+      await ctx.db.updateTable('auth_timeline').set({ status: 'FAILED', error_code: 'engine_restarted' }).where('id', '=', flow.id).execute();
+    }
+    (ctx.services.authHealthChecks as HealthChecks).start();
+  },
+};

@@ -1,0 +1,329 @@
+/**
+ * One login flow in a real browser session on the connection's profile (save_changes): open
+ * the login page, discover what it asks for, wait for input (or fill it from a stored
+ * credential), type it in, submit, and look again — until the page no longer asks for
+ * credentials (SUCCESS: the session is closed so the profile is saved), the flow expires, is
+ * canceled, or fails. Every state change goes to `onChange` (persist, events, timeline).
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ApiError } from '../../http/api-error.js';
+import type { AuthContext } from '../../http/auth.js';
+import type { Clock } from '../../../shared/clock.js';
+import type { SessionHandle } from '../sessions/session-handle.js';
+import { newId } from '../ids.js';
+import { asksForLogin, snapshot, type PageSnapshot, type RawField } from './page-discovery.js';
+import { fieldId, fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
+import { totpFromSecret } from '../credentials/totp.js';
+
+/** What login flows need from the session manager. */
+export interface FlowSessions {
+  create(auth: AuthContext, body: Record<string, unknown>): Promise<{ session_id: string; browser_live_view_url?: string }>;
+  delete(auth: AuthContext, id: string): Promise<void>;
+  get(id: string): SessionHandle | undefined;
+}
+
+export interface AutofillSource {
+  values: Record<string, string>;
+  totpSecret?: string;
+}
+
+export interface SubmitInput {
+  fields?: Record<string, string>;
+  field_values?: Record<string, string>;
+  mfa_option_id?: string;
+  selected_choice_id?: string;
+  sign_in_option_id?: string;
+  sso_button_selector?: string;
+  sso_provider?: string;
+}
+
+export interface FlowResult {
+  postLoginUrl: string;
+  /** Values typed into identifier/password/text fields, by credential ref (never codes). */
+  captured: Record<string, string>;
+  requirements: FieldType[];
+  mfaTypes: string[];
+}
+
+export interface FlowDeps {
+  type: FlowType;
+  auth: AuthContext;
+  sessions: FlowSessions;
+  clock: Clock;
+  ttlMs: number;
+  loginUrl: string;
+  profileName: string;
+  proxyId: string | null;
+  headless: boolean;
+  hostedUrl(flowId: string, code: string): string;
+  autofill?: AutofillSource;
+  onChange(view: FlowView): void;
+  onSuccess(result: FlowResult): Promise<void>;
+  log(msg: string, err?: unknown): void;
+}
+
+const SETTLE_MS = 15_000;
+
+export class LoginFlow {
+  readonly view: FlowView;
+  private browser?: Browser;
+  private page?: Page;
+  private loads = 0;
+  private last?: PageSnapshot;
+  private readonly timer: NodeJS.Timeout;
+  private readonly captured: Record<string, string> = {};
+  private readonly requirements = new Set<FieldType>();
+  private readonly mfaTypes = new Set<string>();
+  private readonly autoTried = new Set<string>();
+  private busy: Promise<void> = Promise.resolve();
+
+  constructor(private readonly d: FlowDeps) {
+    const id = newId();
+    const code = newId(32);
+    this.view = {
+      id,
+      flow_type: d.type,
+      flow_status: 'IN_PROGRESS',
+      flow_step: 'DISCOVERING',
+      flow_expires_at: new Date(d.clock.now().getTime() + d.ttlMs).toISOString(),
+      browser_session_id: null,
+      hosted_url: d.hostedUrl(id, code),
+      handoff_code: code,
+      live_view_url: null,
+      discovered_fields: null,
+      fields: null,
+      mfa_options: null,
+      pending_sso_buttons: null,
+      sign_in_options: null,
+      choices: null,
+      website_error: null,
+      error_code: null,
+      error_message: null,
+      external_action_message: null,
+    };
+    this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: 'the login flow expired before it was completed' }), d.ttlMs);
+    this.timer.unref();
+  }
+
+  get terminal(): boolean {
+    return TERMINAL.includes(this.view.flow_status);
+  }
+
+  private emit(): void {
+    this.d.onChange({ ...this.view });
+  }
+
+  /** Serializes page work: a submit never overlaps discovery or another submit. */
+  private run(work: () => Promise<void>): void {
+    this.busy = this.busy.then(async () => {
+      if (this.terminal) return;
+      try {
+        await work();
+      } catch (err) {
+        if (this.terminal) return;
+        this.d.log('login flow failed', err);
+        await this.finish('FAILED', { code: 'flow_error', message: (err as Error).message.split('\n')[0].slice(0, 500) });
+      }
+    });
+  }
+
+  /**
+   * Starts the flow's browser session (so the caller gets its live view URL and sees limit
+   * errors), then discovers the login page in the background.
+   */
+  async start(): Promise<void> {
+    this.emit();
+    let s: { session_id: string; browser_live_view_url?: string };
+    try {
+      s = await this.d.sessions.create(this.d.auth, {
+        profile: { name: this.d.profileName, save_changes: true },
+        ...(this.d.proxyId ? { proxy_id: this.d.proxyId } : {}),
+        headless: this.d.headless,
+        timeout_seconds: Math.max(60, Math.ceil(this.d.ttlMs / 1000) + 60),
+      });
+    } catch (err) {
+      await this.finish('FAILED', { code: 'browser_unavailable', message: `the login browser could not be started: ${(err as Error).message}` });
+      throw err;
+    }
+    this.view.browser_session_id = s.session_id;
+    this.view.live_view_url = this.d.headless ? null : (s.browser_live_view_url ?? null);
+    this.emit();
+    this.run(async () => {
+      const handle = this.d.sessions.get(s.session_id);
+      if (!handle) throw new Error('the flow browser session ended unexpectedly');
+      this.browser = await chromium.connectOverCDP(handle.browserCdpUrl());
+      const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
+      this.page = context.pages()[0] ?? (await context.newPage());
+      this.page.on('load', () => this.loads++);
+      await this.page.goto(this.d.loginUrl, { waitUntil: 'load', timeout: 30_000 });
+      await this.handle(await snapshot(this.page));
+    });
+  }
+
+  /** Validates a submission against the current step and applies it in the background. */
+  submit(input: SubmitInput): void {
+    if (this.view.flow_status !== 'IN_PROGRESS') throw ApiError.conflict(`the login flow is ${this.view.flow_status}; start a new one with POST /auth/connections/{id}/login`, 'flow_not_in_progress');
+    if (this.view.flow_step !== 'AWAITING_INPUT') throw new ApiError(409, 'flow_busy', `the login flow is not waiting for input (step ${this.view.flow_step})`, [], { 'retry-after': '1' });
+    const snap = this.last!;
+    const fills: Array<{ field: RawField; value: string }> = [];
+    const byName = new Map(snap.fields.map((f) => [f.name, f]));
+    const byId = new Map(snap.fields.map((f) => [fieldId(f), f]));
+    for (const [k, v] of Object.entries(input.fields ?? {})) {
+      const f = byName.get(k) ?? byId.get(k);
+      if (!f) throw ApiError.invalidField(`fields.${k}`, `is not a field of this step (expected one of: ${[...byName.keys()].join(', ') || 'none'})`);
+      fills.push({ field: f, value: v });
+    }
+    for (const [k, v] of Object.entries(input.field_values ?? {})) {
+      const f = byId.get(k) ?? byName.get(k);
+      if (!f) throw ApiError.invalidField(`field_values.${k}`, `is not a field id of this step (expected one of: ${[...byId.keys()].join(', ') || 'none'})`);
+      fills.push({ field: f, value: v });
+    }
+    const click = this.choiceSelector(snap, input);
+    if (fills.length === 0 && !click) throw ApiError.badRequest('nothing to submit: give fields, field_values or a choice');
+    this.view.flow_step = 'SUBMITTING';
+    this.view.website_error = null;
+    this.emit();
+    this.run(() => this.apply(fills, click));
+  }
+
+  private choiceSelector(snap: PageSnapshot, input: SubmitInput): string | undefined {
+    const pick = (kind: string, match: (value: string, id: string) => boolean, what: string, given: string): string => {
+      const c = snap.choices.find((x) => x.kind === kind && match(x.value, `${kind === 'mfa' ? 'mfa' : kind === 'sso' ? 'sso' : 'opt'}_${x.value}`));
+      if (!c) throw ApiError.invalidField(what, `'${given}' is not offered on this step`);
+      return kind === 'sso' ? `xpath=${c.selector}` : c.selector;
+    };
+    if (input.mfa_option_id) return pick('mfa', (v, id) => v === input.mfa_option_id || id === input.mfa_option_id, 'mfa_option_id', input.mfa_option_id);
+    if (input.sign_in_option_id) return pick('sign_in', (v, id) => v === input.sign_in_option_id || id === input.sign_in_option_id, 'sign_in_option_id', input.sign_in_option_id);
+    if (input.sso_provider) return pick('sso', (v) => v === input.sso_provider!.toLowerCase(), 'sso_provider', input.sso_provider);
+    if (input.sso_button_selector) return pick('sso', () => true, 'sso_button_selector', input.sso_button_selector) && `xpath=${input.sso_button_selector}`;
+    if (input.selected_choice_id) {
+      const c = snap.choices.find((x) => `${x.kind === 'mfa' ? 'mfa' : x.kind === 'sso' ? 'sso' : 'opt'}_${x.value}` === input.selected_choice_id);
+      if (!c) throw ApiError.invalidField('selected_choice_id', `'${input.selected_choice_id}' is not offered on this step`);
+      return c.kind === 'sso' ? `xpath=${c.selector}` : c.selector;
+    }
+    return undefined;
+  }
+
+  private async apply(fills: Array<{ field: RawField; value: string }>, click?: string): Promise<void> {
+    const page = this.page!;
+    const before = this.last!;
+    const loadsBefore = this.loads;
+    for (const { field, value } of fills) {
+      await page.fill(field.selector, value, { timeout: 5_000 });
+      const t = fieldType(field);
+      if (t === 'identifier' || t === 'password' || t === 'text') this.captured[fieldRef(field)] = value;
+    }
+    if (click) await page.click(click, { timeout: 5_000 });
+    else await page.press(fills[fills.length - 1].field.selector, 'Enter', { timeout: 5_000 });
+    await this.handle(await this.settle(before, loadsBefore));
+  }
+
+  /** Waits until the page navigated or visibly changed (new fields, a new error), or gives up. */
+  private async settle(before: PageSnapshot, loadsBefore: number): Promise<PageSnapshot> {
+    const page = this.page!;
+    const sig = (s: PageSnapshot): string => `${s.url}|${s.fields.map((f) => f.name).join(',')}|${s.error ?? ''}`;
+    const deadline = Date.now() + SETTLE_MS;
+    let latest = before;
+    while (Date.now() < deadline && !this.terminal) {
+      await page.waitForTimeout(200);
+      if (this.loads > loadsBefore || page.url() !== before.url) {
+        await page.waitForLoadState('load', { timeout: 10_000 }).catch(() => {});
+        return snapshot(page);
+      }
+      latest = await snapshot(page);
+      if (sig(latest) !== sig(before)) return latest;
+    }
+    return latest;
+  }
+
+  private async handle(snap: PageSnapshot): Promise<void> {
+    this.last = snap;
+    if (this.terminal) return;
+    if (!asksForLogin(snap) && snap.choices.every((c) => c.kind !== 'mfa')) return this.succeed(snap);
+    for (const f of snap.fields) this.requirements.add(fieldType(f));
+    for (const c of snap.choices) if (c.kind === 'mfa') this.mfaTypes.add(c.value);
+    for (const f of snap.fields) if (f.type === 'code' && /e-?mail/i.test(`${f.hint ?? ''} ${f.label}`)) this.mfaTypes.add('email');
+    Object.assign(this.view, stepView(snap), { flow_step: 'AWAITING_INPUT', website_error: snap.error ?? null });
+    this.emit();
+    await this.autofill(snap);
+  }
+
+  /** With a stored credential, fills and submits a step it can answer completely (once per step). */
+  private async autofill(snap: PageSnapshot): Promise<void> {
+    const src = this.d.autofill;
+    if (!src || snap.fields.length === 0) return;
+    const key = `${new URL(snap.url).pathname}|${snap.fields.map((f) => f.name).join(',')}`;
+    if (this.autoTried.has(key)) return; // the site rejected our values: a person has to look
+    const fills: Array<{ field: RawField; value: string }> = [];
+    for (const f of snap.fields) {
+      const v = valueFor(f, src, this.d.clock.now());
+      if (v === undefined) {
+        if (f.required) return;
+        continue;
+      }
+      fills.push({ field: f, value: v });
+    }
+    if (fills.length === 0) return;
+    this.autoTried.add(key);
+    this.view.flow_step = 'SUBMITTING';
+    this.emit();
+    await this.apply(fills);
+  }
+
+  private async succeed(snap: PageSnapshot): Promise<void> {
+    this.view.flow_step = 'SUBMITTING';
+    this.view.post_login_url = snap.url;
+    Object.assign(this.view, { discovered_fields: null, fields: null, mfa_options: null, pending_sso_buttons: null, sign_in_options: null, choices: null, website_error: null });
+    // The profile is written when the session ends: close it before reporting success, so a
+    // session started right after sees the login.
+    await this.closeSession();
+    await this.d.onSuccess({ postLoginUrl: snap.url, captured: this.captured, requirements: [...this.requirements], mfaTypes: [...this.mfaTypes] });
+    await this.finish('SUCCESS');
+  }
+
+  async finish(status: 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'CANCELED', error?: { code: string; message: string }): Promise<void> {
+    if (this.terminal) return;
+    clearTimeout(this.timer);
+    this.view.flow_status = status;
+    if (status === 'SUCCESS') this.view.flow_step = 'COMPLETED';
+    if (error) {
+      this.view.error_code = error.code;
+      this.view.error_message = error.message;
+    }
+    this.emit();
+    await this.closeSession();
+  }
+
+  /** Cancels (delete of the connection, a new login superseding this one) and waits for the browser to go. */
+  async cancel(message = 'the login flow was canceled'): Promise<void> {
+    await this.finish('CANCELED', { code: 'flow_canceled', message });
+    await this.busy;
+    await this.closeSession();
+  }
+
+  private async closeSession(): Promise<void> {
+    const b = this.browser;
+    this.browser = undefined;
+    this.page = undefined;
+    await b?.close().catch(() => {});
+    const id = this.view.browser_session_id;
+    if (id && this.d.sessions.get(id)) await this.d.sessions.delete(this.d.auth, id).catch((err) => this.d.log('ending the flow session failed', err));
+  }
+}
+
+function valueFor(f: RawField, src: AutofillSource, now: Date): string | undefined {
+  const v = src.values;
+  switch (fieldType(f)) {
+    case 'identifier':
+      return v[f.name] ?? v[fieldRef(f)] ?? v.username ?? v.email ?? v.identifier ?? v.login;
+    case 'password':
+      return v[f.name] ?? v.password;
+    case 'totp_code':
+      return src.totpSecret ? totpFromSecret(src.totpSecret, now).code : undefined;
+    case 'code':
+      // One-time codes sent by SMS/e-mail cannot be known in advance; an authenticator code can.
+      return /authenticator/i.test(f.label) && src.totpSecret ? totpFromSecret(src.totpSecret, now).code : undefined;
+    default:
+      return v[f.name];
+  }
+}

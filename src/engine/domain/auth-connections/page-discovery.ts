@@ -1,0 +1,198 @@
+/**
+ * What a login page asks for, read from the live DOM in one `page.evaluate`: visible input
+ * fields (label, selector, type, required, hint), MFA method choices, SSO buttons, sign-in
+ * options (radio choices such as account pickers) and the website's own error text. The script
+ * runs inside the page, so it is plain browser JavaScript with no imports.
+ */
+import type { Page } from 'playwright-core';
+
+export interface RawField {
+  name: string;
+  label: string;
+  selector: string;
+  type: 'text' | 'email' | 'password' | 'tel' | 'number' | 'url' | 'code' | 'totp';
+  placeholder?: string;
+  hint?: string;
+  required: boolean;
+  autocomplete?: string;
+}
+
+export interface RawChoice {
+  kind: 'mfa' | 'sso' | 'sign_in';
+  label: string;
+  /** mfa: sms|call|email|totp|push|password|switch; sso: provider name. */
+  value: string;
+  selector: string;
+  description?: string;
+}
+
+export interface PageSnapshot {
+  url: string;
+  title: string;
+  fields: RawField[];
+  choices: RawChoice[];
+  error?: string;
+  ready: boolean;
+}
+
+/* eslint-disable */
+function discoverInPage(): PageSnapshot {
+  const visible = (el: Element): boolean => {
+    const r = (el as HTMLElement).getBoundingClientRect();
+    const s = getComputedStyle(el as HTMLElement);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  const unique = (sel: string): boolean => {
+    try {
+      return document.querySelectorAll(sel).length === 1;
+    } catch {
+      return false;
+    }
+  };
+  const cssPath = (el: Element): string => {
+    if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
+    const name = el.getAttribute('name');
+    if (name) {
+      const s = `${el.tagName.toLowerCase()}[name="${name.replace(/["\\]/g, '\\$&')}"]`;
+      if (unique(s)) return s;
+    }
+    const parts: string[] = [];
+    let e: Element | null = el;
+    while (e && e !== document.body && e.nodeType === 1) {
+      let i = 1;
+      let sib = e.previousElementSibling;
+      while (sib) {
+        if (sib.tagName === e.tagName) i++;
+        sib = sib.previousElementSibling;
+      }
+      parts.unshift(`${e.tagName.toLowerCase()}:nth-of-type(${i})`);
+      e = e.parentElement;
+    }
+    return 'body > ' + parts.join(' > ');
+  };
+  const xpath = (el: Element): string => {
+    const parts: string[] = [];
+    let e: Element | null = el;
+    while (e && e.nodeType === 1) {
+      let i = 1;
+      let sib = e.previousElementSibling;
+      while (sib) {
+        if (sib.tagName === e.tagName) i++;
+        sib = sib.previousElementSibling;
+      }
+      parts.unshift(`${e.tagName.toLowerCase()}[${i}]`);
+      e = e.parentElement;
+    }
+    return '/' + parts.join('/');
+  };
+  const text = (el: Element | null | undefined): string => ((el as HTMLElement | null)?.innerText ?? el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const labelOf = (el: HTMLInputElement): string => {
+    if (el.labels && el.labels.length) return text(el.labels[0]);
+    const aria = el.getAttribute('aria-label');
+    if (aria) return aria.trim();
+    const by = el.getAttribute('aria-labelledby');
+    if (by) return by.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ').trim();
+    return (el.placeholder || el.name || el.id || '').trim();
+  };
+  const hintOf = (el: Element): string | undefined => {
+    const described = el.getAttribute('aria-describedby');
+    if (described) {
+      const t = described.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ').trim();
+      if (t) return t;
+    }
+    const form = el.closest('form');
+    const scope = form?.parentElement ?? document.body;
+    for (const c of Array.from(scope.querySelectorAll('.hint, .help, .help-text, .description, p'))) {
+      if (form && form.contains(c) && c.contains(el)) continue;
+      const t = text(c);
+      if (t && visible(c) && /code|sent|phone|email|enter|authenticator/i.test(t)) return t;
+    }
+    return undefined;
+  };
+  const fields: RawField[] = [];
+  const skip = ['hidden', 'submit', 'button', 'image', 'reset', 'checkbox', 'radio', 'file', 'range', 'color'];
+  for (const el of Array.from(document.querySelectorAll('input, textarea, select')) as HTMLInputElement[]) {
+    if (skip.includes(el.type) || !visible(el) || el.disabled) continue;
+    const label = labelOf(el);
+    const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
+    const hay = `${el.name} ${el.id} ${label} ${ac}`.toLowerCase();
+    let type: RawField['type'] = 'text';
+    if (el.type === 'password') type = 'password';
+    else if (ac === 'one-time-code' || /\b(otp|code|token|2fa|mfa|verification|passcode)\b/.test(hay)) type = /authenticator|totp|\bapp\b/.test(hay) ? 'totp' : 'code';
+    else if (['email', 'tel', 'number', 'url'].includes(el.type)) type = el.type as RawField['type'];
+    const hint = type === 'code' || type === 'totp' ? hintOf(el) : undefined;
+    fields.push({ name: el.name || el.id || `field_${fields.length}`, label, selector: cssPath(el), type, placeholder: el.placeholder || undefined, hint, required: el.required, autocomplete: ac || undefined });
+  }
+  const choices: RawChoice[] = [];
+  const sso = /(?:sign in|log in|login|continue|sign up)\s+with\s+(google|github|microsoft|apple|facebook|linkedin|okta|twitter|x|amazon|slack)/i;
+  const mfa: Array<[RegExp, string]> = [
+    [/\b(text|sms)\b/i, 'sms'],
+    [/\bcall\b/i, 'call'],
+    [/\be-?mail\b/i, 'email'],
+    [/authenticator|totp/i, 'totp'],
+    [/\bpush\b|notification|approve on/i, 'push'],
+    [/another (method|way)|try another|other options/i, 'switch'],
+  ];
+  for (const el of Array.from(document.querySelectorAll('button, a, [role=button], input[type=submit], input[type=button]'))) {
+    if (!visible(el)) continue;
+    const label = text(el) || (el as HTMLInputElement).value || el.getAttribute('aria-label') || '';
+    if (!label || label.length > 80) continue;
+    const m = sso.exec(label);
+    if (m) {
+      choices.push({ kind: 'sso', label, value: m[1].toLowerCase(), selector: xpath(el) });
+      continue;
+    }
+    if (el.closest('form') && (el as HTMLButtonElement).type === 'submit' && !/send|text me|call me|email me|use/i.test(label)) continue;
+    for (const [re, v] of mfa) {
+      if (re.test(label) && /send|text|call|email|use|get|authenticator|another|approve|push|try/i.test(label)) {
+        choices.push({ kind: 'mfa', label, value: v, selector: cssPath(el) });
+        break;
+      }
+    }
+  }
+  for (const el of Array.from(document.querySelectorAll('input[type=radio]')) as HTMLInputElement[]) {
+    if (!visible(el) && !(el.labels && el.labels[0] && visible(el.labels[0]))) continue;
+    choices.push({ kind: 'sign_in', label: labelOf(el), value: el.value, selector: cssPath(el) });
+  }
+  let error: string | undefined;
+  for (const el of Array.from(document.querySelectorAll('[role=alert], .error, .alert-danger, .alert-error, .error-message, .form-error, .flash-error, [aria-live=assertive], [aria-invalid=true] + .message'))) {
+    const t = text(el);
+    if (t && visible(el)) {
+      error = t.slice(0, 500);
+      break;
+    }
+  }
+  return { url: location.href, title: document.title, fields, choices, error, ready: document.readyState === 'complete' };
+}
+/* eslint-enable */
+
+// Sent as source text: transpilers (tsx, vitest) may wrap nested functions in a `__name`
+// helper that does not exist inside the page, so the page gets a no-op one.
+const DISCOVER_SOURCE = `(() => { const __name = (f) => f; return (${discoverInPage.toString()})(); })()`;
+
+/** Snapshot of the page; navigations in flight make evaluate fail, so it retries briefly. */
+export async function snapshot(page: Page, attempts = 20): Promise<PageSnapshot> {
+  let last: unknown;
+  for (let i = 0; i < attempts; i++) {
+    try {
+      const s = (await page.evaluate(DISCOVER_SOURCE)) as PageSnapshot;
+      if (s.ready) return s;
+    } catch (err) {
+      last = err;
+    }
+    await page.waitForTimeout(150);
+  }
+  if (last) throw last;
+  return (await page.evaluate(DISCOVER_SOURCE)) as PageSnapshot;
+}
+
+/** Whether a snapshot still asks for credentials (identifier, password, code): not logged in. */
+export function asksForLogin(s: PageSnapshot): boolean {
+  return s.fields.some((f) => f.type === 'password' || f.type === 'code' || f.type === 'totp' || isIdentifier(f));
+}
+
+export function isIdentifier(f: RawField): boolean {
+  if (f.type === 'email') return true;
+  if (f.type !== 'text' && f.type !== 'tel') return false;
+  return /user|email|e-mail|login|account|identifier|phone|handle/i.test(`${f.name} ${f.label} ${f.autocomplete ?? ''}`);
+}
