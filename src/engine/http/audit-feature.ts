@@ -15,7 +15,7 @@ import { installUpgradeAudit } from './audit-upgrades.js';
 export const auditRecordingFeature: Feature = {
   name: 'audit-recording',
   register(app: FastifyInstance, ctx: EngineContext) {
-    const writer = new AuditWriter(ctx.db, {
+    const writer = new AuditWriter(ctx.db, ctx.store.dialect, {
       onError: (err, rows) => ctx.log.error({ err, rows }, 'audit log write failed; rows kept for retry'),
     });
     ctx.services.auditWriter = writer;

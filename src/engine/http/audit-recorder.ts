@@ -52,15 +52,16 @@ export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSi
   const remember = (request: FastifyRequest): void => {
     fastifyRequests.set(request.raw, request);
   };
-  // onRequest runs for requests that passed auth (hijacked ones included); onSend for every
-  // reply sent through Fastify, including errors thrown by auth before our onRequest ran.
+  // onRequest runs for requests that passed auth (hijacked ones included); onError for those
+  // an earlier hook (auth) rejected, so that their route is known too. Requests that succeed
+  // pass through just one cheap hook.
   app.addHook('onRequest', (request, _reply, done) => {
     remember(request);
     done();
   });
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  app.addHook('onError', (request, _reply, _error, done) => {
     remember(request);
-    done(null, payload);
+    done();
   });
 
   app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -32,6 +32,7 @@ export async function openStore(opts: { dataDir: string; databaseUrl?: string })
     dialect = 'sqlite';
     const file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || path.join(opts.dataDir, 'browserdeck.sqlite');
     const sqlite = new SQLite(file);
+    cacheStatements(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
@@ -46,4 +47,29 @@ export async function openStore(opts: { dataDir: string; databaseUrl?: string })
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);
   }
   return { db, dialect, close: () => db.destroy() };
+}
+
+/**
+ * better-sqlite3 has no statement cache and Kysely prepares every query it runs; for the small
+ * queries of the hot path (key lookup, project list, audit batch) preparing costs about as
+ * much as running. Statements are reused by SQL text (LRU). One still busy in an open
+ * `iterate()` (a streaming query) is not shared: a fresh statement is prepared instead.
+ */
+function cacheStatements(db: SQLite.Database, max = 256): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, SQLite.Statement>();
+  db.prepare = ((source: string) => {
+    const hit = cache.get(source);
+    if (hit && !hit.busy) {
+      cache.delete(source);
+      cache.set(source, hit);
+      return hit;
+    }
+    const stmt = prepare(source);
+    if (!hit) {
+      cache.set(source, stmt);
+      if (cache.size > max) cache.delete(cache.keys().next().value as string);
+    }
+    return stmt;
+  }) as typeof db.prepare;
 }

@@ -1,12 +1,12 @@
 /**
  * The batching writer on a real SQLite store: rows are written by few multi-row INSERTs (not
- * one per request), nothing is written before the batch is due, and `close()` writes all.
+ * one per request), every column intact, nothing is written before the batch is due, and `close()` writes all.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InsertQueryNode, ValuesNode, type KyselyPlugin } from 'kysely';
+import { RawNode, ValueNode, type KyselyPlugin } from 'kysely';
 import { openStore, type Store } from '../../../src/engine/store/database.js';
 import { AuditWriter } from '../../../src/engine/domain/audit/audit-writer.js';
 import type { AuditRecord } from '../../../src/engine/domain/audit/audit-record.js';
@@ -44,14 +44,18 @@ describe('AuditWriter', () => {
     const inserts: number[] = [];
     const counter: KyselyPlugin = {
       transformQuery(args) {
-        if (InsertQueryNode.is(args.node)) inserts.push(args.node.values && ValuesNode.is(args.node.values) ? args.node.values.values.length : -1);
+        // One statement per batch, its rows in one JSON parameter.
+        if (RawNode.is(args.node) && args.node.sqlFragments.join('?').startsWith('insert into audit_logs')) {
+          const param = args.node.parameters.find(ValueNode.is);
+          inserts.push(param ? (JSON.parse(String(param.value)) as unknown[]).length : -1);
+        }
         return args.node;
       },
       async transformResult(args) {
         return args.result;
       },
     };
-    const writer = new AuditWriter(store.db.withPlugin(counter), { intervalMs: 60_000, maxBatch: 500 });
+    const writer = new AuditWriter(store.db.withPlugin(counter), 'sqlite', { intervalMs: 60_000, maxBatch: 500 });
     for (let i = 0; i < 1_234; i++) writer.add(row(i));
     // The two full batches were started as soon as they filled; the rest waits for the timer.
     await writer.flush();
@@ -62,6 +66,8 @@ describe('AuditWriter', () => {
     await writer.close();
     expect(writer.pending).toBe(0);
     expect(inserts).toEqual([500, 500, 234, 1]);
+    const stored = await store.db.selectFrom('audit_logs').selectAll().where('path', '=', '/x/5000').executeTakeFirstOrThrow();
+    expect({ ...stored, id: undefined }).toEqual({ ...row(5000), id: undefined });
   });
 
   it('keeps rows queued when a write fails and writes them once the database accepts', async () => {
@@ -70,7 +76,7 @@ describe('AuditWriter', () => {
     let fail = true;
     const flaky: KyselyPlugin = {
       transformQuery(args) {
-        if (fail && args.node.kind === 'InsertQueryNode') throw new Error('database unavailable');
+        if (fail && RawNode.is(args.node)) throw new Error('database unavailable');
         return args.node;
       },
       async transformResult(args) {
@@ -78,7 +84,7 @@ describe('AuditWriter', () => {
       },
     };
     const errors: number[] = [];
-    const writer = new AuditWriter(store.db.withPlugin(flaky), { intervalMs: 60_000, onError: (_e, n) => errors.push(n) });
+    const writer = new AuditWriter(store.db.withPlugin(flaky), 'sqlite', { intervalMs: 60_000, onError: (_e, n) => errors.push(n) });
     for (let i = 0; i < 3; i++) writer.add(row(i));
     await writer.flush();
     expect(errors).toEqual([3]);
