@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
+import { shortTmpLink } from './session-runtime.js';
 
 /** A stable id for the engine node that owns this data dir. */
 export function nodeIdOf(dataDir: string): string {
@@ -46,6 +47,8 @@ export async function recoverSessions(opts: { db: Kysely<Database>; nodeId: stri
       killMarkedGroups(r.marker);
       await fsp.rm(r.marker, { recursive: true, force: true });
     }
+    const link = shortTmpLink(r.id);
+    if (link) await fsp.rm(link, { force: true });
     await opts.db
       .updateTable('browser_sessions')
       .set({ deleted_at: opts.now.toISOString(), ended_reason: 'engine_restarted', uptime_ms: Math.max(0, opts.now.getTime() - Date.parse(r.created_at)), pid: null, pgid: null, xvfb_pid: null })
@@ -60,6 +63,8 @@ export async function recoverSessions(opts: { db: Kysely<Database>; nodeId: stri
     const dir = path.join(opts.sessionsDir, name);
     killMarkedGroups(dir);
     await fsp.rm(dir, { recursive: true, force: true });
+    const link = shortTmpLink(name);
+    if (link) await fsp.rm(link, { force: true });
   }
   return ended;
 }

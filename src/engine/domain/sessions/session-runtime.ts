@@ -4,6 +4,7 @@
  * `SessionHandle` operation features see; ending it releases everything, every time.
  */
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { SessionDirs, SessionHandle } from './session-handle.js';
 import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
@@ -33,6 +34,20 @@ export interface RuntimeSpec {
   onSelfEnd(reason: string): void;
   onBrowserChanged(b: LaunchedBrowser): void;
 }
+
+/**
+ * Chromium puts its singleton socket in `$TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket`
+ * and aborts when that exceeds the 107-byte unix socket path limit — easy to hit with a data
+ * dir deep in a home or temp directory. Then the browser gets a short symlink to the session's
+ * tmp dir instead (files still land in the session dir and go with it).
+ */
+export function shortTmpLink(id: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'win32') return undefined;
+  const base = os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp';
+  return path.join(base, `bd-s-${id.slice(0, 16)}`);
+}
+
+const MAX_TMPDIR_FOR_SOCKET = 60;
 
 export function sessionDirs(sessionDir: string): SessionDirs {
   const root = path.join(sessionDir, 'root');
@@ -146,12 +161,26 @@ export class SessionRuntime implements SessionHandle {
       extraArgs: this.spec.extraArgs,
       runningAsRoot: process.getuid?.() === 0,
     });
-    const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: this.dirs.tmp };
+    const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
     if (this.display) env.DISPLAY = this.display;
     const b = await launchChromium({ executable: this.spec.executable, args, env });
     // Downloads land in the session's filesystem, where /fs can read them.
     await b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
     return b;
+  }
+
+  private tmpLink?: string;
+
+  private async browserTmpDir(): Promise<string> {
+    if (this.dirs.tmp.length <= MAX_TMPDIR_FOR_SOCKET) return this.dirs.tmp;
+    const link = shortTmpLink(this.id);
+    if (!link) return this.dirs.tmp;
+    if (!this.tmpLink) {
+      await fs.rm(link, { force: true });
+      await fs.symlink(this.dirs.tmp, link);
+      this.tmpLink = link;
+    }
+    return link;
   }
 
   /** Waits for a running browser (e.g. while it restarts after a crash). */
@@ -253,6 +282,7 @@ export class SessionRuntime implements SessionHandle {
       await this.xvfb?.stop();
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);
+      if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
       await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
     })();
     return this.ending;
