@@ -44,6 +44,22 @@ export class PoolService {
   /** Registers the pools' reservations with the session limits (once, at feature start). */
   install(): void {
     this.sessions.limits.addReservationCounter((trx, orgId, projectId) => reservedSlots(trx, orgId, projectId));
+    this.ctx.projects.addUsageCounter(async (projectId) => {
+      const r = await this.ctx.db.selectFrom('browser_pools').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+      return { what: 'browser pools', count: Number(r?.n ?? 0) };
+    });
+    (this.ctx.services.profiles as ProfileService | undefined)?.profiles.onSaved((profileId) => void this.refreshProfile(profileId));
+  }
+
+  /** A profile's saved state changed: idle browsers that loaded the old state are replaced. */
+  private async refreshProfile(profileId: string): Promise<void> {
+    for (const [poolId, { row, config }] of this.configs) {
+      if (row.profile_id !== profileId || config.refresh_on_profile_update === false) continue;
+      const rt = this.runtimes.get(poolId);
+      if (!rt) continue;
+      await Promise.all(rt.drainIdle().map((id) => this.endSession(id, 'pool_profile_updated')));
+      rt.fill();
+    }
   }
 
   private async resolveProfileId(scope: PoolScope, c: PoolConfig): Promise<string | null> {

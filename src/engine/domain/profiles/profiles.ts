@@ -41,6 +41,7 @@ export function profileDto(p: ProfileRow): ProfileDto {
 }
 
 export class Profiles {
+  private readonly savedListeners = new Set<(profileId: string) => void>();
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
@@ -139,11 +140,18 @@ export class Profiles {
     return Number(r?.n ?? 0);
   }
 
+  /** Subscribes to saved-state changes (pools refresh idle browsers that loaded an older state). */
+  onSaved(fn: (profileId: string) => void): () => void {
+    this.savedListeners.add(fn);
+    return () => this.savedListeners.delete(fn);
+  }
+
   /** Writes a session's state back (last writer wins) and records the change time. */
   async saveFrom(profileId: string, userDataDir: string): Promise<void> {
     if (!(await this.byId(profileId))) return; // deleted meanwhile: nothing to save into
     await this.store.saveFrom(profileId, userDataDir);
     const now = this.now();
     await this.db.updateTable('profiles').set({ updated_at: now, last_used_at: now }).where('id', '=', profileId).execute();
+    for (const fn of this.savedListeners) fn(profileId);
   }
 }
