@@ -113,7 +113,10 @@ export class ConsoleSessions {
 
 export const consoleSessionFeature: Feature = {
   name: 'console-session',
-  register(app: FastifyInstance, ctx) {
+  async register(app: FastifyInstance, ctx) {
+    // Registered only so that its cookie codec loads (`parse`/`serialize` need it); parsing on
+    // every request is off (`hook: false`): only this feature reads its one cookie.
+    await app.register(fastifyCookie, { hook: false });
     const sessions = new ConsoleSessions(ctx);
     ctx.services.consoleSessions = sessions;
     ctx.onStop(() => sessions.clear());

@@ -2,7 +2,7 @@
  * The small component kit every screen uses (styled by styles/app.css): buttons with a busy
  * state, page header, empty state that says what to do next, form field, badge, spinner.
  */
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { cloneElement, isValidElement, useId, type ButtonHTMLAttributes, type ReactNode } from 'react';
 
 export function Spinner({ label }: { label?: string }): React.JSX.Element {
   return <span className="spinner" role="progressbar" aria-label={label ?? 'Working'} />;
@@ -52,13 +52,35 @@ export function ErrorBanner({ message, onRetry }: { message: string; onRetry?: (
   );
 }
 
+/**
+ * A labelled form control. A single element child gets the label (via `id`) and the hint (via
+ * `aria-describedby`), so its accessible name is exactly `label`; other children are wrapped.
+ */
 export function Field({ label, hint, children, wide }: { label: string; hint?: ReactNode; children: ReactNode; wide?: boolean }): React.JSX.Element {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const single = isValidElement(children) && ['input', 'select', 'textarea'].includes(children.type as string);
   return (
-    <label className={`field ${wide ? 'field-wide' : ''}`}>
-      <span className="field-label">{label}</span>
-      {children}
-      {hint ? <span className="field-hint">{hint}</span> : null}
-    </label>
+    <div className={`field ${wide ? 'field-wide' : ''}`}>
+      {single ? (
+        <>
+          <label className="field-label" htmlFor={id}>
+            {label}
+          </label>
+          {cloneElement(children as React.ReactElement<Record<string, unknown>>, { id, 'aria-describedby': hint ? hintId : undefined })}
+        </>
+      ) : (
+        <label className="field-label-wrap">
+          <span className="field-label">{label}</span>
+          {children}
+        </label>
+      )}
+      {hint ? (
+        <span className="field-hint" id={hintId}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
   );
 }
 

@@ -74,6 +74,11 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
       onClose={onClose}
       footer={
         <>
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
           {busy ? <span className="muted">Launching Chromium…</span> : null}
           <Button onClick={onClose}>Cancel</Button>
           <Button variant="primary" busy={busy} onClick={() => void submit()}>
@@ -199,11 +204,6 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
             <textarea className="mono" rows={3} value={f.chrome_policy} onChange={(e) => set('chrome_policy', e.target.value)} />
           </Field>
         </fieldset>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
         <button type="submit" hidden />
       </form>
     </Dialog>
