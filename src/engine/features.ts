@@ -16,5 +16,6 @@ import { browserPoolsFeature } from './api/browser-pools.js';
 import { credentialsFeature } from './api/credentials.js';
 import { proxiesFeature } from './api/proxies.js';
 import { authConnectionsFeature } from './api/auth-connections.js';
+import { sessionComputerFeature } from './api/session-computer.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature];
