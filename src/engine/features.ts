@@ -17,5 +17,8 @@ import { credentialsFeature } from './api/credentials.js';
 import { proxiesFeature } from './api/proxies.js';
 import { authConnectionsFeature } from './api/auth-connections.js';
 import { sessionComputerFeature } from './api/session-computer.js';
+import { sessionFsFeature } from './api/session-fs.js';
+import { sessionProcessesFeature } from './api/session-processes.js';
+import { sessionLogsFeature } from './api/session-logs.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature];

@@ -55,14 +55,15 @@ export async function writeFileFromStream(root: string, clientPath: unknown, bod
   const handle = await mapFsErrors(p.virtual, () => openInsideRoot(p, fs.constants.O_WRONLY | fs.constants.O_CREAT, mode));
   try {
     await handle.truncate(0);
+    if (!p.exists || modeGiven) await handle.chmod(mode);
     if (body === undefined) {
       // no body: an empty file
     } else if (typeof body === 'string' || Buffer.isBuffer(body)) {
-      await handle.write(typeof body === "string" ? Buffer.from(body) : body);
+      await handle.write(typeof body === 'string' ? Buffer.from(body) : body);
     } else {
-      await pipeline(body, handle.createWriteStream({ autoClose: false, start: 0 }));
+      // The write stream closes the handle when done (a non-closing one never signals completion).
+      await pipeline(body, handle.createWriteStream({ start: 0 }));
     }
-    if (!p.exists || modeGiven) await handle.chmod(mode);
   } catch (err) {
     throw err instanceof ApiError ? err : new ApiError(400, 'write_failed', `writing ${p.virtual} failed: ${(err as Error).message}`);
   } finally {

@@ -73,9 +73,9 @@ async function extractEntry(root: string, zip: yauzl.ZipFile, entry: yauzl.Entry
   const handle = await mapFsErrors(target.virtual, () => openInsideRoot(target, fs.constants.O_WRONLY | fs.constants.O_CREAT, perm));
   try {
     await handle.truncate(0);
-    const stream = await zip.openReadStreamPromise(entry);
-    await pipeline(stream, handle.createWriteStream({ autoClose: false, start: 0 }));
     await handle.chmod(perm);
+    const stream = await zip.openReadStreamPromise(entry);
+    await pipeline(stream, handle.createWriteStream({ start: 0 }));
   } catch (err) {
     if (err instanceof ApiError) throw err;
     throw new ApiError(400, 'invalid_zip', `extracting ${entry.fileName} failed: ${(err as Error).message}`);

@@ -1,0 +1,81 @@
+/**
+ * `GET /browsers/{id}/logs/stream` (wire §3.10): SSE of `{event:"log", timestamp, message}`.
+ * `source=path` + `path` tails a file of the session filesystem (`follow` default true; false =
+ * current content, then the stream closes); `source=supervisor` + `supervisor_process` shows one
+ * of the session's own services from `runtime/service-logs.ts`. Streams close when the
+ * session ends. Bad or missing parameters are a 400 before any stream opens.
+ */
+import fsp from 'node:fs/promises';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Feature } from '../feature.js';
+import { ApiError } from '../http/api-error.js';
+import { openSse } from '../http/sse.js';
+import { resolveSessionPath } from '../runtime/session-fs/resolve-session-path.js';
+import { mapFsErrors } from '../runtime/session-fs/fs-errors.js';
+import { tailFile } from '../runtime/log-tail.js';
+import { serviceLogsOf } from '../runtime/service-logs.js';
+import { requireSession } from './session-fs.js';
+
+const Query = Type.Object({
+  source: Type.Union([Type.Literal('path'), Type.Literal('supervisor')]),
+  path: Type.Optional(Type.String()),
+  supervisor_process: Type.Optional(Type.String()),
+  follow: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const sessionLogsFeature: Feature = {
+  name: 'session-logs',
+  register(app: FastifyInstance, ctx) {
+    const logs = serviceLogsOf(ctx);
+    const hooked = new WeakSet<object>();
+    app.get('/browsers/:id/logs/stream', { schema: { tags: ['browser logs'], params: Type.Object({ id: Type.String({ minLength: 1 }) }), querystring: Query } }, async (req, reply) => {
+      const q = req.query as { source: 'path' | 'supervisor'; path?: string; supervisor_process?: string; follow?: boolean };
+      const follow = q.follow ?? true;
+      const s = await requireSession(ctx, req);
+      if (!hooked.has(s)) {
+        hooked.add(s);
+        s.onEnd(() => logs.endSession(s.id));
+      }
+
+      if (q.source === 'supervisor') {
+        if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');
+        const valid = logs.services(s.id);
+        if (!valid.includes(q.supervisor_process)) throw ApiError.invalidField('supervisor_process', `must be one of: ${valid.join(', ')}`);
+        const sse = openSse(reply);
+        const release = follow ? s.holdActive() : () => {};
+        const unsubscribe = logs.subscribe(s.id, q.supervisor_process, (l) => sse.send({ event: 'log', ...l }), () => sse.close(), follow);
+        sse.onClose(() => {
+          unsubscribe();
+          release();
+        });
+        if (!follow) sse.close();
+        return;
+      }
+
+      if (!q.path) throw ApiError.invalidField('path', 'is required when source=path');
+      if (q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is only valid with source=supervisor');
+      const p = await resolveSessionPath(s.dirs.root, q.path, { followLeaf: true });
+      if (!p.exists) throw new ApiError(404, 'not_found', `no such file: ${p.virtual}`);
+      const st = await mapFsErrors(p.virtual, () => fsp.stat(p.host));
+      if (!st.isFile()) throw new ApiError(400, 'not_a_file', `${p.virtual} is not a regular file`);
+
+      const sse = openSse(reply);
+      const stop = new AbortController();
+      const onEnd = () => stop.abort();
+      s.signal.addEventListener('abort', onEnd, { once: true });
+      const release = follow ? s.holdActive() : () => {};
+      sse.onClose(() => {
+        stop.abort();
+        s.signal.removeEventListener('abort', onEnd);
+        release();
+      });
+      tailFile({ root: s.dirs.root, path: p.virtual, follow, signal: stop.signal, onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message }) })
+        .catch((err) => {
+          const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
+          sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } });
+        })
+        .finally(() => sse.close());
+    });
+  },
+};
