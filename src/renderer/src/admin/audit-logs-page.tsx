@@ -125,11 +125,9 @@ export function AuditLogsPage(): React.JSX.Element {
                 <td>
                   <Badge tone={statusTone(e.status)}>{e.status}</Badge>
                 </td>
-                <td>
+                <td title={`user id ${e.user_id}`}>
                   <span className="small">{e.email}</span>
-                  <div className="mono small muted">
-                    {e.auth_strategy} · {e.user_id}
-                  </div>
+                  <div className="small muted">{e.auth_strategy}</div>
                 </td>
                 <td className="small">
                   {e.client_ip}
