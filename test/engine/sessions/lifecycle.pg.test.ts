@@ -17,6 +17,7 @@ import type { SessionManager } from '../../../src/engine/domain/sessions/session
 import { launchChromium } from '../../../src/engine/runtime/chromium/launch-chromium.js';
 import { chromiumArgs } from '../../../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../../../src/engine/runtime/chromium/find-chromium.js';
+import { shortTmpLink } from '../../../src/engine/domain/sessions/session-runtime.js';
 
 let te: TestEngine;
 let web: TestWebServer;
@@ -77,53 +78,68 @@ describe('session lifecycle', () => {
   it('ends every session at engine stop and recovers leftovers of an unclean stop at start', async () => {
     const dataDir = fs.mkdtempSync(path.join(path.dirname(te.dataDir), 'bd-test-'));
     const a = await startTestEngine({ dataDir });
-    const databaseUrl = a.engine.config.databaseUrl;
-    const running = await a.client.browsers.create({ headless: true });
-    const m = manager(a);
-
-    // A row that says "running on this node" with a real leftover Chromium nobody supervises,
-    // as after a crash of the engine process.
-    const ghostId = 'ghost0000000000000000000';
-    const ghostDir = path.join(dataDir, 'sessions', ghostId);
-    fs.mkdirSync(path.join(ghostDir, 'user-data'), { recursive: true });
-    const leftover = await launchChromium({
-      executable: findChromium()!,
-      args: chromiumArgs({ userDataDir: path.join(ghostDir, 'user-data'), headless: true, viewport: { width: 800, height: 600 }, runningAsRoot: process.getuid?.() === 0 }),
-      env: { ...process.env, TMPDIR: ghostDir },
-    });
-    leftover.control.close();
-    // A recorded pid that is NOT the session's (pid reuse): it must survive recovery.
+    let b: TestEngine | undefined;
+    let leftover: Awaited<ReturnType<typeof launchChromium>> | undefined;
     const bystander = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
-    const base = (await a.engine.context.db.selectFrom('browser_sessions').selectAll().where('id', '=', running.session_id).executeTakeFirstOrThrow());
-    await a.engine.context.db
-      .insertInto('browser_sessions')
-      .values({ ...base, id: ghostId, name: null, pid: leftover.pid, pgid: leftover.pgid, xvfb_pid: bystander.pid!, marker: ghostDir, deleted_at: null, ended_reason: null })
-      .execute();
-    const orphanDir = path.join(dataDir, 'sessions', 'orphan-dir-without-row');
-    fs.mkdirSync(orphanDir, { recursive: true });
-    expect(m.get(ghostId)).toBeUndefined();
-
-    await a.engine.stop();
-    // Engine stop: the real session ended and its browser is gone; the ghost is untouched so far.
-    expect(processesWith(path.join(dataDir, 'sessions', running.session_id))).toEqual([]);
-    expect(processesWith(ghostDir).length).toBeGreaterThan(0);
-
-    const b = await startTestEngine({ dataDir, databaseUrl });
     try {
+      const databaseUrl = a.engine.config.databaseUrl;
+      const running = await a.client.browsers.create({ headless: true });
+      const m = manager(a);
+
+      // A row that says "running on this node" with a real leftover Chromium nobody supervises,
+      // as after a crash of the engine process.
+      const ghostId = 'ghost0000000000000000000';
+      const ghostDir = path.join(dataDir, 'sessions', ghostId);
+      fs.mkdirSync(path.join(ghostDir, 'user-data'), { recursive: true });
+      fs.mkdirSync(path.join(ghostDir, 'tmp'), { recursive: true });
+      // Like the engine: a short TMPDIR link (Chromium's singleton socket path has a length limit).
+      const tmpLink = shortTmpLink(ghostId)!;
+      fs.rmSync(tmpLink, { force: true });
+      fs.symlinkSync(path.join(ghostDir, 'tmp'), tmpLink);
+      leftover = await launchChromium({
+        executable: findChromium()!,
+        args: chromiumArgs({ userDataDir: path.join(ghostDir, 'user-data'), headless: true, viewport: { width: 800, height: 600 }, runningAsRoot: process.getuid?.() === 0 }),
+        env: { ...process.env, TMPDIR: tmpLink },
+      });
+      leftover.control.close();
+      // `bystander`: a recorded pid that is NOT the session's (pid reuse): it must survive recovery.
+      const base = await a.engine.context.db.selectFrom('browser_sessions').selectAll().where('id', '=', running.session_id).executeTakeFirstOrThrow();
+      await a.engine.context.db
+        .insertInto('browser_sessions')
+        .values({ ...base, id: ghostId, name: null, pid: leftover.pid, pgid: leftover.pgid, xvfb_pid: bystander.pid!, marker: ghostDir, deleted_at: null, ended_reason: null })
+        .execute();
+      const orphanDir = path.join(dataDir, 'sessions', 'orphan-dir-without-row');
+      fs.mkdirSync(orphanDir, { recursive: true });
+      expect(m.get(ghostId)).toBeUndefined();
+
+      await a.engine.stop();
+      // Engine stop: the real session ended and its browser is gone; the ghost is untouched so far.
+      expect(processesWith(path.join(dataDir, 'sessions', running.session_id))).toEqual([]);
+      expect(processesWith(ghostDir).length).toBeGreaterThan(0);
+
+      b = await startTestEngine({ dataDir, databaseUrl });
       await waitFor(() => processesWith(ghostDir).length === 0, 10_000, 'leftover Chromium killed');
       expect(fs.existsSync(ghostDir)).toBe(false);
+      expect(fs.existsSync(tmpLink)).toBe(false);
       expect(fs.existsSync(orphanDir)).toBe(false);
-      expect(await endedReason(b, ghostId)).toBe('engine_restarted');
-      expect(await endedReason(b, running.session_id)).toBe('engine_stopped');
+      expect(await endedReason(b!, ghostId)).toBe('engine_restarted');
+      expect(await endedReason(b!, running.session_id)).toBe('engine_stopped');
       expect(bystander.exitCode).toBeNull();
       expect(() => process.kill(bystander.pid!, 0)).not.toThrow();
-      const listed = await b.client.browsers.list({ status: 'all' });
+      const listed = await b!.client.browsers.list({ status: 'all' });
       expect(listed.getPaginatedItems().map((s) => s.session_id)).toEqual(expect.arrayContaining([running.session_id, ghostId]));
-      expect((await b.client.browsers.list()).getPaginatedItems()).toEqual([]);
+      expect((await b!.client.browsers.list()).getPaginatedItems()).toEqual([]);
     } finally {
       bystander.kill('SIGKILL');
-      await leftover.exited;
-      await b.stop();
+      if (leftover) {
+        try {
+          process.kill(-leftover.pgid, 'SIGKILL');
+        } catch {
+          /* recovery already killed it */
+        }
+        await leftover.exited;
+      }
+      await b?.stop();
       await a.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
