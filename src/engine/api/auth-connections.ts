@@ -114,6 +114,10 @@ export const authConnectionsFeature: Feature = {
     });
     ctx.services.authConnections = service;
     ctx.services.authHealthChecks = health;
+    ctx.projects.addUsageCounter(async (projectId) => {
+      const r = await ctx.db.selectFrom('auth_connections').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+      return { what: 'auth connections', count: Number(r?.n ?? 0) };
+    });
     ctx.onStop(async () => {
       await health.stop();
       await service.stopAll();

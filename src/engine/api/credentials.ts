@@ -18,6 +18,10 @@ export const credentialsFeature: Feature = {
   async register(app: FastifyInstance, ctx) {
     const credentials = new Credentials(ctx.db, ctx.clock, await secretsOf(ctx));
     ctx.services.credentials = credentials;
+    ctx.projects.addUsageCounter(async (projectId) => {
+      const r = await ctx.db.selectFrom('credentials').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+      return { what: 'credentials', count: Number(r?.n ?? 0) };
+    });
     const tags = ['credentials'];
 
     app.post(

@@ -37,6 +37,10 @@ export const proxiesFeature: Feature = {
     const providers = loadProviderConfig({ configured: identity.proxyProviders, env: ctx.config.env, dataDir: ctx.config.dataDir });
     const proxies = new Proxies(ctx.db, ctx.clock, await secretsOf(ctx), providers);
     ctx.services.proxies = proxies;
+    ctx.projects.addUsageCounter(async (projectId) => {
+      const r = await ctx.db.selectFrom('proxies').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst();
+      return { what: 'proxies', count: Number(r?.n ?? 0) };
+    });
     const timeoutMs = identity.proxyTimeoutMs ?? 10_000;
     // Sessions reach proxies through these hooks: 'proxyHooks' is PROXY_HOOKS of domain/sessions/session-hooks.ts.
     const routing = new SessionProxyRouting(proxies, { connectTimeoutMs: timeoutMs, log: (msg) => ctx.log.warn(msg) });

@@ -114,5 +114,10 @@ describe('credentials', () => {
     const other = t.clientWith({ projectID: p2.id });
     await expect(other.credentials.retrieve('acme-login')).rejects.toMatchObject({ status: 404 });
     expect((await other.credentials.list()).items).toEqual([]);
+    // A project holding credentials is not empty.
+    await other.credentials.create({ name: 'p2-cred', domain: 'p2.test', values: { k: 'v' } });
+    await expect(t.client.projects.delete(p2.id)).rejects.toMatchObject({ status: 409 });
+    await other.credentials.delete('p2-cred');
+    await t.client.projects.delete(p2.id);
   });
 });

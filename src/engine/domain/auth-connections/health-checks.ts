@@ -84,8 +84,9 @@ export class HealthChecks {
     } finally {
       await sessions.delete(auth, s.session_id).catch(() => {});
     }
-    const current = (await this.d.connections.byId(row.id)) ?? row;
+    const current = await this.d.connections.byId(row.id);
     const status = loggedIn ? 'AUTHENTICATED' : 'NEEDS_AUTH';
+    if (!current) return status; // deleted while we looked
     const now = this.d.clock.now();
     await this.d.connections.update(row.id, { status, last_auth_check_at: now.toISOString(), next_check_at: new Date(now.getTime() + current.health_check_interval * 1000).toISOString() });
     await this.d.timeline.add({ connectionId: row.id, type: 'health_check', status, previousStatus: current.status, browserSessionId: s.session_id });
