@@ -116,10 +116,10 @@ class ScreencastPump {
     };
     this.consumers.add(c);
     void this.restartIfSettingsChanged();
-    const self = this;
+    const currentPage = () => this.currentPage();
     return {
       get page() {
-        return self.currentPage();
+        return currentPage();
       },
       onPage(fn) {
         c.pageListeners.add(fn);

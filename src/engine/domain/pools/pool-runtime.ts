@@ -20,6 +20,7 @@ interface Waiter {
 
 const WINDOW_MS = 60_000;
 const RETRY_AFTER_FAILURE_MS = 5_000;
+const MAX_RETRY_MS = 60_000;
 
 export class PoolRuntime {
   readonly idle: string[] = [];
@@ -30,6 +31,7 @@ export class PoolRuntime {
   private waiters: Waiter[] = [];
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  private failures = 0;
 
   constructor(
     private size: number,
@@ -52,6 +54,8 @@ export class PoolRuntime {
   /** Launches browsers while the pool is below its size and the rate allows. */
   fill(): void {
     if (this.stopped) return;
+    // While backing off after failures, only the scheduled retry launches.
+    if (this.failures > 0 && this.timer) return;
     const now = this.now();
     this.launches = this.launches.filter((t) => now - t < WINDOW_MS);
     while (this.total < this.size) {
@@ -81,13 +85,16 @@ export class PoolRuntime {
     this.launcher.launch().then(
       (id) => {
         this.launching--;
+        this.failures = 0;
         if (this.stopped) return void this.launcher.end(id, 'pool_deleted').catch(() => {});
         this.addIdle(id);
       },
       (err) => {
         this.launching--;
+        this.failures++;
         this.launcher.onError(err);
-        this.schedule(RETRY_AFTER_FAILURE_MS);
+        // Back off while launches keep failing (5 s, 10 s, … up to a minute).
+        this.schedule(Math.min(MAX_RETRY_MS, RETRY_AFTER_FAILURE_MS * 2 ** Math.min(4, this.failures - 1)));
       },
     );
   }

@@ -16,6 +16,7 @@ import type { SessionDto } from '../sessions/session-record.js';
 import { updateSession } from '../sessions/session-update.js';
 import { validateName, validateStartUrl, validateTags, normalizeTelemetry } from '../sessions/session-options.js';
 import type { ProfileService } from '../profiles/profile-binding.js';
+import { PROXY_HOOKS, type ProxyHooks } from '../sessions/session-hooks.js';
 import type { PoolAcquire, PoolConfig, PoolCreate, PoolUpdate, BrowserPool } from '../../../shared/wire/pools.js';
 import { configFromCreate, configWithUpdate, launchesPerMinute, sessionBodyOf } from './pool-config.js';
 import { assertPoolNameFree, configOf, getPool, poolCounts, poolDto, reservedSlots, type PoolRow, type PoolScope } from './pool-records.js';
@@ -72,6 +73,15 @@ export class PoolService {
     return p.id;
   }
 
+  /** A pool whose browsers could never start must be refused now, not retried forever. */
+  private async checkProxy(auth: AuthContext, c: PoolConfig): Promise<void> {
+    if (!c.proxy_id) return;
+    const hooks = this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined;
+    if (!hooks) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
+    const resolved = await hooks.resolve(auth, c.proxy_id);
+    await resolved.release?.();
+  }
+
   async dto(row: PoolRow): Promise<BrowserPool> {
     return poolDto(row, await poolCounts(this.ctx.db, row.id));
   }
@@ -80,6 +90,7 @@ export class PoolService {
     const scope = { orgId: auth.orgId, projectId: auth.projectId };
     const config = configFromCreate(body);
     const profileId = await this.resolveProfileId(scope, config);
+    await this.checkProxy(auth, config);
     const now = this.now();
     const row: PoolRow = {
       id: newId(),
@@ -217,6 +228,7 @@ export class PoolService {
     const row = await getPool(this.ctx.db, scope, idOrName);
     const config = configWithUpdate(configOf(row), body);
     const profileId = body.profile !== undefined ? await this.resolveProfileId(scope, config) : row.profile_id;
+    if (body.proxy_id) await this.checkProxy(auth, config);
     const next: PoolRow = { ...row, name: config.name ?? null, size: config.size, config: JSON.stringify(config), profile_id: profileId, updated_at: this.now() };
     await this.ctx.db.transaction().execute(async (trx) => {
       await this.sessions.limits.lock(trx, auth.orgId);
