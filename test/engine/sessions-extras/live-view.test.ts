@@ -166,4 +166,28 @@ describe('live view (browser_live_view_url)', () => {
       await t.client.browsers.deleteByID(s.session_id);
     }
   });
+
+  it('reflects the cursor state set through the computer API (hidden, position)', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated` });
+    const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await t.client.browsers.computer.moveMouse(s.session_id, { x: 100, y: 80 });
+      await p.waitForFunction(() => (window as any).__liveView.cursor?.x === 100 && (window as any).__liveView.cursor?.y === 80, null, { timeout: 10_000 });
+      expect(await p.isVisible('#cursor')).toBe(true);
+      await t.client.browsers.computer.setCursorVisibility(s.session_id, { hidden: true });
+      await p.waitForFunction(() => (window as any).__liveView.cursor?.visible === false, null, { timeout: 10_000 });
+      expect(await p.isVisible('#cursor')).toBe(false);
+      expect(await p.evaluate(() => (document.getElementById('screen') as HTMLCanvasElement).style.cursor)).toBe('none');
+      // A viewer connecting later starts from the current state.
+      const late = await viewer.newPage();
+      await late.goto(s.browser_live_view_url!);
+      await late.waitForFunction(() => (window as any).__liveView.cursor?.visible === false, null, { timeout: 10_000 });
+      await late.close();
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
 });
