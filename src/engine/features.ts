@@ -20,5 +20,6 @@ import { sessionComputerFeature } from './api/session-computer.js';
 import { sessionFsFeature } from './api/session-fs.js';
 import { sessionProcessesFeature } from './api/session-processes.js';
 import { sessionLogsFeature } from './api/session-logs.js';
+import { sessionCurlFeature } from './api/session-curl.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature];

@@ -55,7 +55,7 @@ export class HiddenPage {
       }),
     );
     if (onEvent) {
-      for (const ev of ['Network.loadingFailed', 'Network.responseReceivedExtraInfo']) {
+      for (const ev of ['Network.requestWillBeSent', 'Network.loadingFailed', 'Network.responseReceivedExtraInfo']) {
         page.unsubscribe.push(await cdp.on(ev, (params, sid) => sid === sessionId && onEvent(ev, params)));
       }
     }

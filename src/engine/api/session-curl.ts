@@ -1,0 +1,168 @@
+/**
+ * HTTP through the session's browser (wire §3.6, §2.2): `POST /browsers/{id}/curl` answers
+ * `{status, headers, body, duration_ms}`; `{base_url}/curl/raw?url=…` (the official client's
+ * `browsers.fetch`) takes the target method, headers and raw body and streams the target's
+ * response back as is. Both use the browser's own network stack (runtime/browser-curl), so
+ * the session's cookies, user agent, proxy and TLS apply, and cookies set by the target land
+ * in the session. Redirects are returned, not followed.
+ *
+ * Failures inside the browser's network stack answer `502` (`504` when `timeout_ms` passed)
+ * with `{code: "network_error", message, net_error, net_error_name}` — Chromium's error number
+ * and name — and `x-should-retry: false`, so one call never becomes several requests.
+ */
+import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Feature } from '../feature.js';
+import type { EngineContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { requireSession } from './session-fs.js';
+import { BrowserCurl, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
+import { CurlInputError } from '../runtime/browser-curl/curl-page.js';
+import { NetError } from '../runtime/browser-curl/net-errors.js';
+
+const MAX_BODY = 50 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_TIMEOUT_MS = 600_000;
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const Timeout = Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS });
+const CurlBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 16_384 }),
+  method: Type.Optional(Type.Union(METHODS.map((m) => Type.Literal(m)))),
+  headers: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 256 }), Type.String({ maxLength: 65_536 }))),
+  body: Type.Optional(Type.String({ maxLength: MAX_BODY })),
+  response_encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+  timeout_ms: Type.Optional(Timeout),
+});
+const CurlResult = Type.Object({ status: Type.Integer(), headers: Type.Record(Type.String(), Type.Array(Type.String())), body: Type.String(), duration_ms: Type.Integer() });
+
+// Headers that describe one hop, or that the engine's client added, never go to the target.
+const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'accept-encoding', 'x-kernel-project-id', 'expect']);
+// Hop-by-hop headers of the target's answer, and those that no longer describe the body we pass on (already decoded).
+const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'trailer', 'upgrade', 'proxy-connection']);
+
+/** A target URL the browser may fetch: absolute http(s), no embedded credentials. */
+function targetUrl(raw: string, field: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw ApiError.invalidField(field, 'must be an absolute http or https URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ApiError.invalidField(field, `scheme "${u.protocol.replace(':', '')}" is not supported; use http or https`);
+  if (u.username || u.password) throw ApiError.invalidField(field, 'must not contain credentials; send an Authorization header instead');
+  return u.toString();
+}
+
+/** `content-type` → `Content-Type`, as HTTP libraries canonicalize names. */
+function canonical(name: string): string {
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+function sendNetError(reply: FastifyReply, err: NetError): FastifyReply {
+  const status = err.code === -7 ? 504 : 502;
+  return reply
+    .status(status)
+    .header('x-should-retry', 'false')
+    .type('application/json')
+    .send({ code: 'network_error', message: err.message, net_error: err.code, net_error_name: err.netName, details: [] });
+}
+
+function failure(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof NetError) return sendNetError(reply, err);
+  if (err instanceof CurlInputError) throw ApiError.badRequest(err.message);
+  throw err;
+}
+
+async function collect(res: CurlResponse): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.length;
+    if (size > MAX_BODY) {
+      await res.cancel();
+      throw new ApiError(502, 'response_too_large', `the response body exceeds ${MAX_BODY} bytes; use /curl/raw (client.browsers.fetch) to stream it`);
+    }
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+export const sessionCurlFeature: Feature = {
+  name: 'session-curl',
+  register(app: FastifyInstance, ctx: EngineContext) {
+    const tags = ['browsers'];
+
+    app.post('/browsers/:id/curl', { schema: { tags, params: IdParam, body: CurlBody, response: { 200: CurlResult } } }, async (req, reply) => {
+      const b = req.body as { url: string; method?: string; headers?: Record<string, string>; body?: string; response_encoding?: 'utf8' | 'base64'; timeout_ms?: number };
+      const url = targetUrl(b.url, 'url');
+      const method = b.method ?? 'GET';
+      if ((method === 'GET' || method === 'HEAD') && b.body) throw ApiError.invalidField('body', `a ${method} request cannot carry a body`);
+      const handle = await requireSession(ctx, req);
+      const started = performance.now();
+      try {
+        const res = await BrowserCurl.of(handle).request({ url, method, headers: b.headers ?? {}, body: b.body === undefined ? undefined : Buffer.from(b.body) }, b.timeout_ms ?? DEFAULT_TIMEOUT_MS, handle.signal);
+        const body = await collect(res);
+        const headers: Record<string, string[]> = {};
+        for (const [name, value] of res.headers) (headers[canonical(name)] ??= []).push(value);
+        return { status: res.status, headers, body: body.toString(b.response_encoding === 'base64' ? 'base64' : 'utf8'), duration_ms: Math.round(performance.now() - started) };
+      } catch (err) {
+        return failure(reply, err);
+      }
+    });
+
+    // The raw route takes any body as bytes, whatever its content type.
+    void app.register(async (raw) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY }, (_req, body, done) => done(null, body));
+      raw.route({
+        method: [...METHODS],
+        url: '/browsers/:id/curl/raw',
+        exposeHeadRoute: false,
+        schema: { tags, params: IdParam, querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 16_384 }), jwt: Type.Optional(Type.String()), timeout_ms: Type.Optional(Timeout) }) },
+        handler: (req, reply) => rawFetch(ctx, req, reply),
+      });
+    });
+  },
+};
+
+async function rawFetch(ctx: EngineContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const q = req.query as { url: string; timeout_ms?: number };
+  const url = targetUrl(q.url, 'url');
+  const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
+  if ((req.method === 'GET' || req.method === 'HEAD') && body) throw ApiError.badRequest(`a ${req.method} request cannot carry a body`);
+  const handle = await requireSession(ctx, req);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    const lower = name.toLowerCase();
+    if (NOT_FORWARDED.has(lower) || lower.startsWith('x-stainless-') || value === undefined) continue;
+    // A bearer that authenticated this call is ours, not the target's.
+    if (lower === 'authorization' && req.auth.strategy === 'api_key') continue;
+    // The official client's own user agent and Node fetch's defaults: the browser's are the ones to send.
+    if (lower === 'user-agent' && String(value).startsWith('Kernel/')) continue;
+    if (lower === 'accept-language' && value === '*') continue;
+    if ((lower === 'sec-fetch-mode' || lower === 'content-type') && !body) continue;
+    headers[lower] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  let res: CurlResponse;
+  try {
+    res = await BrowserCurl.of(handle).request({ url, method: req.method, headers, body }, q.timeout_ms ?? DEFAULT_TIMEOUT_MS, handle.signal);
+  } catch (err) {
+    return failure(reply, err);
+  }
+  reply.status(res.status);
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of res.headers) {
+    if (NOT_RETURNED.has(name.toLowerCase())) continue;
+    grouped.set(name.toLowerCase(), [...(grouped.get(name.toLowerCase()) ?? []), value]);
+  }
+  for (const [name, values] of grouped) reply.header(name, values.length === 1 ? values[0] : values);
+  const stream = Readable.from(res.body);
+  // A client that goes away cancels the browser-side request.
+  reply.raw.on('close', () => {
+    if (!stream.readableEnded) stream.destroy();
+  });
+  return reply.send(stream);
+}
