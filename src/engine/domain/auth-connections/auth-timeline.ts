@@ -10,17 +10,15 @@ import { newId } from '../ids.js';
 export type TimelineRow = AuthTimelineTable;
 
 export class AuthTimeline {
-  private seq = Date.now() * 1000;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
 
-  private nextSeq(): number {
-    // Monotonic within this engine and roughly time-ordered across restarts.
-    this.seq = Math.max(this.seq + 1, Date.now() * 1000);
-    return this.seq;
+  /** Per-connection insertion counter (timestamps can tie; fits a 32-bit integer column). */
+  private async nextSeq(connectionId: string): Promise<number> {
+    const r = await this.db.selectFrom('auth_timeline').select((eb) => eb.fn.max('seq').as('m')).where('connection_id', '=', connectionId).executeTakeFirst();
+    return Number(r?.m ?? 0) + 1;
   }
 
   async add(e: { id?: string; connectionId: string; type: TimelineRow['type']; status: string; step?: string | null; previousStatus?: string | null; browserSessionId?: string | null }): Promise<string> {
@@ -41,7 +39,7 @@ export class AuthTimeline {
         website_error: null,
         timestamp: now,
         updated_at: now,
-        seq: this.nextSeq(),
+        seq: await this.nextSeq(e.connectionId),
       })
       .execute();
     return id;
@@ -54,7 +52,7 @@ export class AuthTimeline {
   list(connectionId: string, q: { offset: number; limit: number; type?: string }): Promise<TimelineRow[]> {
     let sel = this.db.selectFrom('auth_timeline').selectAll().where('connection_id', '=', connectionId);
     if (q.type) sel = sel.where('type', '=', q.type as TimelineRow['type']);
-    return sel.orderBy('seq', 'desc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel.orderBy('seq', 'desc').orderBy('timestamp', 'desc').offset(q.offset).limit(q.limit + 1).execute();
   }
 
   static dto(r: TimelineRow): Record<string, unknown> {
