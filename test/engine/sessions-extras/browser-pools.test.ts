@@ -74,7 +74,9 @@ describe('browser pools', () => {
   it('serves a waiting acquirer as soon as a browser is released', async () => {
     const pool = await t.client.browserPools.create({ size: 1, headless: true, fill_rate_per_minute: 100 });
     await waitAvailable(pool.id, 1);
-    const first = await t.client.browserPools.acquire(pool.id, {});
+    const first = await t.client.browserPools.acquire(pool.id, { telemetry: { browser: { console: { enabled: true } } } });
+    expect(first!.telemetry?.browser?.console?.enabled).toBe(true);
+    expect((await t.client.browsers.retrieve(first!.session_id)).telemetry?.browser?.console?.enabled).toBe(true);
     const waiting = t.client.browserPools.acquire(pool.id, { acquire_timeout_seconds: 30 });
     await new Promise((r) => setTimeout(r, 300));
     await t.client.browserPools.release(pool.id, { session_id: first!.session_id, reuse: true });
