@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { SignJWT } from 'jose';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { processesWith, sessionDirsLeft } from '../../helpers/chromium-web.js';
+import { chromium } from 'playwright-core';
+import { processesWith, sessionDirsLeft, waitFor } from '../../helpers/chromium-web.js';
 
 let te: TestEngine;
 
@@ -50,8 +51,13 @@ describe('browsers API', () => {
     expect(updated.telemetry?.browser?.console?.enabled).toBe(true);
     expect(updated.telemetry?.browser?.control?.enabled).toBe(true);
 
+    const browser = await chromium.connectOverCDP(created.cdp_ws_url);
+    const page = browser.contexts()[0].pages()[0];
+    expect(await page.evaluate(() => [window.outerWidth || window.innerWidth, screen.width, screen.height])).toEqual([1024, 1024, 768]);
     const resized = await te.client.browsers.update(created.session_id, { viewport: { width: 800, height: 600 } });
     expect(resized.viewport).toEqual({ width: 800, height: 600 });
+    await waitFor(async () => (await page.evaluate(() => window.innerWidth)) === 800, 10_000, 'window resized');
+    await browser.close();
 
     await te.client.browsers.deleteByID(created.session_id);
     await expect(te.client.browsers.retrieve(created.session_id)).rejects.toMatchObject({ status: 404 });

@@ -39,7 +39,7 @@ describe('findChromium', () => {
 describe('chromiumArgs', () => {
   it('builds a loopback-only, no-network command line with the session options', () => {
     const args = chromiumArgs({ userDataDir: '/d/u', headless: true, viewport: { width: 800, height: 600 }, kiosk: true, stealth: true, userAgent: regularUserAgent('156', 'linux'), startUrl: 'https://a.test/', runningAsRoot: true });
-    expect(args).toEqual(expect.arrayContaining(['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--user-data-dir=/d/u', '--headless=new', '--no-sandbox', '--kiosk', '--window-size=800,600']));
+    expect(args).toEqual(expect.arrayContaining(['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--user-data-dir=/d/u', '--headless=new', '--screen-info={800x600}', '--no-sandbox', '--kiosk', '--window-size=800,600']));
     expect(args).toEqual(expect.arrayContaining(['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-blink-features=AutomationControlled']));
     expect(args.find((a) => a.startsWith('--user-agent='))).toBe('--user-agent=Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36');
     expect(args.at(-1)).toBe('https://a.test/');

@@ -40,7 +40,8 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
     '--window-position=0,0',
   ];
   if (o.runningAsRoot) args.push('--no-sandbox');
-  if (o.headless) args.push('--headless=new');
+  // Headless Chromium reports an 800x600 screen unless told otherwise; match the viewport like Xvfb does.
+  if (o.headless) args.push('--headless=new', `--screen-info={${o.viewport.width}x${o.viewport.height}}`);
   if (!o.gpu) args.push('--disable-gpu');
   else args.push('--ignore-gpu-blocklist', '--enable-gpu-rasterization');
   if (o.kiosk) args.push('--kiosk');
