@@ -26,6 +26,8 @@ const MAX_LINE_CHARS = 16 * 1024;
 
 export class ServiceLogs {
   private sessions = new Map<string, { rings: Map<string, Ring>; onEnd: Set<() => void> }>();
+  /** Recently ended sessions: late output of their dying processes is dropped, not kept forever. */
+  private ended = new Set<string>();
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -39,6 +41,7 @@ export class ServiceLogs {
 
   /** Appends one line (or several, split on newlines) to a service's ring. */
   append(sessionId: string, service: string, text: string): void {
+    if (this.ended.has(sessionId)) return;
     const r = this.ring(sessionId, service);
     for (const raw of text.split(/\r?\n/)) {
       if (raw === '') continue;
@@ -87,11 +90,23 @@ export class ServiceLogs {
 
   /** Drops a session's rings and ends its subscribers (call when the session ends). */
   endSession(sessionId: string): void {
+    this.ended.add(sessionId);
+    if (this.ended.size > 10_000) this.ended.delete(this.ended.values().next().value as string);
     const s = this.sessions.get(sessionId);
     if (!s) return;
     this.sessions.delete(sessionId);
     for (const fn of [...s.onEnd]) fn();
   }
+}
+
+/** A `(service, chunk)` sink for one session's child processes, splitting output into lines. */
+export function serviceLogSink(logs: ServiceLogs, sessionId: string): (service: string, chunk: string) => void {
+  const feeders = new Map<string, (chunk: string) => void>();
+  return (service, chunk) => {
+    let feed = feeders.get(service);
+    if (!feed) feeders.set(service, (feed = logs.feeder(sessionId, service)));
+    feed(chunk);
+  };
 }
 
 /** The engine's ServiceLogs, creating and registering it on first use (any feature may produce). */

@@ -18,6 +18,7 @@ import { planCreate, stealthUserAgent, type CreateBody } from './session-create.
 import { PROFILE_SERVICE, PROXY_HOOKS, type ProfileService, type ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
+import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 
@@ -113,9 +114,11 @@ export class SessionManager implements SessionRegistry {
       prepare: binding ? (dirs) => binding.restore(dirs.userData) : undefined,
       now: () => this.now().getTime(),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
+      serviceLog: serviceLogSink(serviceLogsOf(this.ctx), id),
       onBrowserChanged: (b) => void this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid }).where('id', '=', id).execute().catch(() => {}),
     });
     plan.proxy?.attach?.(rt);
+    rt.onEnd(() => serviceLogsOf(this.ctx).endSession(id)); // supervisor log rings end with the session
     if (binding) {
       // Saved (when save_changes) only after a clean Browser.close: a torn copy is never saved.
       rt.saveProfile = (dirs, clean) => binding.finish(dirs.userData, { save: clean });

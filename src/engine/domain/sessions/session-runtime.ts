@@ -33,6 +33,8 @@ export interface RuntimeSpec {
   /** Called once when the session ends on its own (timeout, crashes); the manager records it. */
   onSelfEnd(reason: string): void;
   onBrowserChanged(b: LaunchedBrowser): void;
+  /** Output of the session's services (`browser`, `display`, `session`) for `/logs/stream?source=supervisor`. */
+  serviceLog?: (service: string, chunk: string) => void;
 }
 
 /**
@@ -139,7 +141,7 @@ export class SessionRuntime implements SessionHandle {
     await this.spec.prepare?.(this.dirs);
     if (this.ended) throw new Error('session ended while starting');
     if (needsXvfb(this.headless, this.spec.env)) {
-      this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir });
+      this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir, onOutput: (c) => this.spec.serviceLog?.('display', c) });
       this.display = this.xvfb.display;
     }
     const b = await this.supervisor.start();
@@ -163,7 +165,8 @@ export class SessionRuntime implements SessionHandle {
     });
     const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
     if (this.display) env.DISPLAY = this.display;
-    const b = await launchChromium({ executable: this.spec.executable, args, env });
+    const b = await launchChromium({ executable: this.spec.executable, args, env, onOutput: (c) => this.spec.serviceLog?.('browser', c) });
+    this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
     await b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
     return b;

@@ -13,6 +13,8 @@ export interface LaunchSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Receives Chromium's stderr as it arrives (the session's `browser` supervisor log). */
+  onOutput?: (chunk: string) => void;
 }
 
 export interface BrowserVersion {
@@ -53,6 +55,7 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
       const timer = setTimeout(() => reject(new Error('Chromium did not report its DevTools address in time')), spec.timeoutMs ?? 30_000);
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => {
+        spec.onOutput?.(chunk);
         stderrTail = (stderrTail + chunk).slice(-4000);
         const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail);
         if (m) {
@@ -67,6 +70,7 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
     });
     // Keep draining stderr so a chatty browser never blocks on a full pipe.
     child.stderr!.removeAllListeners('data');
+    if (spec.onOutput) child.stderr!.on('data', spec.onOutput);
     child.stderr!.resume();
     const control = await CdpConnection.connect(wsUrl);
     const version = await control.send<BrowserVersion>('Browser.getVersion');

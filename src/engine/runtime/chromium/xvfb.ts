@@ -16,7 +16,7 @@ export function needsXvfb(headless: boolean, env: NodeJS.ProcessEnv, platform: N
   return !headless && platform === 'linux' && !env.DISPLAY;
 }
 
-export async function startXvfb(opts: { width: number; height: number; marker: string; executable?: string; timeoutMs?: number }): Promise<XvfbServer> {
+export async function startXvfb(opts: { width: number; height: number; marker: string; executable?: string; timeoutMs?: number; onOutput?: (chunk: string) => void }): Promise<XvfbServer> {
   const child = spawn(opts.executable ?? 'Xvfb', ['-displayfd', '3', '-screen', '0', `${opts.width}x${opts.height}x24`, '-nolisten', 'tcp'], {
     argv0: `Xvfb ${opts.marker}`,
     detached: true,
@@ -26,6 +26,8 @@ export async function startXvfb(opts: { width: number; height: number; marker: s
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
   });
+  // Xvfb's stderr is the session's `display` supervisor log.
+  if (opts.onOutput) child.stderr!.on('data', (d: Buffer) => opts.onOutput!(d.toString()));
   child.stderr!.resume();
   const pid = child.pid;
   if (!pid) throw new Error('could not start Xvfb (is it installed?)');
