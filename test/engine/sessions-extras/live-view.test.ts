@@ -190,4 +190,17 @@ describe('live view (browser_live_view_url)', () => {
       await t.client.browsers.deleteByID(s.session_id);
     }
   });
+
+  it('shows a headful (Xvfb) session too', async () => {
+    const s = await t.client.browsers.create({ headless: false, start_url: `${pages.url}/animated`, viewport: { width: 1024, height: 768 } });
+    const p = await viewer.newPage();
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.frames > 2, null, { timeout: 30_000 });
+      expect(await p.evaluate(() => (window as any).__liveView.page?.url)).toContain('/animated');
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
 });
