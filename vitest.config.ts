@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Mocks `electron` (only main-process modules import it; everything else is unaffected).
+    setupFiles: ['test/main/electron-mock.ts'],
   },
 });

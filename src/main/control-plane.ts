@@ -140,10 +140,10 @@ export class ControlPlane {
             }
           },
         });
-        res.body.setEncoding('utf8');
+        const decoder = new TextDecoder();
         for await (const chunk of res.body) {
           if (ended) break;
-          parser.feed(chunk as string);
+          parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
         }
         end();
       } catch (err) {
