@@ -1,0 +1,79 @@
+/**
+ * Files the browser downloads appear in the session filesystem under /downloads: a real page
+ * with `<a download>` is clicked over the session's CDP WebSocket (raw CDP, so no automation
+ * library changes the download behavior), and the file is then read back through `/fs`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+
+let te: TestEngine;
+let server: http.Server;
+let site: string;
+
+beforeAll(async () => {
+  te = await startTestEngine();
+  server = http.createServer((req, res) => {
+    if (req.url === '/report.csv') {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' });
+      res.end('a,b\n1,2\n');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><a id="dl" href="/report.csv" download="report.csv">download</a>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await te?.stop();
+  await new Promise((r) => server?.close(r));
+});
+
+function cdp(url: string) {
+  const ws = new WebSocket(url);
+  let next = 1;
+  const pending = new Map<number, (msg: { result?: unknown; error?: unknown }) => void>();
+  ws.on('message', (d) => {
+    const msg = JSON.parse(d.toString());
+    if (msg.id && pending.has(msg.id)) pending.get(msg.id)!(msg);
+  });
+  return {
+    open: new Promise((r, j) => (ws.once('open', r), ws.once('error', j))),
+    send<T>(method: string, params: object = {}, sessionId?: string): Promise<T> {
+      const id = next++;
+      ws.send(JSON.stringify({ id, method, params, sessionId }));
+      return new Promise((resolve, reject) => pending.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result as T))));
+    },
+    close: () => ws.close(),
+  };
+}
+
+describe('browser downloads', () => {
+  it('land in /downloads of the session filesystem', async () => {
+    const s = await te.client.browsers.create({ headless: true });
+    const c = cdp(s.cdp_ws_url);
+    await c.open;
+    const { targetId } = await c.send<{ targetId: string }>('Target.createTarget', { url: `${site}/` });
+    const { sessionId } = await c.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    for (;;) {
+      const r = await c.send<{ result: { value: boolean } }>('Runtime.evaluate', { expression: '!!document.getElementById("dl")', returnByValue: true }, sessionId);
+      if (r.result.value) break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    await c.send('Runtime.evaluate', { expression: 'document.getElementById("dl").click()' }, sessionId);
+    let names: string[] = [];
+    while (!names.includes('report.csv')) {
+      await new Promise((res) => setTimeout(res, 100));
+      names = (await te.client.browsers.fs.listFiles(s.session_id, { path: '/downloads' })).map((f) => f.name);
+    }
+    // Chromium writes to a temp name and renames when complete; wait for the final content.
+    let text = '';
+    while (text !== 'a,b\n1,2\n') text = await (await te.client.browsers.fs.readFile(s.session_id, { path: '/downloads/report.csv' })).text();
+    expect(text).toBe('a,b\n1,2\n');
+    c.close();
+    await te.client.browsers.deleteByID(s.session_id);
+  });
+});
