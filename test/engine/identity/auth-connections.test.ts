@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
+import { startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { encodeBase32 } from '../../../src/engine/domain/credentials/totp.js';
 import type { SessionRegistry } from '../../../src/engine/domain/sessions/session-handle.js';
 
 const TOTP_SECRET = encodeBase32(Buffer.from('browserdeck-totp-secret!'));
 let t: TestEngine;
 let site: LoginSite;
+let proxy: TestProxy;
 
 beforeAll(async () => {
   site = await startLoginSite({
@@ -20,11 +22,13 @@ beforeAll(async () => {
     'sam@example.test': { password: 'sms-pass', mfa: 'sms' },
     'tom@example.test': { password: 'totp-pass', mfa: 'totp', totpSecret: TOTP_SECRET },
   });
+  proxy = await startTestProxy();
   t = await startTestEngine({ identity: { minHealthCheckIntervalSeconds: 1, authFlowTtlSeconds: 120 } });
 });
 afterAll(async () => {
   await t?.stop();
   await site?.close();
+  await proxy?.close();
 });
 
 async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, attempts = 150): Promise<T> {
@@ -139,7 +143,11 @@ describe('auth connections', () => {
     await t.client.auth.connections.submit(c.id, { fields: { password: 'sms-pass' } });
     const state = await until('code step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'code');
     expect(state.discovered_fields?.[0]).toMatchObject({ type: 'code', linked_mfa_type: 'sms', hint: expect.stringContaining('phone ending in 92') });
-    await t.client.auth.connections.submit(c.id, { fields: { code: site.smsCode('sam@example.test')! } });
+    // A person answers on the hosted page (a plain HTML form, no API key).
+    const hostedUrl = state.hosted_url!;
+    expect(await (await fetch(hostedUrl)).text()).toContain('Verification code');
+    const posted = await fetch(hostedUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ 'field:code': site.smsCode('sam@example.test')! }).toString() });
+    expect(posted.status).toBe(303);
     const done = await finished(c.id);
     expect(done).toMatchObject({ flow_status: 'SUCCESS', status: 'AUTHENTICATED', can_reauth: false, can_reauth_reason: 'requires_sms_code' });
   });
@@ -169,9 +177,12 @@ describe('auth connections', () => {
   });
 
   it('deleting a connection during a flow cancels it and leaves no browser behind', async () => {
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'del-profile', login_url: site.loginUrl });
+    const p = await t.client.proxies.create({ type: 'custom', name: 'flow-proxy', config: { host: '127.0.0.1', port: proxy.port } });
+    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'del-profile', login_url: site.loginUrl, proxy: { name: 'flow-proxy' } });
+    expect(c.proxy_id).toBe(p.id);
     await t.client.auth.connections.login(c.id);
     const state = await awaitingInput(c.id);
+    expect(proxy.targets()).toContain(site.loginUrl); // the flow's browser uses the connection's proxy
     const sessionId = state.browser_session_id!;
     const sessions = t.engine.context.services.sessions as SessionRegistry;
     expect(sessions.get(sessionId)).toBeDefined();

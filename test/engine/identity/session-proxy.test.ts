@@ -63,6 +63,14 @@ describe('sessions through proxies', () => {
     expect(authed.seen).toContainEqual({ method: 'GET', target: `${echo.url}/via-proxy`, authorized: true });
     expect(authed.seen.every((r) => r.authorized)).toBe(true);
 
+    // /curl uses the browser's network stack, so it goes through the proxy too.
+    const curl = await t.client.browsers.curl(s.session_id, { url: `${echo.url}/via-curl` });
+    expect(curl.status).toBe(200);
+    expect(authed.targets()).toContain(`${echo.url}/via-curl`);
+    const fetched = await t.client.browsers.fetch(s.session_id, `${echo.url}/via-fetch`);
+    expect(fetched.status).toBe(200);
+    expect(authed.targets()).toContain(`${echo.url}/via-fetch`);
+
     const bypassed = await page.goto(`http://localhost:${echo.port}/bypassed`);
     expect(bypassed?.status()).toBe(200);
     expect(echo.hits).toContain('/bypassed');
