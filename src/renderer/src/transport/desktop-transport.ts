@@ -32,10 +32,10 @@ export class DesktopTransport implements Transport {
   }
 
   stream(path: string, opts: StreamOptions = {}): AsyncIterable<unknown> {
-    let sub: { dispose(): void } | undefined;
-    const q = frameQueue(() => sub?.dispose());
+    // `sub` is only read when the consumer stops iterating, after it is assigned below.
+    const q = frameQueue(() => sub.dispose());
     const projectId = opts.projectId ?? this.projectId();
-    sub = this.api.openStream(
+    const sub = this.api.openStream(
       { path, ...(opts.query ? { query: opts.query } : {}), ...(projectId ? { projectId } : {}) },
       { onFrame: (d) => q.push(d), onEnd: (e) => q.end(e ? new ApiError(e) : undefined) },
     );
