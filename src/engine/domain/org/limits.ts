@@ -69,7 +69,7 @@ export class Limits implements LimitsService {
     for (const field of ['max_concurrent_sessions', 'max_concurrent_invocations', 'max_pooled_sessions'] as const) {
       if (field in patch) changes[field] = cap(patch[field]);
     }
-    if (Object.keys(changes).length > 0) await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute();
+    if (Object.keys(changes).length > 0) await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().finally(() => this.projects.forgetListings());
     return projectLimitsDto({ ...p, ...changes });
   }
 

@@ -12,6 +12,15 @@ import { nameKey } from './name-key.js';
 import { contains, isUniqueViolation } from '../../store/sql-helpers.js';
 
 export type ProjectRow = ProjectTable;
+
+/**
+ * How long a project listing is served from memory. Listing is the hottest read of the org API
+ * and project writes are rare; writes through this class (and limit changes) drop the cache at
+ * once, so only another node's writes can take this long to show here.
+ */
+const LIST_CACHE_MS = 1_000;
+const LIST_CACHE_MAX = 1_000;
+
 export type ProjectUsageCounter = (projectId: string) => Promise<{ what: string; count: number }>;
 
 export interface ProjectDto {
@@ -36,6 +45,9 @@ export function validateProjectName(name: string): string {
 export class Projects {
   private readonly usage: ProjectUsageCounter[] = [];
   private readonly defaultCache = new Map<string, string>();
+  private readonly listCache = new Map<string, { rows: ProjectRow[]; at: number }>();
+  /** Bumped by every write, so a listing read before a write is never cached after it. */
+  private listGeneration = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -63,7 +75,8 @@ export class Projects {
       updated_at: now,
       deleted_at: null,
     };
-    await this.db.insertInto('projects').values(row).execute().catch((err) => this.nameTaken(err, name));
+    this.forgetListings();
+    await this.db.insertInto('projects').values(row).execute().catch((err) => this.nameTaken(err, name)).finally(() => this.forgetListings());
     return row;
   }
 
@@ -93,6 +106,25 @@ export class Projects {
 
   /** `onlyId` confines the listing to one project (for project-scoped callers). */
   async list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): Promise<ProjectRow[]> {
+    const key = JSON.stringify([orgId, q.offset, q.limit, q.query, q.name, q.onlyId]);
+    const hit = this.listCache.get(key);
+    if (hit && performance.now() - hit.at < LIST_CACHE_MS) return hit.rows.slice();
+    const generation = this.listGeneration;
+    const rows = await this.listFromDb(orgId, q);
+    if (generation === this.listGeneration) {
+      if (this.listCache.size >= LIST_CACHE_MAX) this.listCache.clear();
+      this.listCache.set(key, { rows, at: performance.now() });
+    }
+    return rows.slice();
+  }
+
+  /** Drops cached listings; called on every project write (and limit change). */
+  forgetListings(): void {
+    this.listGeneration++;
+    this.listCache.clear();
+  }
+
+  private async listFromDb(orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): Promise<ProjectRow[]> {
     let sel = this.db.selectFrom('projects').selectAll().where('org_id', '=', orgId).where('deleted_at', 'is', null);
     if (q.onlyId !== undefined) sel = sel.where('id', '=', q.onlyId);
     if (q.name !== undefined) sel = sel.where('name_key', '=', nameKey(q.name));
@@ -112,7 +144,8 @@ export class Projects {
     if (patch.status !== undefined) changes.status = patch.status;
     if (Object.keys(changes).length === 0) return p;
     changes.updated_at = this.clock.now().toISOString();
-    await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().catch((err) => this.nameTaken(err, changes.name ?? p.name));
+    this.forgetListings();
+    await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().catch((err) => this.nameTaken(err, changes.name ?? p.name)).finally(() => this.forgetListings());
     return { ...p, ...changes };
   }
 
@@ -124,7 +157,8 @@ export class Projects {
       const u = await count(p.id);
       if (u.count > 0) throw ApiError.conflict(`project is not empty: it still has ${u.count} ${u.what}`, 'project_not_empty');
     }
-    await this.db.updateTable('projects').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', p.id).execute();
+    this.forgetListings();
+    await this.db.updateTable('projects').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', p.id).execute().finally(() => this.forgetListings());
     this.defaultCache.delete(orgId);
   }
 
