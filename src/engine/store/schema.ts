@@ -213,6 +213,69 @@ export interface BrowserPoolTable {
   updated_at: string;
 }
 
+export interface DeploymentTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  status: 'queued' | 'in_progress' | 'running' | 'failed' | 'stopped';
+  status_reason: string | null;
+  entrypoint_rel_path: string;
+  /** JSON object NAME → value. */
+  env_vars: string;
+  version: string;
+  force: number;
+  source_type: 'file' | 'local';
+  source_checksum: string | null;
+  /** For deployments made from a directory of the engine's machine. */
+  local_path: string | null;
+  node_id: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface AppVersionTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  app_name: string;
+  version: string;
+  deployment_id: string;
+  /** JSON array of {name}. */
+  actions: string;
+  created_at: string;
+}
+
+export interface InvocationTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  app_name: string;
+  action_name: string;
+  version: string;
+  deployment_id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  status_reason: string | null;
+  payload: string | null;
+  output: string | null;
+  is_async: number;
+  timeout_seconds: number;
+  /** SHA-256 of the invocation-scoped API key handed to the action. */
+  key_hash: string;
+  node_id: string;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export interface AppEventTable {
+  /** A deployment or invocation id. */
+  owner_id: string;
+  seq: number;
+  created_at: string;
+  /** The wire event as JSON text. */
+  event: string;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
@@ -226,4 +289,8 @@ export interface Database {
   proxies: ProxyTable;
   auth_connections: AuthConnectionTable;
   auth_timeline: AuthTimelineTable;
+  deployments: DeploymentTable;
+  app_versions: AppVersionTable;
+  invocations: InvocationTable;
+  app_events: AppEventTable;
 }

@@ -10,6 +10,7 @@ import { profilesMigration } from './0003-profiles.js';
 import { sessionsMigration } from './0004-sessions.js';
 import { identityMigration } from './0005-identity.js';
 import { poolsMigration } from './0006-pools.js';
+import { appsMigration } from './0007-apps.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -20,6 +21,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0004-sessions': sessionsMigration,
   '0005-identity': identityMigration,
   '0006-pools': poolsMigration,
+  '0007-apps': appsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
