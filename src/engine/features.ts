@@ -21,5 +21,7 @@ import { sessionFsFeature } from './api/session-fs.js';
 import { sessionProcessesFeature } from './api/session-processes.js';
 import { sessionLogsFeature } from './api/session-logs.js';
 import { sessionCurlFeature } from './api/session-curl.js';
+import { sessionCodeFeature } from './api/session-code.js';
+import { sessionTelemetryFeature } from './api/session-telemetry.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature];

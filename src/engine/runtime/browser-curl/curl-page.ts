@@ -56,13 +56,14 @@ export class CurlPage {
   private constructor(private page: HiddenPage) {}
 
   static async open(cdp: SessionCdp, origin: string): Promise<CurlPage> {
-    let self: CurlPage | undefined;
+    // Events can only arrive once the page exists; the holder bridges the construction order.
+    const ref: { self?: CurlPage } = {};
     const page = await HiddenPage.open(
       cdp,
-      (p) => self?.onPaused(p),
-      (ev, params) => self?.onNetwork(ev, params),
+      (p) => ref.self?.onPaused(p),
+      (ev, params) => ref.self?.onNetwork(ev, params),
     );
-    self = new CurlPage(page);
+    const self = (ref.self = new CurlPage(page));
     try {
       await page.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
       // A service worker of the origin must not answer in the network's place.

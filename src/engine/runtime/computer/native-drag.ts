@@ -19,11 +19,11 @@ export class NativeDrag {
 
   static async start(t: InputTarget): Promise<NativeDrag> {
     const { sessionId } = await t.cdp.activePage();
-    let drag: NativeDrag | undefined;
+    const ref: { drag?: NativeDrag } = {};
     const off = await t.cdp.on('Input.dragIntercepted', (p, sid) => {
-      if (sid === sessionId && drag) drag.data = p.data;
+      if (sid === sessionId && ref.drag) ref.drag.data = p.data;
     });
-    drag = new NativeDrag(t, sessionId, off);
+    const drag = (ref.drag = new NativeDrag(t, sessionId, off));
     await t.cdp.send('Input.setInterceptDrags', { enabled: true }, sessionId).catch(() => {});
     return drag;
   }
