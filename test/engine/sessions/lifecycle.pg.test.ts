@@ -40,15 +40,24 @@ const endedReason = async (t: TestEngine, id: string) =>
 
 describe('session lifecycle', () => {
   it('ends idle sessions after timeout_seconds; a connected CDP client keeps one alive', async () => {
+    const poked = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
     const held = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
     const idle = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+    // API calls on a session are activity too.
+    const poking = setInterval(() => void te.client.browsers.retrieve(poked.session_id).catch(() => {}), 2000);
     const ws = new WebSocket(held.cdp_ws_url);
     await new Promise((r) => ws.once('open', r));
-    await waitFor(async () => (await endedReason(te, idle.session_id)) === 'timeout', 30_000, 'idle session timeout');
+    try {
+      await waitFor(async () => (await endedReason(te, idle.session_id)) === 'timeout', 30_000, 'idle session timeout');
+    } finally {
+      clearInterval(poking);
+    }
     expect(processesWith(path.join(te.dataDir, 'sessions', idle.session_id))).toEqual([]);
-    // Longer than its timeout has passed for `held` too, but its client holds it.
+    // Longer than their timeout has passed for `held` and `poked` too, but a client / API calls kept them.
     expect(manager().get(held.session_id)).toBeDefined();
     expect(await endedReason(te, held.session_id)).toBeNull();
+    expect(manager().get(poked.session_id)).toBeDefined();
+    await waitFor(async () => (await endedReason(te, poked.session_id)) === 'timeout', 30_000, 'poked session timeout once left alone');
     const closed = new Promise((r) => ws.once('close', r));
     ws.close();
     await closed;

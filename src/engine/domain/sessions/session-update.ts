@@ -1,6 +1,7 @@
 /**
  * `PATCH /browsers/{id}`: name, tags, telemetry and viewport change on a running session;
- * options that cannot change on a running browser (profile, proxy) are refused with 422.
+ * a profile cannot be loaded into a running browser (422), and the proxy changes only through the
+ * proxies feature's live switch (422 without it).
  * Telemetry and viewport changes reach features through `SessionRuntime.onUpdate`.
  */
 import type { AuthContext } from '../../http/auth.js';
