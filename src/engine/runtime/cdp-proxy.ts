@@ -17,8 +17,10 @@ import { rejectUpgrade } from '../http/upgrade-router.js';
 import { ApiError } from '../http/api-error.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
 import type { SessionRuntime } from '../domain/sessions/session-runtime.js';
+import { sessionSignals } from '../events/session-signals.js';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
+let connectionIds = 0;
 
 export function createCdpProxy(sessions: SessionManager) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
@@ -51,10 +53,17 @@ export function createCdpProxy(sessions: SessionManager) {
     const createTargetIds = new Set<number>();
     const openedTargets = new Set<string>();
     let closing = false;
+    // Telemetry (connection category): who connected, for how long, how many messages, why it ended.
+    const connectionId = ++connectionIds;
+    const connectedAt = Date.now();
+    let messageCount = 0;
+    sessionSignals.emit({ type: 'cdp_connect', sessionId: rt.id, connectionId });
 
     const closeBoth = (code: number, reason: string) => {
       if (closing) return;
       closing = true;
+      const why = rt.ended ? 'context_cancelled' : code === 1012 ? 'upstream_changed' : code === 1000 ? 'client_close' : 'upstream_error';
+      sessionSignals.emit({ type: 'cdp_disconnect', sessionId: rt.id, connectionId, durationMs: Date.now() - connectedAt, messageCount, reason: why });
       offEnd();
       offRestart();
       release();
@@ -75,6 +84,7 @@ export function createCdpProxy(sessions: SessionManager) {
       for (const m of queue.splice(0)) upstream.send(m.data, { binary: m.binary });
     });
     upstream.on('message', (data, binary) => {
+      messageCount++;
       rt.touch();
       if (createTargetIds.size) trackCreatedTarget(data.toString(), createTargetIds, openedTargets);
       if (client.readyState === WebSocket.OPEN) client.send(data, { binary });
@@ -83,6 +93,7 @@ export function createCdpProxy(sessions: SessionManager) {
     upstream.on('error', () => closeBoth(1011, 'browser connection failed'));
 
     client.on('message', (data, binary) => {
+      messageCount++;
       const text = data.toString();
       if (text.includes('"Browser.close"') && answerBrowserClose(text)) return;
       if (text.includes('"Target.createTarget"')) {

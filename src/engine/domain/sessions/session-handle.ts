@@ -61,6 +61,11 @@ export interface SessionRegistry {
    * Counts as activity.
    */
   require(auth: AuthContext, idOrName: string): Promise<SessionHandle>;
+  /**
+   * Runs `fn` for every session once its browser is up (telemetry collectors attach here so
+   * they see a session from its start). Returns an unsubscribe.
+   */
+  onSessionStart(fn: (h: SessionHandle) => void): () => void;
   /** A running session by id, without access checks (engine-internal callers only). */
   get(id: string): SessionHandle | undefined;
   /**

@@ -33,6 +33,7 @@ export class SessionManager implements SessionRegistry {
   readonly limits: SessionLimits;
   private readonly running = new Map<string, SessionRuntime>();
   private stopping = false;
+  private readonly startListeners = new Set<(h: SessionRuntime) => void>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -134,6 +135,13 @@ export class SessionManager implements SessionRegistry {
       throw new ApiError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
     }
     if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    for (const fn of this.startListeners) {
+      try {
+        fn(rt);
+      } catch (err) {
+        this.ctx.log.error({ err }, 'session start listener failed');
+      }
+    }
     return this.dto(row, rt);
   }
 
@@ -183,6 +191,11 @@ export class SessionManager implements SessionRegistry {
     if (row.deleted_at || !rt || rt.ended) throw new ApiError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
     rt.touch();
     return rt;
+  }
+
+  onSessionStart(fn: (h: SessionRuntime) => void): () => void {
+    this.startListeners.add(fn);
+    return () => this.startListeners.delete(fn);
   }
 
   get(id: string): SessionRuntime | undefined {

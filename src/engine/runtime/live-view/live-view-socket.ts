@@ -9,6 +9,7 @@ import type { SessionHandle } from '../../domain/sessions/session-handle.js';
 import { subscribeScreencast } from '../screencast.js';
 import { parseInput, toCdp } from './live-view-input.js';
 import type { LiveViewService } from './live-view-state.js';
+import { sessionSignals } from '../../events/session-signals.js';
 
 /** Above this many unsent bytes a frame is skipped: a slow viewer sees fewer frames, not older ones. */
 const MAX_BUFFERED = 2 * 1024 * 1024;
@@ -23,6 +24,8 @@ export interface ViewerStats {
 export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOnly: boolean; liveView: LiveViewService }): ViewerStats {
   const stats: ViewerStats = { framesSent: 0, inputsForwarded: 0, inputsIgnored: 0 };
   const release = handle.holdActive();
+  const connectedAt = Date.now();
+  sessionSignals.emit({ type: 'live_view_connect', sessionId: handle.id });
   const sub = subscribeScreencast(handle, { maxWidth: handle.viewport.width, maxHeight: handle.viewport.height, quality: 60 });
   const send = (m: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
@@ -75,6 +78,7 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
   });
 
   ws.on('close', () => {
+    sessionSignals.emit({ type: 'live_view_disconnect', sessionId: handle.id, durationMs: Date.now() - connectedAt });
     clearInterval(ping);
     handle.signal.removeEventListener('abort', onEnded);
     offPage();

@@ -1,0 +1,117 @@
+/**
+ * Telemetry of a session (wire §3.14, §5.1): `GET /browsers/{id}/telemetry/stream` (SSE, `id:`
+ * = seq, JSON envelopes, never an `event:` field, comment keepalive when idle, `replay=all`,
+ * `Last-Event-ID` resume, closed when the session ends) and `GET /browsers/{id}/telemetry/events`
+ * (paged reads of the retained buffer). Also wires the producers: a collector per session from
+ * its start, and `control/api_call` for every API call on a session's routes.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Feature } from '../feature.js';
+import { ApiError } from '../http/api-error.js';
+import { openSse } from '../http/sse.js';
+import type { SessionRegistry } from '../domain/sessions/session-handle.js';
+import { TELEMETRY_SERVICE, TelemetryService } from '../runtime/telemetry/telemetry-service.js';
+import { queryEvents } from '../runtime/telemetry/event-query.js';
+import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const StreamQuery = Type.Object({ replay: Type.Optional(Type.String({ maxLength: 64 })), jwt: Type.Optional(Type.String()) });
+const EventsQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  category: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description: 'comma-joined or repeated' })),
+  since: Type.Optional(Type.String({ maxLength: 64 })),
+  until: Type.Optional(Type.String({ maxLength: 64 })),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  jwt: Type.Optional(Type.String()),
+});
+
+/** Sub-routes whose calls are not recorded as api_call (reading telemetry must not feed it). */
+const NOT_RECORDED = /^\/browsers\/:id\/(telemetry\/|live($|\/))/;
+
+export interface TelemetryFeatureOptions {
+  keepaliveMs?: number;
+  bufferEvents?: number;
+  bufferBytes?: number;
+  retainEndedMs?: number;
+  screenshotIntervalMs?: number;
+}
+
+/** Builds the feature; tests pass a short keepalive. Defaults read `BROWSERDECK_TELEMETRY_*`. */
+export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature {
+  return {
+    name: 'session-telemetry',
+    register(app: FastifyInstance, ctx) {
+      const env = ctx.config.env;
+      const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
+      const service = new TelemetryService({
+        bufferEvents: o.bufferEvents ?? num(env.BROWSERDECK_TELEMETRY_BUFFER_EVENTS, 4096),
+        bufferBytes: o.bufferBytes ?? num(env.BROWSERDECK_TELEMETRY_BUFFER_BYTES, 32 * 1024 * 1024),
+        retainEndedMs: o.retainEndedMs ?? 10 * 60_000,
+        screenshotIntervalMs: o.screenshotIntervalMs ?? num(env.BROWSERDECK_TELEMETRY_SCREENSHOT_MS, 10_000),
+        now: () => ctx.clock.now().getTime(),
+      });
+      const keepaliveMs = o.keepaliveMs ?? num(env.BROWSERDECK_TELEMETRY_KEEPALIVE_MS, 15_000);
+      ctx.services[TELEMETRY_SERVICE] = service;
+      const sessions = () => ctx.services.sessions as SessionRegistry;
+      sessions().onSessionStart((h) => service.attach(h));
+      ctx.onStop(() => service.stop());
+
+      app.addHook('onResponse', async (req, reply) => {
+        const route = req.routeOptions?.url;
+        if (!route || !route.startsWith('/browsers/:id') || NOT_RECORDED.test(route)) return;
+        const id = (req.params as { id?: string } | undefined)?.id;
+        if (!id) return;
+        service.emit(id, 'control', 'api_call', {
+          source: { kind: 'kernel_api', event: `${req.method} ${route}` },
+          data: { duration_ms: Math.round(reply.elapsedTime * 100) / 100, operation_id: operationId(req), request_id: String(req.id), status: reply.statusCode },
+        });
+      });
+
+      const tags = ['browser telemetry'];
+      app.get('/browsers/:id/telemetry/stream', { schema: { tags, params: IdParam, querystring: StreamQuery } }, async (req, reply) => {
+        const handle = await sessions().require(req.auth, (req.params as { id: string }).id);
+        const tel = service.get(handle.id) ?? service.attach(handle);
+        const header = req.headers['last-event-id'];
+        let after: number | undefined;
+        if (header !== undefined && String(header).trim() !== '') {
+          const v = String(header).trim();
+          if (!/^\d{1,15}$/.test(v)) throw ApiError.invalidField('Last-Event-ID', 'must be a non-negative integer sequence number');
+          after = Number(v);
+        } else if ((req.query as { replay?: string }).replay === 'all') {
+          after = 0;
+        }
+        const sse = openSse(reply, { keepaliveMs });
+        const sub = tel.buffer.subscribe((e) => sse.send({ seq: e.seq, event: e.item } satisfies TelemetryEnvelope, e.seq), { after, end: () => sse.close() });
+        sse.onClose(() => sub.unsubscribe());
+      });
+
+      app.get('/browsers/:id/telemetry/events', { schema: { tags, params: IdParam, querystring: EventsQuery } }, async (req, reply) => {
+        const id = (req.params as { id: string }).id;
+        const q = req.query as { offset?: number; limit?: number; category?: string[]; since?: string; until?: string; order?: 'asc' | 'desc' };
+        const running = await sessions().require(req.auth, id).catch((err) => err as Error);
+        let envelopes: TelemetryEnvelope[] = [];
+        if (running instanceof Error) {
+          // An ended session: its retained events while they last, else an empty list.
+          if (!(running instanceof ApiError) || running.status !== 404 || !(await sessions().exists(req.auth, id))) throw running;
+          envelopes = service.get(id)?.envelopes() ?? [];
+        } else {
+          envelopes = (service.get(running.id) ?? service.attach(running)).envelopes();
+        }
+        const page = queryEvents(envelopes, { ...q, limit: q.limit ?? 100 }, ctx.clock.now().getTime());
+        reply.header('X-Has-More', page.hasMore ? 'true' : 'false');
+        reply.header('X-Next-Offset', String(page.nextOffset));
+        return page.items;
+      });
+    },
+  };
+}
+
+/** The route's operationId when its schema names one, else `METHOD /route/pattern`. */
+function operationId(req: FastifyRequest): string {
+  const schema = req.routeOptions?.schema as { operationId?: string } | undefined;
+  return schema?.operationId ?? `${req.method} ${req.routeOptions?.url ?? ''}`;
+}
+
+export const sessionTelemetryFeature = createTelemetryFeature();

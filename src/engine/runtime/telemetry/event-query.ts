@@ -1,0 +1,68 @@
+/**
+ * `GET /telemetry/events` semantics over a session's retained events. `offset` is a cursor in
+ * sequence space (what `X-Next-Offset` hands back): asc reads events with seq ≥ offset, desc
+ * reads events with seq < offset, newest first. Without an offset the window is `since`
+ * (RFC 3339 or a duration such as `5m`, default 5m) to `until` (exclusive). Category filters
+ * apply before paging, so pages are never padded with filtered-out events.
+ */
+import { ApiError } from '../../http/api-error.js';
+import { EVENT_CATEGORIES, type EventCategory, type TelemetryEnvelope } from './telemetry-event.js';
+
+export interface EventQuery {
+  offset?: number;
+  limit: number;
+  category?: string[];
+  since?: string;
+  until?: string;
+  order?: 'asc' | 'desc';
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** RFC 3339 timestamp or a Go-style duration ago (`90s`, `5m`, `1h30m`) → epoch ms. */
+export function parseInstant(field: string, v: string, nowMs: number): number {
+  const dur = /^((\d+(\.\d+)?)(ms|s|m|h|d))+$/.test(v) ? [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)].reduce((n, m) => n + Number(m[1]) * UNITS[m[2]], 0) : undefined;
+  if (dur !== undefined) return nowMs - dur;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(v)) {
+    const t = Date.parse(v);
+    if (Number.isFinite(t)) return t;
+  }
+  throw ApiError.invalidField(field, 'must be an RFC 3339 timestamp or a duration such as 5m');
+}
+
+export function parseCategories(values: string[] | undefined): Set<EventCategory> | undefined {
+  if (!values || values.length === 0) return undefined;
+  const out = new Set<EventCategory>();
+  for (const v of values.flatMap((x) => x.split(','))) {
+    const c = v.trim();
+    if (!c) continue;
+    if (!(EVENT_CATEGORIES as readonly string[]).includes(c)) throw ApiError.invalidField('category', `unknown category '${c.slice(0, 40)}'; one of ${EVENT_CATEGORIES.join(', ')}`);
+    out.add(c as EventCategory);
+  }
+  return out.size ? out : undefined;
+}
+
+/** One page plus the cursor for the next (0 = last page). */
+export function queryEvents(all: TelemetryEnvelope[], q: EventQuery, nowMs: number): { items: TelemetryEnvelope[]; hasMore: boolean; nextOffset: number } {
+  const order = q.order ?? 'asc';
+  if (order === 'desc' && q.since !== undefined) throw ApiError.badRequest('order=desc cannot be combined with since', [{ code: 'invalid_field', message: 'since: not allowed with order=desc' }]);
+  const cats = parseCategories(q.category);
+  const untilUs = q.until !== undefined ? parseInstant('until', q.until, nowMs) * 1000 : Infinity;
+  const sinceUs = q.offset === undefined && order === 'asc' ? parseInstant('since', q.since ?? '5m', nowMs) * 1000 : -Infinity;
+  const match = (e: TelemetryEnvelope) => e.event.ts >= sinceUs && e.event.ts < untilUs && (!cats || cats.has(e.event.category));
+  let picked: TelemetryEnvelope[];
+  if (order === 'asc') {
+    const from = q.offset ?? 0;
+    picked = [];
+    for (const e of all) if (e.seq >= from && match(e) && picked.push(e) > q.limit) break;
+  } else {
+    const before = q.offset && q.offset > 0 ? q.offset : Infinity;
+    picked = [];
+    for (let i = all.length - 1; i >= 0; i--) if (all[i].seq < before && match(all[i]) && picked.push(all[i]) > q.limit) break;
+  }
+  const hasMore = picked.length > q.limit;
+  const items = picked.slice(0, q.limit);
+  const last = items.at(-1);
+  const nextOffset = hasMore && last ? (order === 'asc' ? last.seq + 1 : last.seq) : 0;
+  return { items, hasMore, nextOffset };
+}

@@ -1,0 +1,86 @@
+/**
+ * The telemetry of one session: its sequenced ring buffer (`events/sequenced-buffer.ts`), the
+ * per-category switches (the session's telemetry config, replaced live on PATCH), and `emit`,
+ * which every producer calls — CDP collector, API hook, CDP proxy and live-view signals,
+ * supervisor, recorder. An event of a disabled category is dropped at the door, so a disabled
+ * session's stream stays open but silent. `monitor` events (about the collector itself) are
+ * always recorded.
+ */
+import { SequencedBuffer } from '../../events/sequenced-buffer.js';
+import { boundData, type EventCategory, type TelemetryCategory, type TelemetryEnvelope, type TelemetryEvent, type TelemetrySource } from './telemetry-event.js';
+
+export type CategorySwitches = Record<TelemetryCategory, { enabled: boolean }>;
+
+export interface EmitOptions {
+  source: TelemetrySource;
+  data?: Record<string, unknown>;
+  /** Event time in ms since the epoch (default now). */
+  atMs?: number;
+  /** Per-field string limits beyond the default (e.g. `body`, `png`). */
+  stringLimits?: Record<string, number>;
+}
+
+export class SessionTelemetry {
+  readonly buffer: SequencedBuffer<TelemetryEvent>;
+  private switches: CategorySwitches;
+  private readonly configListeners = new Set<(s: CategorySwitches) => void>();
+  endedAt?: number;
+
+  constructor(
+    readonly sessionId: string,
+    switches: CategorySwitches,
+    opts: { capacity: number; maxBytes: number },
+    private readonly nowMs: () => number,
+  ) {
+    this.switches = clone(switches);
+    this.buffer = new SequencedBuffer<TelemetryEvent>({ capacity: opts.capacity, maxBytes: opts.maxBytes });
+  }
+
+  get config(): CategorySwitches {
+    return this.switches;
+  }
+
+  enabled(c: EventCategory): boolean {
+    return c === 'monitor' || !!this.switches[c]?.enabled;
+  }
+
+  /** Replaces the switches (PATCH) and tells the collectors so they enable/disable CDP domains. */
+  setConfig(switches: CategorySwitches): void {
+    const before = JSON.stringify(this.switches);
+    this.switches = clone(switches);
+    if (JSON.stringify(this.switches) === before) return;
+    for (const fn of [...this.configListeners]) fn(this.switches);
+  }
+
+  onConfig(fn: (s: CategorySwitches) => void): () => void {
+    this.configListeners.add(fn);
+    return () => this.configListeners.delete(fn);
+  }
+
+  /** Records an event when its category is on; returns its seq (0 when dropped). */
+  emit(category: EventCategory, type: string, o: EmitOptions): number {
+    if (this.buffer.closed || !this.enabled(category)) return 0;
+    const event: TelemetryEvent = { category, type, ts: Math.round((o.atMs ?? this.nowMs()) * 1000), source: o.source };
+    if (o.data) {
+      const b = boundData(o.data, o.stringLimits);
+      event.data = b.data;
+      if (b.truncated) event.truncated = true;
+    }
+    return this.buffer.push(event);
+  }
+
+  /** Retained envelopes, oldest first. */
+  envelopes(): TelemetryEnvelope[] {
+    return this.buffer.retained().map((e) => ({ seq: e.seq, event: e.item }));
+  }
+
+  end(atMs: number): void {
+    this.endedAt = atMs;
+    this.configListeners.clear();
+    this.buffer.close();
+  }
+}
+
+function clone(s: CategorySwitches): CategorySwitches {
+  return JSON.parse(JSON.stringify(s)) as CategorySwitches;
+}

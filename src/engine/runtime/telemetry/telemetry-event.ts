@@ -1,0 +1,77 @@
+/**
+ * The telemetry wire shapes (wire reference §3.14, §5.1): an event `{category, type, ts (Unix
+ * µs), source, data?, truncated?}` wrapped in an envelope `{seq, event}`, plus the one place
+ * that bounds payload size — long strings and big arrays/objects are cut and the event is
+ * marked `truncated`, so a page logging megabytes cannot blow up the buffer or a client.
+ */
+
+export const TELEMETRY_CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'] as const;
+export type TelemetryCategory = (typeof TELEMETRY_CATEGORIES)[number];
+/** `monitor` events describe the collector itself; not configurable, always recorded. */
+export type EventCategory = TelemetryCategory | 'monitor';
+export const EVENT_CATEGORIES: readonly EventCategory[] = [...TELEMETRY_CATEGORIES, 'monitor'];
+
+export type SourceKind = 'cdp' | 'kernel_api' | 'extension' | 'local_process';
+
+export interface TelemetrySource {
+  kind: SourceKind;
+  /** The producer's own event name, e.g. `Runtime.consoleAPICalled`. */
+  event?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface TelemetryEvent {
+  category: EventCategory;
+  type: string;
+  ts: number;
+  source: TelemetrySource;
+  data?: Record<string, unknown>;
+  truncated?: boolean;
+}
+
+export interface TelemetryEnvelope {
+  seq: number;
+  event: TelemetryEvent;
+}
+
+/** Limits for one event's data. */
+export const LIMITS = { string: 8 * 1024, body: 64 * 1024, array: 100, keys: 200, depth: 8, png: 4 * 1024 * 1024 };
+
+/** Bounds `data`; returns the bounded copy and whether anything was cut. */
+export function boundData(data: Record<string, unknown>, stringLimits: Record<string, number> = {}): { data: Record<string, unknown>; truncated: boolean } {
+  let truncated = false;
+  const walk = (v: unknown, depth: number, key?: string): unknown => {
+    if (typeof v === 'string') {
+      const max = (key && stringLimits[key]) || LIMITS.string;
+      if (v.length <= max) return v;
+      truncated = true;
+      return v.slice(0, max);
+    }
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= LIMITS.depth) {
+      truncated = true;
+      return undefined;
+    }
+    if (Array.isArray(v)) {
+      if (v.length > LIMITS.array) truncated = true;
+      return v.slice(0, LIMITS.array).map((x) => walk(x, depth + 1));
+    }
+    const out: Record<string, unknown> = {};
+    let n = 0;
+    for (const [k, x] of Object.entries(v)) {
+      if (x === undefined) continue;
+      if (++n > LIMITS.keys) {
+        truncated = true;
+        break;
+      }
+      out[k] = walk(x, depth + 1, k);
+    }
+    return out;
+  };
+  return { data: walk(data, 0) as Record<string, unknown>, truncated };
+}
+
+/** Unix microseconds from milliseconds. */
+export function microsFromMs(ms: number): number {
+  return Math.round(ms * 1000);
+}

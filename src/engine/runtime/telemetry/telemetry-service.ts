@@ -1,0 +1,104 @@
+/**
+ * The engine's telemetry (`ctx.services.telemetry`): one `SessionTelemetry` per session,
+ * attached when the session starts, with its CDP collector, the supervisor's crash reports
+ * (`service_crashed`), and connection signals from the CDP proxy and live view. When the
+ * session ends the buffer closes (streams end) but stays readable for `retainEndedMs`, so
+ * `/telemetry/events` can still show what happened just before the end.
+ */
+import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import { sessionSignals, type SessionSignal } from '../../events/session-signals.js';
+import { SessionTelemetry } from './session-telemetry.js';
+import { CdpCollector } from './cdp-collector.js';
+import type { EventCategory } from './telemetry-event.js';
+import type { EmitOptions } from './session-telemetry.js';
+
+export const TELEMETRY_SERVICE = 'telemetry';
+
+export interface TelemetryOptions {
+  /** Events retained per session (at least 1,024 by default). */
+  bufferEvents: number;
+  /** Bytes retained per session (screenshots are big). */
+  bufferBytes: number;
+  /** How long an ended session's events stay readable. */
+  retainEndedMs: number;
+  screenshotIntervalMs: number;
+  now: () => number;
+}
+
+export class TelemetryService {
+  private readonly sessions = new Map<string, SessionTelemetry>();
+  private readonly offSignals: () => void;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(readonly opts: TelemetryOptions) {
+    this.offSignals = sessionSignals.on((s) => this.onSignal(s));
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(60_000, opts.retainEndedMs)));
+    this.sweeper.unref();
+  }
+
+  get(sessionId: string): SessionTelemetry | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  /** Starts telemetry for a running session (idempotent). */
+  attach(handle: SessionHandle): SessionTelemetry {
+    const existing = this.sessions.get(handle.id);
+    if (existing && !existing.buffer.closed) return existing;
+    const tel = new SessionTelemetry(handle.id, handle.telemetry.browser, { capacity: this.opts.bufferEvents, maxBytes: this.opts.bufferBytes }, this.opts.now);
+    this.sessions.set(handle.id, tel);
+    const collector = new CdpCollector(handle, tel, { screenshotIntervalMs: this.opts.screenshotIntervalMs, now: this.opts.now });
+    const offUpdate = handle.onUpdate((h) => tel.setConfig(h.telemetry.browser));
+    let pid = pidOf(handle);
+    void handle.ready().then(() => (pid = pidOf(handle)));
+    const offRestart = handle.onBrowserRestart(() => {
+      tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'running', service_name: 'browser', pid } });
+      pid = pidOf(handle);
+    });
+    handle.onEnd(() => {
+      const reason = String((handle.signal.reason as Error | undefined)?.message ?? '');
+      if (reason.includes('browser_crashed')) tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'gave_up', service_name: 'browser', pid } });
+      offUpdate();
+      offRestart();
+      collector.close();
+      tel.end(this.opts.now());
+    });
+    collector.start();
+    return tel;
+  }
+
+  /** Records an event for a session when telemetry runs for it and the category is on. */
+  emit(sessionId: string, category: EventCategory, type: string, o: EmitOptions): number {
+    return this.sessions.get(sessionId)?.emit(category, type, o) ?? 0;
+  }
+
+  private onSignal(s: SessionSignal): void {
+    const src = { kind: 'kernel_api' as const };
+    switch (s.type) {
+      case 'cdp_connect':
+        return void this.emit(s.sessionId, 'connection', 'cdp_connect', { source: { ...src, metadata: { connection_id: String(s.connectionId) } } });
+      case 'cdp_disconnect':
+        return void this.emit(s.sessionId, 'connection', 'cdp_disconnect', { source: { ...src, metadata: { connection_id: String(s.connectionId) } }, data: { duration_ms: s.durationMs, message_count: s.messageCount, reason: s.reason } });
+      case 'live_view_connect':
+        return void this.emit(s.sessionId, 'connection', 'live_view_connect', { source: src, data: { session_id: s.sessionId } });
+      case 'live_view_disconnect':
+        return void this.emit(s.sessionId, 'connection', 'live_view_disconnect', { source: src, data: { session_id: s.sessionId, duration_ms: s.durationMs } });
+    }
+  }
+
+  private sweep(): void {
+    const now = this.opts.now();
+    for (const [id, t] of this.sessions) if (t.endedAt !== undefined && now - t.endedAt > this.opts.retainEndedMs) this.sessions.delete(id);
+  }
+
+  stop(): void {
+    this.offSignals();
+    clearInterval(this.sweeper);
+    this.sessions.clear();
+  }
+}
+
+/** The browser's pid when the handle is the engine's SessionRuntime (it exposes `browser`). */
+function pidOf(handle: SessionHandle): number | undefined {
+  const b = (handle as unknown as { browser?: { pid?: number } }).browser;
+  return typeof b?.pid === 'number' ? b.pid : undefined;
+}
