@@ -9,13 +9,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { AuditWriter } from '../domain/audit/audit-writer.js';
+import { kyselyBatchInsert } from '../domain/audit/audit-insert.js';
+import { startSqliteAuditWorker } from '../domain/audit/audit-sqlite-worker.js';
 import { InFlight, installAuditRecorder } from './audit-recorder.js';
 import { installUpgradeAudit } from './audit-upgrades.js';
 
 export const auditRecordingFeature: Feature = {
   name: 'audit-recording',
   register(app: FastifyInstance, ctx: EngineContext) {
-    const writer = new AuditWriter(ctx.db, ctx.store.dialect, {
+    const direct = kyselyBatchInsert(ctx.db, ctx.store.dialect);
+    const file = ctx.store.sqliteFile;
+    const worker = file && file !== ':memory:' ? startSqliteAuditWorker(file, direct, (err) => ctx.log.error({ err }, 'audit worker failed; writing audit rows on the main thread')) : undefined;
+    const writer = new AuditWriter(worker?.insert ?? direct, {
       onError: (err, rows) => ctx.log.error({ err, rows }, 'audit log write failed; rows kept for retry'),
     });
     ctx.services.auditWriter = writer;
@@ -51,6 +56,7 @@ export const auditRecordingFeature: Feature = {
         await inFlight.idle(5_000);
       }
       await writer.close();
+      await worker?.close();
       if (writer.pending > 0 || writer.dropped > 0) ctx.log.error({ pending: writer.pending, dropped: writer.dropped }, 'audit rows not written at stop');
     });
   },

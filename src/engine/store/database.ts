@@ -15,6 +15,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The SQLite database file (absent for PostgreSQL), for work that opens its own connection. */
+  sqliteFile?: string;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export async function openStore(opts: { dataDir: string; databaseUrl?: string }): Promise<Store> {
   let db: Kysely<Database>;
   let dialect: DialectName;
+  let sqliteFile: string | undefined;
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -31,6 +34,7 @@ export async function openStore(opts: { dataDir: string; databaseUrl?: string })
   } else {
     dialect = 'sqlite';
     const file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || path.join(opts.dataDir, 'browserdeck.sqlite');
+    sqliteFile = file;
     const sqlite = new SQLite(file);
     cacheStatements(sqlite);
     sqlite.pragma('journal_mode = WAL');
@@ -46,7 +50,7 @@ export async function openStore(opts: { dataDir: string; databaseUrl?: string })
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);
   }
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, sqliteFile, close: () => db.destroy() };
 }
 
 /**
