@@ -102,7 +102,7 @@ describe('web console: sign-in and sessions', () => {
     expect(await page.content()).not.toMatch(/jwt=ey/);
     await c.screenshot('session-pane-overview');
     await page.getByRole('tab', { name: 'Live view' }).click();
-    await page.getByText('Live view: coming soon').waitFor();
+    await page.locator('iframe[title="Live view"]').waitFor();
 
     await page.goto(te.url + '/#/sessions');
     await page.getByLabel('Select ui-alpha').check();

@@ -13,15 +13,7 @@ import { errorMessage } from '../transport/transport';
 import { SESSION_PANES } from './panes/registry';
 import { notify } from '../stores/toasts';
 import { onChange } from '../stores/changes';
-
-function ComingSoon({ title }: { title: string }): React.JSX.Element {
-  return (
-    <div className="empty-state coming-soon" data-placeholder-pane>
-      <h2>{title}: coming soon</h2>
-      <p>This pane is not built yet.</p>
-    </div>
-  );
-}
+import { usePaneKeys } from './panes/pane-tab-keys';
 
 export function SessionView({ id, tab }: { id: string; tab?: string }): React.JSX.Element {
   const [session, setSession] = useState<Session | null>(null);
@@ -44,6 +36,7 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
 
   const panes = SESSION_PANES.filter((p) => !(session?.deleted_at && p.needsLiveSession));
   const active = panes.find((p) => p.id === tab) ?? panes[0];
+  usePaneKeys(id, panes);
 
   return (
     <section className="page session-view">
@@ -77,7 +70,7 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
             ))}
           </div>
           <div className="tab-panel" role="tabpanel">
-            {active.component ? <active.component session={session} reload={reload} /> : <ComingSoon title={active.title} />}
+            <active.component key={active.id} session={session} reload={reload} />
           </div>
           <ConfirmDialog
             open={confirm}

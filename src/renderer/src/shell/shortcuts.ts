@@ -15,6 +15,12 @@ export const SHORTCUTS: Array<{ keys: string; what: string }> = [
   { keys: 'g k', what: 'Go to API keys' },
   { keys: 'g a', what: 'Go to Audit logs' },
   { keys: 'r', what: 'Refresh the current list' },
+  { keys: '1 … 9', what: 'Session: switch to tab 1–9' },
+  { keys: 's', what: 'Live view: take a screenshot' },
+  { keys: 'u', what: 'Files: upload to the current folder' },
+  { keys: 't', what: 'Processes: open a terminal' },
+  { keys: 'p', what: 'Telemetry: pause / resume' },
+  { keys: 'Ctrl Enter', what: 'Code: run · HTTP: send' },
   { keys: '?', what: 'Show this help' },
   { keys: 'Esc', what: 'Close a dialog' },
 ];

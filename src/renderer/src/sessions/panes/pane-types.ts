@@ -11,8 +11,7 @@ export interface PaneProps {
 export interface PaneDef {
   id: string;
   title: string;
-  /** Absent = not built yet: the tab renders a "coming soon" notice (see registry.tsx). */
-  component?: ComponentType<PaneProps>;
+  component: ComponentType<PaneProps>;
   /** Hidden for deleted sessions (panes that need a live browser). */
   needsLiveSession?: boolean;
 }

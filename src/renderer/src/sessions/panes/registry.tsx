@@ -1,23 +1,29 @@
 /**
  * THE REGISTRY OF SESSION PANE TABS — the one place to plug a pane in.
  *
- * Each entry is a tab of the session view (`#/sessions/<id>/<tab id>`). Entries without a
- * `component` are PLACEHOLDERS: their tab says "coming soon" and shows no data. To build a
- * pane, write `sessions/panes/<id>-pane.tsx` exporting a `ComponentType<PaneProps>` and set
- * `component` here. See src/renderer/README.md.
+ * Each entry is a tab of the session view (`#/sessions/<id>/<tab id>`; keys 1–9 switch tabs
+ * in this order). To add a pane, write `sessions/panes/<id>-pane.tsx` exporting a
+ * `ComponentType<PaneProps>` and add an entry here. See src/renderer/README.md.
  */
 import type { PaneDef } from './pane-types';
 import { OverviewPane } from './overview-pane';
+import { LivePane } from './live-pane';
+import { FilesPane } from './files-pane';
+import { ProcessesPane } from './processes-pane';
+import { LogsPane } from './logs-pane';
+import { TelemetryPane } from './telemetry-pane';
+import { ReplaysPane } from './replays-pane';
+import { CodePane } from './code-pane';
+import { HttpPane } from './http-pane';
 
 export const SESSION_PANES: PaneDef[] = [
   { id: 'overview', title: 'Overview', component: OverviewPane },
-  // Placeholders below: to be built by the session-pane work (issue 7, item 2).
-  { id: 'live', title: 'Live view', needsLiveSession: true },
-  { id: 'files', title: 'Files', needsLiveSession: true },
-  { id: 'processes', title: 'Processes', needsLiveSession: true },
-  { id: 'logs', title: 'Logs', needsLiveSession: true },
-  { id: 'telemetry', title: 'Telemetry' },
-  { id: 'replays', title: 'Replays' },
-  { id: 'code', title: 'Code', needsLiveSession: true },
-  { id: 'http', title: 'HTTP', needsLiveSession: true },
+  { id: 'live', title: 'Live view', component: LivePane, needsLiveSession: true },
+  { id: 'files', title: 'Files', component: FilesPane, needsLiveSession: true },
+  { id: 'processes', title: 'Processes', component: ProcessesPane, needsLiveSession: true },
+  { id: 'logs', title: 'Logs', component: LogsPane, needsLiveSession: true },
+  { id: 'telemetry', title: 'Telemetry', component: TelemetryPane },
+  { id: 'replays', title: 'Replays', component: ReplaysPane },
+  { id: 'code', title: 'Code', component: CodePane, needsLiveSession: true },
+  { id: 'http', title: 'HTTP', component: HttpPane, needsLiveSession: true },
 ];

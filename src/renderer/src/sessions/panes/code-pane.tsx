@@ -1,0 +1,89 @@
+/**
+ * Code tab: a Playwright code editor (function body with `page`, `context`, `browser`; may
+ * `return`) run through `playwright/execute`; Ctrl/⌘+Enter runs. Shows success or the error,
+ * the JSON result, stdout, stderr and how long the call took.
+ */
+import { useState } from 'react';
+import type { PaneProps } from './pane-types';
+import { transport } from '../../transport';
+import { Badge, Button, Field } from '../../components/ui';
+import { reportError } from '../../stores/toasts';
+import { sessionPath } from './session-api';
+import { runOnCtrlEnter } from './pane-keys';
+
+interface ExecResult {
+  success: boolean;
+  result?: unknown;
+  error?: string;
+  stdout?: string;
+  stderr?: string;
+}
+
+const SAMPLE = `// page, context and browser are in scope; return a JSON value.
+await page.goto('about:blank');
+console.log('hello from the session');
+return { title: await page.title(), url: page.url() };`;
+
+export function CodePane({ session }: PaneProps): React.JSX.Element {
+  const [code, setCode] = useState(SAMPLE);
+  const [timeout, setTimeoutSec] = useState('60');
+  const [busy, setBusy] = useState(false);
+  const [out, setOut] = useState<{ r: ExecResult; ms: number } | null>(null);
+
+  const run = async (): Promise<void> => {
+    if (busy || !code.trim()) return;
+    setBusy(true);
+    const t0 = performance.now();
+    try {
+      const r = await transport().request<ExecResult>('POST', sessionPath(session, 'playwright/execute'), { body: { code, ...(timeout.trim() ? { timeout_sec: Number(timeout) } : {}) } });
+      setOut({ r, ms: Math.round(performance.now() - t0) });
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="code-pane">
+      <div className="card">
+        <Field label="Playwright code" hint="Ctrl+Enter (⌘+Enter) runs it.">
+          <textarea className="mono code-editor" spellCheck={false} rows={12} value={code} onChange={(e) => setCode(e.target.value)} onKeyDown={runOnCtrlEnter(() => void run())} />
+        </Field>
+        <div className="toolbar code-actions">
+          <Field label="Timeout (s)">
+            <input type="number" min={1} max={600} className="num-input" value={timeout} onChange={(e) => setTimeoutSec(e.target.value)} />
+          </Field>
+          <span className="spacer" />
+          <Button variant="primary" busy={busy} onClick={() => void run()} className="align-end">
+            {busy ? 'Running…' : 'Run'} <kbd>Ctrl</kbd>
+            <kbd>Enter</kbd>
+          </Button>
+        </div>
+      </div>
+      {out ? (
+        <section className="card code-result" aria-label="Run result">
+          <div className="toolbar">
+            {out.r.success ? <Badge tone="ok">success</Badge> : <Badge tone="bad">failed</Badge>}
+            <span className="muted small">{out.ms} ms</span>
+          </div>
+          {out.r.error ? (
+            <pre className="output output-err" role="alert">
+              {out.r.error}
+            </pre>
+          ) : null}
+          {out.r.success ? (
+            <>
+              <h4>Result</h4>
+              <pre className="output result-json">{out.r.result === undefined ? '(no value returned)' : JSON.stringify(out.r.result, null, 2)}</pre>
+            </>
+          ) : null}
+          <h4>stdout</h4>
+          <pre className="output">{out.r.stdout || '(empty)'}</pre>
+          <h4>stderr</h4>
+          <pre className="output output-err">{out.r.stderr || '(empty)'}</pre>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Preview of one session file: images through a blob URL, text (first 512 KB, decoded as
+ * UTF-8) in a <pre>, anything else as "no preview" with a download button. Bytes come from
+ * `fs/read_file` on the session's JWT URL.
+ */
+import { useEffect, useState } from 'react';
+import type { Session } from '../../../../shared/wire/sessions';
+import { Button, ErrorBanner, Spinner } from '../../components/ui';
+import { errorMessage } from '../../transport/transport';
+import { formatBytes, sessionBlob } from './session-api';
+
+export interface FileEntry {
+  name: string;
+  path: string;
+  is_dir: boolean;
+  mode: string;
+  mod_time: string;
+  size_bytes: number;
+}
+
+const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico|svg)$/i;
+const TEXT_LIMIT = 512 * 1024;
+
+function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 4096);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+type Preview = { kind: 'image'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'binary' };
+
+export function FilePreview({ session, file, onDownload, onClose }: { session: Session; file: FileEntry; onDownload(): void; onClose(): void }): React.JSX.Element {
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let url: string | undefined;
+    let gone = false;
+    setPreview(null);
+    setError(null);
+    sessionBlob(session, 'fs/read_file', { query: { path: file.path } }).then(
+      async (blob) => {
+        if (gone) return;
+        if (IMAGE.test(file.name)) {
+          url = URL.createObjectURL(file.name.toLowerCase().endsWith('.svg') ? new Blob([blob], { type: 'image/svg+xml' }) : blob);
+          setPreview({ kind: 'image', url });
+          return;
+        }
+        const bytes = new Uint8Array(await blob.slice(0, TEXT_LIMIT).arrayBuffer());
+        if (gone) return;
+        if (looksBinary(bytes)) setPreview({ kind: 'binary' });
+        else setPreview({ kind: 'text', text: new TextDecoder().decode(bytes), truncated: blob.size > TEXT_LIMIT });
+      },
+      (err) => !gone && setError(errorMessage(err)),
+    );
+    return () => {
+      gone = true;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [session, file.path, file.name]);
+
+  return (
+    <aside className="card file-preview" aria-label={`Preview of ${file.name}`}>
+      <div className="toolbar">
+        <strong className="mono">{file.path}</strong>
+        <span className="muted small">{formatBytes(file.size_bytes)}</span>
+        <span className="spacer" />
+        <Button onClick={onDownload}>Download</Button>
+        <Button variant="ghost" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+      {error ? <ErrorBanner message={error} /> : null}
+      {!preview && !error ? <Spinner label="Loading preview" /> : null}
+      {preview?.kind === 'image' ? <img className="preview-image" src={preview.url} alt={file.name} /> : null}
+      {preview?.kind === 'text' ? (
+        <>
+          <pre className="preview-text">{preview.text || '(empty file)'}</pre>
+          {preview.truncated ? <p className="muted small">Showing the first {formatBytes(TEXT_LIMIT)}; download the file for the rest.</p> : null}
+        </>
+      ) : null}
+      {preview?.kind === 'binary' ? <p className="muted">This file is binary: no preview. Download it to open it.</p> : null}
+    </aside>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Logs tab: a read-only xterm console streaming `logs/stream` (SSE of `{event:"log"}` frames)
+ * from a supervisor service of the session (browser, display, recorder, session) or a file of
+ * its filesystem, with follow on or off (off = the current content, then the stream ends).
+ * Changing the source restarts the stream; leaving the tab disposes it.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Terminal } from '@xterm/xterm';
+import type { PaneProps } from './pane-types';
+import { transport } from '../../transport';
+import { errorMessage } from '../../transport/transport';
+import { Badge, Button, Field } from '../../components/ui';
+import { XtermView } from './xterm-view';
+import { sessionPath } from './session-api';
+
+const SERVICES = ['browser', 'display', 'recorder', 'session'];
+
+interface Source {
+  kind: 'supervisor' | 'path';
+  service: string;
+  path: string;
+  follow: boolean;
+}
+
+interface LogFrame {
+  event?: string;
+  timestamp?: string;
+  message?: string;
+  error?: { message?: string };
+}
+
+function time(ts: string | undefined): string {
+  if (!ts) return '';
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? ts : d.toLocaleTimeString(undefined, { hour12: false });
+}
+
+export function LogsPane({ session }: PaneProps): React.JSX.Element {
+  const [draft, setDraft] = useState<Source>({ kind: 'supervisor', service: 'browser', path: '/downloads/', follow: true });
+  const [active, setActive] = useState<Source>(draft);
+  const [generation, setGeneration] = useState(0);
+  const [status, setStatus] = useState<{ state: 'streaming' | 'ended' | 'failed'; message?: string; lines: number }>({ state: 'streaming', lines: 0 });
+  const term = useRef<Terminal | null>(null);
+
+  const onReady = useCallback((t: Terminal) => {
+    term.current = t;
+    return () => {
+      term.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const t = term.current;
+    t?.reset();
+    setStatus({ state: 'streaming', lines: 0 });
+    const query: Record<string, string | boolean> = { source: active.kind, follow: active.follow };
+    if (active.kind === 'supervisor') query.supervisor_process = active.service;
+    else query.path = active.path;
+    const it = transport().stream(sessionPath(session, 'logs/stream'), { query })[Symbol.asyncIterator]();
+    let stopped = false;
+    let lines = 0;
+    void (async () => {
+      try {
+        for (;;) {
+          const r = await it.next();
+          if (r.done || stopped) break;
+          const f = r.value as LogFrame;
+          if (f.event === 'log') {
+            lines++;
+            term.current?.writeln(`\x1b[2m${time(f.timestamp)}\x1b[0m ${f.message ?? ''}`);
+            setStatus({ state: 'streaming', lines });
+          } else if (f.event === 'error') term.current?.writeln(`\x1b[31m${f.error?.message ?? 'error'}\x1b[0m`);
+        }
+        if (!stopped) setStatus({ state: 'ended', lines });
+      } catch (err) {
+        if (!stopped) {
+          term.current?.writeln(`\x1b[31m${errorMessage(err)}\x1b[0m`);
+          setStatus({ state: 'failed', message: errorMessage(err), lines });
+        }
+      }
+    })();
+    return () => {
+      stopped = true;
+      void it.return?.();
+    };
+  }, [session.session_id, active, generation]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const apply = (): void => {
+    setActive({ ...draft });
+    setGeneration((g) => g + 1);
+  };
+
+  return (
+    <div className="logs-pane">
+      <form
+        className="toolbar log-source"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply();
+        }}
+      >
+        <Field label="Source">
+          <select value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value as Source['kind'] })}>
+            <option value="supervisor">Service</option>
+            <option value="path">File</option>
+          </select>
+        </Field>
+        {draft.kind === 'supervisor' ? (
+          <Field label="Service">
+            <select value={draft.service} onChange={(e) => setDraft({ ...draft, service: e.target.value })}>
+              {SERVICES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </Field>
+        ) : (
+          <Field label="File path">
+            <input className="mono" value={draft.path} onChange={(e) => setDraft({ ...draft, path: e.target.value })} />
+          </Field>
+        )}
+        <label className="check-field align-end">
+          <input type="checkbox" checked={draft.follow} onChange={(e) => setDraft({ ...draft, follow: e.target.checked })} /> Follow
+        </label>
+        <Button type="submit" variant="primary" className="align-end">
+          Show
+        </Button>
+        <Button className="align-end" onClick={() => term.current?.clear()}>
+          Clear
+        </Button>
+        <span className="spacer" />
+        <span className="align-end">
+          {status.state === 'streaming' ? <Badge tone="ok">{active.follow ? 'following' : 'reading'}</Badge> : null}
+          {status.state === 'ended' ? <Badge>end of log</Badge> : null}
+          {status.state === 'failed' ? <Badge tone="bad">failed</Badge> : null} <span className="muted small">{status.lines} lines</span>
+        </span>
+      </form>
+      {status.state === 'failed' ? (
+        <div className="banner banner-error" role="alert">
+          {status.message}
+        </div>
+      ) : null}
+      <XtermView readOnly label="Log console" className="console" onReady={onReady} />
+      {status.lines === 0 && status.state !== 'failed' ? <p className="muted small">Waiting for lines from {active.kind === 'supervisor' ? `the ${active.service} service` : active.path}… Pick another source above if this one is quiet.</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,202 @@
+/**
+ * Processes tab: run a command and wait for its output (`process/exec`), start one in the
+ * background (`process/spawn`), or open an interactive shell (spawn with a PTY + the attach
+ * WebSocket in an xterm). The processes started here are listed with state, CPU and memory
+ * (polled from `process/{id}/status`) and can be attached to or killed with a chosen signal.
+ */
+import { useCallback, useState } from 'react';
+import type { PaneProps } from './pane-types';
+import { transport } from '../../transport';
+import { Badge, Button, EmptyState, Field, formatTime } from '../../components/ui';
+import { notify, reportError } from '../../stores/toasts';
+import { usePolling } from '../../stores/use-polling';
+import { base64ToText, formatBytes, sessionPath } from './session-api';
+import { shellCommand, useProcesses, type ProcessEntry } from './processes-store';
+import { ProcessTerminal } from './process-terminal';
+import { usePaneKey } from './pane-keys';
+
+const SIGNALS = ['TERM', 'KILL', 'INT', 'HUP'] as const;
+const EMPTY: ProcessEntry[] = [];
+
+interface ExecResult {
+  exit_code?: number;
+  duration_ms?: number;
+  stdout_b64?: string;
+  stderr_b64?: string;
+  timed_out?: boolean;
+  output_truncated?: boolean;
+}
+
+function KillControl({ onKill }: { onKill(signal: string): Promise<void> }): React.JSX.Element {
+  const [signal, setSignal] = useState<string>('TERM');
+  const [busy, setBusy] = useState(false);
+  return (
+    <span className="kill-control">
+      <select aria-label="Signal" value={signal} onChange={(e) => setSignal(e.target.value)}>
+        {SIGNALS.map((s) => (
+          <option key={s}>{s}</option>
+        ))}
+      </select>
+      <Button
+        variant="danger"
+        busy={busy}
+        onClick={async () => {
+          setBusy(true);
+          await onKill(signal);
+          setBusy(false);
+        }}
+      >
+        Kill
+      </Button>
+    </span>
+  );
+}
+
+export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
+  const sid = session.session_id;
+  const procs = useProcesses((st) => st.bySession[sid] ?? EMPTY);
+  const { add, patch, refresh } = useProcesses.getState();
+  const [line, setLine] = useState('');
+  const [busy, setBusy] = useState<'exec' | 'spawn' | 'tty' | null>(null);
+  const [result, setResult] = useState<{ command: string; r: ExecResult } | null>(null);
+  const [attached, setAttached] = useState<string | null>(null);
+
+  usePolling(useCallback(() => refresh(session), [refresh, session]), 2000);
+
+  const start = async (mode: 'spawn' | 'tty'): Promise<void> => {
+    setBusy(mode);
+    try {
+      const body = mode === 'tty' ? { command: 'bash', args: ['-i'], allocate_tty: true, cols: 120, rows: 32, env: { TERM: 'xterm-256color' } } : shellCommand(line);
+      const r = await transport().request<{ process_id: string; pid?: number; started_at?: string }>('POST', sessionPath(session, 'process/spawn'), { body });
+      add(sid, { process_id: r.process_id, pid: r.pid, started_at: r.started_at, command: mode === 'tty' ? 'bash -i (terminal)' : line, tty: mode === 'tty', state: 'running' });
+      setAttached(r.process_id);
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const exec = async (): Promise<void> => {
+    if (!line.trim()) return;
+    setBusy('exec');
+    try {
+      const r = await transport().request<ExecResult>('POST', sessionPath(session, 'process/exec'), { body: shellCommand(line) });
+      setResult({ command: line, r });
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const kill = async (p: ProcessEntry, signal: string): Promise<void> => {
+    try {
+      await transport().request('POST', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/kill`), { body: { signal } });
+      notify(`Sent SIG${signal} to ${p.pid ?? p.process_id}`);
+      await refresh(session);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
+  usePaneKey('t', () => void start('tty'));
+  const current = procs.find((p) => p.process_id === attached);
+
+  return (
+    <div className="processes-pane">
+      <form
+        className="card command-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void exec();
+        }}
+      >
+        <Field label="Command" hint="Runs with sh -c in the session sandbox. Run waits and shows the output; Start leaves it running in the background.">
+          <input className="mono" placeholder="ls -la /downloads" value={line} onChange={(e) => setLine(e.target.value)} />
+        </Field>
+        <div className="form-actions">
+          <Button type="submit" variant="primary" busy={busy === 'exec'} disabled={!line.trim()}>
+            Run
+          </Button>
+          <Button busy={busy === 'spawn'} disabled={!line.trim()} onClick={() => void start('spawn')}>
+            Start in background
+          </Button>
+          <Button busy={busy === 'tty'} onClick={() => void start('tty')}>
+            Open terminal <kbd>t</kbd>
+          </Button>
+        </div>
+      </form>
+
+      {result ? (
+        <section className="card exec-result" aria-label="Command output">
+          <div className="toolbar">
+            <strong className="mono">{result.command}</strong>
+            <Badge tone={result.r.exit_code === 0 ? 'ok' : 'bad'}>{`exit ${result.r.exit_code ?? '?'}`}</Badge>
+            {result.r.duration_ms !== undefined ? <span className="muted small">{result.r.duration_ms} ms</span> : null}
+            {result.r.timed_out ? <Badge tone="warn">timed out</Badge> : null}
+            {result.r.output_truncated ? <Badge tone="warn">output truncated</Badge> : null}
+            <span className="spacer" />
+            <Button variant="ghost" onClick={() => setResult(null)}>
+              Close
+            </Button>
+          </div>
+          <h4>stdout</h4>
+          <pre className="output">{base64ToText(result.r.stdout_b64) || '(empty)'}</pre>
+          {result.r.stderr_b64 ? (
+            <>
+              <h4>stderr</h4>
+              <pre className="output output-err">{base64ToText(result.r.stderr_b64)}</pre>
+            </>
+          ) : null}
+        </section>
+      ) : null}
+
+      {procs.length ? (
+        <table className="table processes">
+          <thead>
+            <tr>
+              <th>PID</th>
+              <th>Command</th>
+              <th>State</th>
+              <th className="num">CPU</th>
+              <th className="num">Memory</th>
+              <th>Started</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {procs.map((p) => (
+              <tr key={p.process_id} className={p.process_id === attached ? 'row-selected' : p.state === 'exited' ? 'row-muted' : undefined}>
+                <td className="mono">{p.pid ?? '—'}</td>
+                <td className="mono ellipsis" title={p.command}>
+                  {p.command}
+                </td>
+                <td>
+                  {p.state === 'running' ? <Badge tone="ok">running</Badge> : p.state === 'exited' ? <Badge>{`exited ${p.exit_code ?? ''}`}</Badge> : <Badge tone="warn">unknown</Badge>}
+                  {p.error ? <span className="muted small"> {p.error}</span> : null}
+                </td>
+                <td className="num">{p.cpu_pct !== undefined ? `${p.cpu_pct.toFixed(1)} %` : '—'}</td>
+                <td className="num nowrap">{formatBytes(p.mem_bytes)}</td>
+                <td className="small nowrap">{formatTime(p.started_at)}</td>
+                <td className="row-actions">
+                  <Button onClick={() => setAttached(p.process_id)}>{p.tty ? 'Terminal' : 'Output'}</Button>
+                  {p.state !== 'exited' ? <KillControl onKill={(sig) => kill(p, sig)} /> : null}
+                  {p.state !== 'running' ? (
+                    <Button variant="ghost" onClick={() => useProcesses.getState().remove(sid, p.process_id)}>
+                      Remove
+                    </Button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <EmptyState title="No processes started from here yet">Run a command above, or open a terminal to work in the session interactively.</EmptyState>
+      )}
+
+      {current ? <ProcessTerminal session={session} proc={current} onExit={(code) => patch(sid, current.process_id, { state: 'exited', exit_code: code })} /> : null}
+    </div>
+  );
+}

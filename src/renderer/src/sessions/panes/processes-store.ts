@@ -1,0 +1,71 @@
+/**
+ * The processes started from this UI, per session. The API has no "list processes" endpoint
+ * (wire §3.12), so the list lives here — it survives switching tabs — and each running entry
+ * is refreshed from `process/{id}/status` (state, exit code, CPU, memory) while the pane shows.
+ */
+import { create } from 'zustand';
+import type { Session } from '../../../../shared/wire/sessions';
+import { transport } from '../../transport';
+import { errorMessage } from '../../transport/transport';
+import { sessionPath } from './session-api';
+
+export interface ProcessEntry {
+  process_id: string;
+  pid?: number;
+  command: string;
+  tty: boolean;
+  started_at?: string;
+  state: 'running' | 'exited' | 'unknown';
+  exit_code?: number | null;
+  cpu_pct?: number;
+  mem_bytes?: number;
+  error?: string;
+}
+
+interface Status {
+  state?: 'running' | 'exited';
+  exit_code?: number | null;
+  cpu_pct?: number;
+  mem_bytes?: number;
+}
+
+interface ProcessesState {
+  bySession: Record<string, ProcessEntry[]>;
+  add(sessionId: string, p: ProcessEntry): void;
+  patch(sessionId: string, processId: string, patch: Partial<ProcessEntry>): void;
+  remove(sessionId: string, processId: string): void;
+  refresh(session: Session): Promise<void>;
+}
+
+export const useProcesses = create<ProcessesState>((set, get) => ({
+  bySession: {},
+  add(sid, p) {
+    set({ bySession: { ...get().bySession, [sid]: [p, ...(get().bySession[sid] ?? [])] } });
+  },
+  patch(sid, id, patch) {
+    set({ bySession: { ...get().bySession, [sid]: (get().bySession[sid] ?? []).map((p) => (p.process_id === id ? { ...p, ...patch } : p)) } });
+  },
+  remove(sid, id) {
+    set({ bySession: { ...get().bySession, [sid]: (get().bySession[sid] ?? []).filter((p) => p.process_id !== id) } });
+  },
+  async refresh(session) {
+    const sid = session.session_id;
+    const running = (get().bySession[sid] ?? []).filter((p) => p.state !== 'exited');
+    await Promise.all(
+      running.map(async (p) => {
+        try {
+          const st = await transport().request<Status>('GET', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/status`));
+          get().patch(sid, p.process_id, { state: st.state ?? 'unknown', exit_code: st.exit_code, cpu_pct: st.cpu_pct, mem_bytes: st.mem_bytes, error: undefined });
+        } catch (err) {
+          // A process the server no longer knows (session restarted, forgotten) is shown as such.
+          get().patch(sid, p.process_id, { state: 'unknown', error: errorMessage(err) });
+        }
+      }),
+    );
+  },
+}));
+
+/** `sh -c <line>` so pipes, quotes and globs behave as typed. */
+export function shellCommand(line: string): { command: string; args: string[] } {
+  return { command: 'sh', args: ['-c', line] };
+}

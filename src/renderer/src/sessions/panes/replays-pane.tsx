@@ -1,0 +1,175 @@
+/**
+ * Replays tab: start a recording (framerate, max duration), stop it, list the session's
+ * replays, play one in an in-app <video> (the MP4 from the session's JWT URL — a media
+ * element needs no API key and no CORS), and download it. The list polls while recording.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { PaneProps } from './pane-types';
+import { transport } from '../../transport';
+import { errorMessage } from '../../transport/transport';
+import { Badge, Button, EmptyState, ErrorBanner, Field, Spinner, formatTime } from '../../components/ui';
+import { notify, reportError } from '../../stores/toasts';
+import { formatBytes, sessionPath } from './session-api';
+import { sessionUrl } from '../session-urls';
+
+interface Replay {
+  replay_id: string;
+  started_at?: string | null;
+  finished_at?: string | null;
+  replay_view_url?: string;
+}
+
+function duration(r: Replay): string {
+  if (!r.started_at) return '—';
+  const end = r.finished_at ? new Date(r.finished_at).getTime() : Date.now();
+  const s = Math.max(0, Math.round((end - new Date(r.started_at).getTime()) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
+  const [items, setItems] = useState<Replay[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [framerate, setFramerate] = useState('10');
+  const [maxDuration, setMaxDuration] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [playing, setPlaying] = useState<string | null>(null);
+  const live = !session.deleted_at;
+
+  const load = useCallback(async () => {
+    try {
+      const list = await transport().request<Replay[]>('GET', sessionPath(session, 'replays'));
+      list.sort((a, b) => (b.started_at ?? '').localeCompare(a.started_at ?? ''));
+      setItems(list);
+      setError(null);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }, [session]);
+  const recording = items?.some((r) => r.started_at && !r.finished_at) ?? false;
+  useEffect(() => {
+    void load();
+    if (!recording) return;
+    const t = setInterval(() => void load(), 2000);
+    return () => clearInterval(t);
+  }, [load, recording]);
+
+  const start = async (): Promise<void> => {
+    setBusy('start');
+    try {
+      const body: Record<string, number> = {};
+      if (framerate.trim()) body.framerate = Number(framerate);
+      if (maxDuration.trim()) body.max_duration_in_seconds = Number(maxDuration);
+      const r = await transport().request<Replay>('POST', sessionPath(session, 'replays'), { body });
+      notify(`Recording ${r.replay_id}`);
+      await load();
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const stop = async (r: Replay): Promise<void> => {
+    setBusy(r.replay_id);
+    try {
+      await transport().request('POST', sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}/stop`));
+      notify('Recording stopped');
+      await load();
+      setPlaying(r.replay_id);
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const download = async (r: Replay): Promise<void> => {
+    try {
+      const res = await transport().download({ path: sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}`), filename: `replay-${r.replay_id}.mp4` });
+      if (res.saved) notify(`Downloaded replay (${formatBytes(res.bytes)})`);
+    } catch (err) {
+      reportError(err);
+    }
+  };
+
+  const videoSrc = playing ? sessionUrl(session, `replays/${encodeURIComponent(playing)}`) : undefined;
+
+  return (
+    <div className="replays-pane">
+      {live ? (
+        <form
+          className="toolbar card"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void start();
+          }}
+        >
+          <Field label="Framerate (fps)" hint="Above 20 needs a GPU session">
+            <input type="number" min={1} className="num-input" value={framerate} onChange={(e) => setFramerate(e.target.value)} />
+          </Field>
+          <Field label="Max duration (s)" hint="Empty = until stopped">
+            <input type="number" min={1} className="num-input" value={maxDuration} onChange={(e) => setMaxDuration(e.target.value)} />
+          </Field>
+          <Button type="submit" variant="primary" busy={busy === 'start'} disabled={recording} className="align-end">
+            {recording ? 'Recording…' : 'Start recording'}
+          </Button>
+        </form>
+      ) : null}
+      {error ? <ErrorBanner message={error} onRetry={() => void load()} /> : null}
+      {!items && !error ? <Spinner label="Loading replays" /> : null}
+      {items && !items.length ? <EmptyState title="No replays yet">{live ? 'Start a recording above, use the browser, then stop it to play it here.' : 'This session recorded none.'}</EmptyState> : null}
+      {items?.length ? (
+        <table className="table replays">
+          <thead>
+            <tr>
+              <th>Replay</th>
+              <th>Started</th>
+              <th>Length</th>
+              <th>State</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((r) => {
+              const rec = !!r.started_at && !r.finished_at;
+              return (
+                <tr key={r.replay_id} className={playing === r.replay_id ? 'row-selected' : undefined}>
+                  <td className="mono">{r.replay_id}</td>
+                  <td className="nowrap small">{formatTime(r.started_at)}</td>
+                  <td className="mono">{duration(r)}</td>
+                  <td>{rec ? <Badge tone="bad">● recording</Badge> : <Badge tone="ok">ready</Badge>}</td>
+                  <td className="row-actions">
+                    {rec ? (
+                      <Button variant="danger" busy={busy === r.replay_id} onClick={() => void stop(r)}>
+                        Stop
+                      </Button>
+                    ) : (
+                      <>
+                        <Button aria-label={`Play ${r.replay_id}`} onClick={() => setPlaying(r.replay_id)}>
+                          Play
+                        </Button>
+                        <Button aria-label={`Download ${r.replay_id}`} onClick={() => void download(r)}>
+                          Download
+                        </Button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+      {playing && videoSrc ? (
+        <figure className="card player">
+          <figcaption className="toolbar">
+            <strong>Replay</strong> <span className="mono muted small">{playing}</span>
+            <span className="spacer" />
+            <Button variant="ghost" onClick={() => setPlaying(null)}>
+              Close
+            </Button>
+          </figcaption>
+          <video key={videoSrc} className="replay-video" src={videoSrc} controls preload="auto" aria-label="Replay player" />
+        </figure>
+      ) : null}
+    </div>
+  );
+}
