@@ -67,7 +67,7 @@ describe('session lifecycle', () => {
     expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
   });
 
-  it('runs a headful session on its own Xvfb, with the start_url in its first tab', async () => {
+  it('runs headful sessions on their own Xvfb: start_url in the first tab, kiosk_mode full screen', async () => {
     const s = await te.client.browsers.create({ headless: false, start_url: `${web.url}/title/Start%20Page`, viewport: { width: 1024, height: 768 } });
     const rt = manager().get(s.session_id)!;
     if (!process.env.DISPLAY) {
@@ -79,9 +79,26 @@ describe('session lifecycle', () => {
     await page.waitForLoadState();
     expect(await page.title()).toBe('Start Page');
     expect(await page.evaluate(() => [window.innerWidth > 0, navigator.webdriver])).toEqual([true, true]);
+    const cdp = await browser.contexts()[0].newCDPSession(page);
+    expect((await cdp.send('Browser.getWindowForTarget')).bounds.windowState).toBe('normal');
     await browser.close();
     await te.client.browsers.deleteByID(s.session_id);
+
+    // kiosk_mode: a full-screen window without browser UI.
+    const kiosk = await te.client.browsers.create({ headless: false, kiosk_mode: true, viewport: { width: 1024, height: 768 } });
+    expect(kiosk.kiosk_mode).toBe(true);
+    const kb = await chromium.connectOverCDP(kiosk.cdp_ws_url);
+    const kp = kb.contexts()[0].pages()[0];
+    const kcdp = await kb.contexts()[0].newCDPSession(kp);
+    await waitFor(async () => (await kcdp.send('Browser.getWindowForTarget')).bounds.windowState === 'fullscreen', 10_000, 'kiosk window full screen');
+    // No toolbar or tab strip: the page gets (nearly: X may keep a 1px edge) the whole screen.
+    const [kw, kh] = await kp.evaluate(() => [window.innerWidth, window.innerHeight]);
+    expect(kw).toBeGreaterThanOrEqual(1020);
+    expect(kh).toBeGreaterThanOrEqual(760);
+    await kb.close();
+    await te.client.browsers.deleteByID(kiosk.session_id);
     expect(processesWith(path.join(te.dataDir, 'sessions', s.session_id))).toEqual([]);
+    expect(processesWith(path.join(te.dataDir, 'sessions', kiosk.session_id))).toEqual([]);
   });
 
   it('ends every session at engine stop and recovers leftovers of an unclean stop at start', async () => {
