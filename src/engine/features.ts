@@ -23,5 +23,7 @@ import { sessionLogsFeature } from './api/session-logs.js';
 import { sessionCurlFeature } from './api/session-curl.js';
 import { sessionCodeFeature } from './api/session-code.js';
 import { sessionTelemetryFeature } from './api/session-telemetry.js';
+import { sessionReplaysFeature } from './api/session-replays.js';
+import { appsFeature } from './api/apps.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature];

@@ -276,6 +276,23 @@ export interface AppEventTable {
   event: string;
 }
 
+/** Replay recordings (kept after their session ends until `expires_at`). */
+export interface ReplayTable {
+  id: string;
+  session_id: string;
+  org_id: string;
+  project_id: string;
+  node_id: string;
+  status: 'recording' | 'finishing' | 'ready' | 'failed';
+  framerate: number;
+  file: string;
+  size_bytes: number | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  expires_at: string | null;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
@@ -293,4 +310,5 @@ export interface Database {
   app_versions: AppVersionTable;
   invocations: InvocationTable;
   app_events: AppEventTable;
+  replays: ReplayTable;
 }

@@ -10,6 +10,7 @@ import { profilesMigration } from './0003-profiles.js';
 import { sessionsMigration } from './0004-sessions.js';
 import { identityMigration } from './0005-identity.js';
 import { poolsMigration } from './0006-pools.js';
+import { replaysMigration } from './0008-replays.js';
 import { appsMigration } from './0007-apps.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
@@ -21,6 +22,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0004-sessions': sessionsMigration,
   '0005-identity': identityMigration,
   '0006-pools': poolsMigration,
+  '0008-replays': replaysMigration,
   '0007-apps': appsMigration,
 };
 

@@ -1,0 +1,154 @@
+/**
+ * Replays of a session (wire §3.13): `POST /browsers/{id}/replays` (start), `GET …/replays`
+ * (list), `POST …/{replay_id}/stop` (idempotent), `GET …/{replay_id}` (the MP4 with HTTP
+ * ranges; 202 + Retry-After while it is being finished) and `GET …/{replay_id}/view` (the
+ * player page `replay_view_url` points at). Recordings of an ended session stay readable
+ * until their retention runs out.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Feature } from '../feature.js';
+import type { EngineContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import type { ReplayTable } from '../store/schema.js';
+import type { SessionManager } from '../domain/sessions/session-manager.js';
+import { sessionUrls } from '../domain/sessions/session-record.js';
+import { nodeIdOf } from '../domain/sessions/session-recovery.js';
+import { ReplayService } from '../domain/replays/replay-service.js';
+import { resolveRange } from '../domain/replays/byte-range.js';
+import { replayPlayerHtml } from '../domain/replays/replay-player.js';
+import { serviceLogsOf } from '../runtime/service-logs.js';
+import type { LiveViewService } from '../runtime/live-view/live-view-state.js';
+import { TELEMETRY_SERVICE, type TelemetryService } from '../runtime/telemetry/telemetry-service.js';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const ReplayParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), replay_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const JwtQuery = Type.Object({ jwt: Type.Optional(Type.String()) });
+const StartBody = Type.Object({
+  framerate: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  max_duration_in_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 * 86400 })),
+  record_audio: Type.Optional(Type.Boolean()),
+});
+const ReplayInfo = Type.Object({
+  replay_id: Type.String(),
+  started_at: Type.Union([Type.String(), Type.Null()]),
+  finished_at: Type.Union([Type.String(), Type.Null()]),
+  replay_view_url: Type.String(),
+});
+
+export interface ReplaysFeatureOptions {
+  retentionMs?: number;
+  sweepIntervalMs?: number;
+}
+
+export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
+  return {
+    name: 'session-replays',
+    register(app: FastifyInstance, ctx: EngineContext) {
+      const env = ctx.config.env;
+      const hours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
+      const sessions = () => ctx.services.sessions as SessionManager;
+      const logs = serviceLogsOf(ctx);
+      const service = new ReplayService({
+        db: ctx.db,
+        dataDir: ctx.config.dataDir,
+        nodeId: nodeIdOf(ctx.config.dataDir),
+        now: () => ctx.clock.now(),
+        retentionMs: fo.retentionMs ?? (hours > 0 ? hours * 3600_000 : 7 * 24 * 3600_000),
+        sweepIntervalMs: fo.sweepIntervalMs ?? 10 * 60_000,
+        maxFramerate: 20,
+        defaultFramerate: 10,
+        maxDurationSeconds: 4 * 3600,
+        cursor: (id) => (ctx.services.liveView as LiveViewService | undefined)?.cursor(id) ?? { visible: true },
+        log: (id, chunk) => logs.append(id, 'recorder', chunk),
+        onCrash: (id) => (ctx.services[TELEMETRY_SERVICE] as TelemetryService | undefined)?.emit(id, 'system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'running', service_name: 'recorder' } }),
+      });
+      ctx.services.replays = service;
+      ctx.onStop(() => service.stopAll());
+
+      async function info(row: ReplayTable) {
+        const token = await sessions().jwt.sign({ sessionId: row.session_id, orgId: row.org_id, projectId: row.project_id }, new Date(ctx.clock.now().getTime() + 24 * 3600_000));
+        const base = sessionUrls(ctx.publicUrl(), row.session_id, token).base_url;
+        return { replay_id: row.id, started_at: row.started_at, finished_at: row.finished_at, replay_view_url: `${base}/replays/${encodeURIComponent(row.id)}/view?jwt=${encodeURIComponent(token)}` };
+      }
+
+      /** The session id for this caller: running (by id or name) or ended with recordings kept. */
+      async function sessionIdOf(req: FastifyRequest): Promise<string> {
+        const id = (req.params as { id: string }).id;
+        try {
+          return (await sessions().require(req.auth, id)).id;
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status !== 404) throw err;
+          if (req.auth.sessionId && req.auth.sessionId !== id) throw err;
+          if (await sessions().exists(req.auth, id)) return id;
+          throw err;
+        }
+      }
+
+      async function rowOf(req: FastifyRequest): Promise<ReplayTable> {
+        const sid = await sessionIdOf(req);
+        const rid = (req.params as { replay_id: string }).replay_id;
+        const row = await service.row(sid, rid, req.auth.orgId, req.auth.projectId);
+        if (!row) throw ApiError.notFound('replay', rid);
+        return row;
+      }
+
+      const tags = ['browser replays'];
+      app.post('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } }, async (req) => {
+        const handle = await sessions().require(req.auth, (req.params as { id: string }).id);
+        return info(await service.start(handle, (req.body ?? {}) as { framerate?: number }));
+      });
+
+      app.get('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, response: { 200: Type.Array(ReplayInfo) } } }, async (req) => {
+        const sid = await sessionIdOf(req);
+        return Promise.all((await service.rowsOf(sid, req.auth.orgId, req.auth.projectId)).map(info));
+      });
+
+      app.post('/browsers/:id/replays/:replay_id/stop', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => {
+        await service.stop(await rowOf(req));
+        return reply.status(204).send();
+      });
+
+      app.get('/browsers/:id/replays/:replay_id/view', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => {
+        const row = await rowOf(req);
+        reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        reply.header('content-security-policy', "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'");
+        return reply.send(replayPlayerHtml(row.session_id, row.id));
+      });
+
+      app.get('/browsers/:id/replays/:replay_id', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => sendReplay(req, reply, await rowOf(req)));
+
+      async function sendReplay(req: FastifyRequest, reply: FastifyReply, row: ReplayTable) {
+        const state = service.state(row.id) ?? row.status;
+        if (state === 'recording' || state === 'finishing') {
+          reply.status(202).header('retry-after', '1').header('x-should-retry', 'true');
+          return { replay_id: row.id, status: state, message: state === 'recording' ? 'the replay is still recording; stop it first' : 'the replay is being finished; retry shortly' };
+        }
+        if (state === 'failed') throw ApiError.conflict(`replay '${row.id}' could not be recorded: ${row.error ?? 'unknown error'}`, 'replay_failed');
+        const file = service.fileOf(row);
+        const st = await fsp.stat(file).catch(() => undefined);
+        if (!st) throw ApiError.notFound('replay', row.id);
+        reply.header('accept-ranges', 'bytes').header('content-type', 'video/mp4').header('cache-control', 'private, max-age=0');
+        reply.header('content-disposition', `inline; filename="replay-${row.id}.mp4"`);
+        const range = resolveRange(req.headers.range, st.size);
+        if (range.kind === 'unsatisfiable') {
+          reply.status(416).header('content-range', `bytes */${st.size}`);
+          throw new ApiError(416, 'range_not_satisfiable', `the requested range is not satisfiable (file size ${st.size} bytes)`);
+        }
+        if (range.kind === 'partial') {
+          reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${st.size}`).header('content-length', String(range.end - range.start + 1));
+          return reply.send(fs.createReadStream(file, { start: range.start, end: range.end }));
+        }
+        reply.header('content-length', String(st.size));
+        return reply.send(fs.createReadStream(file));
+      }
+    },
+    async started(ctx) {
+      await (ctx.services.replays as ReplayService).recover();
+    },
+  };
+}
+
+export const sessionReplaysFeature = createReplaysFeature();

@@ -1,0 +1,40 @@
+/**
+ * Runs ffmpeg for the recorder: its stderr goes line by line to the session's `recorder`
+ * service log (what `/logs/stream?source=supervisor&supervisor_process=recorder` shows), and
+ * the child is killed if the engine gives up on it. Resolves with the exit code.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+export interface FfmpegRun {
+  child: ChildProcessWithoutNullStreams;
+  exited: Promise<number | null>;
+}
+
+export function runFfmpeg(args: string[], log: (chunk: string) => void, ffmpeg = process.env.BROWSERDECK_FFMPEG ?? 'ffmpeg'): FfmpegRun {
+  const child = spawn(ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'warning', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.on('data', (c: Buffer) => log(c.toString()));
+  child.stdout.resume();
+  child.stdin.on('error', () => {}); // EPIPE when ffmpeg died first: reported through the exit code
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', (err) => {
+      log(`ffmpeg could not start: ${err.message}\n`);
+      resolve(-1);
+    });
+    child.once('close', (code) => resolve(code));
+  });
+  return { child, exited };
+}
+
+/** Waits for exit; SIGKILLs after `ms` (a stuck encoder never blocks a session's end). */
+export async function exitWithin(run: FfmpegRun, ms: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      run.child.kill('SIGKILL');
+      resolve(null);
+    }, ms);
+  });
+  const code = await Promise.race([run.exited, killed]);
+  clearTimeout(timer);
+  return code;
+}

@@ -1,0 +1,134 @@
+/**
+ * One replay recording: frames of the session's shared screencast pump, fed to ffmpeg at a
+ * steady `framerate` (the newest frame is repeated while the page is still, so the video's
+ * timing is the real timing), encoded to H.264 in a fragmented MP4 that stays readable even
+ * if ffmpeg dies. `stop()` — idempotent and safe to call concurrently — ends the capture and
+ * runs the finishing pass (cursor overlay + faststart), moving `recording → finishing →
+ * ready | failed`. The cursor's tracked positions are drawn in the finishing pass; while it
+ * is hidden it is not drawn.
+ */
+import fsp from 'node:fs/promises';
+import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { ScreencastOptions, ScreencastSubscription } from '../screencast.js';
+import { exitWithin, runFfmpeg, type FfmpegRun } from './ffmpeg-run.js';
+import { finishReplay, type CursorMark } from './replay-finish.js';
+
+export type ReplayState = 'recording' | 'finishing' | 'ready' | 'failed';
+
+export interface CursorView {
+  visible: boolean;
+  x?: number;
+  y?: number;
+}
+
+export interface RecorderOptions {
+  framerate: number;
+  maxDurationMs: number;
+  /** Fragmented capture file (deleted after finishing) and the finished MP4. */
+  rawPath: string;
+  finalPath: string;
+  log(chunk: string): void;
+  cursor(): CursorView;
+  now(): number;
+  subscribe(handle: SessionHandle, opts: ScreencastOptions): ScreencastSubscription;
+  onState(state: ReplayState, info: { finishedAt?: number; sizeBytes?: number; error?: string }): void;
+}
+
+export class ReplayRecorder {
+  state: ReplayState = 'recording';
+  private ffmpeg?: FfmpegRun;
+  private sub?: ScreencastSubscription;
+  private latest?: Buffer;
+  private firstWriteAt?: number;
+  private ticker?: NodeJS.Timeout;
+  private maxTimer?: NodeJS.Timeout;
+  private stopping?: Promise<void>;
+  private readonly marks: CursorMark[] = [];
+  private lastMark = '';
+  framesWritten = 0;
+
+  constructor(
+    private readonly handle: SessionHandle,
+    private readonly o: RecorderOptions,
+  ) {}
+
+  start(): void {
+    const fps = this.o.framerate;
+    this.ffmpeg = runFfmpeg(
+      // Frames arrive live: probe nothing, stamp each with its arrival time.
+      ['-probesize', '32', '-analyzeduration', '0', '-f', 'image2pipe', '-use_wallclock_as_timestamps', '1', '-c:v', 'mjpeg', '-i', '-',
+        '-vf', `fps=${fps},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(fps * 2),
+        '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', '-y', this.o.rawPath],
+      this.o.log,
+    );
+    void this.ffmpeg.exited.then((code) => {
+      if (this.state === 'recording') {
+        this.o.log(`ffmpeg exited during recording (code ${code})\n`);
+        void this.stop();
+      }
+    });
+    this.sub = this.o.subscribe(this.handle, { maxWidth: this.handle.viewport.width, maxHeight: this.handle.viewport.height, quality: 70, buffer: 2 });
+    void (async () => {
+      for await (const f of this.sub!) this.latest = Buffer.from(f.data, 'base64');
+    })().catch(() => {});
+    this.ticker = setInterval(() => this.tick(), 1000 / fps);
+    this.maxTimer = setTimeout(() => void this.stop(), this.o.maxDurationMs);
+    this.maxTimer.unref();
+  }
+
+  private tick(): void {
+    const stdin = this.ffmpeg?.child.stdin;
+    if (!this.latest || !stdin || stdin.destroyed || this.state !== 'recording') return;
+    // A backed-up encoder skips ticks rather than buffering without bound.
+    if (stdin.writableLength > 8 * 1024 * 1024) return;
+    const now = this.o.now();
+    this.firstWriteAt ??= now;
+    stdin.write(this.latest);
+    this.framesWritten++;
+    const c = this.o.cursor();
+    const mark: CursorMark = { t: (now - this.firstWriteAt) / 1000, visible: c.visible && c.x !== undefined, x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
+    const key = `${mark.visible}:${mark.x}:${mark.y}`;
+    if (key !== this.lastMark) {
+      this.lastMark = key;
+      this.marks.push(mark);
+    }
+  }
+
+  /** Ends the capture and finishes the file; every caller gets the same promise. */
+  stop(): Promise<void> {
+    this.stopping ??= this.finish();
+    return this.stopping;
+  }
+
+  private async finish(): Promise<void> {
+    this.state = 'finishing';
+    this.o.onState('finishing', {});
+    clearInterval(this.ticker);
+    clearTimeout(this.maxTimer);
+    this.sub?.close();
+    const ff = this.ffmpeg!;
+    ff.child.stdin.end();
+    const code = await exitWithin(ff, 30_000);
+    const finishedAt = this.o.now();
+    try {
+      if (this.framesWritten === 0) throw new Error('no frame was captured');
+      if (code !== 0) throw new Error(`the encoder failed (exit code ${code})`);
+      const showCursor = this.marks.some((m) => m.visible);
+      await finishReplay({ rawPath: this.o.rawPath, finalPath: this.o.finalPath, marks: showCursor ? this.marks : [], log: this.o.log });
+      const { size } = await fsp.stat(this.o.finalPath);
+      this.state = 'ready';
+      this.o.onState('ready', { finishedAt, sizeBytes: size });
+    } catch (err) {
+      this.state = 'failed';
+      this.o.log(`replay failed: ${(err as Error).message}\n`);
+      this.o.onState('failed', { finishedAt, error: (err as Error).message });
+    } finally {
+      await fsp.rm(this.o.rawPath, { force: true });
+    }
+  }
+
+  /** Engine stop or a stuck stop: no ffmpeg outlives this. */
+  kill(): void {
+    this.ffmpeg?.child.kill('SIGKILL');
+  }
+}
