@@ -23,7 +23,7 @@ describe('engine foundation', () => {
   });
 
   it('refuses requests without or with a wrong bearer key using the Error object', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
       const res = await fetch(`${t.url}/org/projects`, { headers });
       expect(res.status).toBe(401);
       const body = await res.json();
