@@ -49,6 +49,8 @@ export interface ScreencastSubscription extends AsyncIterable<ScreencastFrame> {
   readonly page: PageInfo | undefined;
   /** Called when the shown page changes (tab switch, navigation, title). */
   onPage(fn: (page: PageInfo | undefined) => void): () => void;
+  /** Changes this consumer's options (e.g. after a viewport change); the shared cast restarts if needed. */
+  update(opts: ScreencastOptions): void;
   /** Sends a CDP command to the shown page (input events). Rejects when no page is attached. */
   sendToPage(method: string, params: Record<string, unknown>): Promise<unknown>;
   close(): void;
@@ -101,14 +103,18 @@ class ScreencastPump {
     void this.connect();
   }
 
+  private optionsOf(o: ScreencastOptions): Consumer['opts'] {
+    return {
+      maxWidth: clampInt(o.maxWidth ?? this.handle.viewport.width, 16, 4096),
+      maxHeight: clampInt(o.maxHeight ?? this.handle.viewport.height, 16, 4096),
+      quality: clampInt(o.quality ?? 60, 0, 100),
+      everyNthFrame: clampInt(o.everyNthFrame ?? 1, 1, 60),
+    };
+  }
+
   subscribe(o: ScreencastOptions): ScreencastSubscription {
     const c: Consumer = {
-      opts: {
-        maxWidth: clampInt(o.maxWidth ?? this.handle.viewport.width, 16, 4096),
-        maxHeight: clampInt(o.maxHeight ?? this.handle.viewport.height, 16, 4096),
-        quality: clampInt(o.quality ?? 60, 0, 100),
-        everyNthFrame: clampInt(o.everyNthFrame ?? 1, 1, 60),
-      },
+      opts: this.optionsOf(o),
       queue: [],
       limit: clampInt(o.buffer ?? 2, 1, 1000),
       closed: this.closed,
@@ -124,6 +130,10 @@ class ScreencastPump {
       onPage(fn) {
         c.pageListeners.add(fn);
         return () => c.pageListeners.delete(fn);
+      },
+      update: (opts) => {
+        c.opts = this.optionsOf(opts);
+        void this.restartIfSettingsChanged();
       },
       sendToPage: (method, params) => this.sendToPage(method, params),
       close: () => this.removeConsumer(c),
@@ -247,6 +257,8 @@ class ScreencastPump {
   private async refreshActiveInfo(): Promise<void> {
     const cdp = this.cdp;
     const targetId = this.active?.targetId;
+    // Self-healing: a failed attach (target closing meanwhile, …) is retried here.
+    if (cdp && !targetId && this.pages.size > 0) return this.follow(true);
     if (!cdp || !targetId) return;
     const r = await cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId }).catch(() => undefined);
     const known = this.pages.get(targetId);

@@ -203,4 +203,19 @@ describe('live view (browser_live_view_url)', () => {
       await t.client.browsers.deleteByID(s.session_id);
     }
   });
+
+  it('follows a viewport change made with PATCH /browsers/{id}', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated`, viewport: { width: 1024, height: 768, refresh_rate: 10 } });
+    const p = await viewer.newPage();
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as any).__liveView.meta?.deviceWidth === 1024, null, { timeout: 20_000 });
+      await t.client.browsers.update(s.session_id, { viewport: { width: 800, height: 600, refresh_rate: 10 } });
+      await p.waitForFunction(() => (window as any).__liveView.meta?.deviceWidth === 800, null, { timeout: 20_000 });
+      expect(await p.textContent('#size')).toMatch(/^800×/);
+    } finally {
+      await p.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
 });

@@ -15,6 +15,18 @@ import { sessionSignals } from '../../events/session-signals.js';
 const MAX_BUFFERED = 2 * 1024 * 1024;
 const PING_MS = 30_000;
 
+/** Screencast settings for a viewer: the viewport's size, and about `refresh_rate` frames a second. */
+function castOptions(handle: SessionHandle) {
+  const rate = handle.viewport.refresh_rate;
+  return { maxWidth: handle.viewport.width, maxHeight: handle.viewport.height, quality: 60, everyNthFrame: rate ? Math.max(1, Math.floor(60 / rate)) : 1 };
+}
+
+function minFrameIntervalMs(handle: SessionHandle): number {
+  const rate = handle.viewport.refresh_rate;
+  // 10% slack so jitter does not halve the rate.
+  return rate ? (1000 / rate) * 0.9 : 0;
+}
+
 export interface ViewerStats {
   framesSent: number;
   inputsForwarded: number;
@@ -26,7 +38,10 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
   const release = handle.holdActive();
   const connectedAt = Date.now();
   sessionSignals.emit({ type: 'live_view_connect', sessionId: handle.id });
-  const sub = subscribeScreencast(handle, { maxWidth: handle.viewport.width, maxHeight: handle.viewport.height, quality: 60 });
+  const sub = subscribeScreencast(handle, castOptions(handle));
+  // The session's viewport (and refresh_rate) can change by PATCH while a viewer watches.
+  const offUpdate = handle.onUpdate(() => sub.update(castOptions(handle)));
+  let lastSent = 0;
   const send = (m: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
@@ -47,6 +62,10 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
     for await (const f of sub) {
       if (ws.readyState !== ws.OPEN) break;
       if (ws.bufferedAmount > MAX_BUFFERED) continue;
+      // The compositor may deliver more often than the session's refresh_rate asks for.
+      const now = Date.now();
+      if (now - lastSent < minFrameIntervalMs(handle)) continue;
+      lastSent = now;
       ws.send(JSON.stringify({ type: 'frame', data: f.data, metadata: f.metadata, timestamp: f.timestamp, targetId: f.targetId }));
       stats.framesSent++;
     }
@@ -83,6 +102,7 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
     handle.signal.removeEventListener('abort', onEnded);
     offPage();
     offCursor();
+    offUpdate();
     sub.close();
     release();
   });
