@@ -139,12 +139,12 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
                   <tr key={f.path} className={selected?.path === f.path ? 'row-selected' : undefined}>
                     <td>
                       <button type="button" className="link mono" onClick={() => (f.is_dir ? (setDir(f.path), setSelected(null)) : setSelected(f))}>
-                        {f.is_dir ? '📁 ' : ''}
+                        {f.is_dir ? <span aria-hidden="true">📁 </span> : null}
                         {f.name}
                       </button>
                     </td>
                     <td className="num nowrap">{f.is_dir ? '—' : formatBytes(f.size_bytes)}</td>
-                    <td className="mono small">{f.mode}</td>
+                    <td className="mono small nowrap">{f.mode}</td>
                     <td className="nowrap small">{formatTime(f.mod_time)}</td>
                     <td className="row-actions">
                       <Button aria-label={`Download ${f.name}`} onClick={() => void download(f)}>

@@ -4,7 +4,7 @@
  * switch (`POST computer/cursor`), the viewport (shown, and changed with PATCH), and a
  * screenshot (`POST computer/screenshot` → PNG shown in the pane, downloadable).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { Button, EmptyState } from '../../components/ui';
@@ -68,7 +68,12 @@ export function LivePane(props: PaneProps): React.JSX.Element {
   const [cursorBusy, setCursorBusy] = useState(false);
   const [shot, setShot] = useState<{ url: string; blob: Blob } | null>(null);
   const [shooting, setShooting] = useState(false);
-  useEffect(() => () => (shot ? URL.revokeObjectURL(shot.url) : undefined), [shot]);
+  const shotRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!shot) return;
+    shotRef.current?.scrollIntoView({ block: 'start' });
+    return () => URL.revokeObjectURL(shot.url);
+  }, [shot]);
 
   const toggleCursor = async (visible: boolean): Promise<void> => {
     setCursorBusy(true);
@@ -117,7 +122,7 @@ export function LivePane(props: PaneProps): React.JSX.Element {
       </div>
       <iframe key={String(readOnly)} className="live-frame" title="Live view" src={liveUrl(session.browser_live_view_url, readOnly)} allow="clipboard-read; clipboard-write" />
       {shot ? (
-        <figure className="card screenshot">
+        <figure ref={shotRef} className="card screenshot">
           <figcaption className="toolbar">
             <strong>Screenshot</strong>
             <span className="muted small">{new Date().toLocaleTimeString()}</span>

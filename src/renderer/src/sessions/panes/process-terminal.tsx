@@ -69,7 +69,7 @@ export function ProcessTerminal({ session, proc, onExit }: { session: Session; p
     [session.session_id, proc.process_id],
   );
   return (
-    <div className="terminal">
+    <div className="proc-terminal">
       <div className="terminal-bar">
         <span className="mono">{proc.command}</span>
         <span className="spacer" />

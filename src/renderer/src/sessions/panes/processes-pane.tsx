@@ -176,8 +176,8 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
                   {p.state === 'running' ? <Badge tone="ok">running</Badge> : p.state === 'exited' ? <Badge>{`exited ${p.exit_code ?? ''}`}</Badge> : <Badge tone="warn">unknown</Badge>}
                   {p.error ? <span className="muted small"> {p.error}</span> : null}
                 </td>
-                <td className="num">{p.cpu_pct !== undefined ? `${p.cpu_pct.toFixed(1)} %` : '—'}</td>
-                <td className="num nowrap">{formatBytes(p.mem_bytes)}</td>
+                <td className="num">{p.state === 'running' && p.cpu_pct !== undefined ? `${p.cpu_pct.toFixed(1)} %` : '—'}</td>
+                <td className="num nowrap">{p.state === 'running' ? formatBytes(p.mem_bytes) : '—'}</td>
                 <td className="small nowrap">{formatTime(p.started_at)}</td>
                 <td className="row-actions">
                   <Button onClick={() => setAttached(p.process_id)}>{p.tty ? 'Terminal' : 'Output'}</Button>

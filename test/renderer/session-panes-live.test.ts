@@ -1,0 +1,87 @@
+/**
+ * Web console, Live view pane: the engine's live view in an iframe shows screencast frames
+ * (a non-blank canvas) and takes a click that reaches the page (a local page counting clicks
+ * reports to the test server); the read-only switch reloads it read-only; the cursor switch
+ * reaches the live view; the screenshot button shows a PNG; the viewport can be changed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame } from 'playwright-core';
+import { openConsole, type Console } from './console-harness.js';
+import { createSession, openPane, startLocalSite, type LocalSite } from './session-panes-helpers.js';
+
+let c: Console;
+let site: LocalSite;
+
+beforeAll(async () => {
+  site = await startLocalSite();
+  c = await openConsole();
+});
+afterAll(async () => {
+  await c?.close();
+  await site?.close();
+});
+
+async function liveFrame(): Promise<Frame> {
+  await expect.poll(() => c.page.frames().some((f) => /\/live\?/.test(f.url())), { timeout: 30_000 }).toBe(true);
+  return c.page.frames().find((f) => /\/live\?/.test(f.url()))!;
+}
+
+/** Distinct colours in a sample of the canvas: a blank (all-black) canvas has one. */
+function canvasColours(frame: Frame): Promise<number> {
+  return frame.evaluate(() => {
+    const cv = document.getElementById('screen') as HTMLCanvasElement;
+    if (!cv.width) return 0;
+    const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+    const seen = new Set<number>();
+    for (let i = 0; i < d.length; i += 4 * 97) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  });
+}
+
+describe('session pane: live view', () => {
+  it('shows frames, takes a click, toggles read-only and cursor, takes a screenshot', async () => {
+    const s = await createSession(c, { start_url: `${site.url}/click` });
+    await openPane(c, s.session_id, 'live', 'Live view');
+    const { page } = c;
+    let frame = await liveFrame();
+    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { frames: number } }).__liveView.frames), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => canvasColours(frame), { timeout: 30_000 }).toBeGreaterThan(1);
+    // The page title reaches the live view's bar once the page has loaded.
+    await expect.poll(() => frame.locator('#title').textContent(), { timeout: 30_000 }).toContain('click counter');
+
+    await page.frameLocator('iframe[title="Live view"]').locator('canvas').click({ position: { x: 200, y: 200 } });
+    await expect.poll(() => site.clicks, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.viewport-info').textContent()).toContain('1024 × 768');
+    await c.screenshot('session-pane-live');
+
+    await page.getByLabel('Show cursor').uncheck();
+    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { cursor: { visible: boolean } } }).__liveView.cursor.visible), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => page.getByLabel('Show cursor').isChecked()).toBe(false);
+
+    await page.getByLabel('Read-only').check();
+    await expect.poll(() => page.locator('iframe[title="Live view"]').getAttribute('src')).toContain('readOnly=true');
+    frame = await liveFrame();
+    await expect.poll(() => frame.locator('#ro').isVisible(), { timeout: 20_000 }).toBe(true);
+    await page.frameLocator('iframe[title="Live view"]').locator('canvas').click({ position: { x: 220, y: 220 } });
+    // A read-only view forwards no input (its own counter of sent input messages stays 0).
+    expect(await frame.evaluate(() => (window as unknown as { __liveView: { sent: number } }).__liveView.sent)).toBe(0);
+    await page.getByRole('button', { name: /Screenshot/ }).click();
+    const shot = page.getByRole('img', { name: 'Screenshot of the session' });
+    await shot.waitFor({ timeout: 30_000 });
+    await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1024);
+    await c.screenshot('session-pane-live-screenshot');
+  });
+
+  it('changes the viewport with PATCH and shows the new size', async () => {
+    const s = await createSession(c);
+    await openPane(c, s.session_id, 'live', 'Live view');
+    const { page } = c;
+    await page.locator('.viewport-info').getByRole('button', { name: 'change' }).click();
+    await page.getByLabel('Viewport width').fill('800');
+    await page.getByLabel('Viewport height').fill('600');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.locator('.viewport-info').textContent(), { timeout: 30_000 }).toContain('800 × 600');
+    const fromApi = await c.te.client.browsers.retrieve(s.session_id);
+    expect(fromApi.viewport).toMatchObject({ width: 800, height: 600 });
+  });
+});
