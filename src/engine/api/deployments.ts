@@ -1,0 +1,205 @@
+/**
+ * `/deployments` (wire reference §3.17): create from an uploaded zip (multipart, as the
+ * official client sends it) or, for local development, `POST /deployments/local` from a
+ * directory on the engine's machine (org-wide API keys only: it reads the engine host's
+ * disk); get, list, delete, and the `events` SSE stream.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EngineContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { requireOrgWideKey } from '../domain/org/access.js';
+import { newId } from '../domain/ids.js';
+import type { AppEventLog } from '../domain/apps/app-event-log.js';
+import { streamAppEvents } from '../domain/apps/event-stream.js';
+import { parseSince } from '../domain/apps/since.js';
+import { DEFAULT_VERSION } from '../domain/apps/app-versions.js';
+import { deploymentDto, isTerminalDeployment, REGION } from '../domain/deployments/deployment-record.js';
+import type { DeploymentInput, Deployments } from '../domain/deployments/deployments.js';
+
+/** Largest accepted upload (the zip itself; its unpacked size has its own bound). */
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_ENV_VARS = 500;
+const MAX_ENV_VALUE = 64 * 1024;
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const DeploymentSchema = Type.Object(
+  {
+    id: Type.String(),
+    created_at: Type.String(),
+    region: Type.Literal(REGION),
+    status: Type.Union(['queued', 'in_progress', 'running', 'failed', 'stopped'].map((s) => Type.Literal(s))),
+    entrypoint_rel_path: Type.Optional(Type.String()),
+    env_vars: Type.Optional(Type.Record(Type.String(), Type.String())),
+    source_checksum: Type.Optional(Type.String()),
+    source_path: Type.Optional(Type.String()),
+    source_type: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('github')])),
+    status_reason: Type.Optional(Type.String()),
+    updated_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+
+interface CommonFields {
+  entrypoint?: string;
+  envVars: Record<string, string>;
+  version: string;
+  force: boolean;
+}
+
+function checkVersion(v: string): string {
+  if (v.length < 1 || v.length > 255) throw ApiError.invalidField('version', 'must be 1 to 255 characters');
+  return v;
+}
+
+function checkRegion(v: string): void {
+  // The only region of the hosted service; accepted for compatibility, everything runs here.
+  if (v !== REGION) throw ApiError.invalidField('region', `must be '${REGION}' (the only region; deployments run on this engine)`);
+}
+
+function addEnv(env: Record<string, string>, name: string, value: string, field: string): void {
+  if (!ENV_NAME.test(name)) throw ApiError.invalidField(field, 'names must match [A-Za-z_][A-Za-z0-9_]*');
+  if (value.length > MAX_ENV_VALUE) throw ApiError.invalidField(field, `values are limited to ${MAX_ENV_VALUE} characters`);
+  if (Object.keys(env).length >= MAX_ENV_VARS) throw ApiError.invalidField('env_vars', `at most ${MAX_ENV_VARS} variables`);
+  env[name] = value;
+}
+
+function parseBool(v: string, field: string): boolean {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw ApiError.invalidField(field, 'must be true or false');
+}
+
+/** Reads the multipart form, streaming `file` to `uploadPath` while hashing it. */
+async function readForm(req: FastifyRequest, uploadPath: string): Promise<CommonFields & { checksum?: string }> {
+  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'expected a multipart/form-data body with a zip in `file` (for a directory of the engine machine use POST /deployments/local)');
+  const out: CommonFields & { checksum?: string } = { envVars: {}, version: DEFAULT_VERSION, force: false };
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw ApiError.invalidField(part.fieldname, 'is not a known file field (expected file)');
+        }
+        if (out.checksum) throw ApiError.invalidField('file', 'must be given once');
+        const hash = crypto.createHash('sha256');
+        const tap = new Transform({ transform: (c: Buffer, _e, cb) => (hash.update(c), cb(null, c)) });
+        await pipeline(part.file, tap, fs.createWriteStream(uploadPath, { mode: 0o600 }));
+        out.checksum = hash.digest('hex');
+        continue;
+      }
+      const value = String(part.value);
+      const env = /^env_vars\[(.+)\]$/.exec(part.fieldname);
+      if (env) addEnv(out.envVars, env[1], value, part.fieldname);
+      else if (part.fieldname === 'entrypoint_rel_path') out.entrypoint = value;
+      else if (part.fieldname === 'version') out.version = checkVersion(value);
+      else if (part.fieldname === 'force') out.force = parseBool(value, 'force');
+      else if (part.fieldname === 'region') checkRegion(value);
+      else if (part.fieldname === 'source') throw ApiError.unprocessable('deploying from a GitHub source is not supported by this engine (it works offline); upload a zip in `file` or use POST /deployments/local', 'source_not_supported');
+      else throw ApiError.invalidField(part.fieldname, 'is not a known field');
+    }
+  } catch (err) {
+    const e = err as { code?: string; statusCode?: number; message?: string };
+    if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'payload_too_large', `file is larger than ${MAX_UPLOAD_BYTES} bytes`);
+    if (!(err instanceof ApiError) && e.statusCode && e.statusCode < 500) throw new ApiError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
+    throw err;
+  }
+  if (!out.checksum) throw ApiError.invalidField('file', 'is required (a zip of the app directory)');
+  return out;
+}
+
+export async function registerDeploymentRoutes(app: FastifyInstance, ctx: EngineContext, deployments: Deployments, events: AppEventLog): Promise<void> {
+  const tags = ['deployments'];
+  const Ref = DeploymentSchema;
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: MAX_ENV_VARS + 20, parts: MAX_ENV_VARS + 21 }, throwFileSizeLimit: true });
+    scope.post('/deployments', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: Ref } } }, async (req) => {
+      const uploads = path.join(deployments.root, '.uploads');
+      await fsp.mkdir(uploads, { recursive: true, mode: 0o700 });
+      const upload = path.join(uploads, `${newId()}.zip`);
+      try {
+        const f = await readForm(req, upload);
+        return await deployments.create(req.auth, { source: { kind: 'zip', file: upload, checksum: f.checksum! }, entrypoint: f.entrypoint, envVars: f.envVars, version: f.version, force: f.force });
+      } finally {
+        await fsp.rm(upload, { force: true });
+      }
+    });
+  });
+
+  app.post(
+    '/deployments/local',
+    {
+      schema: {
+        tags,
+        body: Type.Object(
+          {
+            source_path: Type.String({ minLength: 1, maxLength: 4096 }),
+            entrypoint_rel_path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+            env_vars: Type.Optional(Type.Record(Type.String(), Type.String())),
+            version: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+            force: Type.Optional(Type.Boolean()),
+            region: Type.Optional(Type.String()),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Ref },
+      },
+    },
+    async (req) => {
+      requireOrgWideKey(req.auth, 'deploying from a directory of the engine machine');
+      const b = req.body as { source_path: string; entrypoint_rel_path?: string; env_vars?: Record<string, string>; version?: string; force?: boolean; region?: string };
+      if (b.region !== undefined) checkRegion(b.region);
+      if (!path.isAbsolute(b.source_path)) throw ApiError.invalidField('source_path', 'must be an absolute path on the engine machine');
+      const st = await fsp.stat(b.source_path).catch(() => null);
+      if (!st?.isDirectory()) throw ApiError.invalidField('source_path', `'${b.source_path}' is not a directory on the engine machine`);
+      const envVars: Record<string, string> = {};
+      for (const [k, v] of Object.entries(b.env_vars ?? {})) addEnv(envVars, k, v, `env_vars.${k}`);
+      const input: DeploymentInput = { source: { kind: 'local', path: path.resolve(b.source_path) }, entrypoint: b.entrypoint_rel_path, envVars, version: b.version ?? DEFAULT_VERSION, force: b.force ?? false };
+      return deployments.create(req.auth, input);
+    },
+  );
+
+  app.get('/deployments/:id', { schema: { tags, params: IdParam, response: { 200: Ref } } }, async (req) => deploymentDto(await deployments.get(req.auth, (req.params as { id: string }).id)));
+
+  app.get(
+    '/deployments',
+    {
+      schema: {
+        tags,
+        querystring: Type.Object({ ...OffsetQuery, app_name: Type.Optional(Type.String({ maxLength: 255 })), app_version: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) }),
+        response: { 200: Type.Array(Ref) },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as { offset?: number; limit?: number; app_name?: string; app_version?: string; query?: string };
+      const page = pageOf(q);
+      const rows = await deployments.list(req.auth, { ...q, ...page });
+      return sendPage(reply, rows, page).map(deploymentDto);
+    },
+  );
+
+  app.delete('/deployments/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    await deployments.delete(req.auth, (req.params as { id: string }).id);
+    return reply.status(204).send();
+  });
+
+  app.get('/deployments/:id/events', { schema: { tags, params: IdParam, querystring: Type.Object({ since: Type.Optional(Type.String({ maxLength: 64 })) }) } }, async (req, reply) => {
+    const row = await deployments.get(req.auth, (req.params as { id: string }).id);
+    const since = parseSince((req.query as { since?: string }).since, ctx.clock.now());
+    const isTerminal = async (): Promise<boolean> => {
+      const r = await ctx.db.selectFrom('deployments').select(['status', 'deleted_at']).where('id', '=', row.id).executeTakeFirst();
+      return !r || !!r.deleted_at || isTerminalDeployment(r.status);
+    };
+    await streamAppEvents(reply, events, { ownerId: row.id, since, isTerminal });
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * The process an app runs in (forked by app-process.ts, one per deployment check and one per
+ * invocation). It receives one job over IPC:
+ * - `discover`: load the entrypoint and answer the apps and actions it registered with the
+ *   official client's app framework (`kernel.app(name).action(name, handler)`);
+ * - `invoke`: load the entrypoint, call one action with `(ctx, payload)` and answer its
+ *   return value as JSON text, or the error it threw.
+ * The SDK keeps its registry in a module-level singleton, once per module flavour (CommonJS
+ * `core/app-framework.js`, ESM `core/app-framework.mjs`): both flavours of the copy the app
+ * resolves are read, so apps work whichever way they import the SDK. Plain JavaScript so it
+ * starts under bare `node`; TypeScript apps get tsx through `--import` from the parent.
+ */
+import { createRequire, register } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const fallbackParentURL = process.env.BROWSERDECK_APP_FALLBACK_PARENT;
+delete process.env.BROWSERDECK_APP_FALLBACK_PARENT;
+if (fallbackParentURL) register('./fallback-resolve-hooks.mjs', import.meta.url, { data: { fallbackParentURL } });
+
+/** @param {unknown} err */
+function messageOf(err) {
+  if (err instanceof Error) return err.message ? `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}` : String(err);
+  if (typeof err === 'string') return err;
+  try {
+    return JSON.stringify(err) ?? String(err);
+  } catch {
+    return String(err);
+  }
+}
+
+/** Every app the entrypoint registered, from whichever SDK copy and flavour it used. */
+async function registeredApps(entry) {
+  const apps = new Map();
+  const roots = new Set();
+  for (const base of [entry, fallbackParentURL ? new URL(fallbackParentURL).pathname : undefined]) {
+    if (!base) continue;
+    try {
+      roots.add(path.dirname(createRequire(base).resolve('@onkernel/sdk')));
+    } catch {}
+  }
+  for (const root of roots) {
+    const registries = [];
+    try {
+      registries.push(createRequire(entry)(path.join(root, 'core', 'app-framework.js')).appRegistry);
+    } catch {}
+    try {
+      registries.push((await import(pathToFileURL(path.join(root, 'core', 'app-framework.mjs')).href)).appRegistry);
+    } catch {}
+    for (const r of registries) for (const app of r?.getApps?.() ?? []) apps.set(app.name, app);
+  }
+  return apps;
+}
+
+async function run(job) {
+  try {
+    await import(pathToFileURL(job.entry).href);
+  } catch (err) {
+    if (err?.stack) process.stderr.write(`${err.stack}\n`);
+    return { ok: false, phase: 'load', error: messageOf(err) };
+  }
+  const apps = await registeredApps(job.entry);
+  if (job.mode === 'discover') {
+    return { ok: true, apps: [...apps.values()].map((a) => ({ name: a.name, actions: a.getActions().map((x) => ({ name: x.name })) })) };
+  }
+  const app = apps.get(job.app);
+  const action = app?.getAction(job.action);
+  if (!action) return { ok: false, phase: 'lookup', error: `action '${job.action}' of app '${job.app}' is not registered by the entrypoint` };
+  let result;
+  try {
+    const payload = job.payload === undefined || job.payload === null ? undefined : JSON.parse(job.payload);
+    result = await action.handler(job.context, payload);
+  } catch (err) {
+    if (err?.stack) process.stderr.write(`${err.stack}\n`);
+    return { ok: false, phase: 'action', error: messageOf(err) };
+  }
+  try {
+    return { ok: true, output: result === undefined ? undefined : JSON.stringify(result) };
+  } catch (err) {
+    return { ok: false, phase: 'action', error: `the action's return value is not JSON-serializable: ${messageOf(err)}` };
+  }
+}
+
+process.once('message', (job) => {
+  void run(job).then((answer) => process.send({ answer }, () => process.exit(0)));
+});

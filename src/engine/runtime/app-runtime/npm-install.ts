@@ -1,0 +1,53 @@
+/**
+ * Installs an app's dependencies when it ships a `package.json` but no `node_modules`:
+ * `npm ci` with a lockfile, `npm install` without one. Runs in its own process group (a
+ * timeout or a deleted deployment ends npm and its children) and streams npm's output lines
+ * to the caller, which turns them into deployment log events.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { splitLines } from './line-splitter.js';
+
+export function needsInstall(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'package.json')) && !fs.existsSync(path.join(dir, 'node_modules'));
+}
+
+export interface InstallResult {
+  ok: boolean;
+  command: string;
+  reason?: string;
+}
+
+export function npmInstall(dir: string, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
+  const hasLock = fs.existsSync(path.join(dir, 'package-lock.json')) || fs.existsSync(path.join(dir, 'npm-shrinkwrap.json'));
+  const args = [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund', '--no-update-notifier'];
+  const command = `npm ${args.join(' ')}`;
+  opts.onLine(`$ ${command}`);
+  return new Promise((resolve) => {
+    const child = spawn('npm', args, { cwd: dir, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let why: string | undefined;
+    const killTree = (reason: string): void => {
+      why ??= reason;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    const timer = setTimeout(() => killTree(`${command} did not finish within ${Math.round(opts.timeoutMs / 1000)} s`), opts.timeoutMs);
+    const onAbort = (): void => killTree('the deployment was deleted');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const lines = Promise.all([splitLines(child.stdout, opts.onLine), splitLines(child.stderr, opts.onLine)]);
+    child.once('error', (err) => {
+      why ??= `${command} could not start: ${err.message}`;
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      void lines.then(() => {
+        if (why) resolve({ ok: false, command, reason: why });
+        else if (code !== 0) resolve({ ok: false, command, reason: `${command} failed with exit code ${code}` });
+        else resolve({ ok: true, command });
+      });
+    });
+  });
+}
