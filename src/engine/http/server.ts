@@ -10,6 +10,7 @@ import { installErrorHandling } from './error-handler.js';
 import { installBodyParsers } from './body-parsers.js';
 import { redactUrl } from './redact.js';
 import { installValidators } from './validators.js';
+import { installNulGuard } from './nul-guard.js';
 
 export type App = FastifyInstance;
 
@@ -30,6 +31,7 @@ export async function createHttpServer(opts: { logLevel: string }): Promise<Fast
   installValidators(app);
   installBodyParsers(app);
   installErrorHandling(app);
+  installNulGuard(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -35,11 +35,15 @@ function checkOptions(c: PoolConfig): PoolConfig {
   validateTimeout(c.timeout_seconds ?? DEFAULT_POOL_TIMEOUT);
   checkChromePolicy(c.chrome_policy);
   checkExtensions(c.extensions);
-  if (c.profile && c.profile.id && c.profile.name) throw ApiError.invalidField('profile', 'give either id or name, not both');
   return c;
 }
 
+function checkSelector(p: { id?: string; name?: string } | undefined): void {
+  if (p && p.id && p.name) throw ApiError.invalidField('profile', 'give either id or name, not both');
+}
+
 export function configFromCreate(body: PoolCreate): PoolConfig {
+  checkSelector(body.profile);
   const c: PoolConfig = {
     size: body.size,
     fill_rate_per_minute: body.fill_rate_per_minute ?? DEFAULT_FILL_RATE,
@@ -63,6 +67,7 @@ export function configFromCreate(body: PoolCreate): PoolConfig {
 }
 
 export function configWithUpdate(current: PoolConfig, body: PoolUpdate): PoolConfig {
+  checkSelector(body.profile);
   const c: PoolConfig = { ...current };
   if (body.size !== undefined) c.size = body.size;
   if (body.fill_rate_per_minute !== undefined) c.fill_rate_per_minute = body.fill_rate_per_minute;
