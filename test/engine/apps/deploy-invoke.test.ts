@@ -36,7 +36,7 @@ describe('deploy and invoke the sample app', () => {
     expect(states).toEqual(['queued', 'in_progress', 'running']);
     const summary = events.find((e) => e.event === 'app_version_summary');
     expect(summary).toMatchObject({ app_name: 'sample-app', version: '1.0.0', region: 'aws.us-east-1a' });
-    expect((summary!.actions as Array<{ name: string }>).map((a) => a.name).sort()).toEqual(['echo', 'fail', 'hold-browser', 'page-title', 'sleep']);
+    expect((summary!.actions as Array<{ name: string }>).map((a) => a.name).sort()).toEqual(['echo', 'fail', 'hold-browser', 'leak-key', 'page-title', 'sleep']);
     expect(JSON.stringify(events)).not.toContain('s3cr3t');
   });
 
