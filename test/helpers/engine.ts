@@ -38,6 +38,13 @@ async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; dr
     drop: async () => {
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
+      // pg's Pool.end() resolves before its connections have finished closing; killing those
+      // with FORCE makes their client emit an unhandled FATAL (57P01). Let them go first.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
