@@ -3,7 +3,7 @@
  * `return`) run through `playwright/execute`; Ctrl/⌘+Enter runs. Shows success or the error,
  * the JSON result, stdout, stderr and how long the call took.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { Badge, Button, Field } from '../../components/ui';
@@ -29,6 +29,8 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
   const [timeout, setTimeoutSec] = useState('60');
   const [busy, setBusy] = useState(false);
   const [out, setOut] = useState<{ r: ExecResult; ms: number } | null>(null);
+  const resultRef = useRef<HTMLElement>(null);
+  useEffect(() => resultRef.current?.scrollIntoView({ block: 'nearest' }), [out]);
 
   const run = async (): Promise<void> => {
     if (busy || !code.trim()) return;
@@ -62,7 +64,7 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
         </div>
       </div>
       {out ? (
-        <section className="card code-result" aria-label="Run result">
+        <section ref={resultRef} className="card code-result" aria-label="Run result">
           <div className="toolbar">
             {out.r.success ? <Badge tone="ok">success</Badge> : <Badge tone="bad">failed</Badge>}
             <span className="muted small">{out.ms} ms</span>

@@ -3,7 +3,7 @@
  * network stack, cookies and proxy) and view status, headers and body (pretty-printed when it
  * is JSON). Headers are typed one per line as `Name: value`; Ctrl/⌘+Enter sends.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { errorMessage } from '../../transport/transport';
@@ -50,6 +50,8 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [res, setRes] = useState<CurlResult | null>(null);
+  const resultRef = useRef<HTMLElement>(null);
+  useEffect(() => resultRef.current?.scrollIntoView({ block: 'nearest' }), [res]);
 
   const send = async (): Promise<void> => {
     if (busy || !url.trim()) return;
@@ -112,7 +114,7 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
         </div>
       ) : null}
       {res && shown ? (
-        <section className="card http-response" aria-label="Response">
+        <section ref={resultRef} className="card http-response" aria-label="Response">
           <div className="toolbar">
             <Badge tone={res.status < 300 ? 'ok' : res.status < 400 ? 'info' : 'bad'}>{`HTTP ${res.status}`}</Badge>
             <span className="muted small">{res.duration_ms} ms</span>

@@ -33,6 +33,9 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
   const [maxDuration, setMaxDuration] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
   const [playing, setPlaying] = useState<string | null>(null);
+  // Stopped here and still being finished (finished_at arrives when the MP4 is ready): played once ready.
+  const [finishing, setFinishing] = useState<string | null>(null);
+  const [videoError, setVideoError] = useState<string | null>(null);
   const live = !session.deleted_at;
 
   const load = useCallback(async () => {
@@ -46,6 +49,13 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
     }
   }, [session]);
   const recording = items?.some((r) => r.started_at && !r.finished_at) ?? false;
+  useEffect(() => {
+    if (finishing && items?.some((r) => r.replay_id === finishing && r.finished_at)) {
+      setFinishing(null);
+      setPlaying(finishing);
+    }
+  }, [items, finishing]);
+  useEffect(() => setVideoError(null), [playing]);
   useEffect(() => {
     void load();
     if (!recording) return;
@@ -72,9 +82,9 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
     setBusy(r.replay_id);
     try {
       await transport().request('POST', sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}/stop`));
-      notify('Recording stopped');
+      notify('Recording stopped: finishing the video');
+      setFinishing(r.replay_id);
       await load();
-      setPlaying(r.replay_id);
     } catch (err) {
       reportError(err);
     } finally {
@@ -135,9 +145,11 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
                   <td className="mono">{r.replay_id}</td>
                   <td className="nowrap small">{formatTime(r.started_at)}</td>
                   <td className="mono">{duration(r)}</td>
-                  <td>{rec ? <Badge tone="bad">● recording</Badge> : <Badge tone="ok">ready</Badge>}</td>
+                  <td>{finishing === r.replay_id && rec ? <Badge tone="warn">finishing…</Badge> : rec ? <Badge tone="bad">● recording</Badge> : <Badge tone="ok">ready</Badge>}</td>
                   <td className="row-actions">
-                    {rec ? (
+                    {rec && finishing === r.replay_id ? (
+                      <Spinner label="Finishing the video" />
+                    ) : rec ? (
                       <Button variant="danger" busy={busy === r.replay_id} onClick={() => void stop(r)}>
                         Stop
                       </Button>
@@ -167,7 +179,16 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
               Close
             </Button>
           </figcaption>
-          <video key={videoSrc} className="replay-video" src={videoSrc} controls preload="auto" aria-label="Replay player" />
+          {videoError ? <ErrorBanner message={videoError} /> : null}
+          <video
+            key={videoSrc}
+            className="replay-video"
+            src={videoSrc}
+            controls
+            preload="auto"
+            aria-label="Replay player"
+            onError={(e) => setVideoError(`The video could not be loaded (${e.currentTarget.error?.message || 'the recording may have failed'}). Try Download.`)}
+          />
         </figure>
       ) : null}
     </div>
