@@ -6,6 +6,7 @@
  */
 import { createEngine as defaultCreateEngine, type Engine } from '../engine/engine.js';
 import type { EngineOptions } from '../engine/config.js';
+import type { SecretKeyProvider } from '../engine/domain/secrets/secret-key-provider.js';
 
 export interface EngineHostOptions {
   dataDir: string;
@@ -15,6 +16,8 @@ export interface EngineHostOptions {
   logLevel?: string;
   log?: (line: string) => void;
   createEngine?: (opts: EngineOptions) => Engine;
+  /** The engine's secret key source; the app passes its OS-keychain provider (secret-key-provider.ts). */
+  secretKeyProvider?: SecretKeyProvider;
 }
 
 export interface RunningEngine {
@@ -49,6 +52,7 @@ export class EngineHost {
         logLevel: this.opts.logLevel ?? 'warn',
         // The first-start admin key is written to the data dir; the app itself uses the launch key.
         print: this.opts.log ?? (() => {}),
+        ...(this.opts.secretKeyProvider ? { identity: { secretKeyProvider: this.opts.secretKeyProvider } } : {}),
       });
       this.engine = engine;
       const { url } = await engine.start();

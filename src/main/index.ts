@@ -11,6 +11,7 @@ import { app, BrowserWindow, dialog, safeStorage, session, shell } from 'electro
 import { EngineHost } from './engine-host.js';
 import { CredentialVault } from './credential-vault.js';
 import { electronCipher } from './electron-cipher.js';
+import { keychainSecretKeyProvider } from './secret-key-provider.js';
 import { Connections } from './connections.js';
 import { ControlPlane } from './control-plane.js';
 import { createHandlers } from './ipc-handlers.js';
@@ -51,7 +52,9 @@ function createWindow(): BrowserWindow {
 async function main(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
-  const host = new EngineHost({ dataDir: join(userData, 'engine'), uiDir: rendererDir, log: (line) => console.log(line) });
+  // The engine's secret key lives only as safeStorage ciphertext in userData (OS keychain).
+  const secretKeyProvider = keychainSecretKeyProvider({ cipher: electronCipher(safeStorage), file: join(userData, 'engine-secret-key.json'), warn: (m) => console.warn(m) });
+  const host = new EngineHost({ dataDir: join(userData, 'engine'), uiDir: rendererDir, log: (line) => console.log(line), secretKeyProvider });
   const vault = new CredentialVault(electronCipher(safeStorage), join(userData, 'credentials.json'));
   const connections = new Connections({
     file: join(userData, 'connections.json'),
