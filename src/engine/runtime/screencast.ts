@@ -4,7 +4,9 @@
  * page target, falling back to the previous one when it closes — and reattaches after a tab
  * change or a browser restart. Consumers `subscribeScreencast(handle, opts)` and iterate JPEG
  * frames with timestamps; a slow consumer drops its oldest unread frames instead of holding
- * the browser back. The pump also sends input to the page it shows (live view).
+ * the browser back. A new consumer first gets the last frame already shown (a static page
+ * paints only once; its `timestamp` tells how old it is). The pump also sends input to the
+ * page it shows (live view).
  */
 import type { SessionHandle } from '../domain/sessions/session-handle.js';
 import { CdpConnection } from './chromium/cdp-connection.js';
@@ -85,6 +87,7 @@ class ScreencastPump {
   private seq = 0;
   private active?: { targetId: string; sessionId: string };
   private settings = '';
+  private lastFrame?: ScreencastFrame;
   private generation = 0;
   private closed = false;
   private readonly unsubscribeRestart: () => void;
@@ -120,6 +123,8 @@ class ScreencastPump {
       closed: this.closed,
       pageListeners: new Set(),
     };
+    // A static page paints once: a new viewer starts from the last frame instead of a blank screen.
+    if (this.lastFrame && this.lastFrame.targetId === this.active?.targetId) c.queue.push(this.lastFrame);
     this.consumers.add(c);
     void this.restartIfSettingsChanged();
     const currentPage = () => this.currentPage();
@@ -282,6 +287,7 @@ class ScreencastPump {
       metadata: rest as FrameMetadata,
       targetId: this.active.targetId,
     };
+    this.lastFrame = frame;
     for (const c of this.consumers) {
       c.queue.push(frame);
       if (c.queue.length > c.limit) c.queue.shift();

@@ -218,4 +218,20 @@ describe('live view (browser_live_view_url)', () => {
       await t.client.browsers.deleteByID(s.session_id);
     }
   });
+
+  it('shows a static page (one paint) to the first viewer and to viewers joining later', async () => {
+    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/hello` });
+    const first = await viewer.newPage();
+    const second = await viewer.newPage();
+    try {
+      await first.goto(s.browser_live_view_url!);
+      await first.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await second.goto(s.browser_live_view_url!);
+      await second.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+    } finally {
+      await first.close();
+      await second.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
-import { subscribeScreencast } from '../screencast.js';
+import { subscribeScreencast, type ScreencastFrame } from '../screencast.js';
 import { parseInput, toCdp } from './live-view-input.js';
 import type { LiveViewService } from './live-view-state.js';
 import { sessionSignals } from '../../events/session-signals.js';
@@ -15,10 +15,10 @@ import { sessionSignals } from '../../events/session-signals.js';
 const MAX_BUFFERED = 2 * 1024 * 1024;
 const PING_MS = 30_000;
 
-/** Screencast settings for a viewer: the viewport's size, and about `refresh_rate` frames a second. */
+/** Screencast settings for a viewer: the viewport's size. */
 function castOptions(handle: SessionHandle) {
-  const rate = handle.viewport.refresh_rate;
-  return { maxWidth: handle.viewport.width, maxHeight: handle.viewport.height, quality: 60, everyNthFrame: rate ? Math.max(1, Math.floor(60 / rate)) : 1 };
+  // Not everyNthFrame: a page that paints once would then never be shown. The rate is applied per viewer.
+  return { maxWidth: handle.viewport.width, maxHeight: handle.viewport.height, quality: 60 };
 }
 
 function minFrameIntervalMs(handle: SessionHandle): number {
@@ -42,6 +42,14 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
   // The session's viewport (and refresh_rate) can change by PATCH while a viewer watches.
   const offUpdate = handle.onUpdate(() => sub.update(castOptions(handle)));
   let lastSent = 0;
+  let held: ScreencastFrame | undefined;
+  let heldTimer: NodeJS.Timeout | undefined;
+  const sendFrame = (f: ScreencastFrame) => {
+    if (ws.readyState !== ws.OPEN || ws.bufferedAmount > MAX_BUFFERED) return;
+    lastSent = Date.now();
+    ws.send(JSON.stringify({ type: 'frame', data: f.data, metadata: f.metadata, timestamp: f.timestamp, targetId: f.targetId }));
+    stats.framesSent++;
+  };
   const send = (m: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
@@ -61,13 +69,19 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
   void (async () => {
     for await (const f of sub) {
       if (ws.readyState !== ws.OPEN) break;
-      if (ws.bufferedAmount > MAX_BUFFERED) continue;
-      // The compositor may deliver more often than the session's refresh_rate asks for.
-      const now = Date.now();
-      if (now - lastSent < minFrameIntervalMs(handle)) continue;
-      lastSent = now;
-      ws.send(JSON.stringify({ type: 'frame', data: f.data, metadata: f.metadata, timestamp: f.timestamp, targetId: f.targetId }));
-      stats.framesSent++;
+      // The compositor may deliver more often than the session's refresh_rate asks for: a frame
+      // that comes too soon waits (replaced by newer ones), so the last state is always shown.
+      const wait = lastSent + minFrameIntervalMs(handle) - Date.now();
+      if (wait <= 0 && !heldTimer) {
+        sendFrame(f);
+        continue;
+      }
+      held = f;
+      heldTimer ??= setTimeout(() => {
+        heldTimer = undefined;
+        if (held) sendFrame(held);
+        held = undefined;
+      }, Math.max(0, wait));
     }
   })().catch(() => {});
 
