@@ -64,3 +64,13 @@ export function pidAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Exited (or only a zombie waiting to be reaped). */
+export function processGone(pid: number): boolean {
+  if (!pidAlive(pid)) return true;
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
+  } catch {
+    return true;
+  }
+}

@@ -5,22 +5,12 @@
  * max_concurrent_invocations, the invocation key dying with its invocation, browsers joining
  * invocations, and bad input.
  */
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { deploy, logLines, readAll, sampleFiles, pidAlive, type StreamedEvent } from './app-helpers.js';
+import { deploy, logLines, readAll, sampleFiles, processGone as gone, type StreamedEvent } from './app-helpers.js';
 
 let te: TestEngine;
 const app = { app_name: 'sample-app', version: 'v1' };
-
-function gone(pid: number): boolean {
-  if (!pidAlive(pid)) return true;
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
 
 const states = (events: StreamedEvent[]) => events.filter((e) => e.event === 'invocation_state').map((e) => (e.invocation as { status: string }).status);
 
@@ -62,8 +52,8 @@ describe('invocation lifecycle', () => {
     const seen: StreamedEvent[] = [];
     let sessionId = '';
     for await (const e of stream) {
-      seen.push(e as StreamedEvent);
-      const m = /^holding browser (\S+)$/.exec(String((e as StreamedEvent).message ?? ''));
+      seen.push(e as unknown as StreamedEvent);
+      const m = /^holding browser (\S+)$/.exec(String((e as unknown as StreamedEvent).message ?? ''));
       if (m) {
         sessionId = m[1];
         const { browsers } = await te.client.invocations.listBrowsers(inv.id);
@@ -93,8 +83,8 @@ describe('invocation lifecycle', () => {
     let pids: number[] = [];
     const events: StreamedEvent[] = [];
     for await (const e of stream) {
-      events.push(e as StreamedEvent);
-      const msg = String((e as StreamedEvent).message ?? '');
+      events.push(e as unknown as StreamedEvent);
+      const msg = String((e as unknown as StreamedEvent).message ?? '');
       if (msg.startsWith('pids ')) {
         pids = msg.split(' ').slice(1).map(Number);
         const patched = await te.client.invocations.update(inv.id, { status: 'succeeded', output: '{"done":true}' });

@@ -29,7 +29,7 @@ export interface DeploymentInput {
 const ENTRYPOINT_GUESSES = ['index.ts', 'index.js', 'index.mjs', 'main.ts', 'main.js', 'src/index.ts', 'src/index.js'];
 
 export class Deployments {
-  private readonly pipelines = new Map<string, AbortController>();
+  private readonly pipelines = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private stopping = false;
   /** Set by the invocations feature: fails the running invocations of a deployment being deleted. */
   onDelete: (deploymentId: string) => Promise<void> = async () => {};
@@ -85,13 +85,14 @@ export class Deployments {
     this.events.open(id);
     this.events.append(id, { event: 'deployment_state', timestamp: now, deployment: deploymentDto(row) });
     const abort = new AbortController();
-    this.pipelines.set(id, abort);
-    void runDeploymentPipeline(this.ctx, this.events, this.apps, row, dir, abort.signal, { setStatus: (i, s, r) => this.setStatus(i, s, r), stopDeployments: (ids) => this.stopDeployments(ids) })
+    const done = runDeploymentPipeline(this.ctx, this.events, this.apps, row, dir, abort.signal, { setStatus: (i, s, r) => this.setStatus(i, s, r), stopDeployments: (ids) => this.stopDeployments(ids) })
       .catch(async (err) => {
         this.ctx.log.error({ err }, 'deployment pipeline failed');
         await this.setStatus(id, 'failed', `internal error: ${(err as Error).message}`).catch(() => {});
       })
+      .catch(() => {})
       .finally(() => this.pipelines.delete(id));
+    this.pipelines.set(id, { abort, done });
     return deploymentDto(row);
   }
 
@@ -145,7 +146,9 @@ export class Deployments {
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     const row = await this.get(auth, id);
-    this.pipelines.get(id)?.abort();
+    const pipeline = this.pipelines.get(id);
+    pipeline?.abort.abort();
+    await pipeline?.done;
     await this.onDelete(row.id);
     await this.apps.deleteForDeployment(row.id);
     const now = this.ctx.clock.now().toISOString();
@@ -167,8 +170,9 @@ export class Deployments {
 
   async stopAll(): Promise<void> {
     this.stopping = true;
-    const ids = [...this.pipelines.keys()];
-    for (const c of this.pipelines.values()) c.abort();
-    for (const id of ids) await this.setStatus(id, 'failed', 'the engine stopped before the deployment finished').catch(() => {});
+    const running = [...this.pipelines.entries()];
+    for (const [, p] of running) p.abort.abort();
+    await Promise.all(running.map(([, p]) => p.done));
+    for (const [id] of running) await this.setStatus(id, 'failed', 'the engine stopped before the deployment finished').catch(() => {});
   }
 }

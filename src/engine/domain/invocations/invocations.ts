@@ -55,6 +55,8 @@ export interface TerminalUpdate {
 export class Invocations {
   readonly keys: InvocationKeys;
   private readonly live = new Map<string, Live>();
+  /** Runner promises, awaited at stop so nothing touches the store after it closes. */
+  private readonly runs = new Set<Promise<void>>();
   private stopping = false;
   /** Starts the action's process (invocation-run.ts); set by the feature. */
   runner: (row: InvocationRow, key: string) => Promise<void> = async () => {};
@@ -125,10 +127,14 @@ export class Invocations {
     this.live.set(row.id, { keyHash: hash, done, resolveDone });
     this.events.open(row.id);
     this.stateEvent(row);
-    void this.runner(row, key).catch(async (err) => {
-      this.ctx.log.error({ err }, 'invocation runner failed');
-      await this.finish(row.id, { status: 'failed', reason: `internal error: ${(err as Error).message}` });
-    });
+    const run = this.runner(row, key)
+      .catch(async (err) => {
+        this.ctx.log.error({ err }, 'invocation runner failed');
+        await this.finish(row.id, { status: 'failed', reason: `internal error: ${(err as Error).message}` });
+      })
+      .catch(() => {})
+      .finally(() => this.runs.delete(run));
+    this.runs.add(run);
     if (body.async) return { row, accepted: true };
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([done, new Promise((r) => (timer = setTimeout(r, SYNC_WAIT_MS)))]);
@@ -247,6 +253,7 @@ export class Invocations {
   async stopAll(): Promise<void> {
     this.stopping = true;
     await Promise.all([...this.live.keys()].map((id) => this.finish(id, { status: 'failed', reason: 'the engine stopped while the invocation ran' }).catch(() => false)));
+    await Promise.all([...this.runs]);
   }
 
   isLiveHere(id: string): boolean {
