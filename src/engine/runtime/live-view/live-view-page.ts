@@ -15,8 +15,7 @@ html,body{margin:0;height:100%;background:#111;color:#ddd;font:12px system-ui,sa
 #stage{position:absolute;top:25px;left:0;right:0;bottom:0;display:flex;align-items:center;justify-content:center}
 #wrap{position:relative;line-height:0}
 canvas{max-width:100vw;max-height:calc(100vh - 25px);outline:none;background:#000}
-#cursor{position:absolute;width:0;height:0;pointer-events:none;display:none;
-  border-left:7px solid transparent;border-right:7px solid transparent;border-bottom:16px solid #fff;transform:rotate(-30deg);transform-origin:0 0;filter:drop-shadow(0 0 1px #000)}
+#cursor{position:absolute;width:14px;height:20px;pointer-events:none;display:none}
 `;
 
 const SCRIPT = `
@@ -41,7 +40,7 @@ const SCRIPT = `
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
       if (m.type === 'frame') { pending = m; if (!drawing) draw(); }
-      else if (m.type === 'page') { lv.page = m.page; $('title').textContent = m.page ? (m.page.title || m.page.url) + (m.page.title ? '  —  ' + m.page.url : '') : 'no page'; }
+      else if (m.type === 'page') { lv.page = m.page; $('title').textContent = !m.page ? 'no page' : m.page.title && m.page.title !== m.page.url ? m.page.title + '  —  ' + m.page.url : m.page.url; }
       else if (m.type === 'cursor') { lv.cursor = m.cursor; placeCursor(); }
       else if (m.type === 'hello') { lv.cursor = m.cursor; if (m.readOnly && !readOnly) $('ro').style.display = 'inline'; }
       else if (m.type === 'ended') { lv.ended = true; setState('session ended', 'gone'); }
@@ -104,6 +103,6 @@ export function liveViewHtml(sessionId: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Live view · ${safeId}</title><style>${STYLE}</style></head>
 <body><div id="bar"><span id="state">connecting…</span><span id="ro">read-only</span><span class="grow" id="title"></span><span id="size"></span></div>
-<div id="stage"><div id="wrap"><canvas id="screen" tabindex="0" width="1" height="1"></canvas><div id="cursor"></div></div></div>
+<div id="stage"><div id="wrap"><canvas id="screen" tabindex="0" width="1" height="1"></canvas><svg id="cursor" viewBox="0 0 14 20" aria-hidden="true"><path d="M1 1 L1 16 L5 12 L8 19 L10.5 18 L7.5 11 L13 11 Z" fill="#fff" stroke="#000" stroke-width="1.2" stroke-linejoin="round"/></svg></div></div>
 <script>${SCRIPT}</script></body></html>`;
 }
