@@ -19,7 +19,8 @@ import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { requireOrgWideKey } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
 import type { AppEventLog } from '../domain/apps/app-event-log.js';
-import { streamAppEvents } from '../domain/apps/event-stream.js';
+import { heartbeat, streamAppEvents } from '../domain/apps/event-stream.js';
+import { openSse } from '../http/sse.js';
 import { parseSince } from '../domain/apps/since.js';
 import { DEFAULT_VERSION } from '../domain/apps/app-versions.js';
 import { deploymentDto, isTerminalDeployment, REGION } from '../domain/deployments/deployment-record.js';
@@ -200,6 +201,6 @@ export async function registerDeploymentRoutes(app: FastifyInstance, ctx: Engine
       const r = await ctx.db.selectFrom('deployments').select(['status', 'deleted_at']).where('id', '=', row.id).executeTakeFirst();
       return !r || !!r.deleted_at || isTerminalDeployment(r.status);
     };
-    await streamAppEvents(reply, events, { ownerId: row.id, since, isTerminal });
+    await streamAppEvents(openSse(reply, { heartbeat }), events, { ownerId: row.id, since, isTerminal });
   });
 }

@@ -9,7 +9,8 @@ import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import type { AppEventLog } from '../domain/apps/app-event-log.js';
-import { streamAppEvents } from '../domain/apps/event-stream.js';
+import { heartbeat, streamAppEvents } from '../domain/apps/event-stream.js';
+import { openSse } from '../http/sse.js';
 import { parseSince } from '../domain/apps/since.js';
 import { createResponse, invocationDto, isTerminalInvocation, type InvocationStatus } from '../domain/invocations/invocation-record.js';
 import type { CreateInvocationBody, Invocations } from '../domain/invocations/invocations.js';
@@ -113,6 +114,6 @@ export function registerInvocationRoutes(app: FastifyInstance, ctx: EngineContex
     const row = await invocations.get(req.auth, (req.params as { id: string }).id);
     const since = parseSince((req.query as { since?: string }).since, ctx.clock.now());
     const isTerminal = async (): Promise<boolean> => isTerminalInvocation((await invocations.row(row.id)).status);
-    await streamAppEvents(reply, events, { ownerId: row.id, since, isTerminal });
+    await streamAppEvents(openSse(reply, { heartbeat }), events, { ownerId: row.id, since, isTerminal });
   });
 }

@@ -5,9 +5,20 @@
  * running elsewhere (another node) is followed by reading the store once a second.
  * Subscribing happens before the history read, so no event falls between the two.
  */
-import type { FastifyReply } from 'fastify';
-import { openSse } from '../../http/sse.js';
 import type { AppEventLog, SequencedEvent } from './app-event-log.js';
+
+/** The SSE writer the API opened (http/sse.ts `SseStream` fits). */
+export interface EventSink {
+  send(data: unknown): void;
+  close(): void;
+  onClose(fn: () => void): void;
+  readonly closed: boolean;
+}
+
+/** The payload of idle-connection heartbeats on these streams. */
+export function heartbeat(): { event: 'sse_heartbeat'; timestamp: string } {
+  return { event: 'sse_heartbeat', timestamp: new Date().toISOString() };
+}
 
 const POLL_MS = 1000;
 
@@ -18,8 +29,7 @@ export interface StreamTarget {
   isTerminal(): Promise<boolean>;
 }
 
-export async function streamAppEvents(reply: FastifyReply, log: AppEventLog, target: StreamTarget): Promise<void> {
-  const sse = openSse(reply, { heartbeat: () => ({ event: 'sse_heartbeat', timestamp: log.now() }) });
+export async function streamAppEvents(sse: EventSink, log: AppEventLog, target: StreamTarget): Promise<void> {
   let lastSeq = 0;
   let buffered: SequencedEvent[] | null = [];
   let ended = false;
