@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConsole, type Console } from './console-harness.js';
-import { createSession, openPane, startLocalSite, type LocalSite } from './session-panes-helpers.js';
+import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
 
 let c: Console;
 let site: LocalSite;
@@ -16,11 +16,11 @@ beforeAll(async () => {
   site = await startLocalSite();
   c = await openConsole();
   sessionId = (await createSession(c)).session_id;
-});
+}, TEST_TIMEOUT);
 afterAll(async () => {
   await c?.close();
   await site?.close();
-});
+}, TEST_TIMEOUT);
 
 describe('session pane: files', () => {
   it('uploads, previews, creates a folder, moves and deletes', async () => {
@@ -35,7 +35,7 @@ describe('session pane: files', () => {
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from the files pane\nsecond line\n') },
       { name: 'shot.png', mimeType: 'image/png', buffer: png },
     ]);
-    await page.getByRole('button', { name: 'notes.txt', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'notes.txt', exact: true }).waitFor({ timeout: 90_000 });
     expect(await (await te.client.browsers.fs.readFile(sessionId, { path: '/work/notes.txt' })).text()).toBe('hello from the files pane\nsecond line\n');
 
     await page.getByRole('button', { name: 'notes.txt', exact: true }).click();
@@ -43,7 +43,7 @@ describe('session pane: files', () => {
     await expect.poll(() => preview.locator('pre').textContent()).toContain('hello from the files pane');
     await page.getByRole('button', { name: 'shot.png', exact: true }).click();
     const img = page.getByRole('complementary', { name: 'Preview of shot.png' }).getByRole('img', { name: 'shot.png' });
-    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 20_000 }).toBe(64);
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 90_000 }).toBe(64);
     await c.screenshot('session-pane-files');
 
     await page.getByRole('button', { name: 'New folder', exact: true }).click();
@@ -83,7 +83,7 @@ describe('session pane: files', () => {
     const chunks: Buffer[] = [];
     for await (const ch of saved) chunks.push(ch as Buffer);
     expect(Buffer.concat(chunks).equals(png)).toBe(true);
-  });
+  }, TEST_TIMEOUT);
 });
 
 describe('session pane: HTTP', () => {
@@ -96,7 +96,7 @@ describe('session pane: HTTP', () => {
     await page.getByLabel('Body').fill('{"a":1}');
     await page.getByLabel('URL').press('Control+Enter');
     const res = page.getByRole('region', { name: 'Response' });
-    await res.waitFor({ timeout: 30_000 });
+    await res.waitFor({ timeout: 90_000 });
     expect(await res.getByText('HTTP 200').count()).toBe(1);
     expect(await res.locator('table.headers').textContent()).toContain('pane-test');
     const body = (await res.locator('pre.response-body').textContent())!;
@@ -107,5 +107,5 @@ describe('session pane: HTTP', () => {
     await page.getByLabel('URL').fill('ftp://example.invalid/');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect.poll(() => page.locator('.http-pane [role="alert"]').textContent()).toMatch(/url/i);
-  });
+  }, TEST_TIMEOUT);
 });

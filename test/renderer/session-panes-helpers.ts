@@ -45,7 +45,14 @@ export async function createSession(c: Console, body: Record<string, unknown> = 
 
 /** Signs in (once per page) and shows `#/sessions/<id>/<tab>`. */
 export async function openPane(c: Console, sessionId: string, tab: string, title: string): Promise<void> {
+  c.page.setDefaultTimeout(90_000);
   if (!(await c.page.getByRole('navigation', { name: 'Main' }).count())) await c.signIn();
   await c.page.goto(`${c.te.url}/#/sessions/${sessionId}/${tab}`);
   await c.page.getByRole('tab', { name: title, selected: true }).waitFor({ timeout: 30_000 });
 }
+
+/**
+ * Per-test budget: generous because the machine is shared and loaded (a curl or a code run
+ * can wait a long time for CPU); correctness never depends on being fast.
+ */
+export const TEST_TIMEOUT = 300_000;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from 'playwright-core';
 import { openConsole, type Console } from './console-harness.js';
-import { createSession, openPane, startLocalSite, type LocalSite } from './session-panes-helpers.js';
+import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
 
 let c: Console;
 let site: LocalSite;
@@ -15,14 +15,14 @@ let site: LocalSite;
 beforeAll(async () => {
   site = await startLocalSite();
   c = await openConsole();
-});
+}, TEST_TIMEOUT);
 afterAll(async () => {
   await c?.close();
   await site?.close();
-});
+}, TEST_TIMEOUT);
 
 async function liveFrame(): Promise<Frame> {
-  await expect.poll(() => c.page.frames().some((f) => /\/live\?/.test(f.url())), { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => c.page.frames().some((f) => /\/live\?/.test(f.url())), { timeout: 90_000 }).toBe(true);
   return c.page.frames().find((f) => /\/live\?/.test(f.url()))!;
 }
 
@@ -44,33 +44,33 @@ describe('session pane: live view', () => {
     await openPane(c, s.session_id, 'live', 'Live view');
     const { page } = c;
     let frame = await liveFrame();
-    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { frames: number } }).__liveView.frames), { timeout: 30_000 }).toBeGreaterThan(0);
-    await expect.poll(() => canvasColours(frame), { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { frames: number } }).__liveView.frames), { timeout: 90_000 }).toBeGreaterThan(0);
+    await expect.poll(() => canvasColours(frame), { timeout: 90_000 }).toBeGreaterThan(1);
     // The page title reaches the live view's bar once the page has loaded.
-    await expect.poll(() => frame.locator('#title').textContent(), { timeout: 30_000 }).toContain('click counter');
+    await expect.poll(() => frame.locator('#title').textContent(), { timeout: 90_000 }).toContain('click counter');
 
     await page.frameLocator('iframe[title="Live view"]').locator('canvas').click({ position: { x: 200, y: 200 } });
-    await expect.poll(() => site.clicks, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => site.clicks, { timeout: 90_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.viewport-info').textContent()).toContain('1024 × 768');
     await c.screenshot('session-pane-live');
 
     await page.getByLabel('Show cursor').uncheck();
-    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { cursor: { visible: boolean } } }).__liveView.cursor.visible), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { cursor: { visible: boolean } } }).__liveView.cursor.visible), { timeout: 90_000 }).toBe(false);
     await expect.poll(() => page.getByLabel('Show cursor').isChecked()).toBe(false);
 
     await page.getByLabel('Read-only').check();
     await expect.poll(() => page.locator('iframe[title="Live view"]').getAttribute('src')).toContain('readOnly=true');
     frame = await liveFrame();
-    await expect.poll(() => frame.locator('#ro').isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => frame.locator('#ro').isVisible(), { timeout: 90_000 }).toBe(true);
     await page.frameLocator('iframe[title="Live view"]').locator('canvas').click({ position: { x: 220, y: 220 } });
     // A read-only view forwards no input (its own counter of sent input messages stays 0).
     expect(await frame.evaluate(() => (window as unknown as { __liveView: { sent: number } }).__liveView.sent)).toBe(0);
     await page.getByRole('button', { name: /Screenshot/ }).click();
     const shot = page.getByRole('img', { name: 'Screenshot of the session' });
-    await shot.waitFor({ timeout: 30_000 });
+    await shot.waitFor({ timeout: 90_000 });
     await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1024);
     await c.screenshot('session-pane-live-screenshot');
-  });
+  }, TEST_TIMEOUT);
 
   it('changes the viewport with PATCH and shows the new size', async () => {
     const s = await createSession(c);
@@ -80,8 +80,8 @@ describe('session pane: live view', () => {
     await page.getByLabel('Viewport width').fill('800');
     await page.getByLabel('Viewport height').fill('600');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.locator('.viewport-info').textContent(), { timeout: 30_000 }).toContain('800 × 600');
+    await expect.poll(() => page.locator('.viewport-info').textContent(), { timeout: 90_000 }).toContain('800 × 600');
     const fromApi = await c.te.client.browsers.retrieve(s.session_id);
     expect(fromApi.viewport).toMatchObject({ width: 800, height: 600 });
-  });
+  }, TEST_TIMEOUT);
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConsole, type Console } from './console-harness.js';
-import { createSession, openPane, startLocalSite, type LocalSite } from './session-panes-helpers.js';
+import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
 
 let c: Console;
 let site: LocalSite;
@@ -13,11 +13,11 @@ let site: LocalSite;
 beforeAll(async () => {
   site = await startLocalSite();
   c = await openConsole();
-});
+}, TEST_TIMEOUT);
 afterAll(async () => {
   await c?.close();
   await site?.close();
-});
+}, TEST_TIMEOUT);
 
 describe('session pane: replays', () => {
   it('records, stops, plays and downloads a replay', async () => {
@@ -28,14 +28,14 @@ describe('session pane: replays', () => {
     await page.getByLabel('Framerate (fps)').fill('10');
     await page.getByRole('button', { name: 'Start recording' }).click();
     const row = page.locator('table.replays tbody tr').first();
-    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('recording');
+    await expect.poll(() => row.textContent(), { timeout: 90_000 }).toContain('recording');
     // Let it capture something: wait until the list's length column shows at least 2 s.
-    await expect.poll(async () => (await row.locator('td').nth(2).textContent())!.trim(), { timeout: 60_000 }).toMatch(/^0:0[2-9]|^0:[1-5]\d|^[1-9]/);
+    await expect.poll(async () => (await row.locator('td').nth(2).textContent())!.trim(), { timeout: 120_000 }).toMatch(/^0:0[2-9]|^0:[1-5]\d|^[1-9]/);
     await row.getByRole('button', { name: 'Stop' }).click();
 
     const video = page.getByLabel('Replay player');
     await video.waitFor({ timeout: 120_000 });
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
     expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(0);
     expect(await row.textContent()).toContain('ready');
     // Seek into the recording and wait until that frame is decoded.
@@ -46,7 +46,7 @@ describe('session pane: replays', () => {
           v.currentTime = Math.min(1, v.duration / 2);
         }),
     );
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
     await video.hover();
     await c.screenshot('session-pane-replays');
 
@@ -58,5 +58,5 @@ describe('session pane: replays', () => {
     for await (const ch of await download.createReadStream()) chunks.push(ch as Buffer);
     const mp4 = Buffer.concat(chunks);
     expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
-  });
+  }, TEST_TIMEOUT);
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConsole, type Console } from './console-harness.js';
-import { createSession, openPane, startLocalSite, type LocalSite } from './session-panes-helpers.js';
+import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
 
 let c: Console;
 let site: LocalSite;
@@ -16,11 +16,11 @@ beforeAll(async () => {
   site = await startLocalSite();
   c = await openConsole();
   sessionId = (await createSession(c, { start_url: `${site.url}/console` })).session_id;
-});
+}, TEST_TIMEOUT);
 afterAll(async () => {
   await c?.close();
   await site?.close();
-});
+}, TEST_TIMEOUT);
 
 describe('session pane: telemetry', () => {
   it('enables console telemetry, shows page logs live, filters, searches, pauses and resumes', async () => {
@@ -29,10 +29,10 @@ describe('session pane: telemetry', () => {
     await page.getByText('Recorded categories').click();
     await page.getByLabel('Record console').check();
     await page.getByRole('button', { name: 'Save categories' }).click();
-    await expect.poll(async () => (await te.client.browsers.retrieve(sessionId)).telemetry?.browser?.console?.enabled, { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => (await te.client.browsers.retrieve(sessionId)).telemetry?.browser?.console?.enabled, { timeout: 90_000 }).toBe(true);
 
     const rows = page.locator('.event-row[data-category="console"]');
-    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => rows.count(), { timeout: 90_000 }).toBeGreaterThan(1);
     expect(await rows.first().textContent()).toMatch(/console_log.*tick-marker-\d+/);
     await c.screenshot('session-pane-telemetry');
 
@@ -51,7 +51,7 @@ describe('session pane: telemetry', () => {
     // Pause: new events are held (the button counts them) and the list does not grow.
     await page.getByRole('button', { name: /^Pause/ }).click();
     const shown = await rows.count();
-    await expect.poll(async () => Number((await page.getByRole('button', { name: /^Resume/ }).textContent())!.match(/\((\d+) new\)/)?.[1] ?? 0), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number((await page.getByRole('button', { name: /^Resume/ }).textContent())!.match(/\((\d+) new\)/)?.[1] ?? 0), { timeout: 90_000 }).toBeGreaterThan(0);
     expect(await rows.count()).toBe(shown);
     await page.getByRole('button', { name: /^Resume/ }).click();
     await expect.poll(() => rows.count()).toBeGreaterThan(shown);
@@ -61,7 +61,7 @@ describe('session pane: telemetry', () => {
     const json = JSON.parse((await rows.first().locator('pre.event-json').textContent())!);
     expect(json.event).toMatchObject({ category: 'console', type: 'console_log' });
     expect(typeof json.seq).toBe('number');
-  });
+  }, TEST_TIMEOUT);
 });
 
 describe('session pane: code', () => {
@@ -72,7 +72,7 @@ describe('session pane: code', () => {
     await editor.fill(`console.log('stdout-marker');\nawait page.setContent('<h1>code pane</h1>');\nreturn { sum: 6 * 7, heading: await page.textContent('h1') };`);
     await editor.press('Control+Enter');
     const result = page.getByRole('region', { name: 'Run result' });
-    await result.waitFor({ timeout: 60_000 });
+    await result.waitFor({ timeout: 120_000 });
     await expect.poll(() => result.getByText('success').count()).toBe(1);
     expect(JSON.parse((await result.locator('pre.result-json').textContent())!)).toEqual({ sum: 42, heading: 'code pane' });
     expect(await result.locator('pre.output').nth(1).textContent()).toContain('stdout-marker');
@@ -80,7 +80,7 @@ describe('session pane: code', () => {
 
     await editor.fill(`throw new Error('boom-from-pane');`);
     await page.getByRole('button', { name: /^Run/ }).click();
-    await expect.poll(() => result.getByRole('alert').textContent(), { timeout: 60_000 }).toContain('boom-from-pane');
+    await expect.poll(() => result.getByRole('alert').textContent(), { timeout: 120_000 }).toContain('boom-from-pane');
     expect(await result.getByText('failed').count()).toBe(1);
-  });
+  }, TEST_TIMEOUT);
 });
