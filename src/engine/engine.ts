@@ -75,7 +75,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         stopHooks.push(() => launch.revoke());
       }
       const upgrades = new UpgradeRouter();
-      const authenticators: EngineContext['authenticators'] = [async (_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
+      const authenticators: EngineContext['authenticators'] = [(_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
       context = {
         config,
         store,

@@ -41,7 +41,8 @@ export type Authenticator = (request: FastifyRequest, bearer: string | undefined
 export interface ProjectResolver {
   /** Resolves an id or name within an org; null when there is none. */
   resolve(orgId: string, idOrName: string): Promise<{ id: string } | null>;
-  defaultProjectId(orgId: string): Promise<string>;
+  /** May answer synchronously (from a cache). */
+  defaultProjectId(orgId: string): string | Promise<string>;
 }
 
 declare module 'fastify' {
@@ -63,31 +64,59 @@ export function bearerOf(request: FastifyRequest): string | undefined {
 
 export function installAuth(app: FastifyInstance, authenticators: Authenticator[], projects: ProjectResolver): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public) return;
+  // Callback-style and synchronous whenever every step answers from memory (a recently seen
+  // key, the cached default project): this runs on every request, so the common case costs no
+  // promise or microtask. Any step that needs the database continues asynchronously.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.public) return done();
     const bearer = bearerOf(request);
-    let credential: Credential | null = null;
-    for (const authenticate of authenticators) {
-      credential = await authenticate(request, bearer);
-      if (credential) break;
-    }
-    if (!credential) throw ApiError.unauthorized(bearer ? 'invalid or expired API key' : 'missing bearer API key (Authorization: Bearer <key>)');
-    request.auth = await scopeToProject(request, credential, projects);
+    const credential = firstCredential(request, bearer, authenticators, 0);
+    const scoped = isThenable(credential) ? credential.then((c) => authorize(request, bearer, c, projects)) : authorize(request, bearer, credential, projects);
+    if (isThenable(scoped)) scoped.then(() => done(), done);
+    else done();
   });
 }
 
-async function scopeToProject(request: FastifyRequest, c: Credential, projects: ProjectResolver): Promise<AuthContext> {
+function isThenable<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
+/** Asks each authenticator in turn; synchronous until one of them answers with a promise. */
+function firstCredential(request: FastifyRequest, bearer: string | undefined, authenticators: Authenticator[], from: number): Credential | null | Promise<Credential | null> {
+  for (let i = from; i < authenticators.length; i++) {
+    const c = authenticators[i](request, bearer);
+    if (isThenable(c)) return c.then((found) => found ?? firstCredential(request, bearer, authenticators, i + 1));
+    if (c) return c;
+  }
+  return null;
+}
+
+/** Sets `request.auth` (or throws 401/403/404); a promise only when a lookup is not cached. */
+function authorize(request: FastifyRequest, bearer: string | undefined, c: Credential | null, projects: ProjectResolver): void | Promise<void> {
+  if (!c) throw ApiError.unauthorized(bearer ? 'invalid or expired API key' : 'missing bearer API key (Authorization: Bearer <key>)');
   const raw = request.headers['x-kernel-project-id'];
   const header = Array.isArray(raw) ? raw[0] : raw;
-  let projectId: string;
   if (header && header.trim()) {
-    const p = await projects.resolve(c.orgId, header.trim());
-    if (!p) throw new ApiError(404, 'project_not_found', `project '${header}' (X-Kernel-Project-Id) not found`);
-    if (c.projectId && p.id !== c.projectId) throw ApiError.forbidden('this API key is scoped to another project than X-Kernel-Project-Id');
-    projectId = p.id;
-  } else {
-    projectId = c.projectId ?? (await projects.defaultProjectId(c.orgId));
+    return projects.resolve(c.orgId, header.trim()).then((p) => {
+      if (!p) throw new ApiError(404, 'project_not_found', `project '${header}' (X-Kernel-Project-Id) not found`);
+      if (c.projectId && p.id !== c.projectId) throw ApiError.forbidden('this API key is scoped to another project than X-Kernel-Project-Id');
+      request.auth = authContext(c, p.id);
+    });
   }
+  if (c.projectId) {
+    request.auth = authContext(c, c.projectId);
+    return;
+  }
+  const fallback = projects.defaultProjectId(c.orgId);
+  if (isThenable(fallback)) {
+    return fallback.then((id) => {
+      request.auth = authContext(c, id);
+    });
+  }
+  request.auth = authContext(c, fallback);
+}
+
+function authContext(c: Credential, projectId: string): AuthContext {
   return {
     orgId: c.orgId,
     strategy: c.strategy,

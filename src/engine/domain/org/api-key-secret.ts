@@ -23,3 +23,8 @@ export function sameHash(a: string, b: string): boolean {
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+/** `sameHash` on hashes already decoded to bytes (the per-request path keeps them decoded). */
+export function sameHashBytes(x: Buffer, y: Buffer): boolean {
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -2,28 +2,44 @@
  * API keys: issued in plaintext once, stored as hashes, listed masked. Authentication looks a
  * key up by hash and keeps a short in-memory cache, so an authenticated request costs no
  * database round trip in the common case; deleting or rotating a key evicts it here at once
- * (other nodes see the change within the cache TTL).
+ * (other nodes see the change within the cache TTL). A key that matched a row also has its
+ * hash remembered, so repeat requests skip SHA-256; comparison stays constant-time on hashes.
  */
 import type { Kysely } from 'kysely';
 import type { Database, ApiKeyTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Credential } from '../../http/auth.js';
 import { newId } from '../ids.js';
-import { generateKey, hashKey, maskKey, sameHash } from './api-key-secret.js';
+import { generateKey, hashKey, maskKey, sameHashBytes } from './api-key-secret.js';
 import { nameKey } from './name-key.js';
 
 export type ApiKeyRow = ApiKeyTable;
 
 const CACHE_TTL_MS = 5_000;
 
+/** Bound on both caches; beyond it they are emptied rather than tracked for recency. */
+const MAX_CACHED = 10_000;
+
 interface CacheEntry {
   row: ApiKeyRow;
   email: string;
   at: number;
+  /** The stored hash as bytes, for the constant-time comparison. */
+  hashBytes: Buffer;
+  expiresMs: number | null;
+}
+
+/** A presented plaintext key's SHA-256, kept so a repeat caller is not hashed again. */
+interface PresentedKey {
+  hex: string;
+  bytes: Buffer;
 }
 
 export class ApiKeyAuthority {
+  /** By key hash: what the database said about a key, for CACHE_TTL_MS. */
   private readonly cache = new Map<string, CacheEntry>();
+  /** By plaintext key (of keys that matched a row): its hash. */
+  private readonly presented = new Map<string, PresentedKey>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -65,31 +81,57 @@ export class ApiKeyAuthority {
     return { row, key };
   }
 
-  async authenticate(key: string): Promise<Credential | null> {
-    const hash = hashKey(key);
-    const nowMs = this.clock.now().getTime();
-    let entry = this.cache.get(hash);
-    if (!entry || Date.now() - entry.at > CACHE_TTL_MS) {
-      const row = await this.db
-        .selectFrom('api_keys')
-        .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
-        .selectAll('api_keys')
-        .select('orgs.admin_email')
-        .where('api_keys.key_hash', '=', hash)
-        .executeTakeFirst();
-      if (!row) {
-        this.cache.delete(hash);
-        return null;
-      }
-      const { admin_email, ...keyRow } = row;
-      entry = { row: keyRow, email: admin_email, at: Date.now() };
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, entry);
+  /**
+   * Resolves a presented key. Synchronous (no promise, no hash) when the key was seen recently:
+   * this runs on every authenticated request, so the hot path avoids SHA-256 and microtasks.
+   */
+  authenticate(key: string): Credential | null | Promise<Credential | null> {
+    const presented = this.presented.get(key);
+    if (presented) {
+      const entry = this.cache.get(presented.hex);
+      if (entry && Date.now() - entry.at <= CACHE_TTL_MS) return this.check(entry, presented.bytes);
     }
+    return this.lookup(key, presented);
+  }
+
+  private async lookup(key: string, presented: PresentedKey | undefined): Promise<Credential | null> {
+    const hex = presented?.hex ?? hashKey(key);
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
+      .selectAll('api_keys')
+      .select('orgs.admin_email')
+      .where('api_keys.key_hash', '=', hex)
+      .executeTakeFirst();
+    if (!row) {
+      this.cache.delete(hex);
+      this.presented.delete(key);
+      return null;
+    }
+    const { admin_email, ...keyRow } = row;
+    const entry: CacheEntry = {
+      row: keyRow,
+      email: admin_email,
+      at: Date.now(),
+      hashBytes: Buffer.from(keyRow.key_hash, 'hex'),
+      expiresMs: keyRow.expires_at ? Date.parse(keyRow.expires_at) : null,
+    };
+    if (this.cache.size > MAX_CACHED) this.cache.clear();
+    this.cache.set(hex, entry);
+    // Only keys that matched a row are remembered, so random guesses cannot fill this map.
+    const bytes = presented?.bytes ?? Buffer.from(hex, 'hex');
+    if (!presented) {
+      if (this.presented.size > MAX_CACHED) this.presented.clear();
+      this.presented.set(key, { hex, bytes });
+    }
+    return this.check(entry, bytes);
+  }
+
+  private check(entry: CacheEntry, presentedHash: Buffer): Credential | null {
     const r = entry.row;
-    if (!sameHash(r.key_hash, hash)) return null;
+    if (!sameHashBytes(entry.hashBytes, presentedHash)) return null;
     if (r.deleted_at) return null;
-    if (r.expires_at && Date.parse(r.expires_at) <= nowMs) return null;
+    if (entry.expiresMs !== null && entry.expiresMs <= this.clock.now().getTime()) return null;
     return { orgId: r.org_id, strategy: 'api_key', userId: r.id, email: entry.email, projectId: r.project_id };
   }
 

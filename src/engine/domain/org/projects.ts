@@ -163,9 +163,12 @@ export class Projects {
   }
 
   /** The org's oldest live project: where requests without a project scope act. */
-  async defaultProjectId(orgId: string): Promise<string> {
-    const cached = this.defaultCache.get(orgId);
-    if (cached) return cached;
+  defaultProjectId(orgId: string): string | Promise<string> {
+    // Synchronous when cached: request authentication asks this on every request.
+    return this.defaultCache.get(orgId) ?? this.loadDefaultProjectId(orgId);
+  }
+
+  private async loadDefaultProjectId(orgId: string): Promise<string> {
     const p = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
     if (!p) throw new ApiError(409, 'no_project', 'organization has no project');
     this.defaultCache.set(orgId, p.id);
