@@ -7,6 +7,12 @@
  *   /           account page when signed in ("Signed in as <user>"), else redirect to /login
  *   /login      step 1: email; POST → /login/password
  *   /login/password, /login/code, /login/totp  the following steps
+ *   /login/method  MFA method choice ("Text me a code" / "Use an authenticator app") for users with mfa 'choice'
+ *
+ * With `opts.idp`, the sign-in page also offers "Sign in with ExampleID": /sso/start sends the
+ * browser to a second local server acting as the identity provider, addressed as
+ * `http://localhost:<port>` (another host than the site's 127.0.0.1), whose own username +
+ * password form returns a one-time ticket to /sso/callback. Every page logs to the console.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -16,7 +22,8 @@ import { totpFromSecret } from '../../src/engine/domain/credentials/totp.js';
 
 export interface SiteUser {
   password: string;
-  mfa?: 'sms' | 'totp';
+  /** 'choice': the user picks SMS or authenticator app on /login/method (set totpSecret too). */
+  mfa?: 'sms' | 'totp' | 'choice';
   totpSecret?: string;
 }
 
@@ -30,11 +37,21 @@ export interface LoginSite {
   expireSessions(): void;
   /** Successful sign-ins so far, per user. */
   signIns: Record<string, number>;
+  /** With `opts.idp`: the identity provider's origin (http://localhost:<port>) and host. */
+  idpUrl?: string;
+  idpHost?: string;
+  /** MFA methods chosen on /login/method, in order. */
+  chosenMethods: string[];
   close(): Promise<void>;
 }
 
+export interface LoginSiteOptions {
+  /** ExampleID accounts: IdP username → { password, user it signs in as on the site }. */
+  idp?: Record<string, { password: string; user: string }>;
+}
+
 const page = (title: string, body: string): string =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><main>${body}</main></body></html>`;
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><script>console.log('login-site page ' + location.pathname)</script></head><body><main>${body}</main></body></html>`;
 
 function form(action: string, inner: string, error?: string): string {
   return `${error ? `<div role="alert" class="error">${error}</div>` : ''}<form method="post" action="${action}">${inner}<button type="submit">Continue</button></form>`;
@@ -55,9 +72,12 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startLoginSite(users: Record<string, SiteUser>): Promise<LoginSite> {
+export async function startLoginSite(users: Record<string, SiteUser>, opts: LoginSiteOptions = {}): Promise<LoginSite> {
   const sessions = new Map<string, string>(); // session id → user
-  const pending = new Map<string, { user: string; step: 'password' | 'code' | 'totp' }>(); // pending id → state
+  const pending = new Map<string, { user: string; step: 'password' | 'code' | 'totp' | 'method' }>(); // pending id → state
+  const chosenMethods: string[] = [];
+  const tickets = new Map<string, string>(); // IdP ticket → site user (one use)
+  const idp = opts.idp ? await startIdp(opts.idp, tickets) : undefined;
   const sms = new Map<string, string>();
   const signIns: Record<string, number> = {};
   const sockets = new Set<net.Socket>();
@@ -82,6 +102,10 @@ export async function startLoginSite(users: Record<string, SiteUser>): Promise<L
     };
     const afterPassword = (user: string): void => {
       const u = users[user];
+      if (u.mfa === 'choice') {
+        pending.set(cookies.pending, { user, step: 'method' });
+        return redirect('/login/method');
+      }
       if (u.mfa === 'sms') {
         sms.set(user, String(100000 + Math.floor(Math.random() * 900000)));
         pending.set(cookies.pending, { user, step: 'code' });
@@ -100,7 +124,40 @@ export async function startLoginSite(users: Record<string, SiteUser>): Promise<L
       return send(200, page('Account', `<h1 id="account">Signed in as ${user}</h1><a href="/logout">Sign out</a>`));
     }
     if (url.pathname === '/login' && req.method === 'GET') {
-      return send(200, page('Sign in', `<h1>Sign in to Example</h1>` + form('/login', `<label for="email">Email address</label><input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username" required>`)));
+      const sso = idp ? `<p>or</p><a class="sso" href="/sso/start">Sign in with ExampleID</a>` : '';
+      return send(200, page('Sign in', `<h1>Sign in to Example</h1>` + form('/login', `<label for="email">Email address</label><input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username" required>`) + sso));
+    }
+    if (url.pathname === '/sso/start' && idp) {
+      const back = `http://${req.headers.host}/sso/callback`;
+      return redirect(`${idp.url}/authorize?return_to=${encodeURIComponent(back)}`);
+    }
+    if (url.pathname === '/sso/callback' && idp) {
+      const user = tickets.get(url.searchParams.get('ticket') ?? '');
+      if (!user) return send(400, page('Sign in failed', '<p role="alert" class="error">The ExampleID ticket is not valid.</p>'));
+      tickets.delete(url.searchParams.get('ticket')!);
+      return finish(user);
+    }
+    if (url.pathname === '/login/method') {
+      if (!flow || flow.step !== 'method') return redirect('/login');
+      if (req.method === 'GET') {
+        return send(
+          200,
+          page(
+            'Verify it is you',
+            `<h1>How should we verify it is you?</h1><form method="post" action="/login/method"><button type="submit" name="method" value="sms">Text me a code</button> <button type="submit" name="method" value="totp">Use an authenticator app</button></form>`,
+          ),
+        );
+      }
+      const method = (await readForm(req)).get('method');
+      if (method !== 'sms' && method !== 'totp') return redirect('/login/method');
+      chosenMethods.push(method);
+      if (method === 'sms') {
+        sms.set(flow.user, String(100000 + Math.floor(Math.random() * 900000)));
+        pending.set(cookies.pending, { user: flow.user, step: 'code' });
+        return redirect('/login/code');
+      }
+      pending.set(cookies.pending, { user: flow.user, step: 'totp' });
+      return redirect('/login/totp');
     }
     if (url.pathname === '/login' && req.method === 'POST') {
       const f = await readForm(req);
@@ -158,6 +215,51 @@ export async function startLoginSite(users: Record<string, SiteUser>): Promise<L
     smsCode: (user) => sms.get(user),
     expireSessions: () => sessions.clear(),
     signIns,
+    idpUrl: idp?.url,
+    idpHost: idp ? 'localhost' : undefined,
+    chosenMethods,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await idp?.close();
+    },
+  };
+}
+
+/** The ExampleID identity provider: one username + password form, answering with a ticket. */
+async function startIdp(accounts: NonNullable<LoginSiteOptions['idp']>, tickets: Map<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://idp');
+    const send = (status: number, html: string): void => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+    if (url.pathname !== '/authorize') return send(404, page('Not found', 'not found'));
+    const signInForm = (returnTo: string, error?: string) =>
+      page(
+        'ExampleID',
+        `<h1>ExampleID</h1>` +
+          form(
+            `/authorize?return_to=${encodeURIComponent(returnTo)}`,
+            `<label for="idp-user">ExampleID username</label><input id="idp-user" name="username" type="text" autocomplete="username" required><label for="idp-pass">Password</label><input id="idp-pass" name="password" type="password" required>`,
+            error,
+          ),
+      );
+    const returnTo = url.searchParams.get('return_to') ?? '';
+    if (!/^http:\/\/127\.0\.0\.1:\d+\/sso\/callback$/.test(returnTo)) return send(400, page('ExampleID', '<p role="alert" class="error">Unknown application.</p>'));
+    if (req.method === 'GET') return send(200, signInForm(returnTo));
+    const f = await readForm(req);
+    const account = accounts[f.get('username') ?? ''];
+    if (!account || account.password !== f.get('password')) return send(200, signInForm(returnTo, 'ExampleID does not know that username and password.'));
+    const ticket = randomBytes(12).toString('hex');
+    tickets.set(ticket, account.user);
+    res.writeHead(303, { location: `${returnTo}?ticket=${ticket}`, 'cache-control': 'no-store' }).end();
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://localhost:${(server.address() as AddressInfo).port}`,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -24,10 +24,13 @@ import type { Credentials } from '../domain/credentials/credentials.js';
 import type { Proxies } from '../domain/proxies/proxies.js';
 import type { ProfileService } from '../domain/profiles/profile-binding.js';
 import { CredentialRefSchema, LoginResponseSchema, ManagedAuthSchema, TimelineEventSchema } from '../../shared/wire/identity.js';
+import { TelemetryRequestSchema } from '../../shared/wire/sessions.js';
+import { checkBrowserTelemetry, type FlowReplays } from '../domain/auth-connections/flow-recording.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
 const ProxySel = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
-const Telemetry = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+// The exact create-browser telemetry shape: it becomes the flow session's telemetry config.
+const Telemetry = TelemetryRequestSchema;
 const ConfigFields = {
   allowed_domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 50 })),
   auto_reauth: Type.Optional(Type.Boolean()),
@@ -98,6 +101,7 @@ export const authConnectionsFeature: Feature = {
       },
       sessions: () => sessionsOf(ctx),
       profiles: () => profileAccess(ctx),
+      replays: () => ctx.services.replays as FlowReplays | undefined,
       clock: ctx.clock,
       flowTtlMs: (identity.authFlowTtlSeconds ?? 600) * 1000,
       publicUrl: () => ctx.publicUrl(),
@@ -143,6 +147,7 @@ export const authConnectionsFeature: Feature = {
       async (req) => {
         const body = req.body as ConnectionConfig & { domain: string; profile_name: string; proxy?: { id?: string; name?: string } };
         const scope = scopeOf(req);
+        checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
         // Validate before creating the profile, so a bad request leaves nothing behind.
         const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
@@ -178,6 +183,7 @@ export const authConnectionsFeature: Feature = {
         const scope = scopeOf(req);
         const row = await connections.get(scope, (req.params as { id: string }).id);
         const body = (req.body ?? {}) as ConnectionConfig & { proxy?: { id?: string; name?: string } };
+        checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
         const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
         if (body.health_check_interval !== undefined) await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
@@ -204,8 +210,10 @@ export const authConnectionsFeature: Feature = {
       async (req) => {
         const scope = scopeOf(req);
         const row = await connections.get(scope, (req.params as { id: string }).id);
-        const proxyId = await proxyIdOf(scope, (req.body as { proxy?: { id?: string; name?: string } } | undefined)?.proxy);
-        const flow = await service.startFlow(row, 'LOGIN', { proxyId: proxyId === undefined ? undefined : proxyId });
+        const body = (req.body ?? {}) as { proxy?: { id?: string; name?: string }; record_session?: boolean; browser_telemetry?: Record<string, unknown> | null };
+        checkBrowserTelemetry(body.browser_telemetry);
+        const proxyId = await proxyIdOf(scope, body.proxy);
+        const flow = await service.startFlow(row, 'LOGIN', { proxyId: proxyId === undefined ? undefined : proxyId, recordSession: body.record_session, telemetry: body.browser_telemetry });
         const v = flow.view;
         const res: Record<string, unknown> = { id: row.id, flow_expires_at: v.flow_expires_at, flow_type: v.flow_type, hosted_url: v.hosted_url, handoff_code: v.handoff_code };
         if (v.live_view_url) res.live_view_url = v.live_view_url;

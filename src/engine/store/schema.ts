@@ -196,6 +196,10 @@ export interface AuthTimelineTable {
   updated_at: string;
   /** Insertion order (timestamps can tie). */
   seq: number;
+  /** Replay recorded during the flow (record_session), 0009. */
+  replay_id: string | null;
+  /** 1 when the flow's browser session captured telemetry (browser_telemetry), 0009. */
+  telemetry_captured: number | null;
 }
 
 export interface BrowserPoolTable {

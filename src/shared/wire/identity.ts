@@ -151,6 +151,7 @@ export const TimelineEventSchema = Type.Object({
   error_code: Type.Optional(Type.String()),
   error_message: Type.Optional(Type.String()),
   previous_status: Type.Optional(lit(['AUTHENTICATED', 'NEEDS_AUTH'])),
+  replay_id: Type.Optional(Type.String()),
   step: Type.Optional(lit(['INITIALIZED', 'DISCOVERING', 'AWAITING_INPUT', 'AWAITING_EXTERNAL_ACTION', 'AWAITING_HUMAN_INTERVENTION', 'SUBMITTING', 'COMPLETED', 'EXPIRED'])),
   telemetry_captured: Type.Optional(Type.Boolean()),
   updated_at: Type.Optional(DateTime),

@@ -11,6 +11,8 @@ import type { Credentials } from '../credentials/credentials.js';
 import type { AuthConnections, ConnectionRow, CredentialRef } from './auth-connections.js';
 import type { AuthTimeline } from './auth-timeline.js';
 import { LoginFlow, type FlowResult, type FlowSessions, type SubmitInput } from './login-flow.js';
+import type { FlowReplays } from './flow-recording.js';
+import { allowedHosts } from './allowed-hosts.js';
 import { TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
 
 export interface ProfileAccess {
@@ -23,6 +25,8 @@ export interface AuthServiceDeps {
   credentials: Credentials;
   sessions: () => FlowSessions;
   profiles: () => ProfileAccess;
+  /** The engine's replays service, for record_session (absent → such flows fail clearly). */
+  replays?: () => FlowReplays | undefined;
   clock: Clock;
   flowTtlMs: number;
   publicUrl(): string;
@@ -71,7 +75,8 @@ export class AuthService {
     return { values: this.d.credentials.valuesOf(cred), totpSecret: this.d.credentials.totpSecretOf(cred) };
   }
 
-  async startFlow(row: ConnectionRow, type: FlowType, opts: { proxyId?: string | null; headless?: boolean } = {}): Promise<LoginFlow> {
+  /** `recordSession` / `telemetry` override the connection's record_session / browser_telemetry for this flow. */
+  async startFlow(row: ConnectionRow, type: FlowType, opts: { proxyId?: string | null; headless?: boolean; recordSession?: boolean; telemetry?: Record<string, unknown> | null } = {}): Promise<LoginFlow> {
     const previous = this.flows.get(row.id);
     if (previous && !previous.terminal) await previous.cancel('superseded by a new login flow');
     await this.d.profiles().ensure({ orgId: row.org_id, projectId: row.project_id }, row.profile_name);
@@ -90,6 +95,13 @@ export class AuthService {
       headless: opts.headless ?? type === 'REAUTH',
       hostedUrl: (flowId, code) => `${base}/auth/connections/${connectionId}/hosted?code=${code}`,
       autofill: await this.autofillFor(row),
+      allowedHosts: allowedHosts(row.domain, JSON.parse(row.allowed_domains) as string[], loginUrl),
+      recording: {
+        recordSession: opts.recordSession ?? row.record_session === 1,
+        telemetry: opts.telemetry !== undefined ? opts.telemetry : row.browser_telemetry ? (JSON.parse(row.browser_telemetry) as Record<string, unknown>) : undefined,
+      },
+      replays: () => this.d.replays?.(),
+      onSessionReady: (info) => this.recorded(connectionId, flow.view.id, info),
       onChange: (view) => this.changed(connectionId, view),
       onSuccess: (result) => this.succeeded(connectionId, result),
       log: this.d.log,
@@ -119,6 +131,13 @@ export class AuthService {
         this.d.log('saving auth flow state failed', err);
       }
     });
+    this.writes.set(connectionId, next);
+  }
+
+  /** Notes on the flow's timeline entry which replay records it and whether telemetry is captured. */
+  private recorded(connectionId: string, flowId: string, info: { replayId: string | null; telemetryCaptured: boolean }): void {
+    const prev = this.writes.get(connectionId) ?? Promise.resolve();
+    const next = prev.then(() => this.d.timeline.update(flowId, { replay_id: info.replayId, telemetry_captured: info.telemetryCaptured ? 1 : 0 }).catch((err) => this.d.log('saving the flow recording failed', err)));
     this.writes.set(connectionId, next);
   }
 

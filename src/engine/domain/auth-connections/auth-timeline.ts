@@ -40,12 +40,14 @@ export class AuthTimeline {
         timestamp: now,
         updated_at: now,
         seq: await this.nextSeq(e.connectionId),
+        replay_id: null,
+        telemetry_captured: null,
       })
       .execute();
     return id;
   }
 
-  async update(id: string, c: Partial<Pick<TimelineRow, 'status' | 'step' | 'browser_session_id' | 'error_code' | 'error_message' | 'website_error'>>): Promise<void> {
+  async update(id: string, c: Partial<Pick<TimelineRow, 'status' | 'step' | 'browser_session_id' | 'error_code' | 'error_message' | 'website_error' | 'replay_id' | 'telemetry_captured'>>): Promise<void> {
     await this.db.updateTable('auth_timeline').set({ ...c, updated_at: this.clock.now().toISOString() }).where('id', '=', id).execute();
   }
 
@@ -61,6 +63,8 @@ export class AuthTimeline {
     if (r.error_code) d.error_code = r.error_code;
     if (r.error_message) d.error_message = r.error_message;
     if (r.previous_status) d.previous_status = r.previous_status;
+    if (r.replay_id) d.replay_id = r.replay_id;
+    if (r.telemetry_captured !== null && r.telemetry_captured !== undefined) d.telemetry_captured = r.telemetry_captured === 1;
     if (r.step) d.step = r.step;
     if (r.type !== 'health_check') d.updated_at = r.updated_at;
     if (r.website_error) d.website_error = r.website_error;

@@ -10,6 +10,8 @@ import { ApiError } from '../../http/api-error.js';
 import type { AuthContext } from '../../http/auth.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
+import { NavigationGuard } from './allowed-hosts.js';
+import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingOptions } from './flow-recording.js';
 import { newId } from '../ids.js';
 import { asksForLogin, snapshot, type PageSnapshot, type RawField } from './page-discovery.js';
 import { fieldId, fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
@@ -57,6 +59,13 @@ export interface FlowDeps {
   headless: boolean;
   hostedUrl(flowId: string, code: string): string;
   autofill?: AutofillSource;
+  /** Hosts the flow's page may visit (allowed-hosts.ts); undefined = no restriction. */
+  allowedHosts?: string[];
+  /** record_session and browser_telemetry of this flow (see flow-recording.ts). */
+  recording?: RecordingOptions;
+  replays?: () => FlowReplays | undefined;
+  /** The flow's session is up: which replay records it, whether telemetry is captured. */
+  onSessionReady?(info: { replayId: string | null; telemetryCaptured: boolean }): void;
   onChange(view: FlowView): void;
   onSuccess(result: FlowResult): Promise<void>;
   log(msg: string, err?: unknown): void;
@@ -76,6 +85,8 @@ export class LoginFlow {
   private readonly mfaTypes = new Set<string>();
   private readonly autoTried = new Set<string>();
   private busy: Promise<void> = Promise.resolve();
+  private readonly recording: FlowRecording;
+  private readonly guard: NavigationGuard;
 
   constructor(private readonly d: FlowDeps) {
     const id = newId();
@@ -103,6 +114,8 @@ export class LoginFlow {
     };
     this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: 'the login flow expired before it was completed' }), d.ttlMs);
     this.timer.unref();
+    this.guard = new NavigationGuard(d.allowedHosts);
+    this.recording = new FlowRecording(d.recording ?? {}, d.replays ?? (() => undefined), d.log);
   }
 
   get terminal(): boolean {
@@ -138,6 +151,7 @@ export class LoginFlow {
       s = await this.d.sessions.create(this.d.auth, {
         profile: { name: this.d.profileName, save_changes: true },
         ...(this.d.proxyId ? { proxy_id: this.d.proxyId } : {}),
+        ...telemetryCreateFields(this.d.recording ?? {}),
         headless: this.d.headless,
         timeout_seconds: Math.max(60, Math.ceil(this.d.ttlMs / 1000) + 60),
       });
@@ -147,14 +161,27 @@ export class LoginFlow {
     }
     this.view.browser_session_id = s.session_id;
     this.view.live_view_url = this.d.headless ? null : (s.browser_live_view_url ?? null);
+    const handle = this.d.sessions.get(s.session_id);
+    if (handle) {
+      try {
+        this.d.onSessionReady?.(await this.recording.begin(handle));
+      } catch (err) {
+        const message = `record_session: the flow could not be recorded: ${(err as Error).message}`;
+        await this.finish('FAILED', { code: 'replay_unavailable', message });
+        throw err instanceof ApiError ? err : ApiError.unprocessable(message, 'replay_unavailable');
+      }
+    }
     this.emit();
     this.run(async () => {
-      const handle = this.d.sessions.get(s.session_id);
-      if (!handle) throw new Error('the flow browser session ended unexpectedly');
+      if (!handle || !this.d.sessions.get(s.session_id)) throw new Error('the flow browser session ended unexpectedly');
       this.browser = await chromium.connectOverCDP(handle.browserCdpUrl());
       const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
       this.page = context.pages()[0] ?? (await context.newPage());
-      this.page.on('load', () => this.loads++);
+      const page = this.page;
+      page.on('load', () => this.loads++);
+      page.on('framenavigated', (f) => {
+        if (f === page.mainFrame()) this.guard.note(f.url());
+      });
       await this.page.goto(this.d.loginUrl, { waitUntil: 'load', timeout: 30_000 });
       await this.handle(await snapshot(this.page));
     });
@@ -195,7 +222,11 @@ export class LoginFlow {
     if (input.mfa_option_id) return pick('mfa', (v, id) => v === input.mfa_option_id || id === input.mfa_option_id, 'mfa_option_id', input.mfa_option_id);
     if (input.sign_in_option_id) return pick('sign_in', (v, id) => v === input.sign_in_option_id || id === input.sign_in_option_id, 'sign_in_option_id', input.sign_in_option_id);
     if (input.sso_provider) return pick('sso', (v) => v === input.sso_provider!.toLowerCase(), 'sso_provider', input.sso_provider);
-    if (input.sso_button_selector) return pick('sso', () => true, 'sso_button_selector', input.sso_button_selector) && `xpath=${input.sso_button_selector}`;
+    if (input.sso_button_selector) {
+      pick('sso', () => true, 'sso_button_selector', input.sso_button_selector); // the step must offer SSO at all
+      const sel = input.sso_button_selector;
+      return sel.startsWith('/') || sel.startsWith('(') ? `xpath=${sel}` : sel; // pending_sso_buttons give XPath
+    }
     if (input.selected_choice_id) {
       const c = snap.choices.find((x) => `${x.kind === 'mfa' ? 'mfa' : x.kind === 'sso' ? 'sso' : 'opt'}_${x.value}` === input.selected_choice_id);
       if (!c) throw ApiError.invalidField('selected_choice_id', `'${input.selected_choice_id}' is not offered on this step`);
@@ -239,6 +270,8 @@ export class LoginFlow {
   private async handle(snap: PageSnapshot): Promise<void> {
     this.last = snap;
     if (this.terminal) return;
+    const foreign = this.guard.violation(snap.url);
+    if (foreign) return this.finish('FAILED', { code: 'domain_not_allowed', message: this.guard.message(foreign) });
     if (!asksForLogin(snap) && snap.choices.every((c) => c.kind !== 'mfa')) return this.succeed(snap);
     for (const f of snap.fields) this.requirements.add(fieldType(f));
     for (const c of snap.choices) if (c.kind === 'mfa') this.mfaTypes.add(c.value);
@@ -302,6 +335,7 @@ export class LoginFlow {
   }
 
   private async closeSession(): Promise<void> {
+    await this.recording.end();
     const b = this.browser;
     this.browser = undefined;
     this.page = undefined;

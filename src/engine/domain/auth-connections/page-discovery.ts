@@ -124,7 +124,11 @@ function discoverInPage(): PageSnapshot {
     fields.push({ name: el.name || el.id || `field_${fields.length}`, label, selector: cssPath(el), type, placeholder: el.placeholder || undefined, hint, required: el.required, autocomplete: ac || undefined });
   }
   const choices: RawChoice[] = [];
-  const sso = /(?:sign in|log in|login|continue|sign up)\s+with\s+(google|github|microsoft|apple|facebook|linkedin|okta|twitter|x|amazon|slack)/i;
+  // "Sign in with <Provider>": well-known providers and any other one-word provider name
+  // (company IdPs such as "ExampleID"), but not "continue with email/phone/password/…".
+  const ssoKnown = /(?:sign in|log in|login|continue|sign up)\s+with\s+(google|github|microsoft|apple|facebook|linkedin|okta|twitter|x|amazon|slack)\b/i;
+  const ssoAny = /(?:sign in|log in|login|continue|sign up)\s+(?:with|using|via)\s+([A-Za-z][A-Za-z0-9_.-]{1,39})\s*$/i;
+  const notSso = /^(e-?mail|phone|password|passkey|code|sms|text|username|your|an?|the|another|magic)$/i;
   const mfa: Array<[RegExp, string]> = [
     [/\b(text|sms)\b/i, 'sms'],
     [/\bcall\b/i, 'call'],
@@ -137,7 +141,8 @@ function discoverInPage(): PageSnapshot {
     if (!visible(el)) continue;
     const label = text(el) || (el as HTMLInputElement).value || el.getAttribute('aria-label') || '';
     if (!label || label.length > 80) continue;
-    const m = sso.exec(label);
+    const any = ssoAny.exec(label);
+    const m = ssoKnown.exec(label) ?? (any && !notSso.test(any[1]) ? any : null);
     if (m) {
       choices.push({ kind: 'sso', label, value: m[1].toLowerCase(), selector: xpath(el) });
       continue;

@@ -12,6 +12,7 @@ import { identityMigration } from './0005-identity.js';
 import { poolsMigration } from './0006-pools.js';
 import { replaysMigration } from './0008-replays.js';
 import { appsMigration } from './0007-apps.js';
+import { authTimelineReplayMigration } from './0009-auth-timeline-replay.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -24,6 +25,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0006-pools': poolsMigration,
   '0008-replays': replaysMigration,
   '0007-apps': appsMigration,
+  '0009-auth-timeline-replay': authTimelineReplayMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
