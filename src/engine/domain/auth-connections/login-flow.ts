@@ -15,7 +15,7 @@ import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingO
 import { newId } from '../ids.js';
 import { asksForLogin, snapshot, type PageSnapshot, type RawField } from './page-discovery.js';
 import { fieldId, fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
-import { totpFromSecret } from '../credentials/totp.js';
+import { valueFor, type AutofillSource } from './flow-autofill.js';
 
 /** What login flows need from the session manager. */
 export interface FlowSessions {
@@ -24,10 +24,7 @@ export interface FlowSessions {
   get(id: string): SessionHandle | undefined;
 }
 
-export interface AutofillSource {
-  values: Record<string, string>;
-  totpSecret?: string;
-}
+export type { AutofillSource } from './flow-autofill.js';
 
 export interface SubmitInput {
   fields?: Record<string, string>;
@@ -342,22 +339,5 @@ export class LoginFlow {
     await b?.close().catch(() => {});
     const id = this.view.browser_session_id;
     if (id && this.d.sessions.get(id)) await this.d.sessions.delete(this.d.auth, id).catch((err) => this.d.log('ending the flow session failed', err));
-  }
-}
-
-function valueFor(f: RawField, src: AutofillSource, now: Date): string | undefined {
-  const v = src.values;
-  switch (fieldType(f)) {
-    case 'identifier':
-      return v[f.name] ?? v[fieldRef(f)] ?? v.username ?? v.email ?? v.identifier ?? v.login;
-    case 'password':
-      return v[f.name] ?? v.password;
-    case 'totp_code':
-      return src.totpSecret ? totpFromSecret(src.totpSecret, now).code : undefined;
-    case 'code':
-      // One-time codes sent by SMS/e-mail cannot be known in advance; an authenticator code can.
-      return /authenticator/i.test(f.label) && src.totpSecret ? totpFromSecret(src.totpSecret, now).code : undefined;
-    default:
-      return v[f.name];
   }
 }
