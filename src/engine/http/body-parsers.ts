@@ -22,7 +22,8 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
   // A JSON route called with no body (or an empty one) sees `{}`: required fields then fail
   // validation by name, and all-optional bodies simply work.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if ((request.body === undefined || request.body === null) && request.routeOptions.schema?.body) request.body = {};
+    done();
   });
 }

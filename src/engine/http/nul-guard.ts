@@ -23,9 +23,30 @@ function findNul(value: unknown, at: string, seen = new WeakSet<object>(), depth
   return undefined;
 }
 
+/**
+ * `findNul` for a request part. Params and queries (and many bodies) are flat objects of
+ * strings and numbers: those are checked in place, with no visited-set or entry arrays, since
+ * this runs on every request. Anything nested takes the full walk.
+ */
+function firstNul(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object') return findNul(value, '');
+  if (Buffer.isBuffer(value) || typeof (value as { pipe?: unknown }).pipe === 'function') return undefined;
+  // for-in sees every key Object.entries would (and maybe inherited ones): finding nothing here
+  // means findNul would find nothing either; any doubt goes to findNul for the exact answer.
+  const obj = value as Record<string, unknown>;
+  for (const k in obj) {
+    const v = obj[k];
+    if (v !== null && typeof v === 'object') return findNul(value, '');
+    if (k.includes('\u0000') || (typeof v === 'string' && v.includes('\u0000'))) return findNul(value, '');
+  }
+  return undefined;
+}
+
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const hit = findNul(request.params, '') ?? findNul(request.query, '') ?? findNul(request.body, '');
-    if (hit !== undefined) throw ApiError.invalidField(hit || 'request', 'must not contain NUL characters');
+  // Callback-style: no promise per request.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const hit = firstNul(request.params) ?? firstNul(request.query) ?? firstNul(request.body);
+    done(hit === undefined ? undefined : ApiError.invalidField(hit || 'request', 'must not contain NUL characters'));
   });
 }
