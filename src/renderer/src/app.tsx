@@ -19,6 +19,9 @@ import { ProjectsPage } from './admin/projects-page';
 import { OrgLimitsPage } from './admin/org-limits-page';
 import { ApiKeysPage } from './admin/api-keys-page';
 import { AuditLogsPage } from './admin/audit-logs-page';
+import { ProxiesPage } from './identity/proxies-page';
+import { AuthConnectionsPage } from './identity/auth-connections-page';
+import { InvocationsPage } from './apps/invocations-page';
 import { EmptyState, Spinner } from './components/ui';
 import { href } from './router';
 
@@ -27,6 +30,9 @@ function Screen(): React.JSX.Element {
   if (area === 'sessions' && a) return <SessionView id={a} tab={b} />;
   if (area === 'sessions' || !area) return <SessionsPage />;
   if (area === 'connections') return <ConnectionsPage />;
+  if (area === 'proxies') return <ProxiesPage />;
+  if (area === 'auth-connections') return <AuthConnectionsPage />;
+  if (area === 'invocations') return <InvocationsPage />;
   if (area === 'admin') {
     if (a === 'projects') return <ProjectsPage />;
     if (a === 'limits') return <OrgLimitsPage />;
@@ -45,7 +51,7 @@ export function App(): React.JSX.Element {
   useEffect(() => {
     void check();
   }, [check]);
-  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs'), []);
+  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs', 'proxies', 'auth-connections', 'invocations'), []);
   useShortcuts(refreshAll);
 
   if (status === 'checking')

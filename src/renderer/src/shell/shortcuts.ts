@@ -10,6 +10,9 @@ export const SHORTCUTS: Array<{ keys: string; what: string }> = [
   { keys: 'n', what: 'New session' },
   { keys: '/', what: 'Search the current list' },
   { keys: 'g s', what: 'Go to Sessions' },
+  { keys: 'g i', what: 'Go to Invocations' },
+  { keys: 'g x', what: 'Go to Proxies' },
+  { keys: 'g u', what: 'Go to Auth connections' },
   { keys: 'g p', what: 'Go to Projects' },
   { keys: 'g l', what: 'Go to Organization limits' },
   { keys: 'g k', what: 'Go to API keys' },
@@ -25,7 +28,7 @@ export const SHORTCUTS: Array<{ keys: string; what: string }> = [
   { keys: 'Esc', what: 'Close a dialog' },
 ];
 
-const GO: Record<string, string> = { s: '/sessions', p: '/admin/projects', l: '/admin/limits', k: '/admin/api-keys', a: '/admin/audit-logs', c: '/connections' };
+const GO: Record<string, string> = { s: '/sessions', i: '/invocations', x: '/proxies', u: '/auth-connections', p: '/admin/projects', l: '/admin/limits', k: '/admin/api-keys', a: '/admin/audit-logs', c: '/connections' };
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

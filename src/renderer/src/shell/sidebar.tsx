@@ -15,6 +15,9 @@ import { changed } from '../stores/changes';
 /** Sidebar entries. Later areas (Proxies, Auth, Invocations) add one line here. */
 const NAV: Array<{ section?: string; path: string; label: string; match: string }> = [
   { path: '/sessions', label: 'Sessions', match: 'sessions' },
+  { path: '/invocations', label: 'Invocations', match: 'invocations' },
+  { path: '/proxies', label: 'Proxies', match: 'proxies' },
+  { path: '/auth-connections', label: 'Auth connections', match: 'auth-connections' },
   { section: 'Admin', path: '/admin/projects', label: 'Projects', match: 'admin/projects' },
   { path: '/admin/limits', label: 'Org limits', match: 'admin/limits' },
   { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },

@@ -1,0 +1,185 @@
+/**
+ * Invocations of deployed apps: list (status filter, search), and one invocation's details —
+ * payload, output, status reason, its browsers (links to their session view) and its event
+ * stream (`/invocations/{id}/events`: logs and state changes, ends at a terminal state).
+ */
+import { useEffect, useState } from 'react';
+import type { Session } from '../../../shared/wire/sessions';
+import { transport } from '../transport';
+import { errorMessage } from '../transport/transport';
+import { createListStore } from '../stores/list-store';
+import { usePolling } from '../stores/use-polling';
+import { Badge, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { href } from '../router';
+
+export interface Invocation {
+  id: string;
+  action_name: string;
+  app_name: string;
+  version: string;
+  started_at: string;
+  finished_at?: string | null;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  output?: string;
+  payload?: string;
+  status_reason?: string;
+}
+
+export const useInvocations = createListStore<Invocation, { status: string; query: string }>({
+  topic: 'invocations',
+  filters: { status: '', query: '' },
+  fetch: (f) => transport().request<Invocation[]>('GET', '/invocations', { query: { limit: 100, ...(f.status ? { status: f.status } : {}), ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+});
+
+const TONE = { queued: 'neutral', running: 'info', succeeded: 'ok', failed: 'bad' } as const;
+
+function pretty(text: string | undefined): string {
+  if (!text) return '—';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
+  const [lines, setLines] = useState<string[]>([]);
+  const [browsers, setBrowsers] = useState<Session[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [streaming, setStreaming] = useState(true);
+  useEffect(() => {
+    setLines([]);
+    setError(null);
+    setStreaming(true);
+    transport()
+      .request<{ browsers: Session[] }>('GET', `/invocations/${encodeURIComponent(inv.id)}/browsers`)
+      .then((r) => setBrowsers(r.browsers), (err) => setError(errorMessage(err)));
+    const it = transport().stream(`/invocations/${encodeURIComponent(inv.id)}/events`, { query: { since: '24h' } })[Symbol.asyncIterator]();
+    let stopped = false;
+    void (async () => {
+      try {
+        for (;;) {
+          const r = await it.next();
+          if (r.done || stopped) break;
+          const e = r.value as { event?: string; timestamp?: string; message?: string; invocation?: Invocation; error?: { message?: string } };
+          if (e.event === 'sse_heartbeat') continue;
+          const text = e.event === 'log' ? (e.message ?? '') : e.event === 'invocation_state' ? `[state] ${e.invocation?.status ?? ''}${e.invocation?.status_reason ? `: ${e.invocation.status_reason}` : ''}` : `[${e.event}] ${e.error?.message ?? ''}`;
+          setLines((prev) => [...prev.slice(-1999), `${e.timestamp ? new Date(e.timestamp).toLocaleTimeString(undefined, { hour12: false }) : ''} ${text}`]);
+        }
+      } catch (err) {
+        if (!stopped) setError(errorMessage(err));
+      } finally {
+        if (!stopped) setStreaming(false);
+      }
+    })();
+    return () => {
+      stopped = true;
+      void it.return?.();
+    };
+  }, [inv.id]);
+  return (
+    <aside className="card invocation-details" aria-label={`Invocation ${inv.id}`}>
+      <h2>
+        {inv.app_name} · {inv.action_name} <Badge tone={TONE[inv.status]}>{inv.status}</Badge>
+      </h2>
+      <dl className="props">
+        <dt>Id</dt>
+        <dd className="mono">{inv.id}</dd>
+        <dt>Version</dt>
+        <dd>{inv.version}</dd>
+        <dt>Started</dt>
+        <dd>{formatTime(inv.started_at)}</dd>
+        <dt>Finished</dt>
+        <dd>{formatTime(inv.finished_at)}</dd>
+        {inv.status_reason ? (
+          <>
+            <dt>Reason</dt>
+            <dd>{inv.status_reason}</dd>
+          </>
+        ) : null}
+      </dl>
+      {error ? <ErrorBanner message={error} /> : null}
+      <h4>Payload</h4>
+      <pre className="output">{pretty(inv.payload)}</pre>
+      <h4>Output</h4>
+      <pre className="output">{pretty(inv.output)}</pre>
+      <h4>Browsers</h4>
+      {!browsers ? <Spinner label="Loading browsers" /> : browsers.length ? (
+        <ul>
+          {browsers.map((b) => (
+            <li key={b.session_id}>
+              <a className="mono" href={href(`/sessions/${encodeURIComponent(b.session_id)}`)}>
+                {b.name ?? b.session_id}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted small">No browser is attached to this invocation.</p>
+      )}
+      <h4>
+        Events {streaming ? <Badge tone="ok">live</Badge> : <Badge>ended</Badge>}
+      </h4>
+      <pre className="output invocation-events" role="log" aria-label="Invocation events">
+        {lines.join('\n') || 'Waiting for events…'}
+      </pre>
+    </aside>
+  );
+}
+
+export function InvocationsPage(): React.JSX.Element {
+  const { items, loading, loaded, error, filters, setFilters, refresh } = useInvocations();
+  usePolling(refresh, 5000);
+  const [selected, setSelected] = useState<string | null>(null);
+  const current = items.find((i) => i.id === selected);
+  return (
+    <section className="page">
+      <PageHeader title="Invocations" subtitle="Runs of deployed app actions." />
+      <div className="toolbar">
+        <Field label="Status">
+          <select value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
+            <option value="">all</option>
+            <option>queued</option>
+            <option>running</option>
+            <option>succeeded</option>
+            <option>failed</option>
+          </select>
+        </Field>
+        <input type="search" data-search className="align-end" aria-label="Search invocations" placeholder="Search app, action or id" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
+        {loading ? <Spinner label="Loading invocations" /> : null}
+      </div>
+      {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
+      {loaded && !items.length && !error ? <EmptyState title="No invocations">Deploy an app (npm run deploy or the API), then invoke one of its actions; runs appear here.</EmptyState> : null}
+      <div className={current ? 'files-split' : undefined}>
+        {items.length ? (
+          <table className="table">
+            <thead>
+              <tr>
+                <th>App · action</th>
+                <th>Status</th>
+                <th>Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.id} className={i.id === selected ? 'row-selected' : undefined}>
+                  <td>
+                    <button type="button" className="link" onClick={() => setSelected(i.id)}>
+                      {i.app_name} · {i.action_name}
+                    </button>
+                    <div className="mono muted small">{i.id}</div>
+                  </td>
+                  <td>
+                    <Badge tone={TONE[i.status]}>{i.status}</Badge>
+                  </td>
+                  <td className="small nowrap">{formatTime(i.started_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {current ? <InvocationDetails inv={current} /> : null}
+      </div>
+    </section>
+  );
+}

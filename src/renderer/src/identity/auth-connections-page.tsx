@@ -1,0 +1,240 @@
+/**
+ * Auth connections (managed logins): list, create (domain, profile, login URL, allowed domains,
+ * options), start a login (POST …/login) and open its hosted page, follow the flow live
+ * (…/events SSE) in the details with the timeline, delete.
+ */
+import { useEffect, useState } from 'react';
+import type { ManagedAuthRecord, TimelineEventRecord } from '../../../shared/wire/identity';
+import { transport } from '../transport';
+import { errorMessage } from '../transport/transport';
+import { createListStore } from '../stores/list-store';
+import { changed } from '../stores/changes';
+import { usePolling } from '../stores/use-polling';
+import { notify, reportError } from '../stores/toasts';
+import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { ConfirmDialog, Dialog } from '../components/dialog';
+import { FormDialog } from './form-dialog';
+import { openExternal } from './open-external';
+
+export const useAuthConnections = createListStore<ManagedAuthRecord, { query: string }>({
+  topic: 'auth-connections',
+  filters: { query: '' },
+  fetch: (f) => transport().request<ManagedAuthRecord[]>('GET', '/auth/connections', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+});
+
+function CreateConnection({ open, onClose }: { open: boolean; onClose(): void }): React.JSX.Element | null {
+  const [f, setF] = useState({ domain: '', profile_name: '', login_url: '', allowed: '', save_credentials: true, record_session: false });
+  return (
+    <FormDialog
+      open={open}
+      title="New auth connection"
+      confirmLabel="Create connection"
+      onClose={onClose}
+      onSubmit={async () => {
+        const body: Record<string, unknown> = { domain: f.domain.trim(), profile_name: f.profile_name.trim(), save_credentials: f.save_credentials, record_session: f.record_session };
+        if (f.login_url.trim()) body.login_url = f.login_url.trim();
+        const allowed = f.allowed.split(/[\s,]+/).filter(Boolean);
+        if (allowed.length) body.allowed_domains = allowed;
+        await transport().request('POST', '/auth/connections', { body });
+        notify(`Connection for ${f.domain} created`);
+        changed('auth-connections');
+      }}
+    >
+      <Field label="Domain">
+        <input value={f.domain} placeholder="example.com" onChange={(e) => setF({ ...f, domain: e.target.value })} />
+      </Field>
+      <Field label="Profile name" hint="Created if it does not exist">
+        <input value={f.profile_name} onChange={(e) => setF({ ...f, profile_name: e.target.value })} />
+      </Field>
+      <Field label="Login URL" wide>
+        <input value={f.login_url} placeholder="https://example.com/login" onChange={(e) => setF({ ...f, login_url: e.target.value })} />
+      </Field>
+      <Field label="Allowed domains" hint="Space or comma separated" wide>
+        <input value={f.allowed} onChange={(e) => setF({ ...f, allowed: e.target.value })} />
+      </Field>
+      <label className="check-field">
+        <input type="checkbox" checked={f.save_credentials} onChange={(e) => setF({ ...f, save_credentials: e.target.checked })} /> Save credentials
+      </label>
+      <label className="check-field">
+        <input type="checkbox" checked={f.record_session} onChange={(e) => setF({ ...f, record_session: e.target.checked })} /> Record the login session
+      </label>
+    </FormDialog>
+  );
+}
+
+function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose(): void }): React.JSX.Element | null {
+  const [events, setEvents] = useState<string[]>([]);
+  const [timeline, setTimeline] = useState<TimelineEventRecord[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!conn) return;
+    setEvents([]);
+    setTimeline(null);
+    setError(null);
+    transport()
+      .request<TimelineEventRecord[]>('GET', `/auth/connections/${encodeURIComponent(conn.id)}/timeline`, { query: { limit: 20 } })
+      .then(setTimeline, (err) => setError(errorMessage(err)));
+    if (conn.flow_status !== 'IN_PROGRESS') return;
+    const it = transport().stream(`/auth/connections/${encodeURIComponent(conn.id)}/events`)[Symbol.asyncIterator]();
+    let stopped = false;
+    void (async () => {
+      try {
+        for (;;) {
+          const r = await it.next();
+          if (r.done || stopped) break;
+          const e = r.value as { event?: string; timestamp?: string; flow_status?: string; flow_step?: string; error_message?: string | null };
+          if (e.event === 'sse_heartbeat') continue;
+          setEvents((prev) => [...prev, `${e.timestamp ?? ''} ${e.event}: ${[e.flow_status, e.flow_step, e.error_message].filter(Boolean).join(' · ')}`]);
+        }
+        if (!stopped) changed('auth-connections');
+      } catch (err) {
+        if (!stopped) setError(errorMessage(err));
+      }
+    })();
+    return () => {
+      stopped = true;
+      void it.return?.();
+    };
+    // Restart only for another connection or another flow, not on every list poll.
+  }, [conn?.id, conn?.flow_status]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (!conn) return null;
+  return (
+    <Dialog open title={`Auth connection: ${conn.domain}`} onClose={onClose} wide>
+      <dl className="props">
+        <dt>Id</dt>
+        <dd className="mono">{conn.id}</dd>
+        <dt>Profile</dt>
+        <dd>{conn.profile_name}</dd>
+        <dt>Status</dt>
+        <dd>{conn.status}</dd>
+        <dt>Flow</dt>
+        <dd>{conn.flow_status ? `${conn.flow_type ?? ''} ${conn.flow_status} · ${conn.flow_step ?? ''}` : '—'}</dd>
+        <dt>Login URL</dt>
+        <dd className="mono small">{conn.login_url ?? '—'}</dd>
+        <dt>Hosted page</dt>
+        <dd className="mono small">{conn.hosted_url ?? '—'}</dd>
+        {conn.error_message ? (
+          <>
+            <dt>Error</dt>
+            <dd>{conn.error_message}</dd>
+          </>
+        ) : null}
+      </dl>
+      {error ? <ErrorBanner message={error} /> : null}
+      {events.length ? (
+        <>
+          <h4>Live flow events</h4>
+          <pre className="output">{events.join('\n')}</pre>
+        </>
+      ) : null}
+      <h4>Timeline</h4>
+      {!timeline && !error ? <Spinner label="Loading timeline" /> : null}
+      {timeline && !timeline.length ? <p className="muted">No logins or health checks yet.</p> : null}
+      {timeline?.length ? (
+        <table className="table">
+          <tbody>
+            {timeline.map((t) => (
+              <tr key={t.id}>
+                <td className="small nowrap">{formatTime(t.timestamp)}</td>
+                <td>{t.type}</td>
+                <td>
+                  <Badge tone={t.status === 'SUCCESS' || t.status === 'AUTHENTICATED' ? 'ok' : t.status === 'IN_PROGRESS' ? 'info' : 'bad'}>{t.status}</Badge>
+                </td>
+                <td className="small">{t.error_message ?? t.step ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </Dialog>
+  );
+}
+
+export function AuthConnectionsPage(): React.JSX.Element {
+  const { items, loading, loaded, error, filters, setFilters, refresh } = useAuthConnections();
+  usePolling(refresh, 5000);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<ManagedAuthRecord | null>(null);
+  const [details, setDetails] = useState<ManagedAuthRecord | null>(null);
+  const [starting, setStarting] = useState<string | null>(null);
+
+  const login = async (c: ManagedAuthRecord): Promise<void> => {
+    setStarting(c.id);
+    try {
+      const r = await transport().request<{ hosted_url: string }>('POST', `/auth/connections/${encodeURIComponent(c.id)}/login`, { body: {} });
+      notify('Login started: the hosted page opens in a new window');
+      changed('auth-connections');
+      await openExternal(r.hosted_url);
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setStarting(null);
+    }
+  };
+
+  return (
+    <section className="page">
+      <PageHeader title="Auth connections" subtitle="Managed logins kept in browser profiles." actions={<Button variant="primary" onClick={() => setCreating(true)}>New connection</Button>} />
+      <div className="toolbar">
+        <input type="search" data-search aria-label="Search connections" placeholder="Search domain, profile or id" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
+        {loading ? <Spinner label="Loading connections" /> : null}
+      </div>
+      {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
+      {loaded && !items.length && !error ? <EmptyState title="No auth connections" action={<Button onClick={() => setCreating(true)}>New connection</Button>}>Create one for a site, then start a login to sign in through its hosted page.</EmptyState> : null}
+      {items.length ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Domain</th>
+              <th>Profile</th>
+              <th>Status</th>
+              <th>Flow</th>
+              <th>Last check</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <button type="button" className="link" onClick={() => setDetails(c)}>
+                    {c.domain}
+                  </button>
+                  <div className="mono muted small">{c.id}</div>
+                </td>
+                <td>{c.profile_name}</td>
+                <td>{c.status === 'AUTHENTICATED' ? <Badge tone="ok">authenticated</Badge> : <Badge tone="warn">needs auth</Badge>}</td>
+                <td>{c.flow_status ? <Badge tone={c.flow_status === 'IN_PROGRESS' ? 'info' : c.flow_status === 'SUCCESS' ? 'ok' : 'bad'}>{`${c.flow_status}${c.flow_step ? ` · ${c.flow_step}` : ''}`}</Badge> : '—'}</td>
+                <td className="small nowrap">{formatTime(c.last_auth_check_at)}</td>
+                <td className="row-actions">
+                  <Button busy={starting === c.id} onClick={() => void login(c)}>
+                    Start login
+                  </Button>
+                  {c.flow_status === 'IN_PROGRESS' && c.hosted_url ? <Button onClick={() => void openExternal(c.hosted_url!).catch(reportError)}>Open hosted page</Button> : null}
+                  <Button variant="danger" onClick={() => setDeleting(c)}>
+                    Delete
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <CreateConnection open={creating} onClose={() => setCreating(false)} />
+      <Details conn={details ? (items.find((i) => i.id === details.id) ?? details) : null} onClose={() => setDetails(null)} />
+      <ConfirmDialog
+        open={!!deleting}
+        title={`Delete the connection for ${deleting?.domain ?? ''}?`}
+        message="Its login flows and health checks stop; the browser profile is kept."
+        confirmLabel="Delete"
+        danger
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await transport().request('DELETE', `/auth/connections/${encodeURIComponent(deleting!.id)}`);
+          notify('Connection deleted');
+          changed('auth-connections');
+        }}
+      />
+    </section>
+  );
+}
