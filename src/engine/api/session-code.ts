@@ -40,7 +40,7 @@ export const sessionCodeFeature: Feature = {
         // Keep the session alive while its code runs (it may run longer than the inactivity timeout).
         const release = handle.holdActive();
         try {
-          return await executePlaywright(handle, code, timeout_sec ?? DEFAULT_TIMEOUT_SEC);
+          return await executePlaywright(handle, code, timeout_sec ?? DEFAULT_TIMEOUT_SEC, [ctx.config.dataDir]);
         } finally {
           release();
         }

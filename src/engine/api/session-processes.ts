@@ -13,6 +13,7 @@ import type { SessionRegistry } from '../domain/sessions/session-handle.js';
 import { ProcessTable, type ProcessRequest } from '../runtime/processes/process-table.js';
 import { PROCESS_SIGNALS, type ProcessSignal } from '../runtime/processes/session-process.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
+import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
 
 /** Output kept per stream for an `exec` answer; more is dropped and flagged. */
@@ -43,6 +44,8 @@ export const sessionProcessesFeature: Feature = {
   name: 'session-processes',
   register(app: FastifyInstance, ctx) {
     const table = new ProcessTable([ctx.config.dataDir]);
+    // Loud at start when processes and Playwright code cannot be sandboxed here.
+    void sandboxWarning().then((w) => w && ctx.log.warn(w));
     const attach = createTerminalAttach(() => ctx.services.sessions as SessionRegistry | undefined, table);
     ctx.upgrades.add('/browsers/:id/process/:process_id/attach', attach.handle);
     ctx.onStop(async () => {

@@ -1,23 +1,21 @@
 /**
- * The executor process of `/playwright/execute` (forked by code-runner.ts, one per call):
- * receives `{cdpUrl, code}` over IPC, strips TypeScript with esbuild, connects Playwright to
- * the session's browser, runs the code as an async function body with `page`, `context` and
- * `browser` in a fresh browser context, and answers `{success, result?, error?}`. Anything
- * the code prints goes to this process's stdout/stderr, which the parent captures. The
- * parent ends this process on timeout; the context then goes with the CDP connection.
+ * The executor process of `/playwright/execute` (started by code-runner.ts, one per call, inside
+ * the session's sandbox when bwrap works — see runner-launch.ts): receives
+ * `{js, cdpUrl, playwright, forward?}` over IPC — the user's code already compiled to JavaScript
+ * by the engine — starts the CDP forwarder when sandboxed (127.0.0.1:9222 → the session's CDP
+ * socket), connects Playwright to the session's browser, runs the code as an async function
+ * body with `page`, `context` and `browser` in a fresh browser context, and answers
+ * `{success, result?, error?}`. Anything the code prints goes to this process's stdout/stderr,
+ * which the parent captures. The parent ends this process on timeout; the context then goes
+ * with the CDP connection.
  *
  * Plain JavaScript on purpose: it starts under bare `node` (no TypeScript loader to pay for
- * on every call) from sources and from a packaged build alike.
+ * on every call) from sources, from a packaged build and inside the sandbox alike.
  */
-import { transform } from 'esbuild';
-import { chromium } from 'playwright-core';
 
-/** @param {string} code @returns {Promise<(page: unknown, context: unknown, browser: unknown) => Promise<unknown>>} */
-async function compile(code) {
-  // Wrapped so `return` and `await` are legal at the top of the user's code.
-  const wrapped = `async function __browserdeck_user_code__(page, context, browser) {\n${code}\n}`;
-  const out = await transform(wrapped, { loader: 'ts', target: 'node20', format: 'esm', sourcefile: 'code.ts' });
-  return new Function(`${out.code}\nreturn __browserdeck_user_code__;`)();
+/** @param {string} js @returns {(page: unknown, context: unknown, browser: unknown) => Promise<unknown>} */
+function load(js) {
+  return new Function(`${js}\nreturn __browserdeck_user_code__;`)();
 }
 
 /** @param {unknown} value */
@@ -37,18 +35,24 @@ function messageOf(err) {
   return typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
 }
 
-/** @param {{cdpUrl: string, code: string}} job */
+/** @param {{js: string, cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} job */
 async function run(job) {
+  // Sandboxed, the marker is not on the command line (it would be on bwrap's too): show it as the title.
+  if (job.title) process.title = job.title;
   let fn;
   try {
-    fn = await compile(job.code);
+    fn = load(job.js);
   } catch (err) {
-    const errors = err?.errors;
-    if (errors?.length) return { success: false, error: `syntax error: ${errors.map((e) => (e.location ? `${e.text} (line ${e.location.line - 1}, column ${e.location.column})` : e.text)).join('; ')}` };
     return { success: false, error: `syntax error: ${messageOf(err)}` };
   }
   let context;
   try {
+    if (job.forward) {
+      const { listenForwarder } = await import('../sandbox/cdp-forwarder.mjs');
+      const server = await listenForwarder(job.forward.socket, job.forward.port);
+      server.unref();
+    }
+    const { chromium } = await import(job.playwright);
     const browser = await chromium.connectOverCDP(job.cdpUrl);
     context = await browser.newContext();
     const page = await context.newPage();

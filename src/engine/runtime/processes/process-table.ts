@@ -7,7 +7,9 @@
 import { ApiError } from '../../http/api-error.js';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
 import { resolveSessionPath } from '../session-fs/resolve-session-path.js';
-import { baseEnv, buildLaunch, findBwrap } from './sandbox-command.js';
+import { usableBwrap } from '../sandbox/bwrap.js';
+import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
+import { baseEnv, buildLaunch, cdpEnv } from './sandbox-command.js';
 import { SessionProcess, type StartOptions } from './session-process.js';
 
 const MAX_EXITED_PER_SESSION = 200;
@@ -31,6 +33,14 @@ function validate(req: ProcessRequest): void {
   }
 }
 
+function directCdpUrl(session: SessionHandle): string {
+  try {
+    return `http://${new URL(session.browserCdpUrl()).host}`;
+  } catch {
+    return ''; // browser restarting: no address to hand out right now
+  }
+}
+
 export class ProcessTable {
   private processes = new Map<string, SessionProcess>();
   private hooked = new WeakSet<SessionHandle>();
@@ -42,15 +52,19 @@ export class ProcessTable {
     if (session.signal.aborted) throw ApiError.notFound('browser session', session.id);
     const cwd = await resolveSessionPath(session.dirs.root, req.cwd ?? '/', { followLeaf: true, field: 'cwd' });
     if (!cwd.exists) throw new ApiError(400, 'invalid_request', `cwd: ${cwd.virtual} does not exist`);
-    const env = baseEnv({ ...(session.display ? { DISPLAY: session.display } : {}), ...(req.env ?? {}) }, Boolean(opts.tty));
+    const bwrap = await usableBwrap();
+    // Unsandboxed processes share the host network: they get the browser's real DevTools address.
+    const direct = bwrap ? {} : cdpEnv(directCdpUrl(session));
+    const env = baseEnv({ ...(session.display ? { DISPLAY: session.display } : {}), ...direct, ...(req.env ?? {}) }, Boolean(opts.tty));
+    const cdpSocket = bwrap ? await sessionCdpSocket(session) : undefined;
     const launch = await buildLaunch(
-      { root: cwd.root, cwdVirtual: cwd.virtual, cwdHost: cwd.host, command: req.command, args: req.args ?? [], env, hide: this.hide },
-      findBwrap(),
+      { root: cwd.root, cwdVirtual: cwd.virtual, cwdHost: cwd.host, command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket },
+      bwrap,
     );
     const proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });
     this.processes.set(proc.id, proc);
     this.hook(session);
-    await proc.locateCommand(launch.sandboxed);
+    await proc.locateCommand(launch.commandDepth);
     this.trim(session.id);
     return proc;
   }

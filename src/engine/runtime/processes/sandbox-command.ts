@@ -1,20 +1,28 @@
 /**
  * How a session process is started so that it sees the session filesystem as its own `/`.
- * On Linux with bubblewrap (`bwrap`) the command runs in new namespaces (`--unshare-all`, network
- * shared so tools like curl work) with the session root bound read-write at `/`, the host's
- * /usr, /bin, /lib*, /sbin and /etc read-only on top (shadow files and SSH/TLS private keys
- * masked, the engine's data dir masked if it lies under them), a fresh /proc and /dev, and
- * `--die-with-parent`. It cannot see the engine's data dir or another session's files.
+ * On Linux with bubblewrap (`bwrap`, see runtime/sandbox/bwrap.ts) the command runs in new
+ * namespaces — network included, so only `lo` exists inside: no host loopback service, no
+ * other session's DevTools port, no engine port, no outside network — with every capability
+ * dropped, the session root bound read-write at `/`, the host's /usr, /bin, /lib*, /sbin, /etc,
+ * /opt read-only on top (shadow files and SSH/TLS private keys masked, the engine's data dir
+ * masked if it lies under them), a fresh /proc and /dev, and `--die-with-parent`.
+ * Its own session's browser is reachable at `http://127.0.0.1:9222` (env `CDP_URL`):
+ * the command is started by cdp-exec.mjs, which forwards that port to the session's CDP Unix
+ * socket (bind-mounted at /run/browserdeck/cdp.sock) before running the command.
  * The bind mounts need mount points, so the first sandboxed process leaves empty `usr`, `bin`,
- * `lib`, `lib64`, `sbin`, `etc`, `proc`, `dev` directories (and a `tmp`) in the session root,
- * much like a fresh Linux machine.
- * Without bwrap (macOS, Windows, Linux without it) the command runs directly with its cwd in
- * the session root: weaker isolation, documented in the README — it can read whatever the
- * engine's user can.
+ * `lib`, `lib64`, `sbin`, `etc`, `proc`, `dev`, `run` directories (and a `tmp`) in the session
+ * root, much like a fresh Linux machine.
+ * Without bwrap (macOS, Windows, Linux without it or without user namespaces) the command runs
+ * directly with its cwd in the session root: weaker isolation, documented in the README and
+ * warned about at engine start — it can read whatever the engine's user can and reach every
+ * loopback port.
  */
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, findBwrap, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
+
+export { findBwrap };
 
 export interface SandboxSpec {
   /** Host path of the session root. */
@@ -28,6 +36,8 @@ export interface SandboxSpec {
   env: Record<string, string>;
   /** Host paths to hide from sandboxed processes when they fall under a bound system dir. */
   hide: string[];
+  /** Host path of the session's CDP Unix socket (sandbox/cdp-socket.ts); the browser port is forwarded when given. */
+  cdpSocket?: string;
 }
 
 export interface LaunchSpec {
@@ -36,29 +46,8 @@ export interface LaunchSpec {
   cwd: string;
   env: Record<string, string>;
   sandboxed: boolean;
-}
-
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
-const MASKED_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers'];
-const MASKED_DIRS = ['/etc/ssh', '/etc/ssl/private', '/etc/sudoers.d'];
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-let bwrapPath: string | null | undefined;
-
-/** The bwrap binary, or null when processes cannot be sandboxed here. `BROWSERDECK_NO_BWRAP=1` disables it. */
-export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.BROWSERDECK_NO_BWRAP === '1' || process.platform !== 'linux') return null;
-  if (bwrapPath !== undefined) return bwrapPath;
-  bwrapPath = null;
-  for (const dir of (env.PATH ?? DEFAULT_PATH).split(':').concat(['/usr/bin', '/bin'])) {
-    const candidate = path.join(dir, 'bwrap');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      bwrapPath = candidate;
-      break;
-    } catch {}
-  }
-  return bwrapPath;
+  /** How many generations below the spawned process the user's command runs (0 = it is the command). */
+  commandDepth: number;
 }
 
 /** The environment a session process starts with: nothing of the engine's own (it holds secrets). */
@@ -66,27 +55,34 @@ export function baseEnv(extra: Record<string, string>, tty: boolean): Record<str
   return { PATH: DEFAULT_PATH, HOME: '/', TMPDIR: '/tmp', LANG: 'C.UTF-8', ...(tty ? { TERM: 'xterm-256color' } : {}), ...extra };
 }
 
-function under(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+/**
+ * `CDP_URL` (and the alias `CHROME_DEVTOOLS_URL`) for a process: its session browser's HTTP
+ * DevTools endpoint. Not BROWSERDECK_-prefixed: nothing named like the engine's own settings
+ * is handed to a process.
+ */
+export function cdpEnv(httpUrl: string): Record<string, string> {
+  return { CDP_URL: httpUrl, CHROME_DEVTOOLS_URL: httpUrl };
 }
 
+const EXEC_SCRIPT = fileURLToPath(new URL('../sandbox/cdp-exec.mjs', import.meta.url));
+const FORWARDER_SCRIPT = fileURLToPath(new URL('../sandbox/cdp-forwarder.mjs', import.meta.url));
+
 export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Promise<LaunchSpec> {
-  if (!bwrap) return { file: spec.command, args: spec.args, cwd: spec.cwdHost, env: spec.env, sandboxed: false };
+  if (!bwrap) return { file: spec.command, args: spec.args, cwd: spec.cwdHost, env: spec.env, sandboxed: false, commandDepth: 0 };
   await fsp.mkdir(path.join(spec.root, 'tmp'), { recursive: true, mode: 0o1777 }).catch(() => {});
-  const a = ['--unshare-all', '--share-net', '--die-with-parent', '--bind', spec.root, '/'];
-  const bound: string[] = [];
-  for (const dir of SYSTEM_DIRS) {
-    const st = await fsp.lstat(dir).catch(() => null);
-    if (!st) continue;
-    // /bin → usr/bin on merged-/usr systems: binding follows the link, which is what we want.
-    a.push('--ro-bind', dir, dir);
-    bound.push(dir);
+  const a = await baseSandboxArgs({ root: spec.root, hide: spec.hide });
+  let command = [spec.command, ...spec.args];
+  let env = spec.env;
+  if (spec.cdpSocket) {
+    const node = runtimeMount(a);
+    a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET);
+    a.push('--ro-bind', EXEC_SCRIPT, `${SANDBOX_DIR}/cdp-exec.mjs`, '--ro-bind', FORWARDER_SCRIPT, `${SANDBOX_DIR}/cdp-forwarder.mjs`);
+    command = [node, `${SANDBOX_DIR}/cdp-exec.mjs`, SANDBOX_CDP_SOCKET, String(SANDBOX_CDP_PORT), '--', ...command];
+    env = { ...cdpEnv(`http://127.0.0.1:${SANDBOX_CDP_PORT}`), ...runtimeEnv(), ...env };
   }
-  for (const f of MASKED_FILES) if (fs.existsSync(f)) a.push('--ro-bind', '/dev/null', f);
-  for (const d of MASKED_DIRS) if (fs.existsSync(d)) a.push('--tmpfs', d);
-  for (const h of spec.hide) if (bound.some((b) => under(h, b)) && fs.existsSync(h)) a.push('--tmpfs', h);
-  a.push('--proc', '/proc', '--dev', '/dev', '--chdir', spec.cwdVirtual, '--clearenv');
-  for (const [k, v] of Object.entries(spec.env)) a.push('--setenv', k, v);
-  a.push('--', spec.command, ...spec.args);
-  return { file: bwrap, args: a, cwd: spec.root, env: { PATH: DEFAULT_PATH }, sandboxed: true };
+  a.push('--chdir', spec.cwdVirtual, '--clearenv');
+  for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
+  a.push('--', ...command);
+  // bwrap → its init (pid 1 inside) → [cdp-exec →] command
+  return { file: bwrap, args: a, cwd: spec.root, env: { PATH: DEFAULT_PATH }, sandboxed: true, commandDepth: spec.cdpSocket ? 3 : 2 };
 }

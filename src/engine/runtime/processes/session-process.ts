@@ -2,7 +2,8 @@
  * One process of a session, started through `buildLaunch` either on pipes (`child_process`,
  * stdout and stderr kept apart) or on a PTY (`node-pty`, one merged stream reported as stdout).
  * It runs in its own process group so the whole tree can be killed at once; inside bwrap the
- * user's command is the grandchild (bwrap → bwrap init → command), and signals go to that pid.
+ * user's command runs below wrappers (bwrap → bwrap init → CDP forwarder → command), and signals
+ * and status go to that pid.
  * Output goes to a bounded history plus live subscribers; the exit is an event of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,7 +32,7 @@ export class SessionProcess {
   readonly id = randomUUID();
   readonly startedAt = new Date();
   readonly tty: boolean;
-  /** Host pid of the user's command (bwrap's grandchild when sandboxed). */
+  /** Host pid of the user's command (below bwrap's wrappers when sandboxed). */
   pid: number;
   /** Pid of the direct child = process group id. */
   readonly groupPid: number;
@@ -96,17 +97,21 @@ export class SessionProcess {
     }
   }
 
-  /** Inside bwrap, finds the user's command (grandchild) so signals reach it and not bwrap. */
-  async locateCommand(sandboxed: boolean): Promise<void> {
-    if (!sandboxed || this.groupPid <= 0) return;
-    for (let i = 0; i < 100 && this.exitCode === null; i++) {
-      const init = childrenOf(this.groupPid)[0];
-      const cmd = init ? childrenOf(init)[0] : undefined;
-      if (cmd) {
-        this.pid = cmd;
+  /**
+   * Inside bwrap, finds the user's command (`depth` generations below the spawned process:
+   * bwrap → init → [cdp-exec →] command) so signals and status reach it and not a wrapper.
+   * Waits as long as the wrappers take to start (node startup is slow on a loaded machine).
+   */
+  async locateCommand(depth: number): Promise<void> {
+    if (depth <= 0 || this.groupPid <= 0) return;
+    for (let wait = 2; this.exitCode === null; wait = Math.min(wait * 2, 50)) {
+      let p: number | undefined = this.groupPid;
+      for (let i = 0; i < depth && p; i++) p = childrenOf(p)[0];
+      if (p) {
+        this.pid = p;
         return;
       }
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 
@@ -164,7 +169,8 @@ export class SessionProcess {
   }
 
   status(): { state: 'running' | 'exited'; exit_code: number | null; cpu_pct: number; mem_bytes: number } {
-    const s = this.running ? this.stats.sample(this.groupPid) : { cpu_pct: 0, mem_bytes: 0 };
+    // The command's own tree: the sandbox's wrappers (bwrap, the CDP forwarder) are not the user's.
+    const s = this.running ? this.stats.sample(this.pid) : { cpu_pct: 0, mem_bytes: 0 };
     return { state: this.running ? 'running' : 'exited', exit_code: this.exitCode, ...s };
   }
 }

@@ -1,0 +1,98 @@
+/**
+ * How a Playwright executor is started. On Linux with a working bubblewrap it runs in the same
+ * kind of sandbox as session processes (runtime/sandbox/bwrap.ts): own network namespace (only
+ * `lo`), no capabilities, the session filesystem at `/`, system dirs read-only with the engine's
+ * data dir masked, a private tmpfs TMPDIR, cleared environment. Inside, `/run/browserdeck` holds
+ * read-only copies of exactly what it runs — the Node runtime, this directory, the sandbox
+ * helpers and the playwright-core package — plus the session's CDP socket; the child forwards
+ * 127.0.0.1:9222 to that socket and connects Playwright there, so it reaches its own session's
+ * browser and nothing else. The bwrap arguments go through a pipe (`--args`), keeping host
+ * paths off the command line.
+ * Without bwrap the child is forked directly; where Node has the permission model
+ * (`--experimental-permission`, Node 20; `--permission` later) its file reads are limited to
+ * those same code directories and the session's tmp dir, and writes to that tmp dir. The
+ * network stays shared in that mode (the permission model has no network rule) — documented
+ * as the weaker mode.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
+import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
+
+export interface RunnerLaunch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** NUL-separated bwrap arguments to write to fd 4, when sandboxed. */
+  argsData?: Buffer;
+  sandboxed: boolean;
+  /** What the child needs besides the code: the CDP URL to use, the port to forward. */
+  job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
+}
+
+const RUNNER_DIR = path.dirname(fileURLToPath(import.meta.url));
+const SANDBOX_SRC_DIR = path.resolve(RUNNER_DIR, '../sandbox');
+const CHILD = 'code-runner-child.mjs';
+const WSL_PROBES = ['/proc/sys/fs/binfmt_misc/WSLInterop', '/run/WSL'];
+
+function playwrightDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
+}
+
+function permissionFlag(): string | undefined {
+  const flags = process.allowedNodeEnvironmentFlags;
+  if (flags.has('--permission')) return '--permission';
+  if (flags.has('--experimental-permission')) return '--experimental-permission';
+  return undefined;
+}
+
+export async function buildRunnerLaunch(handle: SessionHandle, marker: string, wsUrl: string, hide: string[], bwrap: string | null): Promise<RunnerLaunch> {
+  const pw = playwrightDir();
+  const pwEntry = path.join(pw, 'index.mjs');
+  if (!bwrap) {
+    const perm = permissionFlag();
+    // playwright-core probes for WSL at import time; Node 20 throws on existsSync of a denied path.
+    const read = [`${RUNNER_DIR}/`, `${SANDBOX_SRC_DIR}/`, `${pw}/`, `${handle.dirs.tmp}/`, ...WSL_PROBES];
+    const execArgv = perm ? [perm, '--disable-warning=ExperimentalWarning', ...read.map((r) => `--allow-fs-read=${r}`), `--allow-fs-write=${handle.dirs.tmp}/`] : [];
+    return {
+      file: process.execPath,
+      args: [...execArgv, path.join(RUNNER_DIR, CHILD), marker],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: handle.dirs.tmp, TMPDIR: handle.dirs.tmp, NODE_ENV: 'production', NODE_OPTIONS: '', ...runtimeEnv() },
+      cwd: handle.dirs.tmp,
+      sandboxed: false,
+      job: { cdpUrl: wsUrl, playwright: pwEntry },
+    };
+  }
+  const socket = await sessionCdpSocket(handle);
+  const a = await baseSandboxArgs({ root: handle.dirs.root, hide });
+  const node = runtimeMount(a);
+  const inside = { runner: `${SANDBOX_DIR}/code-runner`, sandbox: `${SANDBOX_DIR}/sandbox`, pw: `${SANDBOX_DIR}/node_modules/playwright-core`, tmp: `${SANDBOX_DIR}/tmp` };
+  a.push('--ro-bind', RUNNER_DIR, inside.runner, '--ro-bind', SANDBOX_SRC_DIR, inside.sandbox, '--ro-bind', pw, inside.pw);
+  a.push('--ro-bind', socket, SANDBOX_CDP_SOCKET, '--tmpfs', inside.tmp, '--chdir', '/', '--clearenv');
+  const env: Record<string, string> = {
+    PATH: DEFAULT_PATH,
+    HOME: '/',
+    TMPDIR: inside.tmp,
+    NODE_ENV: 'production',
+    // The IPC channel the engine opened is fd 3 of bwrap, inherited by the child.
+    NODE_CHANNEL_FD: '3',
+    NODE_CHANNEL_SERIALIZATION_MODE: 'advanced',
+    ...runtimeEnv(),
+  };
+  for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
+  const browserPath = new URL(wsUrl).pathname;
+  return {
+    file: bwrap,
+    // bwrap takes only options from --args: the command stays on its command line, the marker
+    // does not (the child shows it as its title), so exactly one process carries it.
+    args: ['--args', '4', '--', node, `${inside.runner}/${CHILD}`],
+    env: { PATH: DEFAULT_PATH },
+    cwd: '/',
+    argsData: Buffer.from(a.map((x) => `${x}\0`).join('')),
+    sandboxed: true,
+    job: { cdpUrl: `ws://127.0.0.1:${SANDBOX_CDP_PORT}${browserPath}`, forward: { socket: SANDBOX_CDP_SOCKET, port: SANDBOX_CDP_PORT }, playwright: `${inside.pw}/index.mjs`, title: `node ${marker}` },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * What session processes and Playwright executors share about bubblewrap: finding the binary,
+ * checking once that it really works here (user namespaces may be disabled), and the common
+ * arguments — new namespaces including the network (`--unshare-all`: only `lo` inside, so no
+ * host loopback service, no other session's DevTools port and no engine port is reachable),
+ * every capability dropped (root inside could otherwise unmount the masks below), the host's
+ * system directories read-only with shadow files, SSH/TLS private keys and the engine's data
+ * dir masked, fresh /proc and /dev, `--die-with-parent` and a cleared environment.
+ * Inside, `/run/browserdeck` (a tmpfs) holds the session's CDP socket and the helper scripts;
+ * see cdp-socket.ts and cdp-forwarder.mjs.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+/** Directory inside every sandbox for Browserdeck's own mounts (a tmpfs). */
+export const SANDBOX_DIR = '/run/browserdeck';
+/** The session's browser DevTools endpoint as seen inside a sandbox (forwarded, see cdp-forwarder.mjs). */
+export const SANDBOX_CDP_PORT = 9222;
+/** The session's CDP Unix socket inside a sandbox. */
+export const SANDBOX_CDP_SOCKET = `${SANDBOX_DIR}/cdp.sock`;
+export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
+const MASKED_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers'];
+const MASKED_DIRS = ['/etc/ssh', '/etc/ssl/private', '/etc/sudoers.d'];
+
+let bwrapPath: string | null | undefined;
+let probe: Promise<string | null> | undefined;
+let probeError: string | undefined;
+
+/** The bwrap binary on PATH, or null. `BROWSERDECK_NO_BWRAP=1` disables sandboxing. */
+export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.BROWSERDECK_NO_BWRAP === '1' || process.platform !== 'linux') return null;
+  if (bwrapPath !== undefined) return bwrapPath;
+  bwrapPath = null;
+  for (const dir of (env.PATH ?? DEFAULT_PATH).split(':').concat(['/usr/bin', '/bin'])) {
+    const candidate = path.join(dir, 'bwrap');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      bwrapPath = candidate;
+      break;
+    } catch {}
+  }
+  return bwrapPath;
+}
+
+/**
+ * The bwrap binary if a sandbox with our flags actually starts here (checked once per engine
+ * process: a kernel without unprivileged user namespaces makes bwrap fail at run time), else null.
+ */
+export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  const bin = findBwrap(env);
+  if (!bin) return Promise.resolve(null);
+  probe ??= new Promise((resolve) => {
+    execFile(bin, ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--', 'true'], { timeout: 30_000 }, (err, _out, stderr) => {
+      if (err) probeError = `${bin} does not start a sandbox here: ${String(stderr || err.message).trim()}`;
+      resolve(err ? null : bin);
+    });
+  });
+  return probe;
+}
+
+/** Why sandboxing is off (for the start-up warning), or undefined when it is on. */
+export async function sandboxWarning(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  if (await usableBwrap(env)) return undefined;
+  const why =
+    process.platform !== 'linux' ? `bubblewrap does not exist on ${process.platform}`
+    : env.BROWSERDECK_NO_BWRAP === '1' ? 'BROWSERDECK_NO_BWRAP=1'
+    : (probeError ?? 'bwrap is not installed');
+  return (
+    `session processes and Playwright code run WITHOUT a sandbox (${why}): they share the engine's network ` +
+    `(other sessions' DevTools ports, the engine's port) and processes can read every file the engine's user can`
+  );
+}
+
+function under(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+}
+
+/**
+ * The common bwrap arguments up to (not including) the caller's own mounts: namespaces, dropped
+ * capabilities, the session root at `/` (read-write) when given, else an empty tmpfs root, system
+ * dirs read-only with masks, `hide` (host paths, e.g. the data dir) masked when they fall under a
+ * bound dir, fresh /proc and /dev, and the `/run/browserdeck` tmpfs.
+ */
+export async function baseSandboxArgs(opts: { root?: string; hide: string[] }): Promise<string[]> {
+  const a = ['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL'];
+  if (opts.root) a.push('--bind', opts.root, '/');
+  else a.push('--tmpfs', '/');
+  const bound: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    const st = await fsp.lstat(dir).catch(() => null);
+    if (!st) continue;
+    // /bin → usr/bin on merged-/usr systems: binding follows the link, which is what we want.
+    a.push('--ro-bind', dir, dir);
+    bound.push(dir);
+  }
+  for (const f of MASKED_FILES) if (fs.existsSync(f)) a.push('--ro-bind', '/dev/null', f);
+  for (const d of MASKED_DIRS) if (fs.existsSync(d)) a.push('--tmpfs', d);
+  for (const h of opts.hide) if (bound.some((b) => under(h, b)) && fs.existsSync(h)) a.push('--tmpfs', h);
+  a.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', SANDBOX_DIR);
+  return a;
+}
+
+/**
+ * Mounts the engine's own JavaScript runtime read-only at `/run/browserdeck/runtime` (the whole
+ * directory of `process.execPath`, so an Electron build brings its resources) and returns the
+ * path to run inside.
+ */
+export function runtimeMount(args: string[]): string {
+  const dir = path.dirname(process.execPath);
+  args.push('--ro-bind', dir, `${SANDBOX_DIR}/runtime`);
+  return `${SANDBOX_DIR}/runtime/${path.basename(process.execPath)}`;
+}
+
+/** Environment a sandboxed Node needs when the runtime is Electron's binary. */
+export function runtimeEnv(): Record<string, string> {
+  return process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+}

@@ -1,0 +1,37 @@
+/**
+ * Inside a sandbox (its own network namespace, only `lo`): listens on 127.0.0.1:<port> and pipes
+ * every connection to the session's CDP Unix socket, which the engine forwards to the session's
+ * Chromium. So `http://127.0.0.1:9222` inside a sandbox is that session's browser and nothing
+ * else. Chromium builds the `webSocketDebuggerUrl` of `/json/version` from the Host header, so
+ * the URLs it hands out point back at this forwarder.
+ *
+ * Plain JavaScript with builtins only: it runs under bare `node` inside the sandbox.
+ */
+import net from 'node:net';
+
+/**
+ * @param {string} socketPath
+ * @param {number} port
+ * @returns {Promise<net.Server>}
+ */
+export function listenForwarder(socketPath, port) {
+  const server = net.createServer((client) => {
+    const upstream = net.connect(socketPath);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      server.off('error', reject);
+      server.on('error', () => {});
+      resolve(server);
+    });
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * The one way a sandbox reaches a browser: a per-session Unix socket that the engine listens
+ * on and bind-mounts into that session's sandboxes only. Every connection is piped to the
+ * DevTools TCP port of the session's *current* Chromium (looked up per connection, so it
+ * follows restarts after a crash). The socket lives in the session's private directory
+ * (`<dataDir>/sessions/<id>/cdp.sock`, next to — not inside — the session filesystem root, so a
+ * session process cannot replace it), or in a private `0700` temp dir when that path is too
+ * long for a Unix socket. It is closed, with its connections, when the session ends.
+ */
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+
+/** sun_path holds 108 bytes on Linux (104 on macOS) including the NUL. */
+const MAX_SOCKET_PATH = 100;
+
+const sockets = new Map<string, Promise<string>>();
+
+/** The host path of the session's CDP socket, listening from the first call until the session ends. */
+export function sessionCdpSocket(handle: SessionHandle): Promise<string> {
+  let p = sockets.get(handle.id);
+  if (!p) {
+    p = open(handle);
+    sockets.set(handle.id, p);
+    p.catch(() => sockets.delete(handle.id));
+  }
+  return p;
+}
+
+function browserAddress(handle: SessionHandle): { host: string; port: number } {
+  const u = new URL(handle.browserCdpUrl());
+  return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port) };
+}
+
+async function open(handle: SessionHandle): Promise<string> {
+  if (handle.signal.aborted) throw new Error(`session ${handle.id} has ended`);
+  let dir = path.dirname(handle.dirs.root);
+  let ownDir = false;
+  if (Buffer.byteLength(path.join(dir, 'cdp.sock')) > MAX_SOCKET_PATH) {
+    dir = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-cdp-'));
+    ownDir = true;
+  }
+  const file = path.join(dir, 'cdp.sock');
+  await fs.rm(file, { force: true });
+  const conns = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    conns.add(client);
+    client.on('close', () => conns.delete(client));
+    client.on('error', () => client.destroy());
+    client.pause();
+    handle
+      .ready()
+      .then(() => {
+        if (client.destroyed) return;
+        const { host, port } = browserAddress(handle);
+        const upstream = net.connect(port, host);
+        conns.add(upstream);
+        upstream.on('close', () => (conns.delete(upstream), client.destroy()));
+        upstream.on('error', () => upstream.destroy());
+        client.on('close', () => upstream.destroy());
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      })
+      .catch(() => client.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(file, () => resolve());
+  });
+  server.on('error', () => {});
+  // Only the engine's user (the sandbox runs as that user) may connect.
+  await fs.chmod(file, 0o600);
+  handle.onEnd(async () => {
+    sockets.delete(handle.id);
+    for (const c of conns) c.destroy();
+    await new Promise((r) => server.close(r));
+    await fs.rm(ownDir ? dir : file, { recursive: true, force: true });
+  });
+  return file;
+}
