@@ -32,7 +32,7 @@ export interface ApiKeyTable {
   org_id: string;
   project_id: string | null;
   name: string;
-  /** `name` folded for case/accent-insensitive exact matches (see name-key.ts). */
+  /** `name` folded for case/accent-insensitive exact matches (see shared/name-key.ts). */
   name_key: string;
   key_hash: string;
   masked_key: string;

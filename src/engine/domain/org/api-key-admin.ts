@@ -15,7 +15,7 @@ import type { ApiKeyAuthority } from './api-keys.js';
 import type { Projects } from './projects.js';
 import { apiKeyDto, findApiKeyRecord, listApiKeyRecords, type ApiKeyListQuery, type ApiKeyRecordRow } from './api-key-records.js';
 import { requireApiKey, confinedProject } from './access.js';
-import { nameKey } from './name-key.js';
+import { nameKey } from '../../../shared/name-key.js';
 
 const DAY_MS = 86_400_000;
 export const MAX_KEY_DAYS = 3650;

@@ -9,7 +9,7 @@ import type { Database } from '../../store/schema.js';
 import type { ApiKey } from '../../../shared/wire/org.js';
 import { contains, containsInsensitive, startsWith } from '../../store/sql-helpers.js';
 import type { ApiKeyRow } from './api-keys.js';
-import { nameKey } from './name-key.js';
+import { nameKey } from '../../../shared/name-key.js';
 
 export type ApiKeyStatus = 'active' | 'deleted' | 'all';
 export type ApiKeySortBy = 'created_at' | 'name' | 'expires_at';

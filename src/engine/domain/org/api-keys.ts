@@ -11,7 +11,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { Credential } from '../../http/auth.js';
 import { newId } from '../ids.js';
 import { generateKey, hashKey, maskKey, sameHashBytes } from './api-key-secret.js';
-import { nameKey } from './name-key.js';
+import { nameKey } from '../../../shared/name-key.js';
 
 export type ApiKeyRow = ApiKeyTable;
 

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { newId } from '../ids.js';
-import { nameKey } from './name-key.js';
+import { nameKey } from '../../../shared/name-key.js';
 import type { ApiKeyAuthority } from './api-keys.js';
 
 export interface BootstrapResult {

@@ -8,7 +8,7 @@ import type { Database, ProjectTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
-import { nameKey } from './name-key.js';
+import { nameKey } from '../../../shared/name-key.js';
 import { contains, isUniqueViolation } from '../../store/sql-helpers.js';
 
 export type ProjectRow = ProjectTable;
@@ -104,11 +104,20 @@ export class Projects {
     return p;
   }
 
-  /** `onlyId` confines the listing to one project (for project-scoped callers). */
-  async list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): Promise<ProjectRow[]> {
-    const key = JSON.stringify([orgId, q.offset, q.limit, q.query, q.name, q.onlyId]);
+  /**
+   * `onlyId` confines the listing to one project (for project-scoped callers). Answers
+   * synchronously from the cache (no promise: this is the hottest org read).
+   */
+  list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): ProjectRow[] | Promise<ProjectRow[]> {
+    // The plain listing (no filters) has a cheap key; filtered ones are JSON-encoded (which
+    // starts with `[`, unlike an org id, so the two forms never collide).
+    const key = q.query === undefined && q.name === undefined && q.onlyId === undefined ? `${orgId} ${q.offset} ${q.limit}` : JSON.stringify([orgId, q.offset, q.limit, q.query, q.name, q.onlyId]);
     const hit = this.listCache.get(key);
     if (hit && performance.now() - hit.at < LIST_CACHE_MS) return hit.rows.slice();
+    return this.listAndCache(key, orgId, q);
+  }
+
+  private async listAndCache(key: string, orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): Promise<ProjectRow[]> {
     const generation = this.listGeneration;
     const rows = await this.listFromDb(orgId, q);
     if (generation === this.listGeneration) {

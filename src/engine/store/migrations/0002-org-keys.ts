@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../database.js';
-import { nameKey } from '../../domain/org/name-key.js';
+import { nameKey } from '../../../shared/name-key.js';
 
 export function orgKeysMigration(_dialect: DialectName): Migration {
   return {
