@@ -43,6 +43,13 @@ describe('chromiumArgs', () => {
     expect(args).toEqual(expect.arrayContaining(['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-blink-features=AutomationControlled']));
     expect(args.find((a) => a.startsWith('--user-agent='))).toBe('--user-agent=Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36');
     expect(args.at(-1)).toBe('https://a.test/');
+    // No "unsupported flag" infobar above the first tab (it would shrink the page).
+    expect(args).toContain('--test-type');
+    // Headless windows are sized viewport + the learned emulated frame; headful ones are not.
+    const framed = { userDataDir: '/d/u', viewport: { width: 800, height: 600 }, windowFrame: { width: 0, height: 87 } };
+    expect(chromiumArgs({ ...framed, headless: true })).toContain('--window-size=800,687');
+    expect(chromiumArgs({ ...framed, headless: true })).toContain('--screen-info={800x600}');
+    expect(chromiumArgs({ ...framed, headless: false })).toContain('--window-size=800,600');
     const plain = chromiumArgs({ userDataDir: '/d/u', headless: false, viewport: { width: 800, height: 600 } });
     expect(plain).not.toContain('--headless=new');
     expect(plain).not.toContain('--no-sandbox');

@@ -14,6 +14,7 @@ import { launchChromium, type LaunchedBrowser } from '../../runtime/chromium/lau
 import { chromiumArgs } from '../../runtime/chromium/chromium-flags.js';
 import { needsXvfb, startXvfb, type XvfbServer } from '../../runtime/chromium/xvfb.js';
 import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
+import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
 
 export interface RuntimeSpec {
   id: string;
@@ -69,6 +70,8 @@ export class SessionRuntime implements SessionHandle {
   display?: string;
   private readonly abort = new AbortController();
   private readonly supervisor: BrowserSupervisor;
+  /** Headless only: keeps every window's page area at the viewport (per launched browser). */
+  private windows?: HeadlessWindows;
   private xvfb?: XvfbServer;
   private holds = 0;
   private timer?: NodeJS.Timeout;
@@ -149,12 +152,18 @@ export class SessionRuntime implements SessionHandle {
     return b;
   }
 
+  private get frameKey(): string {
+    return `${this.spec.executable}|kiosk=${Boolean(this.spec.options.kiosk_mode)}`;
+  }
+
   private async launch(): Promise<LaunchedBrowser> {
     const o = this.spec.options;
     const args = chromiumArgs({
       userDataDir: this.dirs.userData,
       headless: o.headless,
-      viewport: o.viewport,
+      // Headless: the current viewport (a restart keeps a PATCHed one); headful: the X screen.
+      viewport: o.headless ? this.viewport : o.viewport,
+      windowFrame: o.headless ? frameHint(this.frameKey) : undefined,
       kiosk: o.kiosk_mode,
       stealth: o.stealth,
       userAgent: this.spec.userAgent,
@@ -169,7 +178,29 @@ export class SessionRuntime implements SessionHandle {
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
     await b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
+    if (o.headless) {
+      this.windows?.stop();
+      this.windows = new HeadlessWindows(b.control, () => this.viewport, this.frameKey);
+      // Ready means the page area already equals the viewport; a failure here only costs the fit.
+      await this.windows.start().catch((err) => this.spec.serviceLog?.('session', `could not fit the window to the viewport: ${(err as Error).message}\n`));
+    }
     return b;
+  }
+
+  /**
+   * Applies a new viewport. Headless: every window's page area (and the emulated screen)
+   * becomes the viewport. Headful: every window becomes the viewport's size (the X screen
+   * bounds it), so pages are smaller by the browser UI, as on a desktop.
+   */
+  async resizeViewport(v: Viewport): Promise<void> {
+    const b = await this.ready();
+    if (this.headless) {
+      this.viewport = v;
+      await this.windows?.resize();
+      return;
+    }
+    await sizeAllWindows(b.control, v);
+    this.viewport = v;
   }
 
   private tmpLink?: string;
@@ -280,6 +311,7 @@ export class SessionRuntime implements SessionHandle {
           /* cleanup of one feature must not stop the rest */
         }
       }
+      this.windows?.stop();
       const clean = await this.supervisor.stop().catch(() => false);
       if (beforeDirsRemoved) await beforeDirsRemoved(this.dirs, clean).catch(() => {});
       await this.xvfb?.stop();

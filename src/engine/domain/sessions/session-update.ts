@@ -67,17 +67,10 @@ export async function updateSession(db: Kysely<Database>, m: SessionManager, aut
   return { ...row, ...changes };
 }
 
-/** Resizes every browser window to the viewport (the whole X screen bounds a headful session). */
+/** Applies the viewport to the browser; a headful session's windows cannot outgrow its X screen. */
 async function resizeBrowser(rt: SessionRuntime, v: Viewport): Promise<void> {
   if (rt.display && (v.width > rt.screen.width || v.height > rt.screen.height)) {
     throw ApiError.unprocessable(`a headful session's viewport cannot grow beyond its screen (${rt.screen.width}x${rt.screen.height})`, 'viewport_too_large');
   }
-  const b = await rt.ready();
-  const { targetInfos } = await b.control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
-  const windows = new Set<number>();
-  for (const t of targetInfos.filter((t) => t.type === 'page')) {
-    const w = await b.control.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => undefined);
-    if (w) windows.add(w.windowId);
-  }
-  for (const windowId of windows) await b.control.send('Browser.setWindowBounds', { windowId, bounds: { width: v.width, height: v.height } });
+  await rt.resizeViewport(v);
 }

@@ -7,6 +7,11 @@ export interface ChromiumLaunchOptions {
   userDataDir: string;
   headless: boolean;
   viewport: { width: number; height: number };
+  /**
+   * Headless only: the emulated window frame (tab strip, toolbar) learned from an earlier
+   * launch, so the first window's page area already equals the viewport.
+   */
+  windowFrame?: { width: number; height: number };
   kiosk?: boolean;
   stealth?: boolean;
   /** A user agent without "HeadlessChrome" (stealth). */
@@ -36,10 +41,13 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
     '--password-store=basic',
     '--use-mock-keychain',
     '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication',
-    `--window-size=${o.viewport.width},${o.viewport.height}`,
+    // New headless mode counts the emulated browser frame in the window size (see headless-windows.ts).
+    `--window-size=${o.viewport.width + (o.headless ? (o.windowFrame?.width ?? 0) : 0)},${o.viewport.height + (o.headless ? (o.windowFrame?.height ?? 0) : 0)}`,
     '--window-position=0,0',
   ];
-  if (o.runningAsRoot) args.push('--no-sandbox');
+  // --test-type (as chromedriver passes) hides the "unsupported command-line flag" infobar that
+  // --no-sandbox would put above the first tab, shrinking its page by ~56 px.
+  if (o.runningAsRoot) args.push('--no-sandbox', '--test-type');
   // Headless Chromium reports an 800x600 screen unless told otherwise; match the viewport like Xvfb does.
   if (o.headless) args.push('--headless=new', `--screen-info={${o.viewport.width}x${o.viewport.height}}`);
   if (!o.gpu) args.push('--disable-gpu');
