@@ -15,19 +15,19 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { rejectUpgrade } from '../http/upgrade-router.js';
 import { ApiError } from '../http/api-error.js';
-import type { SessionManager } from '../domain/sessions/session-manager.js';
-import type { SessionRuntime } from '../domain/sessions/session-runtime.js';
+import type { SessionHandle, SessionRegistry } from '../domain/sessions/session-handle.js';
 import { sessionSignals } from '../events/session-signals.js';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 let connectionIds = 0;
 
-export function createCdpProxy(sessions: SessionManager) {
+/** Sessions reach the proxy only through the SessionHandle contract (runtime sits below domain/). */
+export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
   const clients = new Set<WebSocket>();
 
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
-    let rt: SessionRuntime;
+    let rt: SessionHandle;
     try {
       rt = await sessions.requireUpgrade(req, url, params.id);
     } catch (err) {
@@ -45,7 +45,7 @@ export function createCdpProxy(sessions: SessionManager) {
     wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));
   }
 
-  function bridge(client: WebSocket, rt: SessionRuntime, upstreamUrl: string): void {
+  function bridge(client: WebSocket, rt: SessionHandle, upstreamUrl: string): void {
     clients.add(client);
     const release = rt.holdActive();
     const upstream = new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
@@ -62,7 +62,7 @@ export function createCdpProxy(sessions: SessionManager) {
     const closeBoth = (code: number, reason: string) => {
       if (closing) return;
       closing = true;
-      const why = rt.ended ? 'context_cancelled' : code === 1012 ? 'upstream_changed' : code === 1000 ? 'client_close' : 'upstream_error';
+      const why = rt.signal.aborted ? 'context_cancelled' : code === 1012 ? 'upstream_changed' : code === 1000 ? 'client_close' : 'upstream_error';
       sessionSignals.emit({ type: 'cdp_disconnect', sessionId: rt.id, connectionId, durationMs: Date.now() - connectedAt, messageCount, reason: why });
       offEnd();
       offRestart();
@@ -89,7 +89,7 @@ export function createCdpProxy(sessions: SessionManager) {
       if (createTargetIds.size) trackCreatedTarget(data.toString(), createTargetIds, openedTargets);
       if (client.readyState === WebSocket.OPEN) client.send(data, { binary });
     });
-    upstream.on('close', () => closeBoth(rt.ended ? 1001 : 1011, rt.ended ? 'session ended' : 'browser connection lost'));
+    upstream.on('close', () => closeBoth(rt.signal.aborted ? 1001 : 1011, rt.signal.aborted ? 'session ended' : 'browser connection lost'));
     upstream.on('error', () => closeBoth(1011, 'browser connection failed'));
 
     client.on('message', (data, binary) => {
