@@ -12,7 +12,7 @@ import { Proxies, type ProxyCreate } from '../domain/proxies/proxies.js';
 import { loadProviderConfig } from '../domain/proxies/proxy-providers.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
 import { secretsOf } from '../domain/secrets/secrets-service.js';
-import { SessionProxyRouting } from '../runtime/proxy-forwarder/session-proxy-routing.js';
+import { SessionProxyRouting } from '../domain/proxies/session-proxy-routing.js';
 import { ProxySchema, ProxyTypeSchema } from '../../shared/wire/identity.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });

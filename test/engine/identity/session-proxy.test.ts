@@ -10,7 +10,7 @@ import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startEchoServer, startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
-import type { SessionProxyRouting } from '../../../src/engine/runtime/proxy-forwarder/session-proxy-routing.js';
+import type { SessionProxyRouting } from '../../../src/engine/domain/proxies/session-proxy-routing.js';
 
 let t: TestEngine;
 let authed: TestProxy;

@@ -12,7 +12,8 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { parseBypassHosts, parseProxyConfig, type ProxyType } from './proxy-config.js';
-import { resolveProvider, type ManagedProxyType, type ProxyProviderConfig, type Upstream } from './proxy-providers.js';
+import { resolveProvider, type ManagedProxyType, type ProxyProviderConfig } from './proxy-providers.js';
+import type { Upstream } from '../../runtime/proxy-forwarder/upstream.js';
 
 export type ProxyRow = ProxyTable;
 

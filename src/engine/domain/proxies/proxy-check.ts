@@ -9,18 +9,13 @@ import net from 'node:net';
 import tls from 'node:tls';
 import dns from 'node:dns/promises';
 import { ProxyAgent, request } from 'undici';
-import type { Upstream } from './proxy-providers.js';
+import { proxyAuthorization, type Upstream } from '../../runtime/proxy-forwarder/upstream.js';
 
 export interface CheckResult {
   status: 'available' | 'unavailable';
   ip_address: string | null;
   /** Why it is unavailable (for logs; not part of the wire record). */
   reason?: string;
-}
-
-export function basicToken(u: Upstream): string | undefined {
-  if (u.username === undefined && u.password === undefined) return undefined;
-  return 'Basic ' + Buffer.from(`${u.username ?? ''}:${u.password ?? ''}`).toString('base64');
 }
 
 function ipFromBody(body: string): string | null {
@@ -49,7 +44,7 @@ async function resolveHost(host: string): Promise<string | null> {
 export async function checkThroughProxy(upstream: Upstream, target: string, timeoutMs: number): Promise<CheckResult> {
   const agent = new ProxyAgent({
     uri: `${upstream.protocol}://${upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host}:${upstream.port}`,
-    token: basicToken(upstream),
+    token: proxyAuthorization(upstream),
     connect: { timeout: timeoutMs },
     proxyTls: { timeout: timeoutMs },
     requestTls: { timeout: timeoutMs },

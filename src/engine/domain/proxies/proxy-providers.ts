@@ -12,19 +12,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Upstream } from '../../runtime/proxy-forwarder/upstream.js';
 
 export type ManagedProxyType = 'datacenter' | 'isp' | 'residential' | 'mobile';
 export type ProviderEntry = string | { default?: string; countries?: Record<string, string> };
 export type ProxyProviderConfig = Partial<Record<ManagedProxyType, ProviderEntry>>;
-
-/** A proxy the engine connects to: what the local forwarder and proxy checks use. */
-export interface Upstream {
-  protocol: 'http' | 'https';
-  host: string;
-  port: number;
-  username?: string;
-  password?: string;
-}
 
 export function loadProviderConfig(opts: { configured?: ProxyProviderConfig; env: NodeJS.ProcessEnv; dataDir: string }): ProxyProviderConfig {
   if (opts.configured) return validateProviderConfig(opts.configured, 'identity.proxyProviders');

@@ -3,19 +3,20 @@
  * (loopback, random port) that the browser's `--proxy-server` points at. Implements the
  * session manager's ProxyHooks, switches a running session to another proxy (or none) without
  * restarting Chromium, closes the forwarder when the session ends, and tells telemetry which
- * proxy a session is using (`activeProxy`).
+ * proxy a session is using (`activeProxy`). It lives in domain/ because it looks proxies up
+ * per caller (project scoping, 404 as a field error); the forwarder itself is runtime.
  *
  * Launch flags: every destination, loopback included (`<-loopback>`), goes to the forwarder,
- * which applies `bypass_hosts` and the loopback rule itself (bypass-rules.ts) so they can change
+ * which applies `bypass_hosts` and the loopback rule itself (runtime/proxy-forwarder/bypass-rules.ts) so they can change
  * live. WebRTC may only use proxied paths (`--webrtc-ip-handling-policy=disable_non_proxied_udp`;
  * Chromium ignores the `--force-…` spelling): no host or STUN
  * candidates reveal the machine's addresses.
  */
 import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
-import type { Proxies, ProxyRow } from '../../domain/proxies/proxies.js';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
-import { startLocalForwarder, type LocalForwarder, type Route } from './local-forwarder.js';
+import type { Proxies, ProxyRow } from './proxies.js';
+import type { SessionHandle } from '../sessions/session-handle.js';
+import { startLocalForwarder, type LocalForwarder, type Route } from '../../runtime/proxy-forwarder/local-forwarder.js';
 
 export interface ActiveProxy {
   proxy_id: string;

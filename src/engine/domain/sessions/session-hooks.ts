@@ -8,7 +8,7 @@ import type { AuthContext } from '../../http/auth.js';
 import type { SessionHandle } from './session-handle.js';
 export type { ProfileSelector, ProfileService, ProfileBinding } from '../profiles/profile-binding.js';
 
-/** A proxy resolved for one session launch (see runtime/proxy-forwarder/session-proxy-routing.ts). */
+/** A proxy resolved for one session launch (see domain/proxies/session-proxy-routing.ts). */
 export interface SessionProxy {
   id: string;
   launchArgs: string[];

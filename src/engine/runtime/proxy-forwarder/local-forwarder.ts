@@ -14,7 +14,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import type { Upstream } from '../../domain/proxies/proxy-providers.js';
+import { proxyAuthorization, type Upstream } from './upstream.js';
 import { bypassRules, type BypassRules } from './bypass-rules.js';
 
 /**
@@ -43,11 +43,6 @@ export interface LocalForwarder {
   /** Switches new traffic to another route and drops open tunnels so they reconnect through it. */
   setRoute(r: Route): void;
   close(): Promise<void>;
-}
-
-function authHeader(u: Upstream): string | undefined {
-  if (u.username === undefined && u.password === undefined) return undefined;
-  return 'Basic ' + Buffer.from(`${u.username ?? ''}:${u.password ?? ''}`).toString('base64');
 }
 
 function describe(u: Upstream): string {
@@ -112,7 +107,7 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
     const headers: http.OutgoingHttpHeaders = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const auth = direct ? undefined : authHeader(u);
+    const auth = direct ? undefined : proxyAuthorization(u);
     if (auth) headers['proxy-authorization'] = auth;
     if (direct) stats.direct++;
     const fail = (why: string): void => {
@@ -181,7 +176,7 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
         client.on('close', () => socket.destroy());
       };
       if (direct) return splice(Buffer.alloc(0));
-      const auth = authHeader(u);
+      const auth = proxyAuthorization(u);
       socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
       let buf = Buffer.alloc(0);
       const headTimer = setTimeout(() => {
