@@ -34,12 +34,14 @@ export const projectsFeature: Feature = {
           response: { 200: Type.Array(ProjectSchema) },
         },
       },
-      async (req, reply) => {
+      // Not async: a cached listing is answered without a promise (the hottest org read).
+      (req, reply) => {
         const q = req.query as { offset?: number; limit?: number; query?: string; name?: string };
         const page = pageOf(q);
         requireApiKey(req.auth);
-        const rows = await ctx.projects.list(req.auth.orgId, { ...page, query: q.query, name: q.name, onlyId: confinedProject(req.auth) ?? undefined });
-        return sendPage(reply, rows, page).map(projectDto);
+        const rows = ctx.projects.list(req.auth.orgId, { offset: page.offset, limit: page.limit, query: q.query, name: q.name, onlyId: confinedProject(req.auth) ?? undefined });
+        if (Array.isArray(rows)) return sendPage(reply, rows, page).map(projectDto);
+        return rows.then((r) => sendPage(reply, r, page).map(projectDto));
       },
     );
     app.get('/org/projects/:id', { schema: { tags, params: IdParam, response: { 200: ProjectSchema } } }, async (req) => {
