@@ -71,7 +71,7 @@ export const sessionsFeature: Feature = {
         const status = q.status ?? (q.include_deleted ? 'all' : 'active');
         const rows = await listSessions(ctx.db, ctx.store.dialect, { orgId: req.auth.orgId, projectId: req.auth.projectId, status, query: q.query, tags: tagFilters(q), ...page });
         const items = sendPage(reply, rows, page);
-        return Promise.all(items.map((r) => sessions.dto(r)));
+        return sessions.dtos(items);
       },
     );
 

@@ -74,7 +74,8 @@ export const SessionSchema = Type.Object(
     name: Type.Optional(Type.String()),
     pool: Type.Optional(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
     profile: Type.Optional(
-      Type.Object({ id: Type.String(), created_at: Type.String(), name: Type.Optional(Type.Union([Type.String(), Type.Null()])), updated_at: Type.Optional(Type.String()), last_used_at: Type.Optional(Type.String()) }),
+      // created_at is unknown (omitted) once the profile itself was deleted.
+      Type.Object({ id: Type.String(), created_at: Type.Optional(Type.String()), name: Type.Optional(Type.Union([Type.String(), Type.Null()])), updated_at: Type.Optional(Type.String()), last_used_at: Type.Optional(Type.String()) }),
     ),
     proxy_id: Type.Optional(Type.String()),
     start_url: Type.Optional(Type.String()),

@@ -37,6 +37,8 @@ export interface ProfileService {
   attach(scope: Scope, selector: ProfileSelector, sessionId: string): Promise<ProfileBinding>;
   /** The current wire form of a profile, or undefined when it was deleted. */
   dto(profileId: string): Promise<ProfileDto | undefined>;
+  /** The current wire forms of several profiles (one query); deleted ones are absent. */
+  dtos(profileIds: string[]): Promise<Map<string, ProfileDto>>;
 }
 
 export function profileService(profiles: Profiles): ProfileService {
@@ -69,6 +71,10 @@ export function profileService(profiles: Profiles): ProfileService {
     async dto(profileId) {
       const row = await profiles.byId(profileId);
       return row ? profileDto(row) : undefined;
+    },
+    async dtos(profileIds) {
+      const rows = await profiles.byIds([...new Set(profileIds)]);
+      return new Map(rows.map((r) => [r.id, profileDto(r)]));
     },
   };
 }

@@ -90,6 +90,11 @@ export class Profiles {
     return this.db.selectFrom('profiles').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  async byIds(ids: string[]): Promise<ProfileRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('profiles').selectAll().where('id', 'in', ids).execute();
+  }
+
   async list(scope: Scope, q: { offset: number; limit: number; name?: string; query?: string }): Promise<ProfileRow[]> {
     let sel = this.db.selectFrom('profiles').selectAll().where('org_id', '=', scope.orgId).where('project_id', '=', scope.projectId);
     if (q.name !== undefined) sel = sel.where('name', '=', q.name);

@@ -13,7 +13,7 @@ import type { SessionRegistry } from './session-handle.js';
 import { SessionRuntime } from './session-runtime.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
-import { sessionDto, type SessionDto, type SessionRow } from './session-record.js';
+import { sessionDto, type ProfileRef, type SessionDto, type SessionRow } from './session-record.js';
 import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
 import { PROFILE_SERVICE, PROXY_HOOKS, type ProfileService, type ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
@@ -151,12 +151,29 @@ export class SessionManager implements SessionRegistry {
     if (await q.executeTakeFirst()) throw ApiError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
   }
 
-  /** The wire Session object, with a fresh JWT in its URLs. */
-  async dto(row: SessionRow, rt = this.running.get(row.id)): Promise<SessionDto> {
+  /**
+   * The wire Session object, with a fresh JWT in its URLs. `profile` is the profile's current
+   * metadata, read from the profiles table for running and ended sessions alike.
+   */
+  async dto(row: SessionRow, rt = this.running.get(row.id), profiles?: Map<string, ProfileRef>): Promise<SessionDto> {
     const expires = new Date(this.now().getTime() + JWT_LIFETIME_MS);
     const jwt = await this.jwt.sign({ sessionId: row.id, orgId: row.org_id, projectId: row.project_id }, expires);
     const uptime = rt ? rt.uptimeMs() : this.now().getTime() - Date.parse(row.created_at);
-    return sessionDto(row, { publicUrl: this.ctx.publicUrl(), jwt, uptimeMs: uptime, viewport: rt?.viewport, profile: rt?.profile });
+    const profile = row.profile_id ? (profiles ?? (await this.profileRefs([row]))).get(row.profile_id) : undefined;
+    return sessionDto(row, { publicUrl: this.ctx.publicUrl(), jwt, uptimeMs: uptime, viewport: rt?.viewport, profile });
+  }
+
+  /** Session objects for many rows, with one profiles query. */
+  async dtos(rows: SessionRow[]): Promise<SessionDto[]> {
+    const profiles = await this.profileRefs(rows);
+    return Promise.all(rows.map((r) => this.dto(r, this.running.get(r.id), profiles)));
+  }
+
+  private async profileRefs(rows: SessionRow[]): Promise<Map<string, ProfileRef>> {
+    const ids = rows.map((r) => r.profile_id).filter((id): id is string => !!id);
+    const svc = this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined;
+    if (ids.length === 0 || !svc) return new Map();
+    return svc.dtos(ids);
   }
 
   /** The row of a session visible to this caller (by id, or by name among active sessions). */
@@ -246,7 +263,7 @@ export class SessionManager implements SessionRegistry {
   /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */
   async listByInvocation(auth: AuthContext, invocationId: string): Promise<SessionDto[]> {
     const rows = await this.ctx.db.selectFrom('browser_sessions').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('invocation_id', '=', invocationId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').execute();
-    return Promise.all(rows.map((r) => this.dto(r)));
+    return this.dtos(rows);
   }
 
   /** Deletes every active session of an invocation; returns how many. */

@@ -8,9 +8,10 @@ import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options
 
 export type SessionRow = BrowserSessionTable;
 
+/** The Session object's `profile`: the profile's own current metadata (only `id` once it is deleted). */
 export interface ProfileRef {
   id: string;
-  created_at: string;
+  created_at?: string;
   name?: string | null;
   updated_at?: string;
   last_used_at?: string;
@@ -80,8 +81,8 @@ export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: stri
   if (row.deleted_at) dto.deleted_at = row.deleted_at;
   if (row.name) dto.name = row.name;
   if (row.pool_id) dto.pool = { id: row.pool_id, ...(row.pool_name ? { name: row.pool_name } : {}) };
-  if (opts.profile) dto.profile = opts.profile;
-  else if (row.profile_id) dto.profile = { id: row.profile_id, created_at: row.created_at };
+  // A profile deleted after the session ended has no known timestamps left: only its id.
+  if (row.profile_id) dto.profile = opts.profile?.id === row.profile_id ? opts.profile : { id: row.profile_id };
   if (row.proxy_id) dto.proxy_id = row.proxy_id;
   if (o.start_url) dto.start_url = o.start_url;
   if (row.invocation_id) dto.invocation_id = row.invocation_id;
