@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database, CredentialTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { ApiError } from '../../http/api-error.js';
+import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
@@ -48,12 +49,6 @@ export interface CredentialPatch {
 
 const valuesAad = (id: string): string => `credential:${id}:values`;
 const totpAad = (id: string): string => `credential:${id}:totp`;
-
-function checkName(name: string): string {
-  const n = name.trim();
-  if (n.length < 1 || n.length > 255) throw ApiError.invalidField('name', 'must be 1 to 255 characters');
-  return n;
-}
 
 export function normalizeDomain(domain: string, field = 'domain'): string {
   let d = domain.trim().toLowerCase();
@@ -116,7 +111,7 @@ export class Credentials {
   }
 
   async create(orgId: string, projectId: string, body: CredentialCreate): Promise<CredentialDto> {
-    const name = checkName(body.name);
+    const name = checkDisplayName(body.name);
     const domain = normalizeDomain(body.domain);
     const secret = body.totp_secret ? checkTotpSecret(body.totp_secret) : undefined;
     await this.assertNameFree(projectId, name);
@@ -164,7 +159,7 @@ export class Credentials {
     const row = await this.get(projectId, idOrName);
     const changes: Partial<CredentialRow> = {};
     if (patch.name !== undefined) {
-      const name = checkName(patch.name);
+      const name = checkDisplayName(patch.name);
       if (name !== row.name) await this.assertNameFree(projectId, name, row.id);
       changes.name = name;
     }

@@ -11,6 +11,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { AuthContext } from '../../http/auth.js';
 import type { ApiKey, CreatedApiKey } from '../../../shared/wire/org.js';
 import { ApiError } from '../../http/api-error.js';
+import { checkDisplayName } from '../display-name.js';
 import type { ApiKeyAuthority } from './api-keys.js';
 import type { Projects } from './projects.js';
 import { apiKeyDto, findApiKeyRecord, listApiKeyRecords, type ApiKeyListQuery, type ApiKeyRecordRow } from './api-key-records.js';
@@ -20,13 +21,6 @@ import { nameKey } from '../../../shared/name-key.js';
 const DAY_MS = 86_400_000;
 export const MAX_KEY_DAYS = 3650;
 export const DEFAULT_ROTATION_GRACE_DAYS = 7;
-
-export function validateKeyName(name: string): string {
-  const trimmed = name.trim();
-  const length = [...trimmed].length;
-  if (length < 1 || length > 255) throw ApiError.invalidField('name', 'must be 1 to 255 characters');
-  return trimmed;
-}
 
 export class ApiKeyAdmin {
   constructor(
@@ -38,7 +32,7 @@ export class ApiKeyAdmin {
 
   async create(auth: AuthContext, input: { name: string; days_to_expire?: number | null; project_id?: string | null }): Promise<CreatedApiKey> {
     requireApiKey(auth);
-    const name = validateKeyName(input.name);
+    const name = checkDisplayName(input.name);
     const projectId = await this.projectForNewKey(auth, input.project_id);
     const lifetimeDays = input.days_to_expire ?? null;
     const { row, key } = await this.authority.issue({ orgId: auth.orgId, name, projectId, createdById: auth.userId, lifetimeDays });
@@ -57,7 +51,7 @@ export class ApiKeyAdmin {
 
   async rename(auth: AuthContext, id: string, rawName: string): Promise<ApiKey> {
     const r = await this.record(auth, id, false);
-    const name = validateKeyName(rawName);
+    const name = checkDisplayName(rawName);
     await this.db.updateTable('api_keys').set({ name, name_key: nameKey(name) }).where('id', '=', r.id).execute();
     return this.get(auth, r.id, false);
   }

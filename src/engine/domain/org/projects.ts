@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ProjectTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { ApiError } from '../../http/api-error.js';
+import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { nameKey } from '../../../shared/name-key.js';
 import { contains, isUniqueViolation } from '../../store/sql-helpers.js';
@@ -35,13 +36,6 @@ export function projectDto(p: ProjectRow): ProjectDto {
   return { id: p.id, name: p.name, status: p.status, created_at: p.created_at, updated_at: p.updated_at };
 }
 
-export function validateProjectName(name: string): string {
-  const trimmed = name.trim();
-  const length = [...trimmed].length;
-  if (length < 1 || length > 255) throw ApiError.invalidField('name', 'must be 1 to 255 characters');
-  return trimmed;
-}
-
 export class Projects {
   private readonly usage: ProjectUsageCounter[] = [];
   private readonly defaultCache = new Map<string, string>();
@@ -59,7 +53,7 @@ export class Projects {
   }
 
   async create(orgId: string, rawName: string): Promise<ProjectRow> {
-    const name = validateProjectName(rawName);
+    const name = checkDisplayName(rawName);
     await this.assertNameFree(orgId, name);
     const now = this.clock.now().toISOString();
     const row: ProjectRow = {
@@ -145,7 +139,7 @@ export class Projects {
     const p = await this.get(orgId, idOrName);
     const changes: Partial<ProjectRow> = {};
     if (patch.name !== undefined) {
-      const name = validateProjectName(patch.name);
+      const name = checkDisplayName(patch.name);
       await this.assertNameFree(orgId, name, p.id);
       changes.name = name;
       changes.name_key = nameKey(name);

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ProxyTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { ApiError } from '../../http/api-error.js';
+import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
@@ -38,12 +39,6 @@ export interface ProxyCreate {
 }
 
 const passwordAad = (id: string): string => `proxy:${id}:password`;
-
-function checkName(name: string): string {
-  const n = name.trim();
-  if (n.length < 1 || n.length > 255) throw ApiError.invalidField('name', 'must be 1 to 255 characters');
-  return n;
-}
 
 export class Proxies {
   constructor(
@@ -80,7 +75,7 @@ export class Proxies {
       id,
       org_id: orgId,
       project_id: projectId,
-      name: body.name !== undefined ? checkName(body.name) : null,
+      name: body.name !== undefined ? checkDisplayName(body.name) : null,
       type: body.type,
       protocol: body.protocol ?? 'http',
       config: JSON.stringify(parsed.config),
@@ -126,7 +121,7 @@ export class Proxies {
 
   async rename(projectId: string, id: string, name: string): Promise<ProxyRow> {
     const row = await this.get(projectId, id);
-    const changes = { name: checkName(name), updated_at: this.clock.now().toISOString() };
+    const changes = { name: checkDisplayName(name), updated_at: this.clock.now().toISOString() };
     await this.db.updateTable('proxies').set(changes).where('id', '=', row.id).execute();
     return { ...row, ...changes };
   }
