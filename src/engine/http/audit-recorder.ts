@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { redactUrl } from './redact.js';
 import { clipPath, clipText, domainOf, serviceOf, type AuditRecord } from '../domain/audit/audit-record.js';
-import type { Clock } from '../../shared/clock.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 
 export interface AuditSink {
   add(row: AuditRecord): void;
@@ -47,10 +47,44 @@ export class InFlight {
   }
 }
 
+/** Per-request state, kept on the raw response (a shared 'close' listener reads it: no closure per request). */
+class PendingRow {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly startedAt: number,
+    readonly timestamp: string,
+    readonly clientIp: string,
+  ) {}
+}
+
+const PENDING = Symbol('audit.pending');
+const FASTIFY_REQUEST = Symbol('audit.fastifyRequest');
+type TaggedRequest = IncomingMessage & { [FASTIFY_REQUEST]?: FastifyRequest };
+type TaggedResponse = ServerResponse & { [PENDING]?: PendingRow };
+
+/**
+ * The clock's time as ISO text. With the system clock, formatted at most once per millisecond
+ * (many requests start within the same one); an injected clock is asked every time.
+ */
+export function isoNow(clock: Clock): () => string {
+  if (clock !== systemClock) return () => clock.now().toISOString();
+  let lastMs = -1;
+  let lastIso = '';
+  return () => {
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
+  };
+}
+
 export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSink; clock: Clock; defaultOrgId: string; inFlight: InFlight }): void {
-  const fastifyRequests = new WeakMap<IncomingMessage, FastifyRequest>();
+  // The Fastify request is remembered on its raw request (a symbol property is cheaper than a
+  // WeakMap entry per request, and dies with it).
   const remember = (request: FastifyRequest): void => {
-    fastifyRequests.set(request.raw, request);
+    (request.raw as TaggedRequest)[FASTIFY_REQUEST] = request;
   };
   // onRequest runs for requests that passed auth (hijacked ones included); onError for those
   // an earlier hook (auth) rejected, so that their route is known too. Requests that succeed
@@ -64,33 +98,38 @@ export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSi
     done();
   });
 
-  app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const startedAt = performance.now();
-    const timestamp = opts.clock.now().toISOString();
-    // Read now: after the socket is destroyed its peer address is gone.
-    const clientIp = req.socket.remoteAddress ?? '';
-    opts.inFlight.begin();
-    res.once('close', () => {
-      opts.inFlight.end();
-      const request = fastifyRequests.get(req);
-      const auth = request?.auth;
-      const url = req.url ?? '/';
-      opts.sink.add({
-        org_id: auth?.orgId ?? opts.defaultOrgId,
-        timestamp,
-        auth_strategy: auth?.strategy ?? 'none',
-        user_id: auth?.userId ?? '',
-        email: auth?.email ?? '',
-        method: req.method ?? '',
-        path: clipPath(redactUrl(url)),
-        route: clipPath(request?.routeOptions.url ?? ''),
-        domain: domainOf(req.headers.host),
-        service: serviceOf(url),
-        client_ip: clientIp,
-        user_agent: clipText(req.headers['user-agent']),
-        status: res.headersSent ? res.statusCode : CLIENT_CLOSED,
-        duration_ms: Math.round(performance.now() - startedAt),
-      });
+  const now = isoNow(opts.clock);
+  function onClose(this: TaggedResponse): void {
+    const pending = this[PENDING];
+    if (!pending) return;
+    this[PENDING] = undefined;
+    opts.inFlight.end();
+    const req = pending.req;
+    const request = (req as TaggedRequest)[FASTIFY_REQUEST];
+    const auth = request?.auth;
+    const url = req.url ?? '/';
+    opts.sink.add({
+      org_id: auth?.orgId ?? opts.defaultOrgId,
+      timestamp: pending.timestamp,
+      auth_strategy: auth?.strategy ?? 'none',
+      user_id: auth?.userId ?? '',
+      email: auth?.email ?? '',
+      method: req.method ?? '',
+      path: clipPath(redactUrl(url)),
+      route: clipPath(request?.routeOptions.url ?? ''),
+      domain: domainOf(req.headers.host),
+      service: serviceOf(url),
+      client_ip: pending.clientIp,
+      user_agent: clipText(req.headers['user-agent']),
+      status: this.headersSent ? this.statusCode : CLIENT_CLOSED,
+      duration_ms: Math.round(performance.now() - pending.startedAt),
     });
+  }
+
+  app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    // The peer address is read now: after the socket is destroyed it is gone.
+    (res as TaggedResponse)[PENDING] = new PendingRow(req, performance.now(), now(), req.socket.remoteAddress ?? '');
+    opts.inFlight.begin();
+    res.on('close', onClose);
   });
 }

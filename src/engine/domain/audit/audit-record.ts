@@ -25,9 +25,20 @@ export function serviceOf(url: string): string {
   return clip(url.slice(1, end), 64);
 }
 
+let lastHost = '';
+let lastDomain = '';
+
 /** `Host: api.example.com:8420` → `api.example.com`; `[::1]:80` → `[::1]`. */
 export function domainOf(host: string | undefined): string {
   if (!host) return '';
+  // Nearly every request carries the same Host as the one before: remember the last answer.
+  if (host === lastHost) return lastDomain;
+  lastDomain = parseDomain(host);
+  lastHost = host;
+  return lastDomain;
+}
+
+function parseDomain(host: string): string {
   const h = host.trim().toLowerCase();
   const m = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(h);
   return clip(m ? m[1] : h, 255);
