@@ -70,6 +70,10 @@ console.log(JSON.stringify({ env: process.env.CDP_URL, alias: process.env.CHROME
     expect(r.ws).toBe(`ws://127.0.0.1:9222${f.browserPath(f.a)}`);
     expect(r.titles).toContain('session-a-marker');
     expect(r.cdpTitles).toContain('session-a-marker');
+    // The user's NODE_OPTIONS reach the command, not the forwarder (which would fail to start).
+    const opts = await f.te.client.browsers.process.exec(f.a, { command: 'sh', args: ['-c', 'echo "$NODE_OPTIONS"'], env: { NODE_OPTIONS: '--require /no-such-file.js' } });
+    expect(opts.exit_code).toBe(0);
+    expect(text(opts.stdout_b64)).toBe('--require /no-such-file.js\n');
   });
 
   it('cannot reach other sessions, the engine, or other loopback services', async () => {

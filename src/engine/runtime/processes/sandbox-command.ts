@@ -77,8 +77,11 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
     const node = runtimeMount(a);
     a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET);
     a.push('--ro-bind', EXEC_SCRIPT, `${SANDBOX_DIR}/cdp-exec.mjs`, '--ro-bind', FORWARDER_SCRIPT, `${SANDBOX_DIR}/cdp-forwarder.mjs`);
-    command = [node, `${SANDBOX_DIR}/cdp-exec.mjs`, SANDBOX_CDP_SOCKET, String(SANDBOX_CDP_PORT), '--', ...command];
-    env = { ...cdpEnv(`http://127.0.0.1:${SANDBOX_CDP_PORT}`), ...runtimeEnv(), ...env };
+    // The user's NODE_OPTIONS are for their command, not for the forwarder: it hands them on.
+    const { NODE_OPTIONS, ...rest } = env;
+    const nodeOptions = NODE_OPTIONS !== undefined ? [`--node-options=${NODE_OPTIONS}`] : [];
+    command = [node, `${SANDBOX_DIR}/cdp-exec.mjs`, SANDBOX_CDP_SOCKET, String(SANDBOX_CDP_PORT), ...nodeOptions, '--', ...command];
+    env = { ...cdpEnv(`http://127.0.0.1:${SANDBOX_CDP_PORT}`), ...runtimeEnv(), ...rest };
   }
   a.push('--chdir', spec.cwdVirtual, '--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);

@@ -1,12 +1,13 @@
 /**
- * Entry point of a sandboxed session process: `node cdp-exec.mjs <socket> <port> -- <command>
- * [args…]`. Starts the CDP forwarder (cdp-forwarder.mjs) first, so the browser is reachable
- * at 127.0.0.1:<port> from the command's first instruction, then runs the command on the same
- * stdio (pipes or PTY) and exits the way it did: the same code, or by the same signal (so
- * bwrap reports 128 + n). The engine signals the command itself (it finds it as this
- * process's child), so this process ignores the job-control signals a terminal sends to its
- * whole foreground group. It never touches process.stdout/stderr: that could make the
- * stdio it shares with the command non-blocking.
+ * Entry point of a sandboxed session process: `node cdp-exec.mjs <socket> <port>
+ * [--node-options=…] -- <command> [args…]`. Starts the CDP forwarder (cdp-forwarder.mjs) first,
+ * so the browser is reachable at 127.0.0.1:<port> from the command's first instruction, then
+ * runs the command (with the user's NODE_OPTIONS, if any) on the same stdio (pipes or PTY) and
+ * exits the way it did: the same code, or by the same signal (so bwrap reports 128 + n). The
+ * engine signals the command itself (it finds it as this process's child), so this process
+ * ignores the job-control signals a terminal sends to its whole foreground group. It never
+ * touches process.stdout/stderr: that could make the stdio it shares with the command
+ * non-blocking.
  */
 import { spawn } from 'node:child_process';
 import { writeSync } from 'node:fs';
@@ -17,9 +18,13 @@ const IGNORED = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT',
 const noop = () => {};
 for (const s of IGNORED) process.on(s, noop);
 
-const [socketPath, port, sep, command, ...args] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const [socketPath, port] = argv.splice(0, 2);
+/** The user's NODE_OPTIONS travel as an argument so they do not apply to this process. */
+const nodeOptions = argv[0]?.startsWith('--node-options=') ? argv.shift().slice('--node-options='.length) : undefined;
+const [sep, command, ...args] = argv;
 if (sep !== '--' || !command) {
-  writeSync(2, 'usage: cdp-exec.mjs <socket> <port> -- <command> [args…]\n');
+  writeSync(2, 'usage: cdp-exec.mjs <socket> <port> [--node-options=…] -- <command> [args…]\n');
   process.exit(2);
 }
 
@@ -30,7 +35,7 @@ try {
   writeSync(2, `browserdeck: 127.0.0.1:${port} is not forwarded to the browser: ${err.message}\n`);
 }
 
-const child = spawn(command, args, { stdio: 'inherit' });
+const child = spawn(command, args, { stdio: 'inherit', env: nodeOptions === undefined ? process.env : { ...process.env, NODE_OPTIONS: nodeOptions } });
 child.on('error', (err) => {
   writeSync(2, `${command}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
   process.exit(err.code === 'ENOENT' ? 127 : 126);
