@@ -6,6 +6,7 @@
  * apply before paging, so pages are never padded with filtered-out events.
  */
 import { ApiError } from '../../http/api-error.js';
+import { parseInstantOrDuration } from '../../../shared/instant-or-duration.js';
 import { EVENT_CATEGORIES, type EventCategory, type TelemetryEnvelope } from './telemetry-event.js';
 
 export interface EventQuery {
@@ -17,16 +18,10 @@ export interface EventQuery {
   order?: 'asc' | 'desc';
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
 /** RFC 3339 timestamp or a Go-style duration ago (`90s`, `5m`, `1h30m`) → epoch ms. */
 export function parseInstant(field: string, v: string, nowMs: number): number {
-  const dur = /^((\d+(\.\d+)?)(ms|s|m|h|d))+$/.test(v) ? [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)].reduce((n, m) => n + Number(m[1]) * UNITS[m[2]], 0) : undefined;
-  if (dur !== undefined) return nowMs - dur;
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(v)) {
-    const t = Date.parse(v);
-    if (Number.isFinite(t)) return t;
-  }
+  const t = parseInstantOrDuration(v, nowMs);
+  if (t !== undefined) return t;
   throw ApiError.invalidField(field, 'must be an RFC 3339 timestamp or a duration such as 5m');
 }
 
