@@ -4,6 +4,7 @@
  * rejection the handler wrote) and the connection's lifetime as duration. Upgrade handlers
  * authenticate on their own; they may call `noteUpgradeIdentity` with the credential they
  * accepted, otherwise a bearer API key is looked up here and a `?jwt=` counts as session_jwt.
+ * The route is the template the upgrade router matched (see upgrade-identity.ts).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -14,20 +15,9 @@ import type { AuditSink } from './audit-recorder.js';
 import { CLIENT_CLOSED, type InFlight } from './audit-recorder.js';
 import { clipPath, clipText, domainOf, serviceOf } from '../domain/audit/audit-record.js';
 import type { Clock } from '../../shared/clock.js';
+import { upgradeIdentityOf, upgradeRouteOf, type UpgradeIdentity } from './upgrade-identity.js';
 
-export interface UpgradeIdentity {
-  orgId: string;
-  strategy: 'api_key' | 'session_jwt' | 'invocation_key';
-  userId: string;
-  email: string;
-}
-
-const noted = new WeakMap<IncomingMessage, UpgradeIdentity>();
-
-/** Lets an upgrade handler tell the audit log who it accepted. */
-export function noteUpgradeIdentity(req: IncomingMessage, who: UpgradeIdentity): void {
-  noted.set(req, who);
-}
+export { noteUpgradeIdentity, type UpgradeIdentity } from './upgrade-identity.js';
 
 export function installUpgradeAudit(
   server: Server,
@@ -48,7 +38,7 @@ export function installUpgradeAudit(
         const url = req.url ?? '/';
         const accepted = code === 101;
         const jwt = accepted && !keyIdentity && /[?&]jwt=/.test(url);
-        const who = noted.get(req) ?? (accepted ? keyIdentity : null);
+        const who = upgradeIdentityOf(req) ?? (accepted ? keyIdentity : null);
         opts.sink.add({
           org_id: who?.orgId ?? opts.defaultOrgId,
           timestamp,
@@ -57,7 +47,7 @@ export function installUpgradeAudit(
           email: who?.email ?? '',
           method: req.method ?? 'GET',
           path: clipPath(redactUrl(url)),
-          route: '',
+          route: upgradeRouteOf(req),
           domain: domainOf(req.headers.host),
           service: serviceOf(url),
           client_ip: clientIp,

@@ -5,10 +5,12 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { noteUpgradeRoute } from './upgrade-identity.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => void | Promise<void>;
 
 interface Route {
+  path: string;
   pattern: RegExp;
   keys: string[];
   handler: UpgradeHandler;
@@ -34,7 +36,7 @@ export class UpgradeRouter {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
-    this.routes.push({ pattern: new RegExp(`^${source}/?$`), keys, handler });
+    this.routes.push({ path, pattern: new RegExp(`^${source}/?$`), keys, handler });
   }
 
   attach(server: Server): void {
@@ -46,6 +48,8 @@ export class UpgradeRouter {
         if (!m) continue;
         const params: Record<string, string> = {};
         route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1] ?? '')));
+        // The audit log records the template, like it does for HTTP routes.
+        noteUpgradeRoute(req, route.path);
         Promise.resolve(route.handler(req, socket, head, params, url)).catch(() => rejectUpgrade(socket, 500, 'internal error'));
         return;
       }

@@ -17,6 +17,7 @@ import { sessionDto, type ProfileRef, type SessionDto, type SessionRow } from '.
 import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
 import { PROFILE_SERVICE, PROXY_HOOKS, type ProfileService, type ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
+import { noteUpgradeIdentity } from '../../http/upgrade-identity.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 
@@ -224,9 +225,13 @@ export class SessionManager implements SessionRegistry {
     return !!(await this.findRow(auth, idOrName));
   }
 
-  /** For WebSocket upgrades on `/browsers/{id}/…`: the session's JWT or a bearer key of its org. */
+  /**
+   * For WebSocket upgrades on `/browsers/{id}/…` (CDP, BiDi, live view, process attach): the
+   * session's JWT or a bearer key of its org. The accepted credential goes to the audit log.
+   */
   async requireUpgrade(req: IncomingMessage, url: URL, id: string): Promise<SessionRuntime> {
     const c = await authenticateUpgrade(req, url, id, this.jwt, this.ctx.apiKeys);
+    noteUpgradeIdentity(req, { orgId: c.orgId, strategy: c.strategy, userId: c.userId, email: c.email });
     const rt = this.running.get(id);
     if (!rt || rt.ended || rt.orgId !== c.orgId || (c.projectId && rt.projectId !== c.projectId)) throw ApiError.notFound('browser session', id);
     rt.touch();

@@ -1,0 +1,38 @@
+/**
+ * What the audit log should know about a WebSocket upgrade that plain HTTP hooks never see:
+ * the route template the upgrade router matched (`/browsers/:id/cdp`) and the credential the
+ * handler accepted. Kept per request in weak maps, so nothing outlives the request; written by
+ * the router and by handlers after they authenticate, read by the upgrade audit when the socket closes.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export interface UpgradeIdentity {
+  orgId: string;
+  strategy: 'api_key' | 'session_jwt' | 'invocation_key';
+  /** The API key id, or `session:<id>` for a session JWT. */
+  userId: string;
+  email: string;
+  /** The route template, when the handler knows it better than the router did. */
+  route?: string;
+}
+
+const identities = new WeakMap<IncomingMessage, UpgradeIdentity>();
+const routes = new WeakMap<IncomingMessage, string>();
+
+/** Lets an upgrade handler tell the audit log who it accepted (call after authenticating). */
+export function noteUpgradeIdentity(req: IncomingMessage, who: UpgradeIdentity): void {
+  identities.set(req, who);
+}
+
+/** The upgrade router records the template of the route that took the request. */
+export function noteUpgradeRoute(req: IncomingMessage, route: string): void {
+  routes.set(req, route);
+}
+
+export function upgradeIdentityOf(req: IncomingMessage): UpgradeIdentity | undefined {
+  return identities.get(req);
+}
+
+export function upgradeRouteOf(req: IncomingMessage): string {
+  return identities.get(req)?.route ?? routes.get(req) ?? '';
+}
