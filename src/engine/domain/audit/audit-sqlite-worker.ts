@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { SQLITE_BATCH_INSERT, type BatchInsert } from './audit-insert.js';
+import { SQLITE_BATCH_INSERT, sqliteBatchJson, type BatchInsert } from './audit-insert.js';
 import type { AuditRecord } from './audit-record.js';
 
 const WORKER_SOURCE = `
@@ -66,7 +66,7 @@ export function startSqliteAuditWorker(file: string, fallback: BatchInsert, onFa
       const id = nextId++;
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        w.postMessage({ id, json: JSON.stringify(rows) });
+        w.postMessage({ id, json: sqliteBatchJson(rows) });
       });
     },
     async close() {
