@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { collect, startSite } from './telemetry-helpers.js';
+import { collect, startSite, type Envelope } from './telemetry-helpers.js';
 
 const CAPTCHA_PAGE = `<!doctype html><html><body><div class="g-recaptcha" data-sitekey="x"></div>
 <textarea name="g-recaptcha-response" style="display:none"></textarea>
@@ -20,7 +20,7 @@ let id: string;
 let s: ReturnType<typeof collect>;
 
 beforeAll(async () => {
-  site = await startSite({ '/captcha': CAPTCHA_PAGE });
+  site = await startSite({ '/captcha': CAPTCHA_PAGE, '/warmup': '<!doctype html><title>warm-up</title>' });
   te = await startTestEngine();
   const session = await te.client.browsers.create({
     headless: true,
@@ -44,30 +44,45 @@ describe('telemetry from a real browser', () => {
     const connect = await s.until((e) => e.event.type === 'cdp_connect');
     expect(connect.event).toMatchObject({ category: 'connection', source: { kind: 'kernel_api' } });
     const page = browser.contexts()[0].pages()[0];
+    // browsers.create returns while the collector is still attaching to the first tab and
+    // enabling its CDP domains one after another (Network comes late); a page loaded before
+    // that finishes loses its first requests. Load a blank warm-up page until its request is
+    // reported, let its navigation settle, and look only at events after it from here on.
+    let warmups = 0;
+    let warmUrl = '';
+    await expect
+      .poll(async () => {
+        warmUrl = `${site.url}/warmup?n=${++warmups}`;
+        await page.goto(warmUrl);
+        return s.events.some((e) => e.event.type === 'network_request' && e.event.data?.url === warmUrl);
+      }, { timeout: 30_000, interval: 200 })
+      .toBe(true);
+    const mark = (await s.until((e) => e.event.type === 'page_navigation_settled' && e.event.data?.url === warmUrl)).seq;
+    const until = (pred: (e: Envelope) => boolean) => s.until((e) => e.seq > mark && pred(e));
     await page.goto(site.url + '/');
 
-    const log = await s.until((e) => e.event.type === 'console_log' && String(e.event.data?.text).includes('hello from page'));
+    const log = await until((e) => e.event.type === 'console_log' && String(e.event.data?.text).includes('hello from page'));
     expect(log.event.category).toBe('console');
     expect(log.event.data).toMatchObject({ level: 'log', url: site.url + '/', target_type: 'page' });
     expect(log.event.data!.args).toEqual(['hello from page', 42, { a: 1 }]);
-    const err = await s.until((e) => e.event.type === 'console_error' && String(e.event.data?.text).includes('bad thing'));
+    const err = await until((e) => e.event.type === 'console_error' && String(e.event.data?.text).includes('bad thing'));
     expect(err.event.data?.level).toBe('error');
-    const exc = await s.until((e) => e.event.type === 'console_error' && String(e.event.data?.text).includes('boom in page'));
+    const exc = await until((e) => e.event.type === 'console_error' && String(e.event.data?.text).includes('boom in page'));
     expect(exc.event.data?.stack_trace?.callFrames?.[0]?.functionName).toBe('thrower');
     expect(exc.event.source.event).toBe('Runtime.exceptionThrown');
 
-    const req = await s.until((e) => e.event.type === 'network_request' && String(e.event.data?.url).endsWith('/data.json'));
+    const req = await until((e) => e.event.type === 'network_request' && String(e.event.data?.url).endsWith('/data.json'));
     expect(req.event.data).toMatchObject({ method: 'GET', resource_type: 'Fetch' });
-    const res = await s.until((e) => e.event.type === 'network_response' && e.event.data?.request_id === req.event.data?.request_id);
+    const res = await until((e) => e.event.type === 'network_response' && e.event.data?.request_id === req.event.data?.request_id);
     expect(res.event.data).toMatchObject({ status: 200, mime_type: 'application/json' });
-    await s.until((e) => e.event.type === 'network_idle');
+    await until((e) => e.event.type === 'network_idle');
 
-    const nav = await s.until((e) => e.event.type === 'page_navigation' && e.event.data?.url === site.url + '/');
+    const nav = await until((e) => e.event.type === 'page_navigation' && e.event.data?.url === site.url + '/');
     expect(nav.event.category).toBe('page');
-    await s.until((e) => e.event.type === 'page_dom_content_loaded');
-    await s.until((e) => e.event.type === 'page_load');
-    await s.until((e) => e.event.type === 'page_layout_settled');
-    await s.until((e) => e.event.type === 'page_navigation_settled');
+    await until((e) => e.event.type === 'page_dom_content_loaded');
+    await until((e) => e.event.type === 'page_load');
+    await until((e) => e.event.type === 'page_layout_settled');
+    await until((e) => e.event.type === 'page_navigation_settled');
 
     // Sequence numbers are strictly increasing, timestamps are Unix microseconds.
     const seqs = s.events.map((e) => e.seq);
@@ -77,9 +92,9 @@ describe('telemetry from a real browser', () => {
 
     // Interaction: a computer click on the button reaches the page script.
     await te.client.browsers.computer.clickMouse(id, { x: 60, y: 50 });
-    const click = await s.until((e) => e.event.type === 'interaction_click');
+    const click = await until((e) => e.event.type === 'interaction_click');
     expect(click.event.data).toMatchObject({ tag: 'button', selector: '#go', text: 'Press me', x: 60, y: 50 });
-    const call = await s.until((e) => e.event.type === 'api_call' && String(e.event.data?.operation_id).includes('click_mouse'));
+    const call = await until((e) => e.event.type === 'api_call' && String(e.event.data?.operation_id).includes('click_mouse'));
     expect(call.event).toMatchObject({ category: 'control', source: { kind: 'kernel_api' } });
     expect(call.event.data).toMatchObject({ status: expect.any(Number) });
     expect(call.event.data!.status).toBeLessThan(300);
@@ -87,11 +102,11 @@ describe('telemetry from a real browser', () => {
     expect(call.event.data!.duration_ms).toBeGreaterThanOrEqual(0);
 
     await te.client.browsers.computer.typeText(id, { text: 'ab' });
-    const key = await s.until((e) => e.event.type === 'interaction_key' && e.event.data?.key === 'b');
+    const key = await until((e) => e.event.type === 'interaction_key' && e.event.data?.key === 'b');
     expect(key.event.category).toBe('interaction');
 
     await browser.close();
-    const gone = await s.until((e) => e.event.type === 'cdp_disconnect');
+    const gone = await until((e) => e.event.type === 'cdp_disconnect');
     expect(gone.event.data).toMatchObject({ reason: 'client_close' });
     expect(gone.event.data!.message_count).toBeGreaterThan(0);
     expect(gone.event.data!.duration_ms).toBeGreaterThanOrEqual(0);
