@@ -2,11 +2,10 @@
  * Shared helpers for tests that drive real Chromium: a local web server with a few pages
  * (no outside network here), and checks that no browser or session directory outlives a test.
  */
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import { startLocalServer } from './local-server.js';
 
 export interface TestWebServer {
   url: string;
@@ -18,7 +17,7 @@ export interface TestWebServer {
 /** Serves `/` (title "Browserdeck test page"), `/title/<t>` (that title) and `/echo` (request headers as JSON). */
 export async function startTestWebServer(): Promise<TestWebServer> {
   const hits = new Map<string, number>();
-  const server = http.createServer((req, res) => {
+  const { url, close } = await startLocalServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     hits.set(u.pathname, (hits.get(u.pathname) ?? 0) + 1);
     if (u.pathname === '/echo') {
@@ -30,13 +29,7 @@ export async function startTestWebServer(): Promise<TestWebServer> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>${title.replace(/</g, '&lt;')}</title></head><body><h1>${title.replace(/</g, '&lt;')}</h1></body></html>`);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  return { url, hits, close };
 }
 
 /** Pids of live processes whose command line contains `marker` (e.g. a test engine's data dir). */

@@ -8,10 +8,10 @@
  * first failure, and bad input.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
+import { openBrowserSession } from '../../helpers/browser-session.js';
 
 const RECORDER = `<!doctype html><html><head><title>recorder</title><style>
   body { margin: 0; height: 3000px; font: 16px sans-serif; }
@@ -40,28 +40,21 @@ let te: TestEngine;
 let id: string;
 let browser: Browser;
 let page: Page;
-let server: http.Server;
+let server: LocalServer;
 let pageUrl: string;
 
 beforeAll(async () => {
-  server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(RECORDER);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await startLocalServer({ '/': RECORDER });
+  pageUrl = `${server.url}/`;
   te = await startTestEngine();
-  const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 800, height: 600 } });
-  id = s.session_id;
-  browser = await chromium.connectOverCDP(s.cdp_ws_url);
-  page = browser.contexts()[0].pages()[0];
+  ({ id, browser, page } = await openBrowserSession(te, { viewport: { width: 800, height: 600 } }));
   await page.goto(pageUrl);
 });
 
 afterAll(async () => {
   await browser?.close().catch(() => {});
   await te?.stop();
-  await new Promise((r) => server?.close(r));
+  await server?.close();
 });
 
 type Ev = { type: string; x: number; y: number; button: number; buttons: number; detail: number; key: string; code: string; ctrl: boolean; shift: boolean; dx: number; dy: number };

@@ -9,19 +9,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
+import { openBrowserSession } from '../../helpers/browser-session.js';
 
 let te: TestEngine;
 let id: string;
 let target: string;
-let server: http.Server;
+let server: LocalServer;
 let browser: Browser;
 const BINARY = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 const seen: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  server = await startLocalServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -48,18 +50,15 @@ beforeAll(async () => {
       res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  target = server.url;
   te = await startTestEngine();
-  const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300 });
-  id = s.session_id;
-  browser = await chromium.connectOverCDP(s.cdp_ws_url);
+  ({ id, browser } = await openBrowserSession(te));
 });
 
 afterAll(async () => {
   await browser?.close().catch(() => {});
   await te?.stop();
-  await new Promise((r) => server?.close(r));
+  await server?.close();
 });
 
 async function failure(p: Promise<unknown>): Promise<{ status: number; error: Record<string, unknown> }> {

@@ -4,32 +4,28 @@
  * library changes the download behavior), and the file is then read back through `/fs`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 
 let te: TestEngine;
-let server: http.Server;
+let server: LocalServer;
 let site: string;
 
 beforeAll(async () => {
   te = await startTestEngine();
-  server = http.createServer((req, res) => {
-    if (req.url === '/report.csv') {
+  server = await startLocalServer({
+    '/report.csv': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' });
       res.end('a,b\n1,2\n');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><a id="dl" href="/report.csv" download="report.csv">download</a>');
+    },
+    '/': '<!doctype html><a id="dl" href="/report.csv" download="report.csv">download</a>',
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = server.url;
 });
 afterAll(async () => {
   await te?.stop();
-  await new Promise((r) => server?.close(r));
+  await server?.close();
 });
 
 function cdp(url: string) {

@@ -3,8 +3,7 @@
  * layout, and a collector that reads an SDK telemetry stream in the background until a
  * wanted event shows up (or the stream ends).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 
 export interface Envelope {
   seq: number;
@@ -20,8 +19,8 @@ export const PAGE = `<!doctype html><html><head><title>telemetry page</title></h
   setTimeout(() => { function thrower() { throw new Error('boom in page'); } thrower(); }, 10);
 </script></body></html>`;
 
-export async function startSite(extra: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
+export function startSite(extra: Record<string, string> = {}): Promise<LocalServer> {
+  return startLocalServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
     if (p === '/data.json') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -30,11 +29,6 @@ export async function startSite(extra: Record<string, string> = {}): Promise<{ u
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(extra[p] ?? PAGE);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
 }
 
 /** Reads a stream in the background; `until(pred)` resolves with the first matching envelope. */

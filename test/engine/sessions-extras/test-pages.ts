@@ -3,8 +3,7 @@
  * that animates (so a screencast keeps producing frames), and a page that stores a cookie,
  * localStorage and IndexedDB on demand and reports what it finds.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 
 const PAGES: Record<string, string> = {
   '/clicks': `<!doctype html><title>clicks</title><body style="margin:0">
@@ -36,25 +35,8 @@ window.readState = async () => {
 </script></body>`,
 };
 
-export interface TestPages {
-  url: string;
-  close(): Promise<void>;
-}
+export type TestPages = LocalServer;
 
-export async function startTestPages(): Promise<TestPages> {
-  const server = http.createServer((req, res) => {
-    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(page ?? 'not found');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+export function startTestPages(): Promise<TestPages> {
+  return startLocalServer(PAGES);
 }
