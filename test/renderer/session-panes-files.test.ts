@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConsole, type Console } from './console-harness.js';
-import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
+import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT, shown } from './session-panes-helpers.js';
 
 let c: Console;
 let site: LocalSite;
@@ -57,7 +57,7 @@ describe('session pane: files', () => {
     await mv.getByLabel('New path').fill('../escape.txt');
     await mv.getByRole('button', { name: 'Move', exact: true }).click();
     // The server's Error message, verbatim, in the dialog.
-    await expect.poll(() => mv.getByRole('alert').textContent()).toMatch(/\S/);
+    await shown(c, mv.getByRole('alert'));
     const refused = (await mv.getByRole('alert').textContent())!;
     const direct = await te.api(`/browsers/${sessionId}/fs/move`, { method: 'PUT', json: { src_path: '/work/notes.txt', dest_path: '../escape.txt' } });
     expect(direct.status).toBe(400);
@@ -96,7 +96,7 @@ describe('session pane: HTTP', () => {
     await page.getByLabel('Body').fill('{"a":1}');
     await page.getByLabel('URL').press('Control+Enter');
     const res = page.getByRole('region', { name: 'Response' });
-    await res.waitFor({ timeout: 90_000 });
+    await shown(c, res);
     expect(await res.getByText('HTTP 200').count()).toBe(1);
     expect(await res.locator('table.headers').textContent()).toContain('pane-test');
     const body = (await res.locator('pre.response-body').textContent())!;
@@ -106,6 +106,7 @@ describe('session pane: HTTP', () => {
 
     await page.getByLabel('URL').fill('ftp://example.invalid/');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect.poll(() => page.locator('.http-pane [role="alert"]').textContent()).toMatch(/url/i);
+    await shown(c, page.locator('.http-pane [role="alert"]'));
+    expect(await page.locator('.http-pane [role="alert"]').textContent()).toMatch(/url/i);
   }, TEST_TIMEOUT);
 });

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Locator } from 'playwright-core';
 import type { Console } from './console-harness.js';
 
 export interface LocalSite {
@@ -46,6 +47,7 @@ export async function createSession(c: Console, body: Record<string, unknown> = 
 /** Signs in (once per page) and shows `#/sessions/<id>/<tab>`. */
 export async function openPane(c: Console, sessionId: string, tab: string, title: string): Promise<void> {
   c.page.setDefaultTimeout(90_000);
+  if (process.env.PANES_DEBUG) c.page.on('pageerror', (e) => console.log('PAGEERROR', e.message, e.stack));
   if (!(await c.page.getByRole('navigation', { name: 'Main' }).count())) await c.signIn();
   await c.page.goto(`${c.te.url}/#/sessions/${sessionId}/${tab}`);
   await c.page.getByRole('tab', { name: title, selected: true }).waitFor({ timeout: 30_000 });
@@ -56,3 +58,17 @@ export async function openPane(c: Console, sessionId: string, tab: string, title
  * can wait a long time for CPU); correctness never depends on being fast.
  */
 export const TEST_TIMEOUT = 300_000;
+
+/**
+ * Waits (long: the machine is loaded) for `locator` to show; if an error toast appears instead,
+ * fails at once with the server's message so the failure says what happened.
+ */
+export async function shown(c: Console, locator: Locator, timeout = Number(process.env.PANES_WAIT_MS ?? 240_000)): Promise<void> {
+  const toasts = c.page.locator('.toast-error');
+  const before = await toasts.count();
+  const outcome = await Promise.race([locator.first().waitFor({ timeout }).then(() => 'ok' as const), toasts.nth(before).waitFor({ timeout }).then(() => 'toast' as const)]).catch(async (err) => {
+    await c.screenshot('failed-wait');
+    throw err;
+  });
+  if (outcome === 'toast') throw new Error(`the UI reported an error instead: ${await toasts.nth(before).textContent()}`);
+}

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConsole, type Console } from './console-harness.js';
-import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
+import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT, shown } from './session-panes-helpers.js';
 
 let c: Console;
 let site: LocalSite;
@@ -50,11 +50,11 @@ describe('session pane: telemetry', () => {
 
     // Pause: new events are held (the button counts them) and the list does not grow.
     await page.getByRole('button', { name: /^Pause/ }).click();
-    const shown = await rows.count();
+    const before = await rows.count();
     await expect.poll(async () => Number((await page.getByRole('button', { name: /^Resume/ }).textContent())!.match(/\((\d+) new\)/)?.[1] ?? 0), { timeout: 90_000 }).toBeGreaterThan(0);
-    expect(await rows.count()).toBe(shown);
+    expect(await rows.count()).toBe(before);
     await page.getByRole('button', { name: /^Resume/ }).click();
-    await expect.poll(() => rows.count()).toBeGreaterThan(shown);
+    await expect.poll(() => rows.count()).toBeGreaterThan(before);
 
     // Expanding a row shows the envelope JSON.
     await rows.first().locator('.event-line').click();
@@ -72,7 +72,7 @@ describe('session pane: code', () => {
     await editor.fill(`console.log('stdout-marker');\nawait page.setContent('<h1>code pane</h1>');\nreturn { sum: 6 * 7, heading: await page.textContent('h1') };`);
     await editor.press('Control+Enter');
     const result = page.getByRole('region', { name: 'Run result' });
-    await result.waitFor({ timeout: 120_000 });
+    await shown(c, result);
     await expect.poll(() => result.getByText('success').count()).toBe(1);
     expect(JSON.parse((await result.locator('pre.result-json').textContent())!)).toEqual({ sum: 42, heading: 'code pane' });
     expect(await result.locator('pre.output').nth(1).textContent()).toContain('stdout-marker');
@@ -80,7 +80,8 @@ describe('session pane: code', () => {
 
     await editor.fill(`throw new Error('boom-from-pane');`);
     await page.getByRole('button', { name: /^Run/ }).click();
-    await expect.poll(() => result.getByRole('alert').textContent(), { timeout: 120_000 }).toContain('boom-from-pane');
+    await shown(c, result.getByRole('alert'));
+    expect(await result.getByRole('alert').textContent()).toContain('boom-from-pane');
     expect(await result.getByText('failed').count()).toBe(1);
   }, TEST_TIMEOUT);
 });

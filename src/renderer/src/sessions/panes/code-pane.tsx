@@ -30,7 +30,10 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
   const [busy, setBusy] = useState(false);
   const [out, setOut] = useState<{ r: ExecResult; ms: number } | null>(null);
   const resultRef = useRef<HTMLElement>(null);
-  useEffect(() => resultRef.current?.scrollIntoView({ block: 'nearest' }), [out]);
+  useEffect(() => {
+    // A block body: scrollIntoView may return a Promise, which React would call as the cleanup.
+    resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [out]);
 
   const run = async (): Promise<void> => {
     if (busy || !code.trim()) return;

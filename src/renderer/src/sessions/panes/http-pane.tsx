@@ -51,7 +51,10 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const [res, setRes] = useState<CurlResult | null>(null);
   const resultRef = useRef<HTMLElement>(null);
-  useEffect(() => resultRef.current?.scrollIntoView({ block: 'nearest' }), [res]);
+  useEffect(() => {
+    // A block body: scrollIntoView may return a Promise, which React would call as the cleanup.
+    resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [res]);
 
   const send = async (): Promise<void> => {
     if (busy || !url.trim()) return;
