@@ -43,14 +43,24 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** Secrets, proxies and auth connections (secret key provider, proxy providers, flow timers). */
   identity?: IdentityOptions;
+  /**
+   * Directory holding the scripts child processes start from (runtime/assets.ts ENGINE_ASSETS,
+   * in the `src/engine/runtime` layout); defaults to the source tree. A bundled build passes
+   * its copied `engine-assets` directory (env BROWSERDECK_ASSETS_ROOT).
+   */
+  assetsRoot?: string;
+  /** The Node runtime children run on; defaults to this process's (Electron: itself with ELECTRON_RUN_AS_NODE=1). */
+  childNode?: { path: string; env?: Record<string, string> };
 }
 
-export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'uiDir'>> {
+export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'uiDir' | 'assetsRoot' | 'childNode'>> {
   databaseUrl?: string;
   adminApiKey?: string;
   chromiumPath?: string;
   publicUrl?: string;
   uiDir?: string;
+  assetsRoot?: string;
+  childNode?: { path: string; env?: Record<string, string> };
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -78,6 +88,8 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     print: opts.print ?? ((line) => process.stdout.write(line + '\n')),
     env,
     identity: opts.identity ?? {},
+    assetsRoot: opts.assetsRoot ?? env.BROWSERDECK_ASSETS_ROOT,
+    childNode: opts.childNode,
   };
 }
 

@@ -19,6 +19,7 @@ import type { EngineContext } from './context.js';
 import { features as defaultFeatures } from './features.js';
 import type { Feature } from './feature.js';
 import { serveUi } from './http/serve-ui.js';
+import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -43,6 +44,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
   let context: EngineContext | undefined;
   const stopHooks: Array<() => Promise<void> | void> = [];
   let stopping: Promise<void> | undefined;
+  let restoreAssets: (() => void) | undefined;
 
   const engine: Engine = {
     config,
@@ -60,6 +62,10 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       return context;
     },
     async start() {
+      restoreAssets = configureEngineAssets({ assetsRoot: config.assetsRoot, childNode: config.childNode });
+      // A build that forgot to ship its child scripts fails here, not at the first process.
+      const missing = missingEngineAssets();
+      if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);
       await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
       store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
       app = await createHttpServer({ logLevel: config.logLevel });
@@ -115,6 +121,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         }
         await closing;
         await store?.close();
+        restoreAssets?.();
       })();
       return stopping;
     },

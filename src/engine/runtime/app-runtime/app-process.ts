@@ -9,7 +9,8 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { childNode, engineAsset, unpackedPath } from '../assets.js';
 import { splitLines } from './line-splitter.js';
 
 /** Marks app processes on their command line (operators and tests can find them). */
@@ -47,7 +48,7 @@ const localRequire = createRequire(import.meta.url);
 
 /** The engine's node_modules directory (where it finds playwright-core). */
 export function engineModulesDir(): string {
-  let dir = path.dirname(localRequire.resolve('playwright-core'));
+  let dir = unpackedPath(path.dirname(localRequire.resolve('playwright-core')));
   while (path.basename(dir) !== 'node_modules' && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;
 }
@@ -74,9 +75,12 @@ function killGroup(pid: number | undefined): void {
 
 export function startAppProcess(opts: { cwd: string; env: Record<string, string>; job: RunnerJob; timeoutMs: number; onLine: (stream: 'stdout' | 'stderr', line: string) => void }): AppProcess {
   const execArgv = TS_EXTENSIONS.has(path.extname(opts.job.entry)) ? ['--import', pathToFileURL(localRequire.resolve('tsx')).href] : [];
-  const child = fork(fileURLToPath(new URL('./app-runner-child.mjs', import.meta.url)), [APP_RUNNER_MARKER], {
+  const node = childNode();
+  const child = fork(engineAsset('app-runtime/app-runner-child.mjs'), [APP_RUNNER_MARKER], {
     cwd: opts.cwd,
-    env: opts.env,
+    // The children's runtime (in Electron its own binary run as Node), not necessarily ours.
+    execPath: node.path,
+    env: { ...opts.env, ...node.env },
     execArgv,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

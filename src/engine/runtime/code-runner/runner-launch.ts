@@ -16,10 +16,10 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
+import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
 
 export interface RunnerLaunch {
   file: string;
@@ -33,13 +33,12 @@ export interface RunnerLaunch {
   job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
 }
 
-const RUNNER_DIR = path.dirname(fileURLToPath(import.meta.url));
-const SANDBOX_SRC_DIR = path.resolve(RUNNER_DIR, '../sandbox');
 const CHILD = 'code-runner-child.mjs';
 const WSL_PROBES = ['/proc/sys/fs/binfmt_misc/WSLInterop', '/run/WSL'];
 
 function playwrightDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
+  // Children and bwrap read the real filesystem: a packaged app ships playwright-core unpacked.
+  return unpackedPath(path.dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')));
 }
 
 function permissionFlag(): string | undefined {
@@ -52,14 +51,17 @@ function permissionFlag(): string | undefined {
 export async function buildRunnerLaunch(handle: SessionHandle, marker: string, wsUrl: string, hide: string[], bwrap: string | null): Promise<RunnerLaunch> {
   const pw = playwrightDir();
   const pwEntry = path.join(pw, 'index.mjs');
+  // Asset dirs resolved per launch: the engine sets the assets root at start (runtime/assets.ts).
+  const RUNNER_DIR = engineAssetDir('code-runner');
+  const SANDBOX_SRC_DIR = engineAssetDir('sandbox');
   if (!bwrap) {
     const perm = permissionFlag();
     // playwright-core probes for WSL at import time; Node 20 throws on existsSync of a denied path.
     const read = [`${RUNNER_DIR}/`, `${SANDBOX_SRC_DIR}/`, `${pw}/`, `${handle.dirs.tmp}/`, ...WSL_PROBES];
     const execArgv = perm ? [perm, '--disable-warning=ExperimentalWarning', ...read.map((r) => `--allow-fs-read=${r}`), `--allow-fs-write=${handle.dirs.tmp}/`] : [];
     return {
-      file: process.execPath,
-      args: [...execArgv, path.join(RUNNER_DIR, CHILD), marker],
+      file: childNode().path,
+      args: [...execArgv, engineAsset('code-runner/code-runner-child.mjs'), marker],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: handle.dirs.tmp, TMPDIR: handle.dirs.tmp, NODE_ENV: 'production', NODE_OPTIONS: '', ...runtimeEnv() },
       cwd: handle.dirs.tmp,
       sandboxed: false,

@@ -19,7 +19,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { engineAsset } from '../assets.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, findBwrap, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 
 export { findBwrap };
@@ -64,9 +64,6 @@ export function cdpEnv(httpUrl: string): Record<string, string> {
   return { CDP_URL: httpUrl, CHROME_DEVTOOLS_URL: httpUrl };
 }
 
-const EXEC_SCRIPT = fileURLToPath(new URL('../sandbox/cdp-exec.mjs', import.meta.url));
-const FORWARDER_SCRIPT = fileURLToPath(new URL('../sandbox/cdp-forwarder.mjs', import.meta.url));
-
 export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Promise<LaunchSpec> {
   if (!bwrap) return { file: spec.command, args: spec.args, cwd: spec.cwdHost, env: spec.env, sandboxed: false, commandDepth: 0 };
   await fsp.mkdir(path.join(spec.root, 'tmp'), { recursive: true, mode: 0o1777 }).catch(() => {});
@@ -76,7 +73,7 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   if (spec.cdpSocket) {
     const node = runtimeMount(a);
     a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET);
-    a.push('--ro-bind', EXEC_SCRIPT, `${SANDBOX_DIR}/cdp-exec.mjs`, '--ro-bind', FORWARDER_SCRIPT, `${SANDBOX_DIR}/cdp-forwarder.mjs`);
+    a.push('--ro-bind', engineAsset('sandbox/cdp-exec.mjs'), `${SANDBOX_DIR}/cdp-exec.mjs`, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
     // The user's NODE_OPTIONS are for their command, not for the forwarder: it hands them on.
     const { NODE_OPTIONS, ...rest } = env;
     const nodeOptions = NODE_OPTIONS !== undefined ? [`--node-options=${NODE_OPTIONS}`] : [];

@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { childNode } from '../assets.js';
 
 /** Directory inside every sandbox for Browserdeck's own mounts (a tmpfs). */
 export const SANDBOX_DIR = '/run/browserdeck';
@@ -105,17 +106,17 @@ export async function baseSandboxArgs(opts: { root?: string; hide: string[] }): 
 }
 
 /**
- * Mounts the engine's own JavaScript runtime read-only at `/run/browserdeck/runtime` (the whole
- * directory of `process.execPath`, so an Electron build brings its resources) and returns the
- * path to run inside.
+ * Mounts the children's JavaScript runtime (runtime/assets.ts `childNode()`) read-only at
+ * `/run/browserdeck/runtime` (its whole directory, so an Electron build brings its resources)
+ * and returns the path to run inside.
  */
 export function runtimeMount(args: string[]): string {
-  const dir = path.dirname(process.execPath);
-  args.push('--ro-bind', dir, `${SANDBOX_DIR}/runtime`);
-  return `${SANDBOX_DIR}/runtime/${path.basename(process.execPath)}`;
+  const exe = childNode().path;
+  args.push('--ro-bind', path.dirname(exe), `${SANDBOX_DIR}/runtime`);
+  return `${SANDBOX_DIR}/runtime/${path.basename(exe)}`;
 }
 
-/** Environment a sandboxed Node needs when the runtime is Electron's binary. */
+/** Environment that runtime needs (ELECTRON_RUN_AS_NODE=1 when it is Electron's binary). */
 export function runtimeEnv(): Record<string, string> {
-  return process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+  return { ...childNode().env };
 }
