@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
+import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
@@ -31,18 +32,9 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, attempts = 150): Promise<T> {
-  let v = await get();
-  for (let i = 0; i < attempts && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    v = await get();
-  }
-  if (!ok(v)) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(v).slice(0, 800)}`);
-  return v;
-}
 
-const awaitingInput = (id: string) => until('AWAITING_INPUT', () => t.client.auth.connections.retrieve(id), (c) => c.flow_step === 'AWAITING_INPUT' || c.flow_status !== 'IN_PROGRESS');
-const finished = (id: string) => until('flow end', () => t.client.auth.connections.retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
+const awaitingInput = (id: string) => pollUntil('AWAITING_INPUT', () => t.client.auth.connections.retrieve(id), (c) => c.flow_step === 'AWAITING_INPUT' || c.flow_status !== 'IN_PROGRESS');
+const finished = (id: string) => pollUntil('flow end', () => t.client.auth.connections.retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
 
 async function pageShowsSignedIn(profile: string): Promise<string> {
   const s = await t.client.browsers.create({ headless: true, profile: { name: profile } });
@@ -112,7 +104,7 @@ describe('auth connections', () => {
     expect(state.fields?.map((f) => f.type)).toEqual(['password']);
 
     await t.client.auth.connections.submit(c.id, { field_values: { fld_password: 'wrong' } });
-    state = await until('website error', () => t.client.auth.connections.retrieve(c.id), (x) => !!x.website_error);
+    state = await pollUntil('website error', () => t.client.auth.connections.retrieve(c.id), (x) => !!x.website_error);
     expect(state).toMatchObject({ flow_step: 'AWAITING_INPUT', website_error: 'Incorrect password. Please try again.' });
 
     await t.client.auth.connections.submit(c.id, { fields: { password: 'correct horse' } });
@@ -139,9 +131,9 @@ describe('auth connections', () => {
     await t.client.auth.connections.login(c.id);
     await awaitingInput(c.id);
     await t.client.auth.connections.submit(c.id, { fields: { email: 'sam@example.test' } });
-    await until('password step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'password');
+    await pollUntil('password step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'password');
     await t.client.auth.connections.submit(c.id, { fields: { password: 'sms-pass' } });
-    const state = await until('code step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'code');
+    const state = await pollUntil('code step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'code');
     expect(state.discovered_fields?.[0]).toMatchObject({ type: 'code', linked_mfa_type: 'sms', hint: expect.stringContaining('phone ending in 92') });
     // A person answers on the hosted page (a plain HTML form, no API key).
     const hostedUrl = state.hosted_url!;
@@ -163,7 +155,7 @@ describe('auth connections', () => {
     // The site forgets every login; the next health check notices and re-authenticates.
     site.expireSessions();
     await t.client.auth.connections.update(c.id, { health_check_interval: 1 });
-    const timeline = await until(
+    const timeline = await pollUntil(
       'health check and re-auth',
       async () => (await t.client.auth.connections.timeline(c.id)).items,
       (items) => items.some((e) => e.type === 'health_check' && e.status === 'NEEDS_AUTH') && items.some((e) => e.type === 'reauth' && e.status === 'SUCCESS'),
@@ -201,7 +193,7 @@ describe('auth flow expiry', () => {
       const c = await e.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-profile', login_url: site.loginUrl });
       const login = await e.client.auth.connections.login(c.id);
       expect(Date.parse(login.flow_expires_at) - Date.now()).toBeLessThanOrEqual(3000);
-      const state = await until('EXPIRED', () => e.client.auth.connections.retrieve(c.id), (x) => x.flow_status === 'EXPIRED');
+      const state = await pollUntil('EXPIRED', () => e.client.auth.connections.retrieve(c.id), (x) => x.flow_status === 'EXPIRED');
       expect(state.flow_expires_at).toBeNull();
       const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
       expect(entry).toMatchObject({ type: 'login', status: 'EXPIRED', step: 'EXPIRED' });

@@ -6,6 +6,7 @@
  * `allowed_domains`, a clear FAILED flow when it is not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { encodeBase32, totpFromSecret } from '../../../src/engine/domain/credentials/totp.js';
@@ -29,19 +30,10 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, attempts = 150): Promise<T> {
-  let v = await get();
-  for (let i = 0; i < attempts && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    v = await get();
-  }
-  if (!ok(v)) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(v).slice(0, 800)}`);
-  return v;
-}
 type Conn = Awaited<ReturnType<TestEngine['client']['auth']['connections']['retrieve']>>;
 const retrieve = (id: string) => t.client.auth.connections.retrieve(id);
-const awaiting = (id: string, what: string, ok: (c: Conn) => boolean) => until(what, () => retrieve(id), (c) => (c.flow_step === 'AWAITING_INPUT' && ok(c)) || c.flow_status !== 'IN_PROGRESS');
-const finished = (id: string) => until('flow end', () => retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
+const awaiting = (id: string, what: string, ok: (c: Conn) => boolean) => pollUntil(what, () => retrieve(id), (c) => (c.flow_step === 'AWAITING_INPUT' && ok(c)) || c.flow_status !== 'IN_PROGRESS');
+const finished = (id: string) => pollUntil('flow end', () => retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
 
 /** Login flow up to the MFA method page of cho@example.test. */
 async function toMethodPage(id: string): Promise<Conn> {
@@ -134,7 +126,7 @@ describe('auth connection flows: SSO', () => {
     expect(idp.pending_sso_buttons).toBeNull();
 
     await t.client.auth.connections.submit(c.id, { fields: { username: 'ann-idp', password: 'wrong' } });
-    const wrong = await until('IdP error', () => retrieve(c.id), (x) => !!x.website_error || x.flow_status !== 'IN_PROGRESS');
+    const wrong = await pollUntil('IdP error', () => retrieve(c.id), (x) => !!x.website_error || x.flow_status !== 'IN_PROGRESS');
     expect(wrong.website_error).toBe('ExampleID does not know that username and password.');
 
     await t.client.auth.connections.submit(c.id, { fields: { username: 'ann-idp', password: 'idp-pass' } });

@@ -5,6 +5,7 @@
  * for it; a login body can override both (here: off), and a bad telemetry config is a 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 
@@ -20,18 +21,9 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, attempts = 150): Promise<T> {
-  let v = await get();
-  for (let i = 0; i < attempts && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    v = await get();
-  }
-  if (!ok(v)) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(v).slice(0, 800)}`);
-  return v;
-}
 const retrieve = (id: string) => t.client.auth.connections.retrieve(id);
-const stepWith = (id: string, type: string) => until(`${type} step`, () => retrieve(id), (c) => (c.flow_step === 'AWAITING_INPUT' && c.fields?.[0]?.type === type) || c.flow_status !== 'IN_PROGRESS');
-const finished = (id: string) => until('flow end', () => retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
+const stepWith = (id: string, type: string) => pollUntil(`${type} step`, () => retrieve(id), (c) => (c.flow_step === 'AWAITING_INPUT' && c.fields?.[0]?.type === type) || c.flow_status !== 'IN_PROGRESS');
+const finished = (id: string) => pollUntil('flow end', () => retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
 
 async function consoleTexts(sessionId: string): Promise<string[]> {
   const page = await t.client.browsers.telemetry.events(sessionId, { category: ['console'], limit: 100 });
@@ -69,7 +61,7 @@ describe('auth connection flows: record_session and browser_telemetry', () => {
 
     // After the flow: the session is gone, the replay is downloadable as an MP4.
     const replayId = live[0].replay_id;
-    const res = await until(
+    const res = await pollUntil(
       'finished replay',
       () => t.client.browsers.replays.download(replayId, { id: sessionId }),
       (r) => r.status === 200,
