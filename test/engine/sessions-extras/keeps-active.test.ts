@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 
@@ -16,8 +16,10 @@ function open(url: string): Promise<WebSocket> {
   });
 }
 
+// The two cases have their own sessions and mostly wait out inactivity timeouts, so they run
+// side by side (half the file's time); each uses its context's `expect`.
 describe('live view and BiDi clients count as activity', () => {
-  it.each(['live view', 'BiDi'])('a connected %s client keeps a session past its inactivity timeout; it ends after the client leaves', async (kind) => {
+  it.concurrent.for(['live view', 'BiDi'])('a connected %s client keeps a session past its inactivity timeout; it ends after the client leaves', async (kind, { expect }) => {
     const s = await t.client.browsers.create({ headless: true, timeout_seconds: 10 });
     const url = kind === 'BiDi' ? s.webdriver_ws_url : s.browser_live_view_url!.replace(/^http/, 'ws').replace('/live?', '/live/ws?');
     const ws = await open(url);
