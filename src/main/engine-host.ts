@@ -18,6 +18,10 @@ export interface EngineHostOptions {
   createEngine?: (opts: EngineOptions) => Engine;
   /** The engine's secret key source; the app passes its OS-keychain provider (secret-key-provider.ts). */
   secretKeyProvider?: SecretKeyProvider;
+  /** The bundle's copy of the engine's child scripts (out/main/engine-assets, unpacked from the asar). */
+  assetsRoot?: string;
+  /** The runtime for the engine's children: in the app, Electron's binary run as Node. */
+  childNode?: EngineOptions['childNode'];
 }
 
 export interface RunningEngine {
@@ -49,6 +53,8 @@ export class EngineHost {
         ephemeralAdminKey: true,
         uiDir: this.opts.uiDir,
         chromiumPath: this.opts.chromiumPath,
+        assetsRoot: this.opts.assetsRoot,
+        childNode: this.opts.childNode,
         logLevel: this.opts.logLevel ?? 'warn',
         // The first-start admin key is written to the data dir; the app itself uses the launch key.
         print: this.opts.log ?? (() => {}),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, safeStorage, session, shell } from 'electron';
 import { EngineHost } from './engine-host.js';
+import { unpackedPath } from '../engine/runtime/assets.js';
 import { CredentialVault } from './credential-vault.js';
 import { electronCipher } from './electron-cipher.js';
 import { keychainSecretKeyProvider } from './secret-key-provider.js';
@@ -23,6 +24,10 @@ import type { EventChannel, EventPayloads } from '../shared/ipc/contract.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
+// The engine's child scripts, copied beside the bundle at build and unpacked from the asar.
+const engineAssetsDir = unpackedPath(join(here, 'engine-assets'));
+// Children (code runner, sandbox helpers, app runner) run on Electron's own binary as plain Node.
+const childNode = { path: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
 // electron-vite sets ELECTRON_RENDERER_URL during `electron-vite dev`; otherwise load the build.
 const devUrl = process.env.ELECTRON_RENDERER_URL;
 const appUrl = devUrl ?? pathToFileURL(join(rendererDir, 'index.html')).toString();
@@ -54,7 +59,7 @@ async function main(): Promise<void> {
   const userData = app.getPath('userData');
   // The engine's secret key lives only as safeStorage ciphertext in userData (OS keychain).
   const secretKeyProvider = keychainSecretKeyProvider({ cipher: electronCipher(safeStorage), file: join(userData, 'engine-secret-key.json'), warn: (m) => console.warn(m) });
-  const host = new EngineHost({ dataDir: join(userData, 'engine'), uiDir: rendererDir, log: (line) => console.log(line), secretKeyProvider });
+  const host = new EngineHost({ dataDir: join(userData, 'engine'), uiDir: rendererDir, log: (line) => console.log(line), secretKeyProvider, assetsRoot: engineAssetsDir, childNode });
   const vault = new CredentialVault(electronCipher(safeStorage), join(userData, 'credentials.json'));
   const connections = new Connections({
     file: join(userData, 'connections.json'),
