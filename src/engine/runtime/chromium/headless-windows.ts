@@ -43,6 +43,8 @@ export async function sizeAllWindows(control: CdpConnection, size: Size): Promis
 
 export class HeadlessWindows {
   private frame: Size;
+  /** The launch's `--window-size` already included a learned frame. */
+  private readonly hinted: boolean;
   /** Windows already fitted to the current viewport (windowId → fitted for "WxH"). */
   private readonly fitted = new Map<number, string>();
   private queue: Promise<void> = Promise.resolve();
@@ -54,7 +56,9 @@ export class HeadlessWindows {
     private readonly viewport: () => Size,
     private readonly cacheKey: string,
   ) {
-    this.frame = learnedFrames.get(cacheKey) ?? { width: 0, height: 0 };
+    const hint = learnedFrames.get(cacheKey);
+    this.hinted = !!hint;
+    this.frame = hint ?? { width: 0, height: 0 };
     this.unsubscribe = control.on('Target.targetCreated', (p) => {
       const info = p.targetInfo as { targetId: string; type: string } | undefined;
       if (info?.type === 'page') this.enqueue(() => this.fitTarget(info.targetId));
@@ -68,7 +72,25 @@ export class HeadlessWindows {
     await this.updateScreen();
     if ((await this.pageTargets()).length === 0) await first.promise;
     first.cancel();
+    // Measuring waits for the first renderer (hundreds of ms on a loaded machine). When the
+    // launch used a learned frame and the windows already have that size, readiness does not
+    // wait for it: the check still runs, and corrects the window if the frame differed.
+    if (this.hinted && (await this.windowsAtExpectedSize())) {
+      void this.fitAll();
+      return;
+    }
     await this.fitAll();
+  }
+
+  private async windowsAtExpectedSize(): Promise<boolean> {
+    const v = this.viewport();
+    for (const t of await this.pageTargets()) {
+      const windowId = await this.windowOf(t);
+      if (windowId === undefined) return false;
+      const { bounds } = await this.control.send<{ bounds: Size }>('Browser.getWindowBounds', { windowId });
+      if (bounds.width !== v.width + this.frame.width || bounds.height !== v.height + this.frame.height) return false;
+    }
+    return true;
   }
 
   /** After a viewport change: screen, then every window. */
