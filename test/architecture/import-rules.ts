@@ -57,11 +57,12 @@ const isPackage = (t: Target, ...names: string[]) => t.kind === 'package' && nam
 /**
  * The engine's plug-in contracts: what every feature is written against, wherever it lives —
  * the Error object, the request's AuthContext, the Feature/EngineContext interfaces, the
- * WebSocket upgrade router, the engine config, and the SessionHandle contract that operation
+ * WebSocket upgrade router and the identity note its handlers leave for the audit log
+ * (upgrade-identity), the engine config, and the SessionHandle contract that operation
  * features must use (instead of the session manager). Any engine layer except store/ may import
  * these; everything else in http/ is server assembly and sits on top with api/.
  */
-const CONTRACTS = ['http/api-error', 'http/auth', 'http/upgrade-router', 'context', 'feature', 'config', 'domain/sessions/session-handle'].map((f) => `src/engine/${f}`);
+const CONTRACTS = ['http/api-error', 'http/auth', 'http/upgrade-router', 'http/upgrade-identity', 'context', 'feature', 'config', 'domain/sessions/session-handle'].map((f) => `src/engine/${f}`);
 const contract = (t: Target) => t.kind === 'file' && CONTRACTS.includes(t.path);
 const httpBeyondContracts = (t: Target) => under(t, 'src/engine/http') && !contract(t);
 const domainBeyondContracts = (t: Target) => under(t, 'src/engine/domain') && !contract(t);
