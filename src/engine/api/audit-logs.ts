@@ -10,6 +10,7 @@ import type { Feature } from '../feature.js';
 import { parseAuditFilter, MAX_WINDOW_DAYS, type AuditFilterQuery } from '../domain/audit/audit-filter.js';
 import { decodeCursor, encodeCursor } from '../domain/audit/audit-cursor.js';
 import { entryOf, findAuditRows, positionOf } from '../domain/audit/audit-query.js';
+import { AuditLogEntrySchema } from '../../shared/wire/audit.js';
 import { buildExportChunk, type ExportFormat } from '../domain/audit/audit-export.js';
 
 const DEFAULT_CHUNK_ROWS = 10_000;
@@ -28,21 +29,6 @@ const FilterQuery = {
   search: Type.Optional(Str(1024)),
   search_user_id: Type.Optional(StrList(8192)),
 };
-
-export const AuditLogEntrySchema = Type.Object({
-  timestamp: Type.String({ format: 'date-time' }),
-  auth_strategy: Type.String(),
-  user_id: Type.String(),
-  email: Type.String(),
-  method: Type.String(),
-  path: Type.String(),
-  route: Type.String(),
-  domain: Type.String(),
-  client_ip: Type.String(),
-  user_agent: Type.String(),
-  status: Type.Integer(),
-  duration_ms: Type.Integer(),
-});
 
 const ListQuery = Type.Object({
   ...FilterQuery,

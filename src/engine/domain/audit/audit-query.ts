@@ -8,24 +8,9 @@ import type { Database, AuditLogTable } from '../../store/schema.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { AuditFilter } from './audit-filter.js';
 import type { AuditPosition } from './audit-cursor.js';
+import type { AuditLogEntry } from '../../../shared/wire/audit.js';
 
 export type AuditRow = Omit<AuditLogTable, 'id'> & { id: number };
-
-/** The wire AuditLogEntry: every field required. */
-export interface AuditEntry {
-  timestamp: string;
-  auth_strategy: string;
-  user_id: string;
-  email: string;
-  method: string;
-  path: string;
-  route: string;
-  domain: string;
-  client_ip: string;
-  user_agent: string;
-  status: number;
-  duration_ms: number;
-}
 
 /** Returns up to `limit + 1` rows after `after` so that the extra row tells whether more exist. */
 export async function findAuditRows(db: Kysely<Database>, f: AuditFilter, after: AuditPosition | undefined, limit: number): Promise<AuditRow[]> {
@@ -57,7 +42,8 @@ function searchOf(eb: ExpressionBuilder<Database, 'audit_logs'>, f: AuditFilter)
   return eb.or(any);
 }
 
-export function entryOf(r: AuditRow): AuditEntry {
+/** The wire entry (shared/wire/audit.ts) of a stored row. */
+export function entryOf(r: AuditRow): AuditLogEntry {
   return {
     timestamp: r.timestamp,
     auth_strategy: r.auth_strategy,
