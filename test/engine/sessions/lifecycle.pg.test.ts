@@ -38,16 +38,24 @@ const manager = (t = te) => t.engine.context.services.sessions as SessionManager
 const endedReason = async (t: TestEngine, id: string) =>
   (await t.engine.context.db.selectFrom('browser_sessions').select(['ended_reason', 'deleted_at']).where('id', '=', id).executeTakeFirstOrThrow()).ended_reason;
 
+// The first three cases use their own sessions (the third its own engines) and mostly wait
+// (inactivity timeouts, browser starts), so they run side by side; the engine-stop race runs
+// alone after them. Concurrent cases assert with their context's `expect`.
 describe('session lifecycle', () => {
-  it('ends idle sessions after timeout_seconds; a connected CDP client keeps one alive', async () => {
+  it.concurrent('ends idle sessions after timeout_seconds; a connected CDP client keeps one alive', async ({ expect }) => {
+    // Each keep-alive starts right after its session exists: on a loaded machine the next
+    // creates can take longer than the 10 s timeout.
     const poked = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
-    const held = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
-    const idle = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
     // API calls on a session are activity too.
     const poking = setInterval(() => void te.client.browsers.retrieve(poked.session_id).catch(() => {}), 2000);
-    const ws = new WebSocket(held.cdp_ws_url);
-    await new Promise((r) => ws.once('open', r));
+    let held: Awaited<ReturnType<typeof te.client.browsers.create>>;
+    let idle: Awaited<ReturnType<typeof te.client.browsers.create>>;
+    let ws: WebSocket;
     try {
+      held = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+      ws = new WebSocket(held.cdp_ws_url);
+      await new Promise((r) => ws.once('open', r));
+      idle = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
       await waitFor(async () => (await endedReason(te, idle.session_id)) === 'timeout', 30_000, 'idle session timeout');
     } finally {
       clearInterval(poking);
@@ -67,7 +75,7 @@ describe('session lifecycle', () => {
     expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
   });
 
-  it('runs headful sessions on their own Xvfb: start_url in the first tab, kiosk_mode full screen', async () => {
+  it.concurrent('runs headful sessions on their own Xvfb: start_url in the first tab, kiosk_mode full screen', async ({ expect }) => {
     const s = await te.client.browsers.create({ headless: false, start_url: `${web.url}/title/Start%20Page`, viewport: { width: 1024, height: 768 } });
     const rt = manager().get(s.session_id)!;
     if (!process.env.DISPLAY) {
@@ -101,7 +109,7 @@ describe('session lifecycle', () => {
     expect(processesWith(path.join(te.dataDir, 'sessions', kiosk.session_id))).toEqual([]);
   });
 
-  it('ends every session at engine stop and recovers leftovers of an unclean stop at start', async () => {
+  it.concurrent('ends every session at engine stop and recovers leftovers of an unclean stop at start', async ({ expect }) => {
     const dataDir = fs.mkdtempSync(path.join(path.dirname(te.dataDir), 'bd-test-'));
     const a = await startTestEngine({ dataDir });
     let b: TestEngine | undefined;
