@@ -37,7 +37,14 @@ async function withPrivateTmp(env, fn) {
     const left = fs.readdirSync(dir).filter((e) => !TMP_CACHES.some((re) => re.test(e)));
     return { code, left };
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    // After an interrupt, dying browsers may still be writing into the dir while it is removed
+    // (ENOTEMPTY): retry, and never let cleanup crash the run before its summary and the
+    // PostgreSQL cluster's teardown.
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (err) {
+      say(`could not remove ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 }
 
