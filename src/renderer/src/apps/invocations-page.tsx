@@ -9,8 +9,10 @@ import { transport } from '../transport';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
 import { usePolling } from '../stores/use-polling';
-import { Badge, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
 import { href } from '../router';
+import { DeploymentsCard } from './deployments-card';
+import { InvokeDialog } from './invoke-dialog';
 
 export interface Invocation {
   id: string;
@@ -131,10 +133,11 @@ export function InvocationsPage(): React.JSX.Element {
   const { items, loading, loaded, error, filters, setFilters, refresh } = useInvocations();
   usePolling(refresh, 5000);
   const [selected, setSelected] = useState<string | null>(null);
+  const [invoking, setInvoking] = useState(false);
   const current = items.find((i) => i.id === selected);
   return (
     <section className="page">
-      <PageHeader title="Invocations" subtitle="Runs of deployed app actions." />
+      <PageHeader title="Invocations" subtitle="Runs of deployed app actions." actions={<Button variant="primary" onClick={() => setInvoking(true)}>New invocation</Button>} />
       <div className="toolbar">
         <Field label="Status">
           <select value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
@@ -149,10 +152,10 @@ export function InvocationsPage(): React.JSX.Element {
         {loading ? <Spinner label="Loading invocations" /> : null}
       </div>
       {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
-      {loaded && !items.length && !error ? <EmptyState title="No invocations">Deploy an app (npm run deploy or the API), then invoke one of its actions; runs appear here.</EmptyState> : null}
+      {loaded && !items.length && !error ? <EmptyState title="No invocations" action={<Button onClick={() => setInvoking(true)}>New invocation</Button>}>Invoke an action of a running deployment (New invocation, or POST /invocations); its runs appear here.</EmptyState> : null}
       <div className={current ? 'files-split' : undefined}>
         {items.length ? (
-          <table className="table">
+          <table className="table" aria-label="Invocations">
             <thead>
               <tr>
                 <th>App · action</th>
@@ -180,6 +183,8 @@ export function InvocationsPage(): React.JSX.Element {
         ) : null}
         {current ? <InvocationDetails inv={current} /> : null}
       </div>
+      <DeploymentsCard />
+      <InvokeDialog open={invoking} onClose={() => setInvoking(false)} onInvoked={setSelected} />
     </section>
   );
 }

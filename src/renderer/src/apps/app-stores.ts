@@ -1,0 +1,44 @@
+/**
+ * Stores of the apps screens: deployments joined with the app versions they produced (a
+ * deployment row carries no app name; `/apps` items name their deployment), refetched with
+ * the invocations topic since deploys and invocations change together on this screen.
+ */
+import { transport } from '../transport';
+import { createListStore } from '../stores/list-store';
+
+export interface Deployment {
+  id: string;
+  created_at: string;
+  status: 'queued' | 'in_progress' | 'running' | 'failed' | 'stopped';
+  entrypoint_rel_path?: string;
+  status_reason?: string;
+  updated_at?: string | null;
+}
+
+export interface AppVersion {
+  id: string;
+  app_name: string;
+  version: string;
+  deployment: string;
+  actions: Array<{ name: string }>;
+}
+
+export interface DeploymentRow extends Deployment {
+  apps: AppVersion[];
+}
+
+export const useDeployments = createListStore<DeploymentRow, Record<string, never>>({
+  topic: 'invocations',
+  filters: {},
+  fetch: async () => {
+    const [deployments, apps] = await Promise.all([transport().request<Deployment[]>('GET', '/deployments', { query: { limit: 50 } }), transport().request<AppVersion[]>('GET', '/apps', { query: { limit: 100 } })]);
+    return deployments.map((d) => ({ ...d, apps: apps.filter((a) => a.deployment === d.id) }));
+  },
+});
+
+/** App versions that can be invoked (their deployment is running), for the invoke form. */
+export async function invocableApps(): Promise<AppVersion[]> {
+  const [apps, deployments] = await Promise.all([transport().request<AppVersion[]>('GET', '/apps', { query: { limit: 100 } }), transport().request<Deployment[]>('GET', '/deployments', { query: { limit: 100 } })]);
+  const running = new Set(deployments.filter((d) => d.status === 'running').map((d) => d.id));
+  return apps.filter((a) => running.has(a.deployment));
+}

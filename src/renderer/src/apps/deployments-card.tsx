@@ -1,0 +1,54 @@
+/** The Deployments table of the Invocations screen: status, the app versions each produced, reason. */
+import { useDeployments } from './app-stores';
+import { usePolling } from '../stores/use-polling';
+import { Badge, EmptyState, ErrorBanner, formatTime } from '../components/ui';
+
+const TONE = { queued: 'neutral', in_progress: 'info', running: 'ok', failed: 'bad', stopped: 'neutral' } as const;
+
+export function DeploymentsCard(): React.JSX.Element {
+  const { items, loaded, error, refresh } = useDeployments();
+  usePolling(refresh, 5000);
+  return (
+    <section className="card deployments-card" aria-label="Deployments section">
+      <h3>Deployments</h3>
+      {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
+      {loaded && !items.length && !error ? <EmptyState title="No deployments">Deploy an app first: upload a zip with POST /deployments (the official client's deployments.create); its actions can then be invoked here.</EmptyState> : null}
+      {items.length ? (
+        <table className="table" aria-label="Deployments">
+          <thead>
+            <tr>
+              <th>Deployment</th>
+              <th>App · version</th>
+              <th>Status</th>
+              <th>Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <div className="mono small">{d.id}</div>
+                  <div className="muted small">{d.entrypoint_rel_path}</div>
+                </td>
+                <td>
+                  {d.apps.length
+                    ? d.apps.map((a) => (
+                        <div key={a.id}>
+                          {a.app_name} · {a.version} <span className="muted small">({a.actions.map((x) => x.name).join(', ')})</span>
+                        </div>
+                      ))
+                    : '—'}
+                </td>
+                <td>
+                  <Badge tone={TONE[d.status] ?? 'neutral'}>{d.status}</Badge>
+                  {d.status_reason ? <div className="small muted wrap-anywhere">{d.status_reason}</div> : null}
+                </td>
+                <td className="small nowrap">{formatTime(d.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
