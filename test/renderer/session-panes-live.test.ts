@@ -54,7 +54,9 @@ describe('session pane: live view', () => {
     await expect.poll(() => page.locator('.viewport-info').textContent()).toContain('1024 × 768');
     await c.screenshot('session-pane-live');
 
-    await page.getByLabel('Show cursor').uncheck();
+    // click, not uncheck(): the box shows the engine's state, so it only changes once the
+    // POST computer/cursor has answered (uncheck() checks at once and failed under load).
+    await page.getByLabel('Show cursor').click();
     await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { cursor: { visible: boolean } } }).__liveView.cursor.visible), { timeout: 90_000 }).toBe(false);
     await expect.poll(() => page.getByLabel('Show cursor').isChecked()).toBe(false);
 

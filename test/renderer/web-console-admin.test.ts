@@ -113,6 +113,15 @@ describe('web console: admin', () => {
     const { page, te } = c;
     // Enough requests for more than one page (50 a page).
     for (let i = 0; i < 55; i++) await te.api(`/org/projects?limit=1&offset=${i}`);
+    // The audit writer stores rows from a queue a moment after the response; the UI search
+    // must not run before all 55 are stored (it then saw 52 under load).
+    const stored = async () => {
+      let n = 0;
+      const window = { start: new Date(Date.now() - 600_000).toISOString(), end: new Date(Date.now() + 60_000).toISOString() };
+      for await (const e of te.client.auditLogs.list({ ...window, method: 'GET', search: '/org/projects?limit=1&offset=' })) if (e.path.startsWith('/org/projects?limit=1&offset=')) n++;
+      return n;
+    };
+    await expect.poll(stored, { timeout: 30_000, interval: 200 }).toBe(55);
     await page.goto(te.url + '/#/admin/audit-logs');
     await page.getByRole('heading', { name: 'Audit logs' }).waitFor();
     await page.getByLabel('Search', { exact: true }).fill('/org/projects');
