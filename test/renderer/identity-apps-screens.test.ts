@@ -115,6 +115,8 @@ describe('web console: identity and apps screens', () => {
     await shown(c, details.getByRole('table').getByText('LOGIN'));
     // The live flow stream reports the steps (the engine discovers the email field).
     await shown(c, details.getByText(/AWAITING_INPUT/).first());
+    // The Flow row follows the stream (not only the list's poll).
+    await shown(c, details.getByText('LOGIN IN_PROGRESS · AWAITING_INPUT'));
     await c.screenshot('auth-connection-details');
     await details.getByRole('button', { name: 'Close' }).click();
     await c.screenshot('auth-connections-list');

@@ -84,7 +84,10 @@ function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose():
           if (r.done || stopped) break;
           const e = r.value as { event?: string; timestamp?: string; flow_status?: string; flow_step?: string; error_message?: string | null };
           if (e.event === 'sse_heartbeat') continue;
-          setEvents((prev) => [...prev, `${e.timestamp ?? ''} ${e.event}: ${[e.flow_status, e.flow_step, e.error_message].filter(Boolean).join(' · ')}`]);
+          const at = e.timestamp ? new Date(e.timestamp).toLocaleTimeString(undefined, { hour12: false }) : '';
+          setEvents((prev) => [...prev, `${at} ${e.event}: ${[e.flow_status, e.flow_step, e.error_message].filter(Boolean).join(' · ')}`]);
+          // The list (and so the Flow row above) polls every few seconds; refetch now so it agrees with the stream.
+          changed('auth-connections');
         }
         if (!stopped) changed('auth-connections');
       } catch (err) {
