@@ -138,6 +138,8 @@ describe('web console: identity and apps screens', () => {
     expect(final.status, final.status_reason).toBe('running');
     const deployments = page.getByRole('table', { name: 'Deployments' });
     await shown(c, deployments.getByRole('row').filter({ hasText: final.id }).getByText('running'));
+    await deployments.scrollIntoViewIfNeeded();
+    await c.screenshot('invocations-deployments');
 
     const inv = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'echo', version: '1.0.0', payload: JSON.stringify({ hello: 'from-api' }) });
     expect(inv.status, inv.status_reason).toBe('succeeded');
@@ -161,6 +163,7 @@ describe('web console: identity and apps screens', () => {
     await form.getByLabel('Payload (JSON)', { exact: true }).fill('{not json');
     await form.getByRole('button', { name: 'Invoke' }).click();
     expect(await form.getByRole('alert').textContent()).toContain('JSON');
+    await c.screenshot('invocations-new-dialog');
     await form.getByLabel('Payload (JSON)', { exact: true }).fill('{"from":"ui"}');
     await form.getByRole('button', { name: 'Invoke' }).click();
     await form.waitFor({ state: 'detached' });
