@@ -53,8 +53,9 @@ describe('web console: identity and apps screens', () => {
     await dlg.getByLabel('Port', { exact: true }).fill('70000');
     await dlg.getByRole('button', { name: 'Create proxy' }).click();
     const problem = await dlg.getByRole('alert').textContent();
-    expect(problem).toBeTruthy();
+    expect(problem).toContain('port');
     expect(problem).not.toMatch(/^\s*(Error|undefined|\[object)/);
+    await c.screenshot('proxies-create-error');
     await dlg.getByLabel('Port', { exact: true }).fill(String(proxy.port));
     await dlg.getByRole('button', { name: 'Create proxy' }).click();
     await dlg.waitFor({ state: 'detached' });
