@@ -35,7 +35,6 @@ export interface PageSnapshot {
   ready: boolean;
 }
 
-/* eslint-disable */
 function discoverInPage(): PageSnapshot {
   const visible = (el: Element): boolean => {
     const r = (el as HTMLElement).getBoundingClientRect();
