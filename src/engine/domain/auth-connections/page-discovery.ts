@@ -168,7 +168,6 @@ function discoverInPage(): PageSnapshot {
   }
   return { url: location.href, title: document.title, fields, choices, error, ready: document.readyState === 'complete' };
 }
-/* eslint-enable */
 
 // Sent as source text: transpilers (tsx, vitest) may wrap nested functions in a `__name`
 // helper that does not exist inside the page, so the page gets a no-op one.
