@@ -9,7 +9,7 @@ import { errorMessage } from '../transport/transport';
 import { changed } from '../stores/changes';
 import { notify } from '../stores/toasts';
 import { Field, Spinner } from '../components/ui';
-import { FormDialog } from '../identity/form-dialog';
+import { FormDialog } from '../components/form-dialog';
 import { invocableApps, type AppVersion } from './app-stores';
 
 export function InvokeDialog({ open, onClose, onInvoked }: { open: boolean; onClose(): void; onInvoked(id: string): void }): React.JSX.Element | null {

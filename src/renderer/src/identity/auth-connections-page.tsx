@@ -13,7 +13,7 @@ import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog, Dialog } from '../components/dialog';
-import { FormDialog } from './form-dialog';
+import { FormDialog } from '../components/form-dialog';
 import { openExternal } from './open-external';
 
 export const useAuthConnections = createListStore<ManagedAuthRecord, { query: string }>({

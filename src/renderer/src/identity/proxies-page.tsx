@@ -12,7 +12,7 @@ import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
-import { FormDialog } from './form-dialog';
+import { FormDialog } from '../components/form-dialog';
 
 const TYPES = ['datacenter', 'isp', 'residential', 'mobile', 'custom'] as const;
 

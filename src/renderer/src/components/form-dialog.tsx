@@ -1,7 +1,7 @@
 /** A dialog around a form: submit runs `onSubmit`; a failure keeps it open with the server's message. */
 import { useEffect, useState, type ReactNode } from 'react';
-import { Dialog } from '../components/dialog';
-import { Button } from '../components/ui';
+import { Dialog } from './dialog';
+import { Button } from './ui';
 import { errorMessage } from '../transport/transport';
 
 export function FormDialog({ open, title, confirmLabel, onSubmit, onClose, children, wide }: { open: boolean; title: string; confirmLabel: string; onSubmit(): Promise<void>; onClose(): void; children: ReactNode; wide?: boolean }): React.JSX.Element | null {
