@@ -58,15 +58,17 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
       sessions().onSessionStart((h) => service.attach(h));
       ctx.onStop(() => service.stop());
 
-      app.addHook('onResponse', async (req, reply) => {
+      // Runs for every request of the engine: callback style, so routes outside a session cost no promise.
+      app.addHook('onResponse', (req, reply, done) => {
         const route = req.routeOptions?.url;
-        if (!route || !route.startsWith('/browsers/:id') || NOT_RECORDED.test(route)) return;
-        const id = (req.params as { id?: string } | undefined)?.id;
-        if (!id) return;
-        service.emit(id, 'control', 'api_call', {
-          source: { kind: 'kernel_api', event: `${req.method} ${route}` },
-          data: { duration_ms: Math.round(reply.elapsedTime * 100) / 100, operation_id: operationId(req), request_id: String(req.id), status: reply.statusCode },
-        });
+        const id = route && route.startsWith('/browsers/:id') && !NOT_RECORDED.test(route) ? (req.params as { id?: string } | undefined)?.id : undefined;
+        if (id) {
+          service.emit(id, 'control', 'api_call', {
+            source: { kind: 'kernel_api', event: `${req.method} ${route}` },
+            data: { duration_ms: Math.round(reply.elapsedTime * 100) / 100, operation_id: operationId(req), request_id: String(req.id), status: reply.statusCode },
+          });
+        }
+        done();
       });
 
       const tags = ['browser telemetry'];

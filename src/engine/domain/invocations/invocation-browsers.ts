@@ -33,10 +33,11 @@ async function assertJoinable(ctx: EngineContext, auth: AuthContext, invocationI
 }
 
 export function installInvocationBrowserChecks(app: FastifyInstance, ctx: EngineContext): void {
-  app.addHook('preHandler', async (req) => {
-    if (req.method !== 'POST' || req.routeOptions.url !== '/browsers') return;
-    const invocationId = (req.body as { invocation_id?: unknown } | undefined)?.invocation_id;
-    if (typeof invocationId === 'string' && invocationId !== '') await assertJoinable(ctx, req.auth, invocationId);
+  // Runs for every request of the engine: callback style, so only POST /browsers with an invocation pays for a promise.
+  app.addHook('preHandler', (req, _reply, done) => {
+    const invocationId = req.method === 'POST' && req.routeOptions.url === '/browsers' ? (req.body as { invocation_id?: unknown } | undefined)?.invocation_id : undefined;
+    if (typeof invocationId !== 'string' || invocationId === '') return done();
+    assertJoinable(ctx, req.auth, invocationId).then(() => done(), done);
   });
   const sessions = sessionsOf(ctx);
   if (!sessions) return;
