@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { request as undiciRequest } from 'undici';
+import { FormData, request as undiciRequest } from 'undici';
 import { createParser } from 'eventsource-parser';
-import type { ApiRequest, ApiResponse, DownloadRequest, DownloadResult, IpcError, Query, StreamRequest } from '../shared/ipc/contract.js';
+import { MAX_BINARY_BYTES, type ApiRequest, type ApiResponse, type BinaryRequest, type BinaryResponse, type DownloadRequest, type DownloadResult, type IpcError, type MultipartPart, type Query, type StreamRequest } from '../shared/ipc/contract.js';
 import { encodeQuery } from '../shared/ipc/query.js';
 import type { Target } from './connections.js';
 
@@ -79,14 +79,14 @@ export class ControlPlane {
     this.http = deps.http ?? undiciRequest;
   }
 
-  private async open(method: string, path: string, opts: { query?: Query; body?: unknown; projectId?: string; accept?: string; signal?: AbortSignal }) {
+  private async open(method: string, path: string, opts: { query?: Query; body?: unknown; form?: FormData; projectId?: string; accept?: string; signal?: AbortSignal }) {
     const t = await this.deps.target().catch((err: unknown) => {
       throw new ApiCallError({ name: 'ConnectionError', message: err instanceof Error ? err.message : String(err) });
     });
     const url = targetUrl(t.url, path, opts.query);
     const headers: Record<string, string> = { authorization: `Bearer ${t.apiKey}`, accept: opts.accept ?? 'application/json' };
     if (opts.projectId) headers['x-kernel-project-id'] = opts.projectId;
-    let body: string | undefined;
+    let body: string | FormData | undefined = opts.form;
     if (opts.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(opts.body);
@@ -116,6 +116,46 @@ export class ControlPlane {
     let body: unknown = null;
     if (res.statusCode !== 204 && text) body = /json/.test(headers['content-type'] ?? '') ? JSON.parse(text) : text;
     return { status: res.statusCode, headers, body };
+  }
+
+  /**
+   * A call with a binary side: a multipart body built from the renderer's parts and/or an answer
+   * returned as bytes. The answer is read up to `maxBytes` (then cut and marked `truncated`);
+   * without `maxBytes`, an answer over MAX_BINARY_BYTES is refused rather than cut silently.
+   */
+  async binary(req: BinaryRequest): Promise<BinaryResponse> {
+    if (req.json !== undefined && req.multipart) throw new ApiCallError({ name: 'ValidationError', message: 'a binary call takes either a JSON body or a multipart body, not both' });
+    const sent = (req.multipart ?? []).reduce((n, p) => n + ('data' in p ? p.data.byteLength : p.value.length), 0);
+    if (sent > MAX_BINARY_BYTES) throw new ApiCallError({ name: 'ValidationError', message: `the upload is ${sent} bytes; the desktop app sends at most ${MAX_BINARY_BYTES} bytes per call` });
+    const abort = new AbortController();
+    const res = await this.open(req.method, req.path, { query: req.query, projectId: req.projectId, body: req.json, form: req.multipart ? toFormData(req.multipart) : undefined, accept: '*/*', signal: abort.signal });
+    const headers: Record<string, string> = {};
+    for (const h of [...EXPOSED_HEADERS, 'content-length', 'content-disposition']) {
+      const v = headerValue(res.headers[h]);
+      if (v !== undefined) headers[h] = v;
+    }
+    const limit = req.maxBytes ?? MAX_BINARY_BYTES;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      if (size + chunk.length > limit) {
+        if (req.maxBytes === undefined) {
+          abort.abort();
+          throw new ApiCallError({ name: 'ResponseTooLarge', message: `the answer is larger than ${limit} bytes; download it instead` });
+        }
+        chunks.push(chunk.subarray(0, limit - size));
+        size = limit;
+        truncated = true;
+        // Stop reading: the rest of a large file is not wanted (previews).
+        abort.abort();
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    const all = Buffer.concat(chunks, size);
+    return { status: res.statusCode, headers, data: new Uint8Array(all.buffer, all.byteOffset, all.byteLength), truncated };
   }
 
   /** Opens an SSE stream; frames go to `sink` until the server ends it or `dispose()` is called. */
@@ -192,6 +232,15 @@ export class ControlPlane {
     await file.close();
     return { saved: true, bytes, chunks, location: dest };
   }
+}
+
+function toFormData(parts: MultipartPart[]): FormData {
+  const form = new FormData();
+  for (const p of parts) {
+    if ('data' in p) form.append(p.name, new Blob([p.data as Uint8Array<ArrayBuffer>], { type: p.contentType || 'application/octet-stream' }), p.filename);
+    else form.append(p.name, p.value);
+  }
+  return form;
 }
 
 /** Any thrown value → the IpcError the renderer shows. */

@@ -1,25 +1,19 @@
 /**
- * Electron main process: the glue. It starts the embedded engine, loads connections and the
- * credential vault, registers the validated IPC surface, locks down every window, opens the
- * operator window, and stops the engine (and so every browser) before the app exits. All
- * logic lives in plain modules with injected dependencies (engine-host, connections,
- * credential-vault, control-plane, ipc-router, security), tested under Node.
+ * Electron main process: the glue. It builds the app core (app-core.ts: engine host, vault,
+ * connections, control plane, IPC handlers) from Electron's pieces, registers the validated IPC
+ * surface, locks down every window, opens the operator window, and stops the engine (and so
+ * every browser) before the app exits. Everything but this file runs under Node in the tests.
  */
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, safeStorage, session, shell } from 'electron';
-import { EngineHost } from './engine-host.js';
 import { unpackedPath } from '../engine/runtime/assets.js';
-import { CredentialVault } from './credential-vault.js';
 import { electronCipher } from './electron-cipher.js';
 import { keychainSecretKeyProvider } from './secret-key-provider.js';
-import { Connections } from './connections.js';
-import { ControlPlane } from './control-plane.js';
-import { createHandlers } from './ipc-handlers.js';
+import { createAppCore } from './app-core.js';
 import { registerIpc } from './ipc-main.js';
 import { appFrameCheck } from './ipc-router.js';
 import { guardContents, guardSession, secureWebPreferences } from './security.js';
-import { checkHealth, verifyKey } from './server-probe.js';
 import type { EventChannel, EventPayloads } from '../shared/ipc/contract.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -33,7 +27,6 @@ const devUrl = process.env.ELECTRON_RENDERER_URL;
 const appUrl = devUrl ?? pathToFileURL(join(rendererDir, 'index.html')).toString();
 const trusted = appFrameCheck(appUrl);
 const isAppUrl = (url: string): boolean => trusted({ url, parent: null });
-const HEALTH_POLL_MS = 5_000;
 
 app.enableSandbox();
 
@@ -59,27 +52,25 @@ async function main(): Promise<void> {
   const userData = app.getPath('userData');
   // The engine's secret key lives only as safeStorage ciphertext in userData (OS keychain).
   const secretKeyProvider = keychainSecretKeyProvider({ cipher: electronCipher(safeStorage), file: join(userData, 'engine-secret-key.json'), warn: (m) => console.warn(m) });
-  const host = new EngineHost({ dataDir: join(userData, 'engine'), uiDir: rendererDir, log: (line) => console.log(line), secretKeyProvider, assetsRoot: engineAssetsDir, childNode });
-  const vault = new CredentialVault(electronCipher(safeStorage), join(userData, 'credentials.json'));
-  const connections = new Connections({
-    file: join(userData, 'connections.json'),
-    vault,
-    local: () => host.current(),
-    checkHealth,
-    verifyKey,
-    onChange: (list) => broadcast('connections:changed', list),
-  });
-  await connections.load();
-  const controlPlane = new ControlPlane({
-    target: () => connections.activeTarget(),
+  const openExternal = (url: string): Promise<void> => shell.openExternal(url);
+  const core = createAppCore({
+    userData,
+    rendererDir,
+    cipher: electronCipher(safeStorage),
+    version: app.getVersion(),
+    platform: process.platform,
+    engine: { secretKeyProvider, assetsRoot: engineAssetsDir, childNode },
+    log: (line) => console.log(line),
+    broadcast,
+    openExternal,
     chooseSavePath: async (name) => {
       const win = BrowserWindow.getFocusedWindow();
       const r = win ? await dialog.showSaveDialog(win, { defaultPath: join(app.getPath('downloads'), name) }) : await dialog.showSaveDialog({ defaultPath: name });
       return r.canceled || !r.filePath ? null : r.filePath;
     },
   });
-  const openExternal = (url: string): Promise<void> => shell.openExternal(url);
-  registerIpc(createHandlers({ version: app.getVersion(), platform: process.platform, vault, connections, controlPlane, openExternal }), controlPlane, trusted);
+  await core.load();
+  registerIpc(core.handlers, core.controlPlane, trusted);
   guardSession(session.defaultSession, { isAppUrl });
   app.on('web-contents-created', (_e, contents) => guardContents(contents, { isAppUrl, openExternal: (url) => void openExternal(url) }));
 
@@ -88,9 +79,8 @@ async function main(): Promise<void> {
     if (quitting) return;
     event.preventDefault();
     quitting = true;
-    connections.stopPolling();
     // No browser may outlive the app: stopping the engine ends every session first.
-    void host.stop().finally(() => app.quit());
+    void core.stop().finally(() => app.quit());
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -101,12 +91,10 @@ async function main(): Promise<void> {
 
   createWindow();
   try {
-    await host.start();
-    broadcast('connections:changed', connections.list());
+    await core.startEngine();
   } catch (err) {
     dialog.showErrorBox('Browserdeck: the local engine did not start', err instanceof Error ? err.message : String(err));
   }
-  connections.startPolling(HEALTH_POLL_MS);
 }
 
 void main();

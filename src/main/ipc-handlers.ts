@@ -27,6 +27,7 @@ export function createHandlers(d: HandlerDeps): InvokeHandlers {
     'connections:check': ({ id }) => d.connections.check(id),
     'api:request': (req) => d.controlPlane.request(req),
     'api:download': (req) => d.controlPlane.download(req),
+    'api:binary': (req) => d.controlPlane.binary(req),
     'shell:open-external': async ({ url }) => {
       if (!isHttpUrl(url)) throw new Error('only http(s) links open in the browser');
       await d.openExternal(url);

@@ -1,7 +1,8 @@
 /**
  * Control plane (main → engine with undici): JSON calls with the key kept in main, the Error
  * object on failures, paths that would leave the API refused, SSE frames forwarded and the
- * stream closed on dispose, and the audit export downloaded chunk by chunk.
+ * stream closed on dispose, the audit export downloaded chunk by chunk, and binary calls
+ * (multipart upload into a real session, file bytes with a read limit, a screenshot).
  */
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiCallError, ControlPlane, targetUrl } from '../../src/main/control-plane.js';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { waitFor } from '../helpers/chromium-web.js';
+import { MAX_BINARY_BYTES } from '../../src/shared/ipc/contract.js';
 
 let te: TestEngine;
 let cp: ControlPlane;
@@ -108,5 +110,65 @@ describe('control plane', () => {
     const lines = (await fs.readFile(r.location!, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { path: string });
     expect(lines.map((l) => l.path).sort()).toEqual(((await listAll()) as Array<{ path: string }>).map((l) => l.path).sort());
     expect(r.bytes).toBe((await fs.stat(r.location!)).size);
+  });
+
+  it('uploads multipart files into a session and reads bytes back, whole or cut at maxBytes', async () => {
+    const s = (await cp.request({ method: 'POST', path: '/browsers', body: { headless: true, timeout_seconds: 120 } })).body as { session_id: string };
+    try {
+      const bin = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
+      const up = await cp.binary({
+        method: 'POST',
+        path: `/browsers/${s.session_id}/fs/upload`,
+        multipart: [
+          { name: 'files[0][dest_path]', value: '/tmp/up/notes.txt' },
+          { name: 'files[0][file]', filename: 'notes.txt', contentType: 'text/plain', data: new TextEncoder().encode('über notes\n') },
+          { name: 'files[1][dest_path]', value: '/tmp/up/blob.bin' },
+          { name: 'files[1][file]', filename: 'blob.bin', data: bin },
+        ],
+      });
+      expect(up.status).toBe(204);
+      const text = await cp.binary({ method: 'GET', path: `/browsers/${s.session_id}/fs/read_file`, query: { path: '/tmp/up/notes.txt' } });
+      expect(new TextDecoder().decode(text.data)).toBe('über notes\n');
+      expect(text.truncated).toBe(false);
+      const whole = await cp.binary({ method: 'GET', path: `/browsers/${s.session_id}/fs/read_file`, query: { path: '/tmp/up/blob.bin' } });
+      expect(Buffer.from(whole.data).equals(Buffer.from(bin))).toBe(true);
+      const cut = await cp.binary({ method: 'GET', path: `/browsers/${s.session_id}/fs/read_file`, query: { path: '/tmp/up/blob.bin' }, maxBytes: 1000 });
+      expect(cut.truncated).toBe(true);
+      expect(Buffer.from(cut.data).equals(Buffer.from(bin.subarray(0, 1000)))).toBe(true);
+
+      const shot = await cp.binary({ method: 'POST', path: `/browsers/${s.session_id}/computer/screenshot`, json: {} });
+      expect(shot.headers['content-type']).toMatch(/image\/png/);
+      expect(Buffer.from(shot.data.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a');
+
+      const escape = cp.binary({ method: 'GET', path: `/browsers/${s.session_id}/fs/read_file`, query: { path: '/../../etc/passwd' } });
+      await expect(escape).rejects.toMatchObject({ error: { status: expect.any(Number), message: expect.any(String) } });
+      await expect(cp.binary({ method: 'POST', path: `/browsers/${s.session_id}/fs/upload`, json: {}, multipart: [{ name: 'a', value: 'b' }] })).rejects.toMatchObject({ error: { name: 'ValidationError' } });
+    } finally {
+      await cp.request({ method: 'DELETE', path: `/browsers/${s.session_id}` });
+    }
+  });
+
+  it('refuses an answer larger than one IPC message instead of cutting it silently', async () => {
+    const chunk = Buffer.alloc(1 << 20);
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      let sent = 0;
+      const pump = (): void => {
+        while (sent <= MAX_BINARY_BYTES) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const big = new ControlPlane({ target: async () => ({ id: 'x', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k' }) });
+    await expect(big.binary({ method: 'GET', path: '/big' })).rejects.toMatchObject({ error: { name: 'ResponseTooLarge' } });
+    const head = await big.binary({ method: 'GET', path: '/big', maxBytes: 10 });
+    expect(head).toMatchObject({ truncated: true });
+    expect(head.data.length).toBe(10);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
   });
 });

@@ -60,6 +60,12 @@ describe('IPC router', () => {
       ['api:request', [{ method: 'GET', path: '/org/projects', headers: { authorization: 'x' } }]],
       ['api:request', [{ method: 'GET', path: '/x', query: { a: { nested: 1 } } }]],
       ['api:download', [{ path: '/audit-logs/export/chunk', filename: '../../.bashrc' }]],
+      ['api:binary', [{ method: 'POST', path: '/browsers/x/fs/upload', multipart: [{ name: 'f', filename: 'a.txt', data: 'not bytes' }] }]],
+      ['api:binary', [{ method: 'POST', path: '/browsers/x/fs/upload', multipart: [{ name: 'f', data: new Uint8Array(1) }] }]],
+      ['api:binary', [{ method: 'POST', path: '/browsers/x/fs/upload', multipart: [] }]],
+      ['api:binary', [{ method: 'GET', path: '/browsers/x/fs/read_file', maxBytes: 0 }]],
+      ['api:binary', [{ method: 'GET', path: '/browsers/x/fs/read_file', maxBytes: 1e12 }]],
+      ['api:binary', [{ method: 'GET', path: 'https://evil.example/fs/read_file' }]],
       ['shell:open-external', [{ url: 'file:///etc/passwd' }]],
       ['shell:open-external', [{ url: 'javascript:alert(1)' }]],
     ];

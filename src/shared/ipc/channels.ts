@@ -12,6 +12,7 @@ export const INVOKE_CHANNELS = [
   'connections:check',
   'api:request',
   'api:download',
+  'api:binary',
   'shell:open-external',
 ] as const;
 

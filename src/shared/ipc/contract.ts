@@ -64,6 +64,44 @@ export interface DownloadResult {
   location?: string;
 }
 
+/**
+ * Binary calls (uploads, file previews, screenshots) carry their bytes inside one IPC message,
+ * so each direction is capped well under Chromium's IPC message limit. Larger downloads go
+ * through `api:download`, which streams to a file in main.
+ */
+export const MAX_BINARY_BYTES = 64 * 1024 * 1024;
+const Bytes = Type.Uint8Array({ maxByteLength: MAX_BINARY_BYTES });
+const PartName = Type.String({ minLength: 1, maxLength: 256 });
+export const MultipartPartSchema = Type.Union([
+  Type.Object({ name: PartName, value: Type.String({ maxLength: 1_000_000 }) }, { additionalProperties: false }),
+  Type.Object({ name: PartName, filename: Type.String({ minLength: 1, maxLength: 255 }), contentType: Type.Optional(Type.String({ maxLength: 255 })), data: Bytes }, { additionalProperties: false }),
+]);
+export type MultipartPart = Static<typeof MultipartPartSchema>;
+
+export const BinaryRequestSchema = Type.Object(
+  {
+    method: Type.Union(HTTP_METHODS.map((m) => Type.Literal(m))),
+    path: ApiPathSchema,
+    query: Type.Optional(QuerySchema),
+    projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    /** A JSON body (e.g. screenshot options); at most one of `json` and `multipart`. */
+    json: Type.Optional(Type.Unknown()),
+    /** A multipart/form-data body, fields and files in order. */
+    multipart: Type.Optional(Type.Array(MultipartPartSchema, { minItems: 1, maxItems: 1000 })),
+    /** Read at most this many bytes of the answer and mark it `truncated` (previews). */
+    maxBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BINARY_BYTES })),
+  },
+  { additionalProperties: false },
+);
+export type BinaryRequest = Static<typeof BinaryRequestSchema>;
+export interface BinaryResponse {
+  status: number;
+  headers: Record<string, string>;
+  data: Uint8Array;
+  /** True when the answer was longer than `maxBytes` and only its start is in `data`. */
+  truncated: boolean;
+}
+
 export type Health = 'unknown' | 'ok' | 'down';
 
 /** What the renderer may know about a connection: never the key, only its masked form. */
@@ -114,6 +152,7 @@ export const invokeArgs = {
   'connections:check': Type.Tuple([IdArg]),
   'api:request': Type.Tuple([ApiRequestSchema]),
   'api:download': Type.Tuple([DownloadRequestSchema]),
+  'api:binary': Type.Tuple([BinaryRequestSchema]),
   'shell:open-external': Type.Tuple([Type.Object({ url: Type.String({ maxLength: 4096, pattern: '^https?://' }) }, { additionalProperties: false })]),
 } satisfies Record<string, TSchema>;
 
@@ -127,6 +166,7 @@ export interface InvokeResults {
   'connections:check': ConnectionInfo;
   'api:request': ApiResponse;
   'api:download': DownloadResult;
+  'api:binary': BinaryResponse;
   'shell:open-external': null;
 }
 

@@ -3,8 +3,8 @@
  * active connection's key, which the renderer never sees). `{error}` results become ApiErrors;
  * streams arrive over a MessagePort that the preload feeds into our frame queue.
  */
-import type { DownloadRequest, DownloadResult, ExposedApi, HttpMethod, InvokeArgs, InvokeChannel, InvokeResult } from '../../../shared/ipc/contract';
-import { ApiError, frameQueue, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
+import { MAX_BINARY_BYTES, type BinaryResponse, type DownloadRequest, type DownloadResult, type ExposedApi, type HttpMethod, type InvokeArgs, type InvokeChannel, type InvokeResult, type MultipartPart } from '../../../shared/ipc/contract';
+import { ApiError, frameQueue, type BinaryCall, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
 
 export class DesktopTransport implements Transport {
   readonly kind = 'desktop' as const;
@@ -40,6 +40,28 @@ export class DesktopTransport implements Transport {
       { onFrame: (d) => q.push(d), onEnd: (e) => q.end(e ? new ApiError(e) : undefined) },
     );
     return q.iterable;
+  }
+
+  /** Files are read into bytes here (IPC carries no Blobs); main rebuilds the multipart body. */
+  async binary(call: BinaryCall): Promise<BinaryResponse> {
+    const projectId = call.projectId ?? this.projectId();
+    let multipart: MultipartPart[] | undefined;
+    if (call.multipart) {
+      const total = call.multipart.reduce((n, p) => n + ('blob' in p ? p.blob.size : p.value.length), 0);
+      if (total > MAX_BINARY_BYTES) throw new ApiError({ name: 'ValidationError', message: `${(total / 1048576).toFixed(0)} MB is more than the desktop app uploads at once (${MAX_BINARY_BYTES / 1048576} MB); upload fewer or smaller files, or use the API` });
+      multipart = await Promise.all(
+        call.multipart.map(async (p): Promise<MultipartPart> => ('blob' in p ? { name: p.name, filename: p.filename, ...(p.blob.type ? { contentType: p.blob.type } : {}), data: new Uint8Array(await p.blob.arrayBuffer()) } : p)),
+      );
+    }
+    return this.invoke('api:binary', {
+      method: call.method,
+      path: call.path,
+      ...(call.query ? { query: call.query } : {}),
+      ...(projectId ? { projectId } : {}),
+      ...(call.json !== undefined ? { json: call.json } : {}),
+      ...(multipart ? { multipart } : {}),
+      ...(call.maxBytes !== undefined ? { maxBytes: call.maxBytes } : {}),
+    });
   }
 
   download(req: DownloadRequest): Promise<DownloadResult> {

@@ -6,7 +6,7 @@
  * response (following the audit-export cursor when asked). Two implementations: web (fetch
  * with the console cookie) and desktop (window.api → main, which holds the keys).
  */
-import type { DownloadRequest, DownloadResult, HttpMethod, IpcError, Query } from '../../../shared/ipc/contract';
+import type { BinaryResponse, DownloadRequest, DownloadResult, HttpMethod, IpcError, Query } from '../../../shared/ipc/contract';
 
 export class ApiError extends Error {
   readonly status?: number;
@@ -41,6 +41,22 @@ export interface StreamOptions {
   projectId?: string;
 }
 
+/** A multipart field: a string value or a file. */
+export type FormPart = { name: string; value: string } | { name: string; filename: string; blob: Blob };
+
+/** A call with a binary side (uploads, file bytes, screenshots); see `Transport.binary`. */
+export interface BinaryCall {
+  method: HttpMethod;
+  path: string;
+  query?: Query;
+  projectId?: string;
+  /** JSON body; or `multipart` for a form upload (not both). */
+  json?: unknown;
+  multipart?: FormPart[];
+  /** Keep only the first `maxBytes` of the answer (`truncated` says whether more existed). */
+  maxBytes?: number;
+}
+
 export interface Transport {
   readonly kind: 'web' | 'desktop';
   send<T>(method: HttpMethod, path: string, opts?: RequestOptions): Promise<Response<T>>;
@@ -48,6 +64,11 @@ export interface Transport {
   /** SSE frames as parsed JSON. Breaking out of `for await` disposes the stream. */
   stream(path: string, opts?: StreamOptions): AsyncIterable<unknown>;
   download(req: DownloadRequest): Promise<DownloadResult>;
+  /**
+   * A call whose body or answer is binary. Both transports authenticate it like every other
+   * call (the console cookie, or main's key), so panes never need the session JWT for it.
+   */
+  binary(call: BinaryCall): Promise<BinaryResponse>;
 }
 
 /** Turns anything thrown into the message the UI shows. */

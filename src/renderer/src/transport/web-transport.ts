@@ -5,9 +5,9 @@
  * `onUnauthorized` callback sends the UI back to sign-in.
  */
 import { createParser } from 'eventsource-parser';
-import type { DownloadRequest, DownloadResult, HttpMethod, IpcError } from '../../../shared/ipc/contract';
+import type { BinaryResponse, DownloadRequest, DownloadResult, HttpMethod, IpcError } from '../../../shared/ipc/contract';
 import { encodeQuery } from '../../../shared/ipc/query';
-import { ApiError, frameQueue, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
+import { ApiError, frameQueue, type BinaryCall, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
 
 export const CONSOLE_HEADER = 'X-Browserdeck-Console';
 
@@ -35,17 +35,18 @@ export class WebTransport implements Transport {
     return h;
   }
 
-  private async fetch(method: string, path: string, opts: RequestOptions & { accept?: string; signal?: AbortSignal } = {}): Promise<globalThis.Response> {
+  private async fetch(method: string, path: string, opts: RequestOptions & { accept?: string; signal?: AbortSignal; form?: FormData } = {}): Promise<globalThis.Response> {
     const extra: Record<string, string> = {};
     if (opts.accept) extra.accept = opts.accept;
     if (opts.body !== undefined) extra['content-type'] = 'application/json';
+    // A FormData body sets its own multipart content type (with the boundary).
     let res: globalThis.Response;
     try {
       res = await fetch((this.opts.base ?? '') + path + encodeQuery(opts.query), {
         method,
         credentials: 'same-origin',
         headers: this.headers(opts.projectId, extra),
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        body: opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
         signal: opts.signal,
       });
     } catch (err) {
@@ -100,6 +101,47 @@ export class WebTransport implements Transport {
       }
     })();
     return q.iterable;
+  }
+
+  async binary(call: BinaryCall): Promise<BinaryResponse> {
+    let form: FormData | undefined;
+    if (call.multipart) {
+      form = new FormData();
+      for (const p of call.multipart) {
+        if ('blob' in p) form.append(p.name, p.blob, p.filename);
+        else form.append(p.name, p.value);
+      }
+    }
+    const abort = new AbortController();
+    const res = await this.fetch(call.method, call.path, { query: call.query, projectId: call.projectId, body: call.json, form, accept: '*/*', signal: abort.signal });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
+    // Read only what is wanted: a preview of a large file stops after `maxBytes`.
+    const limit = call.maxBytes ?? Number.POSITIVE_INFINITY;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let truncated = false;
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (size + value.length > limit) {
+        chunks.push(value.subarray(0, limit - size));
+        size = limit;
+        truncated = true;
+        abort.abort();
+        break;
+      }
+      chunks.push(value);
+      size += value.length;
+    }
+    const data = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      data.set(c, at);
+      at += c.length;
+    }
+    return { status: res.status, headers, data, truncated };
   }
 
   async download(req: DownloadRequest): Promise<DownloadResult> {

@@ -1,13 +1,13 @@
 /**
  * Preview of one session file: images through a blob URL, text (first 512 KB, decoded as
  * UTF-8) in a <pre>, anything else as "no preview" with a download button. Bytes come from
- * `fs/read_file` on the session's JWT URL.
+ * `fs/read_file` through the transport, and only as many as the preview shows.
  */
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
 import { Button, ErrorBanner, Spinner } from '../../components/ui';
 import { errorMessage } from '../../transport/transport';
-import { formatBytes, sessionBlob } from './session-api';
+import { formatBytes, sessionBinary, toBlob } from './session-api';
 
 export interface FileEntry {
   name: string;
@@ -20,6 +20,8 @@ export interface FileEntry {
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico|svg)$/i;
 const TEXT_LIMIT = 512 * 1024;
+/** Larger images are offered for download instead of being decoded here. */
+const IMAGE_LIMIT = 16 * 1024 * 1024;
 
 function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 4096);
@@ -27,7 +29,7 @@ function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-type Preview = { kind: 'image'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'binary' };
+type Preview = { kind: 'image'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'binary' } | { kind: 'too-large' };
 
 export function FilePreview({ session, file, onDownload, onClose }: { session: Session; file: FileEntry; onDownload(): void; onClose(): void }): React.JSX.Element {
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -37,18 +39,18 @@ export function FilePreview({ session, file, onDownload, onClose }: { session: S
     let gone = false;
     setPreview(null);
     setError(null);
-    sessionBlob(session, 'fs/read_file', { query: { path: file.path } }).then(
-      async (blob) => {
+    const image = IMAGE.test(file.name);
+    sessionBinary(session, 'fs/read_file', { method: 'GET', query: { path: file.path }, maxBytes: image ? IMAGE_LIMIT : TEXT_LIMIT }).then(
+      (r) => {
         if (gone) return;
-        if (IMAGE.test(file.name)) {
-          url = URL.createObjectURL(file.name.toLowerCase().endsWith('.svg') ? new Blob([blob], { type: 'image/svg+xml' }) : blob);
+        if (image) {
+          if (r.truncated) return setPreview({ kind: 'too-large' });
+          url = URL.createObjectURL(toBlob(r, file.name.toLowerCase().endsWith('.svg') ? 'image/svg+xml' : undefined));
           setPreview({ kind: 'image', url });
           return;
         }
-        const bytes = new Uint8Array(await blob.slice(0, TEXT_LIMIT).arrayBuffer());
-        if (gone) return;
-        if (looksBinary(bytes)) setPreview({ kind: 'binary' });
-        else setPreview({ kind: 'text', text: new TextDecoder().decode(bytes), truncated: blob.size > TEXT_LIMIT });
+        if (looksBinary(r.data)) setPreview({ kind: 'binary' });
+        else setPreview({ kind: 'text', text: new TextDecoder().decode(r.data), truncated: r.truncated });
       },
       (err) => !gone && setError(errorMessage(err)),
     );
@@ -78,6 +80,7 @@ export function FilePreview({ session, file, onDownload, onClose }: { session: S
           {preview.truncated ? <p className="muted small">Showing the first {formatBytes(TEXT_LIMIT)}; download the file for the rest.</p> : null}
         </>
       ) : null}
+      {preview?.kind === 'too-large' ? <p className="muted">This image is larger than {formatBytes(IMAGE_LIMIT)}: no preview. Download it to open it.</p> : null}
       {preview?.kind === 'binary' ? <p className="muted">This file is binary: no preview. Download it to open it.</p> : null}
     </aside>
   );

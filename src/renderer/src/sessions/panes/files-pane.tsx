@@ -11,7 +11,7 @@ import { errorMessage } from '../../transport/transport';
 import { Button, EmptyState, ErrorBanner, Spinner, formatTime } from '../../components/ui';
 import { ConfirmDialog } from '../../components/dialog';
 import { notify, reportError } from '../../stores/toasts';
-import { formatBytes, sessionFetch, sessionPath } from './session-api';
+import { formatBytes, sessionBinary, sessionPath } from './session-api';
 import { FilePreview, type FileEntry } from './file-preview';
 import { PathDialog } from './path-dialog';
 import { usePaneKey } from './pane-keys';
@@ -56,14 +56,13 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
   const upload = async (files: FileList | File[]): Promise<void> => {
     const list = Array.from(files);
     if (!list.length) return;
-    const form = new FormData();
-    list.forEach((f, i) => {
-      form.append(`files[${i}][dest_path]`, join(dir, f.name));
-      form.append(`files[${i}][file]`, f, f.name);
-    });
+    const multipart = list.flatMap((f, i) => [
+      { name: `files[${i}][dest_path]`, value: join(dir, f.name) },
+      { name: `files[${i}][file]`, filename: f.name, blob: f },
+    ]);
     setUploading(list.length === 1 ? list[0].name : `${list.length} files`);
     try {
-      await sessionFetch(session, 'fs/upload', { method: 'POST', body: form });
+      await sessionBinary(session, 'fs/upload', { method: 'POST', multipart });
       notify(`Uploaded ${list.length === 1 ? list[0].name : `${list.length} files`} to ${dir}`);
       await load();
     } catch (err) {

@@ -9,7 +9,7 @@ import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { Button, EmptyState } from '../../components/ui';
 import { reportError, notify } from '../../stores/toasts';
-import { saveBlob, sessionBlob, sessionPath } from './session-api';
+import { saveBlob, sessionBinary, sessionPath, toBlob } from './session-api';
 import { usePaneKey } from './pane-keys';
 
 function liveUrl(url: string, readOnly: boolean): string {
@@ -89,7 +89,7 @@ export function LivePane(props: PaneProps): React.JSX.Element {
   const screenshot = async (): Promise<void> => {
     setShooting(true);
     try {
-      const blob = await sessionBlob(session, 'computer/screenshot', { method: 'POST', body: {} });
+      const blob = toBlob(await sessionBinary(session, 'computer/screenshot', { method: 'POST', json: {} }), 'image/png');
       setShot({ url: URL.createObjectURL(blob), blob });
     } catch (err) {
       reportError(err);

@@ -1,13 +1,14 @@
 /**
- * Session-scoped calls the Transport cannot carry: binary bodies (multipart uploads) and
- * binary answers (file bytes, screenshots, MP4) go straight to the session's own URLs with its
- * JWT (`{base_url}/…?jwt=`), which every `/browsers/{id}/…` route accepts, so the API key
- * never reaches the renderer. JSON control-plane calls keep using `transport()`; `sessionPath`
- * builds their paths. Failures throw an `ApiError` carrying the server's Error message.
+ * Helpers of the session panes. Every call, JSON or binary (multipart uploads, file bytes,
+ * screenshots), goes through the Transport, authenticated like any other call (the console
+ * cookie on the web, main's key in the desktop app), so it works from the desktop app's
+ * `file://` page where a cross-origin fetch to the engine would be refused. Only what the
+ * browser itself must load — live view frames, the terminal WebSocket, the replay <video> —
+ * uses the session's JWT URL (`session-urls.ts`).
  */
 import type { Session } from '../../../../shared/wire/sessions';
-import type { IpcError } from '../../../../shared/ipc/contract';
-import { ApiError } from '../../transport/transport';
+import type { BinaryResponse } from '../../../../shared/ipc/contract';
+import { transport, type BinaryCall } from '../../transport';
 import { sessionUrl } from '../session-urls';
 
 /** `/browsers/{id}/{sub}` for `transport().request(...)`. */
@@ -15,48 +16,14 @@ export function sessionPath(s: Session, sub: string): string {
   return `/browsers/${encodeURIComponent(s.session_id)}/${sub.replace(/^\/+/, '')}`;
 }
 
-async function errorOf(res: Response): Promise<ApiError> {
-  const text = await res.text().catch(() => '');
-  let e: IpcError = { name: 'ApiError', status: res.status, message: text.trim() || `${res.status} ${res.statusText || 'error'}` };
-  try {
-    const body = JSON.parse(text) as { code?: string; message?: string; details?: IpcError['details'] };
-    if (typeof body.message === 'string') e = { name: 'ApiError', status: res.status, code: body.code, message: body.message, details: body.details };
-  } catch {}
-  return new ApiError(e);
+/** A binary call on `/browsers/{id}/{sub}`; failures throw an ApiError with the server's message. */
+export function sessionBinary(s: Session, sub: string, call: Omit<BinaryCall, 'path'>): Promise<BinaryResponse> {
+  return transport().binary({ ...call, path: sessionPath(s, sub) });
 }
 
-export interface SessionFetchInit {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  query?: Record<string, string>;
-  /** JSON-encoded unless it is FormData / Blob (sent as is). */
-  body?: unknown;
-  signal?: AbortSignal;
-}
-
-/** A request to the session's own URL with its JWT; resolves with the (ok) Response. */
-export async function sessionFetch(s: Session, sub: string, init: SessionFetchInit = {}): Promise<Response> {
-  const url = sessionUrl(s, sub, init.query);
-  if (!url) throw new ApiError({ name: 'ApiError', message: 'this session carries no base_url/JWT, so it cannot be reached directly' });
-  const raw = init.body instanceof FormData || init.body instanceof Blob;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: init.method ?? 'GET',
-      // The JWT in the URL is the credential; the console cookie must not be what authorizes it.
-      credentials: 'omit',
-      headers: init.body !== undefined && !raw ? { 'content-type': 'application/json' } : undefined,
-      body: init.body === undefined ? undefined : raw ? (init.body as BodyInit) : JSON.stringify(init.body),
-      signal: init.signal,
-    });
-  } catch (err) {
-    throw new ApiError({ name: 'ConnectionError', message: `cannot reach the session: ${err instanceof Error ? err.message : String(err)}` });
-  }
-  if (!res.ok) throw await errorOf(res);
-  return res;
-}
-
-export async function sessionBlob(s: Session, sub: string, init: SessionFetchInit = {}): Promise<Blob> {
-  return (await sessionFetch(s, sub, init)).blob();
+/** The answer's bytes as a Blob (for object URLs), typed by its content type unless `type` is given. */
+export function toBlob(r: BinaryResponse, type?: string): Blob {
+  return new Blob([r.data as Uint8Array<ArrayBuffer>], { type: type ?? r.headers['content-type'] ?? 'application/octet-stream' });
 }
 
 /** Saves a blob under `filename` through a temporary object URL. */
