@@ -56,7 +56,7 @@ export function ConnectionsPage(): React.JSX.Element {
       </table>
       {remotes.length === 0 ? <EmptyState title="No remote servers yet">Add one below with its URL and an API key to manage it from here.</EmptyState> : null}
       <form
-        className="card form-grid"
+        className="card form-grid add-server"
         onSubmit={async (e) => {
           e.preventDefault();
           setBusy(true);

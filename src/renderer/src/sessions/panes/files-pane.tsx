@@ -118,7 +118,7 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
       </div>
       {error ? <ErrorBanner message={error} onRetry={() => void load()} /> : null}
       <div className={selected ? 'files-split' : undefined}>
-        <div>
+        <div className="files-list">
           {items && !items.length ? (
             <EmptyState title="This folder is empty">Upload files here (or drop them on this pane), or create a folder.</EmptyState>
           ) : null}
@@ -128,8 +128,8 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
                 <tr>
                   <th>Name</th>
                   <th className="num">Size</th>
-                  <th>Mode</th>
-                  <th>Modified</th>
+                  <th className="col-meta">Mode</th>
+                  <th className="col-meta">Modified</th>
                   <th />
                 </tr>
               </thead>
@@ -143,8 +143,8 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
                       </button>
                     </td>
                     <td className="num nowrap">{f.is_dir ? '—' : formatBytes(f.size_bytes)}</td>
-                    <td className="mono small nowrap">{f.mode}</td>
-                    <td className="nowrap small">{formatTime(f.mod_time)}</td>
+                    <td className="col-meta mono small nowrap">{f.mode}</td>
+                    <td className="col-meta nowrap small">{formatTime(f.mod_time)}</td>
                     <td className="row-actions">
                       <Button aria-label={`Download ${f.name}`} onClick={() => void download(f)}>
                         Download
