@@ -127,6 +127,27 @@ describe('desktop app (file:// renderer, real preload and main core)', () => {
     await app.screenshot('desktop-logs');
   }, TEST_TIMEOUT);
 
+  it('records a replay, plays it from the session URL and downloads it through main', async () => {
+    const { page } = app;
+    await openPane('replays', 'Replays');
+    await page.getByLabel('Framerate (fps)').fill('10');
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    const row = page.locator('table.replays tbody tr').first();
+    await expect.poll(() => row.textContent(), { timeout: 90_000 }).toContain('recording');
+    await expect.poll(async () => (await row.locator('td').nth(2).textContent())!.trim(), { timeout: 120_000 }).toMatch(/^0:0[1-9]|^0:[1-5]\d|^[1-9]/);
+    await row.getByRole('button', { name: 'Stop' }).click();
+    // A <video> on the session's JWT URL: a media load, which needs no CORS from file://.
+    const video = page.getByLabel('Replay player');
+    await video.waitFor({ timeout: 120_000 });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 120_000 }).toBeGreaterThanOrEqual(2);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(0);
+    await app.screenshot('desktop-replays');
+    const [replay] = (await api<Array<{ replay_id: string }>>('GET', `/browsers/${sessionId}/replays`));
+    await page.getByRole('button', { name: `Download ${replay.replay_id}` }).click();
+    const saved = path.join(app.downloads, `replay-${replay.replay_id}.mp4`);
+    await expect.poll(async () => (await fs.readFile(saved).catch(() => Buffer.alloc(0))).subarray(4, 8).toString('latin1'), { timeout: 90_000 }).toBe('ftyp');
+  }, TEST_TIMEOUT);
+
   it('adds a remote server with its key kept in main, switches to it and back', async () => {
     const { page } = app;
     const remote = await startTestEngine();
@@ -167,8 +188,9 @@ describe('desktop app (file:// renderer, real preload and main core)', () => {
     // (The first test's own cross-origin probe of /healthz is left out.)
     const engine = app.pageRequests.filter((r) => r.includes(engineUrl.replace(/^http:\/\//, '')) && !r.endsWith('/healthz'));
     expect(engine.length).toBeGreaterThan(0);
-    // Live view page + its assets and the terminal socket load from the engine by design.
-    const allowed = /\/browsers\/[^/?]+\/(live|process\/[^/?]+\/attach)(\?|\/|$)|\/live-view\//;
+    // Live view page + its assets, the terminal socket and the replay video load from the
+    // engine by design (the browser loads them; none needs CORS).
+    const allowed = /\/browsers\/[^/?]+\/(live|process\/[^/?]+\/attach|replays\/[^/?]+)(\?|\/|$)|\/live-view\//;
     expect(engine.filter((r) => !allowed.test(r))).toEqual([]);
     expect(app.invokes).toContain('api:binary');
     expect(app.invokes).toContain('api:download');
