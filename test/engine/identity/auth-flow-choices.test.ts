@@ -10,6 +10,7 @@ import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { encodeBase32, totpFromSecret } from '../../../src/engine/domain/credentials/totp.js';
+import type { SessionRegistry } from '../../../src/engine/domain/sessions/session-handle.js';
 
 const TOTP_SECRET = encodeBase32(Buffer.from('browserdeck-choice-secret'));
 let t: TestEngine;
@@ -97,6 +98,8 @@ describe('auth connection flows: SSO', () => {
     expect(end.error_message).toContain('allowed_domains');
     const [entry] = (await t.client.auth.connections.timeline(c.id)).items;
     expect(entry).toMatchObject({ type: 'login', status: 'FAILED', error_code: 'domain_not_allowed' });
+    // FAILED is reported only once the flow's browser is closed.
+    expect((t.engine.context.services.sessions as SessionRegistry).get(entry.browser_session_id!)).toBeUndefined();
   });
 
   it('follows the SSO button to the identity provider in allowed_domains and logs in there', async () => {

@@ -115,8 +115,11 @@ export class LoginFlow {
     this.recording = new FlowRecording(d.recording ?? {}, d.replays ?? (() => undefined), d.log);
   }
 
+  /** True from the moment the flow starts to end (its browser closing), not only once it reports so. */
+  private ending: Promise<void> | undefined;
+
   get terminal(): boolean {
-    return TERMINAL.includes(this.view.flow_status);
+    return this.ending !== undefined || TERMINAL.includes(this.view.flow_status);
   }
 
   private emit(): void {
@@ -311,17 +314,27 @@ export class LoginFlow {
     await this.finish('SUCCESS');
   }
 
-  async finish(status: 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'CANCELED', error?: { code: string; message: string }): Promise<void> {
-    if (this.terminal) return;
+  /**
+   * Ends the flow: its browser is closed first and the final status reported after, so whoever
+   * sees SUCCESS/FAILED/EXPIRED/CANCELED can rely on the browser being gone (and a profile saved).
+   */
+  finish(status: 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'CANCELED', error?: { code: string; message: string }): Promise<void> {
+    if (this.terminal) return this.ending ?? Promise.resolve();
     clearTimeout(this.timer);
-    this.view.flow_status = status;
-    if (status === 'SUCCESS') this.view.flow_step = 'COMPLETED';
-    if (error) {
-      this.view.error_code = error.code;
-      this.view.error_message = error.message;
-    }
-    this.emit();
-    await this.closeSession();
+    this.ending = (async () => {
+      try {
+        await this.closeSession();
+      } finally {
+        this.view.flow_status = status;
+        if (status === 'SUCCESS') this.view.flow_step = 'COMPLETED';
+        if (error) {
+          this.view.error_code = error.code;
+          this.view.error_message = error.message;
+        }
+        this.emit();
+      }
+    })();
+    return this.ending;
   }
 
   /** Cancels (delete of the connection, a new login superseding this one) and waits for the browser to go. */
