@@ -31,6 +31,13 @@ describe('invocation lifecycle', () => {
     expect(inv.status_reason).toContain('sample failure: the button was not found');
     const events = await readAll(await te.client.invocations.follow(inv.id));
     expect(logLines(events)).toContain('about to fail');
+    // The stack on stderr names the app's own file relative to the app, and nothing of the
+    // server's layout (data dir, engine sources, Node internals).
+    const log = logLines(events).join('\n');
+    expect(log).toMatch(/Error: sample failure: the button was not found\n\s+at .*\.\/index\.ts:\d+/);
+    expect(log).not.toContain(te.dataDir);
+    expect(log).not.toContain(process.cwd());
+    expect(log).not.toMatch(/node:internal|app-runner-child/);
     expect(events.find((e) => e.event === 'error')).toMatchObject({ error: { code: 'action_failed' } });
     expect(states(events)).toEqual(['queued', 'running', 'failed']);
   });

@@ -18,8 +18,30 @@ const fallbackParentURL = process.env.BROWSERDECK_APP_FALLBACK_PARENT;
 delete process.env.BROWSERDECK_APP_FALLBACK_PARENT;
 if (fallbackParentURL) register('./fallback-resolve-hooks.mjs', import.meta.url, { data: { fallbackParentURL } });
 
+// The app runs with its deployment directory as cwd. Errors the developer sees (status reasons,
+// error events, the stack on stderr) name the app's files relative to it, and leave out the
+// server's own layout: frames of the runner, of the engine's loaders and of Node's internals.
+const appRoot = process.cwd();
+const appRootUrl = pathToFileURL(appRoot).href;
+
+/** @param {string} text */
+function relativeToApp(text) {
+  return text.split(`${appRootUrl}/`).join('./').split(`${appRoot}/`).join('./');
+}
+
+/** The stack as the app's developer needs it: their frames (and anonymous ones), nothing of the server. */
+function stackOf(err) {
+  const lines = relativeToApp(String(err.stack)).split('\n');
+  return lines.filter((l) => !/^\s+at /.test(l) || !/(\(|at )(\/|file:\/\/|node:)/.test(l)).join('\n');
+}
+
 /** @param {unknown} err */
 function messageOf(err) {
+  return relativeToApp(rawMessageOf(err));
+}
+
+/** @param {unknown} err */
+function rawMessageOf(err) {
   if (err instanceof Error) return err.message ? `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}` : String(err);
   if (typeof err === 'string') return err;
   try {
@@ -56,7 +78,7 @@ async function run(job) {
   try {
     await import(pathToFileURL(job.entry).href);
   } catch (err) {
-    if (err?.stack) process.stderr.write(`${err.stack}\n`);
+    if (err?.stack) process.stderr.write(`${stackOf(err)}\n`);
     return { ok: false, phase: 'load', error: messageOf(err) };
   }
   const apps = await registeredApps(job.entry);
@@ -71,7 +93,7 @@ async function run(job) {
     const payload = job.payload === undefined || job.payload === null ? undefined : JSON.parse(job.payload);
     result = await action.handler(job.context, payload);
   } catch (err) {
-    if (err?.stack) process.stderr.write(`${err.stack}\n`);
+    if (err?.stack) process.stderr.write(`${stackOf(err)}\n`);
     return { ok: false, phase: 'action', error: messageOf(err) };
   }
   try {
