@@ -55,7 +55,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
       const keepaliveMs = o.keepaliveMs ?? num(env.BROWSERDECK_TELEMETRY_KEEPALIVE_MS, 15_000);
       ctx.services[TELEMETRY_SERVICE] = service;
       const sessions = () => ctx.services.sessions as SessionRegistry;
-      sessions().onSessionStart((h) => service.attach(h));
+      sessions().onSessionStart((h) => service.sessionStarted(h));
       ctx.onStop(() => service.stop());
 
       // Runs for every request of the engine: callback style, so routes outside a session cost no promise.

@@ -63,9 +63,11 @@ export interface SessionRegistry {
   require(auth: AuthContext, idOrName: string): Promise<SessionHandle>;
   /**
    * Runs `fn` for every session once its browser is up (telemetry collectors attach here so
-   * they see a session from its start). Returns an unsubscribe.
+   * they see a session from its start). The create awaits a returned promise before it opens a
+   * deferred `start_url` and answers — bounded (10 s, then it goes on and logs); a rejection is
+   * logged, never fails the create. Returns an unsubscribe.
    */
-  onSessionStart(fn: (h: SessionHandle) => void): () => void;
+  onSessionStart(fn: (h: SessionHandle) => void | Promise<void>): () => void;
   /** A running session by id, without access checks (engine-internal callers only). */
   get(id: string): SessionHandle | undefined;
   /**

@@ -20,6 +20,8 @@ import { authenticateUpgrade } from './session-access.js';
 import { noteUpgradeIdentity } from '../../http/upgrade-identity.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
+import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
+import { StartListeners, type StartListener } from './session-start-listeners.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 
@@ -34,7 +36,7 @@ export class SessionManager implements SessionRegistry {
   readonly limits: SessionLimits;
   private readonly running = new Map<string, SessionRuntime>();
   private stopping = false;
-  private readonly startListeners = new Set<(h: SessionRuntime) => void>();
+  private readonly startListeners: StartListeners<SessionRuntime>;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -42,6 +44,7 @@ export class SessionManager implements SessionRegistry {
     readonly nodeId: string,
   ) {
     this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
+    this.startListeners = new StartListeners(ctx.log);
   }
 
   get sessionsDir(): string {
@@ -113,6 +116,9 @@ export class SessionManager implements SessionRegistry {
       env: this.ctx.config.env,
       userAgent: plan.options.stealth ? await stealthUserAgent(executable) : undefined,
       extraArgs: plan.extraArgs,
+      // The start page's own load, requests and console lines are telemetry too: launch on
+      // about:blank and open start_url once the collector watches the tab (see below).
+      deferStartUrl: !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser),
       prepare: binding ? (dirs) => binding.restore(dirs.userData) : undefined,
       now: () => this.now().getTime(),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
@@ -136,13 +142,8 @@ export class SessionManager implements SessionRegistry {
       throw new ApiError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
     }
     if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
-    for (const fn of this.startListeners) {
-      try {
-        fn(rt);
-      } catch (err) {
-        this.ctx.log.error({ err }, 'session start listener failed');
-      }
-    }
+    await this.startListeners.run(rt);
+    await rt.openStartUrl();
     return this.dto(row, rt);
   }
 
@@ -211,9 +212,8 @@ export class SessionManager implements SessionRegistry {
     return rt;
   }
 
-  onSessionStart(fn: (h: SessionRuntime) => void): () => void {
-    this.startListeners.add(fn);
-    return () => this.startListeners.delete(fn);
+  onSessionStart(fn: StartListener<SessionRuntime>): () => void {
+    return this.startListeners.add(fn);
   }
 
   get(id: string): SessionRuntime | undefined {

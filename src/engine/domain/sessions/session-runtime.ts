@@ -15,6 +15,7 @@ import { chromiumArgs } from '../../runtime/chromium/chromium-flags.js';
 import { needsXvfb, startXvfb, type XvfbServer } from '../../runtime/chromium/xvfb.js';
 import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
+import { navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
 
 export interface RuntimeSpec {
   id: string;
@@ -28,6 +29,11 @@ export interface RuntimeSpec {
   env: NodeJS.ProcessEnv;
   userAgent?: string;
   extraArgs: string[];
+  /**
+   * Launch on about:blank and load `start_url` only when `openStartUrl()` is called (after the
+   * telemetry collector watches the first tab), instead of putting it on the command line.
+   */
+  deferStartUrl?: boolean;
   /** Runs once before the first launch with the fresh directories (profile restore). */
   prepare?(dirs: SessionDirs): Promise<void>;
   now(): number;
@@ -84,6 +90,8 @@ export class SessionRuntime implements SessionHandle {
   saveProfile?: (dirs: SessionDirs, cleanClose: boolean) => Promise<void>;
   /** The attached profile's wire form (Session object `profile`). */
   profile?: ProfileRef;
+  /** A deferred `start_url` not opened yet: launches until then start on about:blank. */
+  private pendingStartUrl?: string;
 
   constructor(private readonly spec: RuntimeSpec) {
     this.id = spec.id;
@@ -94,6 +102,7 @@ export class SessionRuntime implements SessionHandle {
     this.telemetry = spec.telemetry;
     this.timeoutSeconds = spec.timeoutSeconds;
     this.dirs = sessionDirs(spec.sessionDir);
+    if (spec.deferStartUrl) this.pendingStartUrl = spec.options.start_url;
     this.startedAt = spec.now();
     this.supervisor = new BrowserSupervisor({
       launch: () => this.launch(),
@@ -168,7 +177,7 @@ export class SessionRuntime implements SessionHandle {
       stealth: o.stealth,
       userAgent: this.spec.userAgent,
       gpu: o.gpu,
-      startUrl: o.start_url,
+      startUrl: this.pendingStartUrl ? undefined : o.start_url,
       extraArgs: this.spec.extraArgs,
       runningAsRoot: process.getuid?.() === 0,
     });
@@ -185,6 +194,25 @@ export class SessionRuntime implements SessionHandle {
       await this.windows.start().catch((err) => this.spec.serviceLog?.('session', `could not fit the window to the viewport: ${(err as Error).message}\n`));
     }
     return b;
+  }
+
+  /**
+   * Loads a deferred `start_url` in the first tab and waits until it commits (bounded). A page
+   * that cannot be reached (DNS, refused) only leaves Chromium's error page, as a start URL on
+   * the command line would: logged, never thrown.
+   */
+  async openStartUrl(): Promise<void> {
+    const url = this.pendingStartUrl;
+    this.pendingStartUrl = undefined;
+    // No browser right now (a crash): its relaunch already gets start_url on the command line.
+    const b = this.supervisor.current;
+    if (!url || this.ended || !b) return;
+    try {
+      const r = await navigateFirstTab(b.control, url);
+      if (r.errorText) this.spec.serviceLog?.('session', `start_url did not load: ${r.errorText}\n`);
+    } catch (err) {
+      this.spec.serviceLog?.('session', `could not open start_url: ${(err as Error).message}\n`);
+    }
   }
 
   /**

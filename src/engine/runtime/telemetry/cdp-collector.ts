@@ -15,6 +15,16 @@ import { TELEMETRY_BINDING, TELEMETRY_WORLD, pageScriptSource } from './page-scr
 import { LIMITS } from './telemetry-event.js';
 
 const CDP_CATEGORIES = ['console', 'network', 'page', 'interaction', 'captcha', 'screenshot'] as const;
+/** Categories whose events come from a page's load itself; the others catch up on a loaded page (the page script runs immediately). */
+const PAGE_LOAD_CATEGORIES = ['console', 'network', 'page'] as const;
+
+/**
+ * Whether a session with these switches must have its collector watching a tab before that tab
+ * loads anything — else the load's requests, console lines and load events are lost.
+ */
+export function watchesPageLoads(s: Pick<CategorySwitches, (typeof PAGE_LOAD_CATEGORIES)[number]>): boolean {
+  return PAGE_LOAD_CATEGORIES.some((c) => s[c].enabled);
+}
 const PAGE_EVENTS = ['Runtime.consoleAPICalled', 'Runtime.exceptionThrown', 'Runtime.bindingCalled', 'Network.requestWillBeSent', 'Network.responseReceived', 'Network.loadingFinished', 'Network.loadingFailed', 'Page.frameNavigated', 'Page.domContentEventFired', 'Page.loadEventFired', 'PerformanceTimeline.timelineEventAdded'];
 
 interface Attached {
@@ -40,7 +50,12 @@ export class CdpCollector {
     private readonly opts: { screenshotIntervalMs: number; now: () => number },
   ) {}
 
-  start(): void {
+  /**
+   * Starts collecting. Resolves once the collector is connected and has enabled its domains on
+   * every tab open at that time (or gave up: monitor_init_failed), so a navigation started
+   * afterwards is seen from its first request.
+   */
+  start(): Promise<void> {
     this.offs.push(this.tel.onConfig((s) => this.apply(s)));
     this.offs.push(
       this.handle.onBrowserRestart(() => {
@@ -50,7 +65,7 @@ export class CdpCollector {
         void this.apply(this.tel.config);
       }),
     );
-    void this.apply(this.tel.config);
+    return this.apply(this.tel.config);
   }
 
   private wanted(s: CategorySwitches): boolean {
@@ -114,10 +129,12 @@ export class CdpCollector {
     try {
       await conn.send('Target.setDiscoverTargets', { discover: true });
       discovering = false;
+      // Chromium reports the already-open tabs (attachedToTarget) before it answers this.
       await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
     } catch {
       /* the connection dropped; a restart reconnects */
     }
+    await Promise.all([...this.pages.values()].map((a) => a.applying));
   }
 
   /** Turns CDP domains of one page on or off to match the switches (serialized per page). */

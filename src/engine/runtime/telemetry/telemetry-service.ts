@@ -8,7 +8,7 @@
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
 import { sessionSignals, type SessionSignal } from '../../events/session-signals.js';
 import { SessionTelemetry } from './session-telemetry.js';
-import { CdpCollector } from './cdp-collector.js';
+import { CdpCollector, watchesPageLoads } from './cdp-collector.js';
 import type { EventCategory } from './telemetry-event.js';
 import type { EmitOptions } from './session-telemetry.js';
 
@@ -29,6 +29,8 @@ export class TelemetryService {
   private readonly sessions = new Map<string, SessionTelemetry>();
   private readonly offSignals: () => void;
   private readonly sweeper: NodeJS.Timeout;
+  /** Per session telemetry: resolves once its collector watches the tabs open when it started. */
+  private readonly watching = new WeakMap<SessionTelemetry, Promise<void>>();
 
   constructor(readonly opts: TelemetryOptions) {
     this.offSignals = sessionSignals.on((s) => this.onSignal(s));
@@ -38,6 +40,17 @@ export class TelemetryService {
 
   get(sessionId: string): SessionTelemetry | undefined {
     return this.sessions.get(sessionId);
+  }
+
+  /**
+   * A session's browser is up (the session manager's start listener). When its categories
+   * record page loads, resolves once the collector watches every open tab with its domains on —
+   * the create waits for that before it opens `start_url`; otherwise nothing to wait for, so
+   * sessions that record no loads answer as fast as before.
+   */
+  sessionStarted(handle: SessionHandle): Promise<void> | void {
+    const tel = this.attach(handle);
+    if (watchesPageLoads(handle.telemetry.browser)) return this.watching.get(tel);
   }
 
   /** Starts telemetry for a running session (idempotent). */
@@ -62,7 +75,7 @@ export class TelemetryService {
       collector.close();
       tel.end(this.opts.now());
     });
-    collector.start();
+    this.watching.set(tel, collector.start());
     return tel;
   }
 
