@@ -16,13 +16,14 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     chromium: { type: 'string' },
     'public-url': { type: 'string' },
+    'node-url': { type: 'string' },
     'max-concurrent-sessions': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
 if (values.help) {
-  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--max-concurrent-sessions N]\n`);
+  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N]\n`);
   process.exit(0);
 }
 
@@ -34,6 +35,7 @@ const engine = createEngine({
   databaseUrl: values['database-url'],
   chromiumPath: values.chromium,
   publicUrl: values['public-url'],
+  nodeUrl: values['node-url'],
   maxConcurrentSessions: values['max-concurrent-sessions'] ? Number(values['max-concurrent-sessions']) : undefined,
   uiDir: path.join(root, 'out/renderer'),
 });

@@ -27,6 +27,11 @@ export interface EngineOptions {
   chromiumPath?: string;
   /** Address clients use to reach this engine (for session URLs); defaults to http://host:port. */
   publicUrl?: string;
+  /**
+   * Multi-node (PostgreSQL): the address other engine nodes use to reach this one when they
+   * forward a request for a session or pool it runs; defaults to the listening address.
+   */
+  nodeUrl?: string;
   /** Directory of the built operator UI, served at `/` when present. */
   uiDir?: string;
   /**
@@ -53,11 +58,12 @@ export interface EngineOptions {
   childNode?: { path: string; env?: Record<string, string> };
 }
 
-export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'uiDir' | 'assetsRoot' | 'childNode'>> {
+export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode'>> {
   databaseUrl?: string;
   adminApiKey?: string;
   chromiumPath?: string;
   publicUrl?: string;
+  nodeUrl?: string;
   uiDir?: string;
   assetsRoot?: string;
   childNode?: { path: string; env?: Record<string, string> };
@@ -82,6 +88,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     maxConcurrentSessions: opts.maxConcurrentSessions ?? intFrom(env.BROWSERDECK_MAX_CONCURRENT_SESSIONS) ?? 50,
     chromiumPath: opts.chromiumPath ?? env.BROWSERDECK_CHROMIUM,
     publicUrl: opts.publicUrl ?? env.BROWSERDECK_PUBLIC_URL,
+    nodeUrl: opts.nodeUrl ?? env.BROWSERDECK_NODE_URL,
     uiDir: opts.uiDir,
     ephemeralAdminKey: opts.ephemeralAdminKey ?? false,
     logLevel: opts.logLevel ?? env.BROWSERDECK_LOG_LEVEL ?? 'info',

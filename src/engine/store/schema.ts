@@ -297,6 +297,17 @@ export interface ReplayTable {
   expires_at: string | null;
 }
 
+/** Engine nodes sharing this database (multi-node; see domain/nodes/). */
+export interface EngineNodeTable {
+  id: string;
+  /** Where other nodes forward requests for this node's sessions and pools. */
+  internal_url: string;
+  started_at: string;
+  heartbeat_at: string;
+  /** Set while the node stops cleanly; cleared when it starts again. */
+  stopped_at: string | null;
+}
+
 export interface Database {
   orgs: OrgTable;
   projects: ProjectTable;
@@ -315,4 +326,5 @@ export interface Database {
   invocations: InvocationTable;
   app_events: AppEventTable;
   replays: ReplayTable;
+  engine_nodes: EngineNodeTable;
 }

@@ -13,6 +13,7 @@ import { poolsMigration } from './0006-pools.js';
 import { replaysMigration } from './0008-replays.js';
 import { appsMigration } from './0007-apps.js';
 import { authTimelineReplayMigration } from './0009-auth-timeline-replay.js';
+import { engineNodesMigration } from './0010-engine-nodes.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -26,6 +27,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0008-replays': replaysMigration,
   '0007-apps': appsMigration,
   '0009-auth-timeline-replay': authTimelineReplayMigration,
+  '0010-engine-nodes': engineNodesMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
