@@ -58,9 +58,18 @@ class PendingRow {
 }
 
 const PENDING = Symbol('audit.pending');
+const SKIP = Symbol('audit.skip');
 const FASTIFY_REQUEST = Symbol('audit.fastifyRequest');
 type TaggedRequest = IncomingMessage & { [FASTIFY_REQUEST]?: FastifyRequest };
-type TaggedResponse = ServerResponse & { [PENDING]?: PendingRow };
+type TaggedResponse = ServerResponse & { [PENDING]?: PendingRow; [SKIP]?: true };
+
+/**
+ * Not recorded on this node: a request forwarded to the engine node that owns its session or
+ * pool is audited there (it arrives there as a request of its own), not twice.
+ */
+export function skipAuditRecord(res: ServerResponse): void {
+  (res as TaggedResponse)[SKIP] = true;
+}
 
 /**
  * The clock's time as ISO text. With the system clock, formatted at most once per millisecond
@@ -104,6 +113,7 @@ export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSi
     if (!pending) return;
     this[PENDING] = undefined;
     opts.inFlight.end();
+    if (this[SKIP]) return;
     const req = pending.req;
     const request = (req as TaggedRequest)[FASTIFY_REQUEST];
     const auth = request?.auth;

@@ -15,7 +15,7 @@ import type { AuditSink } from './audit-recorder.js';
 import { CLIENT_CLOSED, type InFlight } from './audit-recorder.js';
 import { clipPath, clipText, domainOf, serviceOf } from '../domain/audit/audit-record.js';
 import type { Clock } from '../../shared/clock.js';
-import { upgradeIdentityOf, upgradeRouteOf, type UpgradeIdentity } from './upgrade-identity.js';
+import { upgradeIdentityOf, upgradeRouteOf, upgradeWasForwarded, type UpgradeIdentity } from './upgrade-identity.js';
 
 export { noteUpgradeIdentity, type UpgradeIdentity } from './upgrade-identity.js';
 
@@ -34,6 +34,7 @@ export function installUpgradeAudit(
     socket.once('close', () => {
       void byKey.then((keyIdentity) => {
         opts.inFlight.end();
+        if (upgradeWasForwarded(req)) return; // the owner node recorded it
         const code = status() || CLIENT_CLOSED;
         const url = req.url ?? '/';
         const accepted = code === 101;

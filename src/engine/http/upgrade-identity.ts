@@ -18,6 +18,16 @@ export interface UpgradeIdentity {
 
 const identities = new WeakMap<IncomingMessage, UpgradeIdentity>();
 const routes = new WeakMap<IncomingMessage, string>();
+const forwarded = new WeakSet<IncomingMessage>();
+
+/** Multi-node: this upgrade was piped to the node that owns its session, which audits it. */
+export function noteUpgradeForwarded(req: IncomingMessage): void {
+  forwarded.add(req);
+}
+
+export function upgradeWasForwarded(req: IncomingMessage): boolean {
+  return forwarded.has(req);
+}
 
 /** Lets an upgrade handler tell the audit log who it accepted (call after authenticating). */
 export function noteUpgradeIdentity(req: IncomingMessage, who: UpgradeIdentity): void {

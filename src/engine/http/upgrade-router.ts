@@ -9,6 +9,12 @@ import { noteUpgradeRoute } from './upgrade-identity.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => void | Promise<void>;
 
+/**
+ * Runs before the matched route's handler; answers true when it took the socket (multi-node:
+ * the upgrade belongs to a session on another node and was piped there).
+ */
+export type UpgradeInterceptor = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => boolean | Promise<boolean>;
+
 interface Route {
   path: string;
   pattern: RegExp;
@@ -18,6 +24,12 @@ interface Route {
 
 export class UpgradeRouter {
   private routes: Route[] = [];
+  private interceptor: UpgradeInterceptor | undefined;
+
+  /** One interceptor for every route (see UpgradeInterceptor). */
+  intercept(fn: UpgradeInterceptor): void {
+    this.interceptor = fn;
+  }
 
   /** `path` uses `:name` segments, e.g. `/browsers/:id/cdp`. A trailing `*` matches the rest. */
   add(path: string, handler: UpgradeHandler): void {
@@ -50,7 +62,9 @@ export class UpgradeRouter {
         route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1] ?? '')));
         // The audit log records the template, like it does for HTTP routes.
         noteUpgradeRoute(req, route.path);
-        Promise.resolve(route.handler(req, socket, head, params, url)).catch(() => rejectUpgrade(socket, 500, 'internal error'));
+        const intercept = this.interceptor;
+        const handled = intercept ? Promise.resolve(intercept(req, socket, head, params, url)).then((took) => took || route.handler(req, socket, head, params, url)) : Promise.resolve(route.handler(req, socket, head, params, url));
+        handled.catch(() => rejectUpgrade(socket, 500, 'internal error'));
         return;
       }
       rejectUpgrade(socket, 404, 'not found');

@@ -1,0 +1,126 @@
+/**
+ * Two engine nodes on one PostgreSQL database: a session created on node A is used through
+ * node B with the official client — retrieve (by id and by name), list, PATCH, filesystem
+ * write/read, process exec, screenshot, a logs SSE stream, Playwright over CDP through B's
+ * address — and DELETE through B really ends the browser on A. Each forwarded request is
+ * audited once (by A), and a request already marked as forwarded is never forwarded again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import { PG_SKIP_REASON, PG_URL, flushAudits, joinNode, nodeIdOf, startTestEngine, via, type TestEngine } from './two-nodes.js';
+import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
+
+let a: TestEngine;
+let b: TestEngine;
+let id: string;
+let cdpUrl: string;
+
+const sessionsOf = (t: TestEngine) => t.engine.context.services.sessions as SessionManager;
+const text = (b64: string | undefined) => Buffer.from(b64 ?? '', 'base64').toString('utf8');
+
+describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_SKIP_REASON}`, () => {
+  beforeAll(async () => {
+    a = await startTestEngine();
+    b = await joinNode(a);
+    const s = await a.client.browsers.create({ headless: true, name: 'on-a', timeout_seconds: 300 });
+    id = s.session_id;
+    cdpUrl = s.cdp_ws_url;
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it('runs on A only, and both nodes are registered with their own address', async () => {
+    expect(nodeIdOf(a)).not.toBe(nodeIdOf(b));
+    expect(sessionsOf(a).get(id)).toBeDefined();
+    expect(sessionsOf(b).get(id)).toBeUndefined();
+    const rows = await a.engine.context.db.selectFrom('engine_nodes').selectAll().execute();
+    expect(new Map(rows.map((r) => [r.id, r.internal_url]))).toEqual(new Map([[nodeIdOf(a), a.url], [nodeIdOf(b), b.url]]));
+  });
+
+  it('retrieves by id and by name, and lists, through B', async () => {
+    const got = await b.client.browsers.retrieve(id);
+    expect(got).toMatchObject({ session_id: id, name: 'on-a' });
+    expect((await b.client.browsers.retrieve('on-a')).session_id).toBe(id);
+    const listed = [];
+    for await (const s of b.client.browsers.list()) listed.push(s.session_id);
+    expect(listed).toContain(id);
+  });
+
+  it('updates through B (PATCH lands in the shared row)', async () => {
+    const updated = await b.client.browsers.update(id, { tags: { via: 'b' } });
+    expect(updated.tags).toEqual({ via: 'b' });
+    expect((await a.client.browsers.retrieve(id)).tags).toEqual({ via: 'b' });
+  });
+
+  it('writes and reads files, runs a process and takes a screenshot on A through B', async () => {
+    await b.client.browsers.fs.writeFile(id, 'written through b', { path: '/notes/b.txt' });
+    expect(await (await a.client.browsers.fs.readFile(id, { path: '/notes/b.txt' })).text()).toBe('written through b');
+    expect(await (await b.client.browsers.fs.readFile(id, { path: '/notes/b.txt' })).text()).toBe('written through b');
+    const r = await b.client.browsers.process.exec(id, { command: 'sh', args: ['-c', 'cat notes/b.txt; echo; exit 3'] });
+    expect(r.exit_code).toBe(3);
+    expect(text(r.stdout_b64)).toBe('written through b\n');
+    const png = Buffer.from(await (await b.client.browsers.computer.captureScreenshot(id)).arrayBuffer());
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('streams a log file as SSE through B', async () => {
+    await b.client.browsers.fs.writeFile(id, 'one\ntwo\nthree\n', { path: '/logs/app.log' });
+    const got: string[] = [];
+    for await (const e of await b.client.browsers.logs.stream(id, { source: 'path', path: '/logs/app.log', follow: false })) got.push(e.message);
+    expect(got).toEqual(['one', 'two', 'three']);
+  });
+
+  it('drives the browser on A with Playwright over CDP through B', async () => {
+    const browser = await chromium.connectOverCDP(via(b, cdpUrl));
+    try {
+      const page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
+      await page.goto('data:text/html,<title>through-b</title><p>hi</p>');
+      expect(await page.title()).toBe('through-b');
+    } finally {
+      await browser.close();
+    }
+    // The page B navigated is the page A's browser shows.
+    const direct = await chromium.connectOverCDP(cdpUrl);
+    try {
+      const titles = await Promise.all(direct.contexts()[0].pages().map((p) => p.title()));
+      expect(titles).toContain('through-b');
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('audits a forwarded request once, on the owner', async () => {
+    const marker = `audit-once-${Date.now()}`;
+    const res = await b.api(`/browsers/${id}/fs/file_info?path=/${marker}`);
+    expect(res.status).toBe(404); // no such file: A answered (B alone would say the session ended)
+    expect(['node_unavailable', 'session_ended']).not.toContain((await res.json()).code);
+    await flushAudits(a, b);
+    const rows = await a.engine.context.db.selectFrom('audit_logs').selectAll().where('path', 'like', `%${marker}%`).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 404, route: '/browsers/:id/fs/file_info', auth_strategy: 'api_key' });
+  });
+
+  it('never forwards a request that was already forwarded (loop guard)', async () => {
+    const res = await b.api(`/browsers/${id}/fs/file_info?path=/x`, { headers: { 'x-browserdeck-forwarded-by': 'some-node' } });
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.code).toBe('node_unavailable');
+    expect(body.message).toMatch(/never forwarded twice/);
+  });
+
+  it('deletes through B: the browser on A is gone', async () => {
+    const rt = sessionsOf(a).get(id)!;
+    const pid = (await rt.ready()).pid;
+    await b.client.browsers.deleteByID(id);
+    expect(sessionsOf(a).get(id)).toBeUndefined();
+    const row = await a.engine.context.db.selectFrom('browser_sessions').select(['deleted_at', 'ended_reason']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.deleted_at).not.toBeNull();
+    expect(row.ended_reason).toBe('deleted');
+    expect(() => process.kill(pid, 0)).toThrow();
+    // Ended sessions are answered locally on B, as on any node.
+    const after = await b.api(`/browsers/${id}/fs/file_info?path=/notes/b.txt`);
+    expect(after.status).toBe(404);
+  });
+});
