@@ -20,7 +20,7 @@ let id: string;
 let s: ReturnType<typeof collect>;
 
 beforeAll(async () => {
-  site = await startSite({ '/captcha': CAPTCHA_PAGE, '/warmup': '<!doctype html><title>warm-up</title>' });
+  site = await startSite({ '/captcha': CAPTCHA_PAGE });
   te = await startTestEngine();
   const session = await te.client.browsers.create({
     headless: true,
@@ -44,20 +44,9 @@ describe('telemetry from a real browser', () => {
     const connect = await s.until((e) => e.event.type === 'cdp_connect');
     expect(connect.event).toMatchObject({ category: 'connection', source: { kind: 'kernel_api' } });
     const page = browser.contexts()[0].pages()[0];
-    // browsers.create returns while the collector is still attaching to the first tab and
-    // enabling its CDP domains one after another (Network comes late); a page loaded before
-    // that finishes loses its first requests. Load a blank warm-up page until its request is
-    // reported, let its navigation settle, and look only at events after it from here on.
-    let warmups = 0;
-    let warmUrl = '';
-    await expect
-      .poll(async () => {
-        warmUrl = `${site.url}/warmup?n=${++warmups}`;
-        await page.goto(warmUrl);
-        return s.events.some((e) => e.event.type === 'network_request' && e.event.data?.url === warmUrl);
-      }, { timeout: 30_000, interval: 200 })
-      .toBe(true);
-    const mark = (await s.until((e) => e.event.type === 'page_navigation_settled' && e.event.data?.url === warmUrl)).seq;
+    // browsers.create answers only once the collector watches the first tab with its CDP domains
+    // on (the session records page loads), so the first navigation is seen from its first request.
+    const mark = connect.seq;
     const until = (pred: (e: Envelope) => boolean) => s.until((e) => e.seq > mark && pred(e));
     await page.goto(site.url + '/');
 
