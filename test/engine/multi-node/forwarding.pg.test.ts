@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { PG_SKIP_REASON, PG_URL, flushAudits, joinNode, nodeIdOf, startTestEngine, via, type TestEngine } from './two-nodes.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
+import { pollUntil } from '../../helpers/poll-until.js';
 
 let a: TestEngine;
 let b: TestEngine;
@@ -70,6 +71,27 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     const got: string[] = [];
     for await (const e of await b.client.browsers.logs.stream(id, { source: 'path', path: '/logs/app.log', follow: false })) got.push(e.message);
     expect(got).toEqual(['one', 'two', 'three']);
+
+    // follow=true: each append arrives while the stream stays open (nothing buffered on B).
+    const ac = new AbortController();
+    const live: string[] = [];
+    const stream = await b.client.browsers.logs.stream(id, { source: 'path', path: '/logs/app.log' }, { signal: ac.signal });
+    const reading = (async () => {
+      try {
+        for await (const e of stream) live.push(e.message);
+      } catch {
+        /* aborted */
+      }
+    })();
+    await pollUntil('the existing lines', async () => live.length, (n) => n >= 3);
+    for (const line of ['four', 'five']) {
+      const r = await b.client.browsers.process.exec(id, { command: 'sh', args: ['-c', `echo ${line} >> logs/app.log`] });
+      expect(r.exit_code).toBe(0);
+      await pollUntil(`'${line}' streamed through B`, async () => live.slice(), (l) => l.includes(line));
+    }
+    ac.abort();
+    await reading;
+    expect(live).toEqual(['one', 'two', 'three', 'four', 'five']);
   });
 
   it('drives the browser on A with Playwright over CDP through B', async () => {
@@ -89,6 +111,17 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     } finally {
       await direct.close();
     }
+    // Two upgrades (through B, then direct on A), two audit rows: B did not record the one it piped.
+    const cdpRows = async () => {
+      await flushAudits(a, b);
+      return a.engine.context.db.selectFrom('audit_logs').select(['status', 'route']).where('route', '=', '/browsers/:id/cdp').execute();
+    };
+    await pollUntil('both upgrades audited', cdpRows, (rows) => rows.length >= 2);
+    await new Promise((r) => setTimeout(r, 300)); // a third (duplicate) row would have been flushed by now
+    expect(await cdpRows()).toEqual([
+      { status: 101, route: '/browsers/:id/cdp' },
+      { status: 101, route: '/browsers/:id/cdp' },
+    ]);
   });
 
   it('audits a forwarded request once, on the owner', async () => {
