@@ -62,7 +62,7 @@ export const nodesFeature: Feature = {
 
     const forwarding = installNodeForwarding(app, {
       nodeId: registry.nodeId,
-      session: (auth, key) => router.session(auth, key),
+      session: (auth, key, ended) => router.session(auth, key, ended),
       pool: (auth, key) => router.pool(auth, key),
       ownerAlive: async (nodeId) => (await registry.stateOf(nodeId)).state === 'alive',
       forget: (nodeId) => registry.forget(nodeId),

@@ -25,7 +25,8 @@ const POOL_OPS = new Set(['/browser_pools/:id_or_name/acquire', '/browser_pools/
 
 export interface ForwardingOptions {
   nodeId: string;
-  session(auth: FastifyRequest['auth'], idOrName: string): Promise<NodeRoute>;
+  /** `ended`: route an ended session to its node too (replays are kept there). */
+  session(auth: FastifyRequest['auth'], idOrName: string, ended: boolean): Promise<NodeRoute>;
   pool(auth: FastifyRequest['auth'], idOrName: string): Promise<NodeRoute>;
   /** While waiting for the owner's answer: is it still alive? (a frozen owner must not hang us) */
   ownerAlive(nodeId: string): Promise<boolean>;
@@ -39,10 +40,10 @@ export function nodeUnavailable(nodeId: string, why: string): ApiError {
 }
 
 /** What a request is about, when it may need another node; undefined for everything else. */
-function targetOf(request: FastifyRequest): { kind: 'session' | 'pool'; key: string } | undefined {
+function targetOf(request: FastifyRequest): { kind: 'session' | 'pool'; key: string; ended?: boolean } | undefined {
   const template = request.routeOptions.url;
   if (!template) return undefined;
-  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/')) return { kind: 'session', key: (request.params as { id: string }).id };
+  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/')) return { kind: 'session', key: (request.params as { id: string }).id, ended: template.startsWith('/browsers/:id/replays') };
   if ((template === '/browser_pools/:id_or_name' && (request.method === 'PATCH' || request.method === 'DELETE')) || POOL_OPS.has(template)) {
     return { kind: 'pool', key: (request.params as { id_or_name: string }).id_or_name };
   }
@@ -60,7 +61,7 @@ export function installNodeForwarding(app: FastifyInstance, opts: ForwardingOpti
   app.addHook('onRequest', (request, reply, done) => {
     const target = request.auth ? targetOf(request) : undefined;
     if (!target || !target.key) return done();
-    const route = target.kind === 'session' ? opts.session(request.auth, target.key) : opts.pool(request.auth, target.key);
+    const route = target.kind === 'session' ? opts.session(request.auth, target.key, !!target.ended) : opts.pool(request.auth, target.key);
     route.then(
       (r) => {
         if (r.kind === 'local') return done();

@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { PG_SKIP_REASON, PG_URL, flushAudits, joinNode, nodeIdOf, startTestEngine, via, type TestEngine } from './two-nodes.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
 import { pollUntil } from '../../helpers/poll-until.js';
+import type { ReplayService } from '../../../src/engine/domain/replays/replay-service.js';
 
 let a: TestEngine;
 let b: TestEngine;
@@ -155,5 +156,25 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     // Ended sessions are answered locally on B, as on any node.
     const after = await b.api(`/browsers/${id}/fs/file_info?path=/notes/b.txt`);
     expect(after.status).toBe(404);
+    expect((await after.json()).code).toBe('session_ended');
+  });
+
+  it('serves a replay recorded on A through B, ranges included, after its session ended', async () => {
+    const s = await a.client.browsers.create({ headless: true });
+    const replay = await b.client.browsers.replays.start(s.session_id, { framerate: 10 });
+    for (const [x, y] of [[50, 50], [200, 120], [300, 200]]) await b.client.browsers.computer.moveMouse(s.session_id, { x, y });
+    // A video of a frame or two cannot be finished; wait until A's recorder has a second's worth.
+    const replays = a.engine.context.services.replays as ReplayService;
+    await pollUntil('frames recorded on A', async () => replays.recorder(replay.replay_id)?.framesWritten ?? 0, (n) => n >= 10);
+    await b.client.browsers.replays.stop(replay.replay_id, { id: s.session_id });
+    await b.client.browsers.deleteByID(s.session_id);
+    // The file is on A only; B forwards even though the session has ended.
+    const full = await pollUntil('the replay finished', () => b.api(`/browsers/${s.session_id}/replays/${replay.replay_id}`), (r) => r.status === 200);
+    const bytes = Buffer.from(await full.arrayBuffer());
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    const part = await b.api(`/browsers/${s.session_id}/replays/${replay.replay_id}`, { headers: { range: 'bytes=10-109' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-109/${bytes.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 110));
   });
 });

@@ -33,11 +33,19 @@ export class NodeRouter {
     return this.registry.nodeId;
   }
 
-  /** Where a request for session `idOrName` (as this caller sees it) must be answered. */
-  async session(auth: AuthContext, idOrName: string): Promise<NodeRoute> {
+  /**
+   * Where a request for session `idOrName` (as this caller sees it) must be answered. With
+   * `ended`, a session that has ended is still routed to its node while that node lives
+   * (replay files outlive their session on the node that recorded them).
+   */
+  async session(auth: AuthContext, idOrName: string, ended = false): Promise<NodeRoute> {
     if (this.sessions.get(idOrName)) return LOCAL; // the common case costs no query
-    const row = await this.sessions.findRow(auth, idOrName, false);
+    const row = await this.sessions.findRow(auth, idOrName, ended);
     if (!row || row.node_id === this.nodeId) return LOCAL;
+    if (row.deleted_at) {
+      const s = await this.registry.stateOf(row.node_id);
+      return s.state === 'alive' ? { kind: 'forward', nodeId: row.node_id, url: s.url } : LOCAL;
+    }
     return this.owner(row.node_id);
   }
 
