@@ -2,7 +2,8 @@
  * Two nodes on one PostgreSQL database when things go wrong, and pools across nodes: a pool
  * run by A is acquired from and released through B (the browser starts and ends on A); the
  * owner's address unreachable → 503 `node_unavailable` for HTTP and WebSocket upgrades (fast,
- * not a hang or a 500); a node whose heartbeat went stale is dead → its session is ended
+ * not a hang or a 500) — while another org's caller still gets a plain 404 (never routed by a
+ * session it cannot see); a node whose heartbeat went stale is dead → its session is ended
  * `node_lost` by the node that notices and the caller gets the normal "session ended" answer,
  * and its pool is taken over; a session B ended in the database while A still runs it is
  * ended on A by A's heartbeat.
@@ -14,6 +15,7 @@ import type { SessionManager } from '../../../src/engine/domain/sessions/session
 import { configFromCreate } from '../../../src/engine/domain/pools/pool-config.js';
 import { newId } from '../../../src/engine/domain/ids.js';
 import { pollUntil } from '../../helpers/poll-until.js';
+import { secondOrg } from '../audit/audit-helpers.js';
 
 let a: TestEngine;
 let b: TestEngine;
@@ -106,6 +108,13 @@ describe.skipIf(!PG_URL)(`two nodes when the owner is unreachable or dead, and p
       const ws = await upgradeStatus(via(b, cdpUrl));
       expect(ws.status).toBe(503);
       expect(JSON.parse(ws.body).code).toBe('node_unavailable');
+      // Another org's caller is not routed by our session: a plain 404, no hint that it exists.
+      const otherKey = (await secondOrg(a)).key;
+      const other = b.clientWith({ apiKey: otherKey });
+      expect(await statusOf(other.browsers.fs.readFile(id, { path: '/x' }))).toMatchObject({ status: 404, code: 'not_found' });
+      expect(await statusOf(other.browsers.retrieve(id))).toMatchObject({ status: 404, code: 'not_found' });
+      const otherWs = await upgradeStatus(via(b, cdpUrl).replace(/jwt=[^&]+/, ''), { authorization: `Bearer ${otherKey}` });
+      expect(otherWs.status).toBe(404);
       // The session itself is fine: A still runs it.
       expect(sessionsOf(a).get(id)).toBeDefined();
     } finally {
