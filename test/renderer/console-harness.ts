@@ -25,6 +25,17 @@ export function buildRenderer(): { rendererDir: string; cleanup(): void } {
   return { rendererDir, cleanup: () => fs.rmSync(outDir, { recursive: true, force: true }) };
 }
 
+/** Debian's Chromium as these tests run it (root needs --no-sandbox; no outside network). */
+export const TEST_CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+/** Saves the page under `test-results/screens/<name>.png` and returns the path. */
+export async function saveScreen(page: Page, name: string): Promise<string> {
+  await fsp.mkdir(SCREENS, { recursive: true });
+  const file = path.join(SCREENS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
 export interface Console {
   te: TestEngine;
   browser: Browser;
@@ -41,11 +52,10 @@ export async function openConsole(opts: EngineOptions = {}): Promise<Console> {
   const te = await startTestEngine({ ...opts, uiDir: build.rendererDir });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: TEST_CHROMIUM_ARGS,
   });
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: true });
   const page = await context.newPage();
-  await fsp.mkdir(SCREENS, { recursive: true });
   return {
     te,
     browser,
@@ -57,11 +67,7 @@ export async function openConsole(opts: EngineOptions = {}): Promise<Console> {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
     },
-    async screenshot(name) {
-      const file = path.join(SCREENS, `${name}.png`);
-      await page.screenshot({ path: file });
-      return file;
-    },
+    screenshot: (name) => saveScreen(page, name),
     async close() {
       await browser.close().catch(() => {});
       await te.stop();

@@ -13,7 +13,6 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +24,7 @@ import { registerIpc } from '../../../src/main/ipc-main.js';
 import { appFrameCheck } from '../../../src/main/ipc-router.js';
 import { STREAM_OPEN_CHANNEL, type EventChannel, type EventPayloads } from '../../../src/shared/ipc/contract.js';
 import { fakeCipher } from '../../main/fake-cipher.js';
-import { buildRenderer, SCREENS } from '../console-harness.js';
+import { buildRenderer, saveScreen, TEST_CHROMIUM_ARGS } from '../console-harness.js';
 import { decodeIpc, encodeIpc } from './ipc-wire.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -116,7 +115,7 @@ export async function openDesktopApp(): Promise<DesktopApp> {
 
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--allow-file-access-from-files'],
+    args: [...TEST_CHROMIUM_ARGS, '--allow-file-access-from-files'],
   });
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   const ipc = ipcMain as unknown as MockIpcMain;
@@ -148,7 +147,6 @@ export async function openDesktopApp(): Promise<DesktopApp> {
   });
   page.setDefaultTimeout(90_000);
   if (process.env.PANES_DEBUG) page.on('pageerror', (e) => console.log('PAGEERROR', e.message, e.stack));
-  await fsp.mkdir(SCREENS, { recursive: true });
 
   return {
     core,
@@ -163,11 +161,7 @@ export async function openDesktopApp(): Promise<DesktopApp> {
       await page.goto(`${appUrl}#${route}`);
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
     },
-    async screenshot(name) {
-      const file = path.join(SCREENS, `${name}.png`);
-      await page.screenshot({ path: file });
-      return file;
-    },
+    screenshot: (name) => saveScreen(page, name),
     async close() {
       for (const p of ports.values()) p.close();
       await browser.close().catch(() => {});
