@@ -56,9 +56,16 @@ export interface EngineOptions {
   assetsRoot?: string;
   /** The Node runtime children run on; defaults to this process's (Electron: itself with ELECTRON_RUN_AS_NODE=1). */
   childNode?: { path: string; env?: Record<string, string> };
+  /**
+   * The Chrome Web Store update endpoint `GET /extensions/from_chrome_store` asks (query
+   * parameters are added); defaults to Google's (env BROWSERDECK_CHROME_STORE_URL).
+   */
+  chromeStoreUrl?: string;
+  /** How long a Chrome Web Store fetch may take before it answers 504 (default 30 s). */
+  chromeStoreTimeoutMs?: number;
 }
 
-export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode'>> {
+export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode' | 'chromeStoreUrl' | 'chromeStoreTimeoutMs'>> {
   databaseUrl?: string;
   adminApiKey?: string;
   chromiumPath?: string;
@@ -67,6 +74,8 @@ export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl'
   uiDir?: string;
   assetsRoot?: string;
   childNode?: { path: string; env?: Record<string, string> };
+  chromeStoreUrl?: string;
+  chromeStoreTimeoutMs?: number;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -97,6 +106,8 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     identity: opts.identity ?? {},
     assetsRoot: opts.assetsRoot ?? env.BROWSERDECK_ASSETS_ROOT,
     childNode: opts.childNode,
+    chromeStoreUrl: opts.chromeStoreUrl ?? env.BROWSERDECK_CHROME_STORE_URL,
+    chromeStoreTimeoutMs: opts.chromeStoreTimeoutMs,
   };
 }
 

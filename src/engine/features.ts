@@ -26,5 +26,6 @@ import { sessionTelemetryFeature } from './api/session-telemetry.js';
 import { sessionReplaysFeature } from './api/session-replays.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
+import { extensionsFeature } from './api/extensions.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, extensionsFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature];

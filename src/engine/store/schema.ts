@@ -72,6 +72,19 @@ export interface ProfileTable {
   last_used_at: string | null;
 }
 
+export interface ExtensionTable {
+  id: string;
+  org_id: string;
+  project_id: string;
+  name: string | null;
+  /** Bytes of the uploaded zip (uploads are capped well below 2 GiB, so integer suffices). */
+  size_bytes: number;
+  /** Lowercase hex sha256 of the uploaded zip; null for repackaged archives. */
+  checksum: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface BrowserSessionTable {
   id: string;
   org_id: string;
@@ -327,4 +340,5 @@ export interface Database {
   app_events: AppEventTable;
   replays: ReplayTable;
   engine_nodes: EngineNodeTable;
+  extensions: ExtensionTable;
 }

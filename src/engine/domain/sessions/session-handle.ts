@@ -47,6 +47,13 @@ export interface SessionHandle {
   onUpdate(fn: (handle: SessionHandle) => void): () => void;
   /** Inactivity timeout in seconds (the session ends after this long without activity or holds). */
   readonly timeoutSeconds: number;
+  /** Directory (inside the session's directory, outside its filesystem) for unpacked extensions. */
+  readonly extensionsDir: string;
+  /**
+   * Restarts Chromium with these unpacked extension directories added to the ones it loads
+   * (subscribers of `onBrowserRestart` reconnect); resolves once the new browser is ready.
+   */
+  loadExtensions(dirs: string[]): Promise<void>;
 }
 
 /** `{browser: {console: {enabled}, network: …, captcha: …}}` with every category present. */

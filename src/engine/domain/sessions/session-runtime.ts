@@ -92,6 +92,10 @@ export class SessionRuntime implements SessionHandle {
   profile?: ProfileRef;
   /** A deferred `start_url` not opened yet: launches until then start on about:blank. */
   private pendingStartUrl?: string;
+  /** Unpacked extensions every launch (first, crash restarts, reloads) loads. */
+  extensionDirs: string[] = [];
+  /** Serializes extension reloads (each one restarts the browser). */
+  private reloading: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly spec: RuntimeSpec) {
     this.id = spec.id;
@@ -178,6 +182,7 @@ export class SessionRuntime implements SessionHandle {
       userAgent: this.spec.userAgent,
       gpu: o.gpu,
       startUrl: this.pendingStartUrl ? undefined : o.start_url,
+      extensionDirs: this.extensionDirs,
       extraArgs: this.spec.extraArgs,
       runningAsRoot: process.getuid?.() === 0,
     });
@@ -243,6 +248,37 @@ export class SessionRuntime implements SessionHandle {
       this.tmpLink = link;
     }
     return link;
+  }
+
+  /** Where this session's extensions are unpacked: its own directory, outside the session filesystem. */
+  get extensionsDir(): string {
+    return path.join(this.spec.sessionDir, 'extensions');
+  }
+
+  /**
+   * Adds unpacked extensions and restarts Chromium with all of them (same user-data-dir, so
+   * cookies and storage carry over; CDP and live view clients reconnect as after a crash).
+   * Resolves once the new browser is ready. If it cannot start with them, the browser comes
+   * back without the new ones and this rejects; if even that fails, the session ends.
+   */
+  loadExtensions(dirs: string[]): Promise<void> {
+    const run = async () => {
+      if (this.ended) throw new Error('session ended');
+      await this.ready();
+      const before = this.extensionDirs;
+      this.extensionDirs = [...before, ...dirs.filter((d) => !before.includes(d))];
+      try {
+        await this.supervisor.restart();
+      } catch (err) {
+        this.extensionDirs = before;
+        if (this.ended) throw err;
+        await this.supervisor.restart().catch((again: Error) => this.supervisor.giveUp(`browser could not be restarted: ${again.message}`));
+        throw err;
+      }
+    };
+    const next = this.reloading.then(run, run);
+    this.reloading = next.catch(() => {});
+    return next;
   }
 
   /** Waits for a running browser (e.g. while it restarts after a crash). */

@@ -98,6 +98,35 @@ export class BrowserSupervisor {
     }
   }
 
+  /**
+   * Replaces the running browser on purpose (its launch flags changed, e.g. new extensions):
+   * closes it cleanly (same user-data-dir, so state carries over), launches again and tells the
+   * restart listeners, exactly as after a crash. A failed launch is thrown; the caller decides
+   * whether to try again or give up (`giveUp`).
+   */
+  async restart(): Promise<LaunchedBrowser> {
+    if (this.stopping) throw new Error('the browser is stopping');
+    await this.launching?.catch(() => {});
+    const old = this.browser;
+    // Clearing `browser` first makes the old one's exit not count as a crash.
+    this.browser = undefined;
+    this.readyPromise = this.pendingReady();
+    if (old) await stopChromium(old);
+    const b = await this.launchOnce();
+    if (this.stopping) {
+      await stopChromium(b, 500);
+      throw new Error('stopped while the browser was restarting');
+    }
+    this.adopt(b);
+    this.opts.onRestart(b);
+    return b;
+  }
+
+  /** Ends supervision after a failed `restart` (the session ends). */
+  giveUp(reason: string): void {
+    if (!this.stopping) this.opts.onGiveUp(reason);
+  }
+
   /** Stops for good; true when the browser closed cleanly through CDP (state flushed to disk). */
   async stop(): Promise<boolean> {
     this.stopping = true;

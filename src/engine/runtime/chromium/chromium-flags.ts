@@ -18,6 +18,8 @@ export interface ChromiumLaunchOptions {
   userAgent?: string;
   gpu?: boolean;
   startUrl?: string;
+  /** Unpacked extension directories to load (each holds a manifest.json). */
+  extensionDirs?: string[];
   /** Extra flags from extension points (proxy service, profile hooks). */
   extraArgs?: string[];
   runningAsRoot?: boolean;
@@ -58,6 +60,7 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
     args.push('--disable-blink-features=AutomationControlled');
     if (o.userAgent) args.push(`--user-agent=${o.userAgent}`);
   }
+  if (o.extensionDirs?.length) args.push(...extensionArgs(o.extensionDirs));
   if (o.extraArgs) args.push(...o.extraArgs);
   args.push(o.startUrl ?? 'about:blank');
   return args;
@@ -67,4 +70,15 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
 export function regularUserAgent(major: string, platform: NodeJS.Platform = process.platform): string {
   const os = platform === 'darwin' ? 'Macintosh; Intel Mac OS X 10_15_7' : platform === 'win32' ? 'Windows NT 10.0; Win64; x64' : 'X11; Linux x86_64';
   return `Mozilla/5.0 (${os}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}
+
+/**
+ * Loads unpacked extensions and only those (no component or default extensions sneak in).
+ * The flags take comma-separated lists, so a path with a comma cannot be expressed.
+ */
+export function extensionArgs(dirs: string[]): string[] {
+  const bad = dirs.find((d) => d.includes(','));
+  if (bad) throw new Error(`extension directory '${bad}' contains a comma, which Chromium's --load-extension cannot express`);
+  const list = dirs.join(',');
+  return [`--load-extension=${list}`, `--disable-extensions-except=${list}`];
 }

@@ -14,6 +14,7 @@ import { replaysMigration } from './0008-replays.js';
 import { appsMigration } from './0007-apps.js';
 import { authTimelineReplayMigration } from './0009-auth-timeline-replay.js';
 import { engineNodesMigration } from './0010-engine-nodes.js';
+import { extensionsMigration } from './0011-extensions.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -28,6 +29,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0007-apps': appsMigration,
   '0009-auth-timeline-replay': authTimelineReplayMigration,
   '0010-engine-nodes': engineNodesMigration,
+  '0011-extensions': extensionsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -1,0 +1,145 @@
+/**
+ * `/extensions` (wire reference §3.18): upload a zipped unpacked extension, list, get metadata,
+ * download the zip as uploaded, delete, and fetch one from the Chrome Web Store; plus
+ * `POST /browsers/{id}/extensions`, which unpacks uploaded zips into a running session and
+ * restarts its Chromium with them. Registers `ctx.services.extensions` (ExtensionService),
+ * which sessions and pools use to resolve and load their `extensions` option.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Feature } from '../feature.js';
+import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { ApiError } from '../http/api-error.js';
+import { ExtensionSchema } from '../../shared/wire/extensions.js';
+import { Extensions, extensionDto, type Scope } from '../domain/extensions/extensions.js';
+import { EXTENSION_SERVICE, extensionService } from '../domain/extensions/extension-service.js';
+import { MAX_EXTENSION_ZIP_BYTES, readExtensionUpload, readSessionExtensionUploads } from '../domain/extensions/extension-uploads.js';
+import { unpackExtension } from '../domain/extensions/extension-archive.js';
+import { DEFAULT_CHROME_STORE_TIMEOUT_MS, DEFAULT_CHROME_STORE_URL, fetchFromChromeStore } from '../domain/extensions/chrome-store.js';
+import { newId } from '../domain/ids.js';
+import type { SessionRegistry } from '../domain/sessions/session-handle.js';
+
+const IdParam = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
+const SessionIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+
+function scopeOf(req: FastifyRequest): Scope {
+  return { orgId: req.auth.orgId, projectId: req.auth.projectId };
+}
+
+function sendZip(reply: import('fastify').FastifyReply, body: Buffer | fs.ReadStream, filename: string) {
+  reply.header('content-type', 'application/octet-stream');
+  reply.header('content-disposition', `attachment; filename="${filename}"`);
+  return reply.send(body);
+}
+
+export const extensionsFeature: Feature = {
+  name: 'extensions',
+  async register(app: FastifyInstance, ctx) {
+    const extensions = new Extensions(ctx.db, ctx.clock, path.join(ctx.config.dataDir, 'extensions'));
+    ctx.services[EXTENSION_SERVICE] = extensionService(extensions);
+    ctx.projects.addUsageCounter(async (projectId) => ({ what: 'extensions', count: await extensions.countInProject(projectId) }));
+    const tags = ['extensions'];
+    const idOf = (req: FastifyRequest) => (req.params as { id_or_name: string }).id_or_name;
+
+    await app.register(async (scope) => {
+      await scope.register(multipart, { limits: { fileSize: MAX_EXTENSION_ZIP_BYTES, files: 20, fields: 40, parts: 60 }, throwFileSizeLimit: true });
+
+      scope.post('/extensions', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ExtensionSchema } } }, async (req) => {
+        const staging = await extensions.stagingFile();
+        try {
+          const { zip, name } = await readExtensionUpload(req, staging);
+          return extensionDto(await extensions.create(scopeOf(req), zip, name));
+        } finally {
+          await fsp.rm(staging, { force: true });
+        }
+      });
+
+      scope.post('/browsers/:id/extensions', { schema: { tags: ['browsers'], params: SessionIdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
+        const sessions = ctx.services.sessions as SessionRegistry;
+        const handle = await sessions.require(req.auth, (req.params as { id: string }).id);
+        const staging = path.join(handle.extensionsDir, '.uploads', newId());
+        try {
+          const uploads = await readSessionExtensionUploads(req, staging);
+          const dirs: string[] = [];
+          for (const u of uploads) {
+            // Unpacked beside, then swapped in: a bad zip leaves the previous one with that name intact.
+            const fresh = path.join(staging, `unpacked-${u.name}`);
+            const loadDir = await unpackExtension(u.zipFile, fresh, `extensions[${uploads.indexOf(u)}][zip_file]`);
+            const target = path.join(handle.extensionsDir, 'loaded', u.name);
+            await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+            await fsp.rm(target, { recursive: true, force: true });
+            await fsp.rename(fresh, target);
+            dirs.push(path.join(target, path.relative(fresh, loadDir)));
+          }
+          await handle.loadExtensions(dirs).catch((err: Error) => {
+            throw new ApiError(422, 'extension_load_failed', `the browser could not be restarted with the extensions: ${err.message}`);
+          });
+          return reply.status(204).send();
+        } finally {
+          await fsp.rm(staging, { recursive: true, force: true });
+        }
+      });
+    });
+
+    app.get(
+      '/extensions',
+      {
+        schema: {
+          tags,
+          querystring: Type.Object({ ...OffsetQuery, name: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) }),
+          response: { 200: Type.Array(ExtensionSchema) },
+        },
+      },
+      async (req, reply) => {
+        const q = req.query as { offset?: number; limit?: number; name?: string; query?: string };
+        const page = pageOf(q);
+        const rows = await extensions.list(scopeOf(req), { ...page, name: q.name, query: q.query });
+        return sendPage(reply, rows, page).map(extensionDto);
+      },
+    );
+
+    // The literal route shares the shape of /extensions/{id_or_name}; Fastify prefers static segments.
+    app.get(
+      '/extensions/from_chrome_store',
+      {
+        schema: {
+          tags,
+          querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }), os: Type.Optional(Type.Union([Type.Literal('win'), Type.Literal('mac'), Type.Literal('linux')])) }),
+        },
+      },
+      async (req, reply) => {
+        const q = req.query as { url: string; os?: string };
+        const { id, zip } = await fetchFromChromeStore({
+          base: ctx.config.chromeStoreUrl ?? DEFAULT_CHROME_STORE_URL,
+          timeoutMs: ctx.config.chromeStoreTimeoutMs ?? DEFAULT_CHROME_STORE_TIMEOUT_MS,
+          url: q.url,
+          os: q.os ?? 'linux',
+        });
+        return sendZip(reply, zip, `${id}.zip`);
+      },
+    );
+
+    app.get('/extensions/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      const r = await extensions.get(scopeOf(req), idOf(req));
+      const file = extensions.zipPath(r.id);
+      // Opened before answering, so a zip missing on disk is a clear 404 rather than a broken stream.
+      const fd = await fsp.open(file, 'r').catch(() => {
+        throw new ApiError(404, 'extension_archive_missing', `the archive of extension '${idOf(req)}' is missing on this engine`);
+      });
+      return sendZip(reply, fs.createReadStream(file, { fd }), `${r.name ?? r.id}.zip`);
+    });
+
+    app.get('/extensions/:id_or_name/metadata', { schema: { tags, params: IdParam, response: { 200: ExtensionSchema } } }, async (req) =>
+      extensionDto(await extensions.get(scopeOf(req), idOf(req))),
+    );
+
+    app.delete('/extensions/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
+      await extensions.delete(scopeOf(req), idOf(req));
+      return reply.status(204).send();
+    });
+  },
+};

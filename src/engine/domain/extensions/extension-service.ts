@@ -1,0 +1,59 @@
+/**
+ * The sessions' and pools' hook into extensions (`ctx.services.extensions`): resolve the
+ * `extensions: [{id}|{name}]` option of a session or pool in the caller's project (400 for a
+ * bad selector, 404 naming an unknown one), and unpack resolved extensions into a session's own
+ * directory for Chromium's --load-extension. Every session gets its own copy, so a browser
+ * never sees another session's changes and deleting an extension never disturbs one.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { ApiError } from '../../http/api-error.js';
+import { unpackExtension } from './extension-archive.js';
+import type { ExtensionRow, Extensions, Scope } from './extensions.js';
+
+export const EXTENSION_SERVICE = 'extensions';
+/** More would make a command line (and a browser) no one wants; Kernel's own limit is lower. */
+export const MAX_EXTENSIONS_PER_SESSION = 20;
+
+export interface ExtensionSelector {
+  id?: string;
+  name?: string;
+}
+
+export interface ExtensionService {
+  readonly extensions: Extensions;
+  /** The extensions a selector list names, in order, without duplicates; stamps last_used_at when `use`. */
+  resolve(scope: Scope, selectors: ExtensionSelector[], opts?: { field?: string; use?: boolean }): Promise<ExtensionRow[]>;
+  /** Unpacks each into `<dir>/stored/<id>/`; returns the directories to load. */
+  unpackInto(rows: ExtensionRow[], dir: string): Promise<string[]>;
+}
+
+export function extensionService(extensions: Extensions): ExtensionService {
+  return {
+    extensions,
+    async resolve(scope, selectors, opts = {}) {
+      const field = opts.field ?? 'extensions';
+      if (selectors.length > MAX_EXTENSIONS_PER_SESSION) throw ApiError.invalidField(field, `at most ${MAX_EXTENSIONS_PER_SESSION} extensions`);
+      const rows: ExtensionRow[] = [];
+      for (const [i, s] of selectors.entries()) {
+        if (!s.id && !s.name) throw ApiError.invalidField(`${field}[${i}]`, 'give the extension id or name');
+        if (s.id && s.name) throw ApiError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
+        const key = (s.id || s.name) as string;
+        const row = await extensions.find(scope, key);
+        if (!row) throw new ApiError(404, 'extension_not_found', `extension '${key}' (${field}[${i}]) not found in this project; upload it first with POST /extensions`);
+        if (!rows.some((r) => r.id === row.id)) rows.push(row);
+      }
+      if (opts.use) await extensions.touch(rows.map((r) => r.id));
+      return rows;
+    },
+    async unpackInto(rows, dir) {
+      const dirs: string[] = [];
+      for (const r of rows) {
+        const target = path.join(dir, 'stored', r.id);
+        await fsp.rm(target, { recursive: true, force: true });
+        dirs.push(await unpackExtension(extensions.zipPath(r.id), target, `extension '${r.name ?? r.id}'`));
+      }
+      return dirs;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The two multipart forms that carry extension zips: `POST /extensions` (`file` + `name?`) and
+ * `POST /browsers/{id}/extensions` (`extensions[i][name]` + `extensions[i][zip_file]` pairs, in
+ * whatever order the form puts them). Zip parts are streamed to staging files (yauzl needs
+ * random access; nothing is held in memory whole) — the first form hashing as it goes for the
+ * `checksum`. Multipart errors a client can cause become 4xx Error objects.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/api-error.js';
+import { newId } from '../ids.js';
+import { validateExtensionName, type StagedZip } from './extensions.js';
+import { MAX_EXTENSIONS_PER_SESSION } from './extension-service.js';
+
+/** Largest accepted extension zip. */
+export const MAX_EXTENSION_ZIP_BYTES = 256 * 1024 * 1024;
+
+function multipartError(err: unknown): unknown {
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'payload_too_large', `an extension zip is larger than ${MAX_EXTENSION_ZIP_BYTES} bytes`);
+  if (!(err instanceof ApiError) && e.statusCode && e.statusCode < 500) return new ApiError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
+  return err;
+}
+
+function requireMultipart(req: FastifyRequest, what: string): void {
+  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', `expected a multipart/form-data body with ${what}`);
+}
+
+/** Reads `POST /extensions`: the zip goes to `stagingFile` (the caller removes it if still there). */
+export async function readExtensionUpload(req: FastifyRequest, stagingFile: string): Promise<{ zip: StagedZip; name?: string }> {
+  requireMultipart(req, 'the extension zip in `file`');
+  let zip: StagedZip | undefined;
+  let name: string | undefined;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw ApiError.invalidField(part.fieldname, 'is not a known file field (expected file)');
+        }
+        if (zip) throw ApiError.invalidField('file', 'must be given once');
+        const hash = crypto.createHash('sha256');
+        let size = 0;
+        const tap = new Transform({ transform: (c: Buffer, _e, cb) => (hash.update(c), (size += c.length), cb(null, c)) });
+        await pipeline(part.file, tap, fs.createWriteStream(stagingFile, { mode: 0o600 }));
+        zip = { file: stagingFile, checksum: hash.digest('hex'), size };
+      } else if (part.fieldname === 'name') {
+        name = validateExtensionName(String(part.value));
+      } else throw ApiError.invalidField(part.fieldname, 'is not a known field (expected file and name)');
+    }
+  } catch (err) {
+    throw multipartError(err);
+  }
+  if (!zip) throw ApiError.invalidField('file', 'is required (a zip of the unpacked extension, with manifest.json)');
+  if (zip.size === 0) throw new ApiError(400, 'invalid_zip', 'file is empty, not a zip archive');
+  return { zip, name };
+}
+
+const PAIR = /^extensions\[(\d{1,3})\]\[(name|zip_file)\]$/;
+
+/** Reads `POST /browsers/{id}/extensions`: name → staged zip, in index order. Staged files live in `stagingDir`. */
+export async function readSessionExtensionUploads(req: FastifyRequest, stagingDir: string): Promise<Array<{ name: string; zipFile: string }>> {
+  requireMultipart(req, 'extensions[i][name] and extensions[i][zip_file] pairs');
+  const names = new Map<number, string>();
+  const zips = new Map<number, string>();
+  try {
+    for await (const part of req.parts()) {
+      const m = PAIR.exec(part.fieldname);
+      if (!m) {
+        if (part.type === 'file') part.file.resume();
+        throw ApiError.invalidField(part.fieldname, 'is not a known field (expected extensions[i][name] and extensions[i][zip_file])');
+      }
+      const index = Number(m[1]);
+      if (index >= MAX_EXTENSIONS_PER_SESSION) {
+        if (part.type === 'file') part.file.resume();
+        throw ApiError.invalidField('extensions', `at most ${MAX_EXTENSIONS_PER_SESSION} extensions per call`);
+      }
+      if (m[2] === 'name') {
+        if (part.type !== 'field') throw ApiError.invalidField(part.fieldname, 'must be a text field');
+        names.set(index, validateExtensionName(String(part.value), part.fieldname));
+      } else {
+        if (part.type !== 'file') throw ApiError.invalidField(part.fieldname, 'must be a file');
+        if (zips.has(index)) {
+          part.file.resume();
+          throw ApiError.invalidField(part.fieldname, 'must be given once');
+        }
+        await fsp.mkdir(stagingDir, { recursive: true, mode: 0o700 });
+        const file = path.join(stagingDir, `${newId()}.zip`);
+        zips.set(index, file);
+        await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
+      }
+    }
+  } catch (err) {
+    throw multipartError(err);
+  }
+  const indexes = [...new Set([...names.keys(), ...zips.keys()])].sort((a, b) => a - b);
+  if (indexes.length === 0) throw ApiError.invalidField('extensions', 'must contain at least one extension');
+  const out: Array<{ name: string; zipFile: string }> = [];
+  for (const i of indexes) {
+    const name = names.get(i);
+    const zipFile = zips.get(i);
+    if (!name) throw ApiError.invalidField(`extensions[${i}][name]`, 'is required');
+    if (!zipFile) throw ApiError.invalidField(`extensions[${i}][zip_file]`, 'is required');
+    if (out.some((o) => o.name === name)) throw ApiError.invalidField(`extensions[${i}][name]`, `'${name}' is given twice`);
+    out.push({ name, zipFile });
+  }
+  return out;
+}
