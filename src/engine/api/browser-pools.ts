@@ -10,7 +10,7 @@ import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { SessionSchema } from '../../shared/wire/sessions.js';
 import { BrowserPoolSchema, PoolAcquireSchema, PoolCreateSchema, PoolDeleteSchema, PoolReleaseSchema, PoolUpdateSchema, type PoolAcquire, type PoolCreate, type PoolUpdate } from '../../shared/wire/pools.js';
 import { PoolService } from '../domain/pools/pool-service.js';
-import { getPool, listPools, poolCounts, poolDto } from '../domain/pools/pool-records.js';
+import { getPool, listPools } from '../domain/pools/pool-records.js';
 
 const IdParam = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
 
@@ -40,7 +40,7 @@ export const browserPoolsFeature: Feature = {
         const q = req.query as { offset?: number; limit?: number; name?: string; query?: string };
         const page = pageOf(q);
         const rows = sendPage(reply, await listPools(ctx.db, req.auth, { ...page, name: q.name, query: q.query }), page);
-        return Promise.all(rows.map(async (r) => poolDto(r, await poolCounts(ctx.db, r.id))));
+        return Promise.all(rows.map((r) => pools.dto(r)));
       },
     );
     app.get('/browser_pools/:id_or_name', { schema: { tags, params: IdParam, response: { 200: BrowserPoolSchema } } }, async (req) =>

@@ -120,7 +120,8 @@ describe('browsers API', () => {
   it('refuses options it cannot honour with a clear 4xx, never ignoring them', async () => {
     const cases: Array<[unknown, number, string]> = [
       [{ chrome_policy: { HomepageLocation: 'https://example.com' } }, 422, 'chrome_policy_unsupported'],
-      [{ extensions: [{ name: 'x' }] }, 422, 'extensions_unsupported'],
+      [{ extensions: [{ name: 'no-such-extension' }] }, 404, 'extension_not_found'],
+      [{ extensions: [{ id: 'a', name: 'b' }] }, 400, 'invalid_request'],
       [{ viewport: { width: 1024, height: 768, refresh_rate: 240 } }, 422, 'unsupported_refresh_rate'],
       [{ timeout_seconds: 5 }, 400, 'invalid_request'],
       [{ timeout_seconds: 300000 }, 400, 'invalid_request'],

@@ -76,14 +76,15 @@ export async function reservedSlots(trx: Transaction<Database>, orgId: string, p
   return reserved;
 }
 
-export function poolDto(row: PoolRow, counts: { idle: number; acquired: number }): BrowserPool {
+/** `extensionIds`: the pool's extension selectors resolved to ids, in load order. */
+export function poolDto(row: PoolRow, counts: { idle: number; acquired: number }, extensionIds: string[] = []): BrowserPool {
   const dto: BrowserPool = {
     id: row.id,
     acquired_count: counts.acquired,
     available_count: counts.idle,
     browser_pool_config: configOf(row),
     created_at: row.created_at,
-    extension_ids: [],
+    extension_ids: extensionIds,
   };
   if (row.name) dto.name = row.name;
   if (row.profile_id) dto.profile_id = row.profile_id;

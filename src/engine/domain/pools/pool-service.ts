@@ -17,6 +17,7 @@ import { updateSession } from '../sessions/session-update.js';
 import { validateName, validateStartUrl, validateTags, normalizeTelemetry } from '../sessions/session-options.js';
 import type { ProfileService } from '../profiles/profile-binding.js';
 import { PROXY_HOOKS, type ProxyHooks } from '../sessions/session-hooks.js';
+import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
 import type { PoolAcquire, PoolConfig, PoolCreate, PoolUpdate, BrowserPool } from '../../../shared/wire/pools.js';
 import { configFromCreate, configWithUpdate, launchesPerMinute, sessionBodyOf } from './pool-config.js';
 import { assertPoolNameFree, configOf, getPool, poolCounts, poolDto, reservedSlots, type PoolRow, type PoolScope } from './pool-records.js';
@@ -83,13 +84,36 @@ export class PoolService {
   }
 
   async dto(row: PoolRow): Promise<BrowserPool> {
-    return poolDto(row, await poolCounts(this.ctx.db, row.id));
+    return poolDto(row, await poolCounts(this.ctx.db, row.id), await this.extensionIds(row));
+  }
+
+  /** The ids of the pool's extensions that still exist (a deleted one is left out). */
+  private async extensionIds(row: PoolRow): Promise<string[]> {
+    const selectors = configOf(row).extensions ?? [];
+    const service = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
+    if (!selectors.length || !service) return [];
+    const scope = { orgId: row.org_id, projectId: row.project_id };
+    const ids: string[] = [];
+    for (const s of selectors) {
+      const r = await service.extensions.find(scope, (s.id || s.name) as string);
+      if (r && !ids.includes(r.id)) ids.push(r.id);
+    }
+    return ids;
+  }
+
+  /** A pool whose extensions do not exist is refused now (404 naming it), not retried forever. */
+  private async checkExtensions(scope: PoolScope, c: PoolConfig): Promise<void> {
+    if (!c.extensions?.length) return;
+    const service = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
+    if (!service) throw ApiError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
+    await service.resolve(scope, c.extensions);
   }
 
   async create(auth: AuthContext, body: PoolCreate): Promise<PoolRow> {
     const scope = { orgId: auth.orgId, projectId: auth.projectId };
     const config = configFromCreate(body);
     const profileId = await this.resolveProfileId(scope, config);
+    await this.checkExtensions(scope, config);
     await this.checkProxy(auth, config);
     const now = this.now();
     const row: PoolRow = {
@@ -229,6 +253,7 @@ export class PoolService {
     const config = configWithUpdate(configOf(row), body);
     const profileId = body.profile !== undefined ? await this.resolveProfileId(scope, config) : row.profile_id;
     if (body.proxy_id) await this.checkProxy(auth, config);
+    if (body.extensions !== undefined) await this.checkExtensions(scope, config);
     const next: PoolRow = { ...row, name: config.name ?? null, size: config.size, config: JSON.stringify(config), profile_id: profileId, updated_at: this.now() };
     await this.ctx.db.transaction().execute(async (trx) => {
       await this.sessions.limits.lock(trx, auth.orgId);

@@ -13,10 +13,12 @@ import {
 } from './session-options.js';
 import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks, SessionProxy } from './session-hooks.js';
 import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
+import type { ExtensionSelector, ExtensionService } from '../extensions/extension-service.js';
+import type { ExtensionRow } from '../extensions/extensions.js';
 
 export interface CreateBody {
   chrome_policy?: Record<string, unknown>;
-  extensions?: unknown[];
+  extensions?: ExtensionSelector[];
   gpu?: boolean;
   headless?: boolean;
   invocation_id?: string;
@@ -44,11 +46,12 @@ export interface CreatePlan {
   /** The resolved proxy: `attach` it to the session, or `release` it when the launch is abandoned. */
   proxy?: SessionProxy;
   extraArgs: string[];
+  /** Uploaded extensions to unpack into the session and load (resolved in the caller's project). */
+  extensions: ExtensionRow[];
 }
 
 /** Validates everything; attaches the profile last (it marks the profile in use for `sessionId`). */
-export async function planCreate(auth: AuthContext, body: CreateBody, sessionId: string, hooks: { profiles?: ProfileService; proxies?: ProxyHooks }): Promise<CreatePlan> {
-  checkExtensions(body.extensions);
+export async function planCreate(auth: AuthContext, body: CreateBody, sessionId: string, hooks: { profiles?: ProfileService; proxies?: ProxyHooks; extensions?: ExtensionService }): Promise<CreatePlan> {
   const options: LaunchOptions = {
     headless: body.headless ?? false,
     stealth: body.stealth ?? false,
@@ -67,7 +70,13 @@ export async function planCreate(auth: AuthContext, body: CreateBody, sessionId:
     invocationId: body.invocation_id || null,
     proxyId: null,
     extraArgs: [],
+    extensions: [],
   };
+  if (body.extensions?.length) {
+    checkExtensions(body.extensions);
+    if (!hooks.extensions) throw ApiError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
+    plan.extensions = await hooks.extensions.resolve({ orgId: auth.orgId, projectId: auth.projectId }, body.extensions, { use: true });
+  }
   if (body.proxy_id) {
     if (!hooks.proxies) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     const p = await hooks.proxies.resolve(auth, body.proxy_id);

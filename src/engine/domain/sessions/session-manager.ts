@@ -22,6 +22,7 @@ import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
 import { StartListeners, type StartListener } from './session-start-listeners.js';
+import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 
@@ -65,7 +66,11 @@ export class SessionManager implements SessionRegistry {
     const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
     if (!executable) throw new ApiError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
     const id = newId();
-    const plan = await planCreate(auth, body, id, { profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined, proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined });
+    const plan = await planCreate(auth, body, id, {
+      profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined,
+      proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined,
+      extensions: this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined,
+    });
     const sessionDir = path.join(this.sessionsDir, id);
     const row: SessionRow = {
       id,
@@ -104,6 +109,7 @@ export class SessionManager implements SessionRegistry {
       throw err;
     }
     const binding = plan.profile;
+    const extensionHooks = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
     const rt = new SessionRuntime({
       id,
       orgId: auth.orgId,
@@ -119,7 +125,11 @@ export class SessionManager implements SessionRegistry {
       // The start page's own load, requests and console lines are telemetry too: launch on
       // about:blank and open start_url once the collector watches the tab (see below).
       deferStartUrl: !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser),
-      prepare: binding ? (dirs) => binding.restore(dirs.userData) : undefined,
+      prepare: async (dirs) => {
+        await binding?.restore(dirs.userData);
+        // Each session unpacks its own copy; crash restarts and reloads keep loading them.
+        if (plan.extensions.length) rt.extensionDirs = await extensionHooks!.unpackInto(plan.extensions, rt.extensionsDir);
+      },
       now: () => this.now().getTime(),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       serviceLog: serviceLogSink(serviceLogsOf(this.ctx), id),

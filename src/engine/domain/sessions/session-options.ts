@@ -1,7 +1,7 @@
 /**
  * The create/update options of a session, checked beyond what the JSON schema can say:
  * every option is either honoured or refused with a clear 4xx — never silently ignored.
- * Refusals that depend on this installation (GPU, policies, extensions) are 422s.
+ * Refusals that depend on this installation (GPU, policies) are 422s.
  */
 import fs from 'node:fs';
 import { ApiError } from '../../http/api-error.js';
@@ -120,6 +120,10 @@ export function checkChromePolicy(p: Record<string, unknown> | undefined): Recor
   return p;
 }
 
-export function checkExtensions(ext: unknown[] | undefined): void {
-  if (ext && ext.length > 0) throw ApiError.unprocessable('browser extensions are not supported by this engine', 'extensions_unsupported');
+/** The shape of an `extensions` selector list (resolution happens in the extensions service). */
+export function checkExtensions(ext: Array<{ id?: string; name?: string }> | undefined, field = 'extensions'): void {
+  for (const [i, e] of (ext ?? []).entries()) {
+    if (!e.id && !e.name) throw ApiError.invalidField(`${field}[${i}]`, 'give the extension id or name');
+    if (e.id && e.name) throw ApiError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
+  }
 }
