@@ -14,6 +14,7 @@ import { liveViewFeature } from './runtime/live-view/live-view-feature.js';
 import { bidiFeature } from './runtime/bidi/bidi-feature.js';
 import { browserPoolsFeature } from './api/browser-pools.js';
 import { credentialsFeature } from './api/credentials.js';
+import { credentialProvidersFeature } from './api/credential-providers.js';
 import { proxiesFeature } from './api/proxies.js';
 import { authConnectionsFeature } from './api/auth-connections.js';
 import { sessionComputerFeature } from './api/session-computer.js';
@@ -28,4 +29,4 @@ import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, extensionsFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, extensionsFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, credentialProvidersFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature];

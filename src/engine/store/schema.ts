@@ -139,6 +139,21 @@ export interface CredentialTable {
   updated_at: string;
 }
 
+/** Credential providers (migration 0012): org-scoped; the token is ciphertext (secret-cipher.ts). */
+export interface CredentialProviderTable {
+  id: string;
+  org_id: string;
+  name: string;
+  provider_type: string;
+  token_enc: string;
+  cache_ttl_seconds: number;
+  /** 0/1 */
+  enabled: number;
+  priority: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ProxyTable {
   id: string;
   org_id: string;
@@ -331,6 +346,7 @@ export interface Database {
   browser_pools: BrowserPoolTable;
   engine_secrets: EngineSecretTable;
   credentials: CredentialTable;
+  credential_providers: CredentialProviderTable;
   proxies: ProxyTable;
   auth_connections: AuthConnectionTable;
   auth_timeline: AuthTimelineTable;

@@ -22,4 +22,6 @@ export interface IdentityOptions {
   proxyCheckUrl?: string;
   /** Timeout of proxy checks and of connecting to an upstream proxy (default 10 000 ms). */
   proxyTimeoutMs?: number;
+  /** Deadline of each call into a credential provider (1Password), e.g. test and items (default 15 000 ms). */
+  credentialProviderTimeoutMs?: number;
 }

@@ -15,6 +15,7 @@ import { appsMigration } from './0007-apps.js';
 import { authTimelineReplayMigration } from './0009-auth-timeline-replay.js';
 import { engineNodesMigration } from './0010-engine-nodes.js';
 import { extensionsMigration } from './0011-extensions.js';
+import { credentialProvidersMigration } from './0012-credential-providers.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -30,6 +31,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0009-auth-timeline-replay': authTimelineReplayMigration,
   '0010-engine-nodes': engineNodesMigration,
   '0011-extensions': extensionsMigration,
+  '0012-credential-providers': credentialProvidersMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

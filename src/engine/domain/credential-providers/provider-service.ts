@@ -1,0 +1,83 @@
+/**
+ * What the rest of the engine asks of credential providers: the connection test (always an
+ * answer, never an error), the item list (an Error object with 502/503 when the provider cannot
+ * answer), checking an auth connection's `credential: {provider, path|auto}` reference, and the
+ * login values of that reference for a login flow (ProviderError on any failure).
+ */
+import { ApiError } from '../../http/api-error.js';
+import { CredentialProviders, type ProviderRow } from './credential-providers.js';
+import { ProviderError, splitItemPath, type ProviderItem, type ProviderVault, type ResolvedItem } from './provider-adapter.js';
+import type { ProviderAccess } from './provider-access.js';
+
+export interface ProviderRef {
+  provider?: string;
+  path?: string;
+  auto?: boolean;
+}
+
+export function httpErrorOf(err: unknown): ApiError {
+  if (!(err instanceof ProviderError)) return err instanceof ApiError ? err : new ApiError(502, 'credential_provider_error', (err as Error).message);
+  switch (err.kind) {
+    case 'unreachable':
+    case 'timeout':
+      return new ApiError(503, 'credential_provider_unavailable', err.message, [], { 'retry-after': '30' });
+    case 'not_found':
+      return new ApiError(404, 'not_found', err.message);
+    default:
+      return new ApiError(502, 'credential_provider_error', err.message);
+  }
+}
+
+export class ProviderService {
+  constructor(
+    readonly records: CredentialProviders,
+    private readonly access: ProviderAccess,
+  ) {}
+
+  async test(row: ProviderRow): Promise<{ success: boolean; vaults: ProviderVault[]; error?: string }> {
+    try {
+      return { success: true, vaults: await this.access.vaults(row) };
+    } catch (err) {
+      return { success: false, vaults: [], error: (err as Error).message || 'the provider test failed' };
+    }
+  }
+
+  async items(row: ProviderRow): Promise<ProviderItem[]> {
+    try {
+      return await this.access.items(row);
+    } catch (err) {
+      throw httpErrorOf(err);
+    }
+  }
+
+  forget(id: string): void {
+    this.access.forget(id);
+  }
+
+  /** Validates a connection's provider reference when it is saved: the provider must exist in the org. */
+  async checkRef(orgId: string, ref: ProviderRef | undefined): Promise<void> {
+    if (!ref?.provider) return;
+    if (!(await this.records.find(orgId, ref.provider))) {
+      throw new ApiError(404, 'not_found', `credential.provider: credential provider '${ref.provider}' not found`, [{ code: 'invalid_field', message: `credential.provider: no credential provider named or with id '${ref.provider}'` }]);
+    }
+    if (ref.path !== undefined && !splitItemPath(ref.path)) throw ApiError.invalidField('credential.path', 'must be "Vault/Item"');
+  }
+
+  /** Whether a login flow could use the reference now (for can_reauth): the provider exists and is enabled. */
+  async usable(orgId: string, ref: ProviderRef): Promise<boolean> {
+    const row = ref.provider ? await this.records.find(orgId, ref.provider) : undefined;
+    return !!row && row.enabled === 1;
+  }
+
+  /** The login values of a reference, for a login flow. Throws ProviderError with a message naming what failed. */
+  async valuesFor(orgId: string, ref: ProviderRef, domain: string): Promise<ResolvedItem> {
+    const row = ref.provider ? await this.records.find(orgId, ref.provider) : undefined;
+    if (!row) throw new ProviderError('not_found', `credential provider '${ref.provider ?? ''}' no longer exists`);
+    if (row.enabled !== 1) throw new ProviderError('rejected', `credential provider '${row.name}' is disabled`);
+    if (ref.path) return this.access.resolve(row, ref.path);
+    if (ref.auto) return this.access.resolveForDomain(row, domain);
+    throw new ProviderError('not_found', 'the credential names a provider but neither path nor auto');
+  }
+
+  static dto = CredentialProviders.dto;
+}
