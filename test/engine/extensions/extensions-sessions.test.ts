@@ -3,7 +3,8 @@
  * script on a local http page (read over CDP with Playwright); `browsers.loadExtensions` puts a
  * second one into the running session (Chromium restarts; a newly loaded page shows both); a
  * crash restart keeps both; malformed uploads into a session are Error objects and leave it
- * running; a pool with an extension reports its id and hands out browsers that load it.
+ * running; a headful (Xvfb) session loads an extension selected by id; a pool with an
+ * extension reports its id and hands out browsers that load it.
  */
 import fsp from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,22 @@ describe('extensions in sessions', () => {
       await browser.close().catch(() => {});
       await t.client.browsers.deleteByID(s.session_id);
     }
+  });
+
+  it('loads extensions selected by id into a headful (Xvfb) session', async () => {
+    const ext = await t.client.extensions.upload({ file: await toFile(await markerExtension('headful'), 'h.zip') });
+    const s = await t.client.browsers.create({ headless: false, timeout_seconds: 300, extensions: [{ id: ext.id }] });
+    const browser = await chromium.connectOverCDP(s.cdp_ws_url);
+    try {
+      expect(await markersOn(browser)).toEqual(['headful']);
+    } finally {
+      await browser.close().catch(() => {});
+      await t.client.browsers.deleteByID(s.session_id);
+    }
+    // Deleting the extension afterwards does not matter to ended sessions; a new one cannot use it.
+    await t.client.extensions.delete(ext.id);
+    const gone = await expectApiError(t.client.browsers.create({ headless: true, extensions: [{ id: ext.id }] }), 404, new RegExp(ext.id));
+    expect(gone.code).toBe('extension_not_found');
   });
 
   it('refuses bad uploads into a session with Error objects and keeps it running', async () => {
