@@ -21,6 +21,7 @@ import { hostedPage, hostedSubmission } from '../domain/auth-connections/hosted-
 import { TERMINAL, type FlowView } from '../domain/auth-connections/flow-state.js';
 import type { FlowSessions, SubmitInput } from '../domain/auth-connections/login-flow.js';
 import type { Credentials } from '../domain/credentials/credentials.js';
+import type { ProviderService } from '../domain/credential-providers/provider-service.js';
 import type { Proxies } from '../domain/proxies/proxies.js';
 import type { ProfileService } from '../domain/profiles/profile-binding.js';
 import { CredentialRefSchema, LoginResponseSchema, ManagedAuthSchema, TimelineEventSchema } from '../../shared/wire/identity.js';
@@ -92,6 +93,7 @@ export const authConnectionsFeature: Feature = {
     const connections = new AuthConnections(ctx.db, ctx.clock, { minInterval });
     const timeline = new AuthTimeline(ctx.db, ctx.clock);
     const credentials = () => ctx.services.credentials as Credentials;
+    const providers = () => ctx.services.credentialProviders as ProviderService | undefined;
     const log = (msg: string, err?: unknown) => ctx.log.warn({ err }, msg);
     const service = new AuthService({
       connections,
@@ -99,6 +101,7 @@ export const authConnectionsFeature: Feature = {
       get credentials() {
         return credentials();
       },
+      providers,
       sessions: () => sessionsOf(ctx),
       profiles: () => profileAccess(ctx),
       replays: () => ctx.services.replays as FlowReplays | undefined,
@@ -149,6 +152,7 @@ export const authConnectionsFeature: Feature = {
         const scope = scopeOf(req);
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
+        await providers()?.checkRef(scope.orgId, body.credential);
         // Validate before creating the profile, so a bad request leaves nothing behind.
         const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
         const profileId = await profileAccess(ctx).ensure(scope, row.profile_name);
@@ -185,6 +189,7 @@ export const authConnectionsFeature: Feature = {
         const body = (req.body ?? {}) as ConnectionConfig & { proxy?: { id?: string; name?: string } };
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
+        await providers()?.checkRef(scope.orgId, body.credential);
         const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
         if (body.health_check_interval !== undefined) await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
         return dto((await connections.byId(row.id))!);

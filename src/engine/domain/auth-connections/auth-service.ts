@@ -8,6 +8,9 @@ import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Credentials } from '../credentials/credentials.js';
+import type { ProviderService } from '../credential-providers/provider-service.js';
+import { ProviderError } from '../credential-providers/provider-adapter.js';
+import { AutofillError, type AutofillInput } from './flow-autofill.js';
 import type { AuthConnections, ConnectionRow, CredentialRef } from './auth-connections.js';
 import type { AuthTimeline } from './auth-timeline.js';
 import { LoginFlow, type FlowResult, type FlowSessions, type SubmitInput } from './login-flow.js';
@@ -23,6 +26,8 @@ export interface AuthServiceDeps {
   connections: AuthConnections;
   timeline: AuthTimeline;
   credentials: Credentials;
+  /** External credential providers (1Password), for `credential: {provider, path|auto}`. */
+  providers?: () => ProviderService | undefined;
   sessions: () => FlowSessions;
   profiles: () => ProfileAccess;
   /** The engine's replays service, for record_session (absent → such flows fail clearly). */
@@ -67,12 +72,26 @@ export class AuthService {
     return () => set!.delete(fn);
   }
 
-  private async autofillFor(row: ConnectionRow): Promise<{ values: Record<string, string>; totpSecret?: string } | undefined> {
+  private async autofillFor(row: ConnectionRow): Promise<AutofillInput | undefined> {
     const ref = row.credential ? (JSON.parse(row.credential) as CredentialRef) : undefined;
+    if (ref?.provider) return () => this.providerValues(row, ref);
     if (!ref?.name) return undefined;
     const cred = await this.d.credentials.find(row.project_id, ref.name);
     if (!cred) return undefined;
     return { values: this.d.credentials.valuesOf(cred), totpSecret: this.d.credentials.totpSecretOf(cred) };
+  }
+
+  /** Asked when a login step first needs values; any provider failure becomes the flow's error. */
+  private async providerValues(row: ConnectionRow, ref: CredentialRef): Promise<{ values: Record<string, string>; totpSecret?: string; totpCode?: string }> {
+    const providers = this.d.providers?.();
+    if (!providers) throw new AutofillError('credential_provider_unavailable', 'credential providers are not available on this engine');
+    try {
+      return await providers.valuesFor(row.org_id, ref, row.domain);
+    } catch (err) {
+      const kind = err instanceof ProviderError ? err.kind : 'failed';
+      const code = { unreachable: 'credential_provider_unavailable', timeout: 'credential_provider_unavailable', not_found: 'credential_not_found', disabled: 'credential_provider_disabled', rejected: 'credential_provider_error', failed: 'credential_provider_error' }[kind];
+      throw new AutofillError(code, `credential provider '${ref.provider}': ${(err as Error).message}`);
+    }
   }
 
   /** `recordSession` / `telemetry` override the connection's record_session / browser_telemetry for this flow. */
@@ -191,7 +210,11 @@ export class AuthService {
   async canReauth(row: ConnectionRow): Promise<{ can: boolean; reason: string }> {
     if (!row.last_login_at) return { can: false, reason: 'no_prior_successful_login' };
     const ref = row.credential ? (JSON.parse(row.credential) as CredentialRef) : undefined;
-    // External providers (1Password …) are not connected to this engine: nothing to log in with.
+    if (ref?.provider) {
+      const req = row.requirements ? (JSON.parse(row.requirements) as Requirements) : undefined;
+      if (req?.types.includes('code')) return { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' };
+      return (await this.d.providers?.()?.usable(row.org_id, ref)) ? { can: true, reason: 'external_credential' } : { can: false, reason: 'no_credential' };
+    }
     if (!ref?.name) return { can: false, reason: 'no_credential' };
     const cred = await this.d.credentials.find(row.project_id, ref.name);
     if (!cred) return { can: false, reason: 'no_credential' };

@@ -15,7 +15,7 @@ import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingO
 import { newId } from '../ids.js';
 import { asksForLogin, snapshot, type PageSnapshot, type RawField } from './page-discovery.js';
 import { fieldId, fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
-import { valueFor, type AutofillSource } from './flow-autofill.js';
+import { AutofillError, valueFor, type AutofillInput, type AutofillSource } from './flow-autofill.js';
 
 /** What login flows need from the session manager. */
 export interface FlowSessions {
@@ -55,7 +55,7 @@ export interface FlowDeps {
   proxyId: string | null;
   headless: boolean;
   hostedUrl(flowId: string, code: string): string;
-  autofill?: AutofillSource;
+  autofill?: AutofillInput;
   /** Hosts the flow's page may visit (allowed-hosts.ts); undefined = no restriction. */
   allowedHosts?: string[];
   /** record_session and browser_telemetry of this flow (see flow-recording.ts). */
@@ -84,6 +84,7 @@ export class LoginFlow {
   private busy: Promise<void> = Promise.resolve();
   private readonly recording: FlowRecording;
   private readonly guard: NavigationGuard;
+  private loadedAutofill?: AutofillSource;
 
   constructor(private readonly d: FlowDeps) {
     const id = newId();
@@ -283,10 +284,16 @@ export class LoginFlow {
 
   /** With a stored credential, fills and submits a step it can answer completely (once per step). */
   private async autofill(snap: PageSnapshot): Promise<void> {
-    const src = this.d.autofill;
-    if (!src || snap.fields.length === 0) return;
+    if (!this.d.autofill || snap.fields.length === 0) return;
     const key = `${new URL(snap.url).pathname}|${snap.fields.map((f) => f.name).join(',')}`;
     if (this.autoTried.has(key)) return; // the site rejected our values: a person has to look
+    let src: AutofillSource;
+    try {
+      src = await this.autofillSource();
+    } catch (err) {
+      const code = err instanceof AutofillError ? err.code : 'credential_unavailable';
+      return this.finish('FAILED', { code, message: (err as Error).message.split('\n')[0].slice(0, 500) });
+    }
     const fills: Array<{ field: RawField; value: string }> = [];
     for (const f of snap.fields) {
       const v = valueFor(f, src, this.d.clock.now());
@@ -301,6 +308,14 @@ export class LoginFlow {
     this.view.flow_step = 'SUBMITTING';
     this.emit();
     await this.apply(fills);
+  }
+
+  /** The values to fill: asked of an external provider once, when a step first needs them. */
+  private async autofillSource(): Promise<AutofillSource> {
+    const a = this.d.autofill!;
+    if (typeof a !== 'function') return a;
+    this.loadedAutofill ??= await a();
+    return this.loadedAutofill;
   }
 
   private async succeed(snap: PageSnapshot): Promise<void> {

@@ -36,7 +36,7 @@ export interface ProviderAdapter {
   resolve(path: string): Promise<ResolvedItem>;
 }
 
-export type ProviderErrorKind = 'unreachable' | 'timeout' | 'rejected' | 'not_found' | 'failed';
+export type ProviderErrorKind = 'unreachable' | 'timeout' | 'rejected' | 'not_found' | 'disabled' | 'failed';
 
 export class ProviderError extends Error {
   constructor(

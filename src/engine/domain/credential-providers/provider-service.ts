@@ -23,6 +23,8 @@ export function httpErrorOf(err: unknown): ApiError {
       return new ApiError(503, 'credential_provider_unavailable', err.message, [], { 'retry-after': '30' });
     case 'not_found':
       return new ApiError(404, 'not_found', err.message);
+    case 'disabled':
+      return ApiError.unprocessable(err.message, 'credential_provider_disabled');
     default:
       return new ApiError(502, 'credential_provider_error', err.message);
   }
@@ -73,7 +75,7 @@ export class ProviderService {
   async valuesFor(orgId: string, ref: ProviderRef, domain: string): Promise<ResolvedItem> {
     const row = ref.provider ? await this.records.find(orgId, ref.provider) : undefined;
     if (!row) throw new ProviderError('not_found', `credential provider '${ref.provider ?? ''}' no longer exists`);
-    if (row.enabled !== 1) throw new ProviderError('rejected', `credential provider '${row.name}' is disabled`);
+    if (row.enabled !== 1) throw new ProviderError('disabled', `credential provider '${row.name}' is disabled (enabled: false)`);
     if (ref.path) return this.access.resolve(row, ref.path);
     if (ref.auto) return this.access.resolveForDomain(row, domain);
     throw new ProviderError('not_found', 'the credential names a provider but neither path nor auto');
