@@ -98,6 +98,7 @@ describe('/extensions', () => {
     expect(conflict.code).toBe('extension_name_taken');
     await expectApiError(t.client.extensions.upload({ file: await toFile(zip, 'n.zip'), name: '../evil' }), 400);
     await expectApiError(t.client.extensions.upload({ file: await toFile(zip, 'n.zip'), name: '..' }), 400);
+    await expectApiError(t.client.extensions.upload({ file: await toFile(zip, 'n.zip'), name: 'from_chrome_store' }), 400, /reserved/);
 
     const notZip = await expectApiError(t.client.extensions.upload({ file: await toFile(Buffer.from('definitely not a zip'), 'x.zip') }), 400);
     expect(notZip.code).toBe('invalid_zip');

@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
-import { validateExtensionName, type StagedZip } from './extensions.js';
+import { validateExtensionName, validateStoredExtensionName, type StagedZip } from './extensions.js';
 import { MAX_EXTENSIONS_PER_SESSION } from './extension-service.js';
 
 /** Largest accepted extension zip. */
@@ -50,7 +50,7 @@ export async function readExtensionUpload(req: FastifyRequest, stagingFile: stri
         await pipeline(part.file, tap, fs.createWriteStream(stagingFile, { mode: 0o600 }));
         zip = { file: stagingFile, checksum: hash.digest('hex'), size };
       } else if (part.fieldname === 'name') {
-        name = validateExtensionName(String(part.value));
+        name = validateStoredExtensionName(String(part.value));
       } else throw ApiError.invalidField(part.fieldname, 'is not a known field (expected file and name)');
     }
   } catch (err) {

@@ -37,6 +37,13 @@ export function validateExtensionName(name: string, field = 'name'): string {
   return name;
 }
 
+/** A stored extension's name must also stay addressable: GET /extensions/from_chrome_store is a route of its own. */
+export function validateStoredExtensionName(name: string): string {
+  validateExtensionName(name);
+  if (name === 'from_chrome_store') throw ApiError.invalidField('name', "'from_chrome_store' is reserved (GET /extensions/from_chrome_store is the Web Store route)");
+  return name;
+}
+
 export function extensionDto(r: ExtensionRow): Extension {
   return { id: r.id, created_at: r.created_at, size_bytes: Number(r.size_bytes), checksum: r.checksum, last_used_at: r.last_used_at, name: r.name };
 }
@@ -67,7 +74,7 @@ export class Extensions {
   /** Checks the staged zip (a real zip with a manifest.json) and keeps it as a new extension. */
   async create(scope: Scope, zip: StagedZip, name?: string): Promise<ExtensionRow> {
     if (name !== undefined) {
-      validateExtensionName(name);
+      validateStoredExtensionName(name);
       await this.assertNameFree(scope, name);
     }
     await inspectExtensionZip(zip.file, 'file');
