@@ -16,7 +16,7 @@ import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { ApiError } from '../http/api-error.js';
 import { ExtensionSchema } from '../../shared/wire/extensions.js';
 import { Extensions, extensionDto, type Scope } from '../domain/extensions/extensions.js';
-import { EXTENSION_SERVICE, extensionService } from '../domain/extensions/extension-service.js';
+import { EXTENSION_SERVICE, extensionService, requireArchive } from '../domain/extensions/extension-service.js';
 import { MAX_EXTENSION_ZIP_BYTES, readExtensionUpload, readSessionExtensionUploads } from '../domain/extensions/extension-uploads.js';
 import { unpackExtension } from '../domain/extensions/extension-archive.js';
 import { DEFAULT_CHROME_STORE_TIMEOUT_MS, DEFAULT_CHROME_STORE_URL, fetchFromChromeStore } from '../domain/extensions/chrome-store.js';
@@ -129,10 +129,9 @@ export const extensionsFeature: Feature = {
     app.get('/extensions/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
       const r = await extensions.get(scopeOf(req), idOf(req));
       const file = extensions.zipPath(r.id);
-      // Opened before answering, so a zip missing on disk is a clear 404 rather than a broken stream.
-      const fd = await fsp.open(file, 'r').catch(() => {
-        throw new ApiError(404, 'extension_archive_missing', `the archive of extension '${idOf(req)}' is missing on this engine`);
-      });
+      // Checked and opened before answering, so a zip missing on disk is a clear 503 rather than a broken stream.
+      await requireArchive(extensions, r);
+      const fd = await fsp.open(file, 'r');
       return sendZip(reply, fs.createReadStream(file, { fd }), `${r.name ?? r.id}.zip`);
     });
 

@@ -43,12 +43,16 @@ export function extensionService(extensions: Extensions): ExtensionService {
         if (!row) throw new ApiError(404, 'extension_not_found', `extension '${key}' (${field}[${i}]) not found in this project; upload it first with POST /extensions`);
         if (!rows.some((r) => r.id === row.id)) rows.push(row);
       }
-      if (opts.use) await extensions.touch(rows.map((r) => r.id));
+      if (opts.use) {
+        for (const r of rows) await requireArchive(extensions, r);
+        await extensions.touch(rows.map((r) => r.id));
+      }
       return rows;
     },
     async unpackInto(rows, dir) {
       const dirs: string[] = [];
       for (const r of rows) {
+        await requireArchive(extensions, r);
         const target = path.join(dir, 'stored', r.id);
         await fsp.rm(target, { recursive: true, force: true });
         dirs.push(await unpackExtension(extensions.zipPath(r.id), target, `extension '${r.name ?? r.id}'`));
@@ -56,4 +60,15 @@ export function extensionService(extensions: Extensions): ExtensionService {
       return dirs;
     },
   };
+}
+
+/**
+ * The zip must be on this node's disk. With several nodes it is missing when another node took
+ * the upload and `<dataDir>/extensions` is not shared: a 503 saying so, not a broken launch.
+ */
+export async function requireArchive(extensions: Extensions, r: ExtensionRow): Promise<void> {
+  const ok = await fsp.access(extensions.zipPath(r.id)).then(() => true, () => false);
+  if (!ok) {
+    throw new ApiError(503, 'extension_archive_unavailable', `the archive of extension '${r.name ?? r.id}' is not on this engine node; with several nodes, <dataDir>/extensions must be shared storage`);
+  }
 }
