@@ -5,7 +5,7 @@
  * login values of that reference for a login flow (ProviderError on any failure).
  */
 import { ApiError } from '../../http/api-error.js';
-import { CredentialProviders, type ProviderRow } from './credential-providers.js';
+import type { CredentialProviders, ProviderRow } from './credential-providers.js';
 import { ProviderError, splitItemPath, type ProviderItem, type ProviderVault, type ResolvedItem } from './provider-adapter.js';
 import type { ProviderAccess } from './provider-access.js';
 
@@ -80,6 +80,4 @@ export class ProviderService {
     if (ref.auto) return this.access.resolveForDomain(row, domain);
     throw new ProviderError('not_found', 'the credential names a provider but neither path nor auto');
   }
-
-  static dto = CredentialProviders.dto;
 }
