@@ -191,13 +191,15 @@ export class SessionRuntime implements SessionHandle {
     const b = await launchChromium({ executable: this.spec.executable, args, env, onOutput: (c) => this.spec.serviceLog?.('browser', c) });
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
-    await b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
+    const downloads = b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
     if (o.headless) {
       this.windows?.stop();
       this.windows = new HeadlessWindows(b.control, () => this.viewport, this.frameKey);
       // Ready means the page area already equals the viewport; a failure here only costs the fit.
       await this.windows.start().catch((err) => this.spec.serviceLog?.('session', `could not fit the window to the viewport: ${(err as Error).message}\n`));
     }
+    // Sent together with the window setup (one round trip less before ready).
+    await downloads;
     return b;
   }
 

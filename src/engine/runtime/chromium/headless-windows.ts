@@ -65,32 +65,33 @@ export class HeadlessWindows {
     });
   }
 
-  /** Starts watching new targets and fits the windows that exist (waits for a first page). */
+  /**
+   * Starts watching new targets and fits the windows that exist. Without a learned frame it
+   * waits for the first page and measures it (hundreds of ms on a loaded machine). With one,
+   * the launch's `--window-size` already made the page area equal the viewport, so readiness
+   * does not wait for the first tab (Chromium opens it tens of ms after it answers CDP): the
+   * check runs behind, and corrects the window if the frame turned out different.
+   */
   async start(): Promise<void> {
     const first = this.firstPage();
-    await this.control.send('Target.setDiscoverTargets', { discover: true });
-    await this.updateScreen();
-    if ((await this.pageTargets()).length === 0) await first.promise;
-    first.cancel();
-    // Measuring waits for the first renderer (hundreds of ms on a loaded machine). When the
-    // launch used a learned frame and the windows already have that size, readiness does not
-    // wait for it: the check still runs, and corrects the window if the frame differed.
-    if (this.hinted && (await this.windowsAtExpectedSize())) {
-      void this.fitAll();
+    await Promise.all([this.control.send('Target.setDiscoverTargets', { discover: true }), this.updateScreen()]);
+    if (this.hinted) {
+      void this.checkLater(first);
       return;
     }
+    if ((await this.pageTargets()).length === 0) await first.promise;
+    first.cancel();
     await this.fitAll();
   }
 
-  private async windowsAtExpectedSize(): Promise<boolean> {
-    const v = this.viewport();
-    for (const t of await this.pageTargets()) {
-      const windowId = await this.windowOf(t);
-      if (windowId === undefined) return false;
-      const { bounds } = await this.control.send<{ bounds: Size }>('Browser.getWindowBounds', { windowId });
-      if (bounds.width !== v.width + this.frame.width || bounds.height !== v.height + this.frame.height) return false;
+  private async checkLater(first: { promise: Promise<void>; cancel: () => void }): Promise<void> {
+    try {
+      if ((await this.pageTargets()).length === 0) await first.promise;
+      first.cancel();
+      await this.fitAll();
+    } catch {
+      // The browser went away meanwhile: nothing to fit.
     }
-    return true;
   }
 
   /** After a viewport change: screen, then every window. */
