@@ -5,7 +5,8 @@
  * history holds that page's navigation, its document and sub-resource requests/responses and a
  * console line it logs while loading, with no reload or warm-up. Sessions that record no page
  * loads keep `start_url` on Chromium's command line; an unreachable start page does not fail
- * the create; pooled browsers take the same path; the create awaits async start listeners.
+ * the create; pooled browsers take the same path, also when the acquire itself turns load
+ * telemetry on with a start_url; the create awaits async start listeners.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +165,24 @@ describe('telemetry of the first page load', () => {
       expect(hits.get('/first?case=pool')).toBe(1);
     } finally {
       await te.client.browserPools.delete('first-load', { force: true });
+    }
+  });
+
+  it('records the first load when a pool acquire itself turns load telemetry on and passes a start_url', async () => {
+    const startUrl = `${site.url}/first?case=acquire`;
+    await te.client.browserPools.create({ name: 'acquire-telemetry', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 });
+    try {
+      // The acquire applies the telemetry change (the collector enables its domains) before it
+      // opens start_url, so the page's own load is recorded from its first request.
+      const s = await te.client.browserPools.acquire('acquire-telemetry', { acquire_timeout_seconds: 60, start_url: startUrl, telemetry: { browser: LOAD_CATEGORIES } });
+      expect(s).toBeTruthy();
+      const id = s!.session_id;
+      const stream = collect(await te.client.browsers.telemetry.stream(id, { replay: 'all' }));
+      await stream.until((e) => e.event.type === 'page_load' && e.event.data?.url === startUrl);
+      expectFirstLoad(await history(id), startUrl);
+      expect(hits.get('/first?case=acquire')).toBe(1);
+    } finally {
+      await te.client.browserPools.delete('acquire-telemetry', { force: true });
     }
   });
 });

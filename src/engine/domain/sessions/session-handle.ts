@@ -44,7 +44,8 @@ export interface SessionHandle {
   /** The session's telemetry configuration (per category), current after PATCH. */
   readonly telemetry: SessionTelemetryConfig;
   /** Subscribes to PATCH updates of the session (telemetry, viewport). Returns an unsubscribe. */
-  onUpdate(fn: (handle: SessionHandle) => void): () => void;
+  /** PATCH updates (telemetry, viewport); the update waits (bounded) for a returned promise. */
+  onUpdate(fn: (handle: SessionHandle) => void | Promise<void>): () => void;
   /** Inactivity timeout in seconds (the session ends after this long without activity or holds). */
   readonly timeoutSeconds: number;
   /** Directory (inside the session's directory, outside its filesystem) for unpacked extensions. */

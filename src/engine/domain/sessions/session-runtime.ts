@@ -17,6 +17,9 @@ import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
 import { navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
 
+
+/** How long an update (PATCH) waits for one listener to apply it. */
+const UPDATE_LISTENER_BOUND_MS = 10_000;
 export interface RuntimeSpec {
   id: string;
   orgId: string;
@@ -83,7 +86,7 @@ export class SessionRuntime implements SessionHandle {
   private timer?: NodeJS.Timeout;
   private readonly endHooks: Array<() => void | Promise<void>> = [];
   private readonly restartListeners = new Set<() => void>();
-  private readonly updateListeners = new Set<(s: SessionHandle) => void>();
+  private readonly updateListeners = new Set<(s: SessionHandle) => void | Promise<void>>();
   private ending?: Promise<void>;
   endedReason?: string;
   /** Set when the session's profile is written back at the end (profile save_changes). */
@@ -342,20 +345,30 @@ export class SessionRuntime implements SessionHandle {
     return () => this.restartListeners.delete(fn);
   }
 
-  /** Subscribes to PATCH updates (telemetry, viewport, …). */
-  onUpdate(fn: (s: SessionHandle) => void): () => void {
+  /** Subscribes to PATCH updates (telemetry, viewport, …); a listener may return a promise. */
+  onUpdate(fn: (s: SessionHandle) => void | Promise<void>): () => void {
     this.updateListeners.add(fn);
     return () => this.updateListeners.delete(fn);
   }
 
-  notifyUpdate(): void {
-    for (const fn of this.updateListeners) {
-      try {
-        fn(this);
-      } catch {
-        /* a listener's failure must not break the update */
-      }
-    }
+  /**
+   * Tells every listener about an update and resolves once they have applied it (the telemetry
+   * collector has enabled newly switched-on domains), so what the caller does next is seen.
+   * Each listener is bounded; a failing or slow one never breaks the update.
+   */
+  async notifyUpdate(): Promise<void> {
+    await Promise.all(
+      [...this.updateListeners].map(async (fn) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([fn(this), new Promise<void>((r) => (timer = setTimeout(r, UPDATE_LISTENER_BOUND_MS)).unref())]);
+        } catch {
+          /* a listener's failure must not break the update */
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
   }
 
   uptimeMs(): number {

@@ -63,7 +63,7 @@ export async function updateSession(db: Kysely<Database>, m: SessionManager, aut
   if (Object.keys(changes).length) await db.updateTable('browser_sessions').set(changes).where('id', '=', row.id).execute();
   if (telemetry) rt.telemetry = telemetry;
   if (viewport) rt.viewport = viewport;
-  if (telemetry || viewport) rt.notifyUpdate();
+  if (telemetry || viewport) await rt.notifyUpdate();
   return { ...row, ...changes };
 }
 

@@ -23,7 +23,7 @@ export interface EmitOptions {
 export class SessionTelemetry {
   readonly buffer: SequencedBuffer<TelemetryEvent>;
   private switches: CategorySwitches;
-  private readonly configListeners = new Set<(s: CategorySwitches) => void>();
+  private readonly configListeners = new Set<(s: CategorySwitches) => void | Promise<void>>();
   endedAt?: number;
 
   constructor(
@@ -44,15 +44,26 @@ export class SessionTelemetry {
     return c === 'monitor' || !!this.switches[c]?.enabled;
   }
 
-  /** Replaces the switches (PATCH) and tells the collectors so they enable/disable CDP domains. */
-  setConfig(switches: CategorySwitches): void {
+  /**
+   * Replaces the switches (PATCH) and tells the collectors so they enable/disable CDP domains;
+   * resolves once they have (a listener's failure is theirs to report, not the caller's).
+   */
+  async setConfig(switches: CategorySwitches): Promise<void> {
     const before = JSON.stringify(this.switches);
     this.switches = clone(switches);
     if (JSON.stringify(this.switches) === before) return;
-    for (const fn of [...this.configListeners]) fn(this.switches);
+    await Promise.all(
+      [...this.configListeners].map(async (fn) => {
+        try {
+          await fn(this.switches);
+        } catch {
+          /* the collector reports its own failures as monitor events */
+        }
+      }),
+    );
   }
 
-  onConfig(fn: (s: CategorySwitches) => void): () => void {
+  onConfig(fn: (s: CategorySwitches) => void | Promise<void>): () => void {
     this.configListeners.add(fn);
     return () => this.configListeners.delete(fn);
   }
