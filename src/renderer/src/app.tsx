@@ -1,7 +1,7 @@
 /**
  * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
  * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
- * #/admin/limits, #/admin/api-keys, #/admin/audit-logs, #/connections (desktop).
+ * #/admin/limits, #/admin/api-keys, #/admin/audit-logs, #/extensions, #/connections (desktop).
  */
 import { useCallback, useEffect } from 'react';
 import { useRoute } from './router';
@@ -22,6 +22,7 @@ import { AuditLogsPage } from './admin/audit-logs-page';
 import { ProxiesPage } from './identity/proxies-page';
 import { AuthConnectionsPage } from './identity/auth-connections-page';
 import { InvocationsPage } from './apps/invocations-page';
+import { ExtensionsPage } from './extensions/extensions-page';
 import { EmptyState, Spinner } from './components/ui';
 import { href } from './router';
 
@@ -33,6 +34,7 @@ function Screen(): React.JSX.Element {
   if (area === 'proxies') return <ProxiesPage />;
   if (area === 'auth-connections') return <AuthConnectionsPage />;
   if (area === 'invocations') return <InvocationsPage />;
+  if (area === 'extensions') return <ExtensionsPage />;
   if (area === 'admin') {
     if (a === 'projects') return <ProjectsPage />;
     if (a === 'limits') return <OrgLimitsPage />;
@@ -51,7 +53,7 @@ export function App(): React.JSX.Element {
   useEffect(() => {
     void check();
   }, [check]);
-  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs', 'proxies', 'auth-connections', 'invocations'), []);
+  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs', 'proxies', 'auth-connections', 'invocations', 'extensions'), []);
   useShortcuts(refreshAll);
 
   if (status === 'checking')

@@ -18,6 +18,7 @@ const NAV: Array<{ section?: string; path: string; label: string; match: string 
   { path: '/invocations', label: 'Invocations', match: 'invocations' },
   { path: '/proxies', label: 'Proxies', match: 'proxies' },
   { path: '/auth-connections', label: 'Auth connections', match: 'auth-connections' },
+  { path: '/extensions', label: 'Extensions', match: 'extensions' },
   { section: 'Admin', path: '/admin/projects', label: 'Projects', match: 'admin/projects' },
   { path: '/admin/limits', label: 'Org limits', match: 'admin/limits' },
   { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },
