@@ -1,10 +1,11 @@
 /**
- * The session manager's start listeners: a create awaits async listeners, all at once; one
- * that throws or rejects is logged and the others still run; one that never finishes is
- * logged once the bound passes and does not hold the create; unsubscribing works.
+ * Bounded listeners (the session manager's start listeners, a session's update listeners): a
+ * create awaits async listeners, all at once; one that throws or rejects is logged and the
+ * others still run; one that never finishes is logged once the bound passes and does not hold
+ * the create; unsubscribing works.
  */
 import { describe, expect, it } from 'vitest';
-import { StartListeners } from '../../../src/engine/domain/sessions/session-start-listeners.js';
+import { BoundedListeners } from '../../../src/engine/domain/sessions/bounded-listeners.js';
 
 function recordingLog() {
   const entries: Array<{ level: 'warn' | 'error'; obj: Record<string, unknown>; msg: string }> = [];
@@ -20,7 +21,7 @@ function recordingLog() {
 describe('session start listeners', () => {
   it('awaits async listeners together and isolates failures', async () => {
     const { entries, log } = recordingLog();
-    const l = new StartListeners<{ id: string }>(log);
+    const l = new BoundedListeners<{ id: string }>(log, 'session start');
     const order: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -46,11 +47,12 @@ describe('session start listeners', () => {
       ['error', 'sync boom', 's1'],
       ['error', 'async boom', 's1'],
     ]);
+    expect(entries.map((e) => e.msg)).toEqual(['session start listener failed', 'session start listener failed']);
   });
 
   it('goes on without a listener that never finishes, after the bound', async () => {
     const { entries, log } = recordingLog();
-    const l = new StartListeners<{ id: string }>(log, 50);
+    const l = new BoundedListeners<{ id: string }>(log, 'session start', 50);
     let finished = false;
     l.add(() => new Promise<void>(() => {}));
     l.add(async () => void (finished = true));
@@ -62,7 +64,7 @@ describe('session start listeners', () => {
 
   it('stops calling a listener after unsubscribe', async () => {
     const { log } = recordingLog();
-    const l = new StartListeners<{ id: string }>(log);
+    const l = new BoundedListeners<{ id: string }>(log, 'session start');
     let calls = 0;
     const off = l.add(() => void calls++);
     await l.run({ id: 'a' });

@@ -21,7 +21,7 @@ import { noteUpgradeIdentity } from '../../http/upgrade-identity.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
-import { StartListeners, type StartListener } from './session-start-listeners.js';
+import { BoundedListeners, type BoundedListener } from './bounded-listeners.js';
 import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
@@ -37,7 +37,7 @@ export class SessionManager implements SessionRegistry {
   readonly limits: SessionLimits;
   private readonly running = new Map<string, SessionRuntime>();
   private stopping = false;
-  private readonly startListeners: StartListeners<SessionRuntime>;
+  private readonly startListeners: BoundedListeners<SessionRuntime>;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -45,7 +45,7 @@ export class SessionManager implements SessionRegistry {
     readonly nodeId: string,
   ) {
     this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
-    this.startListeners = new StartListeners(ctx.log);
+    this.startListeners = new BoundedListeners(ctx.log, 'session start');
   }
 
   get sessionsDir(): string {
@@ -133,6 +133,7 @@ export class SessionManager implements SessionRegistry {
       now: () => this.now().getTime(),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       serviceLog: serviceLogSink(serviceLogsOf(this.ctx), id),
+      log: this.ctx.log,
       onBrowserChanged: (b) => void this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid }).where('id', '=', id).execute().catch(() => {}),
     });
     plan.proxy?.attach?.(rt);
@@ -222,7 +223,7 @@ export class SessionManager implements SessionRegistry {
     return rt;
   }
 
-  onSessionStart(fn: StartListener<SessionRuntime>): () => void {
+  onSessionStart(fn: BoundedListener<SessionRuntime>): () => void {
     return this.startListeners.add(fn);
   }
 

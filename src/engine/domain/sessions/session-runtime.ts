@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { SessionDirs, SessionHandle } from './session-handle.js';
 import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
 import type { ProfileRef } from './session-record.js';
@@ -16,10 +17,8 @@ import { needsXvfb, startXvfb, type XvfbServer } from '../../runtime/chromium/xv
 import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
 import { navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
+import { BoundedListeners } from './bounded-listeners.js';
 
-
-/** How long an update (PATCH) waits for one listener to apply it. */
-const UPDATE_LISTENER_BOUND_MS = 10_000;
 export interface RuntimeSpec {
   id: string;
   orgId: string;
@@ -45,6 +44,8 @@ export interface RuntimeSpec {
   onBrowserChanged(b: LaunchedBrowser): void;
   /** Output of the session's services (`browser`, `display`, `session`) for `/logs/stream?source=supervisor`. */
   serviceLog?: (service: string, chunk: string) => void;
+  /** Where a failing or slow update listener is reported. */
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
 /**
@@ -86,7 +87,7 @@ export class SessionRuntime implements SessionHandle {
   private timer?: NodeJS.Timeout;
   private readonly endHooks: Array<() => void | Promise<void>> = [];
   private readonly restartListeners = new Set<() => void>();
-  private readonly updateListeners = new Set<(s: SessionHandle) => void | Promise<void>>();
+  private readonly updateListeners: BoundedListeners<SessionHandle>;
   private ending?: Promise<void>;
   endedReason?: string;
   /** Set when the session's profile is written back at the end (profile save_changes). */
@@ -109,6 +110,7 @@ export class SessionRuntime implements SessionHandle {
     this.telemetry = spec.telemetry;
     this.timeoutSeconds = spec.timeoutSeconds;
     this.dirs = sessionDirs(spec.sessionDir);
+    this.updateListeners = new BoundedListeners(spec.log, 'session update');
     if (spec.deferStartUrl) this.pendingStartUrl = spec.options.start_url;
     this.startedAt = spec.now();
     this.supervisor = new BrowserSupervisor({
@@ -347,28 +349,16 @@ export class SessionRuntime implements SessionHandle {
 
   /** Subscribes to PATCH updates (telemetry, viewport, …); a listener may return a promise. */
   onUpdate(fn: (s: SessionHandle) => void | Promise<void>): () => void {
-    this.updateListeners.add(fn);
-    return () => this.updateListeners.delete(fn);
+    return this.updateListeners.add(fn);
   }
 
   /**
    * Tells every listener about an update and resolves once they have applied it (the telemetry
    * collector has enabled newly switched-on domains), so what the caller does next is seen.
-   * Each listener is bounded; a failing or slow one never breaks the update.
+   * Each listener is bounded; a failing or slow one is logged and never breaks the update.
    */
-  async notifyUpdate(): Promise<void> {
-    await Promise.all(
-      [...this.updateListeners].map(async (fn) => {
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          await Promise.race([fn(this), new Promise<void>((r) => (timer = setTimeout(r, UPDATE_LISTENER_BOUND_MS)).unref())]);
-        } catch {
-          /* a listener's failure must not break the update */
-        } finally {
-          clearTimeout(timer);
-        }
-      }),
-    );
+  notifyUpdate(): Promise<void> {
+    return this.updateListeners.run(this);
   }
 
   uptimeMs(): number {
