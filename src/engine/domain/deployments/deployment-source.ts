@@ -1,39 +1,19 @@
 /**
  * Puts a deployment's code into its own directory: an uploaded zip (through the shared
- * `unzipSafely` walker: streamed, symlink entries skipped, entry count and uncompressed bytes
- * bounded) or, for local development, a copy of a directory on the engine's machine. Zip entries
- * cannot leave the directory: yauzl refuses absolute and `..` names and every target is checked
- * against the root again; files are created exclusively (`wx`), so a duplicate entry fails.
+ * `unzipIntoDirectory` walker: streamed, symlink entries skipped, entry count and uncompressed
+ * bytes bounded) or, for local development, a copy of a directory on the engine's machine. Zip
+ * entries cannot leave the directory: yauzl refuses absolute and `..` names and every target is
+ * checked against the root again; files are created exclusively (`wx`), so a duplicate entry fails.
  */
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../../http/api-error.js';
-import { unzipSafely, type UnzipLimits, type UnzipTarget } from '../../runtime/zip/unzip-safely.js';
+import { unzipIntoDirectory, type UnzipLimits } from '../../runtime/zip/unzip-safely.js';
 
 export const ZIP_LIMITS: UnzipLimits = { entries: 50_000, bytes: 1024 * 1024 * 1024 };
 
 export async function extractDeploymentZip(zipFile: string, root: string, limits = ZIP_LIMITS): Promise<{ files: number; bytes: number }> {
-  const inside = (name: string) => {
-    const target = path.resolve(root, name);
-    const rel = path.relative(root, target);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new ApiError(400, 'invalid_zip', `zip entry '${name}' points outside the archive root`);
-    return target;
-  };
-  const target: UnzipTarget = {
-    async directory(name) {
-      await fsp.mkdir(inside(name), { recursive: true, mode: 0o755 });
-    },
-    async file(name, mode) {
-      const file = inside(name);
-      await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
-      return fs.createWriteStream(file, { flags: 'wx', mode: mode | 0o600 });
-    },
-  };
-  const prepare = async () => {
-    await fsp.mkdir(root, { recursive: true, mode: 0o755 });
-  };
-  const { files, bytes } = await unzipSafely(zipFile, target, { field: 'file', limits, prepare });
+  const { files, bytes } = await unzipIntoDirectory(zipFile, root, { field: 'file', limits });
   return { files, bytes };
 }
 

@@ -1,11 +1,15 @@
 /**
  * The one zip extractor (yauzl, lazy entries, streamed one entry at a time) behind session
- * uploads and app deployments. It owns what every caller needs: yauzl already refuses absolute
- * and `..` entry names; symlink entries are skipped (a link followed by a later entry through it
- * is the other classic way out); entry count and uncompressed bytes are bounded while streaming,
- * because header sizes cannot be trusted; unreadable archives become 400 `invalid_zip`. Where an
- * entry lands is the caller's `UnzipTarget`, which checks each path against its own root again.
+ * uploads, app deployments and extensions. It owns what every caller needs: yauzl already
+ * refuses absolute and `..` entry names; symlink entries are skipped (a link followed by a later
+ * entry through it is the other classic way out); entry count and uncompressed bytes are bounded
+ * while streaming, because header sizes cannot be trusted; unreadable archives become 400
+ * `invalid_zip`. Where an entry lands is the caller's `UnzipTarget`, which checks each path
+ * against its own root again; `unzipIntoDirectory` is that target for a plain directory.
  */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -70,6 +74,35 @@ export async function unzipSafely(zipFile: string, target: UnzipTarget, opts: { 
     if (zip.isOpen) zip.close();
   }
   return result;
+}
+
+/**
+ * Extracts into a plain directory `root` (created once the archive opens) — what deployments and
+ * extensions need. Every entry is resolved against `root` again; files are created exclusively
+ * (`wx`), so a duplicate entry fails. `onFile` sees each file entry's name (e.g. to find a manifest).
+ */
+export async function unzipIntoDirectory(zipFile: string, root: string, opts: { field: string; limits?: UnzipLimits; onFile?: (name: string) => void }): Promise<UnzipResult> {
+  const inside = (name: string) => {
+    const target = path.resolve(root, name);
+    const rel = path.relative(root, target);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new ApiError(400, 'invalid_zip', `zip entry '${name}' points outside the archive root`);
+    return target;
+  };
+  const target: UnzipTarget = {
+    async directory(name) {
+      await fsp.mkdir(inside(name), { recursive: true, mode: 0o755 });
+    },
+    async file(name, mode) {
+      const file = inside(name);
+      opts.onFile?.(name);
+      await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+      return fs.createWriteStream(file, { flags: 'wx', mode: mode | 0o600 });
+    },
+  };
+  const prepare = async () => {
+    await fsp.mkdir(root, { recursive: true, mode: 0o755 });
+  };
+  return unzipSafely(zipFile, target, { field: opts.field, limits: opts.limits, prepare });
 }
 
 async function extractEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, target: UnzipTarget, result: UnzipResult, limits: UnzipLimits): Promise<void> {
