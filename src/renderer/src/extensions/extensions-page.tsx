@@ -10,8 +10,9 @@ import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
-import { Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { Button, EmptyState, Field, PageHeader, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
+import { ListChrome } from '../components/list-chrome';
 import { FormDialog } from '../components/form-dialog';
 import { formatBytes } from '../sessions/panes/session-api';
 
@@ -74,16 +75,20 @@ export function ExtensionsPage(): React.JSX.Element {
   return (
     <section className="page">
       <PageHeader title="Extensions" subtitle="Browser extensions sessions and pools of this project can load." actions={<Button variant="primary" onClick={() => setUploading(true)}>Upload extension</Button>} />
-      <div className="toolbar">
-        <input type="search" data-search aria-label="Search extensions" placeholder="Search name or id" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
-        {loading ? <Spinner label="Loading extensions" /> : null}
-      </div>
-      {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
-      {loaded && !items.length && !error ? (
-        <EmptyState title="No extensions" action={<Button onClick={() => setUploading(true)}>Upload extension</Button>}>
+      <ListChrome
+        noun="extensions"
+        placeholder="Search name or id"
+        query={filters.query}
+        onQuery={(query) => setFilters({ query })}
+        loading={loading}
+        loaded={loaded}
+        error={error}
+        count={items.length}
+        onRetry={() => void refresh()}
+        empty={<EmptyState title="No extensions" action={<Button onClick={() => setUploading(true)}>Upload extension</Button>}>
           Upload a zipped unpacked extension, then load it into sessions with <code>extensions: [{'{'}name{'}'}]</code>.
-        </EmptyState>
-      ) : null}
+        </EmptyState>}
+      />
       {items.length ? (
         <table className="table">
           <thead>

@@ -14,6 +14,7 @@ import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog, Dialog } from '../components/dialog';
 import { FormDialog } from '../components/form-dialog';
+import { ListChrome } from '../components/list-chrome';
 import { openExternal } from './open-external';
 
 export const useAuthConnections = createListStore<ManagedAuthRecord, { query: string }>({
@@ -178,12 +179,18 @@ export function AuthConnectionsPage(): React.JSX.Element {
   return (
     <section className="page">
       <PageHeader title="Auth connections" subtitle="Managed logins kept in browser profiles." actions={<Button variant="primary" onClick={() => setCreating(true)}>New connection</Button>} />
-      <div className="toolbar">
-        <input type="search" data-search aria-label="Search connections" placeholder="Search domain, profile or id" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
-        {loading ? <Spinner label="Loading connections" /> : null}
-      </div>
-      {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
-      {loaded && !items.length && !error ? <EmptyState title="No auth connections" action={<Button onClick={() => setCreating(true)}>New connection</Button>}>Create one for a site, then start a login to sign in through its hosted page.</EmptyState> : null}
+      <ListChrome
+        noun="connections"
+        placeholder="Search domain, profile or id"
+        query={filters.query}
+        onQuery={(query) => setFilters({ query })}
+        loading={loading}
+        loaded={loaded}
+        error={error}
+        count={items.length}
+        onRetry={() => void refresh()}
+        empty={<EmptyState title="No auth connections" action={<Button onClick={() => setCreating(true)}>New connection</Button>}>Create one for a site, then start a login to sign in through its hosted page.</EmptyState>}
+      />
       {items.length ? (
         <table className="table">
           <thead>

@@ -10,8 +10,9 @@ import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
-import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { Badge, Button, EmptyState, Field, PageHeader, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
+import { ListChrome } from '../components/list-chrome';
 import { FormDialog } from '../components/form-dialog';
 
 const TYPES = ['datacenter', 'isp', 'residential', 'mobile', 'custom'] as const;
@@ -112,12 +113,18 @@ export function ProxiesPage(): React.JSX.Element {
   return (
     <section className="page">
       <PageHeader title="Proxies" subtitle="Outbound proxies sessions and auth connections can use." actions={<Button variant="primary" onClick={() => setCreating(true)}>New proxy</Button>} />
-      <div className="toolbar">
-        <input type="search" data-search aria-label="Search proxies" placeholder="Search name, host, IP or id" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
-        {loading ? <Spinner label="Loading proxies" /> : null}
-      </div>
-      {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
-      {loaded && !items.length && !error ? <EmptyState title="No proxies" action={<Button onClick={() => setCreating(true)}>New proxy</Button>}>Create one, then pick it when creating a session (proxy id).</EmptyState> : null}
+      <ListChrome
+        noun="proxies"
+        placeholder="Search name, host, IP or id"
+        query={filters.query}
+        onQuery={(query) => setFilters({ query })}
+        loading={loading}
+        loaded={loaded}
+        error={error}
+        count={items.length}
+        onRetry={() => void refresh()}
+        empty={<EmptyState title="No proxies" action={<Button onClick={() => setCreating(true)}>New proxy</Button>}>Create one, then pick it when creating a session (proxy id).</EmptyState>}
+      />
       {items.length ? (
         <table className="table">
           <thead>
