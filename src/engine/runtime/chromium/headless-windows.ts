@@ -49,6 +49,8 @@ export class HeadlessWindows {
   private readonly fitted = new Map<number, string>();
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** The wait for the first tab, ended on stop (the browser may go before it opens one). */
+  private firstWait: { cancel: () => void } | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -73,7 +75,7 @@ export class HeadlessWindows {
    * check runs behind, and corrects the window if the frame turned out different.
    */
   async start(): Promise<void> {
-    const first = this.firstPage();
+    const first = (this.firstWait = this.firstPage());
     await Promise.all([this.control.send('Target.setDiscoverTargets', { discover: true }), this.updateScreen()]);
     if (this.hinted) {
       void this.checkLater(first);
@@ -103,6 +105,7 @@ export class HeadlessWindows {
 
   stop(): void {
     this.stopped = true;
+    this.firstWait?.cancel();
     this.unsubscribe();
   }
 
@@ -223,7 +226,10 @@ export class HeadlessWindows {
       const off = this.control.on('Target.targetCreated', (p) => {
         if ((p.targetInfo as { type?: string } | undefined)?.type === 'page') cancel();
       });
+      // Unref'd: with a learned frame nothing awaits this at start, and a browser that ends
+      // before opening a tab must not keep the engine's process alive for the wait.
       const timer = setTimeout(() => cancel(), 10_000);
+      timer.unref();
       cancel = () => {
         clearTimeout(timer);
         off();
