@@ -51,14 +51,18 @@ async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; dr
   };
 }
 
-/** `features` replaces the engine's feature list (e.g. the defaults plus a test-only route). */
-export async function startTestEngine(opts: EngineOptions = {}, features?: Feature[]): Promise<TestEngine> {
+/**
+ * `features` replaces the engine's feature list (e.g. the defaults plus a test-only route).
+ * `adminKey`: for an engine joining an already bootstrapped database (another node), which
+ * writes no key file of its own.
+ */
+export async function startTestEngine(opts: EngineOptions = {}, features?: Feature[], known: { adminKey?: string } = {}): Promise<TestEngine> {
   const dataDir = opts.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'bd-test-')));
   const pgBase = process.env.BROWSERDECK_TEST_DATABASE_URL;
   const pgDb = pgBase && !opts.databaseUrl ? await freshPostgresDatabase(pgBase) : undefined;
   const engine = createEngine({ port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'silent', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url }, features);
   const { url } = await engine.start();
-  const adminKey = (await fs.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
+  const adminKey = known.adminKey ?? (await fs.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
   const clientWith = (o: { apiKey?: string; projectID?: string }) => new Kernel({ apiKey: o.apiKey ?? adminKey, baseURL: url, projectID: o.projectID, maxRetries: 0 });
   return {
     engine,

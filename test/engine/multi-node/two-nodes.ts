@@ -5,12 +5,7 @@
  * Without BROWSERDECK_TEST_DATABASE_URL these tests cannot run (multi-node is PostgreSQL-only):
  * `PG_SKIP_REASON` names why in the skipped suite's title.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import net from 'node:net';
-import Kernel from '@onkernel/sdk';
-import { createEngine } from '../../../src/engine/index.js';
 import type { EngineOptions } from '../../../src/engine/config.js';
 import type { AuditWriter } from '../../../src/engine/domain/audit/audit-writer.js';
 import type { NodesService } from '../../../src/engine/http/node-feature.js';
@@ -22,33 +17,8 @@ export const PG_SKIP_REASON = PG_URL ? '' : ' [SKIPPED: multi-node needs Postgre
 if (!PG_URL) console.warn(`multi-node tests${PG_SKIP_REASON}`);
 
 /** A second node on `a`'s database. Stop it before `a` (a's stop drops the database). */
-export async function joinNode(a: TestEngine, opts: EngineOptions = {}): Promise<TestEngine> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-test-node-'));
-  const engine = createEngine({ port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'silent', print: () => {}, ...opts, dataDir, databaseUrl: a.engine.config.databaseUrl });
-  const { url } = await engine.start();
-  const clientWith = (o: { apiKey?: string; projectID?: string }) => new Kernel({ apiKey: o.apiKey ?? a.adminKey, baseURL: url, projectID: o.projectID, maxRetries: 0 });
-  return {
-    engine,
-    url,
-    adminKey: a.adminKey,
-    dataDir,
-    client: clientWith({}),
-    clientWith,
-    api(p, init = {}) {
-      const headers = new Headers(init.headers);
-      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${a.adminKey}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      return fetch(url + p, { ...init, headers, body });
-    },
-    async stop() {
-      await engine.stop();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
+export function joinNode(a: TestEngine, opts: EngineOptions = {}): Promise<TestEngine> {
+  return startTestEngine({ ...opts, databaseUrl: a.engine.config.databaseUrl }, undefined, { adminKey: a.adminKey });
 }
 
 export function nodesOf(t: TestEngine): NodesService {
