@@ -4,7 +4,7 @@
  * choice lists. Field ids are stable per field name, so `fields` (by name) and `field_values`
  * (by id) address the same inputs.
  */
-import type { PageSnapshot, RawField } from './page-discovery.js';
+import type { PageSnapshot, RawChoice, RawField } from './page-discovery.js';
 import { isIdentifier } from './page-discovery.js';
 
 export type FlowStatus = 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'CANCELED';
@@ -66,6 +66,9 @@ export function fieldRef(f: RawField): string {
 
 export const fieldId = (f: RawField): string => `fld_${f.name}`;
 
+/** A choice's wire id (`choices[].id`, `sign_in_options[].id`), which `selected_choice_id` and the option ids name. */
+export const choiceId = (c: RawChoice): string => `${c.kind === 'mfa' ? 'mfa' : c.kind === 'sso' ? 'sso' : 'opt'}_${c.value}`;
+
 function linkedMfa(f: RawField): string | null {
   if (f.type === 'totp') return 'totp';
   if (f.type !== 'code') return null;
@@ -96,16 +99,16 @@ export function stepView(s: PageSnapshot): StepView {
   const sso = s.choices.filter((c) => c.kind === 'sso');
   const signIn = s.choices.filter((c) => c.kind === 'sign_in');
   const choices = [
-    ...mfa.map((c) => ({ id: `mfa_${c.value}`, label: c.label, type: 'mfa_method', description: null, observed_selector: c.selector })),
-    ...sso.map((c) => ({ id: `sso_${c.value}`, label: c.label, type: 'sso_provider', description: null, observed_selector: c.selector })),
-    ...signIn.map((c) => ({ id: `opt_${c.value}`, label: c.label, type: 'account', description: c.description ?? null, observed_selector: c.selector })),
+    ...mfa.map((c) => ({ id: choiceId(c), label: c.label, type: 'mfa_method', description: null, observed_selector: c.selector })),
+    ...sso.map((c) => ({ id: choiceId(c), label: c.label, type: 'sso_provider', description: null, observed_selector: c.selector })),
+    ...signIn.map((c) => ({ id: choiceId(c), label: c.label, type: 'account', description: c.description ?? null, observed_selector: c.selector })),
   ];
   return {
     discovered_fields: discovered.length ? discovered : null,
     fields,
     mfa_options: mfa.length ? mfa.map((c) => ({ type: c.value, label: c.label, description: null, target: /\d{2,}|\*/.exec(c.label) ? c.label : null })) : null,
     pending_sso_buttons: sso.length ? sso.map((c) => ({ selector: c.selector, provider: c.value, label: c.label })) : null,
-    sign_in_options: signIn.length ? signIn.map((c) => ({ id: `opt_${c.value}`, label: c.label, description: c.description ?? null })) : null,
+    sign_in_options: signIn.length ? signIn.map((c) => ({ id: choiceId(c), label: c.label, description: c.description ?? null })) : null,
     choices: choices.length ? choices : null,
   };
 }

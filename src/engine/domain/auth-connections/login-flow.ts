@@ -14,8 +14,9 @@ import { NavigationGuard } from './allowed-hosts.js';
 import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingOptions } from './flow-recording.js';
 import { newId } from '../ids.js';
 import { asksForLogin, snapshot, type PageSnapshot, type RawField } from './page-discovery.js';
-import { fieldId, fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
+import { fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
 import { AutofillError, valueFor, type AutofillInput, type AutofillSource } from './flow-autofill.js';
+import { resolveSubmission, type SubmitInput } from './flow-submission.js';
 
 /** What login flows need from the session manager. */
 export interface FlowSessions {
@@ -25,16 +26,7 @@ export interface FlowSessions {
 }
 
 export type { AutofillSource } from './flow-autofill.js';
-
-export interface SubmitInput {
-  fields?: Record<string, string>;
-  field_values?: Record<string, string>;
-  mfa_option_id?: string;
-  selected_choice_id?: string;
-  sign_in_option_id?: string;
-  sso_button_selector?: string;
-  sso_provider?: string;
-}
+export type { SubmitInput } from './flow-submission.js';
 
 export interface FlowResult {
   postLoginUrl: string;
@@ -192,48 +184,11 @@ export class LoginFlow {
   submit(input: SubmitInput): void {
     if (this.view.flow_status !== 'IN_PROGRESS') throw ApiError.conflict(`the login flow is ${this.view.flow_status}; start a new one with POST /auth/connections/{id}/login`, 'flow_not_in_progress');
     if (this.view.flow_step !== 'AWAITING_INPUT') throw new ApiError(409, 'flow_busy', `the login flow is not waiting for input (step ${this.view.flow_step})`, [], { 'retry-after': '1' });
-    const snap = this.last!;
-    const fills: Array<{ field: RawField; value: string }> = [];
-    const byName = new Map(snap.fields.map((f) => [f.name, f]));
-    const byId = new Map(snap.fields.map((f) => [fieldId(f), f]));
-    for (const [k, v] of Object.entries(input.fields ?? {})) {
-      const f = byName.get(k) ?? byId.get(k);
-      if (!f) throw ApiError.invalidField(`fields.${k}`, `is not a field of this step (expected one of: ${[...byName.keys()].join(', ') || 'none'})`);
-      fills.push({ field: f, value: v });
-    }
-    for (const [k, v] of Object.entries(input.field_values ?? {})) {
-      const f = byId.get(k) ?? byName.get(k);
-      if (!f) throw ApiError.invalidField(`field_values.${k}`, `is not a field id of this step (expected one of: ${[...byId.keys()].join(', ') || 'none'})`);
-      fills.push({ field: f, value: v });
-    }
-    const click = this.choiceSelector(snap, input);
-    if (fills.length === 0 && !click) throw ApiError.badRequest('nothing to submit: give fields, field_values or a choice');
+    const { fills, click } = resolveSubmission(this.last!, input);
     this.view.flow_step = 'SUBMITTING';
     this.view.website_error = null;
     this.emit();
     this.run(() => this.apply(fills, click));
-  }
-
-  private choiceSelector(snap: PageSnapshot, input: SubmitInput): string | undefined {
-    const pick = (kind: string, match: (value: string, id: string) => boolean, what: string, given: string): string => {
-      const c = snap.choices.find((x) => x.kind === kind && match(x.value, `${kind === 'mfa' ? 'mfa' : kind === 'sso' ? 'sso' : 'opt'}_${x.value}`));
-      if (!c) throw ApiError.invalidField(what, `'${given}' is not offered on this step`);
-      return kind === 'sso' ? `xpath=${c.selector}` : c.selector;
-    };
-    if (input.mfa_option_id) return pick('mfa', (v, id) => v === input.mfa_option_id || id === input.mfa_option_id, 'mfa_option_id', input.mfa_option_id);
-    if (input.sign_in_option_id) return pick('sign_in', (v, id) => v === input.sign_in_option_id || id === input.sign_in_option_id, 'sign_in_option_id', input.sign_in_option_id);
-    if (input.sso_provider) return pick('sso', (v) => v === input.sso_provider!.toLowerCase(), 'sso_provider', input.sso_provider);
-    if (input.sso_button_selector) {
-      pick('sso', () => true, 'sso_button_selector', input.sso_button_selector); // the step must offer SSO at all
-      const sel = input.sso_button_selector;
-      return sel.startsWith('/') || sel.startsWith('(') ? `xpath=${sel}` : sel; // pending_sso_buttons give XPath
-    }
-    if (input.selected_choice_id) {
-      const c = snap.choices.find((x) => `${x.kind === 'mfa' ? 'mfa' : x.kind === 'sso' ? 'sso' : 'opt'}_${x.value}` === input.selected_choice_id);
-      if (!c) throw ApiError.invalidField('selected_choice_id', `'${input.selected_choice_id}' is not offered on this step`);
-      return c.kind === 'sso' ? `xpath=${c.selector}` : c.selector;
-    }
-    return undefined;
   }
 
   private async apply(fills: Array<{ field: RawField; value: string }>, click?: string): Promise<void> {
