@@ -68,22 +68,23 @@ export const nodesFeature: Feature = {
       forget: (nodeId) => registry.forget(nodeId),
       log: ctx.log,
     });
-    ctx.upgrades.intercept(
-      upgradeForwarding({
-        nodeId: registry.nodeId,
-        forget: (nodeId) => registry.forget(nodeId),
-        route: async (req, url, params) => {
-          const id = params.id;
-          if (!id || sessions.get(id)) return LOCAL;
-          // Only a caller of the session's org learns where it runs; others get the local answer (401/404).
-          const c = await authenticateUpgrade(req, url, id, sessions.jwt, ctx.apiKeys).catch(() => null);
-          return c ? router.sessionById(id, c.orgId, c.projectId) : LOCAL;
-        },
-      }),
-    );
+    const upgradePipes = upgradeForwarding({
+      nodeId: registry.nodeId,
+      forget: (nodeId) => registry.forget(nodeId),
+      route: async (req, url, params) => {
+        const id = params.id;
+        if (!id || sessions.get(id)) return LOCAL;
+        // Only a caller of the session's org learns where it runs; others get the local answer (401/404).
+        const c = await authenticateUpgrade(req, url, id, sessions.jwt, ctx.apiKeys).catch(() => null);
+        return c ? router.sessionById(id, c.orgId, c.projectId) : LOCAL;
+      },
+    });
+    ctx.upgrades.intercept(upgradePipes.intercept);
     ctx.onStop(async () => {
       await registry.markStopped().catch((err) => ctx.log.warn({ err }, 'marking this node stopped failed'));
       await forwarding.close();
+      // Piped upgrades are no longer the HTTP server's: without this its close waits for the clients.
+      upgradePipes.close();
     });
   },
   async started(ctx: EngineContext) {

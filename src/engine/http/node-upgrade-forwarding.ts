@@ -5,7 +5,8 @@
  * for the client as is) — and once the owner switches protocols the two sockets are piped
  * byte for byte. Whatever the owner answers instead (401, 404) is relayed. The owner
  * authenticates and audits the upgrade; this node audits it only when the owner could not be
- * reached (then the client gets 503 `node_unavailable`).
+ * reached (then the client gets 503 `node_unavailable`). Piped sockets are not the HTTP
+ * server's to close, so `close()` (engine stop) destroys every pipe and pending handshake.
  */
 import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -24,8 +25,11 @@ export interface UpgradeForwardingOptions {
   forget(nodeId: string): void;
 }
 
-export function upgradeForwarding(opts: UpgradeForwardingOptions): UpgradeInterceptor {
-  return (req, socket, head, params, url) => {
+export function upgradeForwarding(opts: UpgradeForwardingOptions): { intercept: UpgradeInterceptor; close(): void } {
+  // Client sockets this node pipes (or is about to): each one's close tears its pipe down.
+  const live = new Set<Duplex>();
+  let closed = false;
+  const intercept: UpgradeInterceptor = (req, socket, head, params, url) => {
     // Never twice: the local handler answers (it does not run this session: 404).
     if (req.headers[FORWARDED_BY]) return false;
     return Promise.resolve(opts.route(req, url, params)).then((r) => {
@@ -34,9 +38,23 @@ export function upgradeForwarding(opts: UpgradeForwardingOptions): UpgradeInterc
         refuse(socket, r.nodeId, r.why);
         return true;
       }
+      if (closed) {
+        refuse(socket, r.nodeId, 'this node is stopping');
+        return true;
+      }
+      live.add(socket);
+      socket.once('close', () => live.delete(socket));
       pipeUpgrade(req, socket, head, r, opts);
       return true;
     });
+  };
+  return {
+    intercept,
+    close() {
+      closed = true;
+      for (const socket of live) socket.destroy();
+      live.clear();
+    },
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
+import WebSocket from 'ws';
 import { PG_SKIP_REASON, PG_URL, flushAudits, joinNode, nodeIdOf, startTestEngine, via, type TestEngine } from './two-nodes.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
 import { pollUntil } from '../../helpers/poll-until.js';
@@ -123,6 +124,27 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
       { status: 101, route: '/browsers/:id/cdp' },
       { status: 101, route: '/browsers/:id/cdp' },
     ]);
+  });
+
+  it('closes the WebSocket pipes it forwards when it stops (engine stop does not wait for the client)', async () => {
+    const c = await joinNode(a);
+    const ws = new WebSocket(via(c, cdpUrl));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      ws.on('error', () => {});
+      // Without closing its pipes, C's HTTP server waits for this client forever.
+      await c.stop();
+      expect(await closed).toBeGreaterThan(0);
+    } finally {
+      ws.terminate();
+      await c.stop();
+    }
+    // The session on A is untouched.
+    expect(sessionsOf(a).get(id)).toBeDefined();
   });
 
   it('audits a forwarded request once, on the owner', async () => {
