@@ -210,17 +210,18 @@ export class AuthService {
   async canReauth(row: ConnectionRow): Promise<{ can: boolean; reason: string }> {
     if (!row.last_login_at) return { can: false, reason: 'no_prior_successful_login' };
     const ref = row.credential ? (JSON.parse(row.credential) as CredentialRef) : undefined;
+    const req = row.requirements ? (JSON.parse(row.requirements) as Requirements) : undefined;
+    // A code sent by e-mail or SMS needs a person, whatever the credential.
+    const needsCode = req?.types.includes('code') ? { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' } : undefined;
     if (ref?.provider) {
-      const req = row.requirements ? (JSON.parse(row.requirements) as Requirements) : undefined;
-      if (req?.types.includes('code')) return { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' };
+      if (needsCode) return needsCode;
       return (await this.d.providers?.()?.usable(row.org_id, ref)) ? { can: true, reason: 'external_credential' } : { can: false, reason: 'no_credential' };
     }
     if (!ref?.name) return { can: false, reason: 'no_credential' };
     const cred = await this.d.credentials.find(row.project_id, ref.name);
     if (!cred) return { can: false, reason: 'no_credential' };
-    if (!row.requirements) return { can: true, reason: 'has_credential' };
-    const req = JSON.parse(row.requirements) as Requirements;
-    if (req.types.includes('code')) return { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' };
+    if (!req) return { can: true, reason: 'has_credential' };
+    if (needsCode) return needsCode;
     if (req.types.includes('totp_code') && !cred.totp_secret_enc) return { can: false, reason: 'requires_totp_without_secret' };
     const keys = new Set(JSON.parse(cred.value_keys) as string[]);
     if (req.types.includes('password') && !keys.has('password')) return { can: false, reason: 'no_credential' };
