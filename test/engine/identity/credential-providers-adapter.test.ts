@@ -92,6 +92,30 @@ describe('provider access cache', () => {
     expect(calls).toBe(7);
   });
 
+  it('auto resolves the matching item by its ids, so a same-titled item elsewhere cannot make it ambiguous', async () => {
+    const asked: string[] = [];
+    const adapter: ProviderAdapter = {
+      async listVaults() {
+        return [];
+      },
+      async listItems() {
+        return [
+          { id: 'i-other', path: 'Work/Login', title: 'Login', vault_id: 'v1', vault_name: 'Work', urls: ['https://other.test'] },
+          { id: 'i-mine', path: 'Work/Login', title: 'Login', vault_id: 'v1', vault_name: 'Work', urls: ['https://login.example.test/signin'] },
+        ];
+      },
+      async resolve(path) {
+        asked.push(path);
+        return { values: { username: path } };
+      },
+    };
+    const access = new ProviderAccess({ clock: { now: () => new Date(0) }, timeoutMs: 1000, tokenOf: (r) => r.token_enc, adapterFor: () => adapter });
+    const row = { id: 'p', name: 'p', provider_type: 'onepassword', token_enc: 'enc', cache_ttl_seconds: 60 } as ProviderRow;
+    expect(await access.resolveForDomain(row, 'example.test')).toEqual({ values: { username: 'v1/i-mine' } });
+    expect(asked).toEqual(['v1/i-mine']);
+    await expect(access.resolveForDomain(row, 'nowhere.test')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
   it('bounds a call that never answers by the deadline', async () => {
     const access = new ProviderAccess({
       clock: { now: () => new Date() },

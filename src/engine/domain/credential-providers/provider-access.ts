@@ -97,7 +97,8 @@ export class ProviderAccess {
       return h === domain || h.endsWith(`.${domain}`) || domain.endsWith(`.${h}`);
     }));
     if (!match) throw new ProviderError('not_found', `provider '${row.name}' has no login item for ${domain}`);
-    return this.resolve(row, match.path);
+    // By ids, not by its "Vault/Title" path: another item of the same title must not make it ambiguous.
+    return this.resolve(row, `${match.vault_id}/${match.id}`);
   }
 
   forget(id: string): void {
