@@ -27,6 +27,8 @@ export interface EngineContext {
   upgrades: UpgradeRouter;
   /** The engine's external address, e.g. http://127.0.0.1:8420 (known once listening). */
   publicUrl(): string;
+  /** Where this engine listens, e.g. http://127.0.0.1:41234 ('' until listening). */
+  listenUrl(): string;
   /** Runs at engine stop, in reverse order of registration. */
   onStop(fn: () => Promise<void> | void): void;
   /** Feature services by name, for features that build on others. */

@@ -94,6 +94,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         authenticators,
         upgrades,
         publicUrl: () => config.publicUrl ?? url,
+        listenUrl: () => url,
         onStop: (fn) => stopHooks.push(fn),
         services: {},
       };

@@ -4,7 +4,6 @@
  * and pools that other alive nodes run; ends what dead nodes ran (`node_lost`) and adopts their
  * pools; ends local browsers whose rows another node ended. See README "Several nodes".
  */
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
@@ -27,13 +26,6 @@ export interface NodesService {
 
 const LOCAL: NodeRoute = { kind: 'local' };
 
-function listenUrlOf(app: FastifyInstance): string {
-  const addr = app.server.address() as AddressInfo | null;
-  if (!addr) return '';
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
-}
-
 function checkedNodeUrl(url: string | undefined): string | undefined {
   if (!url) return undefined;
   let u: URL;
@@ -54,7 +46,7 @@ export const nodesFeature: Feature = {
     const sessions = ctx.services.sessions as SessionManager;
     const registry = new NodeRegistry(ctx.db, sessions.nodeId, ctx.clock, (err) => ctx.log.warn({ err }, 'node heartbeat failed'));
     const router = new NodeRouter(ctx.db, registry, sessions, () => ctx.services.pools as PoolService | undefined, ctx.clock);
-    const service: NodesService = { registry, router, listenUrl: () => configured ?? listenUrlOf(app) };
+    const service: NodesService = { registry, router, listenUrl: () => configured ?? ctx.listenUrl() };
     ctx.services[NODES_SERVICE] = service;
     // Announced before listening (address filled in at `started`): a session created in between
     // must not look like one of a dead node to the others.

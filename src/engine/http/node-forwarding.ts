@@ -77,9 +77,14 @@ export function installNodeForwarding(app: FastifyInstance, opts: ForwardingOpti
   return { close: () => agent.destroy() };
 }
 
-function forwardHeaders(headers: IncomingHttpHeaders, nodeId: string, clientIp: string | undefined): Record<string, string | string[]> {
+/**
+ * The caller's headers for the owner node: marked as forwarded by this node (loop guard) and
+ * with the caller's address appended to x-forwarded-for. `skip`: headers that belong to this
+ * hop only (an upgrade keeps `connection`/`upgrade`, a plain request drops them).
+ */
+export function forwardHeaders(headers: IncomingHttpHeaders, nodeId: string, clientIp: string | undefined, skip: ReadonlySet<string> = HOP_BY_HOP): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !skip.has(k)) out[k] = v;
   out[FORWARDED_BY] = nodeId;
   if (clientIp) out['x-forwarded-for'] = headers['x-forwarded-for'] ? `${String(headers['x-forwarded-for'])}, ${clientIp}` : clientIp;
   return out;

@@ -12,7 +12,7 @@ import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { UpgradeInterceptor } from './upgrade-router.js';
 import { noteUpgradeForwarded } from './upgrade-identity.js';
-import { FORWARDED_BY, nodeUnavailable } from './node-forwarding.js';
+import { FORWARDED_BY, forwardHeaders, nodeUnavailable } from './node-forwarding.js';
 import type { NodeRoute } from '../domain/nodes/node-routing.js';
 
 /** The owner must answer the handshake within this (it answers at once unless overloaded). */
@@ -73,11 +73,7 @@ function headLines(statusCode: number, statusMessage: string, rawHeaders: string
 
 function pipeUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, route: { nodeId: string; url: string }, opts: UpgradeForwardingOptions): void {
   const target = new URL(req.url ?? '/', route.url);
-  const clientIp = req.socket.remoteAddress;
-  const headers: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = v;
-  headers[FORWARDED_BY] = opts.nodeId;
-  if (clientIp) headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${clientIp}` : clientIp;
+  const headers = forwardHeaders(req.headers, opts.nodeId, req.socket.remoteAddress, new Set());
   const up = http.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method ?? 'GET', headers, agent: false });
   let answered = false;
   const onClientGone = (): void => {
