@@ -5,8 +5,6 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -17,7 +15,7 @@ import { AuthTimeline } from '../domain/auth-connections/auth-timeline.js';
 import { AuthService, type ProfileAccess } from '../domain/auth-connections/auth-service.js';
 import { HealthChecks } from '../domain/auth-connections/health-checks.js';
 import { connectionDto, stateEvent } from '../domain/auth-connections/connection-dto.js';
-import { hostedPage, hostedSubmission } from '../domain/auth-connections/hosted-page.js';
+import { registerHostedPage } from './auth-connections-hosted.js';
 import { TERMINAL, type FlowView } from '../domain/auth-connections/flow-state.js';
 import type { FlowSessions, SubmitInput } from '../domain/auth-connections/login-flow.js';
 import type { Credentials } from '../domain/credentials/credentials.js';
@@ -48,17 +46,6 @@ const StrMap = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), { ma
 
 function scopeOf(req: FastifyRequest): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
-}
-
-async function readText(stream: Readable, limit = 65536): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of stream) {
-    size += (c as Buffer).length;
-    if (size > limit) throw new ApiError(413, 'payload_too_large', 'form too large');
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function profileAccess(ctx: EngineContext): ProfileAccess {
@@ -283,27 +270,7 @@ export const authConnectionsFeature: Feature = {
       },
     );
 
-    // The hosted page: public, authorized by the flow's handoff code.
-    const hostedFlow = async (req: FastifyRequest): Promise<{ row: ConnectionRow; flow: FlowView }> => {
-      const { id } = req.params as { id: string };
-      const code = String((req.query as { code?: string }).code ?? '');
-      const row = await connections.byId(id);
-      const flow = row ? service.flowView(row) : undefined;
-      const ok = flow && code.length === flow.handoff_code.length && timingSafeEqual(Buffer.from(code), Buffer.from(flow.handoff_code));
-      if (!row || !flow || !ok) throw ApiError.notFound('login flow');
-      return { row, flow };
-    };
-    const HostedQuery = Type.Object({ code: Type.String({ maxLength: 128 }) });
-    app.get('/auth/connections/:id/hosted', { config: { public: true }, schema: { hide: true, params: IdParam, querystring: HostedQuery } as object }, async (req, reply) => {
-      const { row, flow } = await hostedFlow(req);
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(hostedPage(row.domain, flow, req.url));
-    });
-    app.post('/auth/connections/:id/hosted', { config: { public: true }, schema: { hide: true, params: IdParam, querystring: HostedQuery } as object }, async (req, reply) => {
-      const { row } = await hostedFlow(req);
-      const form = new URLSearchParams(req.body && typeof (req.body as Readable).pipe === 'function' ? await readText(req.body as Readable) : '');
-      service.submit(row, hostedSubmission(form));
-      return reply.redirect(req.url, 303);
-    });
+    registerHostedPage(app, connections, service);
   },
   async started(ctx) {
     // Flows do not survive a restart (their browsers are gone): record that honestly.
