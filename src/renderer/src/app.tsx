@@ -1,7 +1,7 @@
 /**
  * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
  * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
- * #/admin/limits, #/admin/api-keys, #/admin/audit-logs, #/extensions, #/connections (desktop).
+ * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/audit-logs, #/extensions, #/connections (desktop).
  */
 import { useCallback, useEffect } from 'react';
 import { useRoute } from './router';
@@ -23,6 +23,7 @@ import { ProxiesPage } from './identity/proxies-page';
 import { AuthConnectionsPage } from './identity/auth-connections-page';
 import { InvocationsPage } from './apps/invocations-page';
 import { ExtensionsPage } from './extensions/extensions-page';
+import { CredentialProvidersPage } from './identity/credential-providers-page';
 import { EmptyState, Spinner } from './components/ui';
 import { href } from './router';
 
@@ -39,6 +40,7 @@ function Screen(): React.JSX.Element {
     if (a === 'projects') return <ProjectsPage />;
     if (a === 'limits') return <OrgLimitsPage />;
     if (a === 'api-keys') return <ApiKeysPage />;
+    if (a === 'credential-providers') return <CredentialProvidersPage />;
     if (a === 'audit-logs') return <AuditLogsPage />;
   }
   return (
@@ -53,7 +55,7 @@ export function App(): React.JSX.Element {
   useEffect(() => {
     void check();
   }, [check]);
-  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs', 'proxies', 'auth-connections', 'invocations', 'extensions'), []);
+  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs', 'proxies', 'auth-connections', 'invocations', 'extensions', 'credential-providers'), []);
   useShortcuts(refreshAll);
 
   if (status === 'checking')

@@ -1,6 +1,5 @@
 /**
- * Auth connections (managed logins): list, create (domain, profile, login URL, allowed domains,
- * options), start a login (POST …/login) and open its hosted page, follow the flow live
+ * Auth connections (managed logins): list, create (create-connection-dialog.tsx), start a login (POST …/login) and open its hosted page, follow the flow live
  * (…/events SSE) in the details with the timeline, delete.
  */
 import { useEffect, useState } from 'react';
@@ -11,57 +10,17 @@ import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
-import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { Badge, Button, EmptyState, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog, Dialog } from '../components/dialog';
-import { FormDialog } from '../components/form-dialog';
 import { ListChrome } from '../components/list-chrome';
 import { openExternal } from './open-external';
+import { CreateConnection } from './create-connection-dialog';
 
 export const useAuthConnections = createListStore<ManagedAuthRecord, { query: string }>({
   topic: 'auth-connections',
   filters: { query: '' },
   fetch: (f) => transport().request<ManagedAuthRecord[]>('GET', '/auth/connections', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
-
-function CreateConnection({ open, onClose }: { open: boolean; onClose(): void }): React.JSX.Element | null {
-  const [f, setF] = useState({ domain: '', profile_name: '', login_url: '', allowed: '', save_credentials: true, record_session: false });
-  return (
-    <FormDialog
-      open={open}
-      title="New auth connection"
-      confirmLabel="Create connection"
-      onClose={onClose}
-      onSubmit={async () => {
-        const body: Record<string, unknown> = { domain: f.domain.trim(), profile_name: f.profile_name.trim(), save_credentials: f.save_credentials, record_session: f.record_session };
-        if (f.login_url.trim()) body.login_url = f.login_url.trim();
-        const allowed = f.allowed.split(/[\s,]+/).filter(Boolean);
-        if (allowed.length) body.allowed_domains = allowed;
-        await transport().request('POST', '/auth/connections', { body });
-        notify(`Connection for ${f.domain} created`);
-        changed('auth-connections');
-      }}
-    >
-      <Field label="Domain">
-        <input value={f.domain} placeholder="example.com" onChange={(e) => setF({ ...f, domain: e.target.value })} />
-      </Field>
-      <Field label="Profile name" hint="Created if it does not exist">
-        <input value={f.profile_name} onChange={(e) => setF({ ...f, profile_name: e.target.value })} />
-      </Field>
-      <Field label="Login URL" wide>
-        <input value={f.login_url} placeholder="https://example.com/login" onChange={(e) => setF({ ...f, login_url: e.target.value })} />
-      </Field>
-      <Field label="Allowed domains" hint="Space or comma separated" wide>
-        <input value={f.allowed} onChange={(e) => setF({ ...f, allowed: e.target.value })} />
-      </Field>
-      <label className="check-field">
-        <input type="checkbox" checked={f.save_credentials} onChange={(e) => setF({ ...f, save_credentials: e.target.checked })} /> Save credentials
-      </label>
-      <label className="check-field">
-        <input type="checkbox" checked={f.record_session} onChange={(e) => setF({ ...f, record_session: e.target.checked })} /> Record the login session
-      </label>
-    </FormDialog>
-  );
-}
 
 function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose(): void }): React.JSX.Element | null {
   const [events, setEvents] = useState<string[]>([]);

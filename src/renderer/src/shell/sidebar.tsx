@@ -1,7 +1,7 @@
 /**
- * The sidebar: navigation (Sessions; Admin: Projects, Org limits, API keys, Audit logs), the
- * project the UI acts in, and at the bottom who/where: the connection switcher with its health
- * dot (desktop) or the signed-in key with Sign out (web).
+ * The sidebar: navigation (Sessions…; Admin: Projects, Org limits, API keys, Credential
+ * providers, Audit logs), the project the UI acts in, and at the bottom who/where: the
+ * connection switcher with its health dot (desktop) or the signed-in key with Sign out (web).
  */
 import { useEffect } from 'react';
 import { href, useRoute } from '../router';
@@ -22,6 +22,7 @@ const NAV: Array<{ section?: string; path: string; label: string; match: string 
   { section: 'Admin', path: '/admin/projects', label: 'Projects', match: 'admin/projects' },
   { path: '/admin/limits', label: 'Org limits', match: 'admin/limits' },
   { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },
+  { path: '/admin/credential-providers', label: 'Credential providers', match: 'admin/credential-providers' },
   { path: '/admin/audit-logs', label: 'Audit logs', match: 'admin/audit-logs' },
 ];
 

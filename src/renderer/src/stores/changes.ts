@@ -3,7 +3,7 @@
  * to that topic refetches once, debounced, instead of patching its state by hand. Stores that
  * mirror live server state also poll (see `usePolling`).
  */
-export type Topic = 'sessions' | 'projects' | 'api-keys' | 'org-limits' | 'audit-logs' | 'connections' | 'proxies' | 'auth-connections' | 'invocations' | 'extensions';
+export type Topic = 'sessions' | 'projects' | 'api-keys' | 'org-limits' | 'audit-logs' | 'connections' | 'proxies' | 'auth-connections' | 'invocations' | 'extensions' | 'credential-providers';
 
 const listeners = new Map<Topic, Set<() => void>>();
 const timers = new Map<Topic, ReturnType<typeof setTimeout>>();
