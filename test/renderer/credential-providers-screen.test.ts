@@ -82,6 +82,19 @@ describe('web console: credential providers', () => {
     const [conn] = (await te.client.auth.connections.list()).getPaginatedItems();
     expect(conn).toMatchObject({ domain: 'example.test', profile_name: 'ui-cp-profile', credential: { provider: 'ui-1p-work', path: 'Private/Example' } });
     await te.client.auth.connections.delete(conn.id);
+    // …or from whichever enabled provider ranks first with an item for the domain.
+    await page.getByRole('button', { name: 'New connection' }).first().click();
+    await create.getByLabel('Domain', { exact: true }).fill('example.test');
+    await create.getByLabel('Profile name').fill('ui-cp-any');
+    await create.getByLabel('Login values').selectOption('provider');
+    await create.getByLabel('Provider', { exact: true }).selectOption({ label: 'Any, by priority (matching the domain)' });
+    expect(await create.getByLabel('Item path').count()).toBe(0);
+    await create.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('row').filter({ hasText: 'ui-cp-any' }).first().waitFor();
+    const [any] = (await te.client.auth.connections.list()).getPaginatedItems();
+    expect(any).toMatchObject({ profile_name: 'ui-cp-any', credential: { auto: true } });
+    expect(any.credential?.provider).toBeUndefined();
+    await te.client.auth.connections.delete(any.id);
     await page.getByRole('link', { name: 'Credential providers' }).click();
 
     await page.getByLabel('Search credential providers').fill('nothing-like-this');

@@ -70,4 +70,20 @@ describe('auth connections with a credential provider', () => {
     expect(end.error_message).toMatch(/'off-1p' is disabled/);
     await t.client.auth.connections.delete(c.id);
   });
+
+  it('auto without a provider asks the enabled providers by priority; the first that cannot answer fails the flow, named', async () => {
+    await expectApiError(t.client.auth.connections.create({ domain: 'example.test', profile_name: 'cp-both', credential: { name: 'stored', auto: true } }), 400, /either name/);
+    const port = await closedPort();
+    await t.client.credentialProviders.create({ token: fakeServiceAccountToken(`127.0.0.1:${port}`), name: 'auto-first', provider_type: 'onepassword' });
+    const first = (await t.client.credentialProviders.list({ query: 'auto-first' })).getPaginatedItems()[0];
+    await t.client.credentialProviders.update(first.id, { priority: -5 });
+    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'cp-auto', login_url: site.loginUrl, credential: { auto: true }, health_checks: false });
+    expect(c.credential).toEqual({ auto: true });
+    await t.client.auth.connections.login(c.id);
+    const end = await finished(c.id);
+    expect(end).toMatchObject({ flow_status: 'FAILED', error_code: 'credential_provider_unavailable' });
+    expect(end.error_message).toMatch(new RegExp(`credential providers \\(auto\\): 'auto-first': 1Password could not be reached at 127\\.0\\.0\\.1:${port}`));
+    expect(site.signIns['ann@example.test'] ?? 0).toBe(0);
+    await t.client.auth.connections.delete(c.id);
+  });
 });

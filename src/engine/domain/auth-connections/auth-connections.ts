@@ -53,8 +53,9 @@ export function checkLoginUrl(url: string): string {
 }
 
 function checkCredentialRef(c: CredentialRef): CredentialRef {
-  if (!c.name && !c.provider) throw ApiError.invalidField('credential', 'give name (a stored credential) or provider with path or auto');
-  if (c.name && c.provider) throw ApiError.invalidField('credential', 'give either name or provider, not both');
+  if (!c.name && !c.provider && !c.auto) throw ApiError.invalidField('credential', 'give name (a stored credential), provider with path or auto, or auto: true (the enabled credential providers by priority)');
+  if (c.name && (c.provider || c.auto)) throw ApiError.invalidField('credential', 'give either name (a stored credential) or provider/auto (credential providers), not both');
+  if (c.path && !c.provider) throw ApiError.invalidField('credential.path', 'a Vault/Item path needs the provider it is in');
   if (c.provider && !c.path && !c.auto) throw ApiError.invalidField('credential', 'an external provider needs path or auto: true');
   return Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as CredentialRef;
 }

@@ -8,7 +8,7 @@ import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Credentials } from '../credentials/credentials.js';
-import type { ProviderService } from '../credential-providers/provider-service.js';
+import { isProviderRef, providerLabel, type ProviderService } from '../credential-providers/provider-service.js';
 import { ProviderError } from '../credential-providers/provider-adapter.js';
 import { AutofillError, type AutofillInput } from './flow-autofill.js';
 import type { AuthConnections, ConnectionRow, CredentialRef } from './auth-connections.js';
@@ -74,7 +74,7 @@ export class AuthService {
 
   private async autofillFor(row: ConnectionRow): Promise<AutofillInput | undefined> {
     const ref = row.credential ? (JSON.parse(row.credential) as CredentialRef) : undefined;
-    if (ref?.provider) return () => this.providerValues(row, ref);
+    if (ref && isProviderRef(ref)) return () => this.providerValues(row, ref);
     if (!ref?.name) return undefined;
     const cred = await this.d.credentials.find(row.project_id, ref.name);
     if (!cred) return undefined;
@@ -90,7 +90,7 @@ export class AuthService {
     } catch (err) {
       const kind = err instanceof ProviderError ? err.kind : 'failed';
       const code = { unreachable: 'credential_provider_unavailable', timeout: 'credential_provider_unavailable', not_found: 'credential_not_found', disabled: 'credential_provider_disabled', rejected: 'credential_provider_error', failed: 'credential_provider_error' }[kind];
-      throw new AutofillError(code, `credential provider '${ref.provider}': ${(err as Error).message}`);
+      throw new AutofillError(code, `${providerLabel(ref)}: ${(err as Error).message}`);
     }
   }
 
@@ -178,7 +178,7 @@ export class AuthService {
     };
     if (row.save_credentials && Object.keys(r.captured).length > 0) {
       const ref = row.credential ? (JSON.parse(row.credential) as CredentialRef) : undefined;
-      if (!ref?.provider) {
+      if (!isProviderRef(ref)) {
         const name = ref?.name ?? `${row.profile_name}-${row.domain}`.replace(/[^A-Za-z0-9._-]/g, '-');
         await this.d.credentials.saveCaptured(row.org_id, row.project_id, name, row.domain, r.captured);
         if (!ref) change.credential = JSON.stringify({ name });
@@ -213,7 +213,7 @@ export class AuthService {
     const req = row.requirements ? (JSON.parse(row.requirements) as Requirements) : undefined;
     // A code sent by e-mail or SMS needs a person, whatever the credential.
     const needsCode = req?.types.includes('code') ? { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' } : undefined;
-    if (ref?.provider) {
+    if (ref && isProviderRef(ref)) {
       if (needsCode) return needsCode;
       return (await this.d.providers?.()?.usable(row.org_id, ref)) ? { can: true, reason: 'external_credential' } : { can: false, reason: 'no_credential' };
     }

@@ -125,6 +125,11 @@ export class CredentialProviders {
     return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
   }
 
+  /** The org's enabled providers in the order `credential: {auto: true}` asks them: priority (lower first), then name. */
+  async enabledByPriority(orgId: string): Promise<ProviderRow[]> {
+    return this.db.selectFrom('credential_providers').selectAll().where('org_id', '=', orgId).where('enabled', '=', 1).orderBy('priority', 'asc').orderBy('name', 'asc').execute();
+  }
+
   async update(orgId: string, id: string, patch: ProviderPatch): Promise<ProviderRow> {
     const row = await this.get(orgId, id);
     const c: Partial<ProviderRow> = {};

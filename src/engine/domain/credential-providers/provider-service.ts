@@ -15,6 +15,19 @@ export interface ProviderRef {
   auto?: boolean;
 }
 
+/**
+ * Whether a connection's credential comes from credential providers: a named provider, or
+ * `auto: true` alone (the enabled providers, by priority, the first with an item for the domain).
+ */
+export function isProviderRef(ref: (ProviderRef & { name?: string }) | undefined): boolean {
+  return !!ref && (!!ref.provider || (!!ref.auto && !ref.name));
+}
+
+/** How a reference names its provider(s) in messages. */
+export function providerLabel(ref: ProviderRef): string {
+  return ref.provider ? `credential provider '${ref.provider}'` : 'credential providers (auto)';
+}
+
 export function httpErrorOf(err: unknown): ApiError {
   if (!(err instanceof ProviderError)) return err instanceof ApiError ? err : new ApiError(502, 'credential_provider_error', (err as Error).message);
   switch (err.kind) {
@@ -65,19 +78,42 @@ export class ProviderService {
     if (ref.path !== undefined && !splitItemPath(ref.path)) throw ApiError.invalidField('credential.path', 'must be "Vault/Item"');
   }
 
-  /** Whether a login flow could use the reference now (for can_reauth): the provider exists and is enabled. */
+  /** Whether a login flow could use the reference now (for can_reauth): the provider (auto: any provider) exists and is enabled. */
   async usable(orgId: string, ref: ProviderRef): Promise<boolean> {
-    const row = ref.provider ? await this.records.find(orgId, ref.provider) : undefined;
+    if (!ref.provider) return (await this.records.enabledByPriority(orgId)).length > 0;
+    const row = await this.records.find(orgId, ref.provider);
     return !!row && row.enabled === 1;
   }
 
   /** The login values of a reference, for a login flow. Throws ProviderError with a message naming what failed. */
   async valuesFor(orgId: string, ref: ProviderRef, domain: string): Promise<ResolvedItem> {
-    const row = ref.provider ? await this.records.find(orgId, ref.provider) : undefined;
+    if (!ref.provider) return this.firstMatch(orgId, domain);
+    const row = await this.records.find(orgId, ref.provider);
     if (!row) throw new ProviderError('not_found', `credential provider '${ref.provider ?? ''}' no longer exists`);
     if (row.enabled !== 1) throw new ProviderError('disabled', `credential provider '${row.name}' is disabled (enabled: false)`);
     if (ref.path) return this.access.resolve(row, ref.path);
     if (ref.auto) return this.access.resolveForDomain(row, domain);
     throw new ProviderError('not_found', 'the credential names a provider but neither path nor auto');
+  }
+
+  /**
+   * `auto: true` without a provider: the enabled providers in priority order (lower first); the
+   * first with an item for the domain answers. A provider without one is skipped; one that
+   * cannot answer stops the search — a lower-priority provider must not silently stand in for
+   * the one the organization ranked first.
+   */
+  private async firstMatch(orgId: string, domain: string): Promise<ResolvedItem> {
+    const rows = await this.records.enabledByPriority(orgId);
+    if (!rows.length) throw new ProviderError('not_found', 'no credential provider of the organization is enabled');
+    for (const row of rows) {
+      try {
+        return await this.access.resolveForDomain(row, domain);
+      } catch (err) {
+        if (err instanceof ProviderError && err.kind === 'not_found') continue;
+        if (err instanceof ProviderError) throw new ProviderError(err.kind, `'${row.name}': ${err.message}`);
+        throw err;
+      }
+    }
+    throw new ProviderError('not_found', `none of the enabled credential providers (${rows.map((r) => r.name).join(', ')}) has an item for ${domain}`);
   }
 }

@@ -12,10 +12,13 @@ import { Field } from '../components/ui';
 import { FormDialog } from '../components/form-dialog';
 
 type Source = 'none' | 'stored' | 'provider';
+const ANY = '*any*';
 const EMPTY = { domain: '', profile_name: '', login_url: '', allowed: '', save_credentials: true, record_session: false, source: 'none' as Source, credential_name: '', provider: '', path: '', auto: false };
 
 function credentialOf(f: typeof EMPTY): Record<string, unknown> | undefined {
   if (f.source === 'stored') return { name: f.credential_name.trim() };
+  // ANY: no provider named — the enabled providers are asked by priority for the domain's item.
+  if (f.source === 'provider' && f.provider === ANY) return { auto: true };
   if (f.source === 'provider') return f.auto ? { provider: f.provider, auto: true } : { provider: f.provider, path: f.path.trim() };
   return undefined;
 }
@@ -84,6 +87,7 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
           <Field label="Provider">
             <select value={f.provider} onChange={text('provider')}>
               <option value="">Choose…</option>
+              <option value={ANY}>Any, by priority (matching the domain)</option>
               {providers.map((p) => (
                 <option key={p.id} value={p.name}>
                   {p.name}
@@ -92,12 +96,16 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
               ))}
             </select>
           </Field>
-          <Field label="Item path" hint="Vault/Item, e.g. Private/Example">
-            <input value={f.path} onChange={text('path')} disabled={f.auto} />
-          </Field>
-          <label className="check-field">
-            <input type="checkbox" checked={f.auto} onChange={(e) => setF({ ...f, auto: e.target.checked })} /> Pick the item whose website matches the domain
-          </label>
+          {f.provider === ANY ? null : (
+            <>
+              <Field label="Item path" hint="Vault/Item, e.g. Private/Example">
+                <input value={f.path} onChange={text('path')} disabled={f.auto} />
+              </Field>
+              <label className="check-field">
+                <input type="checkbox" checked={f.auto} onChange={(e) => setF({ ...f, auto: e.target.checked })} /> Pick the item whose website matches the domain
+              </label>
+            </>
+          )}
         </>
       ) : null}
       <label className="check-field">
