@@ -185,4 +185,37 @@ describe('telemetry of the first page load', () => {
       await te.client.browserPools.delete('acquire-telemetry', { force: true });
     }
   });
+
+  it('records the whole first load of an acquire whose idle browser has no tab at all', async () => {
+    // A browser without a tab is what the collector meets when the acquire comes right after
+    // the pool launched it (Chromium is still opening its first tab); closing the tabs makes
+    // that moment last. The acquire opens the tab before the collector connects.
+    const before = new Set(sessions().all().map((r) => r.id));
+    const startUrl = `${site.url}/first?case=no-tab`;
+    await te.client.browserPools.create({ name: 'no-tab', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 });
+    try {
+      let idle: ReturnType<SessionManager['all']>[number] | undefined;
+      for (let i = 0; i < 200 && !idle?.browser; i++) {
+        idle = sessions().all().find((r) => !before.has(r.id));
+        if (!idle?.browser) await new Promise((r) => setTimeout(r, 50));
+      }
+      const control = idle!.browser!.control;
+      const pages = async () => (await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
+      for (let i = 0; i < 100; i++) {
+        const open = await pages();
+        if (open.length === 0 && i > 0) break;
+        for (const p of open) await control.send('Target.closeTarget', { targetId: p.targetId }).catch(() => {});
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await pages()).toHaveLength(0);
+      const s = await te.client.browserPools.acquire('no-tab', { acquire_timeout_seconds: 60, start_url: startUrl, telemetry: { browser: LOAD_CATEGORIES } });
+      expect(s?.session_id).toBe(idle!.id);
+      const stream = collect(await te.client.browsers.telemetry.stream(s!.session_id, { replay: 'all' }));
+      await stream.until((e) => e.event.type === 'page_load' && e.event.data?.url === startUrl);
+      expectFirstLoad(await history(s!.session_id), startUrl);
+      expect(hits.get('/first?case=no-tab')).toBe(1);
+    } finally {
+      await te.client.browserPools.delete('no-tab', { force: true });
+    }
+  });
 });

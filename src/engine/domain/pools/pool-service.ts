@@ -207,6 +207,8 @@ export class PoolService {
       }
       let sessionRow;
       try {
+        // Before a telemetry change starts the collector: it must attach to the tab start_url loads in.
+        if (body.start_url) await session.prepareFirstTab();
         const changes = body.name !== undefined || body.tags !== undefined || body.telemetry !== undefined;
         sessionRow = changes
           ? await updateSession(this.ctx.db, this.sessions, auth, id, { name: body.name, tags: body.tags, telemetry: body.telemetry })

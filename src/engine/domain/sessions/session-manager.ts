@@ -109,6 +109,7 @@ export class SessionManager implements SessionRegistry {
       throw err;
     }
     const binding = plan.profile;
+    const deferStartUrl = !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser);
     const extensionHooks = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
     const rt = new SessionRuntime({
       id,
@@ -124,7 +125,7 @@ export class SessionManager implements SessionRegistry {
       extraArgs: plan.extraArgs,
       // The start page's own load, requests and console lines are telemetry too: launch on
       // about:blank and open start_url once the collector watches the tab (see below).
-      deferStartUrl: !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser),
+      deferStartUrl,
       prepare: async (dirs) => {
         await binding?.restore(dirs.userData);
         // Each session unpacks its own copy; crash restarts and reloads keep loading them.
@@ -153,6 +154,7 @@ export class SessionManager implements SessionRegistry {
       throw new ApiError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
     }
     if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    if (deferStartUrl) await rt.prepareFirstTab();
     await this.startListeners.run(rt);
     await rt.openStartUrl();
     return this.dto(row, rt);

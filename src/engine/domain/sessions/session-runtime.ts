@@ -16,7 +16,7 @@ import { chromiumArgs } from '../../runtime/chromium/chromium-flags.js';
 import { needsXvfb, startXvfb, type XvfbServer } from '../../runtime/chromium/xvfb.js';
 import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
-import { navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
+import { firstTab, navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
 
 export interface RuntimeSpec {
@@ -206,6 +206,18 @@ export class SessionRuntime implements SessionHandle {
     // Sent together with the window setup (one round trip less before ready).
     await downloads;
     return b;
+  }
+
+  /**
+   * Makes sure the browser has its first tab before telemetry starts watching for a navigation
+   * the engine is about to make (a deferred start_url, a pool acquire with start_url): the
+   * collector then attaches to that tab as it connects instead of racing the tab's creation and
+   * missing the load's first request. A failure is left to the navigation that follows.
+   */
+  async prepareFirstTab(): Promise<void> {
+    const b = this.supervisor.current;
+    if (!b || this.ended) return;
+    await firstTab(b.control).catch(() => {});
   }
 
   /**

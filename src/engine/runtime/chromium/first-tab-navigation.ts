@@ -7,11 +7,35 @@
  */
 import type { CdpConnection } from './cdp-connection.js';
 
-export async function navigateFirstTab(control: CdpConnection, url: string, timeoutMs = 10_000): Promise<{ errorText?: string }> {
+/** How long to wait for Chromium's own initial tab before opening one. */
+const INITIAL_TAB_WAIT_MS = 2_000;
+const POLL_MS = 25;
+
+async function pageTarget(control: CdpConnection): Promise<string | undefined> {
   const { targetInfos } = await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
-  let page = targetInfos.find((t) => t.type === 'page');
-  if (!page) page = { ...(await control.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' })), type: 'page' };
-  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+  return targetInfos.find((t) => t.type === 'page')?.targetId;
+}
+
+/**
+ * The browser's first tab: Chromium's initial one (a browser that has just started may still be
+ * opening it — readiness does not wait for it), else a new about:blank tab. Call it before
+ * telemetry starts watching a browser that is about to navigate, so the collector attaches to
+ * the tab that will load the page instead of racing its creation.
+ */
+export async function firstTab(control: CdpConnection, waitMs = INITIAL_TAB_WAIT_MS): Promise<string> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const id = await pageTarget(control);
+    if (id) return id;
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  return (await control.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' })).targetId;
+}
+
+export async function navigateFirstTab(control: CdpConnection, url: string, timeoutMs = 10_000): Promise<{ errorText?: string }> {
+  const targetId = await firstTab(control);
+  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
   try {
     const r = await control.send<{ errorText?: string }>('Page.navigate', { url }, { sessionId, timeoutMs });
     return r.errorText ? { errorText: r.errorText } : {};

@@ -25,6 +25,14 @@ const PAGE_LOAD_CATEGORIES = ['console', 'network', 'page'] as const;
 export function watchesPageLoads(s: Pick<CategorySwitches, (typeof PAGE_LOAD_CATEGORIES)[number]>): boolean {
   return PAGE_LOAD_CATEGORIES.some((c) => s[c].enabled);
 }
+/**
+ * How long a collector that found no tab waits for the browser's first one. A browser that has
+ * just started may not have opened its initial tab yet (readiness does not wait for it); a
+ * collector that resolved without it would let the caller's start_url navigation race the
+ * attach, and the load's first request and navigation would be lost.
+ */
+const FIRST_TAB_WAIT_MS = 2_000;
+
 const PAGE_EVENTS = ['Runtime.consoleAPICalled', 'Runtime.exceptionThrown', 'Runtime.bindingCalled', 'Network.requestWillBeSent', 'Network.responseReceived', 'Network.loadingFinished', 'Network.loadingFailed', 'Page.frameNavigated', 'Page.domContentEventFired', 'Page.loadEventFired', 'PerformanceTimeline.timelineEventAdded'];
 
 interface Attached {
@@ -80,11 +88,15 @@ export class CdpCollector {
       this.drop();
       return;
     }
-    if (!this.conn) {
-      this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
-      await this.connecting;
-      return; // connect() configured every page it attached
-    }
+    // A connect still in progress (e.g. started with the session, waiting for its first tab)
+    // has not attached every tab yet: wait for it rather than configure an incomplete list.
+    if (!this.conn && !this.connecting) this.connecting = this.connect().finally(() => (this.connecting = undefined));
+    if (this.connecting) await this.connecting;
+    const conn = this.conn;
+    if (!conn) return;
+    // A round trip on this connection: a tab opened before this call (auto-attach reports it at
+    // creation) has had its attach event delivered, so it is in `pages`, by the time this answers.
+    await conn.send('Target.getTargets').catch(() => {});
     await Promise.all([...this.pages.entries()].map(([sid, a]) => this.configure(sid, a)));
   }
 
@@ -105,6 +117,8 @@ export class CdpCollector {
       this.disconnectedAt = undefined;
     }
     let discovering = true;
+    let firstTab: () => void = () => {};
+    const tabSeen = new Promise<void>((resolve) => (firstTab = resolve));
     conn.on('Target.targetCreated', (p) => {
       const t = p.targetInfo as { targetId: string; type: string; url: string; title: string; openerId?: string };
       if (discovering || t.type !== 'page') return;
@@ -118,6 +132,7 @@ export class CdpCollector {
       const a: Attached = { tracker, on: new Set(), applying: Promise.resolve() };
       this.pages.set(String(p.sessionId), a);
       void this.configure(String(p.sessionId), a);
+      firstTab();
     });
     conn.on('Target.detachedFromTarget', (p) => this.forget(String(p.sessionId), 'abandoned'));
     for (const ev of PAGE_EVENTS) {
@@ -133,6 +148,11 @@ export class CdpCollector {
       await conn.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
     } catch {
       /* the connection dropped; a restart reconnects */
+    }
+    if (this.pages.size === 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([tabSeen, conn.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_TAB_WAIT_MS)))]);
+      clearTimeout(timer);
     }
     await Promise.all([...this.pages.values()].map((a) => a.applying));
   }
