@@ -2,7 +2,7 @@
  * Two engine nodes on one PostgreSQL database: a session created on node A is used through
  * node B with the official client — retrieve (by id and by name), list, PATCH, filesystem
  * write/read, process exec, screenshot, a logs SSE stream, Playwright over CDP through B's
- * address — and DELETE through B really ends the browser on A. Each forwarded request is
+ * address, the telemetry SSE stream, BiDi and live view frames — and DELETE through B really ends the browser on A. Each forwarded request is
  * audited once (by A), and a request already marked as forwarded is never forwarded again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,47 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
       { status: 101, route: '/browsers/:id/cdp' },
       { status: 101, route: '/browsers/:id/cdp' },
     ]);
+  });
+
+  it('streams telemetry as SSE, answers BiDi and sends live view frames from A through B', async () => {
+    await b.client.browsers.update(id, { telemetry: { browser: { console: { enabled: true } } } });
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const stream = await b.client.browsers.telemetry.stream(id, { replay: 'all' }, { signal: ac.signal });
+    const reading = (async () => {
+      try {
+        for await (const e of stream) if (e.event.type === 'console_log') seen.push(String((e.event.data as { text?: string } | undefined)?.text));
+      } catch {
+        /* aborted */
+      }
+    })();
+    const r = await b.client.browsers.playwright.execute(id, { code: "await page.evaluate(() => console.log('telemetry-through-b')); return 1;" });
+    expect(r).toMatchObject({ success: true, result: 1 });
+    await pollUntil('the console line streamed through B', async () => seen.slice(), (l) => l.includes('telemetry-through-b'));
+    ac.abort();
+    await reading;
+
+    const session = await b.client.browsers.retrieve(id);
+    const open = async (url: string) => {
+      const ws = new WebSocket(via(b, url));
+      await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+      return ws;
+    };
+    const bidi = await open(session.webdriver_ws_url);
+    const status = new Promise<Record<string, unknown>>((resolve) => bidi.once('message', (d) => resolve(JSON.parse(d.toString()))));
+    bidi.send(JSON.stringify({ id: 1, method: 'session.status', params: {} }));
+    expect(await status).toMatchObject({ type: 'success', id: 1, result: { ready: expect.any(Boolean) } });
+    bidi.close();
+
+    const live = await open(session.browser_live_view_url!.replace(/^http/, 'ws').replace('/live?', '/live/ws?'));
+    const frame = await new Promise<{ type: string; data: string }>((resolve) =>
+      live.on('message', (d) => {
+        const m = JSON.parse(d.toString()) as { type: string; data: string };
+        if (m.type === 'frame') resolve(m);
+      }),
+    );
+    expect(Buffer.from(frame.data, 'base64').length).toBeGreaterThan(100);
+    live.close();
   });
 
   it('closes the WebSocket pipes it forwards when it stops (engine stop does not wait for the client)', async () => {
