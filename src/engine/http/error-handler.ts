@@ -37,11 +37,16 @@ export function validationDetails(issues: AjvIssue[], context?: string): ErrorDe
   return [...seen.values()];
 }
 
-export function sendError(reply: FastifyReply, err: ApiError): void {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+/** The wire Error object of an ApiError (also written by hand where there is no reply, e.g. a raw upgrade socket). */
+export function errorBody(err: ApiError): Record<string, unknown> {
   const body: Record<string, unknown> = { code: err.code, message: err.message, details: err.details };
   if (err.innerError) body.inner_error = err.innerError;
-  void reply.status(err.status).type('application/json').send(body);
+  return body;
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): void {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  void reply.status(err.status).type('application/json').send(errorBody(err));
 }
 
 export function toApiError(error: FastifyError | ApiError | Error, request?: FastifyRequest): ApiError {

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import { ApiError } from './api-error.js';
+import { errorBody } from './error-handler.js';
 import { skipAuditRecord } from './audit-recorder.js';
 import type { NodeRoute } from '../domain/nodes/node-routing.js';
 
@@ -116,7 +117,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, route: { nodeI
     if (res.destroyed) return;
     const why = (err as { code?: string }).code ?? (err as Error).message;
     const e = nodeUnavailable(route.nodeId, `forwarding to ${route.url} failed (${why})`);
-    const body = JSON.stringify({ code: e.code, message: e.message, details: [] });
+    const body = JSON.stringify(errorBody(e));
     res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'retry-after': '1' });
     res.end(body);
     return;

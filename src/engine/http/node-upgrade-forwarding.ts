@@ -10,7 +10,7 @@
  */
 import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { UpgradeInterceptor } from './upgrade-router.js';
+import { rejectUpgrade, type UpgradeInterceptor } from './upgrade-router.js';
 import { noteUpgradeForwarded } from './upgrade-identity.js';
 import { FORWARDED_BY, forwardHeaders, nodeUnavailable } from './node-forwarding.js';
 import type { NodeRoute } from '../domain/nodes/node-routing.js';
@@ -59,10 +59,7 @@ export function upgradeForwarding(opts: UpgradeForwardingOptions): { intercept: 
 }
 
 function refuse(socket: Duplex, nodeId: string, why: string): void {
-  if (socket.destroyed) return;
-  const e = nodeUnavailable(nodeId, why);
-  const body = JSON.stringify({ code: e.code, message: e.message, details: [] });
-  socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  rejectUpgrade(socket, nodeUnavailable(nodeId, why));
 }
 
 function headLines(statusCode: number, statusMessage: string, rawHeaders: string[], skip: Set<string> = new Set()): string {

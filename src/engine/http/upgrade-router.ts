@@ -3,9 +3,11 @@
  * Features register a path pattern; the first match takes the socket. Unmatched upgrades get
  * a plain HTTP 404 so clients fail fast instead of hanging.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { noteUpgradeRoute } from './upgrade-identity.js';
+import { ApiError } from './api-error.js';
+import { errorBody } from './error-handler.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => void | Promise<void>;
 
@@ -59,21 +61,32 @@ export class UpgradeRouter {
         const m = route.pattern.exec(url.pathname);
         if (!m) continue;
         const params: Record<string, string> = {};
-        route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1] ?? '')));
+        try {
+          route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1] ?? '')));
+        } catch {
+          // A malformed %-escape would otherwise throw inside the server's 'upgrade' event.
+          return rejectUpgrade(socket, new ApiError(400, 'invalid_request', `the path ${url.pathname} has a malformed %-escape`));
+        }
         // The audit log records the template, like it does for HTTP routes.
         noteUpgradeRoute(req, route.path);
         const intercept = this.interceptor;
         const handled = intercept ? Promise.resolve(intercept(req, socket, head, params, url)).then((took) => took || route.handler(req, socket, head, params, url)) : Promise.resolve(route.handler(req, socket, head, params, url));
-        handled.catch(() => rejectUpgrade(socket, 500, 'internal error'));
+        handled.catch((err: unknown) => rejectUpgrade(socket, err));
         return;
       }
-      rejectUpgrade(socket, 404, 'not found');
+      rejectUpgrade(socket, new ApiError(404, 'not_found', `no WebSocket route for ${url.pathname}`));
     });
   }
 }
 
-export function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+/**
+ * Answers an upgrade that will not become a WebSocket with the wire Error object (an ApiError's
+ * own status, code and message; anything else is a 500 that reveals nothing), then closes.
+ */
+export function rejectUpgrade(socket: Duplex, err: unknown): void {
   if (socket.destroyed) return;
-  const body = JSON.stringify({ code: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'error', message, details: [] });
-  socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  const e = err instanceof ApiError ? err : new ApiError(500, 'internal_error', 'internal server error');
+  const body = JSON.stringify(errorBody(e));
+  const extra = Object.entries(e.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`);
 }

@@ -31,15 +31,14 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
     try {
       rt = await sessions.requireUpgrade(req, url, params.id);
     } catch (err) {
-      const e = err instanceof ApiError ? err : new ApiError(500, 'error', 'internal error');
-      rejectUpgrade(socket, e.status, e.message);
+      rejectUpgrade(socket, err);
       return;
     }
     let upstreamUrl: string;
     try {
       upstreamUrl = (await rt.ready()).wsUrl;
     } catch {
-      rejectUpgrade(socket, 503, 'browser is not available');
+      rejectUpgrade(socket, new ApiError(503, 'browser_unavailable', 'the browser is not available (it may be restarting); try again'));
       return;
     }
     wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));

@@ -9,7 +9,6 @@
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Feature } from '../../feature.js';
 import { rejectUpgrade } from '../../http/upgrade-router.js';
-import { ApiError } from '../../http/api-error.js';
 import type { SessionHandle, SessionRegistry } from '../../domain/sessions/session-handle.js';
 import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
 
@@ -78,8 +77,7 @@ export const bidiFeature: Feature = {
       try {
         handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id);
       } catch (err) {
-        const e = err instanceof ApiError ? err : new ApiError(500, 'internal', 'internal error');
-        return rejectUpgrade(socket, e.status, e.message);
+        return rejectUpgrade(socket, err);
       }
       wss.handleUpgrade(req, socket, head, (ws) => serveBidiClient(ws, handle));
     };

@@ -9,7 +9,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../../feature.js';
 import { rejectUpgrade } from '../../http/upgrade-router.js';
-import { ApiError } from '../../http/api-error.js';
 import type { SessionRegistry } from '../../domain/sessions/session-handle.js';
 import { liveViewHtml } from './live-view-page.js';
 import { serveViewer } from './live-view-socket.js';
@@ -51,8 +50,7 @@ export const liveViewFeature: Feature = {
       try {
         handle = await sessions().requireUpgrade(req, url, params.id);
       } catch (err) {
-        const e = err instanceof ApiError ? err : new ApiError(500, 'internal', 'internal error');
-        return rejectUpgrade(socket, e.status, e.message);
+        return rejectUpgrade(socket, err);
       }
       const readOnly = ['true', '1'].includes(url.searchParams.get('readOnly') ?? url.searchParams.get('readonly') ?? '');
       wss.handleUpgrade(req, socket, head, (ws) => serveViewer(ws, handle, { readOnly, liveView }));

@@ -44,8 +44,7 @@ export function createTerminalAttach(sessions: () => SessionRegistry | undefined
       release = handle.holdActive();
       sessionSignal = handle.signal;
     } catch (err) {
-      const e = err instanceof ApiError ? err : new ApiError(500, 'error', 'internal error');
-      rejectUpgrade(socket, e.status, e.message);
+      rejectUpgrade(socket, err);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => bridge(ws, proc, release, sessionSignal));
