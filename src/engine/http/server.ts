@@ -6,7 +6,8 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { installErrorHandling } from './error-handler.js';
+import { installErrorHandling, sendError, toApiError } from './error-handler.js';
+import { ApiError } from './api-error.js';
 import { installBodyParsers } from './body-parsers.js';
 import { redactUrl } from './redact.js';
 import { installValidators } from './validators.js';
@@ -27,6 +28,12 @@ export async function createHttpServer(opts: { logLevel: string }): Promise<Fast
     forceCloseConnections: true,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors Fastify raises before routing (a malformed %-escape in the URL) bypass the error
+    // handler; answer them with the wire Error object too.
+    frameworkErrors: (error, _req, reply) => {
+      const e = (error as { code?: string }).code === 'FST_ERR_BAD_URL' ? new ApiError(400, 'invalid_request', 'the URL is malformed (a %-escape is not valid UTF-8)') : toApiError(error);
+      sendError(reply, e);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   installValidators(app);
   installBodyParsers(app);
