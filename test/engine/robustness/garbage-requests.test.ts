@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 
 let t: TestEngine;
-let ops: Array<{ method: string; path: string }> = [];
+const ops: Array<{ method: string; path: string }> = [];
 
 beforeAll(async () => {
   t = await startTestEngine();
