@@ -21,7 +21,7 @@ import { received, run, say } from './run.mjs';
  * when its outcome depends on the database: queries, migrations, transactions, pagination,
  * concurrency accounting. Browser-heavy tests stay SQLite-only to keep the run short.
  */
-export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/foundation.test.ts'];
+export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/robustness', 'test/engine/foundation.test.ts'];
 const PG_FILE_SUFFIX = '.pg.test.ts';
 
 /** Caches tools keep in TMPDIR on purpose; not leaks. */

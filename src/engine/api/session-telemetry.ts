@@ -18,7 +18,7 @@ import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js'
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const StreamQuery = Type.Object({ replay: Type.Optional(Type.String({ maxLength: 64 })), jwt: Type.Optional(Type.String()) });
 const EventsQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   category: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description: 'comma-joined or repeated' })),
   since: Type.Optional(Type.String({ maxLength: 64 })),

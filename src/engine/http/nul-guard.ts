@@ -44,9 +44,15 @@ function firstNul(value: unknown): string | undefined {
 }
 
 export function installNulGuard(app: FastifyInstance): void {
-  // Callback-style: no promise per request.
+  const refuse = (hit: string) => ApiError.invalidField(hit || 'request', 'must not contain NUL characters');
+  // Callback-style: no promise per request. Params and query as soon as the route is known —
+  // before auth and multi-node routing look an id up in the database; the body once parsed.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const hit = firstNul(request.params) ?? firstNul(request.query);
+    done(hit === undefined ? undefined : refuse(hit));
+  });
   app.addHook('preValidation', (request, _reply, done) => {
-    const hit = firstNul(request.params) ?? firstNul(request.query) ?? firstNul(request.body);
-    done(hit === undefined ? undefined : ApiError.invalidField(hit || 'request', 'must not contain NUL characters'));
+    const hit = firstNul(request.body);
+    done(hit === undefined ? undefined : refuse(hit));
   });
 }

@@ -6,7 +6,8 @@ import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 
 export const OffsetQuery = {
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  // Bounded: a larger number does not fit the databases' 64-bit OFFSET (SQLite: datatype mismatch).
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 };
 
