@@ -4,18 +4,15 @@
  * directory on the engine's machine (org-wide API keys only: it reads the engine host's
  * disk); get, list, delete, and the `events` SSE stream.
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { multipartError, saveFilePart } from '../http/multipart-files.js';
 import { requireOrgWideKey } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
 import type { AppEventLog } from '../domain/apps/app-event-log.js';
@@ -92,10 +89,7 @@ async function readForm(req: FastifyRequest, uploadPath: string): Promise<Common
           throw ApiError.invalidField(part.fieldname, 'is not a known file field (expected file)');
         }
         if (out.checksum) throw ApiError.invalidField('file', 'must be given once');
-        const hash = crypto.createHash('sha256');
-        const tap = new Transform({ transform: (c: Buffer, _e, cb) => (hash.update(c), cb(null, c)) });
-        await pipeline(part.file, tap, fs.createWriteStream(uploadPath, { mode: 0o600 }));
-        out.checksum = hash.digest('hex');
+        out.checksum = (await saveFilePart(part.file, uploadPath)).sha256;
         continue;
       }
       const value = String(part.value);
@@ -109,10 +103,7 @@ async function readForm(req: FastifyRequest, uploadPath: string): Promise<Common
       else throw ApiError.invalidField(part.fieldname, 'is not a known field');
     }
   } catch (err) {
-    const e = err as { code?: string; statusCode?: number; message?: string };
-    if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'payload_too_large', `file is larger than ${MAX_UPLOAD_BYTES} bytes`);
-    if (!(err instanceof ApiError) && e.statusCode && e.statusCode < 500) throw new ApiError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
-    throw err;
+    throw multipartError(err, `file is larger than ${MAX_UPLOAD_BYTES} bytes`);
   }
   if (!out.checksum) throw ApiError.invalidField('file', 'is required (a zip of the app directory)');
   return out;

@@ -5,14 +5,11 @@
  * random access; nothing is held in memory whole) — the first form hashing as it goes for the
  * `checksum`. Multipart errors a client can cause become 4xx Error objects.
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/api-error.js';
+import { multipartError, saveFilePart } from '../../http/multipart-files.js';
 import { newId } from '../ids.js';
 import { validateExtensionName, validateStoredExtensionName, type StagedZip } from './extensions.js';
 import { MAX_EXTENSIONS_PER_SESSION } from './extension-service.js';
@@ -20,12 +17,7 @@ import { MAX_EXTENSIONS_PER_SESSION } from './extension-service.js';
 /** Largest accepted extension zip. */
 export const MAX_EXTENSION_ZIP_BYTES = 256 * 1024 * 1024;
 
-function multipartError(err: unknown): unknown {
-  const e = err as { code?: string; statusCode?: number; message?: string };
-  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'payload_too_large', `an extension zip is larger than ${MAX_EXTENSION_ZIP_BYTES} bytes`);
-  if (!(err instanceof ApiError) && e.statusCode && e.statusCode < 500) return new ApiError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
-  return err;
-}
+const tooLarge = `an extension zip is larger than ${MAX_EXTENSION_ZIP_BYTES} bytes`;
 
 function requireMultipart(req: FastifyRequest, what: string): void {
   if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', `expected a multipart/form-data body with ${what}`);
@@ -44,17 +36,14 @@ export async function readExtensionUpload(req: FastifyRequest, stagingFile: stri
           throw ApiError.invalidField(part.fieldname, 'is not a known file field (expected file)');
         }
         if (zip) throw ApiError.invalidField('file', 'must be given once');
-        const hash = crypto.createHash('sha256');
-        let size = 0;
-        const tap = new Transform({ transform: (c: Buffer, _e, cb) => (hash.update(c), (size += c.length), cb(null, c)) });
-        await pipeline(part.file, tap, fs.createWriteStream(stagingFile, { mode: 0o600 }));
-        zip = { file: stagingFile, checksum: hash.digest('hex'), size };
+        const saved = await saveFilePart(part.file, stagingFile);
+        zip = { file: stagingFile, checksum: saved.sha256, size: saved.size };
       } else if (part.fieldname === 'name') {
         name = validateStoredExtensionName(String(part.value));
       } else throw ApiError.invalidField(part.fieldname, 'is not a known field (expected file and name)');
     }
   } catch (err) {
-    throw multipartError(err);
+    throw multipartError(err, tooLarge);
   }
   if (!zip) throw ApiError.invalidField('file', 'is required (a zip of the unpacked extension, with manifest.json)');
   if (zip.size === 0) throw new ApiError(400, 'invalid_zip', 'file is empty, not a zip archive');
@@ -92,11 +81,11 @@ export async function readSessionExtensionUploads(req: FastifyRequest, stagingDi
         await fsp.mkdir(stagingDir, { recursive: true, mode: 0o700 });
         const file = path.join(stagingDir, `${newId()}.zip`);
         zips.set(index, file);
-        await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
+        await saveFilePart(part.file, file);
       }
     }
   } catch (err) {
-    throw multipartError(err);
+    throw multipartError(err, tooLarge);
   }
   const indexes = [...new Set([...names.keys(), ...zips.keys()])].sort((a, b) => a - b);
   if (indexes.length === 0) throw ApiError.invalidField('extensions', 'must contain at least one extension');
