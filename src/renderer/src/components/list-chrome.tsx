@@ -5,31 +5,27 @@
  */
 import type { ReactNode } from 'react';
 import { ErrorBanner, Spinner } from './ui';
+import type { ListState } from '../stores/list-store';
 
 export interface ListChromeProps {
   /** What is listed, for labels: "proxies" → "Search proxies", "Loading proxies". */
   noun: string;
   placeholder: string;
-  query: string;
-  onQuery(q: string): void;
-  loading: boolean;
-  loaded: boolean;
-  error: string | null;
-  count: number;
-  onRetry(): void;
+  /** The screen's list store (createListStore with a `query` filter). */
+  list: ListState<unknown, { query: string }>;
   /** Shown when a load succeeded with no items. */
   empty: ReactNode;
 }
 
-export function ListChrome(p: ListChromeProps): React.JSX.Element {
+export function ListChrome({ noun, placeholder, list, empty }: ListChromeProps): React.JSX.Element {
   return (
     <>
       <div className="toolbar">
-        <input type="search" data-search aria-label={`Search ${p.noun}`} placeholder={p.placeholder} value={p.query} onChange={(e) => p.onQuery(e.target.value)} />
-        {p.loading ? <Spinner label={`Loading ${p.noun}`} /> : null}
+        <input type="search" data-search aria-label={`Search ${noun}`} placeholder={placeholder} value={list.filters.query} onChange={(e) => list.setFilters({ query: e.target.value })} />
+        {list.loading ? <Spinner label={`Loading ${noun}`} /> : null}
       </div>
-      {p.error ? <ErrorBanner message={p.error} onRetry={p.onRetry} /> : null}
-      {p.loaded && !p.count && !p.error ? p.empty : null}
+      {list.error ? <ErrorBanner message={list.error} onRetry={() => void list.refresh()} /> : null}
+      {list.loaded && !list.items.length && !list.error ? empty : null}
     </>
   );
 }

@@ -57,7 +57,8 @@ function UploadExtension({ open, onClose }: { open: boolean; onClose(): void }):
 }
 
 export function ExtensionsPage(): React.JSX.Element {
-  const { items, loading, loaded, error, filters, setFilters, refresh } = useExtensions();
+  const list = useExtensions();
+  const { items, refresh } = list;
   // Also the first load; `last used` changes as sessions start with them.
   usePolling(refresh, 30_000);
   const [uploading, setUploading] = useState(false);
@@ -78,13 +79,7 @@ export function ExtensionsPage(): React.JSX.Element {
       <ListChrome
         noun="extensions"
         placeholder="Search name or id"
-        query={filters.query}
-        onQuery={(query) => setFilters({ query })}
-        loading={loading}
-        loaded={loaded}
-        error={error}
-        count={items.length}
-        onRetry={() => void refresh()}
+        list={list}
         empty={<EmptyState title="No extensions" action={<Button onClick={() => setUploading(true)}>Upload extension</Button>}>
           Upload a zipped unpacked extension, then load it into sessions with <code>extensions: [{'{'}name{'}'}]</code>.
         </EmptyState>}

@@ -114,7 +114,8 @@ function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose():
 }
 
 export function AuthConnectionsPage(): React.JSX.Element {
-  const { items, loading, loaded, error, filters, setFilters, refresh } = useAuthConnections();
+  const list = useAuthConnections();
+  const { items, refresh } = list;
   usePolling(refresh, 5000);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ManagedAuthRecord | null>(null);
@@ -141,13 +142,7 @@ export function AuthConnectionsPage(): React.JSX.Element {
       <ListChrome
         noun="connections"
         placeholder="Search domain, profile or id"
-        query={filters.query}
-        onQuery={(query) => setFilters({ query })}
-        loading={loading}
-        loaded={loaded}
-        error={error}
-        count={items.length}
-        onRetry={() => void refresh()}
+        list={list}
         empty={<EmptyState title="No auth connections" action={<Button onClick={() => setCreating(true)}>New connection</Button>}>Create one for a site, then start a login to sign in through its hosted page.</EmptyState>}
       />
       {items.length ? (

@@ -172,7 +172,8 @@ function ProviderDetails({ provider, test }: { provider: CredentialProviderRecor
 }
 
 export function CredentialProvidersPage(): React.JSX.Element {
-  const { items, loading, loaded, error, filters, setFilters, refresh } = useCredentialProviders();
+  const list = useCredentialProviders();
+  const { items, refresh } = list;
   usePolling(refresh, 30_000);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CredentialProviderRecord | undefined>();
@@ -216,13 +217,7 @@ export function CredentialProvidersPage(): React.JSX.Element {
       <ListChrome
         noun="credential providers"
         placeholder="Search name or id"
-        query={filters.query}
-        onQuery={(query) => setFilters({ query })}
-        loading={loading}
-        loaded={loaded}
-        error={error}
-        count={items.length}
-        onRetry={() => void refresh()}
+        list={list}
         empty={<EmptyState title="No credential providers" action={<Button onClick={() => setAdding(true)}>Add provider</Button>}>
           Add a 1Password service account, then give an auth connection <code>credential: {'{'}provider, path{'}'}</code> or <code>auto: true</code>.
         </EmptyState>}

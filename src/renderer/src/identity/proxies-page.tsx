@@ -88,7 +88,8 @@ function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): Rea
 }
 
 export function ProxiesPage(): React.JSX.Element {
-  const { items, loading, loaded, error, filters, setFilters, refresh } = useProxies();
+  const list = useProxies();
+  const { items, refresh } = list;
   usePolling(refresh, 15_000);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ProxyRecord | null>(null);
@@ -116,13 +117,7 @@ export function ProxiesPage(): React.JSX.Element {
       <ListChrome
         noun="proxies"
         placeholder="Search name, host, IP or id"
-        query={filters.query}
-        onQuery={(query) => setFilters({ query })}
-        loading={loading}
-        loaded={loaded}
-        error={error}
-        count={items.length}
-        onRetry={() => void refresh()}
+        list={list}
         empty={<EmptyState title="No proxies" action={<Button onClick={() => setCreating(true)}>New proxy</Button>}>Create one, then pick it when creating a session (proxy id).</EmptyState>}
       />
       {items.length ? (
