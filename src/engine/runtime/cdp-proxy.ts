@@ -14,7 +14,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { rejectUpgrade } from '../http/upgrade-router.js';
-import { ApiError } from '../http/api-error.js';
 import type { SessionHandle, SessionRegistry } from '../domain/sessions/session-handle.js';
 import { sessionSignals } from '../events/session-signals.js';
 
@@ -37,8 +36,8 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
     let upstreamUrl: string;
     try {
       upstreamUrl = (await rt.ready()).wsUrl;
-    } catch {
-      rejectUpgrade(socket, new ApiError(503, 'browser_unavailable', 'the browser is not available (it may be restarting); try again'));
+    } catch (err) {
+      rejectUpgrade(socket, err);
       return;
     }
     wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));

@@ -18,6 +18,7 @@ import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
 import { firstTab, navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
+import { ApiError } from '../../http/api-error.js';
 
 export interface RuntimeSpec {
   id: string;
@@ -300,9 +301,24 @@ export class SessionRuntime implements SessionHandle {
     return next;
   }
 
-  /** Waits for a running browser (e.g. while it restarts after a crash). */
+  /**
+   * Waits for a running browser (e.g. while it restarts after a crash). Rejects (404
+   * `session_ended`) once the session ends: a waiter parked on a browser that gave up after
+   * crashes, or on a restart that failed, would otherwise wait forever — holding the client's
+   * socket or request open.
+   */
   ready(): Promise<LaunchedBrowser> {
-    return this.supervisor.ready();
+    const signal = this.abort.signal;
+    const ended = () => new ApiError(404, 'session_ended', `browser session '${this.id}' has ended`);
+    if (signal.aborted) return Promise.reject(ended());
+    return new Promise((resolve, reject) => {
+      const onEnd = () => reject(ended());
+      signal.addEventListener('abort', onEnd, { once: true });
+      void this.supervisor.ready().then((b) => {
+        signal.removeEventListener('abort', onEnd);
+        resolve(b);
+      });
+    });
   }
 
   browserCdpUrl(): string {

@@ -62,7 +62,10 @@ export class TelemetryService {
     const collector = new CdpCollector(handle, tel, { screenshotIntervalMs: this.opts.screenshotIntervalMs, now: this.opts.now });
     const offUpdate = handle.onUpdate((h) => tel.setConfig(h.telemetry.browser));
     let pid = pidOf(handle);
-    void handle.ready().then(() => (pid = pidOf(handle)));
+    handle.ready().then(
+      () => (pid = pidOf(handle)),
+      () => {},
+    );
     const offRestart = handle.onBrowserRestart(() => {
       tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'running', service_name: 'browser', pid } });
       pid = pidOf(handle);
