@@ -80,7 +80,8 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         // Registered first so it runs last: features may still use the key while they stop.
         stopHooks.push(() => launch.revoke());
       }
-      const upgrades = new UpgradeRouter();
+      const log = app.log;
+      const upgrades = new UpgradeRouter((err, route) => log.error({ err, route }, 'unhandled upgrade error'));
       const authenticators: EngineContext['authenticators'] = [(_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
       context = {
         config,

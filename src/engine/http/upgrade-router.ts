@@ -28,6 +28,9 @@ export class UpgradeRouter {
   private routes: Route[] = [];
   private interceptor: UpgradeInterceptor | undefined;
 
+  /** `logError`: where a handler's unexpected failure (answered as a bare 500) is reported, as for HTTP routes. */
+  constructor(private readonly logError: (err: unknown, path: string) => void = () => {}) {}
+
   /** One interceptor for every route (see UpgradeInterceptor). */
   intercept(fn: UpgradeInterceptor): void {
     this.interceptor = fn;
@@ -71,7 +74,10 @@ export class UpgradeRouter {
         noteUpgradeRoute(req, route.path);
         const intercept = this.interceptor;
         const handled = intercept ? Promise.resolve(intercept(req, socket, head, params, url)).then((took) => took || route.handler(req, socket, head, params, url)) : Promise.resolve(route.handler(req, socket, head, params, url));
-        handled.catch((err: unknown) => rejectUpgrade(socket, err));
+        handled.catch((err: unknown) => {
+          if (!(err instanceof ApiError)) this.logError(err, route.path);
+          rejectUpgrade(socket, err);
+        });
         return;
       }
       rejectUpgrade(socket, new ApiError(404, 'not_found', `no WebSocket route for ${url.pathname}`));

@@ -13,7 +13,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { rejectUpgrade } from '../http/upgrade-router.js';
 import type { SessionHandle, SessionRegistry } from '../domain/sessions/session-handle.js';
 import { sessionSignals } from '../events/session-signals.js';
 
@@ -26,20 +25,9 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
   const clients = new Set<WebSocket>();
 
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
-    let rt: SessionHandle;
-    try {
-      rt = await sessions.requireUpgrade(req, url, params.id);
-    } catch (err) {
-      rejectUpgrade(socket, err);
-      return;
-    }
-    let upstreamUrl: string;
-    try {
-      upstreamUrl = (await rt.ready()).wsUrl;
-    } catch (err) {
-      rejectUpgrade(socket, err);
-      return;
-    }
+    // A failure is thrown: the upgrade router answers it (and logs what is unexpected).
+    const rt = await sessions.requireUpgrade(req, url, params.id);
+    const upstreamUrl = (await rt.ready()).wsUrl;
     wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));
   }
 

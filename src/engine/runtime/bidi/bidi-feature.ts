@@ -8,7 +8,6 @@
  */
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Feature } from '../../feature.js';
-import { rejectUpgrade } from '../../http/upgrade-router.js';
 import type { SessionHandle, SessionRegistry } from '../../domain/sessions/session-handle.js';
 import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
 
@@ -73,12 +72,7 @@ export const bidiFeature: Feature = {
       wss.close();
     });
     const handler = async (...[req, socket, head, params, url]: Parameters<Parameters<typeof ctx.upgrades.add>[1]>) => {
-      let handle: SessionHandle;
-      try {
-        handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id);
-      } catch (err) {
-        return rejectUpgrade(socket, err);
-      }
+      const handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id); // a failure: the router answers it
       wss.handleUpgrade(req, socket, head, (ws) => serveBidiClient(ws, handle));
     };
     ctx.upgrades.add('/browsers/:id/webdriver', handler);

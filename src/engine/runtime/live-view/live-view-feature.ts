@@ -8,7 +8,6 @@ import { WebSocketServer } from 'ws';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../../feature.js';
-import { rejectUpgrade } from '../../http/upgrade-router.js';
 import type { SessionRegistry } from '../../domain/sessions/session-handle.js';
 import { liveViewHtml } from './live-view-page.js';
 import { serveViewer } from './live-view-socket.js';
@@ -46,12 +45,7 @@ export const liveViewFeature: Feature = {
       wss.close();
     });
     ctx.upgrades.add('/browsers/:id/live/ws', async (req, socket, head, params, url) => {
-      let handle;
-      try {
-        handle = await sessions().requireUpgrade(req, url, params.id);
-      } catch (err) {
-        return rejectUpgrade(socket, err);
-      }
+      const handle = await sessions().requireUpgrade(req, url, params.id); // a failure: the router answers it
       const readOnly = ['true', '1'].includes(url.searchParams.get('readOnly') ?? url.searchParams.get('readonly') ?? '');
       wss.handleUpgrade(req, socket, head, (ws) => serveViewer(ws, handle, { readOnly, liveView }));
     });

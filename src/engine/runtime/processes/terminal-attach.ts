@@ -23,7 +23,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { ApiError } from '../../http/api-error.js';
-import { rejectUpgrade } from '../../http/upgrade-router.js';
 import type { SessionRegistry } from '../../domain/sessions/session-handle.js';
 import type { ProcessTable } from './process-table.js';
 import type { SessionProcess } from './session-process.js';
@@ -33,21 +32,13 @@ export function createTerminalAttach(sessions: () => SessionRegistry | undefined
   const sockets = new Set<WebSocket>();
 
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
-    let proc: SessionProcess;
-    let release: () => void;
-    let sessionSignal: AbortSignal;
-    try {
-      const registry = sessions();
-      if (!registry) throw ApiError.notFound('browser session', params.id);
-      const handle = await registry.requireUpgrade(req, url, params.id);
-      proc = table.get(handle.id, params.process_id);
-      release = handle.holdActive();
-      sessionSignal = handle.signal;
-    } catch (err) {
-      rejectUpgrade(socket, err);
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => bridge(ws, proc, release, sessionSignal));
+    // A failure is thrown: the upgrade router answers it (and logs what is unexpected).
+    const registry = sessions();
+    if (!registry) throw ApiError.notFound('browser session', params.id);
+    const session = await registry.requireUpgrade(req, url, params.id);
+    const proc = table.get(session.id, params.process_id);
+    const release = session.holdActive();
+    wss.handleUpgrade(req, socket, head, (ws) => bridge(ws, proc, release, session.signal));
   }
 
   function bridge(ws: WebSocket, proc: SessionProcess, release: () => void, sessionSignal: AbortSignal): void {
