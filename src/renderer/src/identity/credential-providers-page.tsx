@@ -41,18 +41,15 @@ export const useCredentialProviders = createListStore<CredentialProviderRecord, 
 
 const EMPTY_FORM = { name: '', token: '', ttl: '', priority: '' };
 
-/** Add (no `editing`) or edit a provider. An empty token field on edit keeps the stored token. */
+/**
+ * Add (no `editing`) or edit a provider. An empty token field on edit keeps the stored token.
+ * The caller keys it by the provider edited, so each opening starts from that provider's values.
+ */
 function ProviderDialog({ open, editing, onClose }: { open: boolean; editing?: CredentialProviderRecord; onClose(): void }): React.JSX.Element | null {
-  const [f, setF] = useState(EMPTY_FORM);
-  const [seeded, setSeeded] = useState<string | undefined>();
-  if (open && editing && seeded !== editing.id) {
-    setSeeded(editing.id);
-    setF({ name: editing.name, token: '', ttl: '', priority: String(editing.priority) });
-  }
+  const [f, setF] = useState(editing ? { ...EMPTY_FORM, name: editing.name, priority: String(editing.priority) } : EMPTY_FORM);
   const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement>) => setF({ ...f, [k]: e.target.value });
   const close = (): void => {
     setF(EMPTY_FORM);
-    setSeeded(undefined);
     onClose();
   };
   return (
@@ -74,7 +71,6 @@ function ProviderDialog({ open, editing, onClose }: { open: boolean; editing?: C
           notify(`Credential provider ${p.name} added — test it to see its vaults`);
         }
         setF(EMPTY_FORM);
-        setSeeded(undefined);
         changed('credential-providers');
       }}
     >
@@ -276,7 +272,7 @@ export function CredentialProvidersPage(): React.JSX.Element {
         </table>
       ) : null}
       <ProviderDialog open={adding} onClose={() => setAdding(false)} />
-      <ProviderDialog open={!!editing} editing={editing} onClose={() => setEditing(undefined)} />
+      <ProviderDialog key={editing?.id ?? 'none'} open={!!editing} editing={editing} onClose={() => setEditing(undefined)} />
       <ConfirmDialog
         open={!!deleting}
         title={`Delete credential provider ${deleting?.name ?? ''}?`}
