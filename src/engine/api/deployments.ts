@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
-import { multipartError, saveFilePart } from '../http/multipart-files.js';
+import { multipartError, saveFilePart } from '../runtime/uploads/multipart-files.js';
 import { requireOrgWideKey } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
 import type { AppEventLog } from '../domain/apps/app-event-log.js';

@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/api-error.js';
-import { multipartError, saveFilePart } from '../../http/multipart-files.js';
+import { multipartError, saveFilePart } from '../../runtime/uploads/multipart-files.js';
 import { newId } from '../ids.js';
 import { validateExtensionName, validateStoredExtensionName, type StagedZip } from './extensions.js';
 import { MAX_EXTENSIONS_PER_SESSION } from './extension-service.js';

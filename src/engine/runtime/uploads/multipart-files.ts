@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../../http/api-error.js';
 
 /** Streams a file part to `file` (mode 0600), hashing it on the way. */
 export async function saveFilePart(stream: Readable, file: string): Promise<{ sha256: string; size: number }> {
