@@ -63,7 +63,21 @@ export interface EngineOptions {
   chromeStoreUrl?: string;
   /** How long a Chrome Web Store fetch may take before it answers 504 (default 30 s). */
   chromeStoreTimeoutMs?: number;
+  /**
+   * Run browsers without the jail even where bubblewrap works, and allow serving other machines
+   * where it does not (`--insecure-no-jail`, env BROWSERDECK_INSECURE_NO_JAIL=1). See README
+   * "Security model".
+   */
+  insecureNoJail?: boolean;
+  /**
+   * Address ranges (CIDR) jailed browsers may not reach, checked on the resolved address of
+   * every connection (`--egress-deny`, env BROWSERDECK_EGRESS_DENY, comma-separated). Default:
+   * cloud metadata (`169.254.0.0/16`, `fd00:ec2::254/128`).
+   */
+  egressDeny?: string[];
 }
+
+export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
 
 export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode' | 'chromeStoreUrl' | 'chromeStoreTimeoutMs'>> {
   databaseUrl?: string;
@@ -108,7 +122,14 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     childNode: opts.childNode,
     chromeStoreUrl: opts.chromeStoreUrl ?? env.BROWSERDECK_CHROME_STORE_URL,
     chromeStoreTimeoutMs: opts.chromeStoreTimeoutMs,
+    insecureNoJail: opts.insecureNoJail ?? env.BROWSERDECK_INSECURE_NO_JAIL === '1',
+    egressDeny: opts.egressDeny ?? listFrom(env.BROWSERDECK_EGRESS_DENY) ?? DEFAULT_EGRESS_DENY,
   };
+}
+
+function listFrom(v: string | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function intFrom(v: string | undefined): number | undefined {

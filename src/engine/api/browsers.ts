@@ -3,6 +3,7 @@
  * feature's wiring — the manager as `ctx.services.sessions`, the session-JWT authenticator,
  * the CDP proxy and its `/json/version`, recovery at start and ending every session at stop.
  */
+import { devtoolsJson } from '../runtime/chromium/devtools-address.js';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -101,9 +102,7 @@ export const sessionsFeature: Feature = {
       app.get('/browsers/:id/cdp/json/version', { schema: { tags, params: IdParam } }, async (req) => {
         const rt = await sessions.require(req.auth, (req.params as { id: string }).id);
         const b = await rt.ready();
-        const port = new URL(b.wsUrl).port;
-        const res = await fetch(`http://127.0.0.1:${port}/json/version`);
-        const info = (await res.json()) as Record<string, string>;
+        const info = await devtoolsJson<Record<string, string>>(b.wsUrl, '/json/version');
         const token = await jwt.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId }, new Date(ctx.clock.now().getTime() + 24 * 3600 * 1000));
         return { ...info, webSocketDebuggerUrl: sessionUrls(ctx.publicUrl(), rt.id, token).cdp_ws_url };
       });

@@ -20,6 +20,7 @@ export const ENGINE_ASSETS = [
   'code-runner/code-runner-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
+  'sandbox/jail-helper.mjs',
   'app-runtime/app-runner-child.mjs',
   'app-runtime/fallback-resolve-hooks.mjs',
 ] as const;

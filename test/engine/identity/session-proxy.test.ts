@@ -117,7 +117,11 @@ describe('sessions through proxies', () => {
     await expect(t.client.browsers.create({ headless: true, proxy_id: 'nope' })).rejects.toMatchObject({ status: 404 });
 
     const proxy = await t.client.proxies.create({ type: 'custom', config: { host: '127.0.0.1', port: authed.port, username: 'sess', password: 'pw-9' } });
-    const plain = await t.client.browsers.create({ headless: true });
+    // The control browser runs unjailed (bwrap off while it starts): a jailed one has no host
+    // address to reveal at all (its own network namespace), so it could not show the check fails.
+    process.env.BROWSERDECK_NO_BWRAP = '1';
+    const plain = await t.client.browsers.create({ headless: true }).finally(() => delete process.env.BROWSERDECK_NO_BWRAP);
+    const jailed = await t.client.browsers.create({ headless: true });
     const proxied = await t.client.browsers.create({ headless: true, proxy_id: proxy.id! });
     const plainPage = await connect(plain.cdp_ws_url);
     const proxiedPage = await connect(proxied.cdp_ws_url);
@@ -132,6 +136,12 @@ describe('sessions through proxies', () => {
     const realIps = Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal).map((i) => i!.address);
     expect(candidates.filter((c) => / typ host/.test(c))).toEqual([]);
     for (const ip of realIps) expect(candidates.join('\n')).not.toContain(ip);
+    // Without a proxy, a jailed browser reveals no host address either.
+    const jailedPage = await connect(jailed.cdp_ws_url);
+    await jailedPage.goto(`${echo.url}/webrtc`);
+    const fromJail = (await jailedPage.evaluate(gatherCandidates)) as string[];
+    for (const ip of realIps) expect(fromJail.join('\n')).not.toContain(ip);
+    await t.client.browsers.deleteByID(jailed.session_id);
 
     await t.client.browsers.deleteByID(plain.session_id);
     await t.client.browsers.deleteByID(proxied.session_id);

@@ -4,6 +4,7 @@
  * machine, and the addresses a sandbox must not reach — each first shown reachable from the
  * test process itself, so a refused connection inside means isolation, not a dead port.
  */
+import { devtoolsEndpoint } from '../../../src/engine/runtime/chromium/devtools-address.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -42,17 +43,20 @@ export async function startIsolationFixture(): Promise<IsolationFixture> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
-  const devtoolsHost = (id: string) => new URL(handleOf(te, id).browserCdpUrl()).host;
+  const endpoint = (id: string) => devtoolsEndpoint(handleOf(te, id).browserCdpUrl());
+  // A jailed browser has no host port at all (DevTools only behind its jail's Unix socket).
+  const devtoolsHost = (id: string) => (endpoint(id).socketPath ? '' : `${endpoint(id).host}:${endpoint(id).port}`);
+  const devtoolsUrls = (): Record<string, string> =>
+    endpoint(a).socketPath ? {} : { otherSessionDevtools: `http://${devtoolsHost(b)}/json/version`, ownDevtoolsDirect: `http://${devtoolsHost(a)}/json/version` };
   return {
     te,
     a,
     b,
-    browserPath: (id) => new URL(handleOf(te, id).browserCdpUrl()).pathname,
+    browserPath: (id) => endpoint(id).path,
     devtoolsHost,
     hostService,
     forbidden: () => ({
-      otherSessionDevtools: `http://${devtoolsHost(b)}/json/version`,
-      ownDevtoolsDirect: `http://${devtoolsHost(a)}/json/version`,
+      ...devtoolsUrls(),
       engine: `${te.url}/openapi.json`,
       hostService: hostService.url,
     }),

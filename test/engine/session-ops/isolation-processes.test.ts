@@ -116,11 +116,15 @@ console.log(JSON.stringify({ env: process.env.CDP_URL, alias: process.env.CHROME
 describe('session processes without bwrap (BROWSERDECK_NO_BWRAP=1)', () => {
   it('still get CDP_URL, the browser’s real address', async () => {
     process.env.BROWSERDECK_NO_BWRAP = '1';
+    // Created while bwrap is off, so its browser is unjailed too and has a host port to hand out.
+    const s = await f.te.client.browsers.create({ headless: true });
     try {
-      const r = await f.te.client.browsers.process.exec(f.a, { command: 'sh', args: ['-c', 'echo "$CDP_URL"'] });
-      expect(text(r.stdout_b64).trim()).toBe(`http://${f.devtoolsHost(f.a)}`);
+      const r = await f.te.client.browsers.process.exec(s.session_id, { command: 'sh', args: ['-c', 'echo "$CDP_URL"'] });
+      expect(f.devtoolsHost(s.session_id)).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(text(r.stdout_b64).trim()).toBe(`http://${f.devtoolsHost(s.session_id)}`);
     } finally {
       delete process.env.BROWSERDECK_NO_BWRAP;
+      await f.te.client.browsers.deleteByID(s.session_id);
     }
   });
 });

@@ -18,7 +18,7 @@ const CASES: Array<[string, string, unknown, number]> = [
   ['POST', '/browser_pools', { size: 1, start_url: 'javascript:alert(1)' }, 400],
   ['POST', '/browser_pools', { size: 1, timeout_seconds: 5 }, 400],
   ['POST', '/browser_pools', { size: 1, profile: { id: 'a', name: 'b' } }, 400],
-  ['POST', '/browser_pools', { size: 1, chrome_policy: { HomepageLocation: 'x' } }, 422],
+  ['POST', '/browser_pools', { size: 1, chrome_policy: { 'not a policy!': 'x' } }, 400],
   ['POST', '/browser_pools', { size: 1, unknown_field: true }, 400],
   ['PATCH', '/browser_pools/nope', { size: 2 }, 404],
   ['GET', '/browser_pools/nope', undefined, 404],

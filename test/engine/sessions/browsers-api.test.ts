@@ -119,7 +119,7 @@ describe('browsers API', () => {
 
   it('refuses options it cannot honour with a clear 4xx, never ignoring them', async () => {
     const cases: Array<[unknown, number, string]> = [
-      [{ chrome_policy: { HomepageLocation: 'https://example.com' } }, 422, 'chrome_policy_unsupported'],
+      [{ chrome_policy: { 'not a policy!': true } }, 400, 'invalid_request'],
       [{ extensions: [{ name: 'no-such-extension' }] }, 404, 'extension_not_found'],
       [{ extensions: [{ id: 'a', name: 'b' }] }, 400, 'invalid_request'],
       [{ viewport: { width: 1024, height: 768, refresh_rate: 240 } }, 422, 'unsupported_refresh_rate'],

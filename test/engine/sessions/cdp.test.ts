@@ -117,7 +117,7 @@ describe('CDP proxy', () => {
     process.kill(-first.pgid, 'SIGKILL');
     expect([1011, 1012]).toContain(await closed);
     await waitFor(() => !!rt.browser && rt.browser.pid !== first.pid, 30_000, 'restart');
-    expect(processesWith(`--user-data-dir=${rt.dirs.userData}`).length).toBeGreaterThan(0);
+    expect(processesWith(rt.dirs.userData).length).toBeGreaterThan(0);
     const browser = await chromium.connectOverCDP(s.cdp_ws_url);
     const page = await browser.contexts()[0].newPage();
     await page.goto(`${web.url}/title/after%20crash`);

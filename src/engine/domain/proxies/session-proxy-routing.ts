@@ -17,6 +17,7 @@ import { ApiError } from '../../http/api-error.js';
 import type { Proxies, ProxyRow } from './proxies.js';
 import type { SessionHandle } from '../sessions/session-handle.js';
 import { startLocalForwarder, type LocalForwarder, type Route } from '../../runtime/proxy-forwarder/local-forwarder.js';
+import type { EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
 
 export interface ActiveProxy {
   proxy_id: string;
@@ -31,6 +32,7 @@ export interface ActiveProxy {
 export interface ResolvedSessionProxy {
   id: string;
   launchArgs: string[];
+  egress: LocalForwarder;
   /** Binds the forwarder to the session: closed when it ends. */
   attach(handle: SessionHandle): void;
   /** Closes the forwarder (launch failed before attach, or the session ended). */
@@ -53,7 +55,7 @@ export class SessionProxyRouting {
 
   constructor(
     private readonly proxies: Proxies,
-    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void },
+    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void; policy?: EgressPolicy },
   ) {}
 
   private route(row: ProxyRow): Route {
@@ -78,6 +80,7 @@ export class SessionProxyRouting {
     return {
       id: row.id,
       launchArgs: proxyLaunchArgs(forwarder.url),
+      egress: forwarder,
       attach: (handle) => {
         this.unattached.delete(forwarder);
         sessionId = handle.id;

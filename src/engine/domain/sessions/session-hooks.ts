@@ -6,12 +6,16 @@
  */
 import type { AuthContext } from '../../http/auth.js';
 import type { SessionHandle } from './session-handle.js';
+import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 export type { ProfileSelector, ProfileService, ProfileBinding } from '../profiles/profile-binding.js';
 
 /** A proxy resolved for one session launch (see domain/proxies/session-proxy-routing.ts). */
 export interface SessionProxy {
   id: string;
+  /** Flags for an unjailed browser (`--proxy-server` at the forwarder's loopback port). */
   launchArgs: string[];
+  /** The forwarder itself: a jailed browser reaches it through its jail (Unix socket). */
+  egress?: LocalForwarder;
   /** Binds per-session resources (the local forwarder) to the session: released when it ends. */
   attach?(handle: SessionHandle): void;
   /** Releases them when the launch is abandoned before `attach`. */

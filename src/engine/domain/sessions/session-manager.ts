@@ -10,7 +10,10 @@ import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from './session-handle.js';
-import { SessionRuntime } from './session-runtime.js';
+import { SessionRuntime, type SessionJail } from './session-runtime.js';
+import { usableBwrap } from '../../runtime/sandbox/bwrap.js';
+import { egressPolicy, type EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
+import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
 import { sessionDto, type ProfileRef, type SessionDto, type SessionRow } from './session-record.js';
@@ -56,6 +59,23 @@ export class SessionManager implements SessionRegistry {
     return this.ctx.clock.now();
   }
 
+  private policy?: EgressPolicy;
+
+  /**
+   * How this session's browser is jailed (runtime/sandbox/browser-jail.ts), or undefined when
+   * it runs on the host: no usable bubblewrap, or the operator chose `--insecure-no-jail`.
+   */
+  private async jailFor(egress: LocalForwarder | undefined, chromePolicy: Record<string, unknown> | undefined): Promise<SessionJail | undefined> {
+    const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
+    const bwrap = this.ctx.config.insecureNoJail ? null : await usableBwrap();
+    if (!bwrap) {
+      if (hasPolicy) throw ApiError.unprocessable('chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories', 'chrome_policy_unsupported');
+      return undefined;
+    }
+    this.policy ??= egressPolicy(this.ctx.config.egressDeny);
+    return { bwrap, hide: [this.ctx.config.dataDir], policy: this.policy, egress, chromePolicy: hasPolicy ? chromePolicy : undefined };
+  }
+
   /** The running sessions of this node (engine-internal). */
   all(): SessionRuntime[] {
     return [...this.running.values()];
@@ -71,6 +91,14 @@ export class SessionManager implements SessionRegistry {
       proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined,
       extensions: this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined,
     });
+    let jail: SessionJail | undefined;
+    try {
+      jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy);
+    } catch (err) {
+      await plan.profile?.finish('', { save: false });
+      await plan.proxy?.release?.();
+      throw err;
+    }
     const sessionDir = path.join(this.sessionsDir, id);
     const row: SessionRow = {
       id,
@@ -123,6 +151,7 @@ export class SessionManager implements SessionRegistry {
       env: this.ctx.config.env,
       userAgent: plan.options.stealth ? await stealthUserAgent(executable) : undefined,
       extraArgs: plan.extraArgs,
+      jail,
       // The start page's own load, requests and console lines are telemetry too: launch on
       // about:blank and open start_url once the collector watches the tab (see below).
       deferStartUrl,

@@ -110,13 +110,16 @@ export function checkGpu(gpu: boolean | undefined): boolean {
 }
 
 /**
- * Chromium reads enterprise policies only from system-wide directories that a per-session
- * browser cannot own, so policies are refused rather than pretended; `{}` is accepted.
+ * `chrome_policy`: Chromium policies by name (e.g. `{"URLBlocklist": ["example.com"]}`), written
+ * as a managed policy file inside the session's browser jail. The shape is checked here; an
+ * engine without the jail refuses non-empty policies (session-manager.ts).
  */
 export function checkChromePolicy(p: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (p && Object.keys(p).length > 0) {
-    throw ApiError.unprocessable(`chrome_policy is not supported by this engine (policies given: ${Object.keys(p).slice(0, 5).join(', ')}); Chromium reads policies only from system directories`, 'chrome_policy_unsupported');
+  if (!p) return p;
+  for (const name of Object.keys(p)) {
+    if (!/^[A-Za-z][A-Za-z0-9]{0,99}$/.test(name)) throw ApiError.invalidField(`chrome_policy.${name.slice(0, 100)}`, 'a policy name is letters and digits, as in URLBlocklist');
   }
+  if (JSON.stringify(p).length > 256 * 1024) throw ApiError.invalidField('chrome_policy', 'at most 256 KB of policies');
   return p;
 }
 

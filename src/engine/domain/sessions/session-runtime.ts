@@ -18,6 +18,9 @@ import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
 import { firstTab, navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
+import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from '../../runtime/sandbox/browser-jail.js';
+import { startLocalForwarder, type LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
+import type { EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
 import { ApiError } from '../../http/api-error.js';
 
 export interface RuntimeSpec {
@@ -47,7 +50,23 @@ export interface RuntimeSpec {
   serviceLog?: (service: string, chunk: string) => void;
   /** Where a failing or slow update listener is reported. */
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** Run the browser in the browser jail (runtime/sandbox/browser-jail.ts); absent: on the host. */
+  jail?: SessionJail;
 }
+
+export interface SessionJail {
+  bwrap: string;
+  /** Host paths masked inside (the engine's data dir). */
+  hide: string[];
+  policy: EgressPolicy;
+  /** The session proxy's forwarder, when it has one; otherwise the session gets a direct one. */
+  egress?: LocalForwarder;
+  /** `chrome_policy`: written as a managed policy file inside the jail. */
+  chromePolicy?: Record<string, unknown>;
+}
+
+/** Flags a proxy adds for an unjailed browser; the jail routes through its own egress instead. */
+const PROXY_FLAG = /^--(proxy-server|proxy-bypass-list|webrtc-ip-handling-policy)=/;
 
 /**
  * Chromium puts its singleton socket in `$TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket`
@@ -62,6 +81,8 @@ export function shortTmpLink(id: string, platform: NodeJS.Platform = process.pla
 }
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
+/** sun_path holds 108 bytes on Linux including the NUL. */
+const MAX_SOCKET_PATH = 100;
 
 export function sessionDirs(sessionDir: string): SessionDirs {
   const root = path.join(sessionDir, 'root');
@@ -101,6 +122,10 @@ export class SessionRuntime implements SessionHandle {
   extensionDirs: string[] = [];
   /** Serializes extension reloads (each one restarts the browser). */
   private reloading: Promise<unknown> = Promise.resolve();
+  /** Jailed: the private dir holding the DevTools and egress sockets, and the egress proxy. */
+  private jailDir?: string;
+  private egress?: LocalForwarder;
+  private ownEgress = false;
 
   constructor(private readonly spec: RuntimeSpec) {
     this.id = spec.id;
@@ -146,6 +171,11 @@ export class SessionRuntime implements SessionHandle {
     return this.xvfb?.pid;
   }
 
+  /** Whether the browser runs in the browser jail. */
+  get jailed(): boolean {
+    return !!this.spec.jail;
+  }
+
   get restarts(): number {
     return this.supervisor.restarts;
   }
@@ -160,6 +190,7 @@ export class SessionRuntime implements SessionHandle {
 
   private async doStart(): Promise<LaunchedBrowser> {
     for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
+    if (this.spec.jail) await this.prepareJail(this.spec.jail);
     await this.spec.prepare?.(this.dirs);
     if (this.ended) throw new Error('session ended while starting');
     if (needsXvfb(this.headless, this.spec.env)) {
@@ -171,14 +202,41 @@ export class SessionRuntime implements SessionHandle {
     return b;
   }
 
+  private async prepareJail(jail: SessionJail): Promise<void> {
+    await prepareJailRoot(this.dirs.root);
+    this.jailDir = path.join(this.spec.sessionDir, 'jail');
+    if (Buffer.byteLength(path.join(this.jailDir, 'devtools.sock')) > MAX_SOCKET_PATH) {
+      this.jailDir = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
+    }
+    await fs.mkdir(this.jailDir, { recursive: true, mode: 0o700 });
+    this.ownEgress = !jail.egress;
+    const log = (msg: string) => this.spec.serviceLog?.('session', `${msg}\n`);
+    this.egress = jail.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: jail.policy, log }));
+    await this.egress.listenUnix(path.join(this.jailDir, 'egress.sock'));
+    if (jail.chromePolicy) {
+      await fs.mkdir(this.policyDir, { recursive: true });
+      await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(jail.chromePolicy));
+    }
+  }
+
+  private get policyDir(): string {
+    return path.join(this.spec.sessionDir, 'policies');
+  }
+
+  /** The browser's view of a session root path (jailed: the root is its `/`). */
+  private browserPath(hostPath: string): string {
+    return this.spec.jail ? jailPathOf(hostPath, this.dirs.root, '/') : hostPath;
+  }
+
   private get frameKey(): string {
     return `${this.spec.executable}|kiosk=${Boolean(this.spec.options.kiosk_mode)}`;
   }
 
   private async launch(): Promise<LaunchedBrowser> {
     const o = this.spec.options;
+    const jail = this.spec.jail;
     const args = chromiumArgs({
-      userDataDir: this.dirs.userData,
+      userDataDir: jail ? JAIL_USER_DATA : this.dirs.userData,
       headless: o.headless,
       // Headless: the current viewport (a restart keeps a PATCHed one); headful: the X screen.
       viewport: o.headless ? this.viewport : o.viewport,
@@ -188,16 +246,41 @@ export class SessionRuntime implements SessionHandle {
       userAgent: this.spec.userAgent,
       gpu: o.gpu,
       startUrl: this.pendingStartUrl ? undefined : o.start_url,
-      extensionDirs: this.extensionDirs,
-      extraArgs: this.spec.extraArgs,
-      runningAsRoot: process.getuid?.() === 0,
+      extensionDirs: jail ? this.extensionDirs.map((d) => jailPathOf(d, this.extensionsDir, JAIL_EXTENSIONS)) : this.extensionDirs,
+      extraArgs: jail ? this.spec.extraArgs.filter((a) => !PROXY_FLAG.test(a)) : this.spec.extraArgs,
+      // Inside the jail Chromium runs as uid 1000 with its own sandbox on.
+      runningAsRoot: !jail && process.getuid?.() === 0,
+      jailArgs: jail ? jailChromiumArgs() : undefined,
     });
-    const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
-    if (this.display) env.DISPLAY = this.display;
-    const b = await launchChromium({ executable: this.spec.executable, args, env, onOutput: (c) => this.spec.serviceLog?.('browser', c) });
+    const onOutput = (c: string) => this.spec.serviceLog?.('browser', c);
+    let b: LaunchedBrowser;
+    if (jail) {
+      const devtoolsSocket = path.join(this.jailDir!, 'devtools.sock');
+      // The helper of a previous (crashed) launch left its socket file behind.
+      await fs.rm(devtoolsSocket, { force: true });
+      const cmd = await browserJailCommand({
+        bwrap: jail.bwrap,
+        root: this.dirs.root,
+        userData: this.dirs.userData,
+        tmp: this.dirs.tmp,
+        sockDir: this.jailDir!,
+        egressSocket: path.join(this.jailDir!, 'egress.sock'),
+        extensionsDir: this.extensionsDir,
+        policyDir: jail.chromePolicy ? this.policyDir : undefined,
+        hide: jail.hide,
+        display: this.display,
+        executable: this.spec.executable,
+        args,
+      });
+      b = await launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput });
+    } else {
+      const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
+      if (this.display) env.DISPLAY = this.display;
+      b = await launchChromium({ executable: this.spec.executable, args, env, onOutput });
+    }
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
-    const downloads = b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.dirs.downloads, eventsEnabled: true }).catch(() => {});
+    const downloads = b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.browserPath(this.dirs.downloads), eventsEnabled: true }).catch(() => {});
     if (o.headless) {
       this.windows?.stop();
       this.windows = new HeadlessWindows(b.control, () => this.viewport, this.frameKey);
@@ -414,6 +497,8 @@ export class SessionRuntime implements SessionHandle {
       await this.xvfb?.stop();
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);
+      if (this.ownEgress) await this.egress?.close();
+      if (this.jailDir && !this.jailDir.startsWith(this.spec.sessionDir)) await fs.rm(this.jailDir, { recursive: true, force: true });
       if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
       await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
     })();

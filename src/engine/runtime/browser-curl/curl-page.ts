@@ -9,6 +9,7 @@
  * Set-Cookie, and the body as a stream (`Fetch.takeResponseBodyAsStream` + `IO.read`),
  * binary-safe and never buffered whole. Redirects are not followed (like curl).
  */
+import { NET_ERROR_HEADER } from '../proxy-forwarder/local-forwarder.js';
 import { randomUUID } from 'node:crypto';
 import { HiddenPage, type PausedRequest } from '../cdp/hidden-page.js';
 import type { SessionCdp } from '../cdp/session-cdp.js';
@@ -180,6 +181,13 @@ export class CurlPage {
     // Raw headers (with Set-Cookie) arrive as Network ExtraInfo, normally just before this.
     if (!p.rawHeaders) await new Promise((r) => setImmediate(r));
     const headers = p.rawHeaders ?? (paused.responseHeaders ?? []).map((h): [string, string] => [h.name, h.value]);
+    // A jailed browser reaches the network through the engine's egress proxy: a failure there
+    // is the proxy's answer, carrying the net error Chromium would have reported itself.
+    const netError = headers.find(([k]) => k.toLowerCase() === NET_ERROR_HEADER)?.[1];
+    if (netError && paused.responseStatusCode! >= 400) {
+      p.reject(new NetError(netError));
+      return void this.page.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Failed' }).catch(() => {});
+    }
     const base = { status: paused.responseStatusCode!, statusText: paused.responseStatusText ?? '', headers };
     const requestId = paused.requestId;
     let stream: string | undefined;

@@ -23,12 +23,16 @@ export interface ChromiumLaunchOptions {
   /** Extra flags from extension points (proxy service, profile hooks). */
   extraArgs?: string[];
   runningAsRoot?: boolean;
+  /**
+   * Jailed: a fixed DevTools port in the jail's own network namespace, plus the jail's own
+   * flags (runtime/sandbox/browser-jail.ts), instead of a random loopback port on the host.
+   */
+  jailArgs?: string[];
 }
 
 export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
   const args = [
-    '--remote-debugging-port=0',
-    '--remote-debugging-address=127.0.0.1',
+    ...(o.jailArgs ?? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1']),
     `--user-data-dir=${o.userDataDir}`,
     '--no-first-run',
     '--no-default-browser-check',
@@ -55,6 +59,8 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
   if (!o.gpu) args.push('--disable-gpu');
   else args.push('--ignore-gpu-blocklist', '--enable-gpu-rasterization');
   if (o.kiosk) args.push('--kiosk');
+  // Note: a headful browser in the jail (its own sandbox on) reports navigator.webdriver false,
+  // like a person's Chrome; --enable-automation would add an infobar that shrinks the page.
   if (o.stealth) {
     // navigator.webdriver stays false and the UA does not announce a headless browser.
     args.push('--disable-blink-features=AutomationControlled');

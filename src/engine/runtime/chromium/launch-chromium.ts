@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CdpConnection } from './cdp-connection.js';
 import { killGroup, isGroupAlive } from './process-group.js';
+import { jailedWsUrl } from './devtools-address.js';
 
 export interface LaunchSpec {
   executable: string;
@@ -15,6 +16,11 @@ export interface LaunchSpec {
   timeoutMs?: number;
   /** Receives Chromium's stderr as it arrives (the session's `browser` supervisor log). */
   onOutput?: (chunk: string) => void;
+  /**
+   * Set when `executable` is the browser jail (runtime/sandbox/browser-jail.ts): DevTools is
+   * reached through this Unix socket once the jail helper reports it is ready.
+   */
+  devtoolsSocket?: string;
 }
 
 export interface BrowserVersion {
@@ -29,7 +35,10 @@ export interface LaunchedBrowser {
   pid: number;
   /** Equals pid: the browser leads its own group. */
   pgid: number;
-  /** Internal browser-level CDP address (ws://127.0.0.1:<port>/devtools/browser/<id>). */
+  /**
+   * Internal browser-level CDP address: `ws://127.0.0.1:<port>/devtools/browser/<id>`, or for a
+   * jailed browser `ws+unix://<socket>:/devtools/browser/<id>` (see devtools-address.ts).
+   */
   wsUrl: string;
   control: CdpConnection;
   version: BrowserVersion;
@@ -50,17 +59,21 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
     throw new Error(`could not start ${spec.executable}`);
   }
   let stderrTail = '';
+  let helperSeen = false;
+  let devtools: string | undefined;
   try {
     const wsUrl = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('Chromium did not report its DevTools address in time')), spec.timeoutMs ?? 30_000);
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => {
         spec.onOutput?.(chunk);
+        helperSeen ||= (stderrTail.slice(-40) + chunk).includes('browserdeck-jail: ready');
         stderrTail = (stderrTail + chunk).slice(-4000);
-        const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail);
-        if (m) {
+        devtools ??= /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail)?.[1];
+        // A jailed browser is reachable only once the helper serves its socket too.
+        if (devtools && (helperSeen || !spec.devtoolsSocket)) {
           clearTimeout(timer);
-          resolve(m[1]);
+          resolve(spec.devtoolsSocket ? jailedWsUrl(spec.devtoolsSocket, new URL(devtools).pathname) : devtools);
         }
       });
       void exited.then(({ code, signal }) => {

@@ -14,6 +14,7 @@
  * network stays shared in that mode (the permission model has no network rule) — documented
  * as the weaker mode.
  */
+import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
@@ -85,7 +86,7 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
     ...runtimeEnv(),
   };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
-  const browserPath = new URL(wsUrl).pathname;
+  const browserPath = devtoolsEndpoint(wsUrl).path;
   return {
     file: bwrap,
     // bwrap takes only options from --args: the command stays on its command line, the marker

@@ -4,6 +4,7 @@
  * a group when the session ends and when the engine stops. Exited processes stay queryable
  * until their session ends (oldest dropped beyond a cap).
  */
+import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { ApiError } from '../../http/api-error.js';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
 import { resolveSessionPath } from '../session-fs/resolve-session-path.js';
@@ -35,7 +36,9 @@ function validate(req: ProcessRequest): void {
 
 function directCdpUrl(session: SessionHandle): string {
   try {
-    return `http://${new URL(session.browserCdpUrl()).host}`;
+    const e = devtoolsEndpoint(session.browserCdpUrl());
+    // A jailed browser has no host port; its processes are jailed too and get 127.0.0.1:9222.
+    return e.socketPath ? '' : `http://${e.host}:${e.port}`;
   } catch {
     return ''; // browser restarting: no address to hand out right now
   }

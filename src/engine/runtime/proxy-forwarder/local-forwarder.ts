@@ -16,6 +16,7 @@ import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { proxyAuthorization, type Upstream } from './upstream.js';
 import { bypassRules, type BypassRules } from './bypass-rules.js';
+import { EgressDenied, OPEN_EGRESS, type EgressPolicy } from './egress-policy.js';
 
 /**
  * Where traffic goes: the upstream proxy, except destinations matching `bypass` (see
@@ -42,6 +43,11 @@ export interface LocalForwarder {
   readonly stats: ForwarderStats;
   /** Switches new traffic to another route and drops open tunnels so they reconnect through it. */
   setRoute(r: Route): void;
+  /**
+   * Also serves the proxy on a Unix socket (a jailed browser reaches it through its jail
+   * helper; runtime/sandbox/browser-jail.ts). Closed with the forwarder.
+   */
+  listenUnix(socketPath: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,9 +55,12 @@ function describe(u: Upstream): string {
   return `${u.host}:${u.port}`;
 }
 
-/** Opens a (TLS when the upstream speaks https) connection to the upstream, failing after `timeoutMs`. */
-function connectUpstream(u: Upstream, timeoutMs: number, cb: (err: Error | null, socket?: net.Socket) => void): net.Socket {
-  const socket = u.protocol === 'https' ? tls.connect({ host: u.host, port: u.port, servername: net.isIP(u.host) ? undefined : u.host }) : net.connect({ host: u.host, port: u.port });
+/**
+ * Opens a (TLS when the upstream speaks https) connection to the upstream at the address the
+ * egress policy resolved and allowed, failing after `timeoutMs`.
+ */
+function connectUpstream(u: Upstream, address: string, timeoutMs: number, cb: (err: Error | null, socket?: net.Socket) => void): net.Socket {
+  const socket = u.protocol === 'https' ? tls.connect({ host: address, port: u.port, servername: net.isIP(u.host) ? undefined : u.host }) : net.connect({ host: address, port: u.port });
   let settled = false;
   const settle = (err: Error | null): void => {
     if (settled) return;
@@ -81,7 +90,29 @@ function directUpstream(host: string, port: number): Upstream {
   return { protocol: 'http', host, port };
 }
 
-export async function startLocalForwarder(initial: Route, opts: { connectTimeoutMs?: number; log?: (msg: string) => void } = {}): Promise<LocalForwarder> {
+/**
+ * Set on the forwarder's own failure answers: the Chromium net error of the failure (a browser
+ * behind a proxy only sees the proxy's answer, so the engine's curl reads it from here).
+ */
+export const NET_ERROR_HEADER = 'x-browserdeck-net-error';
+
+function netErrorOf(err: Error | undefined): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'net::ERR_NAME_NOT_RESOLVED';
+  if (code === 'ECONNREFUSED') return 'net::ERR_CONNECTION_REFUSED';
+  if (code === 'ECONNRESET') return 'net::ERR_CONNECTION_RESET';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'net::ERR_ADDRESS_UNREACHABLE';
+  if (code === 'ETIMEDOUT' || /timeout/.test(err?.message ?? '')) return 'net::ERR_CONNECTION_TIMED_OUT';
+  return 'net::ERR_CONNECTION_FAILED';
+}
+
+function deniedText(err: EgressDenied): string {
+  return `Browserdeck proxy: ${err.message}\n`;
+}
+
+export async function startLocalForwarder(initial: Route, opts: { connectTimeoutMs?: number; log?: (msg: string) => void; policy?: EgressPolicy } = {}): Promise<LocalForwarder> {
+  const policy = opts.policy ?? OPEN_EGRESS;
+  const unixServers: net.Server[] = [];
   let route = initial;
   let rules: BypassRules = bypassRules(initial.bypass, initial.upstream?.host ?? 'localhost');
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
@@ -104,46 +135,61 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
     }
     const direct = !route.upstream || rules.matches(target.hostname, Number(target.port || 80));
     const u = direct || !route.upstream ? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80)) : route.upstream;
-    const headers: http.OutgoingHttpHeaders = { ...req.headers };
-    delete headers['proxy-authorization'];
-    delete headers['proxy-connection'];
+    // Raw pairs: repeated headers (two Cookie or X-Thing lines) reach the site as sent.
+    const headers: string[] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      if (!/^proxy-(authorization|connection)$/i.test(req.rawHeaders[i])) headers.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+    }
     const auth = direct ? undefined : proxyAuthorization(u);
-    if (auth) headers['proxy-authorization'] = auth;
+    if (auth) headers.push('Proxy-Authorization', auth);
     if (direct) stats.direct++;
-    const fail = (why: string): void => {
+    const fail = (why: string, err?: Error): void => {
       stats.failures++;
       const text = direct ? `Browserdeck proxy: direct connection to ${describe(u)} failed: ${why}\n` : failText(u, why);
       opts.log?.(text.trim());
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      // What Chromium would have reported connecting itself (the curl API answers with it).
+      const netError = direct ? netErrorOf(err) : 'net::ERR_PROXY_CONNECTION_FAILED';
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: netError });
       res.end(text);
     };
-    const upReq = (u.protocol === 'https' ? https : http).request({
-      host: u.host,
-      port: u.port,
-      method: req.method,
-      path: direct ? target.pathname + target.search : req.url, // absolute form for a proxy, origin form direct
-      headers,
-      agent: false,
-      ...(u.protocol === 'https' && !net.isIP(u.host) ? { servername: u.host } : {}),
-    });
-    // Only connecting is bounded: a slow response (long poll, big download) is the site's business.
-    upReq.on('socket', (sock) => {
-      if (!sock.connecting) return;
-      const t = setTimeout(() => upReq.destroy(new Error(`connect timeout after ${timeoutMs} ms`)), timeoutMs);
-      sock.once('connect', () => clearTimeout(t));
-      sock.once('close', () => clearTimeout(t));
-    });
-    upReq.on('response', (upRes) => {
-      if (upRes.statusCode === 407) {
-        upRes.resume();
-        fail('proxy authentication rejected (407)');
-        return;
-      }
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.headers);
-      upRes.pipe(res);
-    });
-    upReq.on('error', (err) => fail(err.message));
-    req.pipe(upReq);
+    void policy.resolve(u.host).then(
+      (address) => request(address),
+      (err: Error) => {
+        if (!(err instanceof EgressDenied)) return fail(err.message, err);
+        stats.failures++;
+        opts.log?.(deniedText(err).trim());
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: 'net::ERR_NETWORK_ACCESS_DENIED' }).end(deniedText(err));
+      },
+    );
+    const request = (address: string): void => {
+      const upReq = (u.protocol === 'https' ? https : http).request({
+        host: address,
+        port: u.port,
+        method: req.method,
+        path: direct ? target.pathname + target.search : req.url, // absolute form for a proxy, origin form direct
+        headers,
+        agent: false,
+        ...(u.protocol === 'https' && !net.isIP(u.host) ? { servername: u.host } : {}),
+      });
+      // Only connecting is bounded: a slow response (long poll, big download) is the site's business.
+      upReq.on('socket', (sock) => {
+        if (!sock.connecting) return;
+        const t = setTimeout(() => upReq.destroy(new Error(`connect timeout after ${timeoutMs} ms`)), timeoutMs);
+        sock.once('connect', () => clearTimeout(t));
+        sock.once('close', () => clearTimeout(t));
+      });
+      upReq.on('response', (upRes) => {
+        if (upRes.statusCode === 407) {
+          upRes.resume();
+          fail('proxy authentication rejected (407)');
+          return;
+        }
+        res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, upRes.rawHeaders);
+        upRes.pipe(res);
+      });
+      upReq.on('error', (err) => fail(err.message, err));
+      req.pipe(upReq);
+    };
   });
 
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
@@ -163,52 +209,64 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
       client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
     client.on('error', () => {});
-    const up = connectUpstream(u, timeoutMs, (err, socket) => {
-      if (err || !socket) return refuse(err?.message ?? 'no connection');
-      const splice = (rest: Buffer): void => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (rest.length) client.write(rest);
-        if (head.length) socket.write(head);
-        socket.pipe(client);
-        client.pipe(socket);
-        socket.on('error', () => client.destroy());
-        socket.on('close', () => client.destroy());
-        client.on('close', () => socket.destroy());
-      };
-      if (direct) return splice(Buffer.alloc(0));
-      const auth = proxyAuthorization(u);
-      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
-      let buf = Buffer.alloc(0);
-      const headTimer = setTimeout(() => {
-        socket.destroy();
-        refuse('no answer to CONNECT');
-      }, timeoutMs);
-      const onData = (chunk: Buffer): void => {
-        buf = Buffer.concat([buf, chunk]);
-        const end = buf.indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (buf.length > 65536) onError(new Error('oversized CONNECT answer'));
-          return;
-        }
-        clearTimeout(headTimer);
-        socket.off('data', onData);
-        socket.off('error', onError);
-        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(buf.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-        if (status !== 200) {
+    void policy.resolve(u.host).then(
+      (address) => tunnel(address),
+      (err: Error) => {
+        if (!(err instanceof EgressDenied)) return refuse(err.message);
+        stats.failures++;
+        const body = deniedText(err);
+        opts.log?.(body.trim());
+        client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nX-Browserdeck-Egress: denied\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      },
+    );
+    const tunnel = (address: string): void => {
+      const up = connectUpstream(u, address, timeoutMs, (err, socket) => {
+        if (err || !socket) return refuse(err?.message ?? 'no connection');
+        const splice = (rest: Buffer): void => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (rest.length) client.write(rest);
+          if (head.length) socket.write(head);
+          socket.pipe(client);
+          client.pipe(socket);
+          socket.on('error', () => client.destroy());
+          socket.on('close', () => client.destroy());
+          client.on('close', () => socket.destroy());
+        };
+        if (direct) return splice(Buffer.alloc(0));
+        const auth = proxyAuthorization(u);
+        socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`);
+        let buf = Buffer.alloc(0);
+        const headTimer = setTimeout(() => {
           socket.destroy();
-          return refuse(status === 407 ? 'proxy authentication rejected (407)' : `CONNECT ${target} answered ${status || 'garbage'}`);
-        }
-        splice(buf.subarray(end + 4));
-      };
-      const onError = (e: Error): void => {
-        clearTimeout(headTimer);
-        socket.destroy();
-        refuse(e.message);
-      };
-      socket.on('data', onData);
-      socket.on('error', onError);
-    });
-    track(up);
+          refuse('no answer to CONNECT');
+        }, timeoutMs);
+        const onData = (chunk: Buffer): void => {
+          buf = Buffer.concat([buf, chunk]);
+          const end = buf.indexOf('\r\n\r\n');
+          if (end < 0) {
+            if (buf.length > 65536) onError(new Error('oversized CONNECT answer'));
+            return;
+          }
+          clearTimeout(headTimer);
+          socket.off('data', onData);
+          socket.off('error', onError);
+          const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(buf.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+          if (status !== 200) {
+            socket.destroy();
+            return refuse(status === 407 ? 'proxy authentication rejected (407)' : `CONNECT ${target} answered ${status || 'garbage'}`);
+          }
+          splice(buf.subarray(end + 4));
+        };
+        const onError = (e: Error): void => {
+          clearTimeout(headTimer);
+          socket.destroy();
+          refuse(e.message);
+        };
+        socket.on('data', onData);
+        socket.on('error', onError);
+      });
+      track(up);
+    };
   });
   server.on('connection', track);
 
@@ -230,8 +288,18 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
       rules = bypassRules(r.bypass, r.upstream?.host ?? 'localhost');
       for (const t of tunnels) t.destroy();
     },
+    async listenUnix(socketPath) {
+      const unix = net.createServer((s) => server.emit('connection', s));
+      unixServers.push(unix);
+      await new Promise<void>((resolve, reject) => {
+        unix.once('error', reject);
+        unix.listen(socketPath, () => resolve());
+      });
+      unix.on('error', () => {});
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
+        for (const u of unixServers) u.close();
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       });

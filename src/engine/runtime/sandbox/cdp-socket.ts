@@ -1,12 +1,13 @@
 /**
  * The one way a sandbox reaches a browser: a per-session Unix socket that the engine listens
  * on and bind-mounts into that session's sandboxes only. Every connection is piped to the
- * DevTools TCP port of the session's *current* Chromium (looked up per connection, so it
+ * DevTools endpoint (loopback port, or the jail's Unix socket) of the session's *current* Chromium (looked up per connection, so it
  * follows restarts after a crash). The socket lives in the session's private directory
  * (`<dataDir>/sessions/<id>/cdp.sock`, next to — not inside — the session filesystem root, so a
  * session process cannot replace it), or in a private `0700` temp dir when that path is too
  * long for a Unix socket. It is closed, with its connections, when the session ends.
  */
+import { connectDevtools } from '../chromium/devtools-address.js';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -29,11 +30,6 @@ export function sessionCdpSocket(handle: SessionHandle): Promise<string> {
   return p;
 }
 
-function browserAddress(handle: SessionHandle): { host: string; port: number } {
-  const u = new URL(handle.browserCdpUrl());
-  return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port) };
-}
-
 async function open(handle: SessionHandle): Promise<string> {
   if (handle.signal.aborted) throw new Error(`session ${handle.id} has ended`);
   let dir = path.dirname(handle.dirs.root);
@@ -54,8 +50,7 @@ async function open(handle: SessionHandle): Promise<string> {
       .ready()
       .then(() => {
         if (client.destroyed) return;
-        const { host, port } = browserAddress(handle);
-        const upstream = net.connect(port, host);
+        const upstream = connectDevtools(handle.browserCdpUrl());
         conns.add(upstream);
         upstream.on('close', () => (conns.delete(upstream), client.destroy()));
         upstream.on('error', () => upstream.destroy());
