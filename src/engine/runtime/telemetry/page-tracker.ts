@@ -5,6 +5,7 @@
  * 500 ms without requests in flight, layout settled 500 ms after load without a layout shift,
  * navigation settled when both hold.
  */
+import { NET_ERROR_HEADER } from '../proxy-forwarder/local-forwarder.js';
 import type { SessionTelemetry } from './session-telemetry.js';
 import type { EventCategory } from './telemetry-event.js';
 import { LIMITS } from './telemetry-event.js';
@@ -83,7 +84,14 @@ export class PageTracker {
           url: p.request?.url,
         }, { post_data: LIMITS.body });
         return;
-      case 'Network.responseReceived':
+      case 'Network.responseReceived': {
+        // A jailed browser reaches sites through the engine's egress proxy; the proxy's own
+        // failure answer is the network failure the browser would have seen connecting itself.
+        const netError = proxyNetError(p.response?.headers);
+        if (netError) {
+          this.emit('network', 'network_loading_failed', method, { ...this.ctx(), request_id: p.requestId, resource_type: p.type, error_text: netError, canceled: false });
+          return;
+        }
         this.emit('network', 'network_response', method, {
           ...this.ctx(),
           request_id: p.requestId,
@@ -95,6 +103,7 @@ export class PageTracker {
           url: p.response?.url,
         });
         return;
+      }
       case 'Network.loadingFinished':
         this.requestEnded(p.requestId);
         return;
@@ -232,4 +241,10 @@ function remoteValue(o: Record<string, any>): unknown {
     return o.subtype === 'array' ? Object.values(props) : props;
   }
   return o.description ?? o.type;
+}
+
+function proxyNetError(headers: Record<string, string> | undefined): string | undefined {
+  if (!headers) return undefined;
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === NET_ERROR_HEADER) return v;
+  return undefined;
 }
