@@ -18,12 +18,14 @@ const { values } = parseArgs({
     'public-url': { type: 'string' },
     'node-url': { type: 'string' },
     'max-concurrent-sessions': { type: 'string' },
+    'insecure-no-jail': { type: 'boolean' },
+    'egress-deny': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
 if (values.help) {
-  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N]\n`);
+  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--insecure-no-jail]\n`);
   process.exit(0);
 }
 
@@ -38,6 +40,8 @@ const engine = createEngine({
   nodeUrl: values['node-url'],
   maxConcurrentSessions: values['max-concurrent-sessions'] ? Number(values['max-concurrent-sessions']) : undefined,
   uiDir: path.join(root, 'out/renderer'),
+  insecureNoJail: values['insecure-no-jail'] || undefined,
+  egressDeny: values['egress-deny'] !== undefined ? values['egress-deny'].split(',').map((s) => s.trim()).filter(Boolean) : undefined,
 });
 
 let stopping = false;

@@ -3,6 +3,8 @@
  * organization on first start, registers every feature and listens; `stop()` runs every
  * feature's stop hook (sessions, streams, processes) and closes storage.
  */
+import { egressPolicy } from './runtime/proxy-forwarder/egress-policy.js';
+import { assertServable, jailStatus } from './runtime/sandbox/jail-status.js';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -103,6 +105,11 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       for (const f of featureList) await f.register(app, context);
       if (config.uiDir) await serveUi(app, config.uiDir);
       upgrades.attach(app.server);
+      // A malformed --egress-deny range fails the start, not the first session.
+      egressPolicy(config.egressDeny);
+      const jail = await jailStatus(config);
+      assertServable(config.host, jail, config.insecureNoJail);
+      if (!jail.bwrap) log.warn(`browsers, processes, code and apps run WITHOUT the session jail (${jail.reason}): they can read what this engine's user can; file: URLs and download paths are held to the session by policy only`);
       await app.listen({ host: config.host, port: config.port });
       const addr = app.server.address() as AddressInfo;
       const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

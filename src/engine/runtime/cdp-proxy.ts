@@ -10,6 +10,7 @@
  * the proxy answers it itself, closes the pages that client opened, and closes only that
  * client's connection.
  */
+import { guardUnjailedCommand } from './cdp/unjailed-guard.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -82,6 +83,11 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
       messageCount++;
       const text = data.toString();
       if (text.includes('"Browser.close"') && answerBrowserClose(text)) return;
+      if (!rt.jailed) {
+        const guarded = guardUnjailedCommand(text, rt.dirs.root);
+        if (guarded && 'reply' in guarded) return void client.send(guarded.reply);
+        if (guarded) data = Buffer.from(guarded.forward);
+      }
       if (text.includes('"Target.createTarget"')) {
         const id = idOf(text, 'Target.createTarget');
         if (id !== undefined) createTargetIds.add(id);

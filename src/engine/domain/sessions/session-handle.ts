@@ -25,6 +25,11 @@ export interface SessionHandle {
   readonly headless: boolean;
   readonly viewport: { width: number; height: number; refresh_rate?: number };
   readonly dirs: SessionDirs;
+  /**
+   * Whether the browser runs in the browser jail (runtime/sandbox/browser-jail.ts). Without it
+   * the CDP proxy holds clients to the session's files by policy (runtime/cdp/unjailed-guard.ts).
+   */
+  readonly jailed: boolean;
   /** Aborted when the session ends (deleted, timed out, crashed for good, engine stopping). */
   readonly signal: AbortSignal;
   /** Internal browser-level CDP WebSocket URL of the current Chromium (changes after a restart). */

@@ -11,7 +11,7 @@ import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from './session-handle.js';
 import { SessionRuntime, type SessionJail } from './session-runtime.js';
-import { usableBwrap } from '../../runtime/sandbox/bwrap.js';
+import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { egressPolicy, type EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import { SessionLimits } from './session-limits.js';
@@ -67,7 +67,7 @@ export class SessionManager implements SessionRegistry {
    */
   private async jailFor(egress: LocalForwarder | undefined, chromePolicy: Record<string, unknown> | undefined): Promise<SessionJail | undefined> {
     const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
-    const bwrap = this.ctx.config.insecureNoJail ? null : await usableBwrap();
+    const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
       if (hasPolicy) throw ApiError.unprocessable('chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories', 'chrome_policy_unsupported');
       return undefined;

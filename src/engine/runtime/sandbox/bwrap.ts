@@ -63,13 +63,18 @@ export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<strin
   return probe;
 }
 
-/** Why sandboxing is off (for the start-up warning), or undefined when it is on. */
-export async function sandboxWarning(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+/** Why bubblewrap cannot be used here, or undefined when it can. */
+export async function bwrapUnavailableReason(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   if (await usableBwrap(env)) return undefined;
-  const why =
-    process.platform !== 'linux' ? `bubblewrap does not exist on ${process.platform}`
+  return process.platform !== 'linux' ? `bubblewrap does not exist on ${process.platform}`
     : env.BROWSERDECK_NO_BWRAP === '1' ? 'BROWSERDECK_NO_BWRAP=1'
     : (probeError ?? 'bwrap is not installed');
+}
+
+/** Why sandboxing is off (for the start-up warning), or undefined when it is on. */
+export async function sandboxWarning(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  const why = await bwrapUnavailableReason(env);
+  if (!why) return undefined;
   return (
     `session processes and Playwright code run WITHOUT a sandbox (${why}): they share the engine's network ` +
     `(other sessions' DevTools ports, the engine's port) and processes can read every file the engine's user can`
