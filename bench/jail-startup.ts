@@ -29,6 +29,10 @@ for (let i = 0; i < ITER; i++) {
     const args = chromiumArgs({ ...base, jailArgs: ja });
     if (name.includes('nosandbox')) args.unshift('--no-sandbox');
     await fsp.rm(path.join(dir, 'sock', 'devtools.sock'), { force: true });
+    // Every launch starts from an empty profile and home, as a new session does.
+    for (const d of ['ud', 'root']) await fsp.rm(path.join(dir, d), { recursive: true, force: true });
+    await fsp.mkdir(path.join(dir, 'ud'));
+    await prepareJailRoot(path.join(dir, 'root'));
     const cmd = await browserJailCommand({ bwrap, root: path.join(dir, 'root'), userData: path.join(dir, 'ud'), tmp: path.join(dir, 'tmp'), sockDir: path.join(dir, 'sock'), egressSocket: path.join(dir, 'sock', 'egress.sock'), hide: [], executable: '/usr/bin/chromium', args });
     const t0 = performance.now();
     let tLine = 0;
