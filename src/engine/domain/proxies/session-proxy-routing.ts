@@ -25,7 +25,7 @@ export interface ActiveProxy {
   name?: string;
   /** `host:port` of the upstream (never credentials). */
   upstream: string;
-  /** `127.0.0.1:<port>` the browser talks to. */
+  /** `127.0.0.1:<port>` an unjailed browser talks to; `jail` when only its jail reaches it. */
   forwarder: string;
 }
 
@@ -55,7 +55,7 @@ export class SessionProxyRouting {
 
   constructor(
     private readonly proxies: Proxies,
-    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void; policy?: EgressPolicy },
+    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void; policy?: EgressPolicy; jailed?: () => Promise<boolean> },
   ) {}
 
   private route(row: ProxyRow): Route {
@@ -74,12 +74,14 @@ export class SessionProxyRouting {
 
   async resolve(auth: AuthContext, proxyId: string): Promise<ResolvedSessionProxy> {
     const row = await this.lookup(auth, proxyId);
-    const forwarder = await startLocalForwarder(this.route(row), this.opts);
+    // A jailed browser reaches its forwarder through its jail only: no loopback port.
+    const tcp = !(await this.opts.jailed?.());
+    const forwarder = await startLocalForwarder(this.route(row), { ...this.opts, tcp });
     this.unattached.add(forwarder);
     let sessionId: string | undefined;
     return {
       id: row.id,
-      launchArgs: proxyLaunchArgs(forwarder.url),
+      launchArgs: tcp ? proxyLaunchArgs(forwarder.url) : [],
       egress: forwarder,
       attach: (handle) => {
         this.unattached.delete(forwarder);
@@ -124,7 +126,7 @@ export class SessionProxyRouting {
     const e = this.bySession.get(sessionId);
     const u = e?.forwarder.route.upstream;
     if (!e || !e.proxy || !u) return undefined;
-    return { proxy_id: e.proxy.id, type: e.proxy.type, name: e.proxy.name ?? undefined, upstream: `${u.host}:${u.port}`, forwarder: `127.0.0.1:${e.forwarder.port}` };
+    return { proxy_id: e.proxy.id, type: e.proxy.type, name: e.proxy.name ?? undefined, upstream: `${u.host}:${u.port}`, forwarder: e.forwarder.port ? `127.0.0.1:${e.forwarder.port}` : 'jail' };
   }
 
   forwarderOf(sessionId: string): LocalForwarder | undefined {

@@ -211,7 +211,7 @@ export class SessionRuntime implements SessionHandle {
     await fs.mkdir(this.jailDir, { recursive: true, mode: 0o700 });
     this.ownEgress = !jail.egress;
     const log = (msg: string) => this.spec.serviceLog?.('session', `${msg}\n`);
-    this.egress = jail.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: jail.policy, log }));
+    this.egress = jail.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: jail.policy, log, tcp: false }));
     await this.egress.listenUnix(path.join(this.jailDir, 'egress.sock'));
     if (jail.chromePolicy) {
       await fs.mkdir(this.policyDir, { recursive: true });

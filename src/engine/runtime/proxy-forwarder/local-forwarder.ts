@@ -37,7 +37,7 @@ export interface ForwarderStats {
 
 export interface LocalForwarder {
   readonly port: number;
-  /** `http://127.0.0.1:<port>` for `--proxy-server`. */
+  /** `http://127.0.0.1:<port>` for `--proxy-server` ('' when it listens only on a Unix socket). */
   readonly url: string;
   readonly route: Route;
   readonly stats: ForwarderStats;
@@ -110,7 +110,19 @@ function deniedText(err: EgressDenied): string {
   return `Browserdeck proxy: ${err.message}\n`;
 }
 
-export async function startLocalForwarder(initial: Route, opts: { connectTimeoutMs?: number; log?: (msg: string) => void; policy?: EgressPolicy } = {}): Promise<LocalForwarder> {
+export interface ForwarderOptions {
+  connectTimeoutMs?: number;
+  log?: (msg: string) => void;
+  policy?: EgressPolicy;
+  /**
+   * Listen on a loopback port (default). A jailed browser's forwarder listens only on its
+   * Unix socket (`listenUnix`): a host port would let any local process use the session's
+   * upstream proxy and its credentials.
+   */
+  tcp?: boolean;
+}
+
+export async function startLocalForwarder(initial: Route, opts: ForwarderOptions = {}): Promise<LocalForwarder> {
   const policy = opts.policy ?? OPEN_EGRESS;
   const unixServers: net.Server[] = [];
   let route = initial;
@@ -270,15 +282,17 @@ export async function startLocalForwarder(initial: Route, opts: { connectTimeout
   });
   server.on('connection', track);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  if (opts.tcp !== false) {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+  }
+  const port = opts.tcp !== false ? (server.address() as AddressInfo).port : 0;
   let closing: Promise<void> | undefined;
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: port ? `http://127.0.0.1:${port}` : '',
     get route() {
       return route;
     },
