@@ -96,6 +96,16 @@ function directUpstream(host: string, port: number): Upstream {
  */
 export const NET_ERROR_HEADER = 'x-browserdeck-net-error';
 
+/** Kernel's egress proxy names its failures in this header (telemetry `proxy_error` codes). */
+export const KERNEL_PROXY_ERROR_HEADER = 'x-kernel-proxy-error';
+
+function kernelCodeOf(netError: string, direct: boolean): string {
+  if (!direct) return 'proxy_unavailable';
+  if (netError === 'net::ERR_NAME_NOT_RESOLVED') return 'upstream_dns_failure';
+  if (netError === 'net::ERR_CONNECTION_TIMED_OUT') return 'upstream_timeout';
+  return 'upstream_connect_failed';
+}
+
 function netErrorOf(err: Error | undefined): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'net::ERR_NAME_NOT_RESOLVED';
@@ -161,7 +171,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       opts.log?.(text.trim());
       // What Chromium would have reported connecting itself (the curl API answers with it).
       const netError = direct ? netErrorOf(err) : 'net::ERR_PROXY_CONNECTION_FAILED';
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: netError });
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: netError, [KERNEL_PROXY_ERROR_HEADER]: kernelCodeOf(netError, direct) });
       res.end(text);
     };
     void policy.resolve(u.host).then(
@@ -170,7 +180,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
         if (!(err instanceof EgressDenied)) return fail(err.message, err);
         stats.failures++;
         opts.log?.(deniedText(err).trim());
-        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: 'net::ERR_NETWORK_ACCESS_DENIED' }).end(deniedText(err));
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: 'net::ERR_NETWORK_ACCESS_DENIED', [KERNEL_PROXY_ERROR_HEADER]: 'network_policy_denied' }).end(deniedText(err));
       },
     );
     const request = (address: string): void => {
@@ -228,7 +238,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
         stats.failures++;
         const body = deniedText(err);
         opts.log?.(body.trim());
-        client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nX-Browserdeck-Egress: denied\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nX-Kernel-Proxy-Error: network_policy_denied\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       },
     );
     const tunnel = (address: string): void => {
