@@ -54,6 +54,8 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
       const service = new ReplayService({
         db: ctx.db,
         dataDir: ctx.config.dataDir,
+        insecureNoJail: ctx.config.insecureNoJail,
+        hide: [ctx.config.dataDir],
         nodeId: nodeIdOf(ctx.config.dataDir),
         now: () => ctx.clock.now(),
         retentionMs: fo.retentionMs ?? (hours > 0 ? hours * 3600_000 : 7 * 24 * 3600_000),

@@ -78,6 +78,11 @@ describe('replays', () => {
     expect(r).toMatchObject({ replay_id: expect.any(String), started_at: expect.any(String), finished_at: null });
     expect(r.replay_view_url).toContain(`/browsers/${id}/replays/${r.replay_id}/view?jwt=`);
     await expect(te.client.browsers.replays.start(id)).rejects.toMatchObject({ status: 409 });
+    // The encoder runs in the helper jail: bwrap is its parent and it cannot see the data dir.
+    const encoder = ffmpegOf(r.replay_id);
+    expect(encoder, 'the recorder ffmpeg').toBeDefined();
+    expect(cmdline(parentOf(encoder!))).toMatch(/^\S*bwrap /);
+    expect(fs.readdirSync(`/proc/${encoder}/root${te.dataDir}`)).toEqual(['replays']);
 
     // While it records, the download answers 202 with Retry-After.
     const early = await te.api(`/browsers/${id}/replays/${r.replay_id}`);
@@ -164,3 +169,26 @@ describe('replays', () => {
     expect((await te.client.browsers.replays.list(id)).map((x) => x.replay_id)).not.toContain(r.replay_id);
   }, 120_000);
 });
+
+function cmdline(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** The pid (host view) of the ffmpeg writing this replay's capture file. */
+function ffmpegOf(replayId: string): number | undefined {
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    const cmd = cmdline(Number(e));
+    if (cmd.startsWith('ffmpeg ') && cmd.includes(`${replayId}.capture.mp4`)) return Number(e);
+  }
+  return undefined;
+}

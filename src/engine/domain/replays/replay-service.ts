@@ -5,6 +5,8 @@
  * recordings older than the retention — files live under `<dataDir>/replays/<session>/`, so
  * they outlive the session directory.
  */
+import { jailStatus } from '../../runtime/sandbox/jail-status.js';
+import { helperJail } from '../../runtime/sandbox/helper-jail.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -28,6 +30,10 @@ export interface ReplayServiceOptions {
   maxDurationSeconds: number;
   cursor(sessionId: string): CursorView;
   log(sessionId: string, chunk: string): void;
+  /** Run ffmpeg on the host even where bubblewrap works (the engine's --insecure-no-jail). */
+  insecureNoJail?: boolean;
+  /** Host paths masked in ffmpeg's jail (the data dir). */
+  hide?: string[];
   /** Telemetry/system hook: the recorder died while recording. */
   onCrash?(sessionId: string): void;
 }
@@ -80,6 +86,9 @@ export class ReplayService {
     const id = newId();
     const file = path.join(handle.id, `${id}.mp4`);
     await fsp.mkdir(path.join(this.dir, handle.id), { recursive: true });
+    // ffmpeg decodes frames of the tenant's pages: jailed with this replay's directory only.
+    const { bwrap } = await jailStatus({ insecureNoJail: this.o.insecureNoJail ?? false });
+    const jail = bwrap ? await helperJail(bwrap, { writable: path.join(this.dir, handle.id), hide: this.o.hide ?? [] }) : undefined;
     const row: ReplayTable = { id, session_id: handle.id, org_id: handle.orgId, project_id: handle.projectId, node_id: this.o.nodeId, status: 'recording', framerate, file, size_bytes: null, error: null, started_at: this.o.now().toISOString(), finished_at: null, expires_at: null };
     await this.o.db.insertInto('replays').values(row).execute();
     let chain: Promise<unknown> = Promise.resolve();
@@ -92,6 +101,7 @@ export class ReplayService {
       cursor: () => this.o.cursor(handle.id),
       now: () => this.o.now().getTime(),
       subscribe: subscribeScreencast,
+      jail,
       onState: (state, info) => {
         if (state === 'failed' && recorder.framesWritten > 0 && info.error?.includes('encoder')) this.o.onCrash?.(handle.id);
         const set: Partial<ReplayTable> = { status: state };

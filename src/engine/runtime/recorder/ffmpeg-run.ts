@@ -3,6 +3,7 @@
  * service log (what `/logs/stream?source=supervisor&supervisor_process=recorder` shows), and
  * the child is killed if the engine gives up on it. Resolves with the exit code.
  */
+import type { HelperJail } from '../sandbox/helper-jail.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export interface FfmpegRun {
@@ -10,8 +11,10 @@ export interface FfmpegRun {
   exited: Promise<number | null>;
 }
 
-export function runFfmpeg(args: string[], log: (chunk: string) => void, ffmpeg = process.env.BROWSERDECK_FFMPEG ?? 'ffmpeg'): FfmpegRun {
-  const child = spawn(ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'warning', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** `jail`: run inside the helper jail (runtime/sandbox/helper-jail.ts) instead of on the host. */
+export function runFfmpeg(args: string[], log: (chunk: string) => void, jail?: HelperJail, ffmpeg = process.env.BROWSERDECK_FFMPEG ?? 'ffmpeg'): FfmpegRun {
+  const command = [ffmpeg, '-hide_banner', '-nostdin', '-loglevel', 'warning', ...args];
+  const child = jail ? spawn(jail.file, [...jail.prefix, ...command], { stdio: ['pipe', 'pipe', 'pipe'] }) : spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.on('data', (c: Buffer) => log(c.toString()));
   child.stdout.resume();
   child.stdin.on('error', () => {}); // EPIPE when ffmpeg died first: reported through the exit code

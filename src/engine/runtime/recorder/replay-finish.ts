@@ -5,6 +5,7 @@
  * moving an `overlay`; hidden = off-frame); without, it only remuxes. Writes to a temp name
  * and renames, so a reader never sees a half-written file.
  */
+import type { HelperJail } from '../sandbox/helper-jail.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { exitWithin, runFfmpeg } from './ffmpeg-run.js';
@@ -31,7 +32,7 @@ export function cursorCommands(marks: CursorMark[]): string {
     .join('\n');
 }
 
-export async function finishReplay(o: { rawPath: string; finalPath: string; marks: CursorMark[]; log(chunk: string): void }): Promise<void> {
+export async function finishReplay(o: { rawPath: string; finalPath: string; marks: CursorMark[]; log(chunk: string): void; jail?: HelperJail }): Promise<void> {
   const tmp = `${o.finalPath}.part`;
   const dir = path.dirname(o.finalPath);
   let args: string[];
@@ -48,7 +49,7 @@ export async function finishReplay(o: { rawPath: string; finalPath: string; mark
     args = ['-i', o.rawPath, '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', '-y', tmp];
   }
   try {
-    const code = await exitWithin(runFfmpeg(args, o.log), 10 * 60_000);
+    const code = await exitWithin(runFfmpeg(args, o.log, o.jail), 10 * 60_000);
     if (code !== 0) throw new Error(`the finishing pass failed (exit code ${code})`);
     await fsp.rename(tmp, o.finalPath);
   } finally {

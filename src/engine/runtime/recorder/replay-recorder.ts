@@ -7,6 +7,7 @@
  * ready | failed`. The cursor's tracked positions are drawn in the finishing pass; while it
  * is hidden it is not drawn.
  */
+import type { HelperJail } from '../sandbox/helper-jail.js';
 import fsp from 'node:fs/promises';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
 import type { ScreencastOptions, ScreencastSubscription } from '../screencast.js';
@@ -32,6 +33,8 @@ export interface RecorderOptions {
   now(): number;
   subscribe(handle: SessionHandle, opts: ScreencastOptions): ScreencastSubscription;
   onState(state: ReplayState, info: { finishedAt?: number; sizeBytes?: number; error?: string }): void;
+  /** ffmpeg's jail (write access to the replay's directory only); absent: ffmpeg runs on the host. */
+  jail?: HelperJail;
 }
 
 export class ReplayRecorder {
@@ -60,6 +63,7 @@ export class ReplayRecorder {
         '-vf', `fps=${fps},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(fps * 2),
         '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', '-y', this.o.rawPath],
       this.o.log,
+      this.o.jail,
     );
     void this.ffmpeg.exited.then((code) => {
       if (this.state === 'recording') {
@@ -114,7 +118,7 @@ export class ReplayRecorder {
       if (this.framesWritten === 0) throw new Error('no frame was captured');
       if (code !== 0) throw new Error(`the encoder failed (exit code ${code})`);
       const showCursor = this.marks.some((m) => m.visible);
-      await finishReplay({ rawPath: this.o.rawPath, finalPath: this.o.finalPath, marks: showCursor ? this.marks : [], log: this.o.log });
+      await finishReplay({ rawPath: this.o.rawPath, finalPath: this.o.finalPath, marks: showCursor ? this.marks : [], log: this.o.log, jail: this.o.jail });
       const { size } = await fsp.stat(this.o.finalPath);
       this.state = 'ready';
       this.o.onState('ready', { finishedAt, sizeBytes: size });
