@@ -3,6 +3,7 @@
  * inactivity timer and the cleanup registered by operation features. This is the
  * `SessionHandle` operation features see; ending it releases everything, every time.
  */
+import { helperJail } from '../../runtime/sandbox/helper-jail.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -194,7 +195,9 @@ export class SessionRuntime implements SessionHandle {
     await this.spec.prepare?.(this.dirs);
     if (this.ended) throw new Error('session ended while starting');
     if (needsXvfb(this.headless, this.spec.env)) {
-      this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir, onOutput: (c) => this.spec.serviceLog?.('display', c) });
+      const jail = this.spec.jail ? await helperJail(this.spec.jail.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.spec.jail.hide }) : undefined;
+      if (jail) await fs.mkdir(this.x11Dir, { recursive: true, mode: 0o700 });
+      this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir, onOutput: (c) => this.spec.serviceLog?.('display', c), jail });
       this.display = this.xvfb.display;
     }
     const b = await this.supervisor.start();
@@ -217,6 +220,11 @@ export class SessionRuntime implements SessionHandle {
       await fs.mkdir(this.policyDir, { recursive: true });
       await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(jail.chromePolicy));
     }
+  }
+
+  /** Jailed headful sessions: the X socket dir Xvfb's and the browser's jails share. */
+  get x11Dir(): string {
+    return path.join(this.spec.sessionDir, 'x11');
   }
 
   private get policyDir(): string {
@@ -268,6 +276,7 @@ export class SessionRuntime implements SessionHandle {
         extensionsDir: this.extensionsDir,
         policyDir: jail.chromePolicy ? this.policyDir : undefined,
         hide: jail.hide,
+        x11Dir: this.display ? this.x11Dir : undefined,
         display: this.display,
         executable: this.spec.executable,
         args,

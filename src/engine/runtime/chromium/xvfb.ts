@@ -3,6 +3,7 @@
  * picks a free display number and reports it, the screen matches the viewport, and the
  * server runs in its own process group (argv[0] carries a marker for crash recovery).
  */
+import type { HelperJail } from '../sandbox/helper-jail.js';
 import { spawn } from 'node:child_process';
 import { killGroup } from './process-group.js';
 
@@ -16,12 +17,16 @@ export function needsXvfb(headless: boolean, env: NodeJS.ProcessEnv, platform: N
   return !headless && platform === 'linux' && !env.DISPLAY;
 }
 
-export async function startXvfb(opts: { width: number; height: number; marker: string; executable?: string; timeoutMs?: number; onOutput?: (chunk: string) => void }): Promise<XvfbServer> {
-  const child = spawn(opts.executable ?? 'Xvfb', ['-displayfd', '3', '-screen', '0', `${opts.width}x${opts.height}x24`, '-nolisten', 'tcp'], {
-    argv0: `Xvfb ${opts.marker}`,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+/**
+ * `jail`: run in the helper jail (runtime/sandbox/helper-jail.ts) with its own network namespace
+ * (no abstract X socket anyone else can reach) and `/tmp/.X11-unix` bound from a private host
+ * dir, where its socket is the only way in; the browser jail binds the same dir.
+ */
+export async function startXvfb(opts: { width: number; height: number; marker: string; executable?: string; timeoutMs?: number; onOutput?: (chunk: string) => void; jail?: HelperJail }): Promise<XvfbServer> {
+  const command = [opts.executable ?? 'Xvfb', '-displayfd', '3', '-screen', '0', `${opts.width}x${opts.height}x24`, '-nolisten', 'tcp'];
+  const child = opts.jail
+    ? spawn(opts.jail.file, [...opts.jail.prefix, ...command], { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] })
+    : spawn(command[0], command.slice(1), { argv0: `Xvfb ${opts.marker}`, detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());

@@ -48,8 +48,9 @@ export interface BrowserJailSpec {
   policyDir?: string;
   /** Host paths to mask when they fall under a bound system dir (the data dir). */
   hide: string[];
-  /** Headful: the X display (`:N`); its socket is bound in. */
+  /** Headful: the X display (`:N`) of a jailed Xvfb, whose socket dir `x11Dir` is bound in. */
   display?: string;
+  x11Dir?: string;
   executable: string;
   args: string[];
   /** Extra environment for Chromium (nothing of the engine's own environment goes in). */
@@ -92,10 +93,7 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
   a.push('--ro-bind', spec.egressSocket, JAIL_EGRESS_SOCKET);
   if (spec.extensionsDir && fs.existsSync(spec.extensionsDir)) a.push('--ro-bind', spec.extensionsDir, JAIL_EXTENSIONS);
   if (spec.policyDir) for (const d of POLICY_DIRS) a.push('--ro-bind', spec.policyDir, d);
-  if (spec.display) {
-    const sock = `/tmp/.X11-unix/X${spec.display.replace(/^:/, '').split('.')[0]}`;
-    a.push('--ro-bind', sock, sock);
-  }
+  if (spec.x11Dir) a.push('--ro-bind', spec.x11Dir, '/tmp/.X11-unix');
   // A browser installed outside the system dirs (e.g. under a home dir) comes in read-only.
   const real = fs.realpathSync(spec.executable);
   if (!SYSTEM_PREFIXES.some((p) => real.startsWith(p))) a.push('--ro-bind', path.dirname(real), path.dirname(real));
