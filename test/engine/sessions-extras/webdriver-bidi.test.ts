@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer from 'puppeteer-core';
+import fs from 'node:fs';
 import { WebSocket } from 'ws';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startTestPages, type TestPages } from './test-pages.js';
@@ -56,6 +57,11 @@ describe('WebDriver BiDi (webdriver_ws_url)', () => {
     const ws = new WebSocket(s.webdriver_ws_url);
     await new Promise((r, j) => ws.once('open', r).once('error', j));
     const status = await bidiCall(ws, 1, 'session.status', {});
+    // The mapper that parses this client's commands runs in its own jailed process, not in the engine.
+    const mapper = processWith('bidi-mapper-child.mjs');
+    expect(mapper, 'a jailed BiDi mapper process').toBeDefined();
+    expect(cmdlineOf(parentOf(mapper!))).toMatch(/^\S*bwrap /);
+    expect(fs.existsSync(`/proc/${mapper}/root${t.dataDir}`)).toBe(false);
     expect(status).toMatchObject({ type: 'success', id: 1, result: { ready: expect.any(Boolean), message: expect.any(String) } });
     const created = await bidiCall(ws, 2, 'session.new', { capabilities: {} });
     expect(created).toMatchObject({ type: 'success', result: { capabilities: { browserName: expect.any(String), browserVersion: expect.any(String) } } });
@@ -91,3 +97,21 @@ describe('WebDriver BiDi (webdriver_ws_url)', () => {
     expect(await closed).toBe(1000);
   });
 });
+
+function cmdlineOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+function processWith(marker: string): number | undefined {
+  const pid = fs.readdirSync('/proc').find((e) => /^\d+$/.test(e) && cmdlineOf(Number(e)).includes(marker) && !cmdlineOf(Number(e)).startsWith('bwrap') && !cmdlineOf(Number(e)).includes('/bwrap '));
+  return pid ? Number(pid) : undefined;
+}

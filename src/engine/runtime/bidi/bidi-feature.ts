@@ -6,12 +6,17 @@
  * end only this client's BiDi connection — the session's lifetime belongs to the API
  * (DELETE /browsers/{id}), as with a client closing a CDP connection.
  */
+import { startJailedBidiMapper } from './bidi-jail.js';
+import { jailStatus } from '../sandbox/jail-status.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Feature } from '../../feature.js';
 import type { SessionHandle, SessionRegistry } from '../../domain/sessions/session-handle.js';
 import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
 
-function serveBidiClient(ws: WebSocket, handle: SessionHandle): void {
+/** How a client's mapper starts: jailed in its own process (bidi-jail.ts), or in-process without the jail. */
+type StartMapper = (handle: SessionHandle, toClient: (message: unknown) => void) => Promise<BidiMapper>;
+
+function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMapper): void {
   const release = handle.holdActive();
   const send = (m: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
@@ -52,7 +57,7 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle): void {
 
   void (async () => {
     try {
-      const m = await startBidiMapper(handle.browserCdpUrl(), send);
+      const m = await start(handle, send);
       if (closed) return m.close();
       mapper = m;
       for (const cmd of waiting.splice(0)) m.dispatch(cmd);
@@ -73,7 +78,9 @@ export const bidiFeature: Feature = {
     });
     const handler = async (...[req, socket, head, params, url]: Parameters<Parameters<typeof ctx.upgrades.add>[1]>) => {
       const handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id); // a failure: the router answers it
-      wss.handleUpgrade(req, socket, head, (ws) => serveBidiClient(ws, handle));
+      const { bwrap } = await jailStatus(ctx.config);
+      const start: StartMapper = bwrap && handle.jailed ? (h, send) => startJailedBidiMapper(h, bwrap, [ctx.config.dataDir], send) : (h, send) => startBidiMapper(h.browserCdpUrl(), send);
+      wss.handleUpgrade(req, socket, head, (ws) => serveBidiClient(ws, handle, start));
     };
     ctx.upgrades.add('/browsers/:id/webdriver', handler);
     // Some BiDi clients append /session to the address they were given.
