@@ -83,6 +83,23 @@ export async function prepareJailRoot(root: string): Promise<void> {
   await fs.promises.mkdir(path.join(root, JAIL_HOME), { recursive: true });
 }
 
+/**
+ * Mounts the session's policy dir at `target` inside the read-only `/etc`. Missing directories
+ * cannot be created there, so the deepest existing one below `/etc` becomes a tmpfs holding
+ * read-only binds of its host entries (Debian's `/etc/chromium/master_preferences` stays) and
+ * the new path. Nothing when not even the first level below `/etc` exists.
+ */
+export function policyMount(policyDir: string, target: string): string[] {
+  let existing = path.dirname(target);
+  while (existing !== '/etc' && !fs.existsSync(existing)) existing = path.dirname(existing);
+  if (existing === '/etc') return [];
+  if (existing === target) return ['--ro-bind', policyDir, target];
+  const a = ['--tmpfs', existing];
+  for (const entry of fs.readdirSync(existing)) a.push('--ro-bind', path.join(existing, entry), path.join(existing, entry));
+  a.push('--ro-bind', policyDir, target);
+  return a;
+}
+
 export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file: string; args: string[] }> {
   const a = await baseSandboxArgs({ root: spec.root, hide: spec.hide });
   a.push('--new-session', '--uid', JAIL_UID, '--gid', JAIL_UID, '--tmpfs', '/dev/shm');
@@ -92,7 +109,7 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
   a.push('--bind', spec.userData, JAIL_USER_DATA, '--bind', spec.tmp, JAIL_TMP, '--bind', spec.sockDir, JAIL_SOCK_DIR);
   a.push('--ro-bind', spec.egressSocket, JAIL_EGRESS_SOCKET);
   if (spec.extensionsDir && fs.existsSync(spec.extensionsDir)) a.push('--ro-bind', spec.extensionsDir, JAIL_EXTENSIONS);
-  if (spec.policyDir) for (const d of POLICY_DIRS) a.push('--ro-bind', spec.policyDir, d);
+  if (spec.policyDir) for (const d of POLICY_DIRS) a.push(...policyMount(spec.policyDir, d));
   if (spec.x11Dir) a.push('--ro-bind', spec.x11Dir, '/tmp/.X11-unix');
   // A browser installed outside the system dirs (e.g. under a home dir) comes in read-only.
   const real = fs.realpathSync(spec.executable);
