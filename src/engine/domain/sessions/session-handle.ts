@@ -44,6 +44,8 @@ export interface SessionHandle {
   onBrowserRestart(fn: () => void): () => void;
   /** DISPLAY of the session's Xvfb for headful sessions on Linux; undefined when headless. */
   readonly display?: string;
+  /** Jailed headful sessions: the host dir holding the X socket (shown at /tmp/.X11-unix in jails). */
+  readonly x11Socket?: string;
   /** Resolves once a browser is running (waits while it restarts after a crash); rejects (404 session_ended) once the session has ended. */
   ready(): Promise<{ wsUrl: string }>;
   /** The session's telemetry configuration (per category), current after PATCH. */

@@ -222,6 +222,11 @@ export class SessionRuntime implements SessionHandle {
     }
   }
 
+  /** The X socket dir when a jailed Xvfb runs (processes bind it to use DISPLAY). */
+  get x11Socket(): string | undefined {
+    return this.spec.jail && this.display ? this.x11Dir : undefined;
+  }
+
   /** Jailed headful sessions: the X socket dir Xvfb's and the browser's jails share. */
   get x11Dir(): string {
     return path.join(this.spec.sessionDir, 'x11');

@@ -61,7 +61,7 @@ export class ProcessTable {
     const env = baseEnv({ ...(session.display ? { DISPLAY: session.display } : {}), ...direct, ...(req.env ?? {}) }, Boolean(opts.tty));
     const cdpSocket = bwrap ? await sessionCdpSocket(session) : undefined;
     const launch = await buildLaunch(
-      { root: cwd.root, cwdVirtual: cwd.virtual, cwdHost: cwd.host, command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket },
+      { root: cwd.root, cwdVirtual: cwd.virtual, cwdHost: cwd.host, command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket, x11Dir: session.x11Socket },
       bwrap,
     );
     const proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });

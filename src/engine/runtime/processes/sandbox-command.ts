@@ -38,6 +38,8 @@ export interface SandboxSpec {
   hide: string[];
   /** Host path of the session's CDP Unix socket (sandbox/cdp-socket.ts); the browser port is forwarded when given. */
   cdpSocket?: string;
+  /** Host dir of the session's X socket (jailed headful sessions), shown at /tmp/.X11-unix. */
+  x11Dir?: string;
 }
 
 export interface LaunchSpec {
@@ -68,6 +70,7 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   if (!bwrap) return { file: spec.command, args: spec.args, cwd: spec.cwdHost, env: spec.env, sandboxed: false, commandDepth: 0 };
   await fsp.mkdir(path.join(spec.root, 'tmp'), { recursive: true, mode: 0o1777 }).catch(() => {});
   const a = await baseSandboxArgs({ root: spec.root, hide: spec.hide });
+  if (spec.x11Dir) a.push('--ro-bind', spec.x11Dir, '/tmp/.X11-unix');
   let command = [spec.command, ...spec.args];
   let env = spec.env;
   if (spec.cdpSocket) {
