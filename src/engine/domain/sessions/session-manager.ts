@@ -10,7 +10,7 @@ import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from './session-handle.js';
-import { SessionRuntime, type SessionJail } from './session-runtime.js';
+import { SessionRuntime, type SessionJailConfig } from './session-runtime.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { egressPolicy, type EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
@@ -65,7 +65,7 @@ export class SessionManager implements SessionRegistry {
    * How this session's browser is jailed (runtime/sandbox/browser-jail.ts), or undefined when
    * it runs on the host: no usable bubblewrap, or the operator chose `--insecure-no-jail`.
    */
-  private async jailFor(egress: LocalForwarder | undefined, chromePolicy: Record<string, unknown> | undefined): Promise<SessionJail | undefined> {
+  private async jailFor(egress: LocalForwarder | undefined, chromePolicy: Record<string, unknown> | undefined): Promise<SessionJailConfig | undefined> {
     const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
     const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
@@ -91,7 +91,7 @@ export class SessionManager implements SessionRegistry {
       proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined,
       extensions: this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined,
     });
-    let jail: SessionJail | undefined;
+    let jail: SessionJailConfig | undefined;
     try {
       jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy);
     } catch (err) {

@@ -3,7 +3,6 @@
  * inactivity timer and the cleanup registered by operation features. This is the
  * `SessionHandle` operation features see; ending it releases everything, every time.
  */
-import { helperJail } from '../../runtime/sandbox/helper-jail.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +18,7 @@ import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
 import { firstTab, navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
-import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from '../../runtime/sandbox/browser-jail.js';
-import { startLocalForwarder, type LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
-import type { EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
+import { SessionJail, type SessionJailConfig } from '../../runtime/sandbox/session-jail.js';
 import { ApiError } from '../../http/api-error.js';
 
 export interface RuntimeSpec {
@@ -51,23 +48,11 @@ export interface RuntimeSpec {
   serviceLog?: (service: string, chunk: string) => void;
   /** Where a failing or slow update listener is reported. */
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
-  /** Run the browser in the browser jail (runtime/sandbox/browser-jail.ts); absent: on the host. */
-  jail?: SessionJail;
+  /** Run the browser in the browser jail (runtime/sandbox/session-jail.ts); absent: on the host. */
+  jail?: SessionJailConfig;
 }
 
-export interface SessionJail {
-  bwrap: string;
-  /** Host paths masked inside (the engine's data dir). */
-  hide: string[];
-  policy: EgressPolicy;
-  /** The session proxy's forwarder, when it has one; otherwise the session gets a direct one. */
-  egress?: LocalForwarder;
-  /** `chrome_policy`: written as a managed policy file inside the jail. */
-  chromePolicy?: Record<string, unknown>;
-}
-
-/** Flags a proxy adds for an unjailed browser; the jail routes through its own egress instead. */
-const PROXY_FLAG = /^--(proxy-server|proxy-bypass-list|webrtc-ip-handling-policy)=/;
+export type { SessionJailConfig };
 
 /**
  * Chromium puts its singleton socket in `$TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket`
@@ -82,8 +67,6 @@ export function shortTmpLink(id: string, platform: NodeJS.Platform = process.pla
 }
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
-/** sun_path holds 108 bytes on Linux including the NUL. */
-const MAX_SOCKET_PATH = 100;
 
 export function sessionDirs(sessionDir: string): SessionDirs {
   const root = path.join(sessionDir, 'root');
@@ -123,10 +106,8 @@ export class SessionRuntime implements SessionHandle {
   extensionDirs: string[] = [];
   /** Serializes extension reloads (each one restarts the browser). */
   private reloading: Promise<unknown> = Promise.resolve();
-  /** Jailed: the private dir holding the DevTools and egress sockets, and the egress proxy. */
-  private jailDir?: string;
-  private egress?: LocalForwarder;
-  private ownEgress = false;
+  /** Jailed: the host side of the session's jail (sockets, egress proxy, launches). */
+  private readonly jail?: SessionJail;
 
   constructor(private readonly spec: RuntimeSpec) {
     this.id = spec.id;
@@ -139,6 +120,7 @@ export class SessionRuntime implements SessionHandle {
     this.dirs = sessionDirs(spec.sessionDir);
     this.updateListeners = new BoundedListeners(spec.log, 'session update');
     if (spec.deferStartUrl) this.pendingStartUrl = spec.options.start_url;
+    if (spec.jail) this.jail = new SessionJail(spec.jail, spec.sessionDir, this.dirs, (line) => spec.serviceLog?.('session', `${line}\n`));
     this.startedAt = spec.now();
     this.supervisor = new BrowserSupervisor({
       launch: () => this.launch(),
@@ -174,7 +156,7 @@ export class SessionRuntime implements SessionHandle {
 
   /** Whether the browser runs in the browser jail. */
   get jailed(): boolean {
-    return !!this.spec.jail;
+    return !!this.jail;
   }
 
   get restarts(): number {
@@ -191,13 +173,13 @@ export class SessionRuntime implements SessionHandle {
 
   private async doStart(): Promise<LaunchedBrowser> {
     for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
-    if (this.spec.jail) await this.prepareJail(this.spec.jail);
+    await this.jail?.prepare();
     await this.spec.prepare?.(this.dirs);
     if (this.ended) throw new Error('session ended while starting');
     if (needsXvfb(this.headless, this.spec.env)) {
-      const jail = this.spec.jail ? await helperJail(this.spec.jail.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.spec.jail.hide }) : undefined;
-      if (jail) await fs.mkdir(this.x11Dir, { recursive: true, mode: 0o700 });
-      this.xvfb = await startXvfb({ width: this.viewport.width, height: this.viewport.height, marker: this.spec.sessionDir, onOutput: (c) => this.spec.serviceLog?.('display', c), jail });
+      const size = { width: this.viewport.width, height: this.viewport.height };
+      const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
+      this.xvfb = this.jail ? await this.jail.startXvfb(size, onOutput) : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput });
       this.display = this.xvfb.display;
     }
     const b = await this.supervisor.start();
@@ -205,40 +187,9 @@ export class SessionRuntime implements SessionHandle {
     return b;
   }
 
-  private async prepareJail(jail: SessionJail): Promise<void> {
-    await prepareJailRoot(this.dirs.root);
-    this.jailDir = path.join(this.spec.sessionDir, 'jail');
-    if (Buffer.byteLength(path.join(this.jailDir, 'devtools.sock')) > MAX_SOCKET_PATH) {
-      this.jailDir = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
-    }
-    await fs.mkdir(this.jailDir, { recursive: true, mode: 0o700 });
-    this.ownEgress = !jail.egress;
-    const log = (msg: string) => this.spec.serviceLog?.('session', `${msg}\n`);
-    this.egress = jail.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: jail.policy, log, tcp: false }));
-    await this.egress.listenUnix(path.join(this.jailDir, 'egress.sock'));
-    if (jail.chromePolicy) {
-      await fs.mkdir(this.policyDir, { recursive: true });
-      await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(jail.chromePolicy));
-    }
-  }
-
   /** The X socket dir when a jailed Xvfb runs (processes bind it to use DISPLAY). */
   get x11Socket(): string | undefined {
-    return this.spec.jail && this.display ? this.x11Dir : undefined;
-  }
-
-  /** Jailed headful sessions: the X socket dir Xvfb's and the browser's jails share. */
-  get x11Dir(): string {
-    return path.join(this.spec.sessionDir, 'x11');
-  }
-
-  private get policyDir(): string {
-    return path.join(this.spec.sessionDir, 'policies');
-  }
-
-  /** The browser's view of a session root path (jailed: the root is its `/`). */
-  private browserPath(hostPath: string): string {
-    return this.spec.jail ? jailPathOf(hostPath, this.dirs.root, '/') : hostPath;
+    return this.jail && this.display ? this.jail.x11Dir : undefined;
   }
 
   private get frameKey(): string {
@@ -247,9 +198,9 @@ export class SessionRuntime implements SessionHandle {
 
   private async launch(): Promise<LaunchedBrowser> {
     const o = this.spec.options;
-    const jail = this.spec.jail;
+    const jail = this.jail;
     const args = chromiumArgs({
-      userDataDir: jail ? JAIL_USER_DATA : this.dirs.userData,
+      userDataDir: this.dirs.userData,
       headless: o.headless,
       // Headless: the current viewport (a restart keeps a PATCHed one); headful: the X screen.
       viewport: o.headless ? this.viewport : o.viewport,
@@ -259,34 +210,15 @@ export class SessionRuntime implements SessionHandle {
       userAgent: this.spec.userAgent,
       gpu: o.gpu,
       startUrl: this.pendingStartUrl ? undefined : o.start_url,
-      extensionDirs: jail ? this.extensionDirs.map((d) => jailPathOf(d, this.extensionsDir, JAIL_EXTENSIONS)) : this.extensionDirs,
-      extraArgs: jail ? this.spec.extraArgs.filter((a) => !PROXY_FLAG.test(a)) : this.spec.extraArgs,
-      // Inside the jail Chromium runs as uid 1000 with its own sandbox on.
-      runningAsRoot: !jail && process.getuid?.() === 0,
-      jailArgs: jail ? jailChromiumArgs() : undefined,
+      extensionDirs: this.extensionDirs,
+      extraArgs: this.spec.extraArgs,
+      runningAsRoot: process.getuid?.() === 0,
+      ...jail?.chromiumOptions({ extensionDirs: this.extensionDirs, extensionsDir: this.extensionsDir, extraArgs: this.spec.extraArgs }),
     });
     const onOutput = (c: string) => this.spec.serviceLog?.('browser', c);
     let b: LaunchedBrowser;
     if (jail) {
-      const devtoolsSocket = path.join(this.jailDir!, 'devtools.sock');
-      // The helper of a previous (crashed) launch left its socket file behind.
-      await fs.rm(devtoolsSocket, { force: true });
-      const cmd = await browserJailCommand({
-        bwrap: jail.bwrap,
-        root: this.dirs.root,
-        userData: this.dirs.userData,
-        tmp: this.dirs.tmp,
-        sockDir: this.jailDir!,
-        egressSocket: path.join(this.jailDir!, 'egress.sock'),
-        extensionsDir: this.extensionsDir,
-        policyDir: jail.chromePolicy ? this.policyDir : undefined,
-        hide: jail.hide,
-        x11Dir: this.display ? this.x11Dir : undefined,
-        display: this.display,
-        executable: this.spec.executable,
-        args,
-      });
-      b = await launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput });
+      b = await jail.launch({ executable: this.spec.executable, args, extensionsDir: this.extensionsDir, display: this.display, onOutput });
     } else {
       const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
       if (this.display) env.DISPLAY = this.display;
@@ -294,7 +226,7 @@ export class SessionRuntime implements SessionHandle {
     }
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
-    const downloads = b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: this.browserPath(this.dirs.downloads), eventsEnabled: true }).catch(() => {});
+    const downloads = b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: jail ? jail.browserPath(this.dirs.downloads) : this.dirs.downloads, eventsEnabled: true }).catch(() => {});
     if (o.headless) {
       this.windows?.stop();
       this.windows = new HeadlessWindows(b.control, () => this.viewport, this.frameKey);
@@ -511,8 +443,7 @@ export class SessionRuntime implements SessionHandle {
       await this.xvfb?.stop();
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);
-      if (this.ownEgress) await this.egress?.close();
-      if (this.jailDir && !this.jailDir.startsWith(this.spec.sessionDir)) await fs.rm(this.jailDir, { recursive: true, force: true });
+      await this.jail?.close();
       if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
       await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
     })();

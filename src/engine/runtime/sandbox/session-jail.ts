@@ -1,0 +1,121 @@
+/**
+ * One session's jail on the host side: its private directories (the socket dir shared with the
+ * jail helper, the X socket dir, the managed policy dir), its egress proxy on a Unix socket,
+ * and how its browser and Xvfb are launched inside (browser-jail.ts, helper-jail.ts).
+ * `SessionRuntime` owns one when the engine jails browsers; without it, it launches on the host.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
+import { startXvfb, type XvfbServer } from '../chromium/xvfb.js';
+import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
+import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
+import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from './browser-jail.js';
+import { helperJail } from './helper-jail.js';
+
+export interface SessionJailConfig {
+  bwrap: string;
+  /** Host paths masked inside (the engine's data dir). */
+  hide: string[];
+  policy: EgressPolicy;
+  /** The session proxy's forwarder, when it has one; otherwise the session gets a direct one. */
+  egress?: LocalForwarder;
+  /** `chrome_policy`: written as a managed policy file inside the jail. */
+  chromePolicy?: Record<string, unknown>;
+}
+
+/** Flags a proxy adds for an unjailed browser; the jail routes through its own egress instead. */
+const PROXY_FLAG = /^--(proxy-server|proxy-bypass-list|webrtc-ip-handling-policy)=/;
+/** sun_path holds 108 bytes on Linux including the NUL. */
+const MAX_SOCKET_PATH = 100;
+
+export class SessionJail {
+  /** The private dir holding the DevTools and egress sockets (a short temp dir when the session dir is too deep). */
+  private sockDir?: string;
+  private egress?: LocalForwarder;
+
+  constructor(
+    readonly config: SessionJailConfig,
+    private readonly sessionDir: string,
+    private readonly dirs: { root: string; userData: string; tmp: string },
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The X socket dir the jailed Xvfb, the browser and session processes share. */
+  get x11Dir(): string {
+    return path.join(this.sessionDir, 'x11');
+  }
+
+  private get policyDir(): string {
+    return path.join(this.sessionDir, 'policies');
+  }
+
+  /** Mount points and home in the session root, the socket dir, the egress proxy, the policy file. */
+  async prepare(): Promise<void> {
+    await prepareJailRoot(this.dirs.root);
+    let dir = path.join(this.sessionDir, 'jail');
+    if (Buffer.byteLength(path.join(dir, 'devtools.sock')) > MAX_SOCKET_PATH) dir = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    this.sockDir = dir;
+    this.egress = this.config.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false }));
+    await this.egress.listenUnix(path.join(dir, 'egress.sock'));
+    if (this.config.chromePolicy) {
+      await fs.mkdir(this.policyDir, { recursive: true });
+      await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(this.config.chromePolicy));
+    }
+  }
+
+  /** The browser's view of a path in the session root (the root is its `/`). */
+  browserPath(hostPath: string): string {
+    return jailPathOf(hostPath, this.dirs.root, '/');
+  }
+
+  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void): Promise<XvfbServer> {
+    return fs
+      .mkdir(this.x11Dir, { recursive: true, mode: 0o700 })
+      .then(() => helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide }))
+      .then((jail) => startXvfb({ ...size, marker: this.sessionDir, onOutput, jail }));
+  }
+
+  /** What `chromiumArgs` needs to differ for a jailed browser. */
+  chromiumOptions(o: { extensionDirs: string[]; extensionsDir: string; extraArgs: string[] }) {
+    return {
+      userDataDir: JAIL_USER_DATA,
+      extensionDirs: o.extensionDirs.map((d) => jailPathOf(d, o.extensionsDir, JAIL_EXTENSIONS)),
+      extraArgs: o.extraArgs.filter((a) => !PROXY_FLAG.test(a)),
+      // Inside the jail Chromium runs as uid 1000 with its own sandbox on.
+      runningAsRoot: false,
+      jailArgs: jailChromiumArgs(),
+    };
+  }
+
+  async launch(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void }): Promise<LaunchedBrowser> {
+    const sockDir = this.sockDir!;
+    const devtoolsSocket = path.join(sockDir, 'devtools.sock');
+    // The helper of a previous (crashed) launch left its socket file behind.
+    await fs.rm(devtoolsSocket, { force: true });
+    const cmd = await browserJailCommand({
+      bwrap: this.config.bwrap,
+      root: this.dirs.root,
+      userData: this.dirs.userData,
+      tmp: this.dirs.tmp,
+      sockDir,
+      egressSocket: path.join(sockDir, 'egress.sock'),
+      extensionsDir: o.extensionsDir,
+      policyDir: this.config.chromePolicy ? this.policyDir : undefined,
+      hide: this.config.hide,
+      x11Dir: o.display ? this.x11Dir : undefined,
+      display: o.display,
+      executable: o.executable,
+      args: o.args,
+    });
+    return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput });
+  }
+
+  /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */
+  async close(): Promise<void> {
+    if (!this.config.egress) await this.egress?.close();
+    if (this.sockDir && !this.sockDir.startsWith(this.sessionDir)) await fs.rm(this.sockDir, { recursive: true, force: true });
+  }
+}
