@@ -1,0 +1,277 @@
+/**
+ * The escapes issue 11 listed, tried as a tenant holding only a project-scoped key, each against
+ * the real engine, real Chromium and real bubblewrap. On the engine before the jail each of these
+ * succeeded (the admin key read through file://, downloads written to any host dir, a DevTools
+ * port open on the host, metadata addresses reachable, browsers outliving `kill -9`).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import Kernel from '@onkernel/sdk';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
+import { waitFor } from '../../helpers/chromium-web.js';
+
+let te: TestEngine;
+let tenant: Kernel;
+let web: LocalServer;
+
+beforeAll(async () => {
+  te = await startTestEngine();
+  const project = await te.client.projects.create({ name: 'tenant' });
+  const key = await te.client.apiKeys.create({ name: 'tenant-key', project_id: project.id });
+  tenant = te.clientWith({ apiKey: key.key! });
+  web = await startLocalServer({
+    '/file': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="loot.txt"' }).end('downloaded bytes'),
+    '/page': '<title>page</title><a id="dl" href="/file">download</a>',
+  });
+});
+afterAll(async () => {
+  await web?.close();
+  await te?.stop();
+});
+
+async function withPage<T>(fn: (page: Page, browser: Browser, id: string) => Promise<T>): Promise<T> {
+  const s = await tenant.browsers.create({ headless: true });
+  const browser = await chromium.connectOverCDP(s.cdp_ws_url);
+  try {
+    return await fn(browser.contexts()[0].pages()[0], browser, s.session_id);
+  } finally {
+    await browser.close();
+    await tenant.browsers.deleteByID(s.session_id);
+  }
+}
+
+describe('a jailed session (project-scoped key)', () => {
+  it('cannot read the data dir, other sessions or shadow files through file://', async () => {
+    const other = await te.client.browsers.create({ headless: true });
+    fs.writeFileSync(path.join(te.dataDir, 'sessions', other.session_id, 'root', 'other-secret.txt'), 'other session secret');
+    try {
+      await withPage(async (page, _browser, id) => {
+        const adminKey = fs.readFileSync(path.join(te.dataDir, 'admin-api-key'), 'utf8').trim();
+        const targets = [path.join(te.dataDir, 'admin-api-key'), path.join(te.dataDir, 'browserdeck.sqlite'), path.join(te.dataDir, 'sessions', other.session_id, 'root', 'other-secret.txt'), '/etc/shadow'];
+        for (const target of targets) {
+          const text = await page.goto(`file://${target}`).then(() => page.evaluate(() => document.body?.innerText ?? ''), () => '');
+          expect(text, target).not.toContain(adminKey);
+          expect(text, target).not.toContain('other session secret');
+          expect(text, target).not.toMatch(/^root:/m);
+        }
+        // What file:// does show is the session's own filesystem.
+        await tenant.browsers.fs.writeFile(id, Buffer.from('mine'), { path: '/tmp/mine.txt' });
+        const own = await page.context().newPage();
+        await own.goto('file:///tmp/mine.txt');
+        expect(await own.evaluate(() => document.body.innerText)).toBe('mine');
+      });
+    } finally {
+      await te.client.browsers.deleteByID(other.session_id);
+    }
+  });
+
+  it('cannot upload a host file through DOM.setFileInputFiles', async () => {
+    await withPage(async (page) => {
+      await page.setContent('<input type=file id=f>');
+      const cdp = await page.context().newCDPSession(page);
+      const { root } = await cdp.send('DOM.getDocument');
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#f' });
+      await cdp.send('DOM.setFileInputFiles', { nodeId, files: [path.join(te.dataDir, 'admin-api-key')] }).catch(() => {});
+      const read = await page.evaluate(() => {
+        const f = (document.getElementById('f') as HTMLInputElement).files?.[0];
+        return f ? f.text().catch(() => '') : Promise.resolve('');
+      });
+      expect(read).not.toContain('bdk_');
+    });
+  });
+
+  it('keeps downloads inside the session: a host download dir gets nothing, /tmp/downloads works (also after a BiDi client)', async () => {
+    const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-host-dl-'));
+    try {
+      await withPage(async (page, browser, id) => {
+        const cdp = await browser.newBrowserCDPSession();
+        await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: hostDir });
+        await page.goto(`${web.url}/page`);
+        await page.click('#dl');
+        // Kernel's documented flow: a session path, read back through the fs API.
+        await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: '/tmp/downloads', eventsEnabled: true });
+        await page.click('#dl');
+        await waitFor(async () => (await tenant.browsers.fs.listFiles(id, { path: '/tmp/downloads' }).catch(() => [])).some((f) => f.name === 'loot.txt'), 15_000, 'download in /tmp/downloads');
+        expect(await (await tenant.browsers.fs.readFile(id, { path: '/tmp/downloads/loot.txt' })).text()).toBe('downloaded bytes');
+
+        // A WebDriver BiDi client resets download behaviour; the next download still stays inside.
+        const s = await tenant.browsers.retrieve(id);
+        const { WebSocket } = await import('ws');
+        const ws = new WebSocket(s.webdriver_ws_url!);
+        await new Promise((r, j) => ws.once('open', r).once('error', j));
+        ws.send(JSON.stringify({ id: 1, method: 'session.new', params: { capabilities: {} } }));
+        await new Promise((r) => ws.once('message', r));
+        await page.click('#dl');
+        await new Promise((r) => setTimeout(r, 1500));
+        ws.close();
+      });
+      expect(fs.readdirSync(hostDir)).toEqual([]);
+    } finally {
+      fs.rmSync(hostDir, { recursive: true, force: true });
+    }
+  });
+
+  it('opens no DevTools port on the host', async () => {
+    await withPage(async (_page, _browser, id) => {
+      const listening = listeningInodes();
+      const rt = te.engine.context.services.sessions as { get(id: string): { browser?: { pid: number } } };
+      const pids = descendants(rt.get(id).browser!.pid);
+      expect(pids.length).toBeGreaterThan(3);
+      const open = pids.flatMap((pid) => socketInodes(pid)).filter((inode) => listening.has(inode));
+      expect(open).toEqual([]);
+    });
+  });
+
+  it('cannot reach cloud metadata: denied after resolution with a clear net error', async () => {
+    await withPage(async (page, _browser, id) => {
+      const denied = await tenant.browsers.curl(id, { url: 'http://169.254.169.254/latest/meta-data/' }).then(
+        () => ({ status: 0, error: {} as Record<string, unknown> }),
+        (e: { status?: number; error?: Record<string, unknown> }) => ({ status: e.status ?? 0, error: e.error ?? {} }),
+      );
+      expect(denied.error).toMatchObject({ net_error_name: 'net::ERR_NETWORK_ACCESS_DENIED' });
+      const res = await page.goto('http://169.254.169.254/latest/meta-data/');
+      expect(res?.status()).toBe(403);
+      expect(res?.headers()['x-kernel-proxy-error']).toBe('network_policy_denied');
+    });
+  });
+});
+
+describe('egress deny list of the operator', () => {
+  it('refuses a denied range by address and by name (resolved by the engine), also for TLS tunnels', async () => {
+    const strict = await startTestEngine({ egressDeny: ['127.0.0.0/8', '::1/128'] });
+    try {
+      const s = await strict.client.browsers.create({ headless: true });
+      const browser = await chromium.connectOverCDP(s.cdp_ws_url);
+      const page = browser.contexts()[0].pages()[0];
+      const port = new URL(web.url).port;
+      for (const host of ['127.0.0.1', 'localhost']) {
+        const res = await page.goto(`http://${host}:${port}/page`);
+        expect(res?.status(), host).toBe(403);
+        expect(await page.title(), host).not.toBe('page');
+      }
+      const tls = await page.goto(`https://localhost:${port}/page`).then(() => 'loaded', (e: Error) => e.message);
+      expect(tls).toMatch(/ERR_TUNNEL_CONNECTION_FAILED/);
+      await browser.close();
+      await strict.client.browsers.deleteByID(s.session_id);
+    } finally {
+      await strict.stop();
+    }
+    // Control: the default policy reaches the same server.
+    await withPage(async (page) => {
+      await page.goto(`${web.url}/page`);
+      expect(await page.title()).toBe('page');
+    });
+  });
+});
+
+describe('the engine dies', () => {
+  it('takes every jailed browser with it on kill -9', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-k9-'));
+    const key = 'bdk_k9_0123456789abcdef0123456789';
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--data-dir', dataDir], {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+      env: { ...process.env, BROWSERDECK_ADMIN_API_KEY: key, BROWSERDECK_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        proc.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        proc.once('exit', () => reject(new Error(`engine exited: ${out}`)));
+      });
+      const client = new Kernel({ baseURL: url, apiKey: key });
+      const a = await client.browsers.create({ headless: true });
+      const b = await client.browsers.create({ headless: false });
+      const marker = path.join(dataDir, 'sessions');
+      const before = withMarker(marker);
+      expect(before.length).toBeGreaterThan(1);
+      const jailed = [...new Set(before.flatMap((pid) => descendants(pid)))];
+      expect(jailed.length).toBeGreaterThan(before.length);
+      void a;
+      void b;
+      proc.kill('SIGKILL');
+      await waitFor(() => jailed.every((pid) => !alive(pid)), 15_000, 'every jailed process gone');
+      expect(withMarker(marker)).toEqual([]);
+    } finally {
+      proc.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return state !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function withMarker(marker: string): number[] {
+  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
+    try {
+      return fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(marker);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+function descendants(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    for (const task of safeReaddir(`/proc/${out[i]}/task`)) {
+      const kids = safeRead(`/proc/${out[i]}/task/${task}/children`).trim();
+      if (kids) out.push(...kids.split(/\s+/).map(Number));
+    }
+  }
+  return out;
+}
+
+function socketInodes(pid: number): string[] {
+  return safeReaddir(`/proc/${pid}/fd`).map((fd) => {
+    try {
+      return /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+    } catch {
+      return undefined;
+    }
+  }).filter((x): x is string => !!x);
+}
+
+/** Inodes of TCP sockets in LISTEN state in the host's network namespace. */
+function listeningInodes(): Set<string> {
+  const out = new Set<string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of safeRead(file).split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[3] === '0A') out.add(cols[9]);
+    }
+  }
+  return out;
+}
+
+function safeRead(p: string): string {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function safeReaddir(p: string): string[] {
+  try {
+    return fs.readdirSync(p);
+  } catch {
+    return [];
+  }
+}
