@@ -74,3 +74,42 @@ export function processGone(pid: number): boolean {
     return true;
   }
 }
+
+function readOr(p: string): string {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The bwrap processes of the app jails of the engine with this data dir (their command line binds the deployment). */
+export function appJails(dataDir: string): number[] {
+  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
+    const cmd = readOr(`/proc/${pid}/cmdline`).replace(/\0/g, ' ');
+    return /(^|\/)bwrap /.test(cmd) && cmd.includes(dataDir) && cmd.includes('--browserdeck-app-runner');
+  });
+}
+
+/**
+ * Host pids of processes an app reported as its own `process.pid`s. A jailed app lives in its
+ * own pid namespace and sees other numbers: they are matched through NSpid among the
+ * descendants of that engine's app jails. Unjailed, the numbers are host pids already.
+ */
+export function hostPidsOfApp(pids: number[], dataDir: string): number[] {
+  const jails = appJails(dataDir);
+  if (jails.length === 0) return pids;
+  const found: number[] = [];
+  const todo = [...jails];
+  const seen = new Set<number>();
+  while (todo.length) {
+    const pid = todo.pop()!;
+    // The outer bwrap and its inner init both carry the command line: walk each tree once.
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    for (const task of readOr(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean)) todo.push(Number(task));
+    const ns = /^NSpid:\s+(.*)$/m.exec(readOr(`/proc/${pid}/status`))?.[1].split(/\s+/).map(Number) ?? [];
+    if (ns.length > 1 && pids.includes(ns[ns.length - 1])) found.push(pid);
+  }
+  return found;
+}

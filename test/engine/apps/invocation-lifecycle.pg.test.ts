@@ -7,7 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { deploy, logLines, readAll, sampleFiles, processGone as gone, type StreamedEvent } from './app-helpers.js';
+import { appJails, deploy, hostPidsOfApp, logLines, readAll, sampleFiles, processGone as gone, type StreamedEvent } from './app-helpers.js';
+import { jailStatus } from '../../../src/engine/runtime/sandbox/jail-status.js';
+
+const appJailed = !!(await jailStatus({ insecureNoJail: false })).bwrap;
 
 let te: TestEngine;
 const app = { app_name: 'sample-app', version: 'v1' };
@@ -50,7 +53,9 @@ describe('invocation lifecycle', () => {
     expect(states(events).at(-1)).toBe('failed');
     const final = await te.client.invocations.retrieve(inv.id);
     expect(final.status_reason).toContain('timed out after 10 s');
-    await expect.poll(() => pids.every(gone), { timeout: 15_000 }).toBe(true);
+    // Jailed, the logged pids are the app's own pid namespace's: its jail (and with it the
+    // namespace and every process in it) must be gone; unjailed, the pids themselves.
+    await expect.poll(() => appJails(te.dataDir).length === 0 && (appJailed || pids.every(gone)), { timeout: 15_000 }).toBe(true);
   });
 
   it('lists and deletes the browsers of a running invocation', async () => {
@@ -93,7 +98,8 @@ describe('invocation lifecycle', () => {
       events.push(e as unknown as StreamedEvent);
       const msg = String((e as unknown as StreamedEvent).message ?? '');
       if (msg.startsWith('pids ')) {
-        pids = msg.split(' ').slice(1).map(Number);
+        pids = hostPidsOfApp(msg.split(' ').slice(1).map(Number), te.dataDir);
+        expect(pids).toHaveLength(2);
         const patched = await te.client.invocations.update(inv.id, { status: 'succeeded', output: '{"done":true}' });
         expect(patched).toMatchObject({ status: 'succeeded', output: '{"done":true}' });
       }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { deploy, logLines, processGone, readAll, sampleFiles } from './app-helpers.js';
+import { deploy, hostPidsOfApp, logLines, processGone, readAll, sampleFiles } from './app-helpers.js';
 
 let dataDir: string;
 let te: TestEngine | undefined;
@@ -34,7 +34,7 @@ describe('apps across a restart', () => {
     for await (const e of await te.client.invocations.follow(running.id)) {
       const m = String((e as { message?: string }).message ?? '');
       if (m.startsWith('pids ')) {
-        pids = m.split(' ').slice(1).map(Number);
+        pids = hostPidsOfApp(m.split(' ').slice(1).map(Number), te.dataDir);
         break;
       }
     }

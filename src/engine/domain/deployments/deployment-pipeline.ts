@@ -10,7 +10,8 @@ import type { EngineContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import type { AppEventLog } from '../apps/app-event-log.js';
 import { appVersionDto, type AppVersions } from '../apps/app-versions.js';
-import { baseAppEnv, startAppProcess } from '../../runtime/app-runtime/app-process.js';
+import { baseAppEnv, engineModulesDir, startAppProcess } from '../../runtime/app-runtime/app-process.js';
+import { appJailOf } from './app-jail-of.js';
 import { needsInstall, npmInstall } from '../../runtime/app-runtime/npm-install.js';
 import { REGION, type DeploymentRow } from './deployment-record.js';
 
@@ -31,14 +32,15 @@ export async function runDeploymentPipeline(ctx: EngineContext, events: AppEvent
   if (needsInstall(dir)) {
     const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dir };
     for (const [k, v] of Object.entries(process.env)) if (/^npm_config_/i.test(k) && v !== undefined) env[k] = v;
-    const r = await npmInstall(dir, { env, timeoutMs: INSTALL_TIMEOUT_MS, signal, onLine: log });
+    const r = await npmInstall(dir, { env, timeoutMs: INSTALL_TIMEOUT_MS, signal, onLine: log, jail: await appJailOf(ctx), modules: engineModulesDir() });
     if (signal.aborted) return;
     if (!r.ok) return hooks.setStatus(row.id, 'failed', `installing dependencies failed: ${r.reason}`);
   }
   const entry = path.resolve(dir, row.entrypoint_rel_path);
   if (!fs.existsSync(entry)) return hooks.setStatus(row.id, 'failed', `entrypoint '${row.entrypoint_rel_path}' does not exist in the deployment`);
   log(`loading ${row.entrypoint_rel_path} to discover its apps and actions`);
-  const proc = startAppProcess({
+  const proc = await startAppProcess({
+    jail: await appJailOf(ctx),
     cwd: dir,
     env: { ...baseAppEnv(dir), ...(JSON.parse(row.env_vars) as Record<string, string>), KERNEL_BASE_URL: ctx.publicUrl(), KERNEL_API_KEY: DISCOVERY_API_KEY },
     job: { mode: 'discover', entry },

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { EngineContext } from '../../context.js';
 import { baseAppEnv, startAppProcess } from '../../runtime/app-runtime/app-process.js';
+import { appJailOf } from '../deployments/app-jail-of.js';
 import type { Deployments } from '../deployments/deployments.js';
 import type { InvocationRow } from './invocation-record.js';
 import type { Invocations } from './invocations.js';
@@ -23,7 +24,8 @@ export function invocationRunner(ctx: EngineContext, invocations: Invocations, d
       return;
     }
     const dir = deployments.dirOf(dep.id);
-    const proc = startAppProcess({
+    const proc = await startAppProcess({
+      jail: await appJailOf(ctx),
       cwd: dir,
       env: { ...baseAppEnv(dir), ...(JSON.parse(dep.env_vars) as Record<string, string>), KERNEL_BASE_URL: ctx.publicUrl(), KERNEL_API_KEY: key },
       job: { mode: 'invoke', entry: path.resolve(dir, dep.entrypoint_rel_path), app: row.app_name, action: row.action_name, payload: row.payload, context: { invocation_id: row.id } },

@@ -6,7 +6,8 @@
  * through the engine's tsx (`--import`). Packages the app does not ship resolve from the
  * engine's node_modules: NODE_PATH for CommonJS, a resolve hook for ES modules.
  */
-import { fork } from 'node:child_process';
+import { appJailArgs, type AppJail } from './app-jail.js';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,18 +74,28 @@ function killGroup(pid: number | undefined): void {
   } catch {}
 }
 
-export function startAppProcess(opts: { cwd: string; env: Record<string, string>; job: RunnerJob; timeoutMs: number; onLine: (stream: 'stdout' | 'stderr', line: string) => void }): AppProcess {
+/** `jail`: run in the app jail (app-jail.ts); without it the process runs on the host. */
+export async function startAppProcess(opts: { cwd: string; env: Record<string, string>; job: RunnerJob; timeoutMs: number; onLine: (stream: 'stdout' | 'stderr', line: string) => void; jail?: AppJail }): Promise<AppProcess> {
   const execArgv = TS_EXTENSIONS.has(path.extname(opts.job.entry)) ? ['--import', pathToFileURL(localRequire.resolve('tsx')).href] : [];
   const node = childNode();
-  const child = fork(engineAsset('app-runtime/app-runner-child.mjs'), [APP_RUNNER_MARKER], {
-    cwd: opts.cwd,
-    // The children's runtime (in Electron its own binary run as Node), not necessarily ours.
-    execPath: node.path,
-    env: { ...opts.env, ...node.env },
-    execArgv,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const script = engineAsset('app-runtime/app-runner-child.mjs');
+  let child: ChildProcess;
+  if (opts.jail) {
+    // The IPC channel is fd 3 of bwrap, inherited by the runner inside.
+    const env = { ...opts.env, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'json' };
+    const { args, node: inside } = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env, modules: engineModulesDir() });
+    child = spawn(opts.jail.bwrap, [...args, inside, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  } else {
+    child = fork(script, [APP_RUNNER_MARKER], {
+      cwd: opts.cwd,
+      // The children's runtime (in Electron its own binary run as Node), not necessarily ours.
+      execPath: node.path,
+      env: { ...opts.env, ...node.env },
+      execArgv,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+  }
   let answer: RunnerAnswer | undefined;
   let timedOut = false;
   let killed = false;
@@ -100,8 +111,8 @@ export function startAppProcess(opts: { cwd: string; env: Record<string, string>
     if (m?.answer) answer ??= m.answer;
   });
   child.once('error', () => kill());
-  const out = splitLines(child.stdout, (l) => opts.onLine('stdout', l));
-  const err = splitLines(child.stderr, (l) => opts.onLine('stderr', l));
+  const out = splitLines(child.stdout!, (l) => opts.onLine('stdout', l));
+  const err = splitLines(child.stderr!, (l) => opts.onLine('stderr', l));
   child.send(opts.job, (e) => e && kill());
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const done = (async (): Promise<AppProcessResult> => {
