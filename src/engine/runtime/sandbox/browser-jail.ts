@@ -103,6 +103,8 @@ export function policyMount(policyDir: string, target: string): string[] {
 export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file: string; args: string[] }> {
   const a = await baseSandboxArgs({ root: spec.root, hide: spec.hide });
   a.push('--new-session', '--uid', JAIL_UID, '--gid', JAIL_UID, '--tmpfs', '/dev/shm');
+  // Tests simulate a kernel that refuses nested user namespaces (Chromium's sandbox needs them).
+  if (process.env.BROWSERDECK_JAIL_NO_NESTED_USERNS === '1') a.push('--unshare-user', '--disable-userns');
   // The system's font cache: without it fontconfig rebuilds one in every new session's home
   // (~200 ms of each cold start).
   a.push('--ro-bind-try', '/var/cache/fontconfig', '/var/cache/fontconfig');

@@ -30,6 +30,18 @@ const PROXY_FLAG = /^--(proxy-server|proxy-bypass-list|webrtc-ip-handling-policy
 /** sun_path holds 108 bytes on Linux including the NUL. */
 const MAX_SOCKET_PATH = 100;
 
+/**
+ * Whether Chromium's own sandbox starts inside the jail (it needs nested user namespaces):
+ * learned at the first jailed launch of this engine process. Where the kernel refuses them, the
+ * browser runs with `--no-sandbox` inside the jail — still jailed, but without a renderer
+ * sandbox — and says so in that session's log (`/logs/stream?source=supervisor`, service `session`).
+ */
+let chromiumSandbox: 'unknown' | 'on' | 'off' = 'unknown';
+
+export function chromiumSandboxState(): 'unknown' | 'on' | 'off' {
+  return chromiumSandbox;
+}
+
 export class SessionJail {
   /** The private dir holding the DevTools and egress sockets (a short temp dir when the session dir is too deep). */
   private sockDir?: string;
@@ -91,6 +103,20 @@ export class SessionJail {
   }
 
   async launch(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void }): Promise<LaunchedBrowser> {
+    const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
+    try {
+      const b = await this.launchOnce({ ...o, args });
+      if (chromiumSandbox === 'unknown') chromiumSandbox = 'on';
+      return b;
+    } catch (err) {
+      if (chromiumSandbox !== 'unknown' || !/No usable sandbox/i.test((err as Error).message)) throw err;
+      chromiumSandbox = 'off';
+      this.log("Chromium's own sandbox cannot start inside the jail on this kernel (no nested user namespaces): browsers run with --no-sandbox inside the jail");
+      return this.launch(o);
+    }
+  }
+
+  private async launchOnce(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir!;
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
     // The helper of a previous (crashed) launch left its socket file behind.
