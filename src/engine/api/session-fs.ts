@@ -45,6 +45,9 @@ export async function requireSession(ctx: EngineContext, request: FastifyRequest
 function modeOf(value: string | undefined, fallback: number): number {
   const mode = parseOctalMode(value, fallback);
   if (mode === undefined) throw ApiError.invalidField('mode', 'must be an octal permission string such as "644"');
+  // A setuid/setgid file made by the engine (root on a server) would be an escalation waiting
+  // for anything that runs it outside the session's user namespace.
+  if (mode & 0o6000) throw ApiError.invalidField('mode', 'setuid and setgid bits (4000, 2000) are not allowed');
   return mode;
 }
 

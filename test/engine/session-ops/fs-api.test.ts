@@ -101,10 +101,20 @@ describe('session filesystem', () => {
       [() => fs.move(id, { src_path: '/errs/file', dest_path: '/errs/file' }), 409],
       [() => fs.move(id, { src_path: '/errs/file', dest_path: '/nope/dir/z' }), 404],
       [() => fs.setFilePermissions(id, { path: '/errs/file', mode: '8' }), 400],
+      // No setuid/setgid files made by the engine.
+      [() => fs.setFilePermissions(id, { path: '/errs/file', mode: '4755' }), 400],
+      [() => fs.setFilePermissions(id, { path: '/errs/file', mode: '2755' }), 400],
+      [() => fs.writeFile(id, 'x', { path: '/errs/suid', mode: '6755' }), 400],
+      [() => fs.createDirectory(id, { path: '/errs/sgid-dir', mode: '2775' }), 400],
       [() => fs.fileInfo(id, { path: '/errs/file\u0000x' }), 400],
       [() => fs.readFile('no-such-session', { path: '/errs/file' }), 404],
     ];
     for (const [i, [call, expected]] of cases.entries()) expect(await status(call()), `case ${i}`).toBe(expected);
+    expect((await fs.fileInfo(id, { path: '/errs/file' })).mode).toMatch(/^-[rwx-]{9}$/);
+    await expect(fs.fileInfo(id, { path: '/errs/suid' })).rejects.toMatchObject({ status: 404 });
+    // Sticky stays allowed (a shared /tmp-like directory); Go's FileMode spelling.
+    await fs.createDirectory(id, { path: '/errs/shared', mode: '1777' });
+    expect((await fs.fileInfo(id, { path: '/errs/shared' })).mode).toBe('dtrwxrwxrwx');
     const res = await te.api(`/browsers/${id}/fs/read_file`);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'invalid_request', details: [expect.objectContaining({ message: expect.stringContaining('path') })] });
