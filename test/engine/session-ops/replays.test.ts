@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { cmdlineOf, parentOf } from '../../helpers/proc.js';
 import type { ReplayService } from '../../../src/engine/domain/replays/replay-service.js';
 
 let te: TestEngine;
@@ -81,7 +82,7 @@ describe('replays', () => {
     // The encoder runs in the helper jail: bwrap is its parent and it cannot see the data dir.
     const encoder = ffmpegOf(r.replay_id);
     expect(encoder, 'the recorder ffmpeg').toBeDefined();
-    expect(cmdline(parentOf(encoder!))).toMatch(/^\S*bwrap /);
+    expect(cmdlineOf(parentOf(encoder!))).toMatch(/^\S*bwrap /);
     expect(fs.readdirSync(`/proc/${encoder}/root${te.dataDir}`)).toEqual(['replays']);
 
     // While it records, the download answers 202 with Retry-After.
@@ -170,24 +171,11 @@ describe('replays', () => {
   }, 120_000);
 });
 
-function cmdline(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
-function parentOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
-
 /** The pid (host view) of the ffmpeg writing this replay's capture file. */
 function ffmpegOf(replayId: string): number | undefined {
   for (const e of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;
-    const cmd = cmdline(Number(e));
+    const cmd = cmdlineOf(Number(e));
     if (cmd.startsWith('ffmpeg ') && cmd.includes(`${replayId}.capture.mp4`)) return Number(e);
   }
   return undefined;

@@ -3,6 +3,7 @@ import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
 import { WebSocket } from 'ws';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { cmdlineOf, parentOf } from '../../helpers/proc.js';
 import { startTestPages, type TestPages } from './test-pages.js';
 
 let t: TestEngine;
@@ -97,19 +98,6 @@ describe('WebDriver BiDi (webdriver_ws_url)', () => {
     expect(await closed).toBe(1000);
   });
 });
-
-function cmdlineOf(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
-function parentOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
 
 function processWith(marker: string): number | undefined {
   const pid = fs.readdirSync('/proc').find((e) => /^\d+$/.test(e) && cmdlineOf(Number(e)).includes(marker) && !cmdlineOf(Number(e)).startsWith('bwrap') && !cmdlineOf(Number(e)).includes('/bwrap '));

@@ -14,6 +14,7 @@ import Kernel from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { waitFor } from '../../helpers/chromium-web.js';
+import { descendants, isAlive as alive, listeningInodes, pidsWith as withMarker, socketInodes } from '../../helpers/proc.js';
 
 let te: TestEngine;
 let tenant: Kernel;
@@ -207,71 +208,3 @@ describe('the engine dies', () => {
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-    return state !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-function withMarker(marker: string): number[] {
-  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
-    try {
-      return fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
-
-function descendants(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    for (const task of safeReaddir(`/proc/${out[i]}/task`)) {
-      const kids = safeRead(`/proc/${out[i]}/task/${task}/children`).trim();
-      if (kids) out.push(...kids.split(/\s+/).map(Number));
-    }
-  }
-  return out;
-}
-
-function socketInodes(pid: number): string[] {
-  return safeReaddir(`/proc/${pid}/fd`).map((fd) => {
-    try {
-      return /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
-    } catch {
-      return undefined;
-    }
-  }).filter((x): x is string => !!x);
-}
-
-/** Inodes of TCP sockets in LISTEN state in the host's network namespace. */
-function listeningInodes(): Set<string> {
-  const out = new Set<string>();
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of safeRead(file).split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols[3] === '0A') out.add(cols[9]);
-    }
-  }
-  return out;
-}
-
-function safeRead(p: string): string {
-  try {
-    return fs.readFileSync(p, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function safeReaddir(p: string): string[] {
-  try {
-    return fs.readdirSync(p);
-  } catch {
-    return [];
-  }
-}
