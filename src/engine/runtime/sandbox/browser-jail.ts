@@ -117,7 +117,7 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
   const real = fs.realpathSync(spec.executable);
   if (!SYSTEM_PREFIXES.some((p) => real.startsWith(p))) a.push('--ro-bind', path.dirname(real), path.dirname(real));
   const node = runtimeMount(a);
-  a.push('--ro-bind', engineAsset('sandbox/jail-helper.mjs'), `${SANDBOX_DIR}/jail-helper.mjs`);
+  a.push('--ro-bind', engineAsset('sandbox/jail-helper.mjs'), `${SANDBOX_DIR}/jail-helper.mjs`, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
   a.push('--chdir', JAIL_HOME, '--clearenv');
   const env: Record<string, string> = {
     PATH: DEFAULT_PATH,

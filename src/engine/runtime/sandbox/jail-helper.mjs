@@ -11,38 +11,36 @@
  *
  *   node jail-helper.mjs <socket-dir> <devtools-port> <egress-port> <egress-socket>
  *
- * Plain JavaScript with builtins only: it runs under bare `node` inside the jail.
+ * Plain JavaScript with builtins only (and cdp-forwarder.mjs, mounted beside it): it runs under
+ * bare `node` inside the jail.
  */
 import net from 'node:net';
+import { listenForwarder } from './cdp-forwarder.mjs';
 
 const [sockDir, devtoolsPort, egressPort, egressSocket] = process.argv.slice(2);
 
-/** @param {net.Socket} a @param {net.Socket} b */
-function splice(a, b) {
-  const end = () => {
-    a.destroy();
-    b.destroy();
-  };
-  a.on('error', end).on('close', end);
-  b.on('error', end).on('close', end);
-  a.pipe(b);
-  b.pipe(a);
-}
-
-let listening = 0;
-const ready = () => {
-  if (++listening === 2) process.stderr.write('browserdeck-jail: ready\n');
-};
 const fail = (err) => {
   process.stderr.write(`browserdeck-jail: ${err.message}\n`);
   process.exit(1);
 };
 
-net
-  .createServer((c) => splice(c, net.connect(Number(devtoolsPort), '127.0.0.1')))
-  .once('error', fail)
-  .listen(`${sockDir}/devtools.sock`, ready);
-net
-  .createServer((c) => splice(c, net.connect(egressSocket)))
-  .once('error', fail)
-  .listen({ port: Number(egressPort), host: '127.0.0.1', exclusive: true }, ready);
+// Out: the same loopback-port-to-Unix-socket forwarder session processes use for CDP.
+const egress = listenForwarder(egressSocket, Number(egressPort));
+// In: the reverse, the engine's Unix socket to Chromium's DevTools port.
+const devtools = new Promise((resolve, reject) => {
+  net
+    .createServer((client) => {
+      const upstream = net.connect(Number(devtoolsPort), '127.0.0.1');
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    })
+    .once('error', reject)
+    .listen(`${sockDir}/devtools.sock`, resolve);
+});
+Promise.all([egress, devtools]).then(() => process.stderr.write('browserdeck-jail: ready\n'), fail);
