@@ -117,6 +117,37 @@ describe('a jailed session (project-scoped key)', () => {
     }
   });
 
+  it('a compromised browser planting symlinks in its writable socket dir gets no host file into the next launch', async () => {
+    const secret = path.join(te.dataDir, 'planted-secret.txt');
+    fs.writeFileSync(secret, 'host secret for the jail');
+    await withPage(async (_page, browser, id) => {
+      const rt = (te.engine.context.services.sessions as { get(id: string): { restarts: number } }).get(id);
+      // What the browser can write from inside: its socket dir (`jail/`). Plant the names the
+      // engine binds into a launch, then crash the browser so it is launched again.
+      const sockDir = path.join(te.dataDir, 'sessions', id, 'jail');
+      for (const name of ['egress.sock', 'cdp.sock']) {
+        fs.rmSync(path.join(sockDir, name), { force: true });
+        fs.symlinkSync(secret, path.join(sockDir, name));
+      }
+      const cdp = await browser.newBrowserCDPSession();
+      await cdp.send('Browser.crash').catch(() => {});
+      await waitFor(() => rt.restarts > 0, 20_000, 'browser relaunched');
+      const s = await tenant.browsers.retrieve(id);
+      const again = await chromium.connectOverCDP(s.cdp_ws_url);
+      try {
+        const page = again.contexts()[0].pages()[0] ?? (await again.contexts()[0].newPage());
+        const seen = await page.goto('file:///run/browserdeck/egress.sock').then(() => page.evaluate(() => document.body?.innerText ?? ''), () => '');
+        expect(seen).not.toContain('host secret');
+        // And its way out still works.
+        const fresh = await again.contexts()[0].newPage();
+        await fresh.goto(`${web.url}/page`);
+        expect(await fresh.title()).toBe('page');
+      } finally {
+        await again.close();
+      }
+    });
+  });
+
   it('opens no DevTools port on the host', async () => {
     await withPage(async (_page, _browser, id) => {
       const listening = listeningInodes();

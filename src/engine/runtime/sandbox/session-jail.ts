@@ -43,8 +43,13 @@ export function chromiumSandboxState(): 'unknown' | 'on' | 'off' {
 }
 
 export class SessionJail {
-  /** The private dir holding the DevTools and egress sockets (a short temp dir when the session dir is too deep). */
-  private sockDir?: string;
+  /**
+   * Where the sockets live: the session dir, or a short temp dir when that is too deep for a
+   * socket path. Only its `jail/` subdir (the helper's DevTools socket) is writable in the jail;
+   * the egress socket sits beside it, out of the jail's reach — a bind source the jail could
+   * replace with a symlink would make bwrap mount any host file into the next launch.
+   */
+  private base?: string;
   private egress?: LocalForwarder;
 
   constructor(
@@ -66,16 +71,26 @@ export class SessionJail {
   /** Mount points and home in the session root, the socket dir, the egress proxy, the policy file. */
   async prepare(): Promise<void> {
     await prepareJailRoot(this.dirs.root);
-    let dir = path.join(this.sessionDir, 'jail');
-    if (Buffer.byteLength(path.join(dir, 'devtools.sock')) > MAX_SOCKET_PATH) dir = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    this.sockDir = dir;
+    let base = this.sessionDir;
+    if (Buffer.byteLength(path.join(base, 'jail', 'devtools.sock')) > MAX_SOCKET_PATH) base = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
+    this.base = base;
+    await fs.mkdir(this.sockDir, { recursive: true, mode: 0o700 });
     this.egress = this.config.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false }));
-    await this.egress.listenUnix(path.join(dir, 'egress.sock'));
+    await this.egress.listenUnix(this.egressSocket);
     if (this.config.chromePolicy) {
       await fs.mkdir(this.policyDir, { recursive: true });
       await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(this.config.chromePolicy));
     }
+  }
+
+  /** The helper's socket dir, read-write in the jail. */
+  private get sockDir(): string {
+    return path.join(this.base!, 'jail');
+  }
+
+  /** The engine's egress proxy socket (bound read-only into the jail as a single file). */
+  private get egressSocket(): string {
+    return path.join(this.base!, 'egress.sock');
   }
 
   /** The browser's view of a path in the session root (the root is its `/`). */
@@ -117,7 +132,7 @@ export class SessionJail {
   }
 
   private async launchOnce(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void }): Promise<LaunchedBrowser> {
-    const sockDir = this.sockDir!;
+    const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
     // The helper of a previous (crashed) launch left its socket file behind.
     await fs.rm(devtoolsSocket, { force: true });
@@ -127,7 +142,7 @@ export class SessionJail {
       userData: this.dirs.userData,
       tmp: this.dirs.tmp,
       sockDir,
-      egressSocket: path.join(sockDir, 'egress.sock'),
+      egressSocket: this.egressSocket,
       extensionsDir: o.extensionsDir,
       policyDir: this.config.chromePolicy ? this.policyDir : undefined,
       hide: this.config.hide,
@@ -142,6 +157,6 @@ export class SessionJail {
   /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */
   async close(): Promise<void> {
     if (!this.config.egress) await this.egress?.close();
-    if (this.sockDir && !this.sockDir.startsWith(this.sessionDir)) await fs.rm(this.sockDir, { recursive: true, force: true });
+    if (this.base && this.base !== this.sessionDir) await fs.rm(this.base, { recursive: true, force: true });
   }
 }
