@@ -10,22 +10,28 @@
 import net from 'node:net';
 
 /**
+ * Pipes two sockets into each other; either ending or failing ends both.
+ * @param {net.Socket} a
+ * @param {net.Socket} b
+ */
+export function splice(a, b) {
+  const end = () => {
+    a.destroy();
+    b.destroy();
+  };
+  a.on('error', end).on('close', end);
+  b.on('error', end).on('close', end);
+  a.pipe(b);
+  b.pipe(a);
+}
+
+/**
  * @param {string} socketPath
  * @param {number} port
  * @returns {Promise<net.Server>}
  */
 export function listenForwarder(socketPath, port) {
-  const server = net.createServer((client) => {
-    const upstream = net.connect(socketPath);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
+  const server = net.createServer((client) => splice(client, net.connect(socketPath)));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {

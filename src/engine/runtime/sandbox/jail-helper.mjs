@@ -15,7 +15,7 @@
  * bare `node` inside the jail.
  */
 import net from 'node:net';
-import { listenForwarder } from './cdp-forwarder.mjs';
+import { listenForwarder, splice } from './cdp-forwarder.mjs';
 
 const [sockDir, devtoolsPort, egressPort, egressSocket] = process.argv.slice(2);
 
@@ -29,17 +29,7 @@ const egress = listenForwarder(egressSocket, Number(egressPort));
 // In: the reverse, the engine's Unix socket to Chromium's DevTools port.
 const devtools = new Promise((resolve, reject) => {
   net
-    .createServer((client) => {
-      const upstream = net.connect(Number(devtoolsPort), '127.0.0.1');
-      const end = () => {
-        client.destroy();
-        upstream.destroy();
-      };
-      client.on('error', end).on('close', end);
-      upstream.on('error', end).on('close', end);
-      client.pipe(upstream);
-      upstream.pipe(client);
-    })
+    .createServer((client) => splice(client, net.connect(Number(devtoolsPort), '127.0.0.1')))
     .once('error', reject)
     .listen(`${sockDir}/devtools.sock`, resolve);
 });
