@@ -19,6 +19,7 @@ import type { BidiMapper } from './bidi-mapper.js';
 /** What the mapper imports: chromium-bidi and its dependencies, and ws for the CDP socket. */
 const PACKAGES = ['chromium-bidi', 'mitt', 'zod', 'ws'];
 const INSIDE_MODULES = `${SANDBOX_DIR}/node_modules`;
+const START_TIMEOUT_MS = 30_000;
 
 function packageDir(name: string): string {
   // ws exposes its entry; the others are found next to it (npm hoists them side by side).
@@ -39,13 +40,24 @@ export async function startJailedBidiMapper(handle: SessionHandle, bwrap: string
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdin.on('error', () => {});
   let stderr = '';
+  // Bounded: a mapper that never gets ready is killed, not left behind while its client waits.
   await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the BiDi mapper did not start within ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {
       stderr = (stderr + d).slice(-2000);
-      if (stderr.includes('bidi-mapper: ready')) resolve();
+      if (stderr.includes('bidi-mapper: ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
-    void exited.then(() => reject(new Error(`the BiDi mapper exited: ${stderr.trim().split('\n').slice(-2).join(' | ')}`)));
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`the BiDi mapper exited: ${stderr.trim().split('\n').slice(-2).join(' | ')}`));
+    });
   });
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     try {
