@@ -3,7 +3,7 @@
  * organization on first start, registers every feature and listens; `stop()` runs every
  * feature's stop hook (sessions, streams, processes) and closes storage.
  */
-import { egressPolicy } from './runtime/proxy-forwarder/egress-policy.js';
+import { egressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
 import { assertServable, jailStatus } from './runtime/sandbox/jail-status.js';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -106,7 +106,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       if (config.uiDir) await serveUi(app, config.uiDir);
       upgrades.attach(app.server);
       // A malformed --egress-deny range fails the start, not the first session.
-      egressPolicy(config.egressDeny);
+      egressPolicyOf(config.egressDeny);
       const jail = await jailStatus(config);
       assertServable(config.host, jail, config.insecureNoJail);
       if (!jail.bwrap) log.warn(`browsers, processes, code and apps run WITHOUT the session jail (${jail.reason}): they can read what this engine's user can; file: URLs and download paths are held to the session by policy only`);

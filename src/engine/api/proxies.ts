@@ -4,7 +4,7 @@
  * that target through the proxy and leaves the stored status alone.
  */
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
-import { egressPolicy } from '../runtime/proxy-forwarder/egress-policy.js';
+import { egressPolicyOf } from '../runtime/proxy-forwarder/egress-policy.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
@@ -45,7 +45,7 @@ export const proxiesFeature: Feature = {
     });
     const timeoutMs = identity.proxyTimeoutMs ?? 10_000;
     // Sessions reach proxies through these hooks: 'proxyHooks' is PROXY_HOOKS of domain/sessions/session-hooks.ts.
-    const routing = new SessionProxyRouting(proxies, { connectTimeoutMs: timeoutMs, log: (msg) => ctx.log.warn(msg), policy: egressPolicy(ctx.config.egressDeny), jailed: async () => !!(await jailStatus(ctx.config)).bwrap });
+    const routing = new SessionProxyRouting(proxies, { connectTimeoutMs: timeoutMs, log: (msg) => ctx.log.warn(msg), policy: egressPolicyOf(ctx.config.egressDeny), jailed: async () => !!(await jailStatus(ctx.config)).bwrap });
     ctx.services.proxyHooks = routing;
     ctx.services.proxyRouting = routing;
     ctx.onStop(() => routing.closeAll());

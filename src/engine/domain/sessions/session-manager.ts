@@ -12,7 +12,7 @@ import { newId } from '../ids.js';
 import type { SessionRegistry } from './session-handle.js';
 import { SessionRuntime, type SessionJailConfig } from './session-runtime.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
-import { egressPolicy, type EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
+import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
@@ -59,8 +59,6 @@ export class SessionManager implements SessionRegistry {
     return this.ctx.clock.now();
   }
 
-  private policy?: EgressPolicy;
-
   /**
    * How this session's browser is jailed (runtime/sandbox/browser-jail.ts), or undefined when
    * it runs on the host: no usable bubblewrap, or the operator chose `--insecure-no-jail`.
@@ -72,8 +70,7 @@ export class SessionManager implements SessionRegistry {
       if (hasPolicy) throw ApiError.unprocessable('chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories', 'chrome_policy_unsupported');
       return undefined;
     }
-    this.policy ??= egressPolicy(this.ctx.config.egressDeny);
-    return { bwrap, hide: [this.ctx.config.dataDir], policy: this.policy, egress, chromePolicy: hasPolicy ? chromePolicy : undefined };
+    return { bwrap, hide: [this.ctx.config.dataDir], policy: egressPolicyOf(this.ctx.config.egressDeny), egress, chromePolicy: hasPolicy ? chromePolicy : undefined };
   }
 
   /** The running sessions of this node (engine-internal). */

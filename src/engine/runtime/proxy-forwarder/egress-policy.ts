@@ -67,5 +67,14 @@ async function defaultLookup(host: string): Promise<string> {
   return (await dns.lookup(host)).address;
 }
 
+const byList = new WeakMap<readonly string[], EgressPolicy>();
+
+/** The policy of an engine's configured ranges, parsed once per list (the config's array). */
+export function egressPolicyOf(cidrs: readonly string[]): EgressPolicy {
+  let p = byList.get(cidrs);
+  if (!p) byList.set(cidrs, (p = egressPolicy(cidrs)));
+  return p;
+}
+
 /** A policy that denies nothing (unjailed sessions, tests of the forwarder itself). */
 export const OPEN_EGRESS: EgressPolicy = egressPolicy([]);
