@@ -13,15 +13,19 @@ import { launchChromium, stopChromium } from '../src/engine/runtime/chromium/lau
 import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
 import { browserJailCommand, jailChromiumArgs, JAIL_USER_DATA, prepareJailRoot } from '../src/engine/runtime/sandbox/browser-jail.js';
 import { usableBwrap } from '../src/engine/runtime/sandbox/bwrap.js';
+import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
 import net from 'node:net';
 const bwrap = (await usableBwrap())!;
+// The same executable sessions use (the Debian wrapper script would add its own start-up).
+const executable = findChromium();
+if (!executable) throw new Error('no Chromium found');
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 8);
 const times: Record<string, number[]> = { raw: [], jail: [], 'jail+nosandbox': [] };
 for (let i = 0; i < ITER; i++) {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'jp-'));
   for (const d of ['root', 'ud', 'tmp', 'sock']) await fsp.mkdir(path.join(dir, d));
   await prepareJailRoot(path.join(dir, 'root'));
-  const eg = net.createServer(() => {}).listen(path.join(dir, 'sock', 'egress.sock'));
+  const eg = net.createServer(() => {}).listen(path.join(dir, 'egress.sock'));
   const base = { userDataDir: JAIL_USER_DATA, headless: true, viewport: { width: 1920, height: 1080 } };
   const variants: Record<string, string[]> = { jail: jailChromiumArgs(), 'jail+nosandbox': jailChromiumArgs() };
   const out: string[] = [];
@@ -33,7 +37,7 @@ for (let i = 0; i < ITER; i++) {
     for (const d of ['ud', 'root']) await fsp.rm(path.join(dir, d), { recursive: true, force: true });
     await fsp.mkdir(path.join(dir, 'ud'));
     await prepareJailRoot(path.join(dir, 'root'));
-    const cmd = await browserJailCommand({ bwrap, root: path.join(dir, 'root'), userData: path.join(dir, 'ud'), tmp: path.join(dir, 'tmp'), sockDir: path.join(dir, 'sock'), egressSocket: path.join(dir, 'sock', 'egress.sock'), hide: [], executable: '/usr/bin/chromium', args });
+    const cmd = await browserJailCommand({ bwrap, root: path.join(dir, 'root'), userData: path.join(dir, 'ud'), tmp: path.join(dir, 'tmp'), sockDir: path.join(dir, 'sock'), egressSocket: path.join(dir, 'egress.sock'), hide: [], executable, args });
     const t0 = performance.now();
     let tLine = 0;
     const b = await launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket: path.join(dir, 'sock', 'devtools.sock'), onOutput: (c) => { if (c.includes('DevTools listening') && !tLine) tLine = performance.now() - t0; } });
@@ -42,7 +46,7 @@ for (let i = 0; i < ITER; i++) {
     await stopChromium(b);
   }
   const t1 = performance.now();
-  const b = await launchChromium({ executable: '/usr/bin/chromium', args: chromiumArgs({ userDataDir: path.join(dir, 'ud2'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: true }), env: { ...process.env, TMPDIR: path.join(dir, 'tmp') } });
+  const b = await launchChromium({ executable, args: chromiumArgs({ userDataDir: path.join(dir, 'ud2'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: process.getuid?.() === 0 }), env: { ...process.env, TMPDIR: path.join(dir, 'tmp') } });
   times.raw.push(performance.now() - t1);
   out.push(`raw ${(performance.now() - t1).toFixed(0)}ms`);
   await stopChromium(b);
