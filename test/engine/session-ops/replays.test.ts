@@ -80,8 +80,9 @@ describe('replays', () => {
     expect(r.replay_view_url).toContain(`/browsers/${id}/replays/${r.replay_id}/view?jwt=`);
     await expect(te.client.browsers.replays.start(id)).rejects.toMatchObject({ status: 409 });
     // The encoder runs in the helper jail: bwrap is its parent and it cannot see the data dir.
-    const encoder = ffmpegOf(r.replay_id);
-    expect(encoder, 'the recorder ffmpeg').toBeDefined();
+    // start answers once bwrap is spawned; the ffmpeg inside may exec a moment later.
+    let encoder: number | undefined;
+    await expect.poll(() => (encoder = ffmpegOf(r.replay_id)), { timeout: 10_000, message: 'the recorder ffmpeg' }).toBeDefined();
     expect(cmdlineOf(parentOf(encoder!))).toMatch(/^\S*bwrap /);
     expect(fs.readdirSync(`/proc/${encoder}/root${te.dataDir}`)).toEqual(['replays']);
 

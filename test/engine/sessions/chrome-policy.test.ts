@@ -34,8 +34,11 @@ describe('chrome_policy', () => {
       expect(await page.title()).toBe('ok');
       const blocked = await page.goto(`${web.url}/blocked`).then(() => 'loaded', (e: Error) => e.message);
       expect(blocked).toContain('net::ERR_BLOCKED_BY_ADMINISTRATOR');
-      await page.goto('chrome://policy');
-      await expect.poll(() => page.locator('text=URLBlocklist').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      // A fresh tab: the blocked navigation still commits its error page in the first one,
+      // which would interrupt a navigation started there right away.
+      const policyPage = await browser.contexts()[0].newPage();
+      await policyPage.goto('chrome://policy');
+      await expect.poll(() => policyPage.locator('text=URLBlocklist').count(), { timeout: 10_000 }).toBeGreaterThan(0);
 
       const otherPage = otherBrowser.contexts()[0].pages()[0];
       await otherPage.goto(`${web.url}/blocked`);
