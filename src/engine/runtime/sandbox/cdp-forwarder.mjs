@@ -27,14 +27,15 @@ export function splice(a, b) {
 
 /**
  * @param {string} socketPath
- * @param {number} port
+ * @param {number} port 0 picks a free one (read it from the server's address)
+ * @param {string} [host] the loopback address to listen on (an app jail also serves `::1`)
  * @returns {Promise<net.Server>}
  */
-export function listenForwarder(socketPath, port) {
+export function listenForwarder(socketPath, port, host = '127.0.0.1') {
   const server = net.createServer((client) => splice(client, net.connect(socketPath)));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+    server.listen({ port, host, exclusive: true }, () => {
       server.off('error', reject);
       server.on('error', () => {});
       resolve(server);
