@@ -21,6 +21,7 @@ export const ENGINE_ASSETS = [
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
   'sandbox/jail-helper.mjs',
+  'sandbox/app-jail-helper.mjs',
   'bidi/bidi-mapper-child.mjs',
   'app-runtime/app-runner-child.mjs',
   'app-runtime/fallback-resolve-hooks.mjs',

@@ -1,40 +1,59 @@
 /**
  * The app jail: how a deployment's npm install, its discovery load and each invocation run in
- * bubblewrap. New user, pid, ipc, uts and cgroup namespaces, every capability dropped, uid 1000
- * inside, the host's system dirs read-only with the usual masks, `--die-with-parent`, a cleared
- * environment, a private tmpfs `/tmp` (also HOME). The deployment's own directory is shown at
- * its host path — read-only, except for the install step that writes its node_modules — and
- * the engine's data dir, other deployments and everything else of the host are absent. The
- * engine's node_modules (public packages: the SDK, playwright-core, tsx) and the runner script
- * come in read-only at their host paths, so the resolution fallbacks keep working.
- * Apps share the host's network: they must reach the engine API (KERNEL_BASE_URL) and the
- * sessions they create; the browsers' egress policy is not applied to them.
+ * bubblewrap. New user, pid, ipc, uts, cgroup and network namespaces, every capability dropped,
+ * uid 1000 inside, the host's system dirs read-only with the usual masks, `--die-with-parent`,
+ * a cleared environment, a private tmpfs `/tmp` (also HOME). The deployment's own directory is
+ * shown at its host path — read-only, except for the install step that writes its
+ * node_modules — and the engine's data dir, other deployments and everything else of the host
+ * are absent. The engine's node_modules (public packages: the SDK, playwright-core, tsx,
+ * undici) and the runner script come in read-only at their host paths, so the resolution
+ * fallbacks keep working.
+ * The network is the jail's own, with only `lo`: the command runs under the helper
+ * (sandbox/app-jail-helper.mjs), whose loopback ports are the only ways out — an HTTP(S)
+ * proxy piped to an egress proxy with the engine's egress policy (the same one browsers get),
+ * and the engine's public URL piped to the engine (app-network.ts). So the operator's
+ * `--egress-deny` holds for apps too, and nothing leaves without a proxy-aware client.
  */
-import { DEFAULT_PATH, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
-import { engineAssetDir } from '../assets.js';
+import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
+import { engineAsset, engineAssetDir } from '../assets.js';
+import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
+import { openAppNetwork, type AppNetwork } from './app-network.js';
 
 export interface AppJail {
   bwrap: string;
   /** Host paths masked inside (the data dir) should they lie under a bound system dir. */
   hide: string[];
+  /** The engine's egress policy, applied to everything the app sends out. */
+  policy: EgressPolicy;
+  /** The engine's public URL (KERNEL_BASE_URL, the host of session URLs). */
+  publicUrl: string;
 }
 
 export const APP_HOME = '/tmp';
+const HELPER = `${SANDBOX_DIR}/app-jail-helper.mjs`;
+
+/** Opens the host side of one app process's network; close it once the process has ended. */
+export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
+  return openAppNetwork({ policy: jail.policy, publicUrl: jail.publicUrl });
+}
 
 /**
- * bwrap's arguments up to `--` and the JavaScript runtime's path inside. `dir` is the
- * deployment; `writable` only for the install step; `env` replaces the environment (HOME is
- * the private /tmp).
+ * bwrap's arguments, ending with the helper's command line: the caller appends its command.
+ * `node` is the JavaScript runtime's path inside. `dir` is the deployment; `writable` only for
+ * the install step; `env` replaces the environment (HOME is the private /tmp); `ipcFd` is an
+ * IPC channel of bwrap's that the command (not the helper) uses.
  */
-export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string }): Promise<{ args: string[]; node: string }> {
+export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number }): Promise<{ args: string[]; node: string }> {
   const a = await baseSandboxArgs({ hide: jail.hide });
-  a.push('--share-net', '--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
+  a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
   const node = runtimeMount(a);
   a.push(o.writable ? '--bind' : '--ro-bind', o.dir, o.dir);
   a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
+  a.push('--ro-bind', engineAsset('sandbox/app-jail-helper.mjs'), HELPER, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
+  a.push(...o.net.binds);
   a.push('--chdir', o.dir, '--clearenv');
   const env = { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
-  a.push('--');
+  a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));
   return { args: a, node };
 }

@@ -6,7 +6,8 @@
  * through the engine's tsx (`--import`). Packages the app does not ship resolve from the
  * engine's node_modules: NODE_PATH for CommonJS, a resolve hook for ES modules.
  */
-import { appJailArgs, type AppJail } from './app-jail.js';
+import { appJailArgs, openAppJailNetwork, type AppJail } from './app-jail.js';
+import type { AppNetwork } from './app-network.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -80,11 +81,17 @@ export async function startAppProcess(opts: { cwd: string; env: Record<string, s
   const node = childNode();
   const script = engineAsset('app-runtime/app-runner-child.mjs');
   let child: ChildProcess;
+  let network: AppNetwork | undefined;
   if (opts.jail) {
-    // The IPC channel is fd 3 of bwrap, inherited by the runner inside.
-    const env = { ...opts.env, NODE_CHANNEL_FD: '3', NODE_CHANNEL_SERIALIZATION_MODE: 'json' };
-    const { args, node: inside } = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env, modules: engineModulesDir() });
-    child = spawn(opts.jail.bwrap, [...args, inside, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    network = await openAppJailNetwork(opts.jail);
+    try {
+      // The IPC channel is fd 3 of bwrap, handed through the jail helper to the runner.
+      const { args, node: inside } = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
+      child = spawn(opts.jail.bwrap, [...args, inside, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    } catch (err) {
+      await network.close();
+      throw err;
+    }
   } else {
     child = fork(script, [APP_RUNNER_MARKER], {
       cwd: opts.cwd,
@@ -118,9 +125,9 @@ export async function startAppProcess(opts: { cwd: string; env: Record<string, s
   const done = (async (): Promise<AppProcessResult> => {
     const { code, signal } = await exited;
     clearTimeout(timer);
-    // Whatever the app left running in its group goes with it.
+    // Whatever the app left running in its group goes with it, and so does its way out.
     killGroup(child.pid);
-    await Promise.all([out, err]);
+    await Promise.all([out, err, network?.close()]);
     return { answer, exitCode: code, exitSignal: signal, timedOut, killed };
   })();
   return { pid: child.pid, done, kill };

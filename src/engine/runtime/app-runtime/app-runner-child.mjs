@@ -18,6 +18,17 @@ const fallbackParentURL = process.env.BROWSERDECK_APP_FALLBACK_PARENT;
 delete process.env.BROWSERDECK_APP_FALLBACK_PARENT;
 if (fallbackParentURL) register('./fallback-resolve-hooks.mjs', import.meta.url, { data: { fallbackParentURL } });
 
+// Node 20's fetch ignores HTTP(S)_PROXY, and in the app jail the proxy its helper announces there
+// is the only way out: fetch (the SDK's and the app's own) goes through undici's
+// EnvHttpProxyAgent, which honours them and NO_PROXY (the engine's address). `proxyTunnel:
+// false` sends plain-http requests in absolute form, so a refusal by the egress policy reaches
+// the app as the proxy's 403 answer (x-browserdeck-net-error) instead of a failed tunnel.
+// undici is the engine's copy, resolved where the SDK fallback resolves.
+if (['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].some((k) => process.env[k])) {
+  const { EnvHttpProxyAgent, setGlobalDispatcher } = createRequire(fallbackParentURL ?? import.meta.url)('undici');
+  setGlobalDispatcher(new EnvHttpProxyAgent({ proxyTunnel: false }));
+}
+
 // The app runs with its deployment directory as cwd. Errors the developer sees (status reasons,
 // error events, the stack on stderr) name the app's files relative to it, and leave out the
 // server's own layout: frames of the runner, of the engine's loaders and of Node's internals.

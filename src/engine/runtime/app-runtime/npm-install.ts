@@ -4,7 +4,7 @@
  * timeout or a deleted deployment ends npm and its children) and streams npm's output lines
  * to the caller, which turns them into deployment log events.
  */
-import { appJailArgs, type AppJail } from './app-jail.js';
+import { appJailArgs, openAppJailNetwork, type AppJail } from './app-jail.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,16 +20,29 @@ export interface InstallResult {
   reason?: string;
 }
 
-/** `jail`: install inside the app jail (the deployment dir writable, the network shared). */
+/**
+ * `jail`: install inside the app jail (the deployment dir writable), where npm reaches the
+ * registry through the jail's egress proxy (the helper sets npm's proxy variables).
+ */
 export async function npmInstall(dir: string, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void; jail?: AppJail; modules?: string }): Promise<InstallResult> {
   const hasLock = fs.existsSync(path.join(dir, 'package-lock.json')) || fs.existsSync(path.join(dir, 'npm-shrinkwrap.json'));
   const args = [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund', '--no-update-notifier'];
   const command = `npm ${args.join(' ')}`;
   opts.onLine(`$ ${command}`);
-  const jailed = opts.jail ? await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir }) : undefined;
+  const network = opts.jail ? await openAppJailNetwork(opts.jail) : undefined;
+  try {
+    const jailed = opts.jail && network ? { bwrap: opts.jail.bwrap, args: (await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network })).args } : undefined;
+    return await runNpm(dir, args, command, jailed, opts);
+  } finally {
+    // npm and everything it started have exited (or were killed with its group).
+    await network?.close();
+  }
+}
+
+function runNpm(dir: string, args: string[], command: string, jailed: { bwrap: string; args: string[] } | undefined, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
   return new Promise((resolve) => {
     const child = jailed
-      ? spawn(opts.jail!.bwrap, [...jailed.args, 'npm', ...args], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(jailed.bwrap, [...jailed.args, 'npm', ...args], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn('npm', args, { cwd: dir, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let why: string | undefined;
     const killTree = (reason: string): void => {
