@@ -1,10 +1,9 @@
 /**
  * `/browsers/{id}/fs/*` (wire §3.8, §3.9): the session's own filesystem. Routes only validate,
  * find the session through `ctx.services.sessions` (bearer key or the session's JWT alike) and
- * call `runtime/session-fs`, where every path goes through the one sandbox function. Bodies and
+ * call `runtime/session-fs`, where every path is walked by handles inside the session root. Bodies and
  * downloads are streamed. Watches end when their session ends.
  */
-import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -19,7 +18,6 @@ import { parseOctalMode } from '../runtime/session-fs/file-info.js';
 import { zipDirectory } from '../runtime/session-fs/zip-directory.js';
 import { handleUpload, handleUploadZip } from '../runtime/session-fs/multipart-upload.js';
 import { FsWatches } from '../runtime/session-fs/fs-watches.js';
-import { resolveSessionPath } from '../runtime/session-fs/resolve-session-path.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
 const PathQuery = Type.Object({ path: Type.String({ description: 'absolute path inside the session filesystem' }) });
@@ -157,10 +155,8 @@ export const sessionFsFeature: Feature = {
     app.post(`${base}/watch`, { schema: { tags, params: IdParam, body: Type.Object({ path: Type.String(), recursive: Type.Optional(Type.Boolean()) }) } }, async (req) => {
       const s = await session(req);
       const b = req.body as { path: string; recursive?: boolean };
-      const p = await resolveSessionPath(s.dirs.root, b.path, { followLeaf: true });
-      if (!p.exists) throw new ApiError(404, 'not_found', `no such file or directory: ${p.virtual}`);
-      if (!(await fsp.stat(p.host)).isDirectory()) throw new ApiError(400, 'not_a_directory', `${p.virtual} is not a directory`);
-      const w = await watches.start(s.id, p.root, p.host, b.recursive ?? false);
+      const dir = await files.requireDirectory(s.dirs.root, b.path);
+      const w = await watches.start(s.id, s.dirs.root, dir, b.recursive ?? false);
       return { watch_id: w.id };
     });
 

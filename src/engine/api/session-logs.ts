@@ -5,14 +5,12 @@
  * of the session's own services from `runtime/service-logs.ts`. Streams close when the
  * session ends. Bad or missing parameters are a 400 before any stream opens.
  */
-import fsp from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import { resolveSessionPath } from '../runtime/session-fs/resolve-session-path.js';
-import { mapFsErrors } from '../runtime/session-fs/fs-errors.js';
+import { requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { tailFile } from '../runtime/log-tail.js';
 import { serviceLogsOf } from '../runtime/service-logs.js';
 import { requireSession } from './session-fs.js';
@@ -55,10 +53,7 @@ export const sessionLogsFeature: Feature = {
 
       if (!q.path) throw ApiError.invalidField('path', 'is required when source=path');
       if (q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is only valid with source=supervisor');
-      const p = await resolveSessionPath(s.dirs.root, q.path, { followLeaf: true });
-      if (!p.exists) throw new ApiError(404, 'not_found', `no such file: ${p.virtual}`);
-      const st = await mapFsErrors(p.virtual, () => fsp.stat(p.host));
-      if (!st.isFile()) throw new ApiError(400, 'not_a_file', `${p.virtual} is not a regular file`);
+      const virtual = await requireRegularFile(s.dirs.root, q.path);
 
       const sse = openSse(reply);
       const stop = new AbortController();
@@ -70,7 +65,7 @@ export const sessionLogsFeature: Feature = {
         s.signal.removeEventListener('abort', onEnd);
         release();
       });
-      tailFile({ root: s.dirs.root, path: p.virtual, follow, signal: stop.signal, onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message }) })
+      tailFile({ root: s.dirs.root, path: virtual, follow, signal: stop.signal, onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message }) })
         .catch((err) => {
           const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
           sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } });

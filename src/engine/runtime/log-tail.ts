@@ -1,14 +1,15 @@
 /**
  * `tail` of a file in a session filesystem, line by line: the current content first, then (when
  * following) lines as they are appended. Truncation (size shrinks) restarts from the top;
- * rotation (the path now names another inode) reopens the new file, re-resolved through the
- * path sandbox each time so a swapped-in symlink cannot lead outside. Change notifications come
- * from `fs.watch` with a slow stat poll as a fallback (rotations replace the watched inode).
+ * rotation (the path now names another inode) reopens the new file, walked again by handles
+ * inside the session root each time so a swapped-in symlink cannot lead outside. Change
+ * notifications come from `fs.watch` on the open file with a slow poll of the path as a fallback
+ * (rotations replace the watched inode).
  */
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { openInsideRoot, resolveSessionPath } from './session-fs/resolve-session-path.js';
+import { withRoot } from './session-fs/rooted-fs.js';
 
 const CHUNK = 64 * 1024;
 const POLL_MS = 500;
@@ -24,8 +25,10 @@ export interface TailOptions {
 
 /** Runs until the file is read (follow=false) or `signal` aborts. Resolves when done. */
 export async function tailFile(opts: TailOptions): Promise<void> {
-  let resolved = await resolveSessionPath(opts.root, opts.path, { followLeaf: true });
-  let handle = await openInsideRoot(resolved, fs.constants.O_RDONLY);
+  const open = () => withRoot(opts.root, (r) => r.openForRead(opts.path));
+  /** What the path names now (links followed inside the root); null when nothing. */
+  const current = () => withRoot(opts.root, async (r) => (await r.resolve(opts.path, { followLeaf: true })).leaf?.stat ?? null).catch(() => null);
+  let handle = (await open()).handle;
   let ino = (await handle.stat()).ino;
   let pos = 0;
   let partial = '';
@@ -64,7 +67,8 @@ export async function tailFile(opts: TailOptions): Promise<void> {
     const rewatch = () => {
       watcher?.close();
       try {
-        watcher = fs.watch(resolved.host, { persistent: false }, () => wake());
+        // The open descriptor's /proc link names the inode being read, not whatever the path now names.
+        watcher = fs.watch(process.platform === 'linux' ? `/proc/self/fd/${handle.fd}` : path.join(opts.root, opts.path), { persistent: false }, () => wake());
         watcher.on('error', () => {});
       } catch {
         watcher = undefined;
@@ -77,19 +81,18 @@ export async function tailFile(opts: TailOptions): Promise<void> {
       while (!opts.signal.aborted) {
         await new Promise<void>((r) => (wake = r));
         if (opts.signal.aborted) break;
-        const current = await fsp.stat(resolved.host).catch(() => null);
-        if (current && current.ino !== ino) {
+        const now = await current();
+        if (now && now.ino !== ino) {
           // Rotated: finish the old file, then start the new one from the top.
           await drain();
           emit(decoder.end(), true);
           await handle.close();
-          resolved = await resolveSessionPath(opts.root, opts.path, { followLeaf: true });
-          handle = await openInsideRoot(resolved, fs.constants.O_RDONLY);
+          handle = (await open()).handle;
           ino = (await handle.stat()).ino;
           pos = 0;
           decoder = new StringDecoder('utf8');
           rewatch();
-        } else if (current && current.size < pos) {
+        } else if (now && now.size < pos) {
           pos = 0; // truncated
           partial = '';
         }

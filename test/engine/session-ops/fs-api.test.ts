@@ -122,24 +122,30 @@ describe('session filesystem', () => {
 
   it('cannot escape the root with .., symlinks or symlinked parents', async () => {
     const secret = path.join(te.dataDir, 'admin-api-key');
-    // A session process could plant these; the engine must refuse to follow them outside.
+    const dataBefore = (await fsp.readdir(te.dataDir)).sort();
+    // A session process could plant these. Their targets mean what they mean inside the
+    // session's jail (the session root is `/` there), so they lead to the session's own paths.
     await fsp.symlink(secret, path.join(root, 'key-link'));
     await fsp.symlink(te.dataDir, path.join(root, 'data-link'));
     await fsp.symlink('/etc', path.join(root, 'etc-link'));
     const fs = te.client.browsers.fs;
     for (const p of ['/../../etc/passwd', '/notes/../../admin-api-key', '/..']) expect(await status(fs.readFile(id, { path: p })), p).toBe(400);
     for (const p of ['/key-link', '/data-link/admin-api-key', '/etc-link/passwd']) {
-      expect(await status(fs.readFile(id, { path: p })), p).toBe(403);
-      expect(await status(fs.fileInfo(id, { path: p })), p).toBe(403);
+      expect(await status(fs.readFile(id, { path: p })), p).toBe(404);
+      expect(await status(fs.fileInfo(id, { path: p })), p).toBe(404);
     }
-    expect(await status(fs.listFiles(id, { path: '/data-link' }))).toBe(403);
-    expect(await status(fs.writeFile(id, 'pwned', { path: '/key-link' }))).toBe(403);
-    expect(await status(fs.writeFile(id, 'pwned', { path: '/data-link/new-file' }))).toBe(403);
-    expect(await status(fs.createDirectory(id, { path: '/data-link/newdir' }))).toBe(403);
-    expect(await status(fs.move(id, { src_path: '/notes/a.txt', dest_path: '/data-link/stolen' }))).toBe(403);
-    expect(await status(fs.setFilePermissions(id, { path: '/key-link', mode: '777' }))).toBe(403);
-    expect(await status(fs.downloadDirZip(id, { path: '/data-link' }))).toBe(403);
-    expect(await status(fs.watch.start(id, { path: '/data-link' }))).toBe(403);
+    expect(await status(fs.listFiles(id, { path: '/data-link' }))).toBe(404);
+    expect(await status(fs.setFilePermissions(id, { path: '/key-link', mode: '777' }))).toBe(404);
+    expect(await status(fs.downloadDirZip(id, { path: '/data-link' }))).toBe(404);
+    expect(await status(fs.watch.start(id, { path: '/data-link' }))).toBe(404);
+    expect(await status(fs.move(id, { src_path: '/notes/a.txt', dest_path: '/data-link/stolen' }))).toBe(404);
+    // Writes through the links create the session's own files at the links' targets.
+    await fs.writeFile(id, 'pwned', { path: '/key-link' });
+    await fs.writeFile(id, 'pwned', { path: '/data-link/new-file' });
+    await fs.createDirectory(id, { path: '/data-link/newdir' });
+    expect(await fsp.readFile(path.join(root, secret), 'utf8')).toBe('pwned');
+    expect(await fsp.readFile(path.join(root, te.dataDir, 'new-file'), 'utf8')).toBe('pwned');
+    expect((await fsp.readdir(te.dataDir)).sort()).toEqual(dataBefore);
     // Deleting the link itself is allowed and leaves the target alone.
     await fs.deleteFile(id, { path: '/key-link' });
     expect((await fsp.stat(secret)).mode & 0o777).toBe(0o600);

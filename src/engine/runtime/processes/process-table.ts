@@ -7,7 +7,8 @@
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { ApiError } from '../../http/api-error.js';
 import type { SessionHandle } from '../../domain/sessions/session-handle.js';
-import { resolveSessionPath } from '../session-fs/resolve-session-path.js';
+import { requireDirectory } from '../session-fs/session-files.js';
+import { hostPathOf } from '../session-fs/rooted-fs.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { baseEnv, buildLaunch, cdpEnv } from './sandbox-command.js';
@@ -53,15 +54,18 @@ export class ProcessTable {
   async start(session: SessionHandle, req: ProcessRequest, opts: Omit<StartOptions, 'timeoutSec'> = {}): Promise<SessionProcess> {
     validate(req);
     if (session.signal.aborted) throw ApiError.notFound('browser session', session.id);
-    const cwd = await resolveSessionPath(session.dirs.root, req.cwd ?? '/', { followLeaf: true, field: 'cwd' });
-    if (!cwd.exists) throw new ApiError(400, 'invalid_request', `cwd: ${cwd.virtual} does not exist`);
+    // Inside the jail the cwd is a path of the jail's own view; the host path only serves the
+    // unsandboxed fallback.
+    const cwdVirtual = await requireDirectory(session.dirs.root, req.cwd ?? '/', 'cwd').catch((err) => {
+      throw err instanceof ApiError && err.status === 404 ? new ApiError(400, 'invalid_request', `cwd: ${String(req.cwd)} does not exist`) : err;
+    });
     const bwrap = await usableBwrap();
     // Unsandboxed processes share the host network: they get the browser's real DevTools address.
     const direct = bwrap ? {} : cdpEnv(directCdpUrl(session));
     const env = baseEnv({ ...(session.display ? { DISPLAY: session.display } : {}), ...direct, ...(req.env ?? {}) }, Boolean(opts.tty));
     const cdpSocket = bwrap ? await sessionCdpSocket(session) : undefined;
     const launch = await buildLaunch(
-      { root: cwd.root, cwdVirtual: cwd.virtual, cwdHost: cwd.host, command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket, x11Dir: session.x11Socket },
+      { root: session.dirs.root, cwdVirtual, cwdHost: hostPathOf(session.dirs.root, cwdVirtual), command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket, x11Dir: session.x11Socket },
       bwrap,
     );
     const proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });

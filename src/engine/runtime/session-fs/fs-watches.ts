@@ -4,13 +4,15 @@
  * seen (inode, size, mtime) to tell CREATE, WRITE, DELETE and RENAME apart: a vanished entry
  * whose inode reappears under another name is a RENAME (the old path, as fsnotify reports it)
  * followed by a CREATE of the new one. Events are buffered until a client reads
- * `…/watch/{id}/events`, and every watch ends with its session.
+ * `…/watch/{id}/events`, and every watch ends with its session. Entries are kept by client path
+ * and every look at one is walked by handles inside the session root (rooted-fs.ts), so a
+ * directory swapped for a link under a watch shows nothing of the host; the kernel watch itself
+ * sits on the directory's descriptor (Linux), not on a path that could be swapped.
  */
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { isInside, virtualOf } from './resolve-session-path.js';
+import { RootedFs, withRoot } from './rooted-fs.js';
 
 export type WatchEventType = 'CREATE' | 'WRITE' | 'DELETE' | 'RENAME';
 export interface WatchEvent {
@@ -43,54 +45,71 @@ export class FsWatch {
   private queue: Promise<void> = Promise.resolve();
   ended = false;
 
+  /** The watched directory, held open for the watch's life (its descriptor is what the kernel watches). */
+  private dirView?: RootedFs;
+
   constructor(
     readonly sessionId: string,
     private readonly root: string,
+    /** The watched directory as a client path. */
     private readonly dir: string,
     private readonly recursive: boolean,
   ) {}
 
   async start(): Promise<void> {
-    await this.scan(this.dir, this.recursive, { count: 0 });
-    this.watcher = fs.watch(this.dir, { recursive: this.recursive, persistent: false }, (type, filename) => {
-      if (!filename) return;
-      const host = path.join(this.dir, filename.toString());
-      if (!isInside(this.root, host)) return;
-      this.queue = this.queue.then(() => this.handle(type, host)).catch(() => {});
-    });
+    this.dirView = await RootedFs.open(this.root);
+    try {
+      const d = await this.dirView.resolve(this.dir, { followLeaf: true });
+      if (!d.leaf?.stat.isDirectory()) throw new Error(`${this.dir} is no longer a directory`);
+      await this.scan(this.dir, this.recursive, { count: 0 });
+      this.watcher = fs.watch(d.leaf.path, { recursive: this.recursive, persistent: false }, (type, filename) => {
+        if (!filename) return;
+        const virtual = path.posix.join(this.dir, filename.toString());
+        this.queue = this.queue.then(() => this.handle(type, virtual)).catch(() => {});
+      });
+    } catch (err) {
+      await this.dirView.close();
+      throw err;
+    }
     this.watcher.on('error', () => this.stop());
   }
 
+  /** lstat of a client path, walked inside the root; null when nothing is there. */
+  private lstat(virtual: string): Promise<fs.Stats | null> {
+    return withRoot(this.root, async (r) => (await r.resolve(virtual, { followLeaf: false })).leaf?.stat ?? null).catch(() => null);
+  }
+
   private async scan(dir: string, deep: boolean, budget: { count: number }): Promise<void> {
-    const names = await fsp.readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
+    const entries = await withRoot(this.root, async (r) => {
+      const d = await r.resolve(dir, { followLeaf: false });
+      return d.leaf?.stat.isDirectory() ? r.entries(d.leaf) : [];
+    }).catch(() => []);
+    for (const { name, stat } of entries) {
       if (budget.count++ > MAX_INITIAL_SCAN) return;
-      const host = path.join(dir, name);
-      const st = await fsp.lstat(host).catch(() => null);
-      if (!st) continue;
-      this.seen.set(host, seenOf(st));
-      if (deep && st.isDirectory()) await this.scan(host, true, budget);
+      const virtual = path.posix.join(dir, name);
+      this.seen.set(virtual, seenOf(stat));
+      if (deep && stat.isDirectory()) await this.scan(virtual, true, budget);
     }
   }
 
-  private async handle(type: string, host: string): Promise<void> {
+  private async handle(type: string, entry: string): Promise<void> {
     if (this.ended) return;
-    const st = await fsp.lstat(host).catch(() => null);
-    const before = this.seen.get(host);
+    const st = await this.lstat(entry);
+    const before = this.seen.get(entry);
     if (!st) {
-      if (!before || this.pendingDeletes.has(host)) return;
-      this.seen.delete(host);
+      if (!before || this.pendingDeletes.has(entry)) return;
+      this.seen.delete(entry);
       const timer = setTimeout(() => {
-        this.pendingDeletes.delete(host);
-        this.emit('DELETE', host, before.dir);
+        this.pendingDeletes.delete(entry);
+        this.emit('DELETE', entry, before.dir);
       }, RENAME_WINDOW_MS);
-      this.pendingDeletes.set(host, { seen: before, timer });
+      this.pendingDeletes.set(entry, { seen: before, timer });
       return;
     }
     const now = seenOf(st);
     if (before && before.ino === now.ino) {
-      this.seen.set(host, now);
-      if (type === 'change' && !now.dir && (before.size !== now.size || before.mtimeMs !== now.mtimeMs)) this.emit('WRITE', host, false);
+      this.seen.set(entry, now);
+      if (type === 'change' && !now.dir && (before.size !== now.size || before.mtimeMs !== now.mtimeMs)) this.emit('WRITE', entry, false);
       return;
     }
     // A new entry: was it moved here from a path that vanished (either event order)?
@@ -100,7 +119,7 @@ export class FsWatch {
       this.pendingDeletes.delete(from);
     } else {
       for (const [other, s] of this.seen) {
-        if (other !== host && s.ino === now.ino && !(await fsp.lstat(other).catch(() => null))) {
+        if (other !== entry && s.ino === now.ino && !(await this.lstat(other))) {
           from = other;
           this.seen.delete(other);
           break;
@@ -111,17 +130,16 @@ export class FsWatch {
       this.emit('RENAME', from, now.dir);
       this.forgetChildren(from);
     }
-    this.seen.set(host, now);
-    this.emit('CREATE', host, now.dir);
-    if (now.dir && this.recursive) await this.scan(host, true, { count: 0 });
+    this.seen.set(entry, now);
+    this.emit('CREATE', entry, now.dir);
+    if (now.dir && this.recursive) await this.scan(entry, true, { count: 0 });
   }
 
   private forgetChildren(dir: string): void {
-    for (const k of this.seen.keys()) if (k.startsWith(dir + path.sep)) this.seen.delete(k);
+    for (const k of this.seen.keys()) if (k.startsWith(`${dir}/`)) this.seen.delete(k);
   }
 
-  private emit(type: WatchEventType, host: string, isDir: boolean): void {
-    const virtual = virtualOf(this.root, host);
+  private emit(type: WatchEventType, virtual: string, isDir: boolean): void {
     const event: WatchEvent = { path: virtual, type, is_dir: isDir, name: path.posix.basename(virtual) };
     if (this.listeners.size === 0) {
       this.buffer.push(event);
@@ -146,6 +164,7 @@ export class FsWatch {
     if (this.ended) return;
     this.ended = true;
     this.watcher?.close();
+    void this.dirView?.close();
     for (const p of this.pendingDeletes.values()) clearTimeout(p.timer);
     this.pendingDeletes.clear();
     for (const fn of [...this.endListeners]) fn();
@@ -162,8 +181,8 @@ function seenOf(st: fs.Stats): Seen {
 export class FsWatches {
   private watches = new Map<string, FsWatch>();
 
-  async start(sessionId: string, root: string, dirHost: string, recursive: boolean): Promise<FsWatch> {
-    const w = new FsWatch(sessionId, root, dirHost, recursive);
+  async start(sessionId: string, root: string, dir: string, recursive: boolean): Promise<FsWatch> {
+    const w = new FsWatch(sessionId, root, dir, recursive);
     await w.start();
     this.watches.set(w.id, w);
     return w;

@@ -15,7 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { ApiError } from '../../http/api-error.js';
 import { writeFileFromStream } from './session-files.js';
-import { resolveSessionPath } from './resolve-session-path.js';
+import { normalizeClientPath } from './client-path.js';
 import { extractZip } from './zip-extract.js';
 
 const FILES_FIELD = /^files\[(\d+)\]\[(dest_path|file)\]$/;
@@ -52,7 +52,7 @@ export async function handleUpload(request: FastifyRequest, root: string, tmpDir
       if (kind === 'dest_path') {
         if (part.type !== 'field') throw ApiError.invalidField(part.fieldname, 'must be a text field');
         const dest = String(part.value);
-        await resolveSessionPath(root, dest, { followLeaf: true, field: part.fieldname });
+        normalizeClientPath(dest, part.fieldname);
         dests.set(index, dest);
         const waiting = staged.get(index);
         if (waiting) {
@@ -87,7 +87,7 @@ export async function handleUploadZip(request: FastifyRequest, root: string, tmp
     for await (const part of partsOf(request)) {
       if (part.fieldname === 'dest_path' && part.type === 'field') {
         dest = String(part.value);
-        await resolveSessionPath(root, dest, { followLeaf: true, field: 'dest_path' });
+        normalizeClientPath(dest, 'dest_path');
       } else if (part.fieldname === 'zip_file' && part.type === 'file') {
         if (zipFile) throw ApiError.invalidField('zip_file', 'must be given once');
         zipFile = await stage(tmpDir, part.file); // yauzl needs random access: the central directory is at the end
