@@ -158,3 +158,33 @@ describe('the egress policy of apps', () => {
     expect(fs.existsSync(path.dirname(again[0]))).toBe(false);
   });
 });
+
+// An engine whose public URL is an address the jail cannot listen on (here the host's own
+// non-loopback address; in production a name or port 443 in front of the engine): the app's
+// connections to it are redirected to the jail's door, so the SDK and Playwright still reach it.
+const hostAddress = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+describe.skipIf(!hostAddress)('apps of an engine with a non-loopback public URL', () => {
+  let te: TestEngine;
+  let web: LocalServer;
+
+  beforeAll(async () => {
+    web = await startLocalServer({ '/': '<title>reached from the app</title>' });
+    const probe = net.createServer();
+    const port = await listen(probe, '0.0.0.0');
+    await new Promise((r) => probe.close(r));
+    te = await startTestEngine({ host: '0.0.0.0', port, publicUrl: `http://${hostAddress}:${port}` });
+    const { final } = await deploy(te.client, { 'index.mjs': APP }, { entrypoint: 'index.mjs', version: 'r1' });
+    expect(final.status, final.status_reason).toBe('running');
+  });
+  afterAll(async () => {
+    await te?.stop();
+    await web?.close();
+  });
+
+  it('reach the engine at its public URL and drive the browser they created', async () => {
+    const payload = { denied: `${web.url}/`, deniedTls: `${web.url}/`, allowed: `${web.url}/`, tcp: [] };
+    const inv = await te.client.invocations.create({ app_name: 'egress', action_name: 'probe', version: 'r1', payload: JSON.stringify(payload) });
+    expect(inv.status, inv.status_reason ?? '').toBe('succeeded');
+    expect((JSON.parse(inv.output!) as { title: string }).title).toBe('reached from the app');
+  });
+});

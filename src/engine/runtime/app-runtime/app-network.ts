@@ -10,9 +10,8 @@
  *  - `engine.sock`: the engine's public URL as the host sees it. Apps must reach KERNEL_BASE_URL
  *    and their sessions' CDP URLs (Playwright's WebSocket connects directly, never through a
  *    proxy), which name that address; inside, the helper listens on the same loopback address
- *    and port. Only for a loopback public URL on an unprivileged port: a jail without
- *    capabilities can listen on nothing else, and then the app reaches the public URL through
- *    the egress proxy like any other site.
+ *    and port when it can (a loopback public URL on an unprivileged port); otherwise on a free
+ *    loopback port that the app runner redirects the public address to (`engineDoorOf`).
  * The sockets sit in a private 0700 temp dir (short enough for a socket path) that the jail
  * never sees as a directory. `close` ends both servers with their connections and removes it;
  * the app process's owner calls it when the process has ended (engine stop ends them first).
@@ -33,7 +32,7 @@ const FIRST_UNPRIVILEGED_PORT = 1024;
 /** What the in-jail helper is told (app-jail-helper.mjs). */
 export interface AppHelperSpec {
   egressSocket: string;
-  engine?: { socket: string; port: number; listen: Array<{ host: string; required: boolean }> };
+  engine?: { socket: string; port: number; listen: Array<{ host: string; required: boolean }>; redirect?: string };
   /** NO_PROXY: the engine's address, reached through `engine` rather than the proxy. */
   noProxy: string;
   ipcFd?: number;
@@ -47,19 +46,23 @@ export interface AppNetwork {
 }
 
 /**
- * Where the jail can serve the engine's public URL itself: the loopback addresses to listen on
- * and the NO_PROXY entries naming them; undefined when it cannot (see the module comment).
+ * How the jail serves the engine's public URL: the loopback addresses to listen on, the
+ * NO_PROXY entries naming it, and — for a public URL the jail cannot listen on itself (another
+ * machine's address or name, or a port below 1024, as behind a TLS front end) — `redirect`:
+ * the door then listens on a free 127.0.0.1 port and the app runner sends connections for the
+ * public `host:port` there (app-runner-child.mjs), TLS and SNI unchanged end to end.
  */
-export function engineDoorOf(publicUrl: string): { host: string; port: number; listen: Array<{ host: string; required: boolean }>; noProxy: string[] } | undefined {
+export function engineDoorOf(publicUrl: string): { host: string; port: number; listen: Array<{ host: string; required: boolean }>; noProxy: string[]; redirect?: string } {
   const u = new URL(publicUrl);
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  if (port < FIRST_UNPRIVILEGED_PORT) return undefined;
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const entries = (hosts: string[]) => hosts.map((h) => `${net.isIPv6(h) ? `[${h}]` : h}:${port}`);
-  if (host === 'localhost') return { host, port, listen: [{ host: '127.0.0.1', required: true }, { host: '::1', required: false }], noProxy: entries(['localhost', '127.0.0.1', '::1']) };
-  if (net.isIPv4(host) && host.startsWith('127.')) return { host, port, listen: [{ host, required: true }], noProxy: entries([host]) };
-  if (host === '::1') return { host, port, listen: [{ host, required: true }], noProxy: entries([host]) };
-  return undefined;
+  if (port >= FIRST_UNPRIVILEGED_PORT) {
+    if (host === 'localhost') return { host, port, listen: [{ host: '127.0.0.1', required: true }, { host: '::1', required: false }], noProxy: entries(['localhost', '127.0.0.1', '::1']) };
+    if (net.isIPv4(host) && host.startsWith('127.')) return { host, port, listen: [{ host, required: true }], noProxy: entries([host]) };
+    if (host === '::1') return { host, port, listen: [{ host, required: true }], noProxy: entries([host]) };
+  }
+  return { host, port, listen: [{ host: '127.0.0.1', required: true }], noProxy: entries([host]), redirect: `${net.isIPv6(host) ? `[${host}]` : host}:${port}` };
 }
 
 /** Pipes every connection of a Unix socket to `host:port` on the host; destroys them all at close. */
@@ -112,14 +115,12 @@ export async function openAppNetwork(o: { policy: EgressPolicy; publicUrl: strin
     await egress.listenUnix(egressSocket);
     const binds = ['--ro-bind', egressSocket, JAIL_EGRESS_SOCKET];
     const door = engineDoorOf(o.publicUrl);
-    if (door) {
-      closeDoor = await listenEngineDoor(engineSocket, door);
-      binds.push('--ro-bind', engineSocket, JAIL_ENGINE_SOCKET);
-    }
+    closeDoor = await listenEngineDoor(engineSocket, door);
+    binds.push('--ro-bind', engineSocket, JAIL_ENGINE_SOCKET);
     const spec: AppHelperSpec = {
       egressSocket: JAIL_EGRESS_SOCKET,
-      engine: door && { socket: JAIL_ENGINE_SOCKET, port: door.port, listen: door.listen },
-      noProxy: door?.noProxy.join(',') ?? '',
+      engine: { socket: JAIL_ENGINE_SOCKET, port: door.redirect ? 0 : door.port, listen: door.listen, redirect: door.redirect },
+      noProxy: door.noProxy.join(','),
     };
     return { binds, spec, close };
   } catch (err) {

@@ -29,6 +29,30 @@ if (['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'].some((k) => proce
   setGlobalDispatcher(new EnvHttpProxyAgent({ proxyTunnel: false }));
 }
 
+// In the app jail the engine's public address may be one the jail cannot listen on (another
+// machine's, or port 443 behind a TLS front end); its helper then serves the engine on a
+// loopback port and names both here. Every TCP connection the app opens to that host and port
+// (fetch, the SDK, Playwright's CDP WebSocket) goes to the door instead; TLS still verifies the
+// public name, since only the socket's destination changes.
+const redirect = /^(.+):(\d+)=127\.0\.0\.1:(\d+)$/.exec(process.env.BROWSERDECK_ENGINE_REDIRECT ?? '');
+delete process.env.BROWSERDECK_ENGINE_REDIRECT;
+if (redirect) {
+  const net = await import('node:net');
+  const publicHost = redirect[1].replace(/^\[|\]$/g, '').toLowerCase();
+  const publicPort = Number(redirect[2]);
+  const doorPort = Number(redirect[3]);
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function (...args) {
+    // net.connect hands over [options, callback] (normalized); tls.connect an options object.
+    const opts = Array.isArray(args[0]) ? args[0][0] : args[0];
+    if (opts && typeof opts === 'object' && !opts.path && Number(opts.port) === publicPort && String(opts.host ?? 'localhost').replace(/^\[|\]$/g, '').toLowerCase() === publicHost) {
+      opts.host = '127.0.0.1';
+      opts.port = doorPort;
+    }
+    return connect.apply(this, args);
+  };
+}
+
 // The app runs with its deployment directory as cwd. Errors the developer sees (status reasons,
 // error events, the stack on stderr) name the app's files relative to it, and leave out the
 // server's own layout: frames of the runner, of the engine's loaders and of Node's internals.

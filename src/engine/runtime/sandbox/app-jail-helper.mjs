@@ -8,12 +8,14 @@
  *    learns it from HTTP_PROXY/HTTPS_PROXY (and npm's own variables);
  *  - the engine itself: its public URL's loopback address and port, piped to the engine, so
  *    KERNEL_BASE_URL and the CDP URLs of the sessions the app creates work unchanged and
- *    without the proxy (NO_PROXY names exactly that address). Absent when the public URL is
- *    not a loopback one the jail can listen on.
+ *    without the proxy (NO_PROXY names exactly that address). When the jail cannot listen
+ *    there (`redirect`: another machine's address, or a port below 1024), it listens on a free
+ *    loopback port and tells the command in BROWSERDECK_ENGINE_REDIRECT (`public=door`), which
+ *    the app runner applies to every connection it opens.
  * Nothing else leaves the namespace: no DNS, no UDP, no direct TCP.
  *
  *   node app-jail-helper.mjs <spec JSON> <command> [args…]
- *   spec: { egressSocket, engine?: { socket, port, listen: [{ host, required }] }, noProxy, ipcFd? }
+ *   spec: { egressSocket, engine?: { socket, port, listen: [{ host, required }], redirect? }, noProxy, ipcFd? }
  *
  * `ipcFd`: the engine's IPC channel (fd 3 of bwrap) is handed to the command, not opened here,
  * so the runner's `process.send` reaches the engine directly. The command's exit is this
@@ -35,7 +37,7 @@ function fail(why) {
   process.exit(1);
 }
 
-/** @type {{ egressSocket: string, engine?: { socket: string, port: number, listen: Array<{ host: string, required: boolean }> }, noProxy: string, ipcFd?: number }} */
+/** @type {{ egressSocket: string, engine?: { socket: string, port: number, listen: Array<{ host: string, required: boolean }>, redirect?: string }, noProxy: string, ipcFd?: number }} */
 let spec;
 try {
   spec = JSON.parse(specText);
@@ -55,6 +57,7 @@ try {
     });
     if (s) servers.push(s);
   }
+  if (spec.engine?.redirect && servers.length < 2) throw new Error('cannot serve the engine door');
 } catch (err) {
   fail(err.message);
 }
@@ -65,6 +68,8 @@ const env = { ...process.env };
 // the engine may pass its npm_config_* (a proxy the jail cannot reach), so they are set too.
 for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'npm_config_proxy', 'npm_config_https_proxy']) env[k] = proxyUrl;
 for (const k of ['NO_PROXY', 'no_proxy', 'npm_config_noproxy']) env[k] = spec.noProxy;
+if (spec.engine?.redirect) env.BROWSERDECK_ENGINE_REDIRECT = `${spec.engine.redirect}=127.0.0.1:${servers[1].address().port}`;
+else delete env.BROWSERDECK_ENGINE_REDIRECT;
 const stdio = ['inherit', 'inherit', 'inherit'];
 if (spec.ipcFd !== undefined) {
   stdio[spec.ipcFd] = spec.ipcFd;
