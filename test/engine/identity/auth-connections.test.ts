@@ -205,4 +205,23 @@ describe('auth flow expiry', () => {
       await e.stop();
     }
   });
+
+  it('a flow that expires while its browser is still starting leaves no browser behind', async () => {
+    // A TTL far shorter than any browser start: expiry always lands during the create.
+    const e = await startTestEngine({ identity: { authFlowTtlSeconds: 0.05 } });
+    try {
+      const c = await e.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-early', login_url: site.loginUrl });
+      await e.client.auth.connections.login(c.id).catch(() => {});
+      await pollUntil('EXPIRED', () => e.client.auth.connections.retrieve(c.id), (x) => x.flow_status === 'EXPIRED');
+      const sessions = e.engine.context.services.sessions as SessionRegistry;
+      const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
+      expect(entry.browser_session_id).toBeTruthy();
+      expect(sessions.get(entry.browser_session_id!)).toBeUndefined();
+      const running: string[] = [];
+      for await (const b of e.client.browsers.list()) running.push(b.session_id);
+      expect(running).toEqual([]);
+    } finally {
+      await e.stop();
+    }
+  });
 });

@@ -110,6 +110,8 @@ export class LoginFlow {
 
   /** True from the moment the flow starts to end (its browser closing), not only once it reports so. */
   private ending: Promise<void> | undefined;
+  /** The create of the flow's browser while it runs (closeSession waits for it). */
+  private creating?: Promise<{ session_id: string; browser_live_view_url?: string }>;
 
   get terminal(): boolean {
     return this.ending !== undefined || TERMINAL.includes(this.view.flow_status);
@@ -141,19 +143,22 @@ export class LoginFlow {
     this.emit();
     let s: { session_id: string; browser_live_view_url?: string };
     try {
-      s = await this.d.sessions.create(this.d.auth, {
+      s = await (this.creating = this.d.sessions.create(this.d.auth, {
         profile: { name: this.d.profileName, save_changes: true },
         ...(this.d.proxyId ? { proxy_id: this.d.proxyId } : {}),
         ...telemetryCreateFields(this.d.recording ?? {}),
         headless: this.d.headless,
         timeout_seconds: Math.max(60, Math.ceil(this.d.ttlMs / 1000) + 60),
-      });
+      }));
     } catch (err) {
       await this.finish('FAILED', { code: 'browser_unavailable', message: `the login browser could not be started: ${(err as Error).message}` });
       throw err;
     }
     this.view.browser_session_id = s.session_id;
     this.view.live_view_url = this.d.headless ? null : (s.browser_live_view_url ?? null);
+    // Expired or canceled while its browser was starting: closeSession (which waited for this
+    // create) ends that browser; nothing more to start.
+    if (this.terminal) return;
     const handle = this.d.sessions.get(s.session_id);
     if (handle) {
       try {
@@ -315,12 +320,14 @@ export class LoginFlow {
   }
 
   private async closeSession(): Promise<void> {
+    // A flow that ends while its browser is still being created must not leave that browser behind.
+    const created = await this.creating?.catch(() => undefined);
     await this.recording.end();
     const b = this.browser;
     this.browser = undefined;
     this.page = undefined;
     await b?.close().catch(() => {});
-    const id = this.view.browser_session_id;
+    const id = this.view.browser_session_id ?? created?.session_id;
     if (id && this.d.sessions.get(id)) await this.d.sessions.delete(this.d.auth, id).catch((err) => this.d.log('ending the flow session failed', err));
   }
 }
