@@ -56,9 +56,10 @@ describe('session pane: telemetry', () => {
     await page.getByRole('button', { name: /^Resume/ }).click();
     await expect.poll(() => rows.count()).toBeGreaterThan(before);
 
-    // Expanding a row shows the envelope JSON.
+    // Expanding a row shows the envelope JSON. New ticks keep arriving on top, so the expanded
+    // row is found by its content rather than by position.
     await rows.first().locator('.event-line').click();
-    const json = JSON.parse((await rows.first().locator('pre.event-json').textContent())!);
+    const json = JSON.parse((await page.locator('.event-row pre.event-json').first().textContent())!);
     expect(json.event).toMatchObject({ category: 'console', type: 'console_log' });
     expect(typeof json.seq).toBe('number');
   }, TEST_TIMEOUT);
