@@ -1,6 +1,6 @@
 /** Wire schemas of browser pools (wire reference §3.5): the pool, its config, and the bodies. */
 import { Type, type Static } from '@sinclair/typebox';
-import { TagsSchema, TelemetryConfigSchema, TelemetryRequestSchema, ViewportSchema } from './sessions.js';
+import { NetworkConfigSchema, NetworkRequestSchema, TagsSchema, TelemetryConfigSchema, TelemetryRequestSchema, ViewportSchema } from './sessions.js';
 
 const Selector = Type.Object({ id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false });
 
@@ -12,6 +12,8 @@ const configFields = {
   headless: Type.Optional(Type.Boolean()),
   kiosk_mode: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String({ maxLength: 255 })),
+  /** PATCH: omitted = unchanged, `{}` = none (defaults), `{private_hosts: []}` = explicitly none. */
+  network: Type.Optional(NetworkRequestSchema),
   profile: Type.Optional(Selector),
   proxy_id: Type.Optional(Type.String({ maxLength: 255 })),
   refresh_on_profile_update: Type.Optional(Type.Boolean()),
@@ -36,6 +38,7 @@ export const PoolConfigSchema = Type.Object({
   headless: Type.Optional(Type.Boolean()),
   kiosk_mode: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String()),
+  network: Type.Optional(NetworkConfigSchema),
   profile: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) })),
   proxy_id: Type.Optional(Type.String()),
   refresh_on_profile_update: Type.Optional(Type.Boolean()),

@@ -21,6 +21,20 @@ export const TelemetryConfigSchema = Type.Union([Type.Object({ browser: Type.Opt
 export const ViewportSchema = Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) }, { additionalProperties: false });
 export const ProfileSelectorSchema = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()), save_changes: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const TagsSchema = Type.Record(Type.String(), Type.String());
+/**
+ * `network` (Kernel 0.89), create-only. Only `private_hosts` is implemented (entry rules in
+ * engine/runtime/proxy-forwarder/private-hosts.ts); `proxy_routes` and `allowed_hosts` are
+ * accepted by the schema only to be refused with a 422 that names them.
+ */
+export const NetworkRequestSchema = Type.Object(
+  {
+    private_hosts: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
+    proxy_routes: Type.Optional(Type.Unknown({ description: 'not supported by this engine (422)' })),
+    allowed_hosts: Type.Optional(Type.Unknown({ description: 'not supported by this engine (422)' })),
+  },
+  { additionalProperties: false },
+);
+export const NetworkConfigSchema = Type.Object({ private_hosts: Type.Optional(Type.Array(Type.String())) });
 
 export const SessionCreateSchema = Type.Object(
   {
@@ -31,6 +45,7 @@ export const SessionCreateSchema = Type.Object(
     invocation_id: Type.Optional(Type.String({ maxLength: 255 })),
     kiosk_mode: Type.Optional(Type.Boolean()),
     name: Type.Optional(Name),
+    network: Type.Optional(NetworkRequestSchema),
     profile: Type.Optional(ProfileSelectorSchema),
     proxy_id: Type.Optional(Type.String({ maxLength: 255 })),
     start_url: Type.Optional(Type.String({ maxLength: 8192 })),
@@ -47,6 +62,8 @@ export const SessionUpdateSchema = Type.Object(
   {
     disable_default_proxy: Type.Optional(Type.Boolean()),
     name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    /** Create-only: present only so a PATCH carrying it gets a 400 saying so. */
+    network: Type.Optional(Type.Unknown()),
     profile: Type.Optional(ProfileSelectorSchema),
     proxy_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
     tags: Type.Optional(Type.Union([TagsSchema, Type.Null()])),
@@ -72,6 +89,7 @@ export const SessionSchema = Type.Object(
     gpu: Type.Optional(Type.Boolean()),
     kiosk_mode: Type.Optional(Type.Boolean()),
     name: Type.Optional(Type.String()),
+    network: Type.Optional(NetworkConfigSchema),
     pool: Type.Optional(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
     profile: Type.Optional(
       // created_at is unknown (omitted) once the profile itself was deleted.

@@ -1,12 +1,14 @@
 /**
  * A pool's configuration: validated on create, merged on PATCH (with the wire's clearing
- * rules: `proxy_id: ""`, `start_url: ""` and `profile: {id: ""}` clear, `name: ""` is a no-op),
+ * rules: `proxy_id: ""`, `start_url: ""`, `profile: {id: ""}` and `network: {}` clear, `name: ""`
+ * is a no-op),
  * stored as the `browser_pool_config` the API returns, and turned into the session-create
  * body every pooled browser is launched with.
  */
 import { ApiError } from '../../http/api-error.js';
 import type { CreateBody } from '../sessions/session-create.js';
 import { checkChromePolicy, checkExtensions, normalizeTelemetry, validateName, validateStartUrl, validateTimeout, validateViewport } from '../sessions/session-options.js';
+import { checkNetwork } from '../sessions/session-network.js';
 import type { PoolConfig, PoolCreate, PoolUpdate } from '../../../shared/wire/pools.js';
 
 export const MAX_POOL_SIZE = 500;
@@ -55,6 +57,8 @@ export function configFromCreate(body: PoolCreate): PoolConfig {
   if (body.name) c.name = body.name;
   if (body.chrome_policy !== undefined) c.chrome_policy = body.chrome_policy;
   if (body.extensions !== undefined) c.extensions = body.extensions;
+  const network = checkNetwork(body.network);
+  if (network) c.network = network;
   if (body.profile && (body.profile.id || body.profile.name)) {
     c.profile = body.profile.id ? { id: body.profile.id } : { name: body.profile.name };
     c.refresh_on_profile_update = body.refresh_on_profile_update ?? true;
@@ -76,6 +80,12 @@ export function configWithUpdate(current: PoolConfig, body: PoolUpdate): PoolCon
   if (body.name) c.name = body.name; // "" is a no-op
   if (body.chrome_policy !== undefined) c.chrome_policy = body.chrome_policy;
   if (body.extensions !== undefined) c.extensions = body.extensions;
+  if (body.network !== undefined) {
+    // Only browsers launched from now on get it (as every pool option); `{}` removes it.
+    const network = checkNetwork(body.network);
+    if (network) c.network = network;
+    else delete c.network;
+  }
   if (body.proxy_id !== undefined) {
     if (body.proxy_id === '') delete c.proxy_id;
     else c.proxy_id = body.proxy_id;
@@ -103,6 +113,7 @@ export function sessionBodyOf(c: PoolConfig): CreateBody {
   };
   if (c.chrome_policy) body.chrome_policy = c.chrome_policy;
   if (c.extensions) body.extensions = c.extensions;
+  if (c.network) body.network = c.network;
   if (c.profile) body.profile = { ...c.profile, save_changes: false };
   if (c.proxy_id) body.proxy_id = c.proxy_id;
   if (c.start_url) body.start_url = c.start_url;

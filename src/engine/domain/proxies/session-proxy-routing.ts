@@ -43,6 +43,8 @@ interface Entry {
   forwarder: LocalForwarder;
   /** null after the proxy was removed from the running session. */
   proxy: ProxyRow | null;
+  /** The session's effective private hosts: kept across proxy switches (they are create-only). */
+  privateHosts: readonly string[];
 }
 
 export function proxyLaunchArgs(forwarderUrl: string): string[] {
@@ -58,8 +60,8 @@ export class SessionProxyRouting {
     private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void; policy?: EgressPolicy; jailed?: () => Promise<boolean> },
   ) {}
 
-  private route(row: ProxyRow): Route {
-    return { upstream: this.proxies.upstreamOf(row), bypass: JSON.parse(row.bypass_hosts) as string[] };
+  private route(row: ProxyRow, privateHosts: readonly string[]): Route {
+    return { upstream: this.proxies.upstreamOf(row), bypass: JSON.parse(row.bypass_hosts) as string[], privateHosts };
   }
 
   private async lookup(auth: AuthContext, proxyId: string): Promise<ProxyRow> {
@@ -72,11 +74,16 @@ export class SessionProxyRouting {
     }
   }
 
-  async resolve(auth: AuthContext, proxyId: string): Promise<ResolvedSessionProxy> {
+  /**
+   * `privateHosts`: the session's effective `network.private_hosts` (already validated; the
+   * session manager applies the defaults), reached directly instead of through the proxy.
+   */
+  async resolve(auth: AuthContext, proxyId: string, opts: { privateHosts?: readonly string[] } = {}): Promise<ResolvedSessionProxy> {
     const row = await this.lookup(auth, proxyId);
+    const privateHosts = opts.privateHosts ?? [];
     // A jailed browser reaches its forwarder through its jail only: no loopback port.
     const tcp = !(await this.opts.jailed?.());
-    const forwarder = await startLocalForwarder(this.route(row), { ...this.opts, tcp });
+    const forwarder = await startLocalForwarder(this.route(row, privateHosts), { ...this.opts, tcp });
     this.unattached.add(forwarder);
     let sessionId: string | undefined;
     return {
@@ -86,7 +93,7 @@ export class SessionProxyRouting {
       attach: (handle) => {
         this.unattached.delete(forwarder);
         sessionId = handle.id;
-        this.bySession.set(handle.id, { forwarder, proxy: row });
+        this.bySession.set(handle.id, { forwarder, proxy: row, privateHosts });
         handle.onEnd(() => this.releaseSession(handle.id));
       },
       release: async () => {
@@ -112,12 +119,12 @@ export class SessionProxyRouting {
     if (!entry) throw ApiError.unprocessable('this session was started without a proxy (its browser has no forwarder to switch); create a new session with proxy_id', 'proxy_change_unsupported');
     if (proxyId === null) {
       // The browser keeps pointing at the forwarder, which now connects directly.
-      entry.forwarder.setRoute({ upstream: null, bypass: [] });
+      entry.forwarder.setRoute({ upstream: null, bypass: [], privateHosts: entry.privateHosts });
       entry.proxy = null;
       return null;
     }
     const row = await this.lookup(auth, proxyId);
-    entry.forwarder.setRoute(this.route(row));
+    entry.forwarder.setRoute(this.route(row, entry.privateHosts));
     entry.proxy = row;
     return row;
   }

@@ -15,6 +15,7 @@ import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks, Sessi
 import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
 import type { ExtensionSelector, ExtensionService } from '../extensions/extension-service.js';
 import type { ExtensionRow } from '../extensions/extensions.js';
+import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './session-network.js';
 
 export interface CreateBody {
   chrome_policy?: Record<string, unknown>;
@@ -24,6 +25,7 @@ export interface CreateBody {
   invocation_id?: string;
   kiosk_mode?: boolean;
   name?: string;
+  network?: NetworkRequest;
   profile?: ProfileSelector;
   proxy_id?: string;
   start_url?: string;
@@ -61,6 +63,8 @@ export async function planCreate(auth: AuthContext, body: CreateBody, sessionId:
     ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
     ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
   };
+  const network = checkNetwork(body.network);
+  if (network) options.network = network;
   const plan: CreatePlan = {
     options,
     name: body.name ? validateName(body.name) : null,
@@ -79,7 +83,9 @@ export async function planCreate(auth: AuthContext, body: CreateBody, sessionId:
   }
   if (body.proxy_id) {
     if (!hooks.proxies) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
-    const p = await hooks.proxies.resolve(auth, body.proxy_id);
+    // Private hosts only change anything behind an upstream proxy: without one every
+    // destination is reached directly already.
+    const p = await hooks.proxies.resolve(auth, body.proxy_id, { privateHosts: effectivePrivateHosts(network) });
     plan.proxyId = p.id;
     plan.proxy = p;
     plan.extraArgs.push(...p.launchArgs);

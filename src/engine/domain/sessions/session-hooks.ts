@@ -23,8 +23,11 @@ export interface SessionProxy {
 }
 
 export interface ProxyHooks {
-  /** Resolves a proxy id for this caller into Chromium launch flags; throws ApiError when unusable. */
-  resolve(auth: AuthContext, proxyId: string): Promise<SessionProxy>;
+  /**
+   * Resolves a proxy id for this caller into Chromium launch flags; throws ApiError when unusable.
+   * `privateHosts`: the session's effective `network.private_hosts`, reached without the proxy.
+   */
+  resolve(auth: AuthContext, proxyId: string, opts?: { privateHosts?: readonly string[] }): Promise<SessionProxy>;
   /** Points a running session at another proxy (null: none) without restarting its browser. */
   switchProxy?(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<{ id: string } | null>;
 }

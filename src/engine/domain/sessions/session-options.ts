@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { ApiError } from '../../http/api-error.js';
+import type { NetworkConfig } from './session-network.js';
 
 export interface Viewport {
   width: number;
@@ -21,6 +22,8 @@ export interface LaunchOptions {
   gpu: boolean;
   start_url?: string;
   chrome_policy?: Record<string, unknown>;
+  /** Create-only `network` (session-network.ts): kept with the options, echoed in the Session object. */
+  network?: NetworkConfig;
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1920, height: 1080, refresh_rate: 25 };

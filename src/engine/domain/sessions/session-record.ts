@@ -5,6 +5,7 @@
  */
 import type { BrowserSessionTable } from '../../store/schema.js';
 import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
+import type { NetworkConfig } from './session-network.js';
 
 export type SessionRow = BrowserSessionTable;
 
@@ -32,6 +33,7 @@ export interface SessionDto {
   gpu: boolean;
   kiosk_mode: boolean;
   name?: string;
+  network?: NetworkConfig;
   pool?: { id: string; name?: string };
   profile?: ProfileRef;
   proxy_id?: string;
@@ -80,6 +82,7 @@ export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: stri
   if (o.chrome_policy) dto.chrome_policy = o.chrome_policy;
   if (row.deleted_at) dto.deleted_at = row.deleted_at;
   if (row.name) dto.name = row.name;
+  if (o.network) dto.network = o.network;
   if (row.pool_id) dto.pool = { id: row.pool_id, ...(row.pool_name ? { name: row.pool_name } : {}) };
   // A profile deleted after the session ended has no known timestamps left: only its id.
   if (row.profile_id) dto.profile = opts.profile?.id === row.profile_id ? opts.profile : { id: row.profile_id };

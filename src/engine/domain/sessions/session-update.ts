@@ -1,7 +1,7 @@
 /**
  * `PATCH /browsers/{id}`: name, tags, telemetry and viewport change on a running session;
  * a profile cannot be loaded into a running browser (422), and the proxy changes only through the
- * proxies feature's live switch (422 without it).
+ * proxies feature's live switch (422 without it); `network` is create-only (400).
  * Telemetry and viewport changes reach features through `SessionRuntime.onUpdate`.
  */
 import type { AuthContext } from '../../http/auth.js';
@@ -17,6 +17,7 @@ import type { Database } from '../../store/schema.js';
 export interface UpdateBody {
   disable_default_proxy?: boolean;
   name?: string | null;
+  network?: unknown;
   profile?: ProfileSelector;
   proxy_id?: string | null;
   tags?: Record<string, string> | null;
@@ -25,6 +26,8 @@ export interface UpdateBody {
 }
 
 export async function updateSession(db: Kysely<Database>, m: SessionManager, auth: AuthContext, idOrName: string, body: UpdateBody, proxies?: ProxyHooks): Promise<SessionRow> {
+  // Kernel: network is fixed at create (the forwarder's routes are built from it then).
+  if (body.network !== undefined) throw ApiError.invalidField('network', 'cannot be changed after the session is created; create a new session with it');
   const row = await m.getRow(auth, idOrName);
   const rt = m.get(row.id);
   if (!rt) throw new ApiError(404, 'session_ended', `browser session '${idOrName}' has ended`);

@@ -16,21 +16,26 @@ import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { proxyAuthorization, type Upstream } from './upstream.js';
 import { bypassRules, type BypassRules } from './bypass-rules.js';
+import { NO_PRIVATE_HOSTS, privateHosts, type PrivateHosts } from './private-hosts.js';
 import { EgressDenied, OPEN_EGRESS, type EgressPolicy } from './egress-policy.js';
 
 /**
- * Where traffic goes: the upstream proxy, except destinations matching `bypass` (see
- * bypass-rules.ts); `upstream: null` sends everything direct (a session whose proxy was removed).
+ * Where traffic goes: the upstream proxy, except destinations matching `bypass` (the proxy's
+ * `bypass_hosts`, see bypass-rules.ts) or `privateHosts` (the session's effective
+ * `network.private_hosts`, see private-hosts.ts; validated before they get here); `upstream:
+ * null` sends everything direct (a session whose proxy was removed). Either way a direct
+ * connection is checked against the egress policy like every other.
  */
 export interface Route {
   upstream: Upstream | null;
   bypass: string[];
+  privateHosts?: readonly string[];
 }
 
 export interface ForwarderStats {
   requests: number;
   tunnels: number;
-  /** Requests and tunnels that went direct because of a bypass rule. */
+  /** Requests and tunnels that went direct because of a bypass rule or a private host. */
   direct: number;
   failures: number;
 }
@@ -137,6 +142,8 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
   const unixServers: net.Server[] = [];
   let route = initial;
   let rules: BypassRules = bypassRules(initial.bypass, initial.upstream?.host ?? 'localhost');
+  let privateRules: PrivateHosts = initial.privateHosts ? privateHosts(initial.privateHosts) : NO_PRIVATE_HOSTS;
+  const goesDirect = (host: string, port: number): boolean => !route.upstream || rules.matches(host, port) || privateRules.matches(host, port);
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
   const sockets = new Set<net.Socket>();
   const tunnels = new Set<net.Socket>();
@@ -155,7 +162,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       res.writeHead(400, { 'content-type': 'text/plain' }).end('Browserdeck proxy: absolute URL required\n');
       return;
     }
-    const direct = !route.upstream || rules.matches(target.hostname, Number(target.port || 80));
+    const direct = goesDirect(target.hostname, Number(target.port || 80));
     const u = direct || !route.upstream ? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80)) : route.upstream;
     // Raw pairs: repeated headers (two Cookie or X-Thing lines) reach the site as sent.
     const headers: string[] = [];
@@ -221,7 +228,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
     client.once('close', () => tunnels.delete(client));
     const target = req.url ?? '';
     const dest = splitAuthority(target);
-    const direct = !route.upstream || rules.matches(dest.host, dest.port);
+    const direct = goesDirect(dest.host, dest.port);
     const u = direct || !route.upstream ? directUpstream(dest.host, dest.port) : route.upstream;
     if (direct) stats.direct++;
     const refuse = (why: string): void => {
@@ -308,8 +315,10 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
     },
     stats,
     setRoute(r) {
+      const nextPrivate = r.privateHosts ? privateHosts(r.privateHosts) : NO_PRIVATE_HOSTS;
       route = r;
       rules = bypassRules(r.bypass, r.upstream?.host ?? 'localhost');
+      privateRules = nextPrivate;
       for (const t of tunnels) t.destroy();
     },
     async listenUnix(socketPath) {
