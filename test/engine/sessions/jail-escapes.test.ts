@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +147,35 @@ describe('a jailed session (project-scoped key)', () => {
         await again.close();
       }
     });
+  });
+
+  it("a compromised browser swapping its DevTools socket for a link to a host socket does not redirect the engine's connections", async () => {
+    // A host Unix socket that records who connects (standing in for a daemon's control socket).
+    const hostSocket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bd-hostsock-')), 'daemon.sock');
+    const seen: string[] = [];
+    const daemon = net.createServer((c) => c.once('data', (d) => seen.push(String(d).split('\r\n')[0])).end());
+    await new Promise<void>((r) => daemon.listen(hostSocket, r));
+    try {
+      await withPage(async (_page, _browser, id) => {
+        const sockDir = path.join(te.dataDir, 'sessions', id, 'jail');
+        fs.renameSync(path.join(sockDir, 'devtools.sock'), path.join(sockDir, 'devtools.sock.real'));
+        fs.symlinkSync(hostSocket, path.join(sockDir, 'devtools.sock'));
+        // Every new client makes the engine open a DevTools connection to the browser.
+        const s = await tenant.browsers.retrieve(id);
+        const again = await chromium.connectOverCDP(s.cdp_ws_url);
+        try {
+          const fresh = await again.contexts()[0].newPage();
+          await fresh.goto(`${web.url}/page`);
+          expect(await fresh.title()).toBe('page');
+        } finally {
+          await again.close();
+        }
+        expect(seen).toEqual([]);
+      });
+    } finally {
+      daemon.close();
+      fs.rmSync(path.dirname(hostSocket), { recursive: true, force: true });
+    }
   });
 
   it('opens no DevTools port on the host', async () => {

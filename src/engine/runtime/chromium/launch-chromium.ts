@@ -7,7 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CdpConnection } from './cdp-connection.js';
 import { killGroup, isGroupAlive } from './process-group.js';
-import { jailedWsUrl } from './devtools-address.js';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import { devtoolsEndpoint, jailedWsUrl } from './devtools-address.js';
+
+/** Not in fs.constants; the same value on every Linux architecture Node supports. */
+const O_PATH = 0o10000000;
 
 export interface LaunchSpec {
   executable: string;
@@ -85,9 +90,12 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
     child.stderr!.removeAllListeners('data');
     if (spec.onOutput) child.stderr!.on('data', spec.onOutput);
     child.stderr!.resume();
-    const control = await CdpConnection.connect(wsUrl);
+    const pinned = spec.devtoolsSocket ? await pinSocket(spec.devtoolsSocket) : undefined;
+    if (pinned) void exited.then(() => pinned.close().catch(() => {}));
+    const address = pinned ? jailedWsUrl(pinned.path, devtoolsEndpoint(wsUrl).path) : wsUrl;
+    const control = await CdpConnection.connect(address);
     const version = await control.send<BrowserVersion>('Browser.getVersion');
-    return { pid, pgid: pid, wsUrl, control, version, child, exited };
+    return { pid, pgid: pid, wsUrl: address, control, version, child, exited };
   } catch (err) {
     killGroup(pid);
     await exited;
@@ -108,4 +116,21 @@ export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<
   killGroup(b.pgid);
   await b.exited;
   return clean && exitedInTime;
+}
+
+/**
+ * The jail helper's socket, held open by descriptor (O_PATH, not following a link) for as long
+ * as the browser runs: every DevTools connection of the engine goes to `/proc/self/fd/<fd>`,
+ * that very socket, so a process in the jail replacing the name in its writable socket dir with a
+ * link to some host socket cannot redirect the engine there.
+ */
+async function pinSocket(socketPath: string): Promise<{ close(): Promise<void>; path: string }> {
+  // The jail exists only on Linux; elsewhere there is nothing to pin.
+  if (process.platform !== 'linux') return { close: async () => {}, path: socketPath };
+  const handle = await fsp.open(socketPath, O_PATH | fs.constants.O_NOFOLLOW);
+  if (!(await handle.stat()).isSocket()) {
+    await handle.close();
+    throw new Error(`${socketPath} is not the jail helper's socket`);
+  }
+  return { close: () => handle.close(), path: `/proc/self/fd/${handle.fd}` };
 }
