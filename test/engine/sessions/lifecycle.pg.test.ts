@@ -73,7 +73,7 @@ describe('session lifecycle', () => {
     const ended = await te.client.browsers.retrieve(held.session_id, { include_deleted: true });
     expect(ended.deleted_at).toBeTruthy();
     expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
-  });
+  }, 120_000); // two 10 s session timeouts in a row, after creates that a loaded CI machine slows down
 
   it.concurrent('runs headful sessions on their own Xvfb: start_url in the first tab, kiosk_mode full screen', async ({ expect }) => {
     const s = await te.client.browsers.create({ headless: false, start_url: `${web.url}/title/Start%20Page`, viewport: { width: 1024, height: 768 } });
