@@ -2,7 +2,8 @@
  * `npm run bench:jail`: where a jailed browser's start-up time goes, beside raw Chromium in the
  * same run. Three launches per round, interleaved: raw Chromium on the host (`--no-sandbox` as
  * root, as the floor), the browser jail with Chromium's own sandbox on (what sessions use), and
- * the jail with `--no-sandbox` (the jail's own cost: bwrap, mounts, the jail helper). Prints
+ * the jail with `--no-sandbox` (the jail's own cost: bwrap, mounts, the jail helper), and raw
+ * Chromium under bwrap with only a new user namespace (what that alone costs). Prints
  * medians of launch → `Browser.getVersion` and of the "DevTools listening" line, as ratios to raw.
  * Env: BENCH_ITERATIONS (default 8).
  */
@@ -20,7 +21,7 @@ const bwrap = (await usableBwrap())!;
 const executable = findChromium();
 if (!executable) throw new Error('no Chromium found');
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 8);
-const times: Record<string, number[]> = { raw: [], jail: [], 'jail+nosandbox': [] };
+const times: Record<string, number[]> = { raw: [], jail: [], 'jail+nosandbox': [], 'userns only': [] };
 for (let i = 0; i < ITER; i++) {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'jp-'));
   for (const d of ['root', 'ud', 'tmp', 'sock']) await fsp.mkdir(path.join(dir, d));
@@ -50,6 +51,17 @@ for (let i = 0; i < ITER; i++) {
   times.raw.push(performance.now() - t1);
   out.push(`raw ${(performance.now() - t1).toFixed(0)}ms`);
   await stopChromium(b);
+  // Raw Chromium under bwrap with nothing but a new user namespace (the host's filesystem,
+  // network and /dev shared): what the user namespace alone costs a start.
+  const t2 = performance.now();
+  const u = await launchChromium({
+    executable: bwrap,
+    args: ['--bind', '/', '/', '--proc', '/proc', '--dev-bind', '/dev', '/dev', '--unshare-user', '--die-with-parent', '--', executable, ...chromiumArgs({ userDataDir: path.join(dir, 'ud3'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: process.getuid?.() === 0 })],
+    env: { ...process.env, TMPDIR: path.join(dir, 'tmp') },
+  });
+  times['userns only'].push(performance.now() - t2);
+  out.push(`userns only ${(performance.now() - t2).toFixed(0)}ms`);
+  await stopChromium(u);
   console.log(out.join(' | '));
   eg.close();
   await fsp.rm(dir, { recursive: true, force: true });
