@@ -89,6 +89,37 @@ describe('session processes', () => {
     expect(missing.exit_code).not.toBe(0);
   });
 
+  it('answers an argument list or environment too long to exec with 400 argument_list_too_long, never 500', async () => {
+    const p = te.client.browsers.process;
+    const errorOf = async (call: Promise<unknown>) => {
+      try {
+        await call;
+        return { status: 200, error: undefined };
+      } catch (err) {
+        return err as { status?: number; error?: { code?: string; message?: string; details?: unknown[] } };
+      }
+    };
+    const huge = 'a'.repeat(140 * 1024); // over the kernel's 128 KiB per string: spawn fails with E2BIG
+    for (const call of [
+      () => p.exec(id, { command: 'echo', args: [huge] }),
+      () => p.exec(id, { command: huge }),
+      () => p.exec(id, { command: 'env', env: { BIG: huge } }),
+      () => p.exec(id, { command: 'echo', args: Array.from({ length: 20 }, () => 'b'.repeat(100 * 1024)) }), // 2 MiB in total
+      () => p.spawn(id, { command: 'echo', args: [huge] }),
+      () => p.spawn(id, { command: 'echo', args: [huge], allocate_tty: true }),
+    ]) {
+      const e = await errorOf(call());
+      expect(e.status).toBe(400);
+      expect(e.error).toMatchObject({ code: 'argument_list_too_long', message: expect.any(String), details: [expect.objectContaining({ code: 'invalid_field' })] });
+    }
+    // Just under the per-string limit still runs.
+    const fits = await p.exec(id, { command: 'sh', args: ['-c', 'printf %s "$1" | wc -c', 'sh', 'c'.repeat(100 * 1024)] });
+    expect(text(fits.stdout_b64).trim()).toBe(String(100 * 1024));
+    // A command name too long for a path is the client's error too (or a failed exit), not a 5xx.
+    const longName = await errorOf(p.exec(id, { command: 'x'.repeat(5000) }));
+    expect(longName.status).toBeLessThan(500);
+  });
+
   it('spawns, streams stdout (with history for late subscribers), takes stdin, reports status', async () => {
     const p = te.client.browsers.process;
     const sp = await p.spawn(id, { command: 'sh', args: ['-c', 'echo ready; while read line; do echo "got:$line"; echo "e:$line" >&2; done; exit 7'] });

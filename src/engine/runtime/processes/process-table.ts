@@ -26,6 +26,19 @@ export interface ProcessRequest {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Linux refuses to exec (E2BIG) a single argument or environment string of 128 KiB or more
+ * (MAX_ARG_STRLEN, NUL included), and an argument list plus environment beyond ARG_MAX (a
+ * quarter of the stack limit, usually 2 MiB). Inside the sandbox the environment travels as
+ * bwrap arguments and the sandbox adds its own, so the total allowed here leaves room for them.
+ */
+export const MAX_ARG_STRING_BYTES = 128 * 1024 - 1;
+export const MAX_ARGS_TOTAL_BYTES = 1024 * 1024;
+
+function tooLong(field: string, message: string): ApiError {
+  return new ApiError(400, 'argument_list_too_long', `${field}: ${message}`, [{ code: 'invalid_field', message: `${field}: ${message}` }]);
+}
+
 function validate(req: ProcessRequest): void {
   if (!req.command || req.command.includes('\0')) throw ApiError.invalidField('command', 'must be a non-empty string without NUL bytes');
   for (const [i, a] of (req.args ?? []).entries()) if (a.includes('\0')) throw ApiError.invalidField(`args.${i}`, 'must not contain NUL bytes');
@@ -33,6 +46,26 @@ function validate(req: ProcessRequest): void {
     if (!ENV_NAME.test(k)) throw ApiError.invalidField(`env.${k}`, 'is not a valid environment variable name');
     if (typeof v !== 'string' || v.includes('\0')) throw ApiError.invalidField(`env.${k}`, 'must be a string without NUL bytes');
   }
+  const strings: Array<[string, string]> = [['command', req.command], ...(req.args ?? []).map((a, i): [string, string] => [`args.${i}`, a]), ...Object.entries(req.env ?? {}).map(([k, v]): [string, string] => [`env.${k}`, `${k}=${v}`])];
+  let total = 0;
+  for (const [field, s] of strings) {
+    const bytes = Buffer.byteLength(s);
+    if (bytes > MAX_ARG_STRING_BYTES) throw tooLong(field, `is ${bytes} bytes; one argument or environment entry may have at most ${MAX_ARG_STRING_BYTES}`);
+    total += bytes + 1;
+  }
+  if (total > MAX_ARGS_TOTAL_BYTES) throw tooLong('args', `command, args and env total ${total} bytes; at most ${MAX_ARGS_TOTAL_BYTES} are allowed`);
+}
+
+/**
+ * `spawn` reports an exec failure synchronously except for a few codes (ENOENT, EACCES, …, which
+ * become an exit with status 127): E2BIG (a machine with a smaller stack limit), ENAMETOOLONG,
+ * ENOTDIR, ELOOP come from what the client sent, so they are the client's error, not a 500.
+ */
+function spawnFailure(err: unknown): ApiError | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string' || !e.syscall?.startsWith('spawn')) return undefined;
+  if (e.code === 'E2BIG') return tooLong('args', 'the argument list and environment are too long for this machine (E2BIG)');
+  return new ApiError(422, 'spawn_failed', `the command could not be started (${e.code})`, [{ code: e.code, message: e.message }]);
 }
 
 function directCdpUrl(session: SessionHandle): string {
@@ -68,7 +101,12 @@ export class ProcessTable {
       { root: session.dirs.root, cwdVirtual, cwdHost: hostPathOf(session.dirs.root, cwdVirtual), command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket, x11Dir: session.x11Socket },
       bwrap,
     );
-    const proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });
+    let proc: SessionProcess;
+    try {
+      proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });
+    } catch (err) {
+      throw spawnFailure(err) ?? err;
+    }
     this.processes.set(proc.id, proc);
     this.hook(session);
     await proc.locateCommand(launch.commandDepth);
