@@ -10,6 +10,7 @@ import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { ApiKeySchema, CreatedApiKeySchema } from '../../shared/wire/org.js';
 import { ApiKeyAdmin, MAX_KEY_DAYS } from '../domain/org/api-key-admin.js';
 import type { ApiKeyListQuery, ApiKeySortBy, ApiKeyStatus } from '../domain/org/api-key-records.js';
+import { apiKeyFirst } from '../domain/org/access.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 // 1–255 code points is checked in the domain; 1020 UTF-16 units bounds what can reach it.
@@ -55,6 +56,7 @@ export const apiKeysFeature: Feature = {
           body: Type.Object({ name: Name, days_to_expire: Type.Optional(Lifetime), project_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1020 }), Type.Null()])) }, { additionalProperties: false }),
           response: { 200: CreatedApiKeySchema },
         },
+        onRequest: apiKeyFirst,
       },
       async (req) => keys.create(req.auth, req.body as { name: string; days_to_expire?: number | null; project_id?: string | null }),
     );
@@ -81,7 +83,7 @@ export const apiKeysFeature: Feature = {
 
     app.patch(
       '/org/api_keys/:id',
-      { schema: { tags, params: IdParam, body: Type.Object({ name: Name }, { additionalProperties: false }), response: { 200: ApiKeySchema } } },
+      { schema: { tags, params: IdParam, body: Type.Object({ name: Name }, { additionalProperties: false }), response: { 200: ApiKeySchema } }, onRequest: apiKeyFirst },
       async (req) => keys.rename(req.auth, idOf(req), (req.body as { name: string }).name),
     );
 
@@ -99,6 +101,7 @@ export const apiKeysFeature: Feature = {
           body: Type.Optional(Type.Object({ days_to_expire: Type.Optional(Lifetime), expire_in_days: Type.Optional(Grace) }, { additionalProperties: false })),
           response: { 200: CreatedApiKeySchema },
         },
+        onRequest: apiKeyFirst,
       },
       async (req) => keys.rotate(req.auth, idOf(req), (req.body ?? {}) as { days_to_expire?: number | null; expire_in_days?: number | null }),
     );

@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
-import { requireApiKey, requireOrgWideKey } from '../domain/org/access.js';
+import { orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
 import { secretsOf } from '../domain/secrets/secrets-service.js';
 import { CredentialProviders, DEFAULT_CACHE_TTL_SECONDS, type ProviderCreate, type ProviderPatch } from '../domain/credential-providers/credential-providers.js';
 import { ProviderAccess } from '../domain/credential-providers/provider-access.js';
@@ -35,6 +35,7 @@ export const credentialProvidersFeature: Feature = {
     ctx.services.credentialProviders = service;
     const tags = ['credential providers'];
     const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
+    const configuring = orgWideKeyFirst('configuring credential providers');
 
     app.post(
       '/org/credential_providers',
@@ -50,9 +51,9 @@ export const credentialProvidersFeature: Feature = {
           }),
           response: { 200: CredentialProviderSchema },
         },
+        onRequest: configuring,
       },
       async (req) => {
-        requireOrgWideKey(req.auth, 'configuring credential providers');
         return CredentialProviders.dto(await records.create(req.auth.orgId, req.body as ProviderCreate));
       },
     );
@@ -85,14 +86,13 @@ export const credentialProvidersFeature: Feature = {
           }),
           response: { 200: CredentialProviderSchema },
         },
+        onRequest: configuring,
       },
       async (req) => {
-        requireOrgWideKey(req.auth, 'configuring credential providers');
         return CredentialProviders.dto(await records.update(req.auth.orgId, idOf(req), (req.body ?? {}) as ProviderPatch));
       },
     );
-    app.delete('/org/credential_providers/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      requireOrgWideKey(req.auth, 'configuring credential providers');
+    app.delete('/org/credential_providers/:id', { schema: { tags, params: IdParam }, onRequest: configuring }, async (req, reply) => {
       const row = await records.delete(req.auth.orgId, idOf(req));
       service.forget(row.id);
       return reply.status(204).send();

@@ -13,7 +13,7 @@ import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { multipartError, saveFilePart } from '../runtime/uploads/multipart-files.js';
-import { requireOrgWideKey } from '../domain/org/access.js';
+import { orgWideKeyFirst } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
 import type { AppEventLog } from '../domain/apps/app-event-log.js';
 import { heartbeat, streamAppEvents } from '../domain/apps/event-stream.js';
@@ -146,9 +146,9 @@ export async function registerDeploymentRoutes(app: FastifyInstance, ctx: Engine
         ),
         response: { 200: Ref },
       },
+      onRequest: orgWideKeyFirst('deploying from a directory of the engine machine'),
     },
     async (req) => {
-      requireOrgWideKey(req.auth, 'deploying from a directory of the engine machine');
       const b = req.body as { source_path: string; entrypoint_rel_path?: string; env_vars?: Record<string, string>; version?: string; force?: boolean; region?: string };
       if (b.region !== undefined) checkRegion(b.region);
       if (!path.isAbsolute(b.source_path)) throw ApiError.invalidField('source_path', 'must be an absolute path on the engine machine');

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { OrgLimitsSchema } from '../../shared/wire/org.js';
 import { limitsService } from '../domain/org/limits.js';
-import { requireApiKey, requireOrgWideKey } from '../domain/org/access.js';
+import { orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
 
 const Body = Type.Optional(
   Type.Object(
@@ -30,8 +30,7 @@ export const orgLimitsFeature: Feature = {
       requireApiKey(req.auth);
       return limits.orgLimits(req.auth.orgId);
     });
-    app.patch('/org/limits', { schema: { tags, body: Body, response: { 200: OrgLimitsSchema } } }, async (req) => {
-      requireOrgWideKey(req.auth, 'changing organization limits');
+    app.patch('/org/limits', { schema: { tags, body: Body, response: { 200: OrgLimitsSchema } }, onRequest: orgWideKeyFirst('changing organization limits') }, async (req) => {
       return limits.updateOrgLimits(req.auth.orgId, (req.body ?? {}) as { default_project_max_concurrent_sessions?: number | null });
     });
   },

@@ -11,7 +11,7 @@ import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { ProjectLimitsSchema } from '../../shared/wire/org.js';
 import { limitsService, projectLimitsDto, type ProjectLimitsPatch } from '../domain/org/limits.js';
-import { getVisibleProject, requireOrgWideKey } from '../domain/org/access.js';
+import { getVisibleProject, orgWideKeyFirst } from '../domain/org/access.js';
 
 /** When the old route stops working (from the product's deprecation notice). */
 export const LEGACY_LIMITS_SUNSET = new Date('2026-11-24T00:00:00Z');
@@ -29,8 +29,8 @@ export const projectLimitsFeature: Feature = {
     const tags = ['projects'];
     const limits = limitsService(ctx);
 
+    const orgWideKey = orgWideKeyFirst('changing project limits');
     const patch = async (req: FastifyRequest) => {
-      requireOrgWideKey(req.auth, 'changing project limits');
       return limits.updateProjectLimits(req.auth.orgId, (req.params as { id: string }).id, (req.body ?? {}) as ProjectLimitsPatch);
     };
 
@@ -38,13 +38,13 @@ export const projectLimitsFeature: Feature = {
       return projectLimitsDto(await getVisibleProject(ctx.projects, req.auth, (req.params as { id: string }).id));
     });
 
-    app.patch('/org/projects/:id/limits', { schema: { tags, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } } }, patch);
+    app.patch('/org/projects/:id/limits', { schema: { tags, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } }, onRequest: orgWideKey }, patch);
 
     app.patch(
       '/projects/:id/limits',
       {
         schema: { tags, deprecated: true, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } },
-        onRequest: async (req, reply) => legacyRouteNotice(ctx, req, reply),
+        onRequest: [async (req, reply) => legacyRouteNotice(ctx, req, reply), orgWideKey],
       },
       patch,
     );

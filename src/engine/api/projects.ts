@@ -9,7 +9,7 @@ import type { Feature } from '../feature.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { projectDto } from '../domain/org/projects.js';
 import { ProjectSchema } from '../../shared/wire/org.js';
-import { confinedProject, getVisibleProject, requireApiKey, requireOrgWideKey } from '../domain/org/access.js';
+import { confinedProject, getVisibleProject, orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 1020 }) });
 
@@ -19,9 +19,8 @@ export const projectsFeature: Feature = {
     const tags = ['projects'];
     app.post(
       '/org/projects',
-      { schema: { tags, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1020 }) }, { additionalProperties: false }), response: { 200: ProjectSchema } } },
+      { schema: { tags, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 1020 }) }, { additionalProperties: false }), response: { 200: ProjectSchema } }, onRequest: orgWideKeyFirst('creating a project') },
       async (req) => {
-        requireOrgWideKey(req.auth, 'creating a project');
         return projectDto(await ctx.projects.create(req.auth.orgId, (req.body as { name: string }).name));
       },
     );
@@ -59,14 +58,13 @@ export const projectsFeature: Feature = {
           ),
           response: { 200: ProjectSchema },
         },
+        onRequest: orgWideKeyFirst('changing a project'),
       },
       async (req) => {
-        requireOrgWideKey(req.auth, 'changing a project');
         return projectDto(await ctx.projects.update(req.auth.orgId, (req.params as { id: string }).id, (req.body ?? {}) as object));
       },
     );
-    app.delete('/org/projects/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      requireOrgWideKey(req.auth, 'deleting a project');
+    app.delete('/org/projects/:id', { schema: { tags, params: IdParam }, onRequest: orgWideKeyFirst('deleting a project') }, async (req, reply) => {
       await ctx.projects.delete(req.auth.orgId, (req.params as { id: string }).id);
       return reply.status(204).send();
     });

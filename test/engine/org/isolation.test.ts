@@ -89,12 +89,14 @@ describe('project-scoped keys', () => {
   let projectId: string;
   let scoped: Kernel;
   let scopedKeyId: string;
+  let scopedKey: string;
   let siblingKeyId: string;
   beforeAll(async () => {
     projectId = (await t.client.projects.create({ name: 'Scoped Team' })).id;
     const k = await t.client.apiKeys.create({ name: 'team-key', project_id: projectId });
     scoped = t.clientWith({ apiKey: k.key });
     scopedKeyId = k.id;
+    scopedKey = k.key;
     siblingKeyId = (await t.client.apiKeys.create({ name: 'team-sibling', project_id: 'scoped team' })).id;
   });
 
@@ -116,6 +118,30 @@ describe('project-scoped keys', () => {
     await expectApiError(scoped.projects.limits.update(projectId, { max_concurrent_sessions: 100 }), 403);
     await expectApiError(scoped.organization.limits.update({ default_project_max_concurrent_sessions: 1 }), 403);
     expect(await allIds(t.client.projects.list({ name: 'sneaky' }))).toEqual([]);
+  });
+
+  it('gets 403 from every org-wide route whatever the body: permission is checked before validation', async () => {
+    const routes: Array<[string, string]> = [
+      ['PATCH', '/org/limits'],
+      ['POST', '/org/projects'],
+      ['PATCH', `/org/projects/${projectId}`],
+      ['DELETE', `/org/projects/${projectId}`],
+      ['PATCH', `/org/projects/${projectId}/limits`],
+      ['POST', '/org/credential_providers'],
+      ['PATCH', '/org/credential_providers/cp_none'],
+      ['DELETE', '/org/credential_providers/cp_none'],
+      ['POST', '/deployments/local'],
+    ];
+    // A body of the wrong shape, unknown fields, and one that is not JSON at all.
+    const bodies = [JSON.stringify({ default_project_max_concurrent_sessions: 'lots', name: 7, status: 'x', source_path: 1, bogus: true }), '{not json'];
+    for (const [method, route] of routes) {
+      for (const body of bodies) {
+        const r = await t.api(route, { method, body, headers: { authorization: `Bearer ${scopedKey}`, 'content-type': 'application/json' } });
+        expect({ method, route, body, status: r.status }).toEqual({ method, route, body, status: 403 });
+        expect(await r.json()).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/org-wide/) });
+      }
+    }
+    expect(await allIds(t.client.projects.list())).toContain(projectId);
   });
 
   it('manages only its own project’s keys and cannot mint org-wide or foreign keys', async () => {

@@ -7,6 +7,7 @@
  * administer anything. Another organization's records are never reachable: every query is
  * filtered by the caller's org id.
  */
+import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Projects, ProjectRow } from './projects.js';
@@ -20,6 +21,20 @@ export function requireApiKey(auth: AuthContext): void {
 export function requireOrgWideKey(auth: AuthContext, action: string): void {
   requireApiKey(auth);
   if (auth.credentialProjectId !== null) throw ApiError.forbidden(`${action} needs an org-wide API key; this key is scoped to one project`);
+}
+
+/**
+ * The same checks as a route's `onRequest` hook. It runs before the body is parsed and
+ * validated, so a caller without the right gets 403 whatever it sends: checked in the handler,
+ * an invalid body would answer 400 first and describe the route's fields to that caller.
+ */
+export function orgWideKeyFirst(action: string): (req: FastifyRequest) => Promise<void> {
+  return async (req) => requireOrgWideKey(req.auth, action);
+}
+
+/** `requireApiKey` as an `onRequest` hook (see `orgWideKeyFirst`). */
+export async function apiKeyFirst(req: FastifyRequest): Promise<void> {
+  requireApiKey(req.auth);
 }
 
 /** The project a caller is confined to: null for org-wide keys. */
