@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor } from '../domain/audit/audit-cursor.js';
 import { entryOf, findAuditRows, positionOf } from '../domain/audit/audit-query.js';
 import { AuditLogEntrySchema } from '../../shared/wire/audit.js';
 import { buildExportChunk, type ExportFormat } from '../domain/audit/audit-export.js';
+import type { AuditWriter } from '../domain/audit/audit-writer.js';
 
 const DEFAULT_CHUNK_ROWS = 10_000;
 const MAX_CHUNK_ROWS = 50_000;
@@ -49,6 +50,10 @@ export const auditLogsFeature: Feature = {
   name: 'audit-logs',
   register(app: FastifyInstance, ctx) {
     const tags = ['audit-logs'];
+    // Rows are batched (audit-writer.ts), so a read first writes what is queued: a request's row
+    // is queued when its response ends, and a search that starts after that response sees it.
+    // Only reads of the log pay for this; recording stays off every other request's path.
+    const flushed = () => (ctx.services.auditWriter as AuditWriter | undefined)?.flush();
     app.get(
       '/audit-logs',
       { schema: { tags, querystring: ListQuery, response: { 200: Type.Array(AuditLogEntrySchema) } } },
@@ -56,6 +61,7 @@ export const auditLogsFeature: Feature = {
         const q = req.query as AuditFilterQuery & { limit: number; page_token?: string };
         const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), { maxWindowDays: MAX_WINDOW_DAYS });
         const after = q.page_token ? decodeCursor(q.page_token, 'page_token') : undefined;
+        await flushed();
         const rows = await findAuditRows(ctx.db, filter, after, q.limit);
         const hasMore = rows.length > q.limit;
         const page = hasMore ? rows.slice(0, q.limit) : rows;
@@ -72,6 +78,7 @@ export const auditLogsFeature: Feature = {
         // Export is the bulk path, so its window is not capped like interactive search.
         const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), {});
         const after = q.cursor ? decodeCursor(q.cursor, 'cursor') : undefined;
+        await flushed();
         const rows = await findAuditRows(ctx.db, filter, after, q.limit);
         const hasMore = rows.length > q.limit;
         const chunkRows = hasMore ? rows.slice(0, q.limit) : rows;

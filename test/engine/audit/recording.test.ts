@@ -109,6 +109,18 @@ describe('audit recording', () => {
     expect(found.getPaginatedItems()).toEqual([]);
   });
 
+  it('shows an action to a search that starts right after the action answered (read-your-writes)', async () => {
+    const start = new Date(Date.now() - 60_000).toISOString();
+    for (let i = 0; i < 20; i++) {
+      const p = await t.client.projects.create({ name: `read-your-writes-${i}` });
+      await t.client.projects.delete(p.id);
+      // No wait and no flush by the test: the search itself must see both rows.
+      const page = await t.client.auditLogs.list({ start, search: p.id, limit: 100 });
+      const entries = page.getPaginatedItems().filter((e) => e.path === `/org/projects/${p.id}`);
+      expect(entries.map((e) => `${e.method} ${e.status}`)).toEqual(['DELETE 204']);
+    }
+  });
+
   it('records hijacked streaming replies when the stream ends', async () => {
     const res = await t.api('/audit-probe/stream/7', { headers: { accept: 'text/event-stream' } });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
