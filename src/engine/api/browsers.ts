@@ -1,9 +1,9 @@
 /**
  * `/browsers`: create, retrieve, update, list and (soft) delete sessions, plus the session
  * feature's wiring — the manager as `ctx.services.sessions`, the session-JWT authenticator,
- * the CDP proxy and its `/json/version`, recovery at start and ending every session at stop.
+ * the CDP proxy and its DevTools discovery (`browsers-devtools.ts`), recovery at start and
+ * ending every session at stop.
  */
-import { devtoolsJson } from '../runtime/chromium/devtools-address.js';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +16,7 @@ import { sessionJwtAuthenticator } from '../domain/sessions/session-access.js';
 import { listSessions } from '../domain/sessions/session-list.js';
 import { updateSession, type UpdateBody } from '../domain/sessions/session-update.js';
 import { nodeIdOf, recoverSessions } from '../domain/sessions/session-recovery.js';
-import { sessionUrls } from '../domain/sessions/session-record.js';
+import { registerDevtoolsDiscovery } from './browsers-devtools.js';
 import type { CreateBody } from '../domain/sessions/session-create.js';
 import { PROXY_HOOKS, type ProxyHooks } from '../domain/sessions/session-hooks.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
@@ -52,6 +52,8 @@ export const sessionsFeature: Feature = {
     });
     const proxy = createCdpProxy(sessions);
     ctx.upgrades.add('/browsers/:id/cdp', proxy.handle);
+    // One target (a page from `/json/list`), as Chromium's `/devtools/page/{targetId}`.
+    ctx.upgrades.add('/browsers/:id/cdp/devtools/page/:targetId', proxy.handle);
     ctx.onStop(() => sessions.stopAll());
 
     const tags = ['browsers'];
@@ -96,17 +98,9 @@ export const sessionsFeature: Feature = {
     });
 
     // DevTools discovery under the public CDP address: clients that start from an HTTP URL
-    // (Puppeteer browserURL, Playwright http endpoints) must be sent to the proxy, not to Chromium.
-    // (ignoreTrailingSlash also serves `/json/version/`.)
-    {
-      app.get('/browsers/:id/cdp/json/version', { schema: { tags, params: IdParam } }, async (req) => {
-        const rt = await sessions.require(req.auth, (req.params as { id: string }).id);
-        const b = await rt.ready();
-        const info = await devtoolsJson<Record<string, string>>(b.wsUrl, '/json/version');
-        const token = await jwt.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId }, new Date(ctx.clock.now().getTime() + 24 * 3600 * 1000));
-        return { ...info, webSocketDebuggerUrl: sessionUrls(ctx.publicUrl(), rt.id, token).cdp_ws_url };
-      });
-    }
+    // (chrome-remote-interface, Playwright http endpoints) must be sent to the proxy, not to
+    // Chromium. (ignoreTrailingSlash also serves `/json/version/`.)
+    registerDevtoolsDiscovery(app, ctx, sessions, jwt);
   },
   async started(ctx) {
     const sessions = ctx.services.sessions as SessionManager;

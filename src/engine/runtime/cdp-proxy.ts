@@ -9,6 +9,10 @@
  * `Browser.close` from a client does not end the session (its lifetime belongs to the API):
  * the proxy answers it itself, closes the pages that client opened, and closes only that
  * client's connection.
+ *
+ * `/browsers/{id}/cdp/devtools/page/{targetId}` (the addresses DevTools discovery lists) is the
+ * same bridge to one target's own DevTools endpoint, checked to exist first so that a bad id
+ * is a 404 rather than a failed handshake.
  */
 import { guardUnjailedCommand } from './cdp/unjailed-guard.js';
 import type { IncomingMessage } from 'node:http';
@@ -16,6 +20,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { SessionHandle, SessionRegistry } from '../domain/sessions/session-handle.js';
 import { sessionSignals } from '../events/session-signals.js';
+import { devtoolsJson, targetWsUrl } from './chromium/devtools-address.js';
+import { TARGET_ID } from './cdp/devtools-targets.js';
+import { ApiError } from '../http/api-error.js';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 let connectionIds = 0;
@@ -28,8 +35,15 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
     // A failure is thrown: the upgrade router answers it (and logs what is unexpected).
     const rt = await sessions.requireUpgrade(req, url, params.id);
-    const upstreamUrl = (await rt.ready()).wsUrl;
+    const browserUrl = (await rt.ready()).wsUrl;
+    const upstreamUrl = params.targetId === undefined ? browserUrl : await pageUrl(browserUrl, params.targetId);
     wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));
+  }
+
+  async function pageUrl(browserUrl: string, targetId: string): Promise<string> {
+    const known = TARGET_ID.test(targetId) && (await devtoolsJson<Array<{ id: string }>>(browserUrl, '/json/list')).some((t) => t.id === targetId);
+    if (!known) throw ApiError.notFound('target', targetId);
+    return targetWsUrl(browserUrl, targetId);
   }
 
   function bridge(client: WebSocket, rt: SessionHandle, upstreamUrl: string): void {

@@ -37,24 +37,35 @@ export function connectDevtools(wsUrl: string): net.Socket {
   return e.socketPath ? net.connect(e.socketPath) : net.connect(e.port!, e.host!);
 }
 
-/** GET a DevTools HTTP endpoint (`/json/version`, `/json/list`) and parse its JSON. */
-export function devtoolsJson<T>(wsUrl: string, path: string, timeoutMs = 10_000): Promise<T> {
+/**
+ * The WebSocket URL of one target (`/devtools/page/<targetId>`, the path Chromium gives every
+ * target in `/json/list`) on the same DevTools server as the browser endpoint `wsUrl`.
+ */
+export function targetWsUrl(wsUrl: string, targetId: string): string {
+  const e = devtoolsEndpoint(wsUrl);
+  const p = `/devtools/page/${encodeURIComponent(targetId)}`;
+  return e.socketPath ? jailedWsUrl(e.socketPath, p) : `ws://${e.host!.includes(':') ? `[${e.host}]` : e.host}:${e.port}${p}`;
+}
+
+/** One request to the DevTools HTTP server: its status and body as text (no status is an error). */
+export function devtoolsRequest(wsUrl: string, method: 'GET' | 'PUT', path: string, timeoutMs = 10_000): Promise<{ status: number; body: string }> {
   const e = devtoolsEndpoint(wsUrl);
   return new Promise((resolve, reject) => {
     // Chromium answers only requests whose Host is an IP or localhost.
-    const req = http.get({ ...(e.socketPath ? { socketPath: e.socketPath } : { host: e.host, port: e.port }), path, headers: { host: '127.0.0.1' }, timeout: timeoutMs }, (res) => {
+    const req = http.request({ ...(e.socketPath ? { socketPath: e.socketPath } : { host: e.host, port: e.port }), method, path, headers: { host: '127.0.0.1' }, timeout: timeoutMs }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(body) as T);
-        } catch (err) {
-          reject(err as Error);
-        }
-      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('timeout', () => req.destroy(new Error(`DevTools ${path} timed out`)));
     req.on('error', reject);
+    req.end();
   });
+}
+
+/** GET a DevTools HTTP endpoint (`/json/version`, `/json/list`) and parse its JSON. */
+export async function devtoolsJson<T>(wsUrl: string, path: string, timeoutMs = 10_000): Promise<T> {
+  const { body } = await devtoolsRequest(wsUrl, 'GET', path, timeoutMs);
+  return JSON.parse(body) as T;
 }

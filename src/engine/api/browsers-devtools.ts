@@ -1,0 +1,112 @@
+/**
+ * DevTools HTTP discovery under a session's public CDP address `/browsers/{id}/cdp`: the routes
+ * Chromium serves on its debugging port (`/json/version`, `/json`, `/json/list`, `/json/new`,
+ * `/json/activate/{targetId}`, `/json/close/{targetId}`, `/json/protocol`), for clients that
+ * start from an HTTP address (chrome-remote-interface, Playwright's http endpoints). Each is
+ * authenticated like every session route, asked of the session's own browser over its DevTools
+ * server (a Unix socket when jailed), and every address in the answer is rewritten to the
+ * engine's per-target CDP route (`runtime/cdp-proxy.ts`), carrying a session token.
+ *
+ * `/json/protocol` is also served at the host root, without credentials: chrome-remote-interface
+ * given a `target` WebSocket URL fetches it from `http://<host>:<port>/json/protocol` and cannot
+ * add credentials. It is Chromium's static protocol description (no session data), taken from
+ * the first session asked and kept, since every session runs the same Chromium.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EngineContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import type { SessionManager } from '../domain/sessions/session-manager.js';
+import type { SessionRuntime } from '../domain/sessions/session-runtime.js';
+import type { SessionJwt } from '../domain/sessions/session-jwt.js';
+import { sessionUrls } from '../domain/sessions/session-record.js';
+import { devtoolsJson, devtoolsRequest } from '../runtime/chromium/devtools-address.js';
+import { TARGET_ID, newTargetQuery, rewriteTarget, type DevtoolsTarget } from '../runtime/cdp/devtools-targets.js';
+
+const tags = ['browsers'];
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const TargetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }) });
+
+export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineContext, sessions: SessionManager, jwt: SessionJwt): void {
+  let protocolDocument: string | undefined;
+
+  const session = (req: FastifyRequest) => sessions.require(req.auth, (req.params as { id: string }).id);
+  const browserWs = async (rt: SessionRuntime) => (await rt.ready()).wsUrl;
+  /** The session's public CDP URL with a fresh token (a day, like `/json/version` always gave). */
+  const cdpUrl = async (rt: SessionRuntime) => {
+    const token = await jwt.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId }, new Date(ctx.clock.now().getTime() + 24 * 3600 * 1000));
+    return sessionUrls(ctx.publicUrl(), rt.id, token).cdp_ws_url;
+  };
+  /** `ws(s)://…/browsers/{id}/cdp/devtools/page/{targetId}?jwt=…` for each target. */
+  const targetUrlOf = async (rt: SessionRuntime) => {
+    const [base, query] = (await cdpUrl(rt)).split('?');
+    return (targetId: string) => `${base}/devtools/page/${encodeURIComponent(targetId)}?${query}`;
+  };
+  const targetIdOf = (req: FastifyRequest) => {
+    const { targetId } = req.params as { targetId: string };
+    if (!TARGET_ID.test(targetId)) throw ApiError.notFound('target', targetId);
+    return targetId;
+  };
+
+  app.get('/browsers/:id/cdp/json/version', { schema: { tags, params: IdParam } }, async (req) => {
+    const rt = await session(req);
+    const info = await devtoolsJson<Record<string, string>>(await browserWs(rt), '/json/version');
+    return { ...info, webSocketDebuggerUrl: await cdpUrl(rt) };
+  });
+
+  const list = async (req: FastifyRequest) => {
+    const rt = await session(req);
+    const targets = await devtoolsJson<DevtoolsTarget[]>(await browserWs(rt), '/json/list');
+    const urlOf = await targetUrlOf(rt);
+    return targets.map((t) => rewriteTarget(t, urlOf));
+  };
+  app.get('/browsers/:id/cdp/json', { schema: { tags, params: IdParam } }, list);
+  app.get('/browsers/:id/cdp/json/list', { schema: { tags, params: IdParam } }, list);
+
+  // Chromium takes only PUT for /json/new since 111; GET is what older clients send.
+  const create = async (req: FastifyRequest) => {
+    const rt = await session(req);
+    const raw = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    const token = req.auth.strategy === 'session_jwt' ? (new URL(req.url, 'http://x').searchParams.get('jwt') ?? undefined) : undefined;
+    const pageUrl = newTargetQuery(raw, token);
+    const res = await devtoolsRequest(await browserWs(rt), 'PUT', `/json/new${pageUrl ? `?${pageUrl}` : ''}`);
+    if (res.status !== 200) throw ApiError.badRequest(`the browser could not open a page: ${res.body.trim() || `status ${res.status}`}`);
+    return rewriteTarget(JSON.parse(res.body) as DevtoolsTarget, await targetUrlOf(rt));
+  };
+  app.route({ method: ['GET', 'PUT'], url: '/browsers/:id/cdp/json/new', schema: { tags, params: IdParam }, handler: create });
+
+  // Chromium answers these with a line of text and 404 for a target it does not have.
+  for (const action of ['activate', 'close'] as const) {
+    app.route({
+      method: ['GET', 'PUT'],
+      url: `/browsers/:id/cdp/json/${action}/:targetId`,
+      schema: { tags, params: TargetParams },
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const rt = await session(req);
+        const targetId = targetIdOf(req);
+        const res = await devtoolsRequest(await browserWs(rt), 'GET', `/json/${action}/${targetId}`);
+        if (res.status !== 200) throw ApiError.notFound('target', targetId);
+        return reply.type('text/plain; charset=utf-8').send(res.body);
+      },
+    });
+  }
+
+  const protocolOf = async (rt: SessionRuntime) => {
+    const res = await devtoolsRequest(await browserWs(rt), 'GET', '/json/protocol', 30_000);
+    if (res.status !== 200) throw new Error(`DevTools /json/protocol answered ${res.status}`);
+    protocolDocument ??= res.body;
+    return res.body;
+  };
+  app.get('/browsers/:id/cdp/json/protocol', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    const body = await protocolOf(await session(req));
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+  app.get('/json/protocol', { config: { public: true }, schema: { tags } }, async (_req, reply) => {
+    if (!protocolDocument) {
+      const rt = sessions.all().find((r) => !r.ended);
+      if (!rt) throw new ApiError(404, 'not_found', 'no browser runs on this engine yet to describe its protocol; ask /browsers/{id}/cdp/json/protocol of a session');
+      await protocolOf(rt);
+    }
+    return reply.type('application/json; charset=utf-8').send(protocolDocument);
+  });
+}

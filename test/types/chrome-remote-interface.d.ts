@@ -1,0 +1,34 @@
+/**
+ * The part of chrome-remote-interface (plain JS, no bundled types) the DevTools discovery test
+ * uses: the HTTP discovery calls and a client whose domains are reached by name.
+ */
+declare module 'chrome-remote-interface' {
+  interface Options {
+    host?: string;
+    port?: number;
+    secure?: boolean;
+    alterPath?: (path: string) => string;
+    target?: string | ((targets: Target[]) => Target | number);
+    local?: boolean;
+  }
+  interface Target {
+    id: string;
+    type: string;
+    url: string;
+    title: string;
+    webSocketDebuggerUrl?: string;
+    devtoolsFrontendUrl?: string;
+  }
+  type Client = { close(): Promise<void>; send(method: string, params?: object): Promise<any> } & Record<string, any>;
+  interface CDP {
+    (options?: Options): Promise<Client>;
+    Version(options?: Options): Promise<Record<string, string>>;
+    Protocol(options?: Options): Promise<{ version: unknown; domains: Array<{ domain: string }> }>;
+    List(options?: Options): Promise<Target[]>;
+    New(options?: Options & { url?: string }): Promise<Target>;
+    Activate(options: Options & { id: string }): Promise<void>;
+    Close(options: Options & { id: string }): Promise<void>;
+  }
+  const CDP: CDP;
+  export default CDP;
+}
