@@ -111,11 +111,12 @@ describe('audit recording', () => {
 
   it('shows an action to a search that starts right after the action answered (read-your-writes)', async () => {
     const start = new Date(Date.now() - 60_000).toISOString();
+    const end = new Date(Date.now() + 3_600_000).toISOString();
     for (let i = 0; i < 20; i++) {
       const p = await t.client.projects.create({ name: `read-your-writes-${i}` });
       await t.client.projects.delete(p.id);
       // No wait and no flush by the test: the search itself must see both rows.
-      const page = await t.client.auditLogs.list({ start, search: p.id, limit: 100 });
+      const page = await t.client.auditLogs.list({ start, end, search: p.id, limit: 100 });
       const entries = page.getPaginatedItems().filter((e) => e.path === `/org/projects/${p.id}`);
       expect(entries.map((e) => `${e.method} ${e.status}`)).toEqual(['DELETE 204']);
     }
