@@ -21,6 +21,7 @@ import type { EngineContext } from './context.js';
 import { features as defaultFeatures } from './features.js';
 import type { Feature } from './feature.js';
 import { serveUi } from './http/serve-ui.js';
+import { recoveredLine, takeRecovered } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
 
 export interface Engine {
@@ -115,6 +116,9 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
       for (const f of featureList) await f.started?.(context);
+      // After a crash the recoveries above end what the last run left; say so once, loudly.
+      const recovered = takeRecovered(db);
+      if (recovered) log.warn({ recovered }, recoveredLine(recovered));
       return { url };
     },
     stop() {

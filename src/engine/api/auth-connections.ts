@@ -25,6 +25,7 @@ import type { ProfileService } from '../domain/profiles/profile-binding.js';
 import { CredentialRefSchema, LoginResponseSchema, ManagedAuthSchema, TimelineEventSchema } from '../../shared/wire/identity.js';
 import { TelemetryRequestSchema } from '../../shared/wire/sessions.js';
 import { checkBrowserTelemetry, type FlowReplays } from '../domain/auth-connections/flow-recording.js';
+import { noteRecovered } from '../domain/recovery-report.js';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
 const ProxySel = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
@@ -280,6 +281,7 @@ export const authConnectionsFeature: Feature = {
       await ctx.db.updateTable('auth_connections').set({ flow: JSON.stringify(flow) }).where('id', '=', r.id).execute();
       await ctx.db.updateTable('auth_timeline').set({ status: 'FAILED', error_code: 'engine_restarted' }).where('id', '=', flow.id).execute();
     }
+    noteRecovered(ctx.db, 'login flows (FAILED engine_restarted)', rows.length);
     (ctx.services.authHealthChecks as HealthChecks).start();
   },
 };

@@ -18,6 +18,7 @@ import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { AppProcess } from '../../runtime/app-runtime/app-process.js';
 import { InvocationKeys, newInvocationKey } from './invocation-keys.js';
 import { invocationDto, isTerminalInvocation, type InvocationRow, type InvocationStatus } from './invocation-record.js';
+import { noteRecovered } from '../recovery-report.js';
 
 /** How long a synchronous `POST /invocations` waits for the result before answering the running invocation. */
 export const SYNC_WAIT_MS = 100_000;
@@ -248,6 +249,7 @@ export class Invocations {
     for (const r of rows) {
       await this.ctx.db.updateTable('invocations').set({ status: 'failed', status_reason: 'the engine stopped while the invocation ran', finished_at: now }).where('id', '=', r.id).where('status', 'in', ['queued', 'running']).execute();
     }
+    noteRecovered(this.ctx.db, 'invocations (failed: the engine stopped while they ran)', rows.length);
   }
 
   async stopAll(): Promise<void> {

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { shortTmpLink } from './session-runtime.js';
+import { noteRecovered } from '../recovery-report.js';
 
 /** A stable id for the engine node that owns this data dir. */
 export function nodeIdOf(dataDir: string): string {
@@ -57,6 +58,7 @@ export async function recoverSessions(opts: { db: Kysely<Database>; nodeId: stri
       .execute();
     ended.push(r.id);
   }
+  noteRecovered(opts.db, 'browser sessions (engine_restarted: their browsers and processes killed)', ended.length);
   // Directories of sessions that no row claims any more (e.g. a crash between insert and cleanup).
   for (const name of await fsp.readdir(opts.sessionsDir).catch(() => [] as string[])) {
     if (opts.owned(name)) continue;
