@@ -12,6 +12,7 @@ import { installBodyParsers } from './body-parsers.js';
 import { redactUrl } from './redact.js';
 import { installValidators } from './validators.js';
 import { installNulGuard } from './nul-guard.js';
+import { endOpenSseStreams } from './sse.js';
 
 export type App = FastifyInstance;
 
@@ -39,6 +40,8 @@ export async function createHttpServer(opts: { logLevel: string }): Promise<Fast
   installBodyParsers(app);
   installErrorHandling(app);
   installNulGuard(app);
+  // Before Fastify force-closes every connection at stop: end the SSE streams properly first.
+  app.addHook('preClose', async () => endOpenSseStreams(app.server));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
