@@ -43,7 +43,7 @@ export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
  * the install step; `env` replaces the environment (HOME is the private /tmp); `ipcFd` is an
  * IPC channel of bwrap's that the command (not the helper) uses.
  */
-export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number }): Promise<{ args: string[]; node: string }> {
+export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number }): Promise<{ args: string[]; node: string; env: Record<string, string> }> {
   const a = await baseSandboxArgs({ hide: jail.hide });
   a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
   const node = runtimeMount(a);
@@ -51,9 +51,13 @@ export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boo
   a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
   a.push('--ro-bind', engineAsset('sandbox/app-jail-helper.mjs'), HELPER, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
   a.push(...o.net.binds);
-  a.push('--chdir', o.dir, '--clearenv');
+  // Node marks the IPC channel it opens for bwrap in the environment; the helper (a Node program
+  // too) must not take it: it hands fd 3 to the command itself (`ipcFd`).
+  a.push('--chdir', o.dir, '--unsetenv', 'NODE_CHANNEL_FD', '--unsetenv', 'NODE_CHANNEL_SERIALIZATION_MODE');
+  // The environment goes to bwrap itself, which passes it on unchanged: as `--setenv` arguments
+  // the app's KERNEL_API_KEY and its deployment's secrets were on a command line any host user
+  // can read (/proc/<pid>/cmdline); an environment is readable by its owner only.
   const env = { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME };
-  for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
   a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));
-  return { args: a, node };
+  return { args: a, node, env };
 }

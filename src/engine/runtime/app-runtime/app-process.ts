@@ -86,8 +86,8 @@ export async function startAppProcess(opts: { cwd: string; env: Record<string, s
     network = await openAppJailNetwork(opts.jail);
     try {
       // The IPC channel is fd 3 of bwrap, handed through the jail helper to the runner.
-      const { args, node: inside } = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
-      child = spawn(opts.jail.bwrap, [...args, inside, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      const { args, node: inside, env } = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
+      child = spawn(opts.jail.bwrap, [...args, inside, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     } catch (err) {
       await network.close();
       throw err;

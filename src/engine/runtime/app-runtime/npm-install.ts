@@ -31,7 +31,7 @@ export async function npmInstall(dir: string, opts: { env: Record<string, string
   opts.onLine(`$ ${command}`);
   const network = opts.jail ? await openAppJailNetwork(opts.jail) : undefined;
   try {
-    const jailed = opts.jail && network ? { bwrap: opts.jail.bwrap, args: (await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network })).args } : undefined;
+    const jailed = opts.jail && network ? { bwrap: opts.jail.bwrap, ...(await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network })) } : undefined;
     return await runNpm(dir, args, command, jailed, opts);
   } finally {
     // npm and everything it started have exited (or were killed with its group).
@@ -39,10 +39,10 @@ export async function npmInstall(dir: string, opts: { env: Record<string, string
   }
 }
 
-function runNpm(dir: string, args: string[], command: string, jailed: { bwrap: string; args: string[] } | undefined, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
+function runNpm(dir: string, args: string[], command: string, jailed: { bwrap: string; args: string[]; env: Record<string, string> } | undefined, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
   return new Promise((resolve) => {
     const child = jailed
-      ? spawn(jailed.bwrap, [...jailed.args, 'npm', ...args], { cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(jailed.bwrap, [...jailed.args, 'npm', ...args], { cwd: '/', env: jailed.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn('npm', args, { cwd: dir, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let why: string | undefined;
     const killTree = (reason: string): void => {

@@ -83,9 +83,10 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
     command = [node, `${SANDBOX_DIR}/cdp-exec.mjs`, SANDBOX_CDP_SOCKET, String(SANDBOX_CDP_PORT), ...nodeOptions, '--', ...command];
     env = { ...cdpEnv(`http://127.0.0.1:${SANDBOX_CDP_PORT}`), ...runtimeEnv(), ...rest };
   }
-  a.push('--chdir', spec.cwdVirtual, '--clearenv');
-  for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
+  a.push('--chdir', spec.cwdVirtual);
   a.push('--', ...command);
-  // bwrap → its init (pid 1 inside) → [cdp-exec →] command
-  return { file: bwrap, args: a, cwd: spec.root, env: { PATH: DEFAULT_PATH }, sandboxed: true, commandDepth: spec.cdpSocket ? 3 : 2 };
+  // bwrap → its init (pid 1 inside) → [cdp-exec →] command. The environment is bwrap's own
+  // (passed on unchanged), not `--setenv` arguments: a command line is readable by every user of
+  // the host (/proc/<pid>/cmdline), an environment only by its owner, and clients put tokens there.
+  return { file: bwrap, args: a, cwd: spec.root, env: { PATH: DEFAULT_PATH, ...env }, sandboxed: true, commandDepth: spec.cdpSocket ? 3 : 2 };
 }
