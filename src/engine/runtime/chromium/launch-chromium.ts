@@ -120,7 +120,7 @@ export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<
 
 /**
  * The jail helper's socket, held open by descriptor (O_PATH, not following a link) for as long
- * as the browser runs: every DevTools connection of the engine goes to `/proc/self/fd/<fd>`,
+ * as the browser runs: every DevTools connection of the engine goes to `/proc/<pid>/fd/<fd>`,
  * that very socket, so a process in the jail replacing the name in its writable socket dir with a
  * link to some host socket cannot redirect the engine there.
  */
@@ -132,5 +132,7 @@ async function pinSocket(socketPath: string): Promise<{ close(): Promise<void>; 
     await handle.close();
     throw new Error(`${socketPath} is not the jail helper's socket`);
   }
-  return { close: () => handle.close(), path: `/proc/self/fd/${handle.fd}` };
+  // By pid rather than `self`: an unsandboxed code runner (a child of the engine, same user)
+  // connects through the same path.
+  return { close: () => handle.close(), path: `/proc/${process.pid}/fd/${handle.fd}` };
 }
