@@ -9,9 +9,11 @@
  *
  * `/json/protocol` is also served at the host root, without credentials: chrome-remote-interface
  * given a `target` WebSocket URL fetches it from `http://<host>:<port>/json/protocol` and cannot
- * add credentials. It is Chromium's static protocol description (no session data), taken from
- * the first session asked and kept, since every session runs the same Chromium.
+ * add credentials. That copy comes from the `devtools-protocol` package the engine already
+ * depends on, never from a running browser: an unauthenticated request must not reach any
+ * tenant's session, nor tell whether one runs. (A session's own route answers from its browser.)
  */
+import { createRequire } from 'node:module';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../context.js';
@@ -27,8 +29,18 @@ const tags = ['browsers'];
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const TargetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }) });
 
+/** Chromium's protocol description as `/json/protocol` gives it: the browser and JS domains together. */
+let packagedProtocol: string | undefined;
+function packagedProtocolDocument(): string {
+  if (packagedProtocol) return packagedProtocol;
+  const require = createRequire(import.meta.url);
+  const browser = require('devtools-protocol/json/browser_protocol.json') as { version: unknown; domains: unknown[] };
+  const js = require('devtools-protocol/json/js_protocol.json') as { domains: unknown[] };
+  packagedProtocol = JSON.stringify({ version: browser.version, domains: [...js.domains, ...browser.domains] });
+  return packagedProtocol;
+}
+
 export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineContext, sessions: SessionManager, jwt: SessionJwt): void {
-  let protocolDocument: string | undefined;
 
   const session = (req: FastifyRequest) => sessions.require(req.auth, (req.params as { id: string }).id);
   const browserWs = async (rt: SessionRuntime) => (await rt.ready()).wsUrl;
@@ -91,22 +103,10 @@ export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineConte
     });
   }
 
-  const protocolOf = async (rt: SessionRuntime) => {
-    const res = await devtoolsRequest(await browserWs(rt), 'GET', '/json/protocol', 30_000);
-    if (res.status !== 200) throw new Error(`DevTools /json/protocol answered ${res.status}`);
-    protocolDocument ??= res.body;
-    return res.body;
-  };
   app.get('/browsers/:id/cdp/json/protocol', { schema: { tags, params: IdParam } }, async (req, reply) => {
-    const body = await protocolOf(await session(req));
-    return reply.type('application/json; charset=utf-8').send(body);
+    const res = await devtoolsRequest(await browserWs(await session(req)), 'GET', '/json/protocol', 30_000);
+    if (res.status !== 200) throw new Error(`DevTools /json/protocol answered ${res.status}`);
+    return reply.type('application/json; charset=utf-8').send(res.body);
   });
-  app.get('/json/protocol', { config: { public: true }, schema: { tags } }, async (_req, reply) => {
-    if (!protocolDocument) {
-      const rt = sessions.all().find((r) => !r.ended);
-      if (!rt) throw new ApiError(404, 'not_found', 'no browser runs on this engine yet to describe its protocol; ask /browsers/{id}/cdp/json/protocol of a session');
-      await protocolOf(rt);
-    }
-    return reply.type('application/json; charset=utf-8').send(protocolDocument);
-  });
+  app.get('/json/protocol', { config: { public: true }, schema: { tags } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(packagedProtocolDocument()));
 }

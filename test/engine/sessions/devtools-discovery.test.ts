@@ -192,3 +192,17 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
     });
   });
 }
+
+describe('the protocol document at the host root', () => {
+  it('is answered without credentials and without any session running (no browser is asked)', async () => {
+    const empty = await startTestEngine();
+    try {
+      const res = await fetch(`${empty.url}/json/protocol`);
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as { domains: Array<{ domain: string }> };
+      expect(doc.domains.map((d) => d.domain)).toEqual(expect.arrayContaining(['Page', 'Runtime', 'Target']));
+    } finally {
+      await empty.stop();
+    }
+  });
+});
