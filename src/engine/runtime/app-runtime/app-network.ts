@@ -21,6 +21,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SANDBOX_DIR } from '../sandbox/bwrap.js';
+import { splice } from '../sandbox/cdp-forwarder.mjs';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 
@@ -76,14 +77,7 @@ async function listenEngineDoor(socketPath: string, target: { host: string; port
     const upstream = net.connect({ host: target.host, port: target.port, autoSelectFamily: true });
     track(client);
     track(upstream);
-    const end = (): void => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    splice(client, upstream);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
