@@ -2,9 +2,12 @@
  * Secrets a client hands to a jailed program — a session process's `env`, an app's deployment
  * `env_vars` and the `KERNEL_API_KEY` of its invocation — reach that program's environment but
  * never a command line: /proc/<pid>/cmdline is readable by every user of the host, an
- * environment only by its owner. They used to travel as bwrap `--setenv` arguments.
+ * environment only by its owner. They used to travel as bwrap `--setenv` arguments. Nor do they
+ * become bwrap's own environment, where a client's LD_PRELOAD would load a library into bwrap
+ * itself, on the host, as the engine's user.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -47,6 +50,34 @@ describe('secrets on command lines', () => {
       expect(commandLinesWith(secret)).toEqual([]);
       const r = await p.exec(s.session_id, { command: 'sh', args: ['-c', 'printf %s "$API_TOKEN"'], env: { API_TOKEN: secret } });
       expect(text(r.stdout_b64)).toBe(secret);
+    } finally {
+      await p.kill(held.process_id!, { id: s.session_id, signal: 'KILL' }).catch(() => {});
+      await te.client.browsers.deleteByID(s.session_id);
+    }
+  });
+
+  it("a client's LD_PRELOAD reaches only the jailed command, never bwrap on the host", async () => {
+    // A real shared library at a host path the jail does not show (under the data dir): loaded
+    // by anything that runs on the host with that LD_PRELOAD, never by the jailed command.
+    const loaded = fs.readFileSync('/proc/self/maps', 'utf8').split('\n').map((l) => l.split(/\s+/)[5]).find((f) => f && /\/lib[^/]*\.so[.\d]*$/.test(f) && !f.includes('node_modules'));
+    expect(loaded, 'a shared library mapped by this process').toBeTruthy();
+    const probe = path.join(te.dataDir, 'preload', `probe-${randomUUID()}.so`);
+    fs.mkdirSync(path.dirname(probe), { recursive: true });
+    fs.copyFileSync(loaded!, probe);
+    const mappers = (): number[] =>
+      fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes(probe);
+        } catch {
+          return false;
+        }
+      });
+    const s = await te.client.browsers.create({ headless: true });
+    const p = te.client.browsers.process;
+    const held = await p.spawn(s.session_id, { command: 'sh', args: ['-c', 'sleep 30'], env: { LD_PRELOAD: probe } });
+    try {
+      await pollUntil('the held process to run', async () => (await p.status(held.process_id!, { id: s.session_id })).state, (st) => st === 'running');
+      expect(mappers()).toEqual([]);
     } finally {
       await p.kill(held.process_id!, { id: s.session_id, signal: 'KILL' }).catch(() => {});
       await te.client.browsers.deleteByID(s.session_id);

@@ -14,7 +14,7 @@
  * and the engine's public URL piped to the engine (app-network.ts). So the operator's
  * `--egress-deny` holds for apps too, and nothing leaves without a proxy-aware client.
  */
-import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
+import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { engineAsset, engineAssetDir } from '../assets.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { openAppNetwork, type AppNetwork } from './app-network.js';
@@ -38,12 +38,13 @@ export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
 }
 
 /**
- * bwrap's arguments, ending with the helper's command line: the caller appends its command.
+ * How to start the jail (file, arguments, environment), ending with the helper's command line:
+ * the caller appends its command and calls `cleanup` once the process has exited.
  * `node` is the JavaScript runtime's path inside. `dir` is the deployment; `writable` only for
  * the install step; `env` replaces the environment (HOME is the private /tmp); `ipcFd` is an
  * IPC channel of bwrap's that the command (not the helper) uses.
  */
-export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number }): Promise<{ args: string[]; node: string; env: Record<string, string> }> {
+export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number }): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const a = await baseSandboxArgs({ hide: jail.hide });
   a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
   const node = runtimeMount(a);
@@ -51,13 +52,11 @@ export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boo
   a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
   a.push('--ro-bind', engineAsset('sandbox/app-jail-helper.mjs'), HELPER, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
   a.push(...o.net.binds);
-  // Node marks the IPC channel it opens for bwrap in the environment; the helper (a Node program
-  // too) must not take it: it hands fd 3 to the command itself (`ipcFd`).
-  a.push('--chdir', o.dir, '--unsetenv', 'NODE_CHANNEL_FD', '--unsetenv', 'NODE_CHANNEL_SERIALIZATION_MODE');
-  // The environment goes to bwrap itself, which passes it on unchanged: as `--setenv` arguments
-  // the app's KERNEL_API_KEY and its deployment's secrets were on a command line any host user
-  // can read (/proc/<pid>/cmdline); an environment is readable by its owner only.
-  const env = { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME };
+  a.push('--chdir', o.dir);
   a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));
-  return { args: a, node, env };
+  // The app's KERNEL_API_KEY and its deployment's env_vars: on no command line, never bwrap's own
+  // environment (bwrapWithPrivateArgs; its --clearenv also drops the IPC markers Node sets for
+  // bwrap, which the helper, a Node program too, must not take).
+  const launch = await bwrapWithPrivateArgs(jail.bwrap, { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME }, a);
+  return { ...launch, node };
 }

@@ -82,14 +82,16 @@ export async function startAppProcess(opts: { cwd: string; env: Record<string, s
   const script = engineAsset('app-runtime/app-runner-child.mjs');
   let child: ChildProcess;
   let network: AppNetwork | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
   if (opts.jail) {
     network = await openAppJailNetwork(opts.jail);
     try {
       // The IPC channel is fd 3 of bwrap, handed through the jail helper to the runner.
-      const { args, node: inside, env } = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
-      child = spawn(opts.jail.bwrap, [...args, inside, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      const launch = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
+      cleanup = launch.cleanup;
+      child = spawn(launch.file, [...launch.args, launch.node, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     } catch (err) {
-      await network.close();
+      await Promise.all([network.close(), cleanup?.()]);
       throw err;
     }
   } else {
@@ -127,7 +129,7 @@ export async function startAppProcess(opts: { cwd: string; env: Record<string, s
     clearTimeout(timer);
     // Whatever the app left running in its group goes with it, and so does its way out.
     killGroup(child.pid);
-    await Promise.all([out, err, network?.close()]);
+    await Promise.all([out, err, network?.close(), cleanup?.()]);
     return { answer, exitCode: code, exitSignal: signal, timedOut, killed };
   })();
   return { pid: child.pid, done, kill };

@@ -30,19 +30,21 @@ export async function npmInstall(dir: string, opts: { env: Record<string, string
   const command = `npm ${args.join(' ')}`;
   opts.onLine(`$ ${command}`);
   const network = opts.jail ? await openAppJailNetwork(opts.jail) : undefined;
+  let jailed: { file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> } | undefined;
   try {
-    const jailed = opts.jail && network ? { bwrap: opts.jail.bwrap, ...(await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network })) } : undefined;
+    jailed = opts.jail && network ? await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network }) : undefined;
     return await runNpm(dir, args, command, jailed, opts);
   } finally {
+    await jailed?.cleanup();
     // npm and everything it started have exited (or were killed with its group).
     await network?.close();
   }
 }
 
-function runNpm(dir: string, args: string[], command: string, jailed: { bwrap: string; args: string[]; env: Record<string, string> } | undefined, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
+function runNpm(dir: string, args: string[], command: string, jailed: { file: string; args: string[]; env: Record<string, string> } | undefined, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
   return new Promise((resolve) => {
     const child = jailed
-      ? spawn(jailed.bwrap, [...jailed.args, 'npm', ...args], { cwd: '/', env: jailed.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(jailed.file, [...jailed.args, 'npm', ...args], { cwd: '/', env: jailed.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn('npm', args, { cwd: dir, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let why: string | undefined;
     const killTree = (reason: string): void => {

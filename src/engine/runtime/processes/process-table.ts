@@ -105,6 +105,7 @@ export class ProcessTable {
     try {
       proc = new SessionProcess(session.id, launch, { ...opts, timeoutSec: req.timeout_sec ?? undefined });
     } catch (err) {
+      await launch.cleanup?.();
       throw spawnFailure(err) ?? err;
     }
     this.processes.set(proc.id, proc);

@@ -20,7 +20,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { engineAsset } from '../assets.js';
-import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, findBwrap, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
+import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, findBwrap, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 
 export { findBwrap };
 
@@ -50,6 +50,8 @@ export interface LaunchSpec {
   sandboxed: boolean;
   /** How many generations below the spawned process the user's command runs (0 = it is the command). */
   commandDepth: number;
+  /** Removes what the launch left on disk should it never have started (call once it has exited). */
+  cleanup?: () => Promise<void>;
 }
 
 /** The environment a session process starts with: nothing of the engine's own (it holds secrets). */
@@ -85,8 +87,8 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   }
   a.push('--chdir', spec.cwdVirtual);
   a.push('--', ...command);
-  // bwrap → its init (pid 1 inside) → [cdp-exec →] command. The environment is bwrap's own
-  // (passed on unchanged), not `--setenv` arguments: a command line is readable by every user of
-  // the host (/proc/<pid>/cmdline), an environment only by its owner, and clients put tokens there.
-  return { file: bwrap, args: a, cwd: spec.root, env: { PATH: DEFAULT_PATH, ...env }, sandboxed: true, commandDepth: spec.cdpSocket ? 3 : 2 };
+  // sh execs bwrap → its init (pid 1 inside) → [cdp-exec →] command. The client's environment
+  // reaches the command through bwrapWithPrivateArgs: on no command line, never bwrap's own.
+  const launch = await bwrapWithPrivateArgs(bwrap, env, a);
+  return { file: launch.file, args: launch.args, cwd: spec.root, env: launch.env, sandboxed: true, commandDepth: spec.cdpSocket ? 3 : 2, cleanup: launch.cleanup };
 }

@@ -58,6 +58,7 @@ export class SessionProcess {
     const onExit = (code: number) => {
       if (this.exitCode !== null) return;
       this.exitCode = code;
+      void launch.cleanup?.().catch(() => {});
       if (this.timer) clearTimeout(this.timer);
       this.killGroup(); // leftovers of the tree die with it
       for (const s of this.subscribers) s.exit(code);

@@ -12,7 +12,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { childNode } from '../assets.js';
 
 /** Directory inside every sandbox for Browserdeck's own mounts (a tmpfs). */
@@ -124,4 +126,25 @@ export function runtimeMount(args: string[]): string {
 /** Environment that runtime needs (ELECTRON_RUN_AS_NODE=1 when it is Electron's binary). */
 export function runtimeEnv(): Record<string, string> {
   return { ...childNode().env };
+}
+
+/**
+ * How to start bwrap with options that must stay off every command line and out of bwrap's own
+ * environment: the environment a client gives a jailed program (tokens, keys). As `--setenv`
+ * arguments they were readable by every host user in /proc/<pid>/cmdline; as bwrap's own
+ * environment, loader variables (LD_PRELOAD, LD_LIBRARY_PATH…) would act on bwrap itself, outside
+ * the sandbox, as the engine's user. So they go into a 0600 file that a shell opens as fd 4,
+ * deletes, and hands to bwrap (`--args 4`); bwrap starts with PATH only. `--clearenv` comes first
+ * in the private options. `cleanup` removes the file should the shell never have run.
+ */
+export async function bwrapWithPrivateArgs(bwrap: string, env: Record<string, string>, args: string[]): Promise<{ file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> }> {
+  const privateArgs = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
+  const argsFile = path.join(os.tmpdir(), `bd-bwrap-args-${randomUUID()}`);
+  await fsp.writeFile(argsFile, privateArgs.map((a) => `${a}\0`).join(''), { mode: 0o600, flag: 'wx' });
+  return {
+    file: '/bin/sh',
+    args: ['-c', 'exec 4<"$0" && rm -f "$0" && exec "$@"', argsFile, bwrap, '--args', '4', ...args],
+    env: { PATH: DEFAULT_PATH },
+    cleanup: () => fsp.rm(argsFile, { force: true }),
+  };
 }
