@@ -1,7 +1,17 @@
-/** `GET /healthz` (no auth) and `GET /openapi.json` (generated from the route schemas). */
+/**
+ * `GET /healthz` (no auth) and `GET /openapi.json` (generated from the route schemas).
+ * Health says what an operator needs to know and nothing a stranger could use: the version,
+ * how long this engine has run, whether tenants run jailed, and which store it uses and
+ * whether that answers — never a path, host or connection string.
+ */
+import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
+import { ENGINE_VERSION } from '../engine-version.js';
+
+/** A store that has not answered this cheap query in this long counts as not answering. */
+const STORE_PROBE_MS = 2_000;
 
 export const healthFeature: Feature = {
   name: 'health',
@@ -9,7 +19,28 @@ export const healthFeature: Feature = {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
-    app.get('/healthz', { config: { public: true }, schema: { hide: true } as object }, async () => ({ ok: true, jail: jailBody }));
+    const startedAt = performance.now();
+    const storeAnswers = async (): Promise<boolean> => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STORE_PROBE_MS)));
+      try {
+        return await Promise.race([sql`select 1`.execute(ctx.db).then(() => true, () => false), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    app.get('/healthz', { config: { public: true }, schema: { hide: true } as object }, async (_req, reply) => {
+      const answers = await storeAnswers();
+      // 503 when the store does not answer, so a load balancer takes this node out.
+      reply.code(answers ? 200 : 503);
+      return {
+        ok: answers,
+        version: ENGINE_VERSION,
+        uptime_seconds: Math.floor((performance.now() - startedAt) / 1000),
+        jail: jailBody,
+        store: { kind: ctx.store.dialect, ok: answers },
+      };
+    });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());
   },
 };

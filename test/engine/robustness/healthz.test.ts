@@ -1,0 +1,44 @@
+/**
+ * `/healthz` tells an operator (and a load balancer) what it needs without credentials: the
+ * engine's version, its uptime, the jail state and the store with whether it answers — and
+ * nothing sensitive (no data dir, no database address).
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+
+const pkg = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+let t: TestEngine;
+beforeAll(async () => {
+  t = await startTestEngine();
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe('GET /healthz', () => {
+  it('reports version, uptime, jail and store without auth', async () => {
+    const res = await fetch(`${t.url}/healthz`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    const kind = t.engine.context.store.dialect;
+    expect(body).toEqual({
+      ok: true,
+      version: pkg.version,
+      uptime_seconds: expect.any(Number),
+      jail: expect.objectContaining({ enabled: expect.any(Boolean) }),
+      store: { kind, ok: true },
+    });
+    expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
+    const text = JSON.stringify(body);
+    expect(text).not.toContain(t.dataDir);
+    expect(text).not.toMatch(/postgres(ql)?:\/\/|\.sqlite/);
+  });
+
+  it('answers 503 with store.ok false once the store stops answering', async () => {
+    await t.engine.context.store.close();
+    const res = await fetch(`${t.url}/healthz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ ok: false, store: { ok: false } });
+  });
+});
