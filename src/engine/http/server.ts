@@ -3,9 +3,10 @@
  * field, the Error object for every failure, bearer/JWT auth, the OpenAPI document generated
  * from the route schemas, and WebSocket upgrades on the same port.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from '../feature.js';
 import { installErrorHandling, sendError, toApiError } from './error-handler.js';
 import { ApiError } from './api-error.js';
 import { installBodyParsers } from './body-parsers.js';
@@ -14,9 +15,9 @@ import { installValidators } from './validators.js';
 import { installNulGuard } from './nul-guard.js';
 import { endOpenSseStreams } from './sse.js';
 
-export type App = FastifyInstance;
+export type { App } from '../feature.js';
 
-export async function createHttpServer(opts: { logLevel: string }): Promise<FastifyInstance> {
+export async function createHttpServer(opts: { logLevel: string }): Promise<App> {
   const app = Fastify({
     logger: {
       level: opts.logLevel,
