@@ -19,7 +19,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
-import type { SessionRuntime } from '../domain/sessions/session-runtime.js';
+import type { SessionRuntime } from '../runtime/session/session-runtime.js';
 import type { SessionJwt } from '../domain/sessions/session-jwt.js';
 import { sessionUrls } from '../domain/sessions/session-record.js';
 import { devtoolsJson, devtoolsRequest } from '../runtime/chromium/devtools-address.js';

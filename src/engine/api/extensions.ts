@@ -21,7 +21,7 @@ import { MAX_EXTENSION_ZIP_BYTES, readExtensionUpload, readSessionExtensionUploa
 import { unpackExtension } from '../domain/extensions/extension-archive.js';
 import { DEFAULT_CHROME_STORE_TIMEOUT_MS, DEFAULT_CHROME_STORE_URL, fetchFromChromeStore } from '../domain/extensions/chrome-store.js';
 import { newId } from '../domain/ids.js';
-import type { SessionRegistry } from '../domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../runtime/session/session-handle.js';
 
 const IdParam = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
 const SessionIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });

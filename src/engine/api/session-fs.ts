@@ -12,7 +12,7 @@ import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import type { SessionHandle, SessionRegistry } from '../domain/sessions/session-handle.js';
+import type { SessionHandle, SessionRegistry } from '../runtime/session/session-handle.js';
 import * as files from '../runtime/session-fs/session-files.js';
 import { parseOctalMode } from '../runtime/session-fs/file-info.js';
 import { zipDirectory } from '../runtime/session-fs/zip-directory.js';

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import type { SessionRegistry } from '../domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { ProcessTable, type ProcessRequest } from '../runtime/processes/process-table.js';
 import { PROCESS_SIGNALS, type ProcessSignal } from '../runtime/processes/session-process.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import type { SessionRegistry } from '../domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { TELEMETRY_SERVICE, TelemetryService } from '../runtime/telemetry/telemetry-service.js';
 import { queryEvents } from '../runtime/telemetry/event-query.js';
 import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js';

@@ -18,7 +18,7 @@ import { guardUnjailedCommand } from './cdp/unjailed-guard.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { SessionHandle, SessionRegistry } from '../domain/sessions/session-handle.js';
+import type { SessionHandle, SessionRegistry } from './session/session-handle.js';
 import { sessionSignals } from '../events/session-signals.js';
 import { devtoolsJson, targetWsUrl } from './chromium/devtools-address.js';
 import { TARGET_ID } from './cdp/devtools-targets.js';

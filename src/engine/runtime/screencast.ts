@@ -8,7 +8,7 @@
  * paints only once; its `timestamp` tells how old it is). The pump also sends input to the
  * page it shows (live view).
  */
-import type { SessionHandle } from '../domain/sessions/session-handle.js';
+import type { SessionHandle } from './session/session-handle.js';
 import { CdpConnection } from './chromium/cdp-connection.js';
 
 export interface ScreencastOptions {

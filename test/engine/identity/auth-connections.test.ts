@@ -10,7 +10,7 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { encodeBase32 } from '../../../src/engine/domain/credentials/totp.js';
-import type { SessionRegistry } from '../../../src/engine/domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../../../src/engine/runtime/session/session-handle.js';
 
 const TOTP_SECRET = encodeBase32(Buffer.from('browserdeck-totp-secret!'));
 let t: TestEngine;

@@ -10,7 +10,7 @@ import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { encodeBase32, totpFromSecret } from '../../../src/engine/domain/credentials/totp.js';
-import type { SessionRegistry } from '../../../src/engine/domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../../../src/engine/runtime/session/session-handle.js';
 
 const TOTP_SECRET = encodeBase32(Buffer.from('browserdeck-choice-secret'));
 let t: TestEngine;

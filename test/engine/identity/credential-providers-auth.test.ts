@@ -11,7 +11,7 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { createOtherOrg, expectApiError } from '../org/org-fixtures.js';
 import { closedPort, fakeServiceAccountToken } from './onepassword-fixtures.js';
-import type { SessionRegistry } from '../../../src/engine/domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../../../src/engine/runtime/session/session-handle.js';
 
 let t: TestEngine;
 let site: LoginSite;

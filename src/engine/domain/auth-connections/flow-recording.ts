@@ -6,7 +6,7 @@
  * entry of the flow names the replay and whether telemetry was captured.
  */
 import { ApiError } from '../../http/api-error.js';
-import type { SessionHandle } from '../sessions/session-handle.js';
+import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import type { ReplayService } from '../replays/replay-service.js';
 import { normalizeTelemetry } from '../sessions/session-options.js';
 

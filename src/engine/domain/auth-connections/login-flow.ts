@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { ApiError } from '../../http/api-error.js';
 import type { AuthContext } from '../../http/auth.js';
 import type { Clock } from '../../../shared/clock.js';
-import type { SessionHandle } from '../sessions/session-handle.js';
+import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { NavigationGuard } from './allowed-hosts.js';
 import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingOptions } from './flow-recording.js';
 import { newId } from '../ids.js';

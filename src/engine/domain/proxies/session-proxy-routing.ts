@@ -15,7 +15,7 @@
 import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Proxies, ProxyRow } from './proxies.js';
-import type { SessionHandle } from '../sessions/session-handle.js';
+import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { startLocalForwarder, type LocalForwarder, type Route } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import type { EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
 

@@ -11,7 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database, ReplayTable } from '../../store/schema.js';
-import type { SessionHandle } from '../sessions/session-handle.js';
+import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import { ReplayRecorder, type CursorView, type ReplayState } from '../../runtime/recorder/replay-recorder.js';

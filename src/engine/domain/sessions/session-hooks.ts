@@ -5,7 +5,7 @@
  * for it is refused with a 422 instead of the option being ignored.
  */
 import type { AuthContext } from '../../http/auth.js';
-import type { SessionHandle } from './session-handle.js';
+import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 export type { ProfileSelector, ProfileService, ProfileBinding } from '../profiles/profile-binding.js';
 

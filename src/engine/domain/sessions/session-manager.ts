@@ -9,8 +9,8 @@ import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
-import type { SessionRegistry } from './session-handle.js';
-import { SessionRuntime, type SessionJailConfig } from './session-runtime.js';
+import type { SessionRegistry } from '../../runtime/session/session-handle.js';
+import { SessionRuntime, type SessionJailConfig } from '../../runtime/session/session-runtime.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
@@ -24,7 +24,7 @@ import { noteUpgradeIdentity } from '../../http/upgrade-identity.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
-import { BoundedListeners, type BoundedListener } from './bounded-listeners.js';
+import { BoundedListeners, type BoundedListener } from '../../runtime/session/bounded-listeners.js';
 import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
@@ -168,7 +168,6 @@ export class SessionManager implements SessionRegistry {
     if (binding) {
       // Saved (when save_changes) only after a clean Browser.close: a torn copy is never saved.
       rt.saveProfile = (dirs, clean) => binding.finish(dirs.userData, { save: clean });
-      rt.profile = binding.profile;
     }
     this.running.set(id, rt);
     try {

@@ -8,7 +8,7 @@ import type { AuthContext } from '../../http/auth.js';
 import { ApiError } from '../../http/api-error.js';
 import type { SessionManager } from './session-manager.js';
 import type { SessionRow } from './session-record.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { SessionRuntime } from '../../runtime/session/session-runtime.js';
 import { normalizeTelemetry, validateName, validateTags, validateViewport, type TelemetryConfig, type TelemetryRequest, type Viewport } from './session-options.js';
 import type { ProfileSelector, ProxyHooks } from './session-hooks.js';
 import type { Kysely } from 'kysely';

@@ -10,7 +10,7 @@ import { startJailedBidiMapper } from './bidi-jail.js';
 import { jailStatus } from '../sandbox/jail-status.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Feature } from '../../feature.js';
-import type { SessionHandle, SessionRegistry } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle, SessionRegistry } from '../session/session-handle.js';
 import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
 
 /** How a client's mapper starts: jailed in its own process (bidi-jail.ts), or in-process without the jail. */

@@ -4,7 +4,7 @@
  * deadline that covers the whole exchange, body included. Pages idle for a minute, or beyond
  * the most recent few origins, are closed; all of them go when the session ends.
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { SessionCdp } from '../cdp/session-cdp.js';
 import { CurlPage, type CurlRequest, type CurlResponse } from './curl-page.js';
 import { NetError } from './net-errors.js';

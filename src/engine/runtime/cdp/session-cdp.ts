@@ -5,7 +5,7 @@
  * as the screencast pump — the newest page, falling back to the previous one when it
  * closes — so that input lands on the page the live view and replays show.
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
 
 export interface PageTarget {

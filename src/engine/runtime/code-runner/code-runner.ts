@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
 import { compileUserCode } from './compile-user-code.js';
 import { buildRunnerLaunch } from './runner-launch.js';

@@ -17,7 +17,7 @@
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';

@@ -4,7 +4,7 @@
  * state (position, pressed buttons) that `get_mouse_position` reports and the live view's
  * cursor overlay follows. Input errors a client caused are `InputError`s (→ 400).
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { SessionCdp } from '../cdp/session-cdp.js';
 
 export class InputError extends Error {

@@ -3,7 +3,7 @@
  * of the session passes, so concurrent requests never interleave their events (a batch holds
  * the mutex for all its actions). Created on first use, dropped when the session ends.
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { SessionCdp } from '../cdp/session-cdp.js';
 import { SessionClipboard } from './clipboard.js';
 import { InputError, InputTarget, sleep, type CursorSink } from './input-target.js';

@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../../feature.js';
-import type { SessionRegistry } from '../../domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../session/session-handle.js';
 import { liveViewHtml } from './live-view-page.js';
 import { serveViewer } from './live-view-socket.js';
 import { createLiveViewService } from './live-view-state.js';

@@ -5,7 +5,7 @@
  * viewer holds the session active while connected and gets a 1000 close when it ends.
  */
 import type { WebSocket } from 'ws';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { subscribeScreencast, type ScreencastFrame } from '../screencast.js';
 import { parseInput, toCdp } from './live-view-input.js';
 import type { LiveViewService } from './live-view-state.js';

@@ -3,7 +3,7 @@
  * cursor is shown and where it was last moved by automation (the computer feature). Every
  * connected viewer of the session hears each change; the state dies with the session.
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 
 export interface CursorState {
   visible: boolean;

@@ -6,7 +6,7 @@
  */
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { ApiError } from '../../http/api-error.js';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { requireDirectory } from '../session-fs/session-files.js';
 import { hostPathOf } from '../session-fs/rooted-fs.js';
 import { usableBwrap } from '../sandbox/bwrap.js';

@@ -23,7 +23,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { ApiError } from '../../http/api-error.js';
-import type { SessionRegistry } from '../../domain/sessions/session-handle.js';
+import type { SessionRegistry } from '../session/session-handle.js';
 import type { ProcessTable } from './process-table.js';
 import type { SessionProcess } from './session-process.js';
 

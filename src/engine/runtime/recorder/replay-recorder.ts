@@ -9,7 +9,7 @@
  */
 import type { HelperJail } from '../sandbox/helper-jail.js';
 import fsp from 'node:fs/promises';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import type { ScreencastOptions, ScreencastSubscription } from '../screencast.js';
 import { exitWithin, runFfmpeg, type FfmpegRun } from './ffmpeg-run.js';
 import { finishReplay, type CursorMark } from './replay-finish.js';

@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 
 /** sun_path holds 108 bytes on Linux (104 on macOS) including the NUL. */
 const MAX_SOCKET_PATH = 100;

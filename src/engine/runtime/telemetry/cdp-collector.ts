@@ -7,7 +7,7 @@
  * restart (monitor_disconnected / monitor_reconnected). No connection is held while every
  * CDP-backed category is off.
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
 import type { CategorySwitches, SessionTelemetry } from './session-telemetry.js';
 import { PageTracker } from './page-tracker.js';

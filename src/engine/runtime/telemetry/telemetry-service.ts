@@ -5,7 +5,7 @@
  * session ends the buffer closes (streams end) but stays readable for `retainEndedMs`, so
  * `/telemetry/events` can still show what happened just before the end.
  */
-import type { SessionHandle } from '../../domain/sessions/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { sessionSignals, type SessionSignal } from '../../events/session-signals.js';
 import { SessionTelemetry } from './session-telemetry.js';
 import { CdpCollector, watchesPageLoads } from './cdp-collector.js';

@@ -7,18 +7,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SessionDirs, SessionHandle } from './session-handle.js';
-import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
-import type { ProfileRef } from './session-record.js';
-import { BrowserSupervisor } from '../../runtime/chromium/browser-supervisor.js';
-import { launchChromium, type LaunchedBrowser } from '../../runtime/chromium/launch-chromium.js';
-import { chromiumArgs } from '../../runtime/chromium/chromium-flags.js';
-import { needsXvfb, startXvfb, type XvfbServer } from '../../runtime/chromium/xvfb.js';
-import { killMarkedGroups } from '../../runtime/chromium/process-group.js';
-import { HeadlessWindows, frameHint, sizeAllWindows } from '../../runtime/chromium/headless-windows.js';
-import { firstTab, navigateFirstTab } from '../../runtime/chromium/first-tab-navigation.js';
+import type { BrowserLaunchOptions, SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
+import { BrowserSupervisor } from '../chromium/browser-supervisor.js';
+import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
+import { chromiumArgs } from '../chromium/chromium-flags.js';
+import { needsXvfb, startXvfb, type XvfbServer } from '../chromium/xvfb.js';
+import { killMarkedGroups } from '../chromium/process-group.js';
+import { HeadlessWindows, frameHint, sizeAllWindows } from '../chromium/headless-windows.js';
+import { firstTab, navigateFirstTab } from '../chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
-import { SessionJail, type SessionJailConfig } from '../../runtime/sandbox/session-jail.js';
+import { SessionJail, type SessionJailConfig } from '../sandbox/session-jail.js';
 import { ApiError } from '../../http/api-error.js';
 
 export interface RuntimeSpec {
@@ -26,9 +24,9 @@ export interface RuntimeSpec {
   orgId: string;
   projectId: string;
   sessionDir: string;
-  options: LaunchOptions;
+  options: BrowserLaunchOptions;
   timeoutSeconds: number;
-  telemetry: TelemetryConfig;
+  telemetry: SessionTelemetryConfig;
   executable: string;
   env: NodeJS.ProcessEnv;
   userAgent?: string;
@@ -81,7 +79,7 @@ export class SessionRuntime implements SessionHandle {
   readonly dirs: SessionDirs;
   readonly startedAt: number;
   viewport: Viewport;
-  telemetry: TelemetryConfig;
+  telemetry: SessionTelemetryConfig;
   timeoutSeconds: number;
   display?: string;
   private readonly abort = new AbortController();
@@ -98,8 +96,6 @@ export class SessionRuntime implements SessionHandle {
   endedReason?: string;
   /** Set when the session's profile is written back at the end (profile save_changes). */
   saveProfile?: (dirs: SessionDirs, cleanClose: boolean) => Promise<void>;
-  /** The attached profile's wire form (Session object `profile`). */
-  profile?: ProfileRef;
   /** A deferred `start_url` not opened yet: launches until then start on about:blank. */
   private pendingStartUrl?: string;
   /** Unpacked extensions every launch (first, crash restarts, reloads) loads. */

@@ -1,7 +1,8 @@
 /**
  * The contract between browser sessions and everything that operates inside one (computer,
  * files, processes, logs, telemetry, replays, code, curl, live view, BiDi, auth flows).
- * The session manager implements it; operation features only ever see these interfaces,
+ * It lives in runtime, below domain: `SessionRuntime` implements the handle, the session manager
+ * (domain) implements the registry, and operation features only ever see these interfaces,
  * registered as `ctx.services.sessions`.
  */
 import type { AuthContext } from '../../http/auth.js';
@@ -18,12 +19,28 @@ export interface SessionDirs {
   downloads: string;
 }
 
+export interface Viewport {
+  width: number;
+  height: number;
+  refresh_rate?: number;
+}
+
+/** What a session's browser is launched with (the domain's session options satisfy it). */
+export interface BrowserLaunchOptions {
+  headless: boolean;
+  stealth: boolean;
+  viewport: Viewport;
+  kiosk_mode: boolean;
+  gpu: boolean;
+  start_url?: string;
+}
+
 export interface SessionHandle {
   readonly id: string;
   readonly orgId: string;
   readonly projectId: string;
   readonly headless: boolean;
-  readonly viewport: { width: number; height: number; refresh_rate?: number };
+  readonly viewport: Viewport;
   readonly dirs: SessionDirs;
   /**
    * Whether the browser runs in the browser jail (runtime/sandbox/browser-jail.ts). Without it
