@@ -12,6 +12,7 @@ import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
 import { liveViewFeature } from './runtime/live-view/live-view-feature.js';
 import { bidiFeature } from './runtime/bidi/bidi-feature.js';
+import { webdriverFeature } from './api/browsers-webdriver.js';
 import { browserPoolsFeature } from './api/browser-pools.js';
 import { credentialsFeature } from './api/credentials.js';
 import { credentialProvidersFeature } from './api/credential-providers.js';
@@ -28,5 +29,6 @@ import { sessionReplaysFeature } from './api/session-replays.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
+import { changesFeature } from './api/changes.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, extensionsFeature, liveViewFeature, bidiFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, credentialProvidersFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature];
+export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, extensionsFeature, liveViewFeature, bidiFeature, webdriverFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, credentialProvidersFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature, changesFeature];

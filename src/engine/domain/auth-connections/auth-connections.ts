@@ -12,6 +12,7 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { normalizeDomain } from '../credentials/credentials.js';
 import type { FlowView } from './flow-state.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type ConnectionRow = AuthConnectionTable;
 
@@ -108,6 +109,7 @@ export class AuthConnections {
       updated_at: now,
     };
     await this.db.insertInto('auth_connections').values(row).execute();
+    resourceChanges(this.db).upsert('auth_connection', row.id, row.project_id);
     return row;
   }
 
@@ -155,16 +157,22 @@ export class AuthConnections {
   async update(id: string, c: Partial<ConnectionRow>, base?: ConnectionRow): Promise<ConnectionRow> {
     c.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('auth_connections').set(c).where('id', '=', id).execute();
-    return base ? { ...base, ...c } : ((await this.byId(id)) as ConnectionRow);
+    const row = base ? { ...base, ...c } : ((await this.byId(id)) as ConnectionRow);
+    resourceChanges(this.db).upsert('auth_connection', id, row?.project_id);
+    return row;
   }
 
   async saveFlow(id: string, flow: FlowView): Promise<void> {
     await this.db.updateTable('auth_connections').set({ flow: JSON.stringify(flow) }).where('id', '=', id).execute();
+    // A login flow's progress shows on the connection: consoles refetch it.
+    const row = await this.byId(id);
+    if (row) resourceChanges(this.db).upsert('auth_connection', id, row.project_id);
   }
 
   async delete(row: ConnectionRow): Promise<void> {
     await this.db.deleteFrom('auth_timeline').where('connection_id', '=', row.id).execute();
     await this.db.deleteFrom('auth_connections').where('id', '=', row.id).execute();
+    resourceChanges(this.db).delete('auth_connection', row.id, row.project_id);
   }
 
   /** Connections whose health check is due (engine-wide; the scheduler filters running flows). */

@@ -12,6 +12,7 @@ import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type ProviderRow = CredentialProviderTable;
 export const PROVIDER_TYPES = ['onepassword'] as const;
@@ -101,6 +102,7 @@ export class CredentialProviders {
       updated_at: now,
     };
     await this.db.insertInto('credential_providers').values(row).execute();
+    resourceChanges(this.db).upsert('credential_provider', row.id);
     return row;
   }
 
@@ -145,12 +147,14 @@ export class CredentialProviders {
     if (Object.keys(c).length === 0) return row;
     c.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('credential_providers').set(c).where('id', '=', row.id).execute();
+    resourceChanges(this.db).upsert('credential_provider', row.id);
     return { ...row, ...c };
   }
 
   async delete(orgId: string, id: string): Promise<ProviderRow> {
     const row = await this.get(orgId, id);
     await this.db.deleteFrom('credential_providers').where('id', '=', row.id).execute();
+    resourceChanges(this.db).delete('credential_provider', row.id);
     return row;
   }
 

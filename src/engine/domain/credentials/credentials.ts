@@ -13,6 +13,7 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { decodeBase32, normalizeBase32, totpFromSecret, type TotpCode } from './totp.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type CredentialRow = CredentialTable;
 export type CredentialValues = Record<string, string>;
@@ -131,6 +132,7 @@ export class Credentials {
       updated_at: now,
     };
     await this.db.insertInto('credentials').values(row).execute();
+    resourceChanges(this.db).upsert('credential', row.id, row.project_id);
     return this.dto(row, { single: true, totp: secret ? totpFromSecret(secret, this.clock.now()) : undefined });
   }
 
@@ -184,12 +186,14 @@ export class Credentials {
     if (Object.keys(changes).length === 0) return this.dto(row, { single: true });
     changes.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('credentials').set(changes).where('id', '=', row.id).execute();
+    resourceChanges(this.db).upsert('credential', row.id, row.project_id);
     return this.dto({ ...row, ...changes }, { single: true, totp });
   }
 
   async delete(projectId: string, idOrName: string): Promise<void> {
     const row = await this.get(projectId, idOrName);
     await this.db.deleteFrom('credentials').where('id', '=', row.id).execute();
+    resourceChanges(this.db).delete('credential', row.id, row.project_id);
   }
 
   async totpCode(projectId: string, idOrName: string): Promise<{ code: string; expires_at: string }> {

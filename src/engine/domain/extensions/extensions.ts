@@ -15,6 +15,7 @@ import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { inspectExtensionZip } from './extension-archive.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type ExtensionRow = ExtensionTable;
 
@@ -89,6 +90,7 @@ export class Extensions {
       if (name !== undefined && (await this.find(scope, name))) throw ApiError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
       throw e;
     }
+    resourceChanges(this.db).upsert('extension', row.id, row.project_id);
     return row;
   }
 
@@ -116,6 +118,7 @@ export class Extensions {
   async delete(scope: Scope, idOrName: string): Promise<void> {
     const r = await this.get(scope, idOrName);
     await this.db.deleteFrom('extensions').where('id', '=', r.id).execute();
+    resourceChanges(this.db).delete('extension', r.id, r.project_id);
     await fsp.rm(this.zipPath(r.id), { force: true });
   }
 

@@ -17,6 +17,7 @@ import type { Projects } from './projects.js';
 import { apiKeyDto, findApiKeyRecord, listApiKeyRecords, type ApiKeyListQuery, type ApiKeyRecordRow } from './api-key-records.js';
 import { requireApiKey, confinedProject } from './access.js';
 import { nameKey } from '../../../shared/name-key.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 const DAY_MS = 86_400_000;
 export const MAX_KEY_DAYS = 3650;
@@ -36,6 +37,7 @@ export class ApiKeyAdmin {
     const projectId = await this.projectForNewKey(auth, input.project_id);
     const lifetimeDays = input.days_to_expire ?? null;
     const { row, key } = await this.authority.issue({ orgId: auth.orgId, name, projectId, createdById: auth.userId, lifetimeDays });
+    resourceChanges(this.db).upsert('api_key', row.id, projectId);
     return { ...(await this.get(auth, row.id, false)), key };
   }
 
@@ -53,6 +55,7 @@ export class ApiKeyAdmin {
     const r = await this.record(auth, id, false);
     const name = checkDisplayName(rawName);
     await this.db.updateTable('api_keys').set({ name, name_key: nameKey(name) }).where('id', '=', r.id).execute();
+    resourceChanges(this.db).upsert('api_key', r.id, r.project_id);
     return this.get(auth, r.id, false);
   }
 
@@ -61,6 +64,7 @@ export class ApiKeyAdmin {
     if (auth.userId === r.id) throw ApiError.conflict('an API key cannot delete itself; delete it with a different key', 'cannot_delete_own_key');
     await this.db.updateTable('api_keys').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', r.id).where('deleted_at', 'is', null).execute();
     this.authority.evict(r.key_hash);
+    resourceChanges(this.db).delete('api_key', r.id, r.project_id);
   }
 
   /** Issues the successor (same name and project) and schedules the rotated key's expiry. */
@@ -79,6 +83,8 @@ export class ApiKeyAdmin {
     const oldEnd = old.expires_at && Date.parse(old.expires_at) < Date.parse(graceEnd) ? old.expires_at : graceEnd;
     await this.db.updateTable('api_keys').set({ expires_at: oldEnd }).where('id', '=', old.id).execute();
     this.authority.evict(old.key_hash);
+    resourceChanges(this.db).upsert('api_key', old.id, old.project_id);
+    resourceChanges(this.db).upsert('api_key', row.id, old.project_id);
     return { ...(await this.get(auth, row.id, false)), key };
   }
 

@@ -11,6 +11,7 @@ import type { OrgLimits, ProjectLimits } from '../../../shared/wire/org.js';
 import type { EngineContext } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import type { Projects, ProjectRow } from './projects.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 /** What session, invocation and pool features use to enforce caps. */
 export interface LimitsService {
@@ -70,6 +71,7 @@ export class Limits implements LimitsService {
       if (field in patch) changes[field] = cap(patch[field]);
     }
     if (Object.keys(changes).length > 0) await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().finally(() => this.projects.forgetListings());
+    resourceChanges(this.db).upsert('project', p.id, p.id);
     return projectLimitsDto({ ...p, ...changes });
   }
 
@@ -85,6 +87,7 @@ export class Limits implements LimitsService {
         throw ApiError.invalidField('default_project_max_concurrent_sessions', `must not exceed the organization's max_concurrent_sessions (${this.orgCap})`);
       }
       await this.db.updateTable('orgs').set({ default_project_max_concurrent_sessions: value }).where('id', '=', orgId).execute();
+      resourceChanges(this.db).upsert('org_limits', orgId);
     }
     return this.orgLimits(orgId);
   }

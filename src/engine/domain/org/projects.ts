@@ -11,6 +11,7 @@ import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { nameKey } from '../../../shared/name-key.js';
 import { contains, isUniqueViolation } from '../../store/sql-helpers.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type ProjectRow = ProjectTable;
 
@@ -71,6 +72,8 @@ export class Projects {
     };
     this.forgetListings();
     await this.db.insertInto('projects').values(row).execute().catch((err) => this.nameTaken(err, name)).finally(() => this.forgetListings());
+    // A project's own id is its project_id on the feed: a key scoped to it sees its changes.
+    resourceChanges(this.db).upsert('project', row.id, row.id);
     return row;
   }
 
@@ -149,6 +152,7 @@ export class Projects {
     changes.updated_at = this.clock.now().toISOString();
     this.forgetListings();
     await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().catch((err) => this.nameTaken(err, changes.name ?? p.name)).finally(() => this.forgetListings());
+    resourceChanges(this.db).upsert('project', p.id, p.id);
     return { ...p, ...changes };
   }
 
@@ -163,6 +167,7 @@ export class Projects {
     this.forgetListings();
     await this.db.updateTable('projects').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', p.id).execute().finally(() => this.forgetListings());
     this.defaultCache.delete(orgId);
+    resourceChanges(this.db).delete('project', p.id, p.id);
   }
 
   /** The org's oldest live project: where requests without a project scope act. */

@@ -11,6 +11,7 @@ import { ApiError } from '../../http/api-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { ProfileStore } from './profile-store.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type ProfileRow = ProfileTable;
 
@@ -72,6 +73,7 @@ export class Profiles {
       if (name !== undefined && (await this.find(scope, name))) throw ApiError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
       throw e;
     }
+    resourceChanges(this.db).upsert('profile', row.id, row.project_id);
     return row;
   }
 
@@ -112,6 +114,7 @@ export class Profiles {
     await this.assertNameFree(scope, name, p.id);
     const updated_at = this.now();
     await this.db.updateTable('profiles').set({ name, updated_at }).where('id', '=', p.id).execute();
+    resourceChanges(this.db).upsert('profile', p.id, p.project_id);
     return { ...p, name, updated_at };
   }
 
@@ -120,6 +123,7 @@ export class Profiles {
     const using = await this.sessionsUsing(p.id);
     if (using > 0) throw ApiError.conflict(`profile '${idOrName}' is in use by ${using} running browser session(s); delete them first`, 'profile_in_use');
     await this.db.deleteFrom('profiles').where('id', '=', p.id).execute();
+    resourceChanges(this.db).delete('profile', p.id, p.project_id);
     await this.store.remove(p.id);
   }
 

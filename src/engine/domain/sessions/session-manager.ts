@@ -26,6 +26,7 @@ import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
 import { BoundedListeners, type BoundedListener } from '../../runtime/session/bounded-listeners.js';
 import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 
@@ -182,6 +183,7 @@ export class SessionManager implements SessionRegistry {
     if (deferStartUrl) await rt.prepareFirstTab();
     await this.startListeners.run(rt);
     await rt.openStartUrl();
+    resourceChanges(this.ctx.db).upsert('session', id, auth.projectId);
     return this.dto(row, rt);
   }
 
@@ -283,7 +285,7 @@ export class SessionManager implements SessionRegistry {
     if (!row) throw ApiError.notFound('browser session', idOrName);
     const rt = this.running.get(row.id);
     if (rt) await this.end(rt, 'deleted');
-    else await this.markEnded(row.id, 'deleted', null);
+    else await this.markEnded(row.id, row.project_id, 'deleted', null);
   }
 
   /** Ends a running session for `reason` and records it (soft delete). Idempotent. */
@@ -291,16 +293,17 @@ export class SessionManager implements SessionRegistry {
     const uptime = rt.uptimeMs();
     await rt.end(reason, rt.saveProfile);
     this.running.delete(rt.id);
-    await this.markEnded(rt.id, reason, uptime);
+    await this.markEnded(rt.id, rt.projectId, reason, uptime);
   }
 
-  private async markEnded(id: string, reason: string, uptimeMs: number | null): Promise<void> {
-    await this.ctx.db
+  private async markEnded(id: string, projectId: string, reason: string, uptimeMs: number | null): Promise<void> {
+    const { numUpdatedRows } = await this.ctx.db
       .updateTable('browser_sessions')
       .set({ deleted_at: this.now().toISOString(), ended_reason: reason, uptime_ms: uptimeMs, pid: null, pgid: null, xvfb_pid: null })
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    if (numUpdatedRows > 0n) resourceChanges(this.ctx.db).delete('session', id, projectId);
   }
 
   /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */

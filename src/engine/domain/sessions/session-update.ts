@@ -13,6 +13,7 @@ import { normalizeTelemetry, validateName, validateTags, validateViewport, type 
 import type { ProfileSelector, ProxyHooks } from './session-hooks.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export interface UpdateBody {
   disable_default_proxy?: boolean;
@@ -64,6 +65,7 @@ export async function updateSession(db: Kysely<Database>, m: SessionManager, aut
     await resizeBrowser(rt, viewport);
   }
   if (Object.keys(changes).length) await db.updateTable('browser_sessions').set(changes).where('id', '=', row.id).execute();
+  if (Object.keys(changes).length || viewport) resourceChanges(db).upsert('session', row.id, row.project_id);
   if (telemetry) rt.telemetry = telemetry;
   if (viewport) rt.viewport = viewport;
   if (telemetry || viewport) await rt.notifyUpdate();
