@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Integration tests start real engines and real Chromium; files run in parallel forks,
-// each test file owning its own engine and data directory.
+// Two speeds (issue 13 item 7), one config:
+// - `unit`: `*.test.ts` beside pure modules in src/ — no engine, no Chromium, no database, no
+//   global setup; `npm run test:unit` runs only these, in seconds.
+// - `integration`: test/ — real engines, real Chromium, SQLite/PostgreSQL, files in parallel
+//   forks, each test file owning its own engine and data directory.
+// `vitest run` runs both (each file once); `--project unit|integration` picks one.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
     pool: 'forks',
     // Vitest's default is one worker per core minus one: a single fork on CI's 2 cores, which
     // ran the files one after another (~19 min for the SQLite pass). Most of a file's time is
@@ -12,10 +15,26 @@ export default defineConfig({
     // files at a time roughly halve the wall time without overcommitting two cores with
     // Chromium. `--maxWorkers=N` on the command line still overrides this.
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    globalSetup: ['test/helpers/global-setup.ts'],
-    // Mocks `electron` (only main-process modules import it; everything else is unaffected).
-    setupFiles: ['test/main/electron-mock.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.{ts,tsx}'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          globalSetup: ['test/helpers/global-setup.ts'],
+          // Mocks `electron` (only main-process modules import it; everything else is unaffected).
+          setupFiles: ['test/main/electron-mock.ts'],
+        },
+      },
+    ],
   },
 });

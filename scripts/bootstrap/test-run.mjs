@@ -1,5 +1,5 @@
 /**
- * `npm test`: typecheck, lint, desktop build, then vitest on SQLite, then the
+ * `npm test`: typecheck, lint, desktop build, unit tests, then vitest on SQLite, then the
  * database-dependent tests again on a private PostgreSQL cluster. Every stage runs even when an
  * earlier one failed (one report shows everything that is broken); the exit code is non-zero if
  * any failed. Ctrl-C / SIGTERM stop the running stage, tear the cluster down, and exit.
@@ -90,7 +90,12 @@ export async function runTests(root, args) {
 
   const sqliteEnv = { ...process.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
-  await vitest('tests on SQLite (vitest run)', ['run', ...args], sqliteEnv);
+  // Two vitest projects (vitest.config.ts): the unit tests beside pure modules in src/ first
+  // (seconds, no engine), then the integration suite; each file runs in exactly one of them.
+  // With filters, a stage none of whose files match passes instead of failing the run.
+  const noneOk = filters.length ? ['--passWithNoTests'] : [];
+  await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...noneOk, ...args], sqliteEnv);
+  await vitest('tests on SQLite (vitest --project integration)', ['run', '--project', 'integration', ...noneOk, ...args], sqliteEnv);
 
   const pgFiles = pgTestFiles(root, filters);
   let pgNote = '';
