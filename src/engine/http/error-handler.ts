@@ -44,8 +44,16 @@ export function errorBody(err: ApiError): Record<string, unknown> {
   return body;
 }
 
+/** The headers of a domain error's retry hint (`Retry-After`, `x-should-retry: false`). */
+export function errorHeaders(err: ApiError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (err.retry.afterSeconds !== undefined) headers['retry-after'] = String(err.retry.afterSeconds);
+  if (err.retry.retryable === false) headers['x-should-retry'] = 'false';
+  return headers;
+}
+
 export function sendError(reply: FastifyReply, err: ApiError): void {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  for (const [k, v] of Object.entries(errorHeaders(err))) reply.header(k, v);
   void reply.status(err.status).type('application/json').send(errorBody(err));
 }
 

@@ -7,7 +7,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { noteUpgradeRoute } from './upgrade-identity.js';
 import { ApiError } from './api-error.js';
-import { errorBody } from './error-handler.js';
+import { errorBody, errorHeaders } from './error-handler.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => void | Promise<void>;
 
@@ -93,6 +93,6 @@ export function rejectUpgrade(socket: Duplex, err: unknown): void {
   if (socket.destroyed) return;
   const e = err instanceof ApiError ? err : new ApiError(500, 'internal_error', 'internal server error');
   const body = JSON.stringify(errorBody(e));
-  const extra = Object.entries(e.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(errorHeaders(e)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`);
 }

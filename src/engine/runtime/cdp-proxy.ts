@@ -22,7 +22,7 @@ import type { SessionHandle, SessionRegistry } from './session/session-handle.js
 import { sessionSignals } from '../events/session-signals.js';
 import { devtoolsJson, targetWsUrl } from './chromium/devtools-address.js';
 import { TARGET_ID } from './cdp/devtools-targets.js';
-import { ApiError } from '../http/api-error.js';
+import { DomainError } from '../../shared/errors/domain-error.js';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 let connectionIds = 0;
@@ -42,7 +42,7 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
 
   async function pageUrl(browserUrl: string, targetId: string): Promise<string> {
     const known = TARGET_ID.test(targetId) && (await devtoolsJson<Array<{ id: string }>>(browserUrl, '/json/list')).some((t) => t.id === targetId);
-    if (!known) throw ApiError.notFound('target', targetId);
+    if (!known) throw DomainError.notFound('target', targetId);
     return targetWsUrl(browserUrl, targetId);
   }
 

@@ -7,7 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, AppVersionTable } from '../../store/schema.js';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { REGION, redactEnv } from '../deployments/deployment-record.js';
@@ -53,8 +53,8 @@ export class AppVersions {
     let row = await base.where('version', '=', version).executeTakeFirst();
     if (!row && version === DEFAULT_VERSION) row = await base.orderBy('created_at', 'desc').executeTakeFirst();
     if (row) return row;
-    if (!(await base.select('id').executeTakeFirst())) throw new ApiError(404, 'app_not_found', `app '${appName}' is not deployed in this project`);
-    throw new ApiError(404, 'app_version_not_found', `app '${appName}' has no version '${version}'`);
+    if (!(await base.select('id').executeTakeFirst())) throw new DomainError(404, 'app_not_found', `app '${appName}' is not deployed in this project`);
+    throw new DomainError(404, 'app_version_not_found', `app '${appName}' has no version '${version}'`);
   }
 
   /**
@@ -68,7 +68,7 @@ export class AppVersions {
     for (const app of apps) {
       const existing = await trx.selectFrom('app_versions').select(['id', 'deployment_id']).where('project_id', '=', dep.project_id).where('app_name', '=', app.name).where('version', '=', dep.version).executeTakeFirst();
       if (existing) {
-        if (!dep.force) throw ApiError.conflict(`app '${app.name}' version '${dep.version}' is already deployed (deployment ${existing.deployment_id}); deploy with force=true to replace it`, 'app_version_exists');
+        if (!dep.force) throw DomainError.conflict(`app '${app.name}' version '${dep.version}' is already deployed (deployment ${existing.deployment_id}); deploy with force=true to replace it`, 'app_version_exists');
         await trx.deleteFrom('app_versions').where('id', '=', existing.id).execute();
         touched.add(existing.deployment_id);
       }

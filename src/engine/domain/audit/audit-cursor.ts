@@ -3,7 +3,7 @@
  * newest first. Decoding is strict — the token must re-encode to exactly itself — so an edited
  * or truncated token is a 400, never a silently different page.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 export interface AuditPosition {
   timestamp: string;
@@ -17,7 +17,7 @@ export function encodeCursor(p: AuditPosition): string {
 }
 
 export function decodeCursor(token: string, field: string): AuditPosition {
-  const bad = (): ApiError => ApiError.invalidField(field, 'is not a token this server issued');
+  const bad = (): DomainError => DomainError.invalidField(field, 'is not a token this server issued');
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(token)) throw bad();
   let parsed: unknown;
   try {

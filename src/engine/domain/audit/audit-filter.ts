@@ -4,7 +4,7 @@
  * excluded methods and the free-text search with its extra user ids. Array parameters arrive
  * comma-joined (the official client) or repeated; both are accepted.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 export interface AuditFilter {
   orgId: string;
@@ -36,14 +36,14 @@ const MAX_SEARCH_USER_IDS = 100;
 export function parseAuditFilter(orgId: string, q: AuditFilterQuery, now: Date, opts: { maxWindowDays?: number }): AuditFilter {
   const start = instant(q.start, 'start');
   const end = q.end === undefined ? now : instant(q.end, 'end');
-  if (end.getTime() <= start.getTime()) throw ApiError.invalidField('end', 'must be after start');
+  if (end.getTime() <= start.getTime()) throw DomainError.invalidField('end', 'must be after start');
   if (opts.maxWindowDays !== undefined && end.getTime() - start.getTime() > opts.maxWindowDays * 86_400_000) {
-    throw ApiError.invalidField('end', `the search window (end - start) must not exceed ${opts.maxWindowDays} days`);
+    throw DomainError.invalidField('end', `the search window (end - start) must not exceed ${opts.maxWindowDays} days`);
   }
   const excludeMethods = list(q.exclude_method).map((m) => m.toUpperCase());
-  if (excludeMethods.length > MAX_EXCLUDED_METHODS) throw ApiError.invalidField('exclude_method', `at most ${MAX_EXCLUDED_METHODS} items`);
+  if (excludeMethods.length > MAX_EXCLUDED_METHODS) throw DomainError.invalidField('exclude_method', `at most ${MAX_EXCLUDED_METHODS} items`);
   const searchUserIds = list(q.search_user_id);
-  if (searchUserIds.length > MAX_SEARCH_USER_IDS) throw ApiError.invalidField('search_user_id', `at most ${MAX_SEARCH_USER_IDS} items`);
+  if (searchUserIds.length > MAX_SEARCH_USER_IDS) throw DomainError.invalidField('search_user_id', `at most ${MAX_SEARCH_USER_IDS} items`);
   return {
     orgId,
     start: start.toISOString(),
@@ -61,7 +61,7 @@ function instant(value: string, field: string): Date {
   const d = new Date(Date.parse(value));
   // Stored timestamps are ISO text compared as strings, so only years 0001–9999 compare correctly.
   const year = d.getUTCFullYear();
-  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw ApiError.invalidField(field, 'must be an ISO 8601 date-time');
+  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw DomainError.invalidField(field, 'must be an ISO 8601 date-time');
   return d;
 }
 

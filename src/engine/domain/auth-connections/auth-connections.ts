@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, AuthConnectionTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { normalizeDomain } from '../credentials/credentials.js';
@@ -47,17 +47,17 @@ export function checkLoginUrl(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw ApiError.invalidField('login_url', 'must be an absolute http or https URL');
+    throw DomainError.invalidField('login_url', 'must be an absolute http or https URL');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ApiError.invalidField('login_url', 'must be an http or https URL');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw DomainError.invalidField('login_url', 'must be an http or https URL');
   return u.toString();
 }
 
 function checkCredentialRef(c: CredentialRef): CredentialRef {
-  if (!c.name && !c.provider && !c.auto) throw ApiError.invalidField('credential', 'give name (a stored credential), provider with path or auto, or auto: true (the enabled credential providers by priority)');
-  if (c.name && (c.provider || c.auto)) throw ApiError.invalidField('credential', 'give either name (a stored credential) or provider/auto (credential providers), not both');
-  if (c.path && !c.provider) throw ApiError.invalidField('credential.path', 'a Vault/Item path needs the provider it is in');
-  if (c.provider && !c.path && !c.auto) throw ApiError.invalidField('credential', 'an external provider needs path or auto: true');
+  if (!c.name && !c.provider && !c.auto) throw DomainError.invalidField('credential', 'give name (a stored credential), provider with path or auto, or auto: true (the enabled credential providers by priority)');
+  if (c.name && (c.provider || c.auto)) throw DomainError.invalidField('credential', 'give either name (a stored credential) or provider/auto (credential providers), not both');
+  if (c.path && !c.provider) throw DomainError.invalidField('credential.path', 'a Vault/Item path needs the provider it is in');
+  if (c.provider && !c.path && !c.auto) throw DomainError.invalidField('credential', 'an external provider needs path or auto: true');
   return Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as CredentialRef;
 }
 
@@ -70,15 +70,15 @@ export class AuthConnections {
 
   private interval(v: number | undefined): number {
     const n = v ?? 3600;
-    if (!Number.isInteger(n) || n < this.limits.minInterval || n > 86400) throw ApiError.invalidField('health_check_interval', `must be an integer from ${this.limits.minInterval} to 86400 seconds`);
+    if (!Number.isInteger(n) || n < this.limits.minInterval || n > 86400) throw DomainError.invalidField('health_check_interval', `must be an integer from ${this.limits.minInterval} to 86400 seconds`);
     return n;
   }
 
   async create(scope: Scope, body: ConnectionConfig & { domain: string; profile_name: string; proxy_id?: string | null; profile_id: string | null }): Promise<ConnectionRow> {
     const domain = normalizeDomain(body.domain);
-    if (!PROFILE_NAME.test(body.profile_name)) throw ApiError.invalidField('profile_name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
+    if (!PROFILE_NAME.test(body.profile_name)) throw DomainError.invalidField('profile_name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
     const existing = await this.db.selectFrom('auth_connections').select('id').where('project_id', '=', scope.projectId).where('profile_name', '=', body.profile_name).where('domain', '=', domain).executeTakeFirst();
-    if (existing) throw ApiError.conflict(`an auth connection for profile '${body.profile_name}' and domain '${domain}' already exists (${existing.id})`, 'auth_connection_exists');
+    if (existing) throw DomainError.conflict(`an auth connection for profile '${body.profile_name}' and domain '${domain}' already exists (${existing.id})`, 'auth_connection_exists');
     const now = this.clock.now().toISOString();
     const row: ConnectionRow = {
       id: newId(),
@@ -115,7 +115,7 @@ export class AuthConnections {
 
   async get(scope: Scope, id: string): Promise<ConnectionRow> {
     const row = await this.db.selectFrom('auth_connections').selectAll().where('project_id', '=', scope.projectId).where('id', '=', id).executeTakeFirst();
-    if (!row) throw ApiError.notFound('auth connection', id);
+    if (!row) throw DomainError.notFound('auth connection', id);
     return row;
   }
 

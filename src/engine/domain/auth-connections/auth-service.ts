@@ -5,7 +5,7 @@
  * Health checks live in health-checks.ts and call `startFlow(..., 'REAUTH')` when allowed.
  */
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Credentials } from '../credentials/credentials.js';
 import { isProviderRef, providerLabel, type ProviderService } from '../credential-providers/provider-service.js';
@@ -189,7 +189,7 @@ export class AuthService {
 
   submit(row: ConnectionRow, input: SubmitInput): void {
     const flow = this.flows.get(row.id);
-    if (!flow) throw ApiError.conflict('no login flow is in progress; start one with POST /auth/connections/{id}/login', 'flow_not_in_progress');
+    if (!flow) throw DomainError.conflict('no login flow is in progress; start one with POST /auth/connections/{id}/login', 'flow_not_in_progress');
     flow.submit(input);
   }
 

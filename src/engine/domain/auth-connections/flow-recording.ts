@@ -5,7 +5,7 @@
  * session's create-time telemetry config). Kept apart from the flow's page logic; the timeline
  * entry of the flow names the replay and whether telemetry was captured.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import type { ReplayService } from '../replays/replay-service.js';
 import { normalizeTelemetry } from '../sessions/session-options.js';
@@ -26,7 +26,7 @@ export function checkBrowserTelemetry(t: Record<string, unknown> | null | undefi
   try {
     normalizeTelemetry(t as Parameters<typeof normalizeTelemetry>[0]);
   } catch (err) {
-    if (err instanceof ApiError) throw ApiError.invalidField('browser_telemetry', err.message.replace(/^telemetry(\.\S+)?: /, (_m, sub: string | undefined) => (sub ? `${sub.slice(1)}: ` : '')));
+    if (err instanceof DomainError) throw DomainError.invalidField('browser_telemetry', err.message.replace(/^telemetry(\.\S+)?: /, (_m, sub: string | undefined) => (sub ? `${sub.slice(1)}: ` : '')));
     throw err;
   }
 }
@@ -49,7 +49,7 @@ export class FlowRecording {
   async begin(handle: SessionHandle): Promise<{ replayId: string | null; telemetryCaptured: boolean }> {
     if (this.o.recordSession) {
       const svc = this.replays();
-      if (!svc) throw ApiError.unprocessable('record_session: replays are not available on this engine', 'replays_unavailable');
+      if (!svc) throw DomainError.unprocessable('record_session: replays are not available on this engine', 'replays_unavailable');
       this.replay = await svc.start(handle, {});
     }
     // Captured = the connection asked for telemetry and at least one category is on.

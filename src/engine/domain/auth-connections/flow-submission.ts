@@ -5,7 +5,7 @@
  * before anything runs, so an unknown field or choice is a 400 naming it and the page is not
  * touched.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { PageSnapshot, RawChoice, RawField } from './page-discovery.js';
 import { choiceId, fieldId } from './flow-state.js';
 
@@ -25,23 +25,23 @@ export interface Submission {
   click?: string;
 }
 
-/** Resolves a submission against the step; throws a 400 ApiError for anything the step does not offer. */
+/** Resolves a submission against the step; throws a 400 DomainError for anything the step does not offer. */
 export function resolveSubmission(snap: PageSnapshot, input: SubmitInput): Submission {
   const fills: Submission['fills'] = [];
   const byName = new Map(snap.fields.map((f) => [f.name, f]));
   const byId = new Map(snap.fields.map((f) => [fieldId(f), f]));
   for (const [k, v] of Object.entries(input.fields ?? {})) {
     const f = byName.get(k) ?? byId.get(k);
-    if (!f) throw ApiError.invalidField(`fields.${k}`, `is not a field of this step (expected one of: ${[...byName.keys()].join(', ') || 'none'})`);
+    if (!f) throw DomainError.invalidField(`fields.${k}`, `is not a field of this step (expected one of: ${[...byName.keys()].join(', ') || 'none'})`);
     fills.push({ field: f, value: v });
   }
   for (const [k, v] of Object.entries(input.field_values ?? {})) {
     const f = byId.get(k) ?? byName.get(k);
-    if (!f) throw ApiError.invalidField(`field_values.${k}`, `is not a field id of this step (expected one of: ${[...byId.keys()].join(', ') || 'none'})`);
+    if (!f) throw DomainError.invalidField(`field_values.${k}`, `is not a field id of this step (expected one of: ${[...byId.keys()].join(', ') || 'none'})`);
     fills.push({ field: f, value: v });
   }
   const click = choiceSelector(snap, input);
-  if (fills.length === 0 && !click) throw ApiError.badRequest('nothing to submit: give fields, field_values or a choice');
+  if (fills.length === 0 && !click) throw DomainError.badRequest('nothing to submit: give fields, field_values or a choice');
   return { fills, click };
 }
 
@@ -51,7 +51,7 @@ const selectorOf = (c: RawChoice): string => (c.kind === 'sso' ? `xpath=${c.sele
 function choiceSelector(snap: PageSnapshot, input: SubmitInput): string | undefined {
   const pick = (kind: RawChoice['kind'], match: (c: RawChoice) => boolean, what: string, given: string): string => {
     const c = snap.choices.find((x) => x.kind === kind && match(x));
-    if (!c) throw ApiError.invalidField(what, `'${given}' is not offered on this step`);
+    if (!c) throw DomainError.invalidField(what, `'${given}' is not offered on this step`);
     return selectorOf(c);
   };
   const byValueOrId = (given: string) => (c: RawChoice) => c.value === given || choiceId(c) === given;
@@ -68,7 +68,7 @@ function choiceSelector(snap: PageSnapshot, input: SubmitInput): string | undefi
   }
   if (input.selected_choice_id) {
     const c = snap.choices.find((x) => choiceId(x) === input.selected_choice_id);
-    if (!c) throw ApiError.invalidField('selected_choice_id', `'${input.selected_choice_id}' is not offered on this step`);
+    if (!c) throw DomainError.invalidField('selected_choice_id', `'${input.selected_choice_id}' is not offered on this step`);
     return selectorOf(c);
   }
   return undefined;

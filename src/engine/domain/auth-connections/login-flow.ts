@@ -6,7 +6,7 @@
  * canceled, or fails. Every state change goes to `onChange` (persist, events, timeline).
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../../http/auth.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
@@ -166,7 +166,7 @@ export class LoginFlow {
       } catch (err) {
         const message = `record_session: the flow could not be recorded: ${(err as Error).message}`;
         await this.finish('FAILED', { code: 'replay_unavailable', message });
-        throw err instanceof ApiError ? err : ApiError.unprocessable(message, 'replay_unavailable');
+        throw err instanceof DomainError ? err : DomainError.unprocessable(message, 'replay_unavailable');
       }
     }
     this.emit();
@@ -187,8 +187,8 @@ export class LoginFlow {
 
   /** Validates a submission against the current step and applies it in the background. */
   submit(input: SubmitInput): void {
-    if (this.view.flow_status !== 'IN_PROGRESS') throw ApiError.conflict(`the login flow is ${this.view.flow_status}; start a new one with POST /auth/connections/{id}/login`, 'flow_not_in_progress');
-    if (this.view.flow_step !== 'AWAITING_INPUT') throw new ApiError(409, 'flow_busy', `the login flow is not waiting for input (step ${this.view.flow_step})`, [], { 'retry-after': '1' });
+    if (this.view.flow_status !== 'IN_PROGRESS') throw DomainError.conflict(`the login flow is ${this.view.flow_status}; start a new one with POST /auth/connections/{id}/login`, 'flow_not_in_progress');
+    if (this.view.flow_step !== 'AWAITING_INPUT') throw new DomainError(409, 'flow_busy', `the login flow is not waiting for input (step ${this.view.flow_step})`, [], { afterSeconds: 1 });
     const { fills, click } = resolveSubmission(this.last!, input);
     this.view.flow_step = 'SUBMITTING';
     this.view.website_error = null;

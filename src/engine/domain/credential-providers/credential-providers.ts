@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { CredentialProviderTable, Database } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
@@ -47,13 +47,13 @@ const tokenAad = (id: string): string => `credential_provider:${id}:token`;
 export const DEFAULT_CACHE_TTL_SECONDS = 300;
 
 function checkType(t: string): ProviderType {
-  if (!(PROVIDER_TYPES as readonly string[]).includes(t)) throw ApiError.invalidField('provider_type', `must be one of: ${PROVIDER_TYPES.join(', ')} (got '${t}')`);
+  if (!(PROVIDER_TYPES as readonly string[]).includes(t)) throw DomainError.invalidField('provider_type', `must be one of: ${PROVIDER_TYPES.join(', ')} (got '${t}')`);
   return t as ProviderType;
 }
 
 function checkToken(token: string): string {
   const t = token.trim();
-  if (!t) throw ApiError.invalidField('token', 'must not be empty');
+  if (!t) throw DomainError.invalidField('token', 'must not be empty');
   return t;
 }
 
@@ -79,7 +79,7 @@ export class CredentialProviders {
   private async assertNameFree(orgId: string, name: string, exceptId?: string): Promise<void> {
     let q = this.db.selectFrom('credential_providers').select('id').where('org_id', '=', orgId).where('name', '=', name);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw ApiError.conflict(`a credential provider named '${name}' already exists`, 'credential_provider_name_taken');
+    if (await q.executeTakeFirst()) throw DomainError.conflict(`a credential provider named '${name}' already exists`, 'credential_provider_name_taken');
   }
 
   async create(orgId: string, body: ProviderCreate): Promise<ProviderRow> {
@@ -114,7 +114,7 @@ export class CredentialProviders {
 
   async get(orgId: string, id: string): Promise<ProviderRow> {
     const row = await this.db.selectFrom('credential_providers').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
-    if (!row) throw ApiError.notFound('credential provider', id);
+    if (!row) throw DomainError.notFound('credential provider', id);
     return row;
   }
 

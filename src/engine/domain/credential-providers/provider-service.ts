@@ -4,7 +4,7 @@
  * answer), checking an auth connection's `credential: {provider, path|auto}` reference, and the
  * login values of that reference for a login flow (ProviderError on any failure).
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { CredentialProviders, ProviderRow } from './credential-providers.js';
 import { ProviderError, splitItemPath, type ProviderItem, type ProviderVault, type ResolvedItem } from './provider-adapter.js';
 import type { ProviderAccess } from './provider-access.js';
@@ -28,18 +28,18 @@ export function providerLabel(ref: ProviderRef): string {
   return ref.provider ? `credential provider '${ref.provider}'` : 'credential providers (auto)';
 }
 
-export function httpErrorOf(err: unknown): ApiError {
-  if (!(err instanceof ProviderError)) return err instanceof ApiError ? err : new ApiError(502, 'credential_provider_error', (err as Error).message);
+export function httpErrorOf(err: unknown): DomainError {
+  if (!(err instanceof ProviderError)) return err instanceof DomainError ? err : new DomainError(502, 'credential_provider_error', (err as Error).message);
   switch (err.kind) {
     case 'unreachable':
     case 'timeout':
-      return new ApiError(503, 'credential_provider_unavailable', err.message, [], { 'retry-after': '30' });
+      return new DomainError(503, 'credential_provider_unavailable', err.message, [], { afterSeconds: 30 });
     case 'not_found':
-      return new ApiError(404, 'not_found', err.message);
+      return new DomainError(404, 'not_found', err.message);
     case 'disabled':
-      return ApiError.unprocessable(err.message, 'credential_provider_disabled');
+      return DomainError.unprocessable(err.message, 'credential_provider_disabled');
     default:
-      return new ApiError(502, 'credential_provider_error', err.message);
+      return new DomainError(502, 'credential_provider_error', err.message);
   }
 }
 
@@ -73,9 +73,9 @@ export class ProviderService {
   async checkRef(orgId: string, ref: ProviderRef | undefined): Promise<void> {
     if (!ref?.provider) return;
     if (!(await this.records.find(orgId, ref.provider))) {
-      throw new ApiError(404, 'not_found', `credential.provider: credential provider '${ref.provider}' not found`, [{ code: 'invalid_field', message: `credential.provider: no credential provider named or with id '${ref.provider}'` }]);
+      throw new DomainError(404, 'not_found', `credential.provider: credential provider '${ref.provider}' not found`, [{ code: 'invalid_field', message: `credential.provider: no credential provider named or with id '${ref.provider}'` }]);
     }
-    if (ref.path !== undefined && !splitItemPath(ref.path)) throw ApiError.invalidField('credential.path', 'must be "Vault/Item"');
+    if (ref.path !== undefined && !splitItemPath(ref.path)) throw DomainError.invalidField('credential.path', 'must be "Vault/Item"');
   }
 
   /** Whether a login flow could use the reference now (for can_reauth): the provider (auto: any provider) exists and is enabled. */

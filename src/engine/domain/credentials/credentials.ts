@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, CredentialTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
@@ -58,11 +58,11 @@ export function normalizeDomain(domain: string, field = 'domain'): string {
     try {
       d = new URL(d).hostname;
     } catch {
-      throw ApiError.invalidField(field, 'must be a domain name');
+      throw DomainError.invalidField(field, 'must be a domain name');
     }
   }
   d = d.replace(/\.$/, '');
-  if (!d || d.length > 253 || !/^[a-z0-9.:[\]_-]+$/.test(d)) throw ApiError.invalidField(field, 'must be a domain name');
+  if (!d || d.length > 253 || !/^[a-z0-9.:[\]_-]+$/.test(d)) throw DomainError.invalidField(field, 'must be a domain name');
   return d;
 }
 
@@ -72,9 +72,9 @@ function checkTotpSecret(secret: string): string {
   try {
     key = decodeBase32(normalized);
   } catch (err) {
-    throw ApiError.invalidField('totp_secret', `must be base32: ${(err as Error).message}`);
+    throw DomainError.invalidField('totp_secret', `must be base32: ${(err as Error).message}`);
   }
-  if (key.length < 10) throw ApiError.invalidField('totp_secret', 'is too short (at least 16 base32 characters)');
+  if (key.length < 10) throw DomainError.invalidField('totp_secret', 'is too short (at least 16 base32 characters)');
   return normalized;
 }
 
@@ -108,7 +108,7 @@ export class Credentials {
   private async assertNameFree(projectId: string, name: string, exceptId?: string): Promise<void> {
     let q = this.db.selectFrom('credentials').select('id').where('project_id', '=', projectId).where('name', '=', name);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw ApiError.conflict(`a credential named '${name}' already exists`, 'credential_name_taken');
+    if (await q.executeTakeFirst()) throw DomainError.conflict(`a credential named '${name}' already exists`, 'credential_name_taken');
   }
 
   async create(orgId: string, projectId: string, body: CredentialCreate): Promise<CredentialDto> {
@@ -143,7 +143,7 @@ export class Credentials {
 
   async get(projectId: string, idOrName: string): Promise<CredentialRow> {
     const row = await this.find(projectId, idOrName);
-    if (!row) throw ApiError.notFound('credential', idOrName);
+    if (!row) throw DomainError.notFound('credential', idOrName);
     return row;
   }
 
@@ -199,7 +199,7 @@ export class Credentials {
   async totpCode(projectId: string, idOrName: string): Promise<{ code: string; expires_at: string }> {
     const row = await this.get(projectId, idOrName);
     const secret = this.totpSecretOf(row);
-    if (!secret) throw ApiError.unprocessable(`credential '${row.name}' has no TOTP secret`, 'no_totp_secret');
+    if (!secret) throw DomainError.unprocessable(`credential '${row.name}' has no TOTP secret`, 'no_totp_secret');
     const t = totpFromSecret(secret, this.clock.now());
     return { code: t.code, expires_at: t.expiresAt.toISOString() };
   }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import type { EngineContext } from '../../context.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AppEventLog } from '../apps/app-event-log.js';
 import { appVersionDto, type AppVersions } from '../apps/app-versions.js';
 import { baseAppEnv, engineModulesDir, startAppProcess } from '../../runtime/app-runtime/app-process.js';
@@ -65,7 +65,7 @@ export async function runDeploymentPipeline(ctx: EngineContext, events: AppEvent
     const now = ctx.clock.now().toISOString();
     recorded = await ctx.db.transaction().execute((trx) => apps.record(trx, { ...row, force: row.force === 1 }, found, now));
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     events.append(row.id, { event: 'error', timestamp: events.now(), error: { code: err.code, message: err.message } });
     return hooks.setStatus(row.id, 'failed', err.message);
   }

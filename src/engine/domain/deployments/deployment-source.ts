@@ -7,7 +7,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { unzipIntoDirectory, type UnzipLimits } from '../../runtime/zip/unzip-safely.js';
 
 export const ZIP_LIMITS: UnzipLimits = { entries: 50_000, bytes: 1024 * 1024 * 1024 };
@@ -26,6 +26,6 @@ export async function copyLocalSource(source: string, root: string): Promise<voi
 export function resolveEntrypoint(root: string, rel: string): string {
   const target = path.resolve(root, rel);
   const r = path.relative(root, target);
-  if (!r || r.startsWith('..') || path.isAbsolute(r)) throw ApiError.invalidField('entrypoint_rel_path', 'must be a relative path inside the deployed directory');
+  if (!r || r.startsWith('..') || path.isAbsolute(r)) throw DomainError.invalidField('entrypoint_rel_path', 'must be a relative path inside the deployed directory');
   return target;
 }

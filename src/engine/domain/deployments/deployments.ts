@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { AppEventLog } from '../apps/app-event-log.js';
 import type { AppVersions } from '../apps/app-versions.js';
@@ -51,7 +51,7 @@ export class Deployments {
   }
 
   async create(auth: AuthContext, input: DeploymentInput): Promise<DeploymentDto> {
-    if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     const id = newId();
     const dir = this.dirOf(id);
     let entrypoint: string;
@@ -102,11 +102,11 @@ export class Deployments {
     if (given) {
       const file = resolveEntrypoint(dir, given);
       const st = await fsp.stat(file).catch(() => null);
-      if (!st?.isFile()) throw ApiError.invalidField('entrypoint_rel_path', `'${given}' is not a file in the uploaded source`);
+      if (!st?.isFile()) throw DomainError.invalidField('entrypoint_rel_path', `'${given}' is not a file in the uploaded source`);
       return path.relative(dir, file).split(path.sep).join('/');
     }
     for (const guess of ENTRYPOINT_GUESSES) if ((await fsp.stat(path.join(dir, guess)).catch(() => null))?.isFile()) return guess;
-    throw ApiError.invalidField('entrypoint_rel_path', `is required (none of ${ENTRYPOINT_GUESSES.join(', ')} exists)`);
+    throw DomainError.invalidField('entrypoint_rel_path', `is required (none of ${ENTRYPOINT_GUESSES.join(', ')} exists)`);
   }
 
   /** Records a status change and reports it as a `deployment_state` event; terminal states end the event log. */
@@ -127,12 +127,12 @@ export class Deployments {
 
   async get(auth: AuthContext, id: string): Promise<DeploymentRow> {
     const row = await this.ctx.db.selectFrom('deployments').selectAll().where('id', '=', id).where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('deleted_at', 'is', null).executeTakeFirst();
-    if (!row) throw ApiError.notFound('deployment', id);
+    if (!row) throw DomainError.notFound('deployment', id);
     return row;
   }
 
   async list(auth: AuthContext, q: { app_name?: string; app_version?: string; query?: string; offset: number; limit: number }): Promise<DeploymentRow[]> {
-    if (q.app_version && !q.app_name) throw ApiError.invalidField('app_version', 'needs app_name');
+    if (q.app_version && !q.app_name) throw DomainError.invalidField('app_version', 'needs app_name');
     let sel = this.ctx.db.selectFrom('deployments').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('deleted_at', 'is', null);
     if (q.app_name) {
       let sub = this.ctx.db.selectFrom('app_versions').select('deployment_id').where('project_id', '=', auth.projectId).where('app_name', '=', q.app_name);

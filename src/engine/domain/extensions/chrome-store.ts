@@ -5,7 +5,7 @@
  * a 502 `chrome_store_unreachable`, a store that does not answer in time a 504, and a store
  * that answers an error a 502 naming its status — never a 500 and never a hang.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { crxToZip } from './crx.js';
 
 export const DEFAULT_CHROME_STORE_URL = 'https://clients2.google.com/service/update2/crx';
@@ -28,10 +28,10 @@ export function chromeStoreId(url: string): string {
   try {
     u = new URL(url);
   } catch {
-    throw ApiError.invalidField('url', 'must be a Chrome Web Store URL (https://chromewebstore.google.com/detail/<name>/<id>) or an extension id');
+    throw DomainError.invalidField('url', 'must be a Chrome Web Store URL (https://chromewebstore.google.com/detail/<name>/<id>) or an extension id');
   }
   const id = u.pathname.split('/').filter(Boolean).find((seg) => EXTENSION_ID.test(seg));
-  if (!id) throw ApiError.invalidField('url', 'names no extension: expected https://chromewebstore.google.com/detail/<name>/<32-letter id>');
+  if (!id) throw DomainError.invalidField('url', 'names no extension: expected https://chromewebstore.google.com/detail/<name>/<32-letter id>');
   return id;
 }
 
@@ -61,7 +61,7 @@ async function readCapped(res: Response, signal: AbortSignal): Promise<Buffer> {
     size += value.length;
     if (size > MAX_CRX_BYTES) {
       await reader.cancel();
-      throw new ApiError(502, 'chrome_store_bad_package', `the Chrome Web Store package is larger than ${MAX_CRX_BYTES} bytes`);
+      throw new DomainError(502, 'chrome_store_bad_package', `the Chrome Web Store package is larger than ${MAX_CRX_BYTES} bytes`);
     }
     chunks.push(Buffer.from(value));
   }
@@ -79,24 +79,24 @@ export async function fetchFromChromeStore(opts: { base: string; timeoutMs: numb
   }
   if (res.status === 204 || res.status === 404) {
     await res.body?.cancel();
-    throw new ApiError(404, 'extension_not_found', `the Chrome Web Store has no extension '${id}' for ${opts.os}`);
+    throw new DomainError(404, 'extension_not_found', `the Chrome Web Store has no extension '${id}' for ${opts.os}`);
   }
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    throw new ApiError(502, 'chrome_store_error', `the Chrome Web Store answered HTTP ${res.status} for extension '${id}'`);
+    throw new DomainError(502, 'chrome_store_error', `the Chrome Web Store answered HTTP ${res.status} for extension '${id}'`);
   }
   let buf: Buffer;
   try {
     buf = await readCapped(res, signal);
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (err instanceof DomainError) throw err;
     throw storeFailure(err, signal, opts.timeoutMs);
   }
   return { id, zip: crxToZip(buf) };
 }
 
-function storeFailure(err: unknown, signal: AbortSignal, timeoutMs: number): ApiError {
-  if (signal.aborted) return new ApiError(504, 'chrome_store_timeout', `the Chrome Web Store did not answer within ${Math.round(timeoutMs / 1000)} s`);
+function storeFailure(err: unknown, signal: AbortSignal, timeoutMs: number): DomainError {
+  if (signal.aborted) return new DomainError(504, 'chrome_store_timeout', `the Chrome Web Store did not answer within ${Math.round(timeoutMs / 1000)} s`);
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return new ApiError(502, 'chrome_store_unreachable', `the Chrome Web Store could not be reached from this engine (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+  return new DomainError(502, 'chrome_store_unreachable', `the Chrome Web Store could not be reached from this engine (${cause?.code ?? cause?.message ?? (err as Error).message})`);
 }

@@ -4,14 +4,14 @@
  * is what follows; the signature is not checked (the archive is handed to the caller, who
  * loads it unpacked, where Chromium does not check it either).
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 const MAGIC = 'Cr24';
 
 export function crxToZip(buf: Buffer): Buffer {
   // Some stores answer a plain zip already.
   if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) return buf;
-  const bad = (why: string) => new ApiError(502, 'chrome_store_bad_package', `the Chrome Web Store answered something that is not an extension package (${why})`);
+  const bad = (why: string) => new DomainError(502, 'chrome_store_bad_package', `the Chrome Web Store answered something that is not an extension package (${why})`);
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== MAGIC) throw bad('no CRX magic');
   const version = buf.readUInt32LE(4);
   let start: number;

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { unzipIntoDirectory, unzipSafely, type UnzipLimits, type UnzipTarget } from '../../runtime/zip/unzip-safely.js';
 
 export const EXTENSION_ZIP_LIMITS: UnzipLimits = { entries: 20_000, bytes: 512 * 1024 * 1024 };
@@ -21,7 +21,7 @@ export function manifestFolder(files: string[], field: string): string {
     const [top] = [...tops];
     if (files.includes(`${top}/manifest.json`)) return top;
   }
-  throw ApiError.unprocessable(`${field} is not an unpacked browser extension: no manifest.json at the root of the zip (or in its single top folder)`, 'invalid_extension');
+  throw DomainError.unprocessable(`${field} is not an unpacked browser extension: no manifest.json at the root of the zip (or in its single top folder)`, 'invalid_extension');
 }
 
 /** Reads the whole archive (all checks, nothing written) and returns where its manifest is. */

@@ -7,7 +7,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { unpackExtension } from './extension-archive.js';
 import type { ExtensionRow, Extensions, Scope } from './extensions.js';
 
@@ -33,14 +33,14 @@ export function extensionService(extensions: Extensions): ExtensionService {
     extensions,
     async resolve(scope, selectors, opts = {}) {
       const field = opts.field ?? 'extensions';
-      if (selectors.length > MAX_EXTENSIONS_PER_SESSION) throw ApiError.invalidField(field, `at most ${MAX_EXTENSIONS_PER_SESSION} extensions`);
+      if (selectors.length > MAX_EXTENSIONS_PER_SESSION) throw DomainError.invalidField(field, `at most ${MAX_EXTENSIONS_PER_SESSION} extensions`);
       const rows: ExtensionRow[] = [];
       for (const [i, s] of selectors.entries()) {
-        if (!s.id && !s.name) throw ApiError.invalidField(`${field}[${i}]`, 'give the extension id or name');
-        if (s.id && s.name) throw ApiError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
+        if (!s.id && !s.name) throw DomainError.invalidField(`${field}[${i}]`, 'give the extension id or name');
+        if (s.id && s.name) throw DomainError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
         const key = (s.id || s.name) as string;
         const row = await extensions.find(scope, key);
-        if (!row) throw new ApiError(404, 'extension_not_found', `extension '${key}' (${field}[${i}]) not found in this project; upload it first with POST /extensions`);
+        if (!row) throw new DomainError(404, 'extension_not_found', `extension '${key}' (${field}[${i}]) not found in this project; upload it first with POST /extensions`);
         if (!rows.some((r) => r.id === row.id)) rows.push(row);
       }
       if (opts.use) {
@@ -69,6 +69,6 @@ export function extensionService(extensions: Extensions): ExtensionService {
 export async function requireArchive(extensions: Extensions, r: ExtensionRow): Promise<void> {
   const ok = await fsp.access(extensions.zipPath(r.id)).then(() => true, () => false);
   if (!ok) {
-    throw new ApiError(503, 'extension_archive_unavailable', `the archive of extension '${r.name ?? r.id}' is not on this engine node; with several nodes, <dataDir>/extensions must be shared storage`);
+    throw new DomainError(503, 'extension_archive_unavailable', `the archive of extension '${r.name ?? r.id}' is not on this engine node; with several nodes, <dataDir>/extensions must be shared storage`);
   }
 }

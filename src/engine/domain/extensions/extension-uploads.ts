@@ -8,7 +8,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { multipartError, saveFilePart } from '../../runtime/uploads/multipart-files.js';
 import { newId } from '../ids.js';
 import { validateExtensionName, validateStoredExtensionName, type StagedZip } from './extensions.js';
@@ -20,7 +20,7 @@ export const MAX_EXTENSION_ZIP_BYTES = 256 * 1024 * 1024;
 const tooLarge = `an extension zip is larger than ${MAX_EXTENSION_ZIP_BYTES} bytes`;
 
 function requireMultipart(req: FastifyRequest, what: string): void {
-  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', `expected a multipart/form-data body with ${what}`);
+  if (!req.isMultipart()) throw new DomainError(415, 'unsupported_media_type', `expected a multipart/form-data body with ${what}`);
 }
 
 /** Reads `POST /extensions`: the zip goes to `stagingFile` (the caller removes it if still there). */
@@ -33,20 +33,20 @@ export async function readExtensionUpload(req: FastifyRequest, stagingFile: stri
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
-          throw ApiError.invalidField(part.fieldname, 'is not a known file field (expected file)');
+          throw DomainError.invalidField(part.fieldname, 'is not a known file field (expected file)');
         }
-        if (zip) throw ApiError.invalidField('file', 'must be given once');
+        if (zip) throw DomainError.invalidField('file', 'must be given once');
         const saved = await saveFilePart(part.file, stagingFile);
         zip = { file: stagingFile, checksum: saved.sha256, size: saved.size };
       } else if (part.fieldname === 'name') {
         name = validateStoredExtensionName(String(part.value));
-      } else throw ApiError.invalidField(part.fieldname, 'is not a known field (expected file and name)');
+      } else throw DomainError.invalidField(part.fieldname, 'is not a known field (expected file and name)');
     }
   } catch (err) {
     throw multipartError(err, tooLarge);
   }
-  if (!zip) throw ApiError.invalidField('file', 'is required (a zip of the unpacked extension, with manifest.json)');
-  if (zip.size === 0) throw new ApiError(400, 'invalid_zip', 'file is empty, not a zip archive');
+  if (!zip) throw DomainError.invalidField('file', 'is required (a zip of the unpacked extension, with manifest.json)');
+  if (zip.size === 0) throw new DomainError(400, 'invalid_zip', 'file is empty, not a zip archive');
   return { zip, name };
 }
 
@@ -62,21 +62,21 @@ export async function readSessionExtensionUploads(req: FastifyRequest, stagingDi
       const m = PAIR.exec(part.fieldname);
       if (!m) {
         if (part.type === 'file') part.file.resume();
-        throw ApiError.invalidField(part.fieldname, 'is not a known field (expected extensions[i][name] and extensions[i][zip_file])');
+        throw DomainError.invalidField(part.fieldname, 'is not a known field (expected extensions[i][name] and extensions[i][zip_file])');
       }
       const index = Number(m[1]);
       if (index >= MAX_EXTENSIONS_PER_SESSION) {
         if (part.type === 'file') part.file.resume();
-        throw ApiError.invalidField('extensions', `at most ${MAX_EXTENSIONS_PER_SESSION} extensions per call`);
+        throw DomainError.invalidField('extensions', `at most ${MAX_EXTENSIONS_PER_SESSION} extensions per call`);
       }
       if (m[2] === 'name') {
-        if (part.type !== 'field') throw ApiError.invalidField(part.fieldname, 'must be a text field');
+        if (part.type !== 'field') throw DomainError.invalidField(part.fieldname, 'must be a text field');
         names.set(index, validateExtensionName(String(part.value), part.fieldname));
       } else {
-        if (part.type !== 'file') throw ApiError.invalidField(part.fieldname, 'must be a file');
+        if (part.type !== 'file') throw DomainError.invalidField(part.fieldname, 'must be a file');
         if (zips.has(index)) {
           part.file.resume();
-          throw ApiError.invalidField(part.fieldname, 'must be given once');
+          throw DomainError.invalidField(part.fieldname, 'must be given once');
         }
         await fsp.mkdir(stagingDir, { recursive: true, mode: 0o700 });
         const file = path.join(stagingDir, `${newId()}.zip`);
@@ -88,14 +88,14 @@ export async function readSessionExtensionUploads(req: FastifyRequest, stagingDi
     throw multipartError(err, tooLarge);
   }
   const indexes = [...new Set([...names.keys(), ...zips.keys()])].sort((a, b) => a - b);
-  if (indexes.length === 0) throw ApiError.invalidField('extensions', 'must contain at least one extension');
+  if (indexes.length === 0) throw DomainError.invalidField('extensions', 'must contain at least one extension');
   const out: Array<{ name: string; zipFile: string }> = [];
   for (const i of indexes) {
     const name = names.get(i);
     const zipFile = zips.get(i);
-    if (!name) throw ApiError.invalidField(`extensions[${i}][name]`, 'is required');
-    if (!zipFile) throw ApiError.invalidField(`extensions[${i}][zip_file]`, 'is required');
-    if (out.some((o) => o.name === name)) throw ApiError.invalidField(`extensions[${i}][name]`, `'${name}' is given twice`);
+    if (!name) throw DomainError.invalidField(`extensions[${i}][name]`, 'is required');
+    if (!zipFile) throw DomainError.invalidField(`extensions[${i}][zip_file]`, 'is required');
+    if (out.some((o) => o.name === name)) throw DomainError.invalidField(`extensions[${i}][name]`, `'${name}' is given twice`);
     out.push({ name, zipFile });
   }
   return out;

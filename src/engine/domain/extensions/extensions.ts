@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ExtensionTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Extension } from '../../../shared/wire/extensions.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { inspectExtensionZip } from './extension-archive.js';
@@ -34,14 +34,14 @@ export interface StagedZip {
 const NAME = /^[A-Za-z0-9._-]{1,255}$/;
 
 export function validateExtensionName(name: string, field = 'name'): string {
-  if (!NAME.test(name) || name === '.' || name === '..') throw ApiError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ - (not . or ..)');
+  if (!NAME.test(name) || name === '.' || name === '..') throw DomainError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ - (not . or ..)');
   return name;
 }
 
 /** A stored extension's name must also stay addressable: GET /extensions/from_chrome_store is a route of its own. */
 export function validateStoredExtensionName(name: string): string {
   validateExtensionName(name);
-  if (name === 'from_chrome_store') throw ApiError.invalidField('name', "'from_chrome_store' is reserved (GET /extensions/from_chrome_store is the Web Store route)");
+  if (name === 'from_chrome_store') throw DomainError.invalidField('name', "'from_chrome_store' is reserved (GET /extensions/from_chrome_store is the Web Store route)");
   return name;
 }
 
@@ -69,7 +69,7 @@ export class Extensions {
 
   private async assertNameFree(scope: Scope, name: string): Promise<void> {
     const hit = await this.db.selectFrom('extensions').select('id').where('project_id', '=', scope.projectId).where('name', '=', name).executeTakeFirst();
-    if (hit) throw ApiError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
+    if (hit) throw DomainError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
   }
 
   /** Checks the staged zip (a real zip with a manifest.json) and keeps it as a new extension. */
@@ -87,7 +87,7 @@ export class Extensions {
     } catch (e) {
       await fsp.rm(this.zipPath(row.id), { force: true });
       // The unique index settles a race between two uploads of the same name.
-      if (name !== undefined && (await this.find(scope, name))) throw ApiError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
+      if (name !== undefined && (await this.find(scope, name))) throw DomainError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
       throw e;
     }
     resourceChanges(this.db).upsert('extension', row.id, row.project_id);
@@ -101,7 +101,7 @@ export class Extensions {
 
   async get(scope: Scope, idOrName: string): Promise<ExtensionRow> {
     const r = await this.find(scope, idOrName);
-    if (!r) throw new ApiError(404, 'extension_not_found', `extension '${idOrName}' not found`);
+    if (!r) throw new DomainError(404, 'extension_not_found', `extension '${idOrName}' not found`);
     return r;
   }
 

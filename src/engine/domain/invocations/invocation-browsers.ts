@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionDto } from '../sessions/session-record.js';
 import { isTerminalInvocation } from './invocation-record.js';
 import { projectAuth } from './invocations.js';
@@ -28,8 +28,8 @@ export function sessionsOf(ctx: EngineContext): InvocationSessionManager | undef
 
 async function assertJoinable(ctx: EngineContext, auth: AuthContext, invocationId: string): Promise<void> {
   const row = await ctx.db.selectFrom('invocations').select(['status']).where('id', '=', invocationId).where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).executeTakeFirst();
-  if (!row) throw new ApiError(404, 'invocation_not_found', `invocation '${invocationId}' not found in this project`);
-  if (isTerminalInvocation(row.status)) throw ApiError.conflict(`invocation '${invocationId}' already ${row.status}; browsers can only join a running invocation`, 'invocation_finished');
+  if (!row) throw new DomainError(404, 'invocation_not_found', `invocation '${invocationId}' not found in this project`);
+  if (isTerminalInvocation(row.status)) throw DomainError.conflict(`invocation '${invocationId}' already ${row.status}; browsers can only join a running invocation`, 'invocation_finished');
 }
 
 export function installInvocationBrowserChecks(app: FastifyInstance, ctx: EngineContext): void {

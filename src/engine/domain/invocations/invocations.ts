@@ -9,7 +9,7 @@
  */
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { AppEventLog } from '../apps/app-event-log.js';
 import { DEFAULT_VERSION, type AppVersions } from '../apps/app-versions.js';
@@ -79,18 +79,18 @@ export class Invocations {
   }
 
   async create(auth: AuthContext, body: CreateInvocationBody): Promise<{ row: InvocationRow; accepted: boolean }> {
-    if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     if (body.payload !== undefined) {
       try {
         JSON.parse(body.payload);
       } catch (err) {
-        throw ApiError.invalidField('payload', `must be JSON text: ${(err as Error).message}`);
+        throw DomainError.invalidField('payload', `must be JSON text: ${(err as Error).message}`);
       }
     }
     const version = body.version || DEFAULT_VERSION;
     const appVersion = await this.apps.resolve(auth, body.app_name, version);
     const actions = JSON.parse(appVersion.actions) as Array<{ name: string }>;
-    if (!actions.some((a) => a.name === body.action_name)) throw new ApiError(404, 'action_not_found', `app '${body.app_name}' version '${appVersion.version}' has no action '${body.action_name}' (it has: ${actions.map((a) => a.name).join(', ') || 'none'})`);
+    if (!actions.some((a) => a.name === body.action_name)) throw new DomainError(404, 'action_not_found', `app '${body.app_name}' version '${appVersion.version}' has no action '${body.action_name}' (it has: ${actions.map((a) => a.name).join(', ') || 'none'})`);
     const timeout = body.async ? (body.async_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) : DEFAULT_TIMEOUT_SECONDS;
     const { key, hash } = newInvocationKey();
     const row: InvocationRow = {
@@ -118,7 +118,7 @@ export class Invocations {
         // Serializes concurrent creates of one project on PostgreSQL (SQLite transactions already are).
         if (this.ctx.store.dialect === 'postgres') await trx.selectFrom('projects').select('id').where('id', '=', auth.projectId).forUpdate().execute();
         const r = await trx.selectFrom('invocations').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', auth.projectId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
-        if (Number(r.n) >= cap) throw ApiError.tooMany(`this project already runs ${cap} invocations (max_concurrent_invocations); retry when one finishes`, 'invocation_limit_reached', RETRY_AFTER_SECONDS);
+        if (Number(r.n) >= cap) throw DomainError.tooMany(`this project already runs ${cap} invocations (max_concurrent_invocations); retry when one finishes`, 'invocation_limit_reached', RETRY_AFTER_SECONDS);
       }
       await trx.insertInto('invocations').values(row).execute();
     });
@@ -203,7 +203,7 @@ export class Invocations {
 
   async get(auth: AuthContext, id: string): Promise<InvocationRow> {
     const row = await this.ctx.db.selectFrom('invocations').selectAll().where('id', '=', id).where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).executeTakeFirst();
-    if (!row) throw ApiError.notFound('invocation', id);
+    if (!row) throw DomainError.notFound('invocation', id);
     return row;
   }
 
@@ -229,12 +229,12 @@ export class Invocations {
       try {
         JSON.parse(body.output);
       } catch (err) {
-        throw ApiError.invalidField('output', `must be JSON text: ${(err as Error).message}`);
+        throw DomainError.invalidField('output', `must be JSON text: ${(err as Error).message}`);
       }
     }
-    if (isTerminalInvocation(row.status)) throw ApiError.conflict(`invocation '${id}' already ${row.status}; only queued or running invocations can be updated`, 'invocation_finished');
+    if (isTerminalInvocation(row.status)) throw DomainError.conflict(`invocation '${id}' already ${row.status}; only queued or running invocations can be updated`, 'invocation_finished');
     const done = await this.finish(row.id, { status: body.status, output: body.output, reason: body.status === 'failed' ? 'set to failed through the API' : null });
-    if (!done) throw ApiError.conflict(`invocation '${id}' finished meanwhile`, 'invocation_finished');
+    if (!done) throw DomainError.conflict(`invocation '${id}' finished meanwhile`, 'invocation_finished');
     return this.row(row.id);
   }
 

@@ -9,18 +9,18 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
 
 /** The caller must be a long-lived API key (not a session token or invocation key). */
 export function requireApiKey(auth: AuthContext): void {
-  if (auth.strategy !== 'api_key') throw ApiError.forbidden('organization administration needs an API key');
+  if (auth.strategy !== 'api_key') throw DomainError.forbidden('organization administration needs an API key');
 }
 
 /** The caller must hold an org-wide API key. */
 export function requireOrgWideKey(auth: AuthContext, action: string): void {
   requireApiKey(auth);
-  if (auth.credentialProjectId !== null) throw ApiError.forbidden(`${action} needs an org-wide API key; this key is scoped to one project`);
+  if (auth.credentialProjectId !== null) throw DomainError.forbidden(`${action} needs an org-wide API key; this key is scoped to one project`);
 }
 
 /**
@@ -48,6 +48,6 @@ export function confinedProject(auth: AuthContext): string | null {
  */
 export async function getVisibleProject(projects: Projects, auth: AuthContext, idOrName: string): Promise<ProjectRow> {
   const p = await projects.get(auth.orgId, idOrName);
-  if (auth.credentialProjectId !== null && auth.credentialProjectId !== p.id) throw ApiError.notFound('project', idOrName);
+  if (auth.credentialProjectId !== null && auth.credentialProjectId !== p.id) throw DomainError.notFound('project', idOrName);
   return p;
 }

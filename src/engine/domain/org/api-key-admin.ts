@@ -10,7 +10,7 @@ import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { AuthContext } from '../../http/auth.js';
 import type { ApiKey, CreatedApiKey } from '../../../shared/wire/org.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { checkDisplayName } from '../display-name.js';
 import type { ApiKeyAuthority } from './api-keys.js';
 import type { Projects } from './projects.js';
@@ -61,7 +61,7 @@ export class ApiKeyAdmin {
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     const r = await this.record(auth, id, false);
-    if (auth.userId === r.id) throw ApiError.conflict('an API key cannot delete itself; delete it with a different key', 'cannot_delete_own_key');
+    if (auth.userId === r.id) throw DomainError.conflict('an API key cannot delete itself; delete it with a different key', 'cannot_delete_own_key');
     await this.db.updateTable('api_keys').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', r.id).where('deleted_at', 'is', null).execute();
     this.authority.evict(r.key_hash);
     resourceChanges(this.db).delete('api_key', r.id, r.project_id);
@@ -104,7 +104,7 @@ export class ApiKeyAdmin {
   private async record(auth: AuthContext, id: string, includeDeleted: boolean): Promise<ApiKeyRecordRow> {
     requireApiKey(auth);
     const r = await findApiKeyRecord(this.db, auth.orgId, id, { includeDeleted, projectId: confinedProject(auth) ?? undefined });
-    if (!r) throw ApiError.notFound('API key', id);
+    if (!r) throw DomainError.notFound('API key', id);
     return r;
   }
 
@@ -113,12 +113,12 @@ export class ApiKeyAdmin {
     const own = confinedProject(auth);
     if (requested === undefined) return own;
     if (requested === null) {
-      if (own) throw ApiError.forbidden('creating an org-wide API key needs an org-wide API key; this key is scoped to one project');
+      if (own) throw DomainError.forbidden('creating an org-wide API key needs an org-wide API key; this key is scoped to one project');
       return null;
     }
     const p = await this.projects.find(auth.orgId, requested);
-    if (!p) throw new ApiError(404, 'project_not_found', `project '${requested}' not found`);
-    if (own && p.id !== own) throw ApiError.forbidden('this API key is scoped to another project');
+    if (!p) throw new DomainError(404, 'project_not_found', `project '${requested}' not found`);
+    if (own && p.id !== own) throw DomainError.forbidden('this API key is scoped to another project');
     return p.id;
   }
 }

@@ -7,12 +7,12 @@
  * JWTs and invocation keys are confined to one session or one run and get no feed at all.
  */
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { ChangeEvent } from '../../../shared/wire/changes.js';
 
 /** Throws 403 for credentials that may not follow the feed. */
 export function requireFeedAccess(auth: AuthContext): void {
-  if (auth.strategy !== 'api_key') throw ApiError.forbidden('the change feed needs an API key; session tokens and invocation keys cannot follow it');
+  if (auth.strategy !== 'api_key') throw DomainError.forbidden('the change feed needs an API key; session tokens and invocation keys cannot follow it');
 }
 
 export function changeVisibleTo(auth: AuthContext, e: ChangeEvent): boolean {

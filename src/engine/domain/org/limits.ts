@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { OrgLimits, ProjectLimits } from '../../../shared/wire/org.js';
 import type { EngineContext } from '../../context.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
 import { resourceChanges } from '../../events/resource-changes.js';
 
@@ -84,7 +84,7 @@ export class Limits implements LimitsService {
     if ('default_project_max_concurrent_sessions' in patch) {
       const value = cap(patch.default_project_max_concurrent_sessions);
       if (value !== null && value > this.orgCap) {
-        throw ApiError.invalidField('default_project_max_concurrent_sessions', `must not exceed the organization's max_concurrent_sessions (${this.orgCap})`);
+        throw DomainError.invalidField('default_project_max_concurrent_sessions', `must not exceed the organization's max_concurrent_sessions (${this.orgCap})`);
       }
       await this.db.updateTable('orgs').set({ default_project_max_concurrent_sessions: value }).where('id', '=', orgId).execute();
       resourceChanges(this.db).upsert('org_limits', orgId);

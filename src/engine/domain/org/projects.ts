@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProjectTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { nameKey } from '../../../shared/name-key.js';
@@ -79,14 +79,14 @@ export class Projects {
 
   /** Two concurrent writers can both pass `assertNameFree`; the unique index decides. */
   private nameTaken(err: unknown, name: string): never {
-    if (isUniqueViolation(err)) throw ApiError.conflict(`a project named '${name}' already exists`, 'project_name_taken');
+    if (isUniqueViolation(err)) throw DomainError.conflict(`a project named '${name}' already exists`, 'project_name_taken');
     throw err;
   }
 
   private async assertNameFree(orgId: string, name: string, exceptId?: string): Promise<void> {
     let q = this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('name_key', '=', nameKey(name)).where('deleted_at', 'is', null);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw ApiError.conflict(`a project named '${name}' already exists`, 'project_name_taken');
+    if (await q.executeTakeFirst()) throw DomainError.conflict(`a project named '${name}' already exists`, 'project_name_taken');
   }
 
   /** Finds an active (not deleted) project by id, else by exact name. */
@@ -97,7 +97,7 @@ export class Projects {
 
   async get(orgId: string, idOrName: string): Promise<ProjectRow> {
     const p = await this.find(orgId, idOrName);
-    if (!p) throw ApiError.notFound('project', idOrName);
+    if (!p) throw DomainError.notFound('project', idOrName);
     return p;
   }
 
@@ -159,10 +159,10 @@ export class Projects {
   async delete(orgId: string, idOrName: string): Promise<void> {
     const p = await this.get(orgId, idOrName);
     const others = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).where('id', '!=', p.id).limit(1).execute();
-    if (others.length === 0) throw ApiError.conflict('the last project of an organization cannot be deleted', 'last_project');
+    if (others.length === 0) throw DomainError.conflict('the last project of an organization cannot be deleted', 'last_project');
     for (const count of this.usage) {
       const u = await count(p.id);
-      if (u.count > 0) throw ApiError.conflict(`project is not empty: it still has ${u.count} ${u.what}`, 'project_not_empty');
+      if (u.count > 0) throw DomainError.conflict(`project is not empty: it still has ${u.count} ${u.what}`, 'project_not_empty');
     }
     this.forgetListings();
     await this.db.updateTable('projects').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', p.id).execute().finally(() => this.forgetListings());
@@ -178,7 +178,7 @@ export class Projects {
 
   private async loadDefaultProjectId(orgId: string): Promise<string> {
     const p = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
-    if (!p) throw new ApiError(409, 'no_project', 'organization has no project');
+    if (!p) throw new DomainError(409, 'no_project', 'organization has no project');
     this.defaultCache.set(orgId, p.id);
     return p.id;
   }

@@ -5,7 +5,7 @@
  * stored as the `browser_pool_config` the API returns, and turned into the session-create
  * body every pooled browser is launched with.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { CreateBody } from '../sessions/session-create.js';
 import { checkChromePolicy, checkExtensions, normalizeTelemetry, validateName, validateStartUrl, validateTimeout, validateViewport } from '../sessions/session-options.js';
 import { checkNetwork } from '../sessions/session-network.js';
@@ -18,12 +18,12 @@ export const MAX_FILL_RATE = 10_000;
 export const DEFAULT_POOL_TIMEOUT = 600;
 
 function checkSize(size: number): number {
-  if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE) throw ApiError.invalidField('size', `must be an integer from 1 to ${MAX_POOL_SIZE}`);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_POOL_SIZE) throw DomainError.invalidField('size', `must be an integer from 1 to ${MAX_POOL_SIZE}`);
   return size;
 }
 
 function checkFillRate(rate: number): number {
-  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_FILL_RATE) throw ApiError.invalidField('fill_rate_per_minute', `must be an integer from 1 to ${MAX_FILL_RATE} (percent of size per minute)`);
+  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_FILL_RATE) throw DomainError.invalidField('fill_rate_per_minute', `must be an integer from 1 to ${MAX_FILL_RATE} (percent of size per minute)`);
   return rate;
 }
 
@@ -41,7 +41,7 @@ function checkOptions(c: PoolConfig): PoolConfig {
 }
 
 function checkSelector(p: { id?: string; name?: string } | undefined): void {
-  if (p && p.id && p.name) throw ApiError.invalidField('profile', 'give either id or name, not both');
+  if (p && p.id && p.name) throw DomainError.invalidField('profile', 'give either id or name, not both');
 }
 
 export function configFromCreate(body: PoolCreate): PoolConfig {

@@ -6,7 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BrowserPoolTable, Database } from '../../store/schema.js';
 import type { PoolConfig, BrowserPool } from '../../../shared/wire/pools.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 
 export type PoolRow = BrowserPoolTable;
@@ -27,7 +27,7 @@ export async function findPool(db: Kysely<Database>, scope: PoolScope, idOrName:
 
 export async function getPool(db: Kysely<Database>, scope: PoolScope, idOrName: string): Promise<PoolRow> {
   const p = await findPool(db, scope, idOrName);
-  if (!p) throw ApiError.notFound('browser pool', idOrName);
+  if (!p) throw DomainError.notFound('browser pool', idOrName);
   return p;
 }
 
@@ -42,7 +42,7 @@ export async function listPools(db: Kysely<Database>, scope: PoolScope, q: { off
 export async function assertPoolNameFree(db: Kysely<Database> | Transaction<Database>, scope: PoolScope, name: string, exceptId?: string): Promise<void> {
   let q = db.selectFrom('browser_pools').select('id').where('project_id', '=', scope.projectId).where('name', '=', name);
   if (exceptId) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw ApiError.conflict(`a browser pool named '${name}' already exists`, 'pool_name_taken');
+  if (await q.executeTakeFirst()) throw DomainError.conflict(`a browser pool named '${name}' already exists`, 'pool_name_taken');
 }
 
 /** Live browsers of a pool by state (from session rows: true on every node). */

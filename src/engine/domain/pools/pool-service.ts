@@ -9,7 +9,7 @@
  */
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionDto } from '../sessions/session-record.js';
@@ -68,10 +68,10 @@ export class PoolService {
   private async resolveProfileId(scope: PoolScope, c: PoolConfig): Promise<string | null> {
     if (!c.profile) return null;
     const service = this.ctx.services.profiles as ProfileService | undefined;
-    if (!service) throw ApiError.unprocessable('profiles are not available on this engine', 'profiles_unavailable');
+    if (!service) throw DomainError.unprocessable('profiles are not available on this engine', 'profiles_unavailable');
     const key = (c.profile.id || c.profile.name) as string;
     const p = await service.profiles.find(scope, key);
-    if (!p) throw new ApiError(404, 'profile_not_found', `profile '${key}' not found`);
+    if (!p) throw new DomainError(404, 'profile_not_found', `profile '${key}' not found`);
     return p.id;
   }
 
@@ -79,7 +79,7 @@ export class PoolService {
   private async checkProxy(auth: AuthContext, c: PoolConfig): Promise<void> {
     if (!c.proxy_id) return;
     const hooks = this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined;
-    if (!hooks) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
+    if (!hooks) throw DomainError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     const resolved = await hooks.resolve(auth, c.proxy_id);
     await resolved.release?.();
   }
@@ -106,7 +106,7 @@ export class PoolService {
   private async checkExtensions(scope: PoolScope, c: PoolConfig): Promise<void> {
     if (!c.extensions?.length) return;
     const service = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
-    if (!service) throw ApiError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
+    if (!service) throw DomainError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
     await service.resolve(scope, c.extensions);
   }
 
@@ -183,7 +183,7 @@ export class PoolService {
 
   private runtimeOf(row: PoolRow): PoolRuntime {
     const rt = this.runtimes.get(row.id);
-    if (!rt) throw new ApiError(503, 'pool_unavailable', `browser pool '${row.id}' is run by another engine node (${row.node_id})`);
+    if (!rt) throw new DomainError(503, 'pool_unavailable', `browser pool '${row.id}' is run by another engine node (${row.node_id})`);
     return rt;
   }
 
@@ -236,9 +236,9 @@ export class PoolService {
       .where('org_id', '=', auth.orgId)
       .where('project_id', '=', auth.projectId)
       .executeTakeFirst();
-    if (!s || s.pool_id !== row.id) throw ApiError.notFound(`browser session '${body.session_id}' of pool`, row.name ?? row.id);
+    if (!s || s.pool_id !== row.id) throw DomainError.notFound(`browser session '${body.session_id}' of pool`, row.name ?? row.id);
     if (s.deleted_at) return; // already ended: releasing twice is harmless
-    if (s.pool_state !== 'acquired') throw ApiError.conflict(`browser session '${body.session_id}' is not acquired`, 'session_not_acquired');
+    if (s.pool_state !== 'acquired') throw DomainError.conflict(`browser session '${body.session_id}' is not acquired`, 'session_not_acquired');
     if (body.reuse !== false) this.replaceOnEnd.add(s.id);
     const session = this.sessions.get(s.id);
     if (session) await this.sessions.end(session, body.reuse === false ? 'released' : 'released_for_reuse');
@@ -279,7 +279,7 @@ export class PoolService {
     const row = await getPool(this.ctx.db, auth, idOrName);
     const counts = await poolCounts(this.ctx.db, row.id);
     if (counts.acquired > 0 && !force) {
-      throw ApiError.conflict(`browser pool '${idOrName}' has ${counts.acquired} acquired browser(s); release them or delete with force: true`, 'pool_in_use');
+      throw DomainError.conflict(`browser pool '${idOrName}' has ${counts.acquired} acquired browser(s); release them or delete with force: true`, 'pool_in_use');
     }
     const rt = this.runtimes.get(row.id);
     rt?.stop();

@@ -13,7 +13,7 @@
  * names it is active. A session whose browser could not be closed cleanly should call
  * `finish(dir, {save: false})`: a torn copy would be worse than the last good save.
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { profileDto, type ProfileDto, type Profiles, type Scope } from './profiles.js';
 
 export interface ProfileSelector {
@@ -46,11 +46,11 @@ export function profileService(profiles: Profiles): ProfileService {
     profiles,
     async attach(scope, selector, sessionId) {
       const { id, name } = selector;
-      if (id === undefined && name === undefined) throw ApiError.invalidField('profile', 'give the profile id or name');
-      if (id !== undefined && name !== undefined) throw ApiError.invalidField('profile', 'give either id or name, not both');
+      if (id === undefined && name === undefined) throw DomainError.invalidField('profile', 'give the profile id or name');
+      if (id !== undefined && name !== undefined) throw DomainError.invalidField('profile', 'give either id or name, not both');
       const key = (id ?? name) as string;
       const row = await profiles.find(scope, key);
-      if (!row) throw new ApiError(404, 'profile_not_found', `profile '${key}' not found; create it first with POST /profiles`);
+      if (!row) throw new DomainError(404, 'profile_not_found', `profile '${key}' not found; create it first with POST /profiles`);
       void sessionId; // in-use is read from browser_sessions.profile_id (works across nodes)
       const used = (await profiles.touch(row.id)) ?? row;
       let finished = false;

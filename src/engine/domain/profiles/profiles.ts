@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { ProfileStore } from './profile-store.js';
@@ -31,7 +31,7 @@ export interface Scope {
 const NAME = /^[A-Za-z0-9._-]{1,255}$/;
 
 export function validateProfileName(name: string, field = 'name'): string {
-  if (!NAME.test(name)) throw ApiError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
+  if (!NAME.test(name)) throw DomainError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
   return name;
 }
 
@@ -56,7 +56,7 @@ export class Profiles {
   private async assertNameFree(scope: Scope, name: string, exceptId?: string): Promise<void> {
     let q = this.db.selectFrom('profiles').select('id').where('project_id', '=', scope.projectId).where('name', '=', name);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw ApiError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
+    if (await q.executeTakeFirst()) throw DomainError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
   }
 
   async create(scope: Scope, name?: string): Promise<ProfileRow> {
@@ -70,7 +70,7 @@ export class Profiles {
       await this.db.insertInto('profiles').values(row).execute();
     } catch (e) {
       // The unique index settles a race between two creates of the same name.
-      if (name !== undefined && (await this.find(scope, name))) throw ApiError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
+      if (name !== undefined && (await this.find(scope, name))) throw DomainError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
       throw e;
     }
     resourceChanges(this.db).upsert('profile', row.id, row.project_id);
@@ -84,7 +84,7 @@ export class Profiles {
 
   async get(scope: Scope, idOrName: string): Promise<ProfileRow> {
     const p = await this.find(scope, idOrName);
-    if (!p) throw ApiError.notFound('profile', idOrName);
+    if (!p) throw DomainError.notFound('profile', idOrName);
     return p;
   }
 
@@ -121,7 +121,7 @@ export class Profiles {
   async delete(scope: Scope, idOrName: string): Promise<void> {
     const p = await this.get(scope, idOrName);
     const using = await this.sessionsUsing(p.id);
-    if (using > 0) throw ApiError.conflict(`profile '${idOrName}' is in use by ${using} running browser session(s); delete them first`, 'profile_in_use');
+    if (using > 0) throw DomainError.conflict(`profile '${idOrName}' is in use by ${using} running browser session(s); delete them first`, 'profile_in_use');
     await this.db.deleteFrom('profiles').where('id', '=', p.id).execute();
     resourceChanges(this.db).delete('profile', p.id, p.project_id);
     await this.store.remove(p.id);

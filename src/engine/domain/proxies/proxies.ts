@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProxyTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
@@ -65,7 +65,7 @@ export class Proxies {
     const bypass = parseBypassHosts(body.bypass_hosts);
     if (body.type !== 'custom' && !resolveProvider(this.providers, body.type, parsed.config as Record<string, string>)) {
       const where = parsed.config.country ? ` for country ${String(parsed.config.country)}` : '';
-      throw ApiError.unprocessable(
+      throw DomainError.unprocessable(
         `no upstream provider is configured for ${body.type} proxies${where}: the operator must configure one (BROWSERDECK_PROXY_PROVIDERS or <dataDir>/proxy-providers.json), or use a custom proxy`,
         'proxy_provider_not_configured',
       );
@@ -97,17 +97,17 @@ export class Proxies {
 
   async get(projectId: string, id: string): Promise<ProxyRow> {
     const row = await this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
-    if (!row) throw ApiError.notFound('proxy', id);
+    if (!row) throw DomainError.notFound('proxy', id);
     return row;
   }
 
   /** Resolves a `{id?, name?}` selector; a name must match exactly one active proxy (else 400). */
   async select(projectId: string, sel: { id?: string; name?: string }): Promise<ProxyRow> {
     if (sel.id) return this.get(projectId, sel.id);
-    if (!sel.name) throw ApiError.invalidField('proxy', 'give id or name');
+    if (!sel.name) throw DomainError.invalidField('proxy', 'give id or name');
     const rows = await this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('name', '=', sel.name).where('deleted_at', 'is', null).limit(2).execute();
-    if (rows.length === 0) throw ApiError.notFound('proxy', sel.name);
-    if (rows.length > 1) throw ApiError.badRequest(`proxy name '${sel.name}' is ambiguous: more than one proxy has it; select by id`);
+    if (rows.length === 0) throw DomainError.notFound('proxy', sel.name);
+    if (rows.length > 1) throw DomainError.badRequest(`proxy name '${sel.name}' is ambiguous: more than one proxy has it; select by id`);
     return rows[0];
   }
 
@@ -154,7 +154,7 @@ export class Proxies {
       };
     }
     const upstream = resolveProvider(this.providers, row.type as ManagedProxyType, config);
-    if (!upstream) throw ApiError.unprocessable(`the upstream provider for ${row.type} proxies is no longer configured`, 'proxy_provider_not_configured');
+    if (!upstream) throw DomainError.unprocessable(`the upstream provider for ${row.type} proxies is no longer configured`, 'proxy_provider_not_configured');
     return upstream;
   }
 }

@@ -3,7 +3,7 @@
  * returned) plus the secret part (a custom proxy's password), which is stored encrypted.
  */
 import net from 'node:net';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 export type ProxyType = 'datacenter' | 'isp' | 'residential' | 'mobile' | 'custom';
 
@@ -23,7 +23,7 @@ const GEO_FIELDS: Record<Exclude<ProxyType, 'custom'>, string[]> = {
 function str(config: Record<string, unknown>, key: string): string | undefined {
   const v = config[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw ApiError.invalidField(`config.${key}`, 'must be a string');
+  if (typeof v !== 'string') throw DomainError.invalidField(`config.${key}`, 'must be a string');
   return v.trim();
 }
 
@@ -36,14 +36,14 @@ export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> |
   const config = raw ?? {};
   if (type === 'custom') {
     const host = str(config, 'host');
-    if (!host) throw ApiError.invalidField('config.host', 'is required for a custom proxy');
-    if (!isValidHost(host)) throw ApiError.invalidField('config.host', 'must be a host name or IP address');
+    if (!host) throw DomainError.invalidField('config.host', 'is required for a custom proxy');
+    if (!isValidHost(host)) throw DomainError.invalidField('config.host', 'must be a host name or IP address');
     const port = config.port;
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw ApiError.invalidField('config.port', 'must be an integer from 1 to 65535');
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw DomainError.invalidField('config.port', 'must be an integer from 1 to 65535');
     const username = str(config, 'username');
     const password = config.password === undefined || config.password === null ? undefined : config.password;
-    if (password !== undefined && typeof password !== 'string') throw ApiError.invalidField('config.password', 'must be a string');
-    for (const k of Object.keys(config)) if (!['host', 'port', 'username', 'password'].includes(k)) throw ApiError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
+    if (password !== undefined && typeof password !== 'string') throw DomainError.invalidField('config.password', 'must be a string');
+    for (const k of Object.keys(config)) if (!['host', 'port', 'username', 'password'].includes(k)) throw DomainError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
     const pub: Record<string, unknown> = { host, port };
     if (username) pub.username = username;
     return { config: pub, host: host.toLowerCase(), password: password || undefined };
@@ -51,19 +51,19 @@ export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> |
   const allowed = GEO_FIELDS[type];
   const pub: Record<string, unknown> = {};
   for (const k of Object.keys(config)) {
-    if (!allowed.includes(k)) throw ApiError.invalidField(`config.${k}`, `is not a field of a ${type} proxy config`);
+    if (!allowed.includes(k)) throw DomainError.invalidField(`config.${k}`, `is not a field of a ${type} proxy config`);
     const v = str(config, k);
     if (v) pub[k] = v;
   }
   if (pub.country !== undefined) {
-    if (!/^[A-Za-z]{2}$/.test(pub.country as string)) throw ApiError.invalidField('config.country', 'must be an ISO 3166 two-letter country code');
+    if (!/^[A-Za-z]{2}$/.test(pub.country as string)) throw DomainError.invalidField('config.country', 'must be an ISO 3166 two-letter country code');
     pub.country = (pub.country as string).toUpperCase();
   } else if (type === 'datacenter' || type === 'isp') pub.country = 'US';
-  if (pub.city !== undefined && pub.country === undefined) throw ApiError.invalidField('config.city', 'requires config.country');
-  if (pub.city !== undefined && /\s/.test(pub.city as string)) throw ApiError.invalidField('config.city', 'must not contain spaces (e.g. sanfrancisco)');
-  if (pub.state !== undefined && !/^[A-Za-z]{2}$/.test(pub.state as string)) throw ApiError.invalidField('config.state', 'must be a two-letter state code');
-  if (pub.zip !== undefined && !/^\d{5}$/.test(pub.zip as string)) throw ApiError.invalidField('config.zip', 'must be a 5-digit US ZIP code');
-  if (pub.os !== undefined && !['windows', 'macos', 'android'].includes(pub.os as string)) throw ApiError.invalidField('config.os', 'must be windows, macos or android');
+  if (pub.city !== undefined && pub.country === undefined) throw DomainError.invalidField('config.city', 'requires config.country');
+  if (pub.city !== undefined && /\s/.test(pub.city as string)) throw DomainError.invalidField('config.city', 'must not contain spaces (e.g. sanfrancisco)');
+  if (pub.state !== undefined && !/^[A-Za-z]{2}$/.test(pub.state as string)) throw DomainError.invalidField('config.state', 'must be a two-letter state code');
+  if (pub.zip !== undefined && !/^\d{5}$/.test(pub.zip as string)) throw DomainError.invalidField('config.zip', 'must be a 5-digit US ZIP code');
+  if (pub.os !== undefined && !['windows', 'macos', 'android'].includes(pub.os as string)) throw DomainError.invalidField('config.os', 'must be windows, macos or android');
   return { config: pub, host: null };
 }
 
@@ -72,9 +72,9 @@ export function parseBypassHosts(raw: string[] | undefined): string[] {
   const out: string[] = [];
   for (const [i, h] of (raw ?? []).entries()) {
     const v = h.trim();
-    if (!v || v.length > 255 || /[\s;,<>]/.test(v)) throw ApiError.invalidField(`bypass_hosts.${i}`, 'must be a host name, *.domain, IP address or CIDR');
+    if (!v || v.length > 255 || /[\s;,<>]/.test(v)) throw DomainError.invalidField(`bypass_hosts.${i}`, 'must be a host name, *.domain, IP address or CIDR');
     out.push(v);
   }
-  if (out.length > 100) throw ApiError.invalidField('bypass_hosts', 'at most 100 entries');
+  if (out.length > 100) throw DomainError.invalidField('bypass_hosts', 'at most 100 entries');
   return out;
 }

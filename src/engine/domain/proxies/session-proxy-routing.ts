@@ -13,7 +13,7 @@
  * candidates reveal the machine's addresses.
  */
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Proxies, ProxyRow } from './proxies.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { startLocalForwarder, type LocalForwarder, type Route } from '../../runtime/proxy-forwarder/local-forwarder.js';
@@ -69,7 +69,7 @@ export class SessionProxyRouting {
       return await this.proxies.get(auth.projectId, proxyId);
     } catch (err) {
       // A session body naming an unknown proxy is a bad field, not a missing URL.
-      if (err instanceof ApiError && err.status === 404) throw new ApiError(404, 'not_found', `proxy '${proxyId}' not found`, [{ code: 'invalid_field', message: 'proxy_id: no such proxy in this project' }]);
+      if (err instanceof DomainError && err.status === 404) throw new DomainError(404, 'not_found', `proxy '${proxyId}' not found`, [{ code: 'invalid_field', message: 'proxy_id: no such proxy in this project' }]);
       throw err;
     }
   }
@@ -116,7 +116,7 @@ export class SessionProxyRouting {
    */
   async switchProxy(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<ProxyRow | null> {
     const entry = this.bySession.get(sessionId);
-    if (!entry) throw ApiError.unprocessable('this session was started without a proxy (its browser has no forwarder to switch); create a new session with proxy_id', 'proxy_change_unsupported');
+    if (!entry) throw DomainError.unprocessable('this session was started without a proxy (its browser has no forwarder to switch); create a new session with proxy_id', 'proxy_change_unsupported');
     if (proxyId === null) {
       // The browser keeps pointing at the forwarder, which now connects directly.
       entry.forwarder.setRoute({ upstream: null, bypass: [], privateHosts: entry.privateHosts });

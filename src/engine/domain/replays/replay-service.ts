@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database, ReplayTable } from '../../store/schema.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { ReplayRecorder, type CursorView, type ReplayState } from '../../runtime/recorder/replay-recorder.js';
 import { subscribeScreencast } from '../../runtime/screencast.js';
@@ -72,16 +72,16 @@ export class ReplayService {
   }
 
   async start(handle: SessionHandle, body: StartBody): Promise<ReplayTable> {
-    if (this.stopped) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
-    if (body.record_audio) throw ApiError.unprocessable('record_audio is not supported by this engine: sessions have no audio device to record', 'audio_unsupported');
+    if (this.stopped) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
+    if (body.record_audio) throw DomainError.unprocessable('record_audio is not supported by this engine: sessions have no audio device to record', 'audio_unsupported');
     const framerate = body.framerate ?? this.o.defaultFramerate;
     if (!Number.isInteger(framerate) || framerate < 1 || framerate > this.o.maxFramerate) {
-      throw ApiError.invalidField('framerate', `must be an integer from 1 to ${this.o.maxFramerate}; higher rates need a GPU encoder, which this engine does not have`);
+      throw DomainError.invalidField('framerate', `must be an integer from 1 to ${this.o.maxFramerate}; higher rates need a GPU encoder, which this engine does not have`);
     }
     const maxSeconds = body.max_duration_in_seconds ?? this.o.maxDurationSeconds;
-    if (!Number.isInteger(maxSeconds) || maxSeconds < 1 || maxSeconds > this.o.maxDurationSeconds) throw ApiError.invalidField('max_duration_in_seconds', `must be an integer from 1 to ${this.o.maxDurationSeconds}`);
+    if (!Number.isInteger(maxSeconds) || maxSeconds < 1 || maxSeconds > this.o.maxDurationSeconds) throw DomainError.invalidField('max_duration_in_seconds', `must be an integer from 1 to ${this.o.maxDurationSeconds}`);
     if ([...this.active.values()].some((a) => a.sessionId === handle.id && a.recorder.state === 'recording')) {
-      throw ApiError.conflict('this session is already being recorded; stop that replay first', 'replay_in_progress');
+      throw DomainError.conflict('this session is already being recorded; stop that replay first', 'replay_in_progress');
     }
     const id = newId();
     const file = path.join(handle.id, `${id}.mp4`);

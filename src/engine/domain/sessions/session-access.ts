@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Authenticator, Credential } from '../../http/auth.js';
 import { bearerOf } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionJwt } from './session-jwt.js';
 import type { ApiKeyAuthority } from '../org/api-keys.js';
 
@@ -27,10 +27,10 @@ export function sessionJwtAuthenticator(jwt: SessionJwt): Authenticator {
     const token = url.searchParams.get('jwt');
     if (!token || bearer) return null;
     const m = SUB_ROUTE.exec(url.pathname);
-    if (!m) throw ApiError.unauthorized('a session token (jwt) only authorizes the routes of its own session; use a bearer API key');
+    if (!m) throw DomainError.unauthorized('a session token (jwt) only authorizes the routes of its own session; use a bearer API key');
     const claims = await jwt.verify(token);
-    if (!claims) throw ApiError.unauthorized('invalid or expired session token');
-    if (claims.sessionId !== safeDecode(m[1])) throw ApiError.forbidden('this session token belongs to another session');
+    if (!claims) throw DomainError.unauthorized('invalid or expired session token');
+    if (claims.sessionId !== safeDecode(m[1])) throw DomainError.forbidden('this session token belongs to another session');
     return credentialOf(claims);
   };
 }
@@ -45,12 +45,12 @@ export async function authenticateUpgrade(req: IncomingMessage, url: URL, id: st
   const bearer = bearerOf({ headers: req.headers } as FastifyRequest);
   if (bearer) {
     const c = await apiKeys.authenticate(bearer);
-    if (!c) throw ApiError.unauthorized('invalid or expired API key');
+    if (!c) throw DomainError.unauthorized('invalid or expired API key');
     return c;
   }
-  if (!token) throw ApiError.unauthorized('missing session token (?jwt=) or bearer API key');
+  if (!token) throw DomainError.unauthorized('missing session token (?jwt=) or bearer API key');
   const claims = await jwt.verify(token);
-  if (!claims) throw ApiError.unauthorized('invalid or expired session token');
-  if (claims.sessionId !== id) throw ApiError.forbidden('this session token belongs to another session');
+  if (!claims) throw DomainError.unauthorized('invalid or expired session token');
+  if (claims.sessionId !== id) throw DomainError.forbidden('this session token belongs to another session');
   return credentialOf(claims);
 }

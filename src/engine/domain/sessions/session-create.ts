@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../../http/auth.js';
 import {
   checkChromePolicy, checkExtensions, checkGpu, DEFAULT_VIEWPORT, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport,
@@ -78,11 +78,11 @@ export async function planCreate(auth: AuthContext, body: CreateBody, sessionId:
   };
   if (body.extensions?.length) {
     checkExtensions(body.extensions);
-    if (!hooks.extensions) throw ApiError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
+    if (!hooks.extensions) throw DomainError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
     plan.extensions = await hooks.extensions.resolve({ orgId: auth.orgId, projectId: auth.projectId }, body.extensions, { use: true });
   }
   if (body.proxy_id) {
-    if (!hooks.proxies) throw ApiError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
+    if (!hooks.proxies) throw DomainError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     // Private hosts only change anything behind an upstream proxy: without one every
     // destination is reached directly already.
     const p = await hooks.proxies.resolve(auth, body.proxy_id, { privateHosts: effectivePrivateHosts(network) });
@@ -92,7 +92,7 @@ export async function planCreate(auth: AuthContext, body: CreateBody, sessionId:
   }
   if (body.profile) {
     try {
-      if (!hooks.profiles) throw ApiError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
+      if (!hooks.profiles) throw DomainError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
       plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
     } catch (err) {
       await plan.proxy?.release?.();

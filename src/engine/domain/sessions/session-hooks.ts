@@ -24,7 +24,7 @@ export interface SessionProxy {
 
 export interface ProxyHooks {
   /**
-   * Resolves a proxy id for this caller into Chromium launch flags; throws ApiError when unusable.
+   * Resolves a proxy id for this caller into Chromium launch flags; throws DomainError when unusable.
    * `privateHosts`: the session's effective `network.private_hosts`, reached without the proxy.
    */
   resolve(auth: AuthContext, proxyId: string, opts?: { privateHosts?: readonly string[] }): Promise<SessionProxy>;

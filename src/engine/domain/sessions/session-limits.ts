@@ -8,7 +8,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { DialectName } from '../../store/database.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 /** Browsers held for an org (or one project) that are not running session rows, e.g. idle pool browsers. */
 export type ReservationCounter = (trx: Transaction<Database>, orgId: string, projectId?: string) => Promise<number>;
@@ -60,11 +60,11 @@ export class SessionLimits {
     const orgMax = this.orgMax();
     const orgRunning = await this.running(trx, orgId);
     if (orgRunning + n > orgMax) {
-      throw ApiError.tooMany(`the organization's concurrency limit of ${orgMax} browsers is reached`, 'concurrency_limit_exceeded', RETRY_AFTER_SECONDS);
+      throw DomainError.tooMany(`the organization's concurrency limit of ${orgMax} browsers is reached`, 'concurrency_limit_exceeded', RETRY_AFTER_SECONDS);
     }
     const cap = await this.projectCap(trx, orgId, projectId);
     if (cap !== null && (await this.running(trx, orgId, projectId)) + n > cap) {
-      throw ApiError.tooMany(`the project's concurrency limit of ${cap} browsers is reached`, 'project_concurrency_limit_exceeded', RETRY_AFTER_SECONDS);
+      throw DomainError.tooMany(`the project's concurrency limit of ${cap} browsers is reached`, 'project_concurrency_limit_exceeded', RETRY_AFTER_SECONDS);
     }
   }
 }

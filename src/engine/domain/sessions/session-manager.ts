@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../../http/auth.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from '../../runtime/session/session-handle.js';
 import { SessionRuntime, type SessionJailConfig } from '../../runtime/session/session-runtime.js';
@@ -68,7 +68,7 @@ export class SessionManager implements SessionRegistry {
     const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
     const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
-      if (hasPolicy) throw ApiError.unprocessable('chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories', 'chrome_policy_unsupported');
+      if (hasPolicy) throw DomainError.unprocessable('chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories', 'chrome_policy_unsupported');
       return undefined;
     }
     return { bwrap, hide: [this.ctx.config.dataDir], policy: egressPolicyOf(this.ctx.config.egressDeny), egress, chromePolicy: hasPolicy ? chromePolicy : undefined };
@@ -80,9 +80,9 @@ export class SessionManager implements SessionRegistry {
   }
 
   async create(auth: AuthContext, body: CreateBody, internal: CreateInternal = {}): Promise<SessionDto> {
-    if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
-    if (!executable) throw new ApiError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
+    if (!executable) throw new DomainError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
     const id = newId();
     const plan = await planCreate(auth, body, id, {
       profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined,
@@ -176,10 +176,10 @@ export class SessionManager implements SessionRegistry {
       await this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid, xvfb_pid: rt.xvfbPid ?? null }).where('id', '=', id).execute();
     } catch (err) {
       await this.end(rt, 'launch_failed');
-      if (err instanceof ApiError) throw err;
-      throw new ApiError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
+      if (err instanceof DomainError) throw err;
+      throw new DomainError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
     }
-    if (this.stopping) throw new ApiError(503, 'engine_stopping', 'the engine is stopping');
+    if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     if (deferStartUrl) await rt.prepareFirstTab();
     await this.startListeners.run(rt);
     await rt.openStartUrl();
@@ -190,7 +190,7 @@ export class SessionManager implements SessionRegistry {
   private async assertNameFree(db: Pick<EngineContext['db'], 'selectFrom'>, auth: AuthContext, name: string, exceptId?: string): Promise<void> {
     let q = db.selectFrom('browser_sessions').select('id').where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('name', '=', name).where('deleted_at', 'is', null);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw ApiError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
+    if (await q.executeTakeFirst()) throw DomainError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
   }
 
   /**
@@ -231,7 +231,7 @@ export class SessionManager implements SessionRegistry {
 
   async getRow(auth: AuthContext, idOrName: string, includeDeleted = false): Promise<SessionRow> {
     const row = await this.findRow(auth, idOrName, includeDeleted);
-    if (!row) throw ApiError.notFound('browser session', idOrName);
+    if (!row) throw DomainError.notFound('browser session', idOrName);
     this.running.get(row.id)?.touch();
     return row;
   }
@@ -245,9 +245,9 @@ export class SessionManager implements SessionRegistry {
       return direct;
     }
     const row = await this.findRow(auth, idOrName);
-    if (!row) throw ApiError.notFound('browser session', idOrName);
+    if (!row) throw DomainError.notFound('browser session', idOrName);
     const rt = this.running.get(row.id);
-    if (row.deleted_at || !rt || rt.ended) throw new ApiError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
+    if (row.deleted_at || !rt || rt.ended) throw new DomainError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
     rt.touch();
     return rt;
   }
@@ -273,7 +273,7 @@ export class SessionManager implements SessionRegistry {
     const c = await authenticateUpgrade(req, url, id, this.jwt, this.ctx.apiKeys);
     noteUpgradeIdentity(req, { orgId: c.orgId, strategy: c.strategy, userId: c.userId, email: c.email });
     const rt = this.running.get(id);
-    if (!rt || rt.ended || rt.orgId !== c.orgId || (c.projectId && rt.projectId !== c.projectId)) throw ApiError.notFound('browser session', id);
+    if (!rt || rt.ended || rt.orgId !== c.orgId || (c.projectId && rt.projectId !== c.projectId)) throw DomainError.notFound('browser session', id);
     rt.touch();
     return rt;
   }
@@ -282,7 +282,7 @@ export class SessionManager implements SessionRegistry {
 
   async delete(auth: AuthContext, idOrName: string): Promise<void> {
     const row = await this.findRow(auth, idOrName, false);
-    if (!row) throw ApiError.notFound('browser session', idOrName);
+    if (!row) throw DomainError.notFound('browser session', idOrName);
     const rt = this.running.get(row.id);
     if (rt) await this.end(rt, 'deleted');
     else await this.markEnded(row.id, row.project_id, 'deleted', null);

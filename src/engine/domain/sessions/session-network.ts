@@ -8,7 +8,7 @@
  * Stored with the launch options (create-only, like `chrome_policy`); `{}` and an omitted
  * `network` both mean "none" (defaults apply, the Session object has no `network`).
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { DEFAULT_PRIVATE_HOSTS, PrivateHostError, privateHosts } from '../../runtime/proxy-forwarder/private-hosts.js';
 
 export interface NetworkConfig {
@@ -25,13 +25,13 @@ export interface NetworkRequest {
 export function checkNetwork(n: NetworkRequest | undefined, field = 'network'): NetworkConfig | undefined {
   if (n === undefined) return undefined;
   for (const key of ['proxy_routes', 'allowed_hosts'] as const) {
-    if (n[key] !== undefined) throw ApiError.unprocessable(`${field}.${key} is not supported by this engine (of network, only private_hosts is)`, 'network_option_unsupported');
+    if (n[key] !== undefined) throw DomainError.unprocessable(`${field}.${key} is not supported by this engine (of network, only private_hosts is)`, 'network_option_unsupported');
   }
   if (n.private_hosts === undefined) return undefined;
   try {
     privateHosts(n.private_hosts);
   } catch (err) {
-    if (err instanceof PrivateHostError) throw ApiError.invalidField(`${field}.private_hosts[${err.index}]`, err.message);
+    if (err instanceof PrivateHostError) throw DomainError.invalidField(`${field}.private_hosts[${err.index}]`, err.message);
     throw err;
   }
   return { private_hosts: [...n.private_hosts] };

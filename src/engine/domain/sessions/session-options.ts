@@ -4,7 +4,7 @@
  * Refusals that depend on this installation (GPU, policies) are 422s.
  */
 import fs from 'node:fs';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { NetworkConfig } from './session-network.js';
 
 export interface Viewport {
@@ -42,10 +42,10 @@ export interface TelemetryRequest {
 }
 
 export function validateViewport(v: Viewport, field = 'viewport'): Viewport {
-  if (v.width < 320 || v.width > 7680) throw ApiError.invalidField(`${field}.width`, 'must be between 320 and 7680');
-  if (v.height < 200 || v.height > 4320) throw ApiError.invalidField(`${field}.height`, 'must be between 200 and 4320');
+  if (v.width < 320 || v.width > 7680) throw DomainError.invalidField(`${field}.width`, 'must be between 320 and 7680');
+  if (v.height < 200 || v.height > 4320) throw DomainError.invalidField(`${field}.height`, 'must be between 200 and 4320');
   if (v.refresh_rate !== undefined && (v.refresh_rate < 1 || v.refresh_rate > MAX_REFRESH_RATE)) {
-    throw ApiError.unprocessable(`viewport.refresh_rate ${v.refresh_rate} is not supported: the live view screencast delivers 1 to ${MAX_REFRESH_RATE} frames per second`, 'unsupported_refresh_rate');
+    throw DomainError.unprocessable(`viewport.refresh_rate ${v.refresh_rate} is not supported: the live view screencast delivers 1 to ${MAX_REFRESH_RATE} frames per second`, 'unsupported_refresh_rate');
   }
   return { width: v.width, height: v.height, ...(v.refresh_rate !== undefined ? { refresh_rate: v.refresh_rate } : {}) };
 }
@@ -55,36 +55,36 @@ export function validateStartUrl(u: string): string {
   try {
     url = new URL(u);
   } catch {
-    throw ApiError.invalidField('start_url', 'must be an absolute URL');
+    throw DomainError.invalidField('start_url', 'must be an absolute URL');
   }
-  if (!['http:', 'https:', 'about:', 'data:'].includes(url.protocol)) throw ApiError.invalidField('start_url', 'must be an http, https, about or data URL');
+  if (!['http:', 'https:', 'about:', 'data:'].includes(url.protocol)) throw DomainError.invalidField('start_url', 'must be an http, https, about or data URL');
   return u;
 }
 
 export function validateTimeout(t: number | undefined): number {
   if (t === undefined) return 60;
-  if (!Number.isInteger(t) || t < MIN_TIMEOUT || t > MAX_TIMEOUT) throw ApiError.invalidField('timeout_seconds', `must be an integer from ${MIN_TIMEOUT} to ${MAX_TIMEOUT}`);
+  if (!Number.isInteger(t) || t < MIN_TIMEOUT || t > MAX_TIMEOUT) throw DomainError.invalidField('timeout_seconds', `must be an integer from ${MIN_TIMEOUT} to ${MAX_TIMEOUT}`);
   return t;
 }
 
 export function validateTags(tags: Record<string, string> | null | undefined): Record<string, string> {
   if (!tags) return {};
   const entries = Object.entries(tags);
-  if (entries.length > 50) throw ApiError.invalidField('tags', 'at most 50 tags');
+  if (entries.length > 50) throw DomainError.invalidField('tags', 'at most 50 tags');
   for (const [k, v] of entries) {
-    if (k.length < 1 || k.length > 255) throw ApiError.invalidField(`tags.${k}`, 'keys must be 1 to 255 characters');
-    if (typeof v !== 'string' || v.length > 255) throw ApiError.invalidField(`tags.${k}`, 'values must be strings of at most 255 characters');
+    if (k.length < 1 || k.length > 255) throw DomainError.invalidField(`tags.${k}`, 'keys must be 1 to 255 characters');
+    if (typeof v !== 'string' || v.length > 255) throw DomainError.invalidField(`tags.${k}`, 'values must be strings of at most 255 characters');
   }
   return Object.fromEntries(entries);
 }
 
 export function validateName(name: string): string {
-  if (!/^[A-Za-z0-9._-]{1,255}$/.test(name)) throw ApiError.invalidField('name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
+  if (!/^[A-Za-z0-9._-]{1,255}$/.test(name)) throw DomainError.invalidField('name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
   return name;
 }
 
 export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?: TelemetryConfig | null): TelemetryConfig {
-  if (t && t.enabled === false && t.browser) throw ApiError.invalidField('telemetry', 'enabled: false cannot be combined with browser');
+  if (t && t.enabled === false && t.browser) throw DomainError.invalidField('telemetry', 'enabled: false cannot be combined with browser');
   const out = {} as TelemetryConfig['browser'];
   for (const c of TELEMETRY_CATEGORIES) {
     let on = base ? base.browser[c].enabled : DEFAULT_ON.has(c);
@@ -94,7 +94,7 @@ export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?
     if (asked !== undefined) on = asked;
     out[c] = { enabled: on };
   }
-  if (t?.browser) for (const k of Object.keys(t.browser)) if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw ApiError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
+  if (t?.browser) for (const k of Object.keys(t.browser)) if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw DomainError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
   return { browser: out };
 }
 
@@ -108,7 +108,7 @@ export function gpuAvailable(): boolean {
 }
 
 export function checkGpu(gpu: boolean | undefined): boolean {
-  if (gpu && !gpuAvailable()) throw ApiError.unprocessable('gpu: true is not available: this engine has no GPU (no /dev/dri render node)', 'gpu_unavailable');
+  if (gpu && !gpuAvailable()) throw DomainError.unprocessable('gpu: true is not available: this engine has no GPU (no /dev/dri render node)', 'gpu_unavailable');
   return !!gpu;
 }
 
@@ -120,16 +120,16 @@ export function checkGpu(gpu: boolean | undefined): boolean {
 export function checkChromePolicy(p: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!p) return p;
   for (const name of Object.keys(p)) {
-    if (!/^[A-Za-z][A-Za-z0-9]{0,99}$/.test(name)) throw ApiError.invalidField(`chrome_policy.${name.slice(0, 100)}`, 'a policy name is letters and digits, as in URLBlocklist');
+    if (!/^[A-Za-z][A-Za-z0-9]{0,99}$/.test(name)) throw DomainError.invalidField(`chrome_policy.${name.slice(0, 100)}`, 'a policy name is letters and digits, as in URLBlocklist');
   }
-  if (JSON.stringify(p).length > 256 * 1024) throw ApiError.invalidField('chrome_policy', 'at most 256 KB of policies');
+  if (JSON.stringify(p).length > 256 * 1024) throw DomainError.invalidField('chrome_policy', 'at most 256 KB of policies');
   return p;
 }
 
 /** The shape of an `extensions` selector list (resolution happens in the extensions service). */
 export function checkExtensions(ext: Array<{ id?: string; name?: string }> | undefined, field = 'extensions'): void {
   for (const [i, e] of (ext ?? []).entries()) {
-    if (!e.id && !e.name) throw ApiError.invalidField(`${field}[${i}]`, 'give the extension id or name');
-    if (e.id && e.name) throw ApiError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
+    if (!e.id && !e.name) throw DomainError.invalidField(`${field}[${i}]`, 'give the extension id or name');
+    if (e.id && e.name) throw DomainError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
   }
 }

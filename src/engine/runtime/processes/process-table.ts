@@ -5,7 +5,7 @@
  * until their session ends (oldest dropped beyond a cap).
  */
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionHandle } from '../session/session-handle.js';
 import { requireDirectory } from '../session-fs/session-files.js';
 import { hostPathOf } from '../session-fs/rooted-fs.js';
@@ -35,16 +35,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const MAX_ARG_STRING_BYTES = 128 * 1024 - 1;
 export const MAX_ARGS_TOTAL_BYTES = 1024 * 1024;
 
-function tooLong(field: string, message: string): ApiError {
-  return new ApiError(400, 'argument_list_too_long', `${field}: ${message}`, [{ code: 'invalid_field', message: `${field}: ${message}` }]);
+function tooLong(field: string, message: string): DomainError {
+  return new DomainError(400, 'argument_list_too_long', `${field}: ${message}`, [{ code: 'invalid_field', message: `${field}: ${message}` }]);
 }
 
 function validate(req: ProcessRequest): void {
-  if (!req.command || req.command.includes('\0')) throw ApiError.invalidField('command', 'must be a non-empty string without NUL bytes');
-  for (const [i, a] of (req.args ?? []).entries()) if (a.includes('\0')) throw ApiError.invalidField(`args.${i}`, 'must not contain NUL bytes');
+  if (!req.command || req.command.includes('\0')) throw DomainError.invalidField('command', 'must be a non-empty string without NUL bytes');
+  for (const [i, a] of (req.args ?? []).entries()) if (a.includes('\0')) throw DomainError.invalidField(`args.${i}`, 'must not contain NUL bytes');
   for (const [k, v] of Object.entries(req.env ?? {})) {
-    if (!ENV_NAME.test(k)) throw ApiError.invalidField(`env.${k}`, 'is not a valid environment variable name');
-    if (typeof v !== 'string' || v.includes('\0')) throw ApiError.invalidField(`env.${k}`, 'must be a string without NUL bytes');
+    if (!ENV_NAME.test(k)) throw DomainError.invalidField(`env.${k}`, 'is not a valid environment variable name');
+    if (typeof v !== 'string' || v.includes('\0')) throw DomainError.invalidField(`env.${k}`, 'must be a string without NUL bytes');
   }
   const strings: Array<[string, string]> = [['command', req.command], ...(req.args ?? []).map((a, i): [string, string] => [`args.${i}`, a]), ...Object.entries(req.env ?? {}).map(([k, v]): [string, string] => [`env.${k}`, `${k}=${v}`])];
   let total = 0;
@@ -61,11 +61,11 @@ function validate(req: ProcessRequest): void {
  * become an exit with status 127): E2BIG (a machine with a smaller stack limit), ENAMETOOLONG,
  * ENOTDIR, ELOOP come from what the client sent, so they are the client's error, not a 500.
  */
-function spawnFailure(err: unknown): ApiError | undefined {
+function spawnFailure(err: unknown): DomainError | undefined {
   const e = err as NodeJS.ErrnoException;
   if (typeof e?.code !== 'string' || !e.syscall?.startsWith('spawn')) return undefined;
   if (e.code === 'E2BIG') return tooLong('args', 'the argument list and environment are too long for this machine (E2BIG)');
-  return new ApiError(422, 'spawn_failed', `the command could not be started (${e.code})`, [{ code: e.code, message: e.message }]);
+  return new DomainError(422, 'spawn_failed', `the command could not be started (${e.code})`, [{ code: e.code, message: e.message }]);
 }
 
 function directCdpUrl(session: SessionHandle): string {
@@ -86,11 +86,11 @@ export class ProcessTable {
 
   async start(session: SessionHandle, req: ProcessRequest, opts: Omit<StartOptions, 'timeoutSec'> = {}): Promise<SessionProcess> {
     validate(req);
-    if (session.signal.aborted) throw ApiError.notFound('browser session', session.id);
+    if (session.signal.aborted) throw DomainError.notFound('browser session', session.id);
     // Inside the jail the cwd is a path of the jail's own view; the host path only serves the
     // unsandboxed fallback.
     const cwdVirtual = await requireDirectory(session.dirs.root, req.cwd ?? '/', 'cwd').catch((err) => {
-      throw err instanceof ApiError && err.status === 404 ? new ApiError(400, 'invalid_request', `cwd: ${String(req.cwd)} does not exist`) : err;
+      throw err instanceof DomainError && err.status === 404 ? new DomainError(400, 'invalid_request', `cwd: ${String(req.cwd)} does not exist`) : err;
     });
     const bwrap = await usableBwrap();
     // Unsandboxed processes share the host network: they get the browser's real DevTools address.
@@ -128,7 +128,7 @@ export class ProcessTable {
 
   get(sessionId: string, processId: string): SessionProcess {
     const p = this.processes.get(processId);
-    if (!p || p.sessionId !== sessionId) throw ApiError.notFound('process', processId);
+    if (!p || p.sessionId !== sessionId) throw DomainError.notFound('process', processId);
     return p;
   }
 

@@ -22,7 +22,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionRegistry } from '../session/session-handle.js';
 import type { ProcessTable } from './process-table.js';
 import type { SessionProcess } from './session-process.js';
@@ -34,7 +34,7 @@ export function createTerminalAttach(sessions: () => SessionRegistry | undefined
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
     // A failure is thrown: the upgrade router answers it (and logs what is unexpected).
     const registry = sessions();
-    if (!registry) throw ApiError.notFound('browser session', params.id);
+    if (!registry) throw DomainError.notFound('browser session', params.id);
     const session = await registry.requireUpgrade(req, url, params.id);
     const proc = table.get(session.id, params.process_id);
     const release = session.holdActive();

@@ -4,12 +4,12 @@
  * processes see). An unknown name is a 400, never a silent no-op.
  */
 import fsp from 'node:fs/promises';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 export async function lookupId(kind: 'user' | 'group', name: string): Promise<number> {
   if (/^\d+$/.test(name)) {
     const n = Number(name);
-    if (n > 0xfffffffe) throw ApiError.invalidField(kind === 'user' ? 'owner' : 'group', 'is out of range');
+    if (n > 0xfffffffe) throw DomainError.invalidField(kind === 'user' ? 'owner' : 'group', 'is out of range');
     return n;
   }
   const file = kind === 'user' ? '/etc/passwd' : '/etc/group';
@@ -18,5 +18,5 @@ export async function lookupId(kind: 'user' | 'group', name: string): Promise<nu
     const parts = line.split(':');
     if (parts[0] === name && parts[2] !== undefined && /^\d+$/.test(parts[2])) return Number(parts[2]);
   }
-  throw ApiError.invalidField(kind === 'user' ? 'owner' : 'group', `unknown ${kind} '${name}'`);
+  throw DomainError.invalidField(kind === 'user' ? 'owner' : 'group', `unknown ${kind} '${name}'`);
 }

@@ -3,38 +3,38 @@
  * path is 404, a wrong kind of entry 400, an existing one 409, a refused operation 403.
  * Anything else is re-thrown for the error handler (a genuine server fault).
  */
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 export function fsError(err: unknown, virtualPath: string): Error {
-  if (err instanceof ApiError) return err;
+  if (err instanceof DomainError) return err;
   const code = (err as NodeJS.ErrnoException)?.code;
   switch (code) {
     case 'ENOENT':
-      return new ApiError(404, 'not_found', `no such file or directory: ${virtualPath}`);
+      return new DomainError(404, 'not_found', `no such file or directory: ${virtualPath}`);
     case 'ENOTDIR':
-      return new ApiError(400, 'not_a_directory', `a component of ${virtualPath} is not a directory`);
+      return new DomainError(400, 'not_a_directory', `a component of ${virtualPath} is not a directory`);
     case 'EISDIR':
-      return new ApiError(400, 'is_a_directory', `${virtualPath} is a directory`);
+      return new DomainError(400, 'is_a_directory', `${virtualPath} is a directory`);
     case 'EEXIST':
-      return ApiError.conflict(`${virtualPath} already exists`, 'already_exists');
+      return DomainError.conflict(`${virtualPath} already exists`, 'already_exists');
     case 'ENOTEMPTY':
-      return ApiError.conflict(`${virtualPath} is not empty`, 'directory_not_empty');
+      return DomainError.conflict(`${virtualPath} is not empty`, 'directory_not_empty');
     case 'EACCES':
     case 'EPERM':
-      return new ApiError(403, 'permission_denied', `permission denied: ${virtualPath}`);
+      return new DomainError(403, 'permission_denied', `permission denied: ${virtualPath}`);
     case 'ELOOP':
-      return new ApiError(400, 'symlink_not_followed', `${virtualPath} is a symbolic link`);
+      return new DomainError(400, 'symlink_not_followed', `${virtualPath} is a symbolic link`);
     case 'EINVAL':
-      return ApiError.badRequest(`invalid operation on ${virtualPath}`);
+      return DomainError.badRequest(`invalid operation on ${virtualPath}`);
     case 'ENAMETOOLONG':
-      return ApiError.badRequest(`path too long: ${virtualPath}`);
+      return DomainError.badRequest(`path too long: ${virtualPath}`);
     case 'EXDEV':
-      return ApiError.badRequest(`cannot move ${virtualPath} across filesystems`);
+      return DomainError.badRequest(`cannot move ${virtualPath} across filesystems`);
     case 'ENOSPC':
     case 'EDQUOT':
-      return new ApiError(507, 'insufficient_storage', 'no space left in the session filesystem');
+      return new DomainError(507, 'insufficient_storage', 'no space left in the session filesystem');
     case 'EBUSY':
-      return ApiError.conflict(`${virtualPath} is busy`, 'busy');
+      return DomainError.conflict(`${virtualPath} is busy`, 'busy');
     default:
       return err instanceof Error ? err : new Error(String(err));
   }

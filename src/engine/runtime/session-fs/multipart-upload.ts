@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { writeFileFromStream } from './session-files.js';
 import { normalizeClientPath } from './client-path.js';
 import { extractZip } from './zip-extract.js';
@@ -28,7 +28,7 @@ async function stage(tmpDir: string, stream: Readable): Promise<string> {
 }
 
 function partsOf(request: FastifyRequest): AsyncIterableIterator<Multipart> {
-  if (!request.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'expected a multipart/form-data body');
+  if (!request.isMultipart()) throw new DomainError(415, 'unsupported_media_type', 'expected a multipart/form-data body');
   return request.parts();
 }
 
@@ -46,11 +46,11 @@ export async function handleUpload(request: FastifyRequest, root: string, tmpDir
       const m = FILES_FIELD.exec(part.fieldname);
       if (!m) {
         if (part.type === 'file') part.file.resume();
-        throw ApiError.invalidField(part.fieldname, 'is not a known field (expected files[i][dest_path] and files[i][file])');
+        throw DomainError.invalidField(part.fieldname, 'is not a known field (expected files[i][dest_path] and files[i][file])');
       }
       const [, index, kind] = m;
       if (kind === 'dest_path') {
-        if (part.type !== 'field') throw ApiError.invalidField(part.fieldname, 'must be a text field');
+        if (part.type !== 'field') throw DomainError.invalidField(part.fieldname, 'must be a text field');
         const dest = String(part.value);
         normalizeClientPath(dest, part.fieldname);
         dests.set(index, dest);
@@ -62,7 +62,7 @@ export async function handleUpload(request: FastifyRequest, root: string, tmpDir
           written++;
         }
       } else {
-        if (part.type !== 'file') throw ApiError.invalidField(part.fieldname, 'must be a file');
+        if (part.type !== 'file') throw DomainError.invalidField(part.fieldname, 'must be a file');
         const dest = dests.get(index);
         if (dest) {
           await writeFileFromStream(root, dest, part.file, 0o644, false);
@@ -72,8 +72,8 @@ export async function handleUpload(request: FastifyRequest, root: string, tmpDir
         }
       }
     }
-    if (staged.size > 0) throw ApiError.invalidField(`files[${[...staged.keys()][0]}][dest_path]`, 'is required');
-    if (written === 0) throw ApiError.invalidField('files', 'must contain at least one file');
+    if (staged.size > 0) throw DomainError.invalidField(`files[${[...staged.keys()][0]}][dest_path]`, 'is required');
+    if (written === 0) throw DomainError.invalidField('files', 'must contain at least one file');
     return written;
   } finally {
     for (const f of staged.values()) await fsp.rm(f, { force: true });
@@ -89,15 +89,15 @@ export async function handleUploadZip(request: FastifyRequest, root: string, tmp
         dest = String(part.value);
         normalizeClientPath(dest, 'dest_path');
       } else if (part.fieldname === 'zip_file' && part.type === 'file') {
-        if (zipFile) throw ApiError.invalidField('zip_file', 'must be given once');
+        if (zipFile) throw DomainError.invalidField('zip_file', 'must be given once');
         zipFile = await stage(tmpDir, part.file); // yauzl needs random access: the central directory is at the end
       } else {
         if (part.type === 'file') part.file.resume();
-        throw ApiError.invalidField(part.fieldname, 'is not a known field (expected dest_path and zip_file)');
+        throw DomainError.invalidField(part.fieldname, 'is not a known field (expected dest_path and zip_file)');
       }
     }
-    if (!dest) throw ApiError.invalidField('dest_path', 'is required');
-    if (!zipFile) throw ApiError.invalidField('zip_file', 'is required');
+    if (!dest) throw DomainError.invalidField('dest_path', 'is required');
+    if (!zipFile) throw DomainError.invalidField('zip_file', 'is required');
     await extractZip(root, zipFile, dest);
   } finally {
     if (zipFile) await fsp.rm(zipFile, { force: true });

@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { normalizeClientPath } from './client-path.js';
 import { fsError } from './fs-errors.js';
 
@@ -59,8 +59,8 @@ export interface WalkOptions {
   field?: string;
 }
 
-export function notFound(virtual: string): ApiError {
-  return new ApiError(404, 'not_found', `no such file or directory: ${virtual}`);
+export function notFound(virtual: string): DomainError {
+  return new DomainError(404, 'not_found', `no such file or directory: ${virtual}`);
 }
 
 function errno(err: unknown): string | undefined {
@@ -161,7 +161,7 @@ export class RootedFs {
         }
       }
       if (pinned.stat.isSymbolicLink()) {
-        if (++links > MAX_LINKS) throw new ApiError(400, 'too_many_links', `too many levels of symbolic links in ${requested}`);
+        if (++links > MAX_LINKS) throw new DomainError(400, 'too_many_links', `too many levels of symbolic links in ${requested}`);
         const target = await fsp.readlink(kernelPath).catch(() => null);
         await this.release(pinned);
         if (target === null) {
@@ -172,7 +172,7 @@ export class RootedFs {
         queue = [...target.split('/').filter(Boolean), ...queue];
         continue;
       }
-      if (!pinned.stat.isDirectory()) throw new ApiError(400, 'not_a_directory', `a component of ${requested} is not a directory`);
+      if (!pinned.stat.isDirectory()) throw new DomainError(400, 'not_a_directory', `a component of ${requested} is not a directory`);
       stack.push({ dir: pinned, name: seg });
     }
     return here();
@@ -191,8 +191,8 @@ export class RootedFs {
   async openForWrite(clientPath: unknown, mode: number): Promise<{ handle: fsp.FileHandle; created: boolean; virtual: string }> {
     for (let attempt = 0; ; attempt++) {
       const r = await this.resolve(clientPath, { followLeaf: true, createParents: true });
-      if (r.name === '' || r.leaf?.stat.isDirectory()) throw new ApiError(400, 'is_a_directory', `${r.virtual} is a directory`);
-      if (r.leaf && !r.leaf.stat.isFile()) throw new ApiError(400, 'not_a_file', `${r.virtual} is not a regular file`);
+      if (r.name === '' || r.leaf?.stat.isDirectory()) throw new DomainError(400, 'is_a_directory', `${r.virtual} is a directory`);
+      if (r.leaf && !r.leaf.stat.isFile()) throw new DomainError(400, 'not_a_file', `${r.virtual} is not a regular file`);
       try {
         if (r.leaf) return { handle: await this.reopen(r.leaf, O_WRONLY), created: false, virtual: r.virtual };
         const handle = await fsp.open(this.at(r.parent, r.name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, mode);
@@ -209,8 +209,8 @@ export class RootedFs {
   async openForRead(clientPath: unknown): Promise<{ handle: fsp.FileHandle; stat: fs.Stats; virtual: string }> {
     const r = await this.resolve(clientPath, { followLeaf: true });
     if (!r.leaf) throw notFound(r.virtual);
-    if (r.leaf.stat.isDirectory()) throw new ApiError(400, 'is_a_directory', `${r.virtual} is a directory`);
-    if (!r.leaf.stat.isFile()) throw new ApiError(400, 'not_a_file', `${r.virtual} is not a regular file`);
+    if (r.leaf.stat.isDirectory()) throw new DomainError(400, 'is_a_directory', `${r.virtual} is a directory`);
+    if (!r.leaf.stat.isFile()) throw new DomainError(400, 'not_a_file', `${r.virtual} is not a regular file`);
     const handle = await this.reopen(r.leaf, O_RDONLY).catch((err) => {
       throw fsError(err, r.virtual);
     });

@@ -2,12 +2,12 @@
  * File operations on a session filesystem, each walked by handles inside its root (rooted-fs.ts):
  * streaming read and write (a body is piped to disk chunk by chunk, never buffered whole),
  * directories, listing, info, move, chmod/chown. Functions take the session root and client
- * paths and throw ApiError for anything a client can cause.
+ * paths and throw DomainError for anything a client can cause.
  */
 import fsp from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { normalizeClientPath } from './client-path.js';
 import { notFound, withRoot } from './rooted-fs.js';
 import { fileInfoOf, type FileInfo } from './file-info.js';
@@ -36,7 +36,7 @@ export async function writeFileFromStream(root: string, clientPath: unknown, bod
       await pipeline(body, handle.createWriteStream({ start: 0 }));
     }
   } catch (err) {
-    throw err instanceof ApiError ? err : new ApiError(400, 'write_failed', `writing ${virtual} failed: ${(err as Error).message}`);
+    throw err instanceof DomainError ? err : new DomainError(400, 'write_failed', `writing ${virtual} failed: ${(err as Error).message}`);
   } finally {
     await handle.close().catch(() => {});
   }
@@ -48,7 +48,7 @@ export async function createDirectory(root: string, clientPath: unknown, mode: n
     for (let attempt = 0; ; attempt++) {
       const p = await r.resolve(clientPath, { followLeaf: true, createParents: true });
       if (p.leaf) {
-        if (!p.leaf.stat.isDirectory()) throw ApiError.conflict(`${p.virtual} exists and is not a directory`, 'already_exists');
+        if (!p.leaf.stat.isDirectory()) throw DomainError.conflict(`${p.virtual} exists and is not a directory`, 'already_exists');
         return;
       }
       try {
@@ -68,9 +68,9 @@ export async function createDirectory(root: string, clientPath: unknown, mode: n
 export async function deleteDirectory(root: string, clientPath: unknown): Promise<void> {
   await withRoot(root, async (r) => {
     const p = await r.resolve(clientPath, { followLeaf: false });
-    if (p.name === '') throw new ApiError(400, 'invalid_request', 'the session root cannot be deleted');
+    if (p.name === '') throw new DomainError(400, 'invalid_request', 'the session root cannot be deleted');
     if (!p.leaf) throw notFound(p.virtual);
-    if (!p.leaf.stat.isDirectory()) throw new ApiError(400, 'not_a_directory', `${p.virtual} is not a directory`);
+    if (!p.leaf.stat.isDirectory()) throw new DomainError(400, 'not_a_directory', `${p.virtual} is not a directory`);
     await r.removeTree(p.parent, p.name);
   }).catch(rethrowFor(clientPath));
 }
@@ -79,7 +79,7 @@ export async function deleteFile(root: string, clientPath: unknown): Promise<voi
   await withRoot(root, async (r) => {
     const p = await r.resolve(clientPath, { followLeaf: false });
     if (!p.leaf) throw notFound(p.virtual);
-    if (p.name === '' || p.leaf.stat.isDirectory()) throw new ApiError(400, 'is_a_directory', `${p.virtual} is a directory (use delete_directory)`);
+    if (p.name === '' || p.leaf.stat.isDirectory()) throw new DomainError(400, 'is_a_directory', `${p.virtual} is a directory (use delete_directory)`);
     await fsp.unlink(r.at(p.parent, p.name));
   }).catch(rethrowFor(clientPath));
 }
@@ -89,7 +89,7 @@ export async function listFiles(root: string, clientPath: unknown): Promise<File
   return withRoot(root, async (r) => {
     const p = await r.resolve(virtual, { followLeaf: true });
     if (!p.leaf) throw notFound(virtual);
-    if (!p.leaf.stat.isDirectory()) throw new ApiError(400, 'not_a_directory', `${virtual} is not a directory`);
+    if (!p.leaf.stat.isDirectory()) throw new DomainError(400, 'not_a_directory', `${virtual} is not a directory`);
     return (await r.entries(p.leaf)).map((e) => fileInfoOf(virtual === '/' ? `/${e.name}` : `${virtual}/${e.name}`, e.stat));
   }).catch(rethrowFor(virtual));
 }
@@ -110,13 +110,13 @@ export async function movePath(root: string, srcPath: unknown, destPath: unknown
     try {
       dest = await r.resolve(destPath, { followLeaf: false, field: 'dest_path' });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) throw new ApiError(404, 'not_found', `the parent directory of ${normalizeClientPath(destPath, 'dest_path')} does not exist`);
+      if (err instanceof DomainError && err.status === 404) throw new DomainError(404, 'not_found', `the parent directory of ${normalizeClientPath(destPath, 'dest_path')} does not exist`);
       throw err;
     }
-    if (src.name === '' || dest.name === '') throw new ApiError(400, 'invalid_request', 'the session root cannot be moved or replaced');
+    if (src.name === '' || dest.name === '') throw new DomainError(400, 'invalid_request', 'the session root cannot be moved or replaced');
     if (!src.leaf) throw notFound(src.virtual);
-    if (dest.leaf) throw ApiError.conflict(`${dest.virtual} already exists`, 'already_exists');
-    if (dest.virtual.startsWith(`${src.virtual}/`)) throw new ApiError(400, 'invalid_request', 'cannot move a directory into itself');
+    if (dest.leaf) throw DomainError.conflict(`${dest.virtual} already exists`, 'already_exists');
+    if (dest.virtual.startsWith(`${src.virtual}/`)) throw new DomainError(400, 'invalid_request', 'cannot move a directory into itself');
     await mapFsErrors(src.virtual, () => fsp.rename(r.at(src.parent, src.name), r.at(dest.parent, dest.name)));
   });
 }
@@ -133,7 +133,7 @@ export async function setPermissions(root: string, clientPath: unknown, mode: nu
         await fsp.chown(p.leaf.path, uid, gid);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EPERM' || code === 'EACCES') throw new ApiError(403, 'chown_not_permitted', 'changing the owner or group is not permitted for this engine (it does not run as root)');
+        if (code === 'EPERM' || code === 'EACCES') throw new DomainError(403, 'chown_not_permitted', 'changing the owner or group is not permitted for this engine (it does not run as root)');
         throw err;
       }
     }
@@ -153,8 +153,8 @@ export async function requireRegularFile(root: string, clientPath: unknown): Pro
   const virtual = normalizeClientPath(clientPath);
   await withRoot(root, async (r) => {
     const leaf = (await r.resolve(virtual, { followLeaf: true })).leaf;
-    if (!leaf) throw new ApiError(404, 'not_found', `no such file: ${virtual}`);
-    if (!leaf.stat.isFile()) throw new ApiError(400, 'not_a_file', `${virtual} is not a regular file`);
+    if (!leaf) throw new DomainError(404, 'not_found', `no such file: ${virtual}`);
+    if (!leaf.stat.isFile()) throw new DomainError(400, 'not_a_file', `${virtual} is not a regular file`);
   });
   return virtual;
 }
@@ -165,7 +165,7 @@ export async function requireDirectory(root: string, clientPath: unknown, field 
   return withRoot(root, async (r) => {
     const p = await r.resolve(virtual, { followLeaf: true, field });
     if (!p.leaf) throw notFound(virtual);
-    if (!p.leaf.stat.isDirectory()) throw new ApiError(400, 'not_a_directory', `${virtual} is not a directory`);
+    if (!p.leaf.stat.isDirectory()) throw new DomainError(400, 'not_a_directory', `${virtual} is not a directory`);
     return p.virtual;
   });
 }

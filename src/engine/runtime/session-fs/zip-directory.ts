@@ -7,7 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { normalizeClientPath } from './client-path.js';
 import { notFound, withRoot, type Pinned, type RootedFs } from './rooted-fs.js';
 import { fsError } from './fs-errors.js';
@@ -52,7 +52,7 @@ export async function zipDirectory(root: string, clientPath: unknown): Promise<R
   await withRoot(root, async (r) => {
     const p = await r.resolve(virtual, { followLeaf: true });
     if (!p.leaf) throw notFound(virtual);
-    if (!p.leaf.stat.isDirectory()) throw new ApiError(400, 'not_a_directory', `${virtual} is not a directory`);
+    if (!p.leaf.stat.isDirectory()) throw new DomainError(400, 'not_a_directory', `${virtual} is not a directory`);
     await collect(r, p.leaf, '', items);
   }).catch((err) => {
     throw fsError(err, virtual);

@@ -7,7 +7,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { unzipSafely, type UnzipTarget } from '../zip/unzip-safely.js';
 import { normalizeClientPath } from './client-path.js';
 import { RootedFs } from './rooted-fs.js';
@@ -23,7 +23,7 @@ async function mkdirIn(r: RootedFs, virtual: string, field: string): Promise<voi
   for (let attempt = 0; ; attempt++) {
     const t = await r.resolve(virtual, { followLeaf: true, createParents: true, field });
     if (t.leaf) {
-      if (!t.leaf.stat.isDirectory()) throw new ApiError(400, 'not_a_directory', `${t.virtual} is not a directory`);
+      if (!t.leaf.stat.isDirectory()) throw new DomainError(400, 'not_a_directory', `${t.virtual} is not a directory`);
       return;
     }
     try {

@@ -89,7 +89,7 @@ export interface SessionTelemetryConfig {
 export interface SessionRegistry {
   /**
    * The running session `idOrName` as seen by this caller: same org, same project (or the
-   * session the caller's JWT names). Throws ApiError 404 otherwise, and 410/404 when ended.
+   * session the caller's JWT names). Throws DomainError 404 otherwise, and 410/404 when ended.
    * Counts as activity.
    */
   require(auth: AuthContext, idOrName: string): Promise<SessionHandle>;
@@ -104,7 +104,7 @@ export interface SessionRegistry {
   get(id: string): SessionHandle | undefined;
   /**
    * For WebSocket upgrades on `/browsers/{id}/…` (which bypass the HTTP auth hook): accepts that
-   * session's `?jwt=` or a bearer API key of its org; throws ApiError (401/403/404) otherwise.
+   * session's `?jwt=` or a bearer API key of its org; throws DomainError (401/403/404) otherwise.
    */
   requireUpgrade(req: import('node:http').IncomingMessage, url: URL, id: string): Promise<SessionHandle>;
   /** Whether a session (running or ended) exists for this caller; for 404-vs-empty decisions. */

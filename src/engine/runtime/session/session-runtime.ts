@@ -17,7 +17,7 @@ import { HeadlessWindows, frameHint, sizeAllWindows } from '../chromium/headless
 import { firstTab, navigateFirstTab } from '../chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
 import { SessionJail, type SessionJailConfig } from '../sandbox/session-jail.js';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 export interface RuntimeSpec {
   id: string;
@@ -334,7 +334,7 @@ export class SessionRuntime implements SessionHandle {
    */
   ready(): Promise<LaunchedBrowser> {
     const signal = this.abort.signal;
-    const ended = () => new ApiError(404, 'session_ended', `browser session '${this.id}' has ended`);
+    const ended = () => new DomainError(404, 'session_ended', `browser session '${this.id}' has ended`);
     if (signal.aborted) return Promise.reject(ended());
     return new Promise((resolve, reject) => {
       const onEnd = () => reject(ended());

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 /** Streams a file part to `file` (mode 0600), hashing it on the way. */
 export async function saveFilePart(stream: Readable, file: string): Promise<{ sha256: string; size: number }> {
@@ -27,7 +27,7 @@ export async function saveFilePart(stream: Readable, file: string): Promise<{ sh
 /** A multipart failure as the error to throw: `tooLarge` names the size limit that was hit. */
 export function multipartError(err: unknown, tooLarge: string): unknown {
   const e = err as { code?: string; statusCode?: number; message?: string };
-  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, 'payload_too_large', tooLarge);
-  if (!(err instanceof ApiError) && e.statusCode && e.statusCode < 500) return new ApiError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
+  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new DomainError(413, 'payload_too_large', tooLarge);
+  if (!(err instanceof DomainError) && e.statusCode && e.statusCode < 500) return new DomainError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
   return err;
 }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { ApiError } from '../../http/api-error.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -49,17 +49,17 @@ export async function unzipSafely(zipFile: string, target: UnzipTarget, opts: { 
   try {
     zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(zipFile, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))));
   } catch (err) {
-    throw new ApiError(400, 'invalid_zip', `${opts.field} is not a valid zip archive: ${(err as Error).message}`);
+    throw new DomainError(400, 'invalid_zip', `${opts.field} is not a valid zip archive: ${(err as Error).message}`);
   }
   const result: UnzipResult = { files: 0, directories: 0, skipped: 0, bytes: 0 };
   let entries = 0;
   try {
     await opts.prepare?.();
     await new Promise<void>((resolve, reject) => {
-      zip.on('error', (err) => reject(new ApiError(400, 'invalid_zip', `${opts.field} could not be read as a zip archive: ${err.message}`)));
+      zip.on('error', (err) => reject(new DomainError(400, 'invalid_zip', `${opts.field} could not be read as a zip archive: ${err.message}`)));
       zip.on('end', () => resolve());
       zip.on('entry', (entry: yauzl.Entry) => {
-        const work = ++entries > limits.entries ? Promise.reject(new ApiError(413, 'archive_too_large', `the archive has more than ${limits.entries} entries`)) : extractEntry(zip, entry, target, result, limits);
+        const work = ++entries > limits.entries ? Promise.reject(new DomainError(413, 'archive_too_large', `the archive has more than ${limits.entries} entries`)) : extractEntry(zip, entry, target, result, limits);
         work.then(
           () => zip.readEntry(),
           (err) => {
@@ -85,7 +85,7 @@ export async function unzipIntoDirectory(zipFile: string, root: string, opts: { 
   const inside = (name: string) => {
     const target = path.resolve(root, name);
     const rel = path.relative(root, target);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new ApiError(400, 'invalid_zip', `zip entry '${name}' points outside the archive root`);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new DomainError(400, 'invalid_zip', `zip entry '${name}' points outside the archive root`);
     return target;
   };
   const target: UnzipTarget = {
@@ -122,7 +122,7 @@ async function extractEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, target: Unzi
   const counter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       result.bytes += chunk.length;
-      if (result.bytes > limits.bytes) cb(new ApiError(413, 'archive_too_large', `the archive unpacks to more than ${limits.bytes} bytes`));
+      if (result.bytes > limits.bytes) cb(new DomainError(413, 'archive_too_large', `the archive unpacks to more than ${limits.bytes} bytes`));
       else cb(null, chunk);
     },
   });
@@ -131,8 +131,8 @@ async function extractEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, target: Unzi
     await pipeline(await zip.openReadStreamPromise(entry), counter, out);
   } catch (err) {
     out.destroy();
-    if (err instanceof ApiError) throw err;
-    throw new ApiError(400, 'invalid_zip', `extracting ${entry.fileName} failed: ${(err as Error).message}`);
+    if (err instanceof DomainError) throw err;
+    throw new DomainError(400, 'invalid_zip', `extracting ${entry.fileName} failed: ${(err as Error).message}`);
   }
   result.files++;
 }
