@@ -2,20 +2,16 @@
  * `/credentials`: create, get (id or name), list, patch, delete, and the current TOTP code.
  * Values are write-only: responses name the stored keys, never the values.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
-import { Credentials, type CredentialCreate, type CredentialPatch } from '../domain/credentials/credentials.js';
+import { pageOf, sendPage } from '../http/pagination.js';
+import { Credentials } from '../domain/credentials/credentials.js';
 import { secretsOf } from '../domain/secrets/secrets-service.js';
-import { CredentialSchema, TotpCodeSchema } from '../../shared/wire/identity.js';
+import { CredentialCreateSchema, CredentialIdParamSchema as IdParam, CredentialListQuerySchema, CredentialListSchema, CredentialPatchSchema, CredentialSchema, TotpCodeSchema } from '../../shared/wire/identity.js';
 
-const IdParam = Type.Object({ id_or_name: Type.String({ minLength: 1 }) });
-const Values = Type.Record(Type.String({ minLength: 1, maxLength: 255 }), Type.String({ maxLength: 65536 }), { maxProperties: 100 });
 
 export const credentialsFeature: Feature = {
   name: 'credentials',
-  async register(app: FastifyInstance, ctx) {
+  async register(app, ctx) {
     const credentials = new Credentials(ctx.db, ctx.clock, await secretsOf(ctx));
     ctx.services.credentials = credentials;
     ctx.projects.addUsageCounter(async (projectId) => {
@@ -29,36 +25,30 @@ export const credentialsFeature: Feature = {
       {
         schema: {
           tags,
-          body: Type.Object({
-            domain: Type.String({ minLength: 1, maxLength: 2048 }),
-            name: Type.String({ minLength: 1, maxLength: 1020 }),
-            values: Values,
-            sso_provider: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-            totp_secret: Type.Optional(Type.String({ maxLength: 1024 })),
-          }),
+          body: CredentialCreateSchema,
           response: { 200: CredentialSchema },
         },
       },
-      async (req) => credentials.create(req.auth.orgId, req.auth.projectId, req.body as CredentialCreate),
+      async (req) => credentials.create(req.auth.orgId, req.auth.projectId, req.body),
     );
     app.get(
       '/credentials',
       {
         schema: {
           tags,
-          querystring: Type.Object({ ...OffsetQuery, domain: Type.Optional(Type.String()), query: Type.Optional(Type.String()) }),
-          response: { 200: Type.Array(CredentialSchema) },
+          querystring: CredentialListQuerySchema,
+          response: { 200: CredentialListSchema },
         },
       },
       async (req, reply) => {
-        const q = req.query as { offset?: number; limit?: number; domain?: string; query?: string };
+        const q = req.query;
         const page = pageOf(q);
         const rows = await credentials.list(req.auth.projectId, { ...page, domain: q.domain, query: q.query });
         return sendPage(reply, rows, page).map((r) => credentials.dto(r));
       },
     );
     app.get('/credentials/:id_or_name', { schema: { tags, params: IdParam, response: { 200: CredentialSchema } } }, async (req) =>
-      credentials.dto(await credentials.get(req.auth.projectId, (req.params as { id_or_name: string }).id_or_name), { single: true }),
+      credentials.dto(await credentials.get(req.auth.projectId, req.params.id_or_name), { single: true }),
     );
     app.patch(
       '/credentials/:id_or_name',
@@ -66,24 +56,18 @@ export const credentialsFeature: Feature = {
         schema: {
           tags,
           params: IdParam,
-          body: Type.Object({
-            name: Type.Optional(Type.String({ minLength: 1, maxLength: 1020 })),
-            remove_value_keys: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
-            sso_provider: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-            totp_secret: Type.Optional(Type.String({ maxLength: 1024 })),
-            values: Type.Optional(Values),
-          }),
+          body: CredentialPatchSchema,
           response: { 200: CredentialSchema },
         },
       },
-      async (req) => credentials.update(req.auth.projectId, (req.params as { id_or_name: string }).id_or_name, (req.body ?? {}) as CredentialPatch),
+      async (req) => credentials.update(req.auth.projectId, req.params.id_or_name, req.body ?? {}),
     );
     app.delete('/credentials/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      await credentials.delete(req.auth.projectId, (req.params as { id_or_name: string }).id_or_name);
+      await credentials.delete(req.auth.projectId, req.params.id_or_name);
       return reply.status(204).send();
     });
     app.get('/credentials/:id_or_name/totp-code', { schema: { tags, params: IdParam, response: { 200: TotpCodeSchema } } }, async (req) =>
-      credentials.totpCode(req.auth.projectId, (req.params as { id_or_name: string }).id_or_name),
+      credentials.totpCode(req.auth.projectId, req.params.id_or_name),
     );
   },
 };

@@ -5,19 +5,17 @@
  */
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { egressPolicyOf } from '../runtime/proxy-forwarder/egress-policy.js';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
-import { Proxies, type ProxyCreate } from '../domain/proxies/proxies.js';
+import { pageOf, sendPage } from '../http/pagination.js';
+import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
+import { Proxies } from '../domain/proxies/proxies.js';
 import { loadProviderConfig } from '../domain/proxies/proxy-providers.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
 import { secretsOf } from '../domain/secrets/secrets-service.js';
 import { SessionProxyRouting } from '../domain/proxies/session-proxy-routing.js';
-import { ProxySchema, ProxyTypeSchema } from '../../shared/wire/identity.js';
+import { ProxyCheckSchema, ProxyCreateSchema, ProxyIdParamSchema as IdParam, ProxyListSchema, ProxyRenameSchema, ProxySchema } from '../../shared/wire/identity.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
 const DEFAULT_CHECK_URL = 'https://api.ipify.org?format=json';
 
 function checkTarget(url: string | undefined): string | undefined {
@@ -34,7 +32,7 @@ function checkTarget(url: string | undefined): string | undefined {
 
 export const proxiesFeature: Feature = {
   name: 'proxies',
-  async register(app: FastifyInstance, ctx) {
+  async register(app, ctx) {
     const identity = ctx.config.identity;
     const providers = loadProviderConfig({ configured: identity.proxyProviders, env: ctx.config.env, dataDir: ctx.config.dataDir });
     const proxies = new Proxies(ctx.db, ctx.clock, await secretsOf(ctx), providers);
@@ -57,52 +55,46 @@ export const proxiesFeature: Feature = {
       {
         schema: {
           tags,
-          body: Type.Object({
-            type: ProxyTypeSchema,
-            name: Type.Optional(Type.String({ maxLength: 1020 })),
-            protocol: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
-            bypass_hosts: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
-            config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-          }),
+          body: ProxyCreateSchema,
           response: { 200: ProxySchema },
         },
       },
-      async (req) => proxies.dto(await proxies.create(req.auth.orgId, req.auth.projectId, req.body as ProxyCreate)),
+      async (req) => proxies.dto(await proxies.create(req.auth.orgId, req.auth.projectId, req.body)),
     );
     app.get(
       '/proxies',
       {
         schema: {
           tags,
-          querystring: Type.Object({ ...OffsetQuery, name: Type.Optional(Type.String()), query: Type.Optional(Type.String()) }),
-          response: { 200: Type.Array(ProxySchema) },
+          querystring: NamedListQuerySchema,
+          response: { 200: ProxyListSchema },
         },
       },
       async (req, reply) => {
-        const q = req.query as { offset?: number; limit?: number; name?: string; query?: string };
+        const q = req.query;
         const page = pageOf(q);
         const rows = await proxies.list(req.auth.projectId, { ...page, name: q.name, query: q.query });
         return sendPage(reply, rows, page).map((r) => proxies.dto(r));
       },
     );
     app.get('/proxies/:id', { schema: { tags, params: IdParam, response: { 200: ProxySchema } } }, async (req) =>
-      proxies.dto(await proxies.get(req.auth.projectId, (req.params as { id: string }).id)),
+      proxies.dto(await proxies.get(req.auth.projectId, req.params.id)),
     );
     app.patch(
       '/proxies/:id',
-      { schema: { tags, params: IdParam, body: Type.Object({ name: Type.String({ maxLength: 1020 }) }), response: { 200: ProxySchema } } },
-      async (req) => proxies.dto(await proxies.rename(req.auth.projectId, (req.params as { id: string }).id, (req.body as { name: string }).name)),
+      { schema: { tags, params: IdParam, body: ProxyRenameSchema, response: { 200: ProxySchema } } },
+      async (req) => proxies.dto(await proxies.rename(req.auth.projectId, req.params.id, req.body.name)),
     );
     app.delete('/proxies/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      await proxies.delete(req.auth.projectId, (req.params as { id: string }).id);
+      await proxies.delete(req.auth.projectId, req.params.id);
       return reply.status(204).send();
     });
     app.post(
       '/proxies/:id/check',
-      { schema: { tags, params: IdParam, body: Type.Object({ url: Type.Optional(Type.String({ maxLength: 8192 })) }), response: { 200: ProxySchema } } },
+      { schema: { tags, params: IdParam, body: ProxyCheckSchema, response: { 200: ProxySchema } } },
       async (req) => {
-        const row = await proxies.get(req.auth.projectId, (req.params as { id: string }).id);
-        const url = checkTarget((req.body as { url?: string } | undefined)?.url);
+        const row = await proxies.get(req.auth.projectId, req.params.id);
+        const url = checkTarget(req.body?.url);
         const upstream = proxies.upstreamOf(row);
         const rotating = row.type === 'residential' || row.type === 'mobile';
         const result = rotating && !url ? await checkConnectivity(upstream, timeoutMs) : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs);

@@ -3,13 +3,8 @@
  * `X-Next-Offset` (the absolute start of the next page; 0 on the last page).
  */
 import type { FastifyReply } from 'fastify';
-import { Type } from '@sinclair/typebox';
 
-export const OffsetQuery = {
-  // Bounded: a larger number does not fit the databases' 64-bit OFFSET (SQLite: datatype mismatch).
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-};
+export { OffsetQuery } from '../../shared/wire/pagination.js';
 
 export interface Page {
   offset: number;

@@ -3,12 +3,13 @@
  * and documents with them; the renderer uses the static types only.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { OffsetQuery } from './pagination.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const FreeObject = Type.Record(Type.String(), Type.Unknown());
 
-export const ProxyTypeSchema = Type.Union(['datacenter', 'isp', 'residential', 'mobile', 'custom'].map((v) => Type.Literal(v)));
+export const ProxyTypeSchema = Type.Union([Type.Literal('datacenter'), Type.Literal('isp'), Type.Literal('residential'), Type.Literal('mobile'), Type.Literal('custom')]);
 export const ProxySchema = Type.Object({
   id: Type.String(),
   type: ProxyTypeSchema,
@@ -158,3 +159,34 @@ export const TimelineEventSchema = Type.Object({
   website_error: Type.Optional(Type.String()),
 });
 export type TimelineEventRecord = Static<typeof TimelineEventSchema>;
+
+export const ProxyIdParamSchema = Type.Object({ id: Type.String({ minLength: 1 }) });
+export const ProxyCreateSchema = Type.Object({
+  type: ProxyTypeSchema,
+  name: Type.Optional(Type.String({ maxLength: 1020 })),
+  protocol: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
+  bypass_hosts: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
+  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export const ProxyRenameSchema = Type.Object({ name: Type.String({ maxLength: 1020 }) });
+export const ProxyCheckSchema = Type.Object({ url: Type.Optional(Type.String({ maxLength: 8192 })) });
+export const ProxyListSchema = Type.Array(ProxySchema);
+
+export const CredentialIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1 }) });
+const CredentialValues = Type.Record(Type.String({ minLength: 1, maxLength: 255 }), Type.String({ maxLength: 65536 }), { maxProperties: 100 });
+export const CredentialCreateSchema = Type.Object({
+  domain: Type.String({ minLength: 1, maxLength: 2048 }),
+  name: Type.String({ minLength: 1, maxLength: 1020 }),
+  values: CredentialValues,
+  sso_provider: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+  totp_secret: Type.Optional(Type.String({ maxLength: 1024 })),
+});
+export const CredentialPatchSchema = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 1020 })),
+  remove_value_keys: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
+  sso_provider: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+  totp_secret: Type.Optional(Type.String({ maxLength: 1024 })),
+  values: Type.Optional(CredentialValues),
+});
+export const CredentialListQuerySchema = Type.Object({ ...OffsetQuery, domain: Type.Optional(Type.String()), query: Type.Optional(Type.String()) });
+export const CredentialListSchema = Type.Array(CredentialSchema);

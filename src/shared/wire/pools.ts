@@ -76,3 +76,8 @@ export type PoolAcquire = Static<typeof PoolAcquireSchema>;
 
 export const PoolReleaseSchema = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }), reuse: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const PoolDeleteSchema = Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const PoolIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
+export const BrowserPoolListSchema = Type.Array(BrowserPoolSchema);
+/** 204 of acquire: no browser became free in time. */
+export const PoolAcquireTimeoutSchema = Type.Null({ description: 'no browser became free within acquire_timeout_seconds' });
+export const PoolDeleteBodySchema = Type.Optional(PoolDeleteSchema);

@@ -9,3 +9,10 @@ export const ProfileSchema = Type.Object({
   last_used_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 export type Profile = Static<typeof ProfileSchema>;
+
+export const ProfileIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
+const ProfileName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._-]+$' });
+export const ProfileCreateSchema = Type.Object({ name: Type.Optional(ProfileName) });
+export const ProfileRenameSchema = Type.Object({ name: ProfileName });
+export const ProfileDownloadQuerySchema = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('tar.zst'), Type.Literal('tar')])) });
+export const ProfileListSchema = Type.Array(ProfileSchema);
