@@ -1,9 +1,24 @@
 /**
- * The import boundaries of ARCHITECTURE.md as data, and a checker that applies them to a list
- * of source files. It plays the role of Playwright's DEPS.list: every import (static, dynamic,
- * re-export, `import type`, require) is resolved to a builtin, an npm package or a repository
- * path and tested against the rules of the importing file's folder. The checker is pure (it is
- * fed `{path, imports}`), so its own tests can prove it catches violations on synthetic input.
+ * The import rules of ARCHITECTURE.md as one map (LAYERS), and a pure checker that applies it
+ * to a list of source files. It plays the role of Playwright's DEPS.list: every import (static,
+ * dynamic, re-export, `import type`, require) is resolved to a Node builtin, an npm package or a
+ * repository path, and tested against the entry of the importing file's layer:
+ *
+ * - `may`: the repository paths (folders, or files without extension) it may import. A file
+ *   may always import its own layer. Anything else in the repository is refused, including
+ *   test/ helpers and files no layer claims.
+ * - `types`: paths it may import with `import type` only (erased at build: no code loads).
+ * - `packages`: the npm packages it may import, by name; any other package is refused, so a
+ *   new dependency of a layer is a visible edit of this map.
+ * - `node`: whether Node builtins may be imported (false for code that runs in a browser).
+ * - `never`: packages that must not load into this layer even indirectly: the checker follows
+ *   value imports (not `import type`) through every file and reports the chain, e.g.
+ *   renderer → shared/x → shared/y → node:fs. Layers without Node builtins never reach one.
+ *
+ * A file belongs to the layer with the longest matching path. Unit tests (`*.test.ts` beside a
+ * module in src/) follow their folder's layer, may also import TEST_PACKAGES, and never reach a
+ * process, a browser or a database; no other file may import a test file or a test package, so
+ * unit tests cannot end up in the app bundle.
  */
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -14,118 +29,328 @@ export interface SourceFile {
   path: string;
   /** Module specifiers exactly as written. */
   imports: string[];
+  /** The subset of `imports` used only by `import type` / `export type` (no code is loaded). */
+  typeOnly?: string[];
 }
 
 export type Target = { kind: 'builtin'; name: string } | { kind: 'package'; name: string } | { kind: 'file'; path: string };
 
-export interface Rule {
-  name: string;
-  /** Files this rule governs: path prefix. */
-  from: string;
-  /** Why the import breaks the rule, or null when it is allowed. */
-  check(target: Target): string | null;
+export interface Layer {
+  /** Repository paths whose files belong to this layer (folders or extensionless files). */
+  paths: string[];
+  /** Repository paths it may import (besides its own layer). */
+  may: string[];
+  /** Repository paths it may import with `import type` only. */
+  types?: string[];
+  /** npm packages it may import directly. */
+  packages: string[];
+  /** Whether it may import Node builtins. */
+  node: boolean;
+  /** Packages that must not load into it through any chain of value imports. */
+  never?: string[];
+  /** Why the layer is bounded this way (shown with each violation). */
+  why: string;
 }
 
 export interface Violation {
+  /** `<layer>: <what>`, e.g. `engine/domain: packages`. */
   rule: string;
   file: string;
   specifier: string;
   reason: string;
 }
 
+// ── the map ─────────────────────────────────────────────────────────────────────────────────
+
+/** What every engine feature is written against: the request context, the Feature interface, the config. */
+const ENGINE_CONTRACTS = ['src/engine/context', 'src/engine/feature', 'src/engine/config', 'src/engine/engine-version'];
+/** http/ files below api/: the request's AuthContext, and the WebSocket upgrade router and its identity note. */
+const HTTP_CONTRACTS = ['src/engine/http/auth', 'src/engine/http/upgrade-identity', 'src/engine/http/upgrade-router'];
+/**
+ * The Error object as api/ spells it (a re-export of shared/errors) and its rendering, which the
+ * contracts above use. In the contracts layer so the graph has no cycle, but not importable by
+ * domain/ or runtime/: they raise shared/errors DomainErrors (issue 13 item 2).
+ */
+const HTTP_ERRORS = ['src/engine/http/api-error', 'src/engine/http/error-handler'];
+const UI_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', '@xterm/xterm', '@xterm/addon-fit'];
+const FASTIFY = ['fastify', '@fastify/cookie', '@fastify/multipart', '@fastify/static', '@fastify/swagger', '@fastify/type-provider-typebox'];
+const WIRE = ['@sinclair/typebox'];
+export const TEST_PACKAGES = ['vitest', 'fast-check'];
+/** What a unit test must not load: they run in seconds without a process, browser or database. */
+const UNIT_TEST_NEVER = ['child_process', 'worker_threads', 'better-sqlite3', 'pg', 'node-pty', 'electron', 'playwright-core', 'chromium-bidi'];
+
+const RUNTIME_PACKAGES = ['chromium-bidi', 'devtools-protocol', 'esbuild', 'node-pty', 'playwright-core', 'tar', 'tldts', 'undici', 'ws', 'yauzl', 'yazl', ...WIRE];
+const DOMAIN_PACKAGES = ['@1password/sdk', 'jose', 'kysely', 'playwright-core', 'tar', 'undici', ...WIRE];
+const STORE_PACKAGES = ['better-sqlite3', 'kysely', 'pg'];
+const HTTP_PACKAGES = [...FASTIFY, 'ajv', 'ajv-formats', 'undici', ...WIRE];
+const MAIN = {
+  may: ['src/engine/engine', 'src/engine/config', 'src/engine/domain/secrets/secret-key-provider', 'src/engine/runtime/assets', 'src/shared'],
+  packages: ['eventsource-parser', 'undici', ...WIRE],
+  node: true,
+  never: ['react', 'react-dom', 'zustand', '@xterm/xterm'],
+};
+
+export const LAYERS: Record<string, Layer> = {
+  engine: {
+    paths: ['src/engine/engine', 'src/engine/features', 'src/engine/cli', 'src/engine/cli-backup', 'src/engine/index'],
+    may: ['src/engine', 'src/shared'],
+    packages: [...HTTP_PACKAGES, ...STORE_PACKAGES],
+    node: true,
+    never: UI_PACKAGES,
+    why: 'the composition root wires every engine layer together; nothing imports it',
+  },
+  'engine/api': {
+    paths: ['src/engine/api'],
+    may: ['src/engine/http', 'src/engine/domain', 'src/engine/runtime', 'src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, 'src/shared'],
+    packages: [...FASTIFY, 'kysely', 'devtools-protocol', ...WIRE],
+    node: true,
+    never: UI_PACKAGES,
+    why: 'one module per resource: validate → domain → shape the response',
+  },
+  'engine/http': {
+    paths: ['src/engine/http'],
+    may: ['src/engine/http', 'src/engine/domain', 'src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, 'src/shared'],
+    packages: HTTP_PACKAGES,
+    node: true,
+    never: UI_PACKAGES,
+    why: 'Fastify assembly beside api/: auth, audit, the Error object, SSE, the upgrade router',
+  },
+  'engine/contracts': {
+    paths: [...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, ...HTTP_ERRORS],
+    may: ['src/shared', 'package.json'],
+    // The context names the services it carries (item 1 of issue 13 replaces it by typed services).
+    types: ['src/engine/domain', 'src/engine/store'],
+    packages: ['fastify', '@fastify/type-provider-typebox', 'kysely'],
+    node: true,
+    never: UI_PACKAGES,
+    why: 'the interfaces every feature is written against, importable from every engine layer but store/',
+  },
+  'engine/domain': {
+    paths: ['src/engine/domain'],
+    // domain ↛ http/ (beyond the contracts) and ↛ api/: its errors are shared/errors DomainErrors (H4, issue 13 item 2).
+    may: ['src/engine/runtime', 'src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, 'src/shared'],
+    packages: DOMAIN_PACKAGES,
+    node: true,
+    never: [...UI_PACKAGES, ...FASTIFY],
+    why: 'the rules of the product; knows nothing of HTTP',
+  },
+  'engine/runtime': {
+    paths: ['src/engine/runtime'],
+    // runtime ↛ domain/: SessionRuntime/SessionHandle live in runtime/session (H4, issue 13 item 2).
+    may: ['src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, 'src/shared'],
+    packages: RUNTIME_PACKAGES,
+    node: true,
+    never: [...UI_PACKAGES, ...FASTIFY],
+    why: 'everything touching a process or a browser, below the rules that drive it',
+  },
+  'engine/events': {
+    paths: ['src/engine/events'],
+    may: ['src/engine/store', ...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, 'src/shared'],
+    packages: [],
+    node: true,
+    never: [...UI_PACKAGES, ...FASTIFY],
+    why: 'in-process signals and fan-out, usable from every layer above store/',
+  },
+  'engine/store': {
+    paths: ['src/engine/store'],
+    may: ['src/engine/config', 'src/shared'],
+    packages: STORE_PACKAGES,
+    node: true,
+    never: [...UI_PACKAGES, ...FASTIFY],
+    why: 'the bottom of the engine: schema and migrations',
+  },
+  shared: {
+    paths: ['src/shared'],
+    may: [],
+    packages: [...WIRE, 'eventsource-parser'],
+    node: false,
+    never: ['electron'],
+    why: 'wire schemas and pure helpers loaded by the engine, main and the browser renderer alike',
+  },
+  main: { paths: ['src/main'], ...MAIN, why: 'Electron glue (thin): only a few files may touch electron' },
+  'main/electron': {
+    // The only main-process files that import electron; everything else in src/main is plain Node.
+    paths: ['src/main/index', 'src/main/electron-cipher', 'src/main/ipc-main'],
+    ...MAIN,
+    may: [...MAIN.may, 'src/main'],
+    packages: [...MAIN.packages, 'electron'],
+    why: 'the main-process files that need electron (app lifecycle, safeStorage, ipcMain)',
+  },
+  preload: {
+    paths: ['src/preload'],
+    may: ['src/shared'],
+    packages: ['electron'],
+    node: false,
+    why: 'a sandboxed contextBridge: electron and the shared IPC contract only',
+  },
+  renderer: {
+    paths: ['src/renderer'],
+    may: ['src/shared'],
+    packages: ['react', 'react-dom', 'zustand', '@xterm/xterm', '@xterm/addon-fit', 'eventsource-parser', ...WIRE],
+    node: false,
+    never: ['electron'],
+    why: 'runs in a browser (web and desktop); talks to an engine through window.api or HTTP',
+  },
+};
+
+// ── reading and resolving ───────────────────────────────────────────────────────────────────
+
 const builtins = new Set(builtinModules);
+const EXT = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/;
+const isTestFile = (p: string) => /\.test\.(ts|tsx|mts|js)$/.test(p);
 
 /** Every module specifier in a TypeScript/JavaScript source text. */
 export function readImports(text: string): string[] {
   return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 }
 
+/**
+ * Specifiers used only by `import type …`, `import { type A } …` or `export type … from`
+ * (erased at build: no code loads). A specifier also imported for values (or dynamically)
+ * anywhere in the file is not type-only.
+ */
+export function readTypeOnlyImports(text: string): string[] {
+  const sf = ts.createSourceFile('x.tsx', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  const typeDecls = new Map<string, number>();
+  for (const st of sf.statements) {
+    // `declare module 'x' { … }` (a type augmentation) is listed as an import of x, and loads nothing.
+    if (ts.isModuleDeclaration(st) && ts.isStringLiteral(st.name)) typeDecls.set(st.name.text, (typeDecls.get(st.name.text) ?? 0) + 1);
+    if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    if (isTypeDecl(st)) typeDecls.set(st.moduleSpecifier.text, (typeDecls.get(st.moduleSpecifier.text) ?? 0) + 1);
+  }
+  const all = readImports(text);
+  return [...typeDecls].filter(([s, n]) => all.filter((x) => x === s).length === n).map(([s]) => s);
+}
+
+function isTypeDecl(st: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(st)) return st.isTypeOnly;
+  const c = st.importClause;
+  if (!c) return false;
+  if (c.isTypeOnly) return true;
+  const named = c.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings : undefined;
+  return !c.name && !!named && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+}
+
 export function resolveTarget(fromFile: string, specifier: string): Target {
   const spec = specifier.split('?')[0];
   if (spec.startsWith('.') || spec.startsWith('/')) {
     const joined = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), spec));
-    return { kind: 'file', path: joined.replace(/\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/, '') };
+    return { kind: 'file', path: joined.replace(EXT, '') };
   }
   if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0])) return { kind: 'builtin', name: spec.replace(/^node:/, '') };
   const parts = spec.split('/');
   return { kind: 'package', name: spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0] };
 }
 
-const under = (t: Target, ...dirs: string[]) => t.kind === 'file' && dirs.some((d) => t.path === d || t.path.startsWith(d + '/'));
-const isPackage = (t: Target, ...names: string[]) => t.kind === 'package' && names.includes(t.name);
+const within = (p: string, prefix: string) => p === prefix || p.startsWith(prefix + '/');
+
+/** The layer a repository path (with or without extension) belongs to: the longest matching path. */
+export function layerOf(p: string, layers: Record<string, Layer> = LAYERS): string | undefined {
+  const bare = p.replace(EXT, '');
+  let best: { name: string; len: number } | undefined;
+  for (const [name, layer] of Object.entries(layers)) {
+    for (const lp of layer.paths) if (within(bare, lp) && (!best || lp.length > best.len)) best = { name, len: lp.length };
+  }
+  return best?.name;
+}
+
+const builtinName = (name: string) => name.split('/')[0];
+
+// ── checking ────────────────────────────────────────────────────────────────────────────────
+
+/** Direct rules: each import of each file against its layer's entry. */
+function checkDirect(file: SourceFile, layers: Record<string, Layer>): Violation[] {
+  const out: Violation[] = [];
+  const name = layerOf(file.path, layers);
+  const test = isTestFile(file.path);
+  if (!name) return file.path.startsWith('src/') ? [{ rule: 'map: unclaimed', file: file.path, specifier: '', reason: 'no layer of the import map claims this file' }] : [];
+  const layer = layers[name];
+  const typeOnly = new Set(file.typeOnly ?? []);
+  for (const specifier of file.imports) {
+    const t = resolveTarget(file.path, specifier);
+    const v = (what: string, reason: string) => out.push({ rule: `${name}: ${what}`, file: file.path, specifier, reason: `${reason} (${name}: ${layer.why})` });
+    if (t.kind === 'builtin') {
+      if (!layer.node) v('node', `no Node builtins here (${t.name})`);
+    } else if (t.kind === 'package') {
+      if (TEST_PACKAGES.includes(t.name)) {
+        if (!test) v('tests', `${t.name} is for tests: only *.test.ts files may import it`);
+      } else if (!layer.packages.includes(t.name)) v('packages', `package ${t.name} is not in this layer's list`);
+    } else {
+      if (isTestFile(t.path + '.ts') || /\.test$/.test(t.path)) {
+        if (!test) v('tests', 'a test file is imported by app code (it would be bundled)');
+        continue;
+      }
+      const targetLayer = layerOf(t.path, layers);
+      if (targetLayer === name) continue;
+      if (layer.may.some((p) => within(t.path, p))) continue;
+      if (typeOnly.has(specifier) && layer.types?.some((p) => within(t.path, p))) continue;
+      const typesOnly = layer.types?.some((p) => within(t.path, p));
+      v('imports', typesOnly ? `${t.path} may be imported for types only (import type)` : `may not import ${t.path}${targetLayer ? ` (layer ${targetLayer})` : ' (outside the import map)'}`);
+    }
+  }
+  return out;
+}
+
+/** Resolves a file target to a scanned source file (`x` → `x.ts`, `x.tsx`, `x/index.ts` …). */
+function fileIndex(files: SourceFile[]): (target: string) => SourceFile | undefined {
+  const byBare = new Map<string, SourceFile>();
+  for (const f of files) {
+    byBare.set(f.path.replace(EXT, ''), f);
+    byBare.set(f.path, f);
+  }
+  return (target) => byBare.get(target) ?? byBare.get(target + '/index');
+}
 
 /**
- * The engine's plug-in contracts: what every feature is written against, wherever it lives —
- * the Error object, the request's AuthContext, the Feature/EngineContext interfaces, the
- * WebSocket upgrade router and the identity note its handlers leave for the audit log
- * (upgrade-identity), the engine config, and the SessionHandle contract that operation
- * features must use (instead of the session manager). Any engine layer except store/ may import
- * these; everything else in http/ is server assembly and sits on top with api/.
+ * Transitive rules: the packages and builtins each file loads through any chain of value
+ * imports, against its layer's `never` list (and `node: false`). Reported once per
+ * (file, forbidden module) with the chain that reaches it; direct imports are left to
+ * checkDirect.
  */
-const CONTRACTS = ['http/api-error', 'http/auth', 'http/upgrade-router', 'http/upgrade-identity', 'context', 'feature', 'config', 'domain/sessions/session-handle'].map((f) => `src/engine/${f}`);
-const contract = (t: Target) => t.kind === 'file' && CONTRACTS.includes(t.path);
-const httpBeyondContracts = (t: Target) => under(t, 'src/engine/http') && !contract(t);
-const domainBeyondContracts = (t: Target) => under(t, 'src/engine/domain') && !contract(t);
-/** The engine's composition root: it wires every layer together, so no layer below may import it. */
-const COMPOSITION_ROOT = ['engine', 'features', 'cli', 'index'].map((f) => `src/engine/${f}`);
-const compositionRoot = (t: Target) => t.kind === 'file' && COMPOSITION_ROOT.includes(t.path);
-const UI_PACKAGES = ['electron', 'react', 'react-dom', 'zustand', '@xterm/xterm'];
-
-export const RULES: Rule[] = [
-  {
-    name: 'engine-is-plain-node',
-    from: 'src/engine/',
-    check: (t) =>
-      isPackage(t, ...UI_PACKAGES) ? `the engine must not depend on ${t.kind === 'package' ? t.name : ''}` : under(t, 'src/main', 'src/renderer', 'src/preload') ? 'the engine must not import desktop code (main/renderer/preload)' : null,
-  },
-  {
-    name: 'renderer-imports-own-and-shared',
-    from: 'src/renderer/',
-    check: (t) =>
-      t.kind === 'builtin' ? 'the renderer runs in a browser: no Node builtins' : isPackage(t, 'electron') ? 'the renderer must not import electron (use window.api)' : t.kind === 'file' && !under(t, 'src/renderer', 'src/shared') ? 'the renderer imports only src/renderer and src/shared' : null,
-  },
-  {
-    name: 'shared-is-browser-safe',
-    from: 'src/shared/',
-    check: (t) => (t.kind === 'builtin' ? 'src/shared must stay browser-safe: no Node builtins' : isPackage(t, 'electron') ? 'src/shared must not import electron' : t.kind === 'file' && !under(t, 'src/shared') ? 'src/shared imports only src/shared' : null),
-  },
-  { name: 'main-not-renderer', from: 'src/main/', check: (t) => (under(t, 'src/renderer') ? 'main must not import renderer code' : null) },
-  { name: 'preload-is-a-bridge', from: 'src/preload/', check: (t) => (under(t, 'src/engine', 'src/main', 'src/renderer') ? 'preload imports only electron, src/shared and its own files' : null) },
-  {
-    name: 'domain-below-api',
-    from: 'src/engine/domain/',
-    check: (t) => (under(t, 'src/engine/api') ? 'domain must not import api/' : httpBeyondContracts(t) ? 'domain may use only the contracts of http/' : compositionRoot(t) ? 'domain must not import the engine composition root' : null),
-  },
-  {
-    name: 'runtime-below-domain',
-    from: 'src/engine/runtime/',
-    check: (t) =>
-      under(t, 'src/engine/api') ? 'runtime must not import api/' : domainBeyondContracts(t) ? 'runtime must not import domain/ (only the SessionHandle contract)' : httpBeyondContracts(t) ? 'runtime may use only the contracts of http/' : compositionRoot(t) ? 'runtime must not import the engine composition root' : null,
-  },
-  {
-    name: 'events-below-domain',
-    from: 'src/engine/events/',
-    check: (t) =>
-      under(t, 'src/engine/api', 'src/engine/runtime') || domainBeyondContracts(t) ? 'events must not import api/, domain/ or runtime/' : httpBeyondContracts(t) ? 'events may use only the contracts of http/' : compositionRoot(t) ? 'events must not import the engine composition root' : null,
-  },
-  {
-    name: 'store-is-the-bottom',
-    from: 'src/engine/store/',
-    check: (t) => (under(t, 'src/engine/api', 'src/engine/http', 'src/engine/domain', 'src/engine/runtime', 'src/engine/events') || compositionRoot(t) || (contract(t) && !under(t, 'src/engine/config')) ? 'store must not import any layer above it' : null),
-  },
-];
-
-export function checkImports(files: SourceFile[], rules: Rule[] = RULES): Violation[] {
+function checkTransitive(files: SourceFile[], layers: Record<string, Layer>): Violation[] {
+  const find = fileIndex(files);
   const out: Violation[] = [];
   for (const file of files) {
-    for (const specifier of file.imports) {
-      const target = resolveTarget(file.path, specifier);
-      for (const rule of rules) {
-        if (!file.path.startsWith(rule.from)) continue;
-        const reason = rule.check(target);
-        if (reason) out.push({ rule: rule.name, file: file.path, specifier, reason });
+    const name = layerOf(file.path, layers);
+    if (!name) continue;
+    const layer = layers[name];
+    const never = new Set([...(layer.never ?? []), ...(isTestFile(file.path) ? UNIT_TEST_NEVER : [])]);
+    const forbidden = (t: Target) => (t.kind === 'builtin' ? !layer.node || never.has(builtinName(t.name)) : t.kind === 'package' && never.has(t.name));
+    if (!never.size && layer.node) continue;
+    const seen = new Set<string>([file.path]);
+    const reported = new Set<string>();
+    // Breadth-first, so the chain reported is a shortest one.
+    const queue: Array<{ f: SourceFile; chain: string[]; via?: string }> = [{ f: file, chain: [file.path] }];
+    while (queue.length) {
+      const { f, chain, via } = queue.shift()!;
+      const typeOnly = new Set(f.typeOnly ?? []);
+      for (const spec of f.imports) {
+        if (typeOnly.has(spec)) continue;
+        const t = resolveTarget(f.path, spec);
+        if (t.kind !== 'file') {
+          const label = t.kind === 'builtin' ? `node:${t.name}` : t.name;
+          if (chain.length > 1 && forbidden(t) && !reported.has(label)) {
+            reported.add(label);
+            out.push({
+              rule: `${name}: reaches`,
+              file: file.path,
+              specifier: via!,
+              reason: `loads ${label} through ${[...chain, label].join(' → ')} (${name}: ${layer.why})`,
+            });
+          }
+          continue;
+        }
+        const next = find(t.path);
+        if (next && !seen.has(next.path)) {
+          seen.add(next.path);
+          queue.push({ f: next, chain: [...chain, next.path], via: via ?? spec });
+        }
       }
     }
   }
   return out;
+}
+
+export function checkImports(files: SourceFile[], layers: Record<string, Layer> = LAYERS): Violation[] {
+  return [...files.flatMap((f) => checkDirect(f, layers)), ...checkTransitive(files, layers)];
 }
