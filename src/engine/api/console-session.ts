@@ -5,8 +5,8 @@
  * The cookie authenticates only requests that also carry `X-Browserdeck-Console: 1` (a header
  * a cross-site form or image cannot send: the CSRF guard), and every use re-checks that the
  * key behind it is still live, so deleting or expiring the key ends its console sessions.
- * Tokens live in this process's memory: a restart signs everyone out, and several nodes behind
- * one address need sticky routing for the console (the API itself is unaffected).
+ * Tokens are stored (hashed) in the engine's database, so a console stays signed in across an
+ * engine restart (it reconnects to the change feed by itself) and on every node of one store.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
@@ -23,9 +23,13 @@ export const CONSOLE_HEADER = 'x-browserdeck-console';
 const IDLE_TTL_MS = 12 * 60 * 60 * 1000;
 const MAX_SESSIONS = 10_000;
 
+const SAVE_USE_EVERY_MS = 60_000;
+
 interface ConsoleEntry {
   keyId: string;
   lastUsed: number;
+  /** The last use written to the table. */
+  savedUse: number;
 }
 
 const SignedIn = Type.Object({
@@ -60,20 +64,26 @@ function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, 
 }
 
 export class ConsoleSessions {
+  /** Tokens seen by this process, so most requests need no lookup of the token itself. */
   private readonly byTokenHash = new Map<string, ConsoleEntry>();
 
   constructor(private readonly ctx: EngineContext) {}
 
-  open(keyId: string): string {
-    this.sweep();
-    if (this.byTokenHash.size >= MAX_SESSIONS) throw ApiError.tooMany('too many console sessions; try again later', 'too_many_console_sessions', 60);
+  async open(keyId: string): Promise<string> {
+    await this.sweep();
+    const n = await this.ctx.db.selectFrom('console_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    if (Number(n.n) >= MAX_SESSIONS) throw ApiError.tooMany('too many console sessions; try again later', 'too_many_console_sessions', 60);
     const token = randomBytes(32).toString('base64url');
-    this.byTokenHash.set(hashToken(token), { keyId, lastUsed: Date.now() });
+    const entry = { keyId, lastUsed: Date.now(), savedUse: Date.now() };
+    await this.ctx.db.insertInto('console_sessions').values({ token_hash: hashToken(token), key_id: keyId, last_used_at: new Date(entry.lastUsed).toISOString() }).execute();
+    this.byTokenHash.set(hashToken(token), entry);
     return token;
   }
 
-  close(token: string): void {
-    this.byTokenHash.delete(hashToken(token));
+  async close(token: string): Promise<void> {
+    const h = hashToken(token);
+    this.byTokenHash.delete(h);
+    await this.ctx.db.deleteFrom('console_sessions').where('token_hash', '=', h).execute();
   }
 
   clear(): void {
@@ -83,9 +93,9 @@ export class ConsoleSessions {
   /** The live key behind a console token, or null (unknown/idle token, deleted/expired key). */
   async resolve(token: string): Promise<{ credential: Credential; info: typeof SignedIn.static } | null> {
     const h = hashToken(token);
-    const entry = this.byTokenHash.get(h);
+    const entry = this.byTokenHash.get(h) ?? (await this.load(h));
     if (!entry || Date.now() - entry.lastUsed > IDLE_TTL_MS) {
-      this.byTokenHash.delete(h);
+      await this.forget(h);
       return null;
     }
     const row = await this.ctx.db
@@ -95,19 +105,40 @@ export class ConsoleSessions {
       .where('api_keys.id', '=', entry.keyId)
       .executeTakeFirst();
     if (!row || row.deleted_at || (row.expires_at && Date.parse(row.expires_at) <= this.ctx.clock.now().getTime())) {
-      this.byTokenHash.delete(h);
+      await this.forget(h);
       return null;
     }
     entry.lastUsed = Date.now();
+    // The stored last use only needs the idle timeout's precision: written at most once a minute.
+    if (entry.lastUsed - entry.savedUse > SAVE_USE_EVERY_MS) {
+      entry.savedUse = entry.lastUsed;
+      await this.ctx.db.updateTable('console_sessions').set({ last_used_at: new Date(entry.lastUsed).toISOString() }).where('token_hash', '=', h).execute();
+    }
     return {
       credential: { orgId: row.org_id, strategy: 'api_key', userId: row.id, email: row.admin_email, projectId: row.project_id },
       info: { key_id: row.id, name: row.name, masked_key: row.masked_key, project_id: row.project_id },
     };
   }
 
-  private sweep(): void {
+  /** A sign-in made before this process started (or on another node). */
+  private async load(h: string): Promise<ConsoleEntry | undefined> {
+    const row = await this.ctx.db.selectFrom('console_sessions').selectAll().where('token_hash', '=', h).executeTakeFirst();
+    if (!row) return undefined;
+    const lastUsed = Date.parse(row.last_used_at);
+    const entry = { keyId: row.key_id, lastUsed, savedUse: lastUsed };
+    this.byTokenHash.set(h, entry);
+    return entry;
+  }
+
+  private async forget(h: string): Promise<void> {
+    this.byTokenHash.delete(h);
+    await this.ctx.db.deleteFrom('console_sessions').where('token_hash', '=', h).execute();
+  }
+
+  private async sweep(): Promise<void> {
     const now = Date.now();
     for (const [h, e] of this.byTokenHash) if (now - e.lastUsed > IDLE_TTL_MS) this.byTokenHash.delete(h);
+    await this.ctx.db.deleteFrom('console_sessions').where('last_used_at', '<', new Date(now - IDLE_TTL_MS).toISOString()).execute();
   }
 }
 
@@ -140,7 +171,7 @@ export const consoleSessionFeature: Feature = {
         requireConsoleHeader(request);
         const credential = await ctx.apiKeys.authenticate((request.body as { api_key: string }).api_key.trim());
         if (!credential || credential.strategy !== 'api_key') throw ApiError.unauthorized('invalid or expired API key');
-        const token = sessions.open(credential.userId);
+        const token = await sessions.open(credential.userId);
         const found = await sessions.resolve(token);
         if (!found) throw ApiError.unauthorized('invalid or expired API key');
         setCookie(request, reply, token);
@@ -157,7 +188,7 @@ export const consoleSessionFeature: Feature = {
     app.delete('/console/session', { config, schema: { tags } }, async (request, reply) => {
       requireConsoleHeader(request);
       const token = cookieToken(request);
-      if (token) sessions.close(token);
+      if (token) await sessions.close(token);
       setCookie(request, reply, '', true);
       return reply.status(204).send();
     });

@@ -154,6 +154,13 @@ export interface CredentialProviderTable {
   updated_at: string;
 }
 
+/** Web console sign-ins (migration 0013): a token's SHA-256 and the API key it stands for. */
+export interface ConsoleSessionTable {
+  token_hash: string;
+  key_id: string;
+  last_used_at: string;
+}
+
 export interface ProxyTable {
   id: string;
   org_id: string;
@@ -357,4 +364,5 @@ export interface Database {
   replays: ReplayTable;
   engine_nodes: EngineNodeTable;
   extensions: ExtensionTable;
+  console_sessions: ConsoleSessionTable;
 }

@@ -16,6 +16,7 @@ import { authTimelineReplayMigration } from './0009-auth-timeline-replay.js';
 import { engineNodesMigration } from './0010-engine-nodes.js';
 import { extensionsMigration } from './0011-extensions.js';
 import { credentialProvidersMigration } from './0012-credential-providers.js';
+import { consoleSessionsMigration } from './0013-console-sessions.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -32,6 +33,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0010-engine-nodes': engineNodesMigration,
   '0011-extensions': extensionsMigration,
   '0012-credential-providers': credentialProvidersMigration,
+  '0013-console-sessions': consoleSessionsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
