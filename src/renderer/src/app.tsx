@@ -7,6 +7,8 @@ import { useCallback, useEffect } from 'react';
 import { useRoute } from './router';
 import { useAuth } from './stores/auth';
 import { changed } from './stores/changes';
+import { ALL_TOPICS, startLiveFeed } from './stores/live-feed';
+import { useConnections } from './stores/connections';
 import { Sidebar } from './shell/sidebar';
 import { Toasts } from './shell/toasts';
 import { HelpOverlay } from './shell/help-overlay';
@@ -55,8 +57,11 @@ export function App(): React.JSX.Element {
   useEffect(() => {
     void check();
   }, [check]);
-  const refreshAll = useCallback(() => changed('sessions', 'projects', 'api-keys', 'org-limits', 'audit-logs', 'proxies', 'auth-connections', 'invocations', 'extensions', 'credential-providers'), []);
+  const refreshAll = useCallback(() => changed(...ALL_TOPICS), []);
   useShortcuts(refreshAll);
+  // Desktop: another connection is another engine, whose feed must be followed instead.
+  const connection = useConnections((s) => s.list.find((c) => c.active)?.id);
+  useEffect(() => (status === 'signed-in' ? startLiveFeed() : undefined), [status, connection]);
 
   if (status === 'checking')
     return (

@@ -1,13 +1,13 @@
 /** The Deployments table of the Invocations screen: status, the app versions each produced, reason. */
+import { useEffect } from 'react';
 import { useDeployments } from './app-stores';
-import { usePolling } from '../stores/use-polling';
 import { Badge, EmptyState, ErrorBanner, formatTime } from '../components/ui';
 
 const TONE = { queued: 'neutral', in_progress: 'info', running: 'ok', failed: 'bad', stopped: 'neutral' } as const;
 
 export function DeploymentsCard(): React.JSX.Element {
   const { items, loaded, error, refresh } = useDeployments();
-  usePolling(refresh, 5000);
+  useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
   return (
     <section className="card deployments-card" aria-label="Deployments section">
       <h3>Deployments</h3>

@@ -8,7 +8,6 @@ import type { Session } from '../../../shared/wire/sessions';
 import { transport } from '../transport';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
-import { usePolling } from '../stores/use-polling';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
 import { href } from '../router';
 import { DeploymentsCard } from './deployments-card';
@@ -131,7 +130,7 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
 
 export function InvocationsPage(): React.JSX.Element {
   const { items, loading, loaded, error, filters, setFilters, refresh } = useInvocations();
-  usePolling(refresh, 5000);
+  useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
   const [selected, setSelected] = useState<string | null>(null);
   const [invoking, setInvoking] = useState(false);
   const current = items.find((i) => i.id === selected);

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from './ui';
 import { errorMessage } from '../transport/transport';
+import { CloseIcon } from './icons';
 
 export function Dialog({ open, title, onClose, children, footer, wide }: { open: boolean; title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }): React.JSX.Element | null {
   const ref = useRef<HTMLDialogElement>(null);
@@ -28,7 +29,7 @@ export function Dialog({ open, title, onClose, children, footer, wide }: { open:
       <header className="dialog-header">
         <h2>{title}</h2>
         <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
-          ×
+          <CloseIcon />
         </button>
       </header>
       <div className="dialog-body">{children}</div>

@@ -3,12 +3,11 @@
  * manifest.json) — list with search, upload (optional name), download the zip as uploaded, and
  * delete. Sessions and pools load them by id or name (`extensions: [{name}]` on create).
  */
-import { useState } from 'react';
+import { useState, useEffect } from 'react';
 import type { Extension } from '../../../shared/wire/extensions';
 import { transport } from '../transport';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
-import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
 import { Button, EmptyState, Field, PageHeader, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
@@ -60,7 +59,7 @@ export function ExtensionsPage(): React.JSX.Element {
   const list = useExtensions();
   const { items, refresh } = list;
   // Also the first load; `last used` changes as sessions start with them.
-  usePolling(refresh, 30_000);
+  useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
   const [uploading, setUploading] = useState(false);
   const [deleting, setDeleting] = useState<Extension | null>(null);
 

@@ -8,7 +8,6 @@ import { transport } from '../transport';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
-import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog, Dialog } from '../components/dialog';
@@ -116,7 +115,7 @@ function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose():
 export function AuthConnectionsPage(): React.JSX.Element {
   const list = useAuthConnections();
   const { items, refresh } = list;
-  usePolling(refresh, 5000);
+  useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ManagedAuthRecord | null>(null);
   const [details, setDetails] = useState<ManagedAuthRecord | null>(null);

@@ -5,12 +5,11 @@
  * offers, edit (name, priority, cache TTL, a new token), enable/disable and delete. The token
  * is write-only: the server never answers it, so the screen can only replace it.
  */
-import { useState } from 'react';
+import { useState, useEffect } from 'react';
 import type { CredentialProviderRecord } from '../../../shared/wire/credential-providers';
 import { transport } from '../transport';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
-import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, Field, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
@@ -170,7 +169,7 @@ function ProviderDetails({ provider, test }: { provider: CredentialProviderRecor
 export function CredentialProvidersPage(): React.JSX.Element {
   const list = useCredentialProviders();
   const { items, refresh } = list;
-  usePolling(refresh, 30_000);
+  useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CredentialProviderRecord | undefined>();
   const [deleting, setDeleting] = useState<CredentialProviderRecord | null>(null);

@@ -3,12 +3,11 @@
  * bypass hosts), check (POST /proxies/{id}/check → status), rename, delete, and the details
  * (config; a custom proxy's password is never shown — the server only says it has one).
  */
-import { useState } from 'react';
+import { useState, useEffect } from 'react';
 import type { ProxyRecord } from '../../../shared/wire/identity';
 import { transport } from '../transport';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
-import { usePolling } from '../stores/use-polling';
 import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, Field, PageHeader, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
@@ -90,7 +89,7 @@ function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): Rea
 export function ProxiesPage(): React.JSX.Element {
   const list = useProxies();
   const { items, refresh } = list;
-  usePolling(refresh, 15_000);
+  useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ProxyRecord | null>(null);
   const [newName, setNewName] = useState('');

@@ -1,7 +1,8 @@
 /**
  * One session: header (name, id, state, delete) and the pane tabs from the registry. The
- * session object is loaded once and reloaded on demand; tabs are routes
- * (`#/sessions/<id>/<tab>`), so a pane can be linked and survives reloads.
+ * session object is reloaded whenever the change feed (or a mutation here) touches sessions;
+ * tabs are routes (`#/sessions/<id>/<tab>`), so a pane can be linked and survives reloads.
+ * Without a tab in the address it opens on the last pane chosen, else the live view.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
@@ -14,6 +15,7 @@ import { SESSION_PANES } from './panes/registry';
 import { notify } from '../stores/toasts';
 import { onChange } from '../stores/changes';
 import { usePaneKeys } from './panes/pane-tab-keys';
+import { chooseInitialPane, rememberPane } from './pane-memory';
 
 export function SessionView({ id, tab }: { id: string; tab?: string }): React.JSX.Element {
   const [session, setSession] = useState<Session | null>(null);
@@ -35,8 +37,12 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
   }, [reload]);
 
   const panes = SESSION_PANES.filter((p) => !(session?.deleted_at && p.needsLiveSession));
-  const active = panes.find((p) => p.id === tab) ?? panes[0];
+  const active = chooseInitialPane(panes, tab);
   usePaneKeys(id, panes);
+  // Only a pane the user picked (it is in the address) is remembered, not a fallback.
+  useEffect(() => {
+    if (session && tab && panes.some((p) => p.id === tab)) rememberPane(tab);
+  }, [session, tab, panes]);
 
   return (
     <section className="page session-view">

@@ -1,19 +1,17 @@
 /**
- * Sessions: the live list of the selected project (polled), filtered by status, a search
- * query and tags; select several to delete them at once; click one to open its pane.
+ * Sessions: the live list of the selected project (kept current by the engine's change feed,
+ * see stores/live-feed.ts), filtered by status, a search query and tags; select several to
+ * delete them at once; click one to open its pane.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
 import { useSessions, deleteSessions, parseTags, type SessionStatusFilter } from '../stores/sessions';
-import { usePolling } from '../stores/use-polling';
 import { useUi } from '../stores/ui';
 import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
 import { CreateSessionDialog } from './create-session-dialog';
 import { href, navigate } from '../router';
-
-const POLL_MS = 3000;
 
 function Tags({ tags }: { tags?: Record<string, string> }): React.JSX.Element | null {
   if (!tags || !Object.keys(tags).length) return null;
@@ -39,7 +37,7 @@ export function SessionsPage(): React.JSX.Element {
   const [confirm, setConfirm] = useState<string[] | null>(null);
   const [tagText, setTagText] = useState('');
   const [tagError, setTagError] = useState<string | null>(null);
-  usePolling(refresh, POLL_MS);
+  useEffect(() => void refresh(), [refresh]);
 
   const visible = new Set(items.map((s) => s.session_id));
   const chosen = [...selected].filter((id) => visible.has(id));

@@ -11,6 +11,8 @@ import { useAuth } from '../stores/auth';
 import { transport } from '../transport';
 import { ConnectionSwitcher } from './connection-switcher';
 import { changed } from '../stores/changes';
+import { LogoIcon } from '../components/icons';
+import { useLiveFeed } from '../stores/live-feed';
 
 /** Sidebar entries. Later areas (Proxies, Auth, Invocations) add one line here. */
 const NAV: Array<{ section?: string; path: string; label: string; match: string }> = [
@@ -72,13 +74,25 @@ function WebAccount(): React.JSX.Element {
   );
 }
 
+/** Whether screens follow the engine live; while reconnecting they show what they last had. */
+function FeedStatus(): React.JSX.Element {
+  const status = useLiveFeed((s) => s.status);
+  const label = status === 'live' ? 'Live updates' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
+  return (
+    <div className="feed-status" data-feed-status={status} role="status">
+      <span className={status === 'live' ? 'dot dot-ok' : 'dot dot-warn'} aria-hidden />
+      {label}
+    </div>
+  );
+}
+
 export function Sidebar(): React.JSX.Element {
   const route = useRoute().join('/');
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="brand">
         <span className="brand-mark" aria-hidden>
-          ▣
+          <LogoIcon />
         </span>
         Browserdeck
       </div>
@@ -94,6 +108,7 @@ export function Sidebar(): React.JSX.Element {
         ))}
       </ul>
       <div className="sidebar-footer">
+        <FeedStatus />
         {transport().kind === 'desktop' ? <ConnectionSwitcher /> : <WebAccount />}
         <button type="button" className="link help-link" onClick={() => useUi.getState().setHelpOpen(true)}>
           Keyboard shortcuts <kbd>?</kbd>

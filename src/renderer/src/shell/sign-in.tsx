@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useAuth } from '../stores/auth';
 import { Button, Field } from '../components/ui';
+import { LogoIcon } from '../components/icons';
 
 export function SignIn(): React.JSX.Element {
   const { signIn, busy, error } = useAuth();
@@ -20,7 +21,7 @@ export function SignIn(): React.JSX.Element {
       >
         <div className="brand brand-dark">
           <span className="brand-mark" aria-hidden>
-            ▣
+            <LogoIcon />
           </span>
           Browserdeck
         </div>

@@ -1,9 +1,9 @@
 /**
- * Change events: after a mutation a screen calls `changed('sessions')`; every store listening
- * to that topic refetches once, debounced, instead of patching its state by hand. Stores that
- * mirror live server state also poll (see `usePolling`).
+ * Change events: after a mutation a screen calls `changed('sessions')`, and the engine's change
+ * feed does the same for changes made by any client (`live-feed.ts`); every store listening
+ * to that topic refetches once, debounced, instead of patching its state by hand.
  */
-export type Topic = 'sessions' | 'projects' | 'api-keys' | 'org-limits' | 'audit-logs' | 'connections' | 'proxies' | 'auth-connections' | 'invocations' | 'extensions' | 'credential-providers';
+export type Topic = 'sessions' | 'pools' | 'profiles' | 'deployments' | 'credentials' | 'projects' | 'api-keys' | 'org-limits' | 'audit-logs' | 'connections' | 'proxies' | 'auth-connections' | 'invocations' | 'extensions' | 'credential-providers';
 
 const listeners = new Map<Topic, Set<() => void>>();
 const timers = new Map<Topic, ReturnType<typeof setTimeout>>();

@@ -15,6 +15,7 @@ import { formatBytes, sessionBinary, sessionPath } from './session-api';
 import { FilePreview, type FileEntry } from './file-preview';
 import { PathDialog } from './path-dialog';
 import { usePaneKey } from './pane-keys';
+import { FolderIcon } from '../../components/icons';
 
 function join(dir: string, name: string): string {
   return `${dir.replace(/\/+$/, '')}/${name}`;
@@ -138,7 +139,7 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
                   <tr key={f.path} className={selected?.path === f.path ? 'row-selected' : undefined}>
                     <td>
                       <button type="button" className="link mono" onClick={() => (f.is_dir ? (setDir(f.path), setSelected(null)) : setSelected(f))}>
-                        {f.is_dir ? <span aria-hidden="true">📁 </span> : null}
+                        {f.is_dir ? <FolderIcon className="icon icon-before" /> : null}
                         {f.name}
                       </button>
                     </td>

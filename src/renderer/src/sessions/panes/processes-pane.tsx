@@ -61,6 +61,7 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
   const [result, setResult] = useState<{ command: string; r: ExecResult } | null>(null);
   const [attached, setAttached] = useState<string | null>(null);
 
+  // Polled: a session's processes (and their exits) are not resources on the change feed.
   usePolling(useCallback(() => refresh(session), [refresh, session]), 2000);
 
   const start = async (mode: 'spawn' | 'tty'): Promise<void> => {

@@ -11,6 +11,7 @@ import { Badge, Button, EmptyState, ErrorBanner, Field, Spinner, formatTime } fr
 import { notify, reportError } from '../../stores/toasts';
 import { formatBytes, sessionPath } from './session-api';
 import { sessionUrl } from '../session-urls';
+import { RecordIcon } from '../../components/icons';
 
 interface Replay {
   replay_id: string;
@@ -59,6 +60,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
   useEffect(() => {
     void load();
     if (!recording) return;
+    // Polled while recording: a replay's progress is not on the change feed.
     const t = setInterval(() => void load(), 2000);
     return () => clearInterval(t);
   }, [load, recording]);
@@ -145,7 +147,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
                   <td className="mono">{r.replay_id}</td>
                   <td className="nowrap small">{formatTime(r.started_at)}</td>
                   <td className="mono">{duration(r)}</td>
-                  <td>{finishing === r.replay_id && rec ? <Badge tone="warn">finishing…</Badge> : rec ? <Badge tone="bad">● recording</Badge> : <Badge tone="ok">ready</Badge>}</td>
+                  <td>{finishing === r.replay_id && rec ? <Badge tone="warn">finishing…</Badge> : rec ? <Badge tone="bad"><RecordIcon className="icon icon-before" /> recording</Badge> : <Badge tone="ok">ready</Badge>}</td>
                   <td className="row-actions">
                     {rec && finishing === r.replay_id ? (
                       <Spinner label="Finishing the video" />
