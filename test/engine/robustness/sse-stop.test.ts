@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startTestEngine } from '../../helpers/engine.js';
+import { followChanges } from '../../helpers/change-feed.js';
 
 /** Reads a stream to its end: what arrived, and the error if reading broke instead. */
 async function drain(stream: AsyncIterable<unknown>): Promise<{ events: unknown[]; error?: unknown }> {
@@ -34,6 +35,18 @@ describe('engine stop', () => {
       const rest = iterators.map((it) => drain({ [Symbol.asyncIterator]: () => it }));
       await te.engine.stop();
       for (const r of await Promise.all(rest)) expect(r.error).toBeUndefined();
+    } finally {
+      await te.stop();
+    }
+  });
+
+  it('ends the change feed (GET /changes) cleanly too', async () => {
+    const te = await startTestEngine();
+    try {
+      const feed = await followChanges(te.url, te.adminKey);
+      await feed.next((e) => e.type === 'hello');
+      await te.engine.stop();
+      expect(await feed.end).toBeUndefined();
     } finally {
       await te.stop();
     }
