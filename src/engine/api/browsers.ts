@@ -12,6 +12,7 @@ import { ApiError } from '../http/api-error.js';
 import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { SessionManager } from '../domain/sessions/session-manager.js';
 import { SessionJwt, loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
+import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
 import { sessionJwtAuthenticator } from '../domain/sessions/session-access.js';
 import { listSessions } from '../domain/sessions/session-list.js';
 import { updateSession, type UpdateBody } from '../domain/sessions/session-update.js';
@@ -42,7 +43,7 @@ export const sessionsFeature: Feature = {
   async register(app: FastifyInstance, ctx) {
     const key = await loadSessionJwtKey(ctx.db, ctx.clock.now());
     const jwt = new SessionJwt(key, () => ctx.clock.now());
-    const sessions = new SessionManager(ctx, jwt, nodeIdOf(ctx.config.dataDir));
+    const sessions = new SessionManager(ctx, jwt, nodeIdOf(ctx.config.dataDir), noteUpgradeIdentity);
     ctx.services.sessions = sessions;
     ctx.services.sessionLimits = sessions.limits;
     ctx.authenticators.push(sessionJwtAuthenticator(jwt));

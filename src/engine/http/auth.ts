@@ -6,37 +6,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
+import { bearerOf, type AuthContext, type Credential } from '../domain/org/auth-context.js';
 
-export type AuthStrategy = 'api_key' | 'session_jwt' | 'invocation_key';
+export { basicPasswordOf, bearerOf, type AuthContext, type AuthStrategy, type Credential } from '../domain/org/auth-context.js';
 
-export interface AuthContext {
-  orgId: string;
-  strategy: AuthStrategy;
-  /** The key (or token subject) acting; recorded as `user_id` in the audit log. */
-  userId: string;
-  email: string;
-  /** The project the credential is bound to, or null for an org-wide key. */
-  credentialProjectId: string | null;
-  /** The project this request acts in (header, else credential, else the org's default). */
-  projectId: string;
-  /** Set when the credential only grants access to one browser session. */
-  sessionId?: string;
-  /** Set when the credential only lives as long as one invocation. */
-  invocationId?: string;
-}
-
-export interface Credential {
-  orgId: string;
-  strategy: AuthStrategy;
-  userId: string;
-  email: string;
-  projectId: string | null;
-  sessionId?: string;
-  invocationId?: string;
-}
-
-/** Returns a credential, null when this authenticator does not apply, or throws ApiError. */
+/** Returns a credential, null when this authenticator does not apply, or throws ApiError. (Domain's authenticators take only the url and headers.) */
 export type Authenticator = (request: FastifyRequest, bearer: string | undefined) => Promise<Credential | null> | Credential | null;
+
 
 export interface ProjectResolver {
   /** Resolves an id or name within an org; null when there is none. */
@@ -53,13 +29,6 @@ declare module 'fastify' {
     /** Reachable without credentials (health check, web console assets). */
     public?: boolean;
   }
-}
-
-export function bearerOf(request: FastifyRequest): string | undefined {
-  const h = request.headers.authorization;
-  if (!h) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
-  return m ? m[1].trim() : undefined;
 }
 
 export function installAuth(app: FastifyInstance, authenticators: Authenticator[], projects: ProjectResolver): void {

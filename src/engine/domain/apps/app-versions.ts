@@ -6,7 +6,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, AppVersionTable } from '../../store/schema.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';

@@ -4,7 +4,7 @@
  * optionally the credential), and answers `can_reauth` from what the last login required.
  * Health checks live in health-checks.ts and call `startFlow(..., 'REAUTH')` when allowed.
  */
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Credentials } from '../credentials/credentials.js';

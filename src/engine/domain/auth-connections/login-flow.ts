@@ -7,7 +7,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DomainError } from '../../../shared/errors/domain-error.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { NavigationGuard } from './allowed-hosts.js';

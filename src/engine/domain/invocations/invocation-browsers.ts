@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../../context.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionDto } from '../sessions/session-record.js';
 import { isTerminalInvocation } from './invocation-record.js';

@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { Authenticator, Credential } from '../../http/auth.js';
+import type { Authenticator, Credential } from '../org/auth-context.js';
 import { generateKey, hashKey } from '../org/api-key-secret.js';
 
 export const INVOCATION_KEY_PREFIX = 'bdi_';

@@ -8,7 +8,7 @@
  * and closes its event log.
  */
 import type { EngineContext } from '../../context.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { AppEventLog } from '../apps/app-event-log.js';

@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { PoolService } from '../pools/pool-service.js';

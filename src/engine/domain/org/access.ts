@@ -8,7 +8,7 @@
  * filtered by the caller's org id.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from './auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
 

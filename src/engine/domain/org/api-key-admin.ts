@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from './auth-context.js';
 import type { ApiKey, CreatedApiKey } from '../../../shared/wire/org.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { checkDisplayName } from '../display-name.js';

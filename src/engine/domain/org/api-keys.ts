@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ApiKeyTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
-import type { Credential } from '../../http/auth.js';
+import type { Credential } from './auth-context.js';
 import { newId } from '../ids.js';
 import { generateKey, hashKey, maskKey, sameHashBytes } from './api-key-secret.js';
 import { nameKey } from '../../../shared/name-key.js';

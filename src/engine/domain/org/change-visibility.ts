@@ -6,7 +6,7 @@
  * changed) and nothing org-level (org-wide keys, org limits, credential providers). Session
  * JWTs and invocation keys are confined to one session or one run and get no feed at all.
  */
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from './auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { ChangeEvent } from '../../../shared/wire/changes.js';
 

@@ -8,7 +8,7 @@
  * `reuse` at once, without it at the pool's fill rate. See README "Browser pools".
  */
 import type { EngineContext } from '../../context.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionManager } from '../sessions/session-manager.js';

@@ -12,7 +12,7 @@
  * Chromium ignores the `--force-…` spelling): no host or STUN
  * candidates reveal the machine's addresses.
  */
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Proxies, ProxyRow } from './proxies.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';

@@ -4,9 +4,8 @@
  * (CDP, BiDi, live view), which accept that session's JWT or a bearer API key of its org.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
-import type { Authenticator, Credential } from '../../http/auth.js';
-import { bearerOf } from '../../http/auth.js';
+import type { Authenticator, Credential } from '../org/auth-context.js';
+import { bearerOf } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionJwt } from './session-jwt.js';
 import type { ApiKeyAuthority } from '../org/api-keys.js';
@@ -22,7 +21,7 @@ function safeDecode(s: string): string {
 }
 
 export function sessionJwtAuthenticator(jwt: SessionJwt): Authenticator {
-  return async (request: FastifyRequest, bearer) => {
+  return async (request, bearer) => {
     const url = new URL(request.url, 'http://x');
     const token = url.searchParams.get('jwt');
     if (!token || bearer) return null;
@@ -42,7 +41,7 @@ function credentialOf(claims: { sessionId: string; orgId: string; projectId: str
 /** The credential of a WebSocket upgrade for session `id`: its JWT, or a bearer key. */
 export async function authenticateUpgrade(req: IncomingMessage, url: URL, id: string, jwt: SessionJwt, apiKeys: ApiKeyAuthority): Promise<Credential> {
   const token = url.searchParams.get('jwt');
-  const bearer = bearerOf({ headers: req.headers } as FastifyRequest);
+  const bearer = bearerOf(req);
   if (bearer) {
     const c = await apiKeys.authenticate(bearer);
     if (!c) throw DomainError.unauthorized('invalid or expired API key');

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DomainError } from '../../../shared/errors/domain-error.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import {
   checkChromePolicy, checkExtensions, checkGpu, DEFAULT_VIEWPORT, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport,
   type LaunchOptions, type TelemetryConfig, type TelemetryRequest, type Viewport,

@@ -4,7 +4,7 @@
  * (`ctx.services.proxyHooks`: launch flags). Until a feature registers one, a session asking
  * for it is refused with a 422 instead of the option being ignored.
  */
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 export type { ProfileSelector, ProfileService, ProfileBinding } from '../profiles/profile-binding.js';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { EngineContext } from '../../context.js';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext, Credential } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from '../../runtime/session/session-handle.js';
@@ -20,7 +20,6 @@ import { sessionDto, type ProfileRef, type SessionDto, type SessionRow } from '.
 import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
 import { PROFILE_SERVICE, PROXY_HOOKS, type ProfileService, type ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
-import { noteUpgradeIdentity } from '../../http/upgrade-identity.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
@@ -47,6 +46,8 @@ export class SessionManager implements SessionRegistry {
     private readonly ctx: EngineContext,
     readonly jwt: SessionJwt,
     readonly nodeId: string,
+    /** Tells the audit log who an upgrade was accepted for (http/upgrade-identity.ts; injected so domain stays below http/). */
+    private readonly noteUpgrade: (req: IncomingMessage, who: Pick<Credential, 'orgId' | 'strategy' | 'userId' | 'email'>) => void,
   ) {
     this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
     this.startListeners = new BoundedListeners(ctx.log, 'session start');
@@ -271,7 +272,7 @@ export class SessionManager implements SessionRegistry {
    */
   async requireUpgrade(req: IncomingMessage, url: URL, id: string): Promise<SessionRuntime> {
     const c = await authenticateUpgrade(req, url, id, this.jwt, this.ctx.apiKeys);
-    noteUpgradeIdentity(req, { orgId: c.orgId, strategy: c.strategy, userId: c.userId, email: c.email });
+    this.noteUpgrade(req, { orgId: c.orgId, strategy: c.strategy, userId: c.userId, email: c.email });
     const rt = this.running.get(id);
     if (!rt || rt.ended || rt.orgId !== c.orgId || (c.projectId && rt.projectId !== c.projectId)) throw DomainError.notFound('browser session', id);
     rt.touch();

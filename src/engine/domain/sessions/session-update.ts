@@ -4,7 +4,7 @@
  * proxies feature's live switch (422 without it); `network` is create-only (400).
  * Telemetry and viewport changes reach features through `SessionRuntime.onUpdate`.
  */
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionManager } from './session-manager.js';
 import type { SessionRow } from './session-record.js';

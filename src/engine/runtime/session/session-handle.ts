@@ -5,7 +5,14 @@
  * (domain) implements the registry, and operation features only ever see these interfaces,
  * registered as `ctx.services.sessions`.
  */
-import type { AuthContext } from '../../http/auth.js';
+
+/** The caller of a registry lookup: the fields of the domain's AuthContext that scope a session. */
+export interface SessionCaller {
+  orgId: string;
+  projectId: string;
+  /** Set when the caller's credential only grants access to this one session. */
+  sessionId?: string;
+}
 
 /** Per-session directory layout under `<dataDir>/sessions/<id>/`, all removed when it ends. */
 export interface SessionDirs {
@@ -92,7 +99,7 @@ export interface SessionRegistry {
    * session the caller's JWT names). Throws DomainError 404 otherwise, and 410/404 when ended.
    * Counts as activity.
    */
-  require(auth: AuthContext, idOrName: string): Promise<SessionHandle>;
+  require(auth: SessionCaller, idOrName: string): Promise<SessionHandle>;
   /**
    * Runs `fn` for every session once its browser is up (telemetry collectors attach here so
    * they see a session from its start). The create awaits a returned promise before it opens a
@@ -108,5 +115,5 @@ export interface SessionRegistry {
    */
   requireUpgrade(req: import('node:http').IncomingMessage, url: URL, id: string): Promise<SessionHandle>;
   /** Whether a session (running or ended) exists for this caller; for 404-vs-empty decisions. */
-  exists(auth: AuthContext, idOrName: string): Promise<boolean>;
+  exists(auth: SessionCaller, idOrName: string): Promise<boolean>;
 }
