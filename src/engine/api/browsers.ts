@@ -13,7 +13,7 @@ import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { SessionManager } from '../domain/sessions/session-manager.js';
 import { SessionJwt, loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
-import { sessionJwtAuthenticator } from '../domain/sessions/session-access.js';
+import { sessionJwtAuthenticator, webdriverBasicAuthenticator } from '../domain/sessions/session-access.js';
 import { listSessions } from '../domain/sessions/session-list.js';
 import { updateSession, type UpdateBody } from '../domain/sessions/session-update.js';
 import { nodeIdOf, recoverSessions } from '../domain/sessions/session-recovery.js';
@@ -46,7 +46,7 @@ export const sessionsFeature: Feature = {
     const sessions = new SessionManager(ctx, jwt, nodeIdOf(ctx.config.dataDir), noteUpgradeIdentity);
     ctx.services.sessions = sessions;
     ctx.services.sessionLimits = sessions.limits;
-    ctx.authenticators.push(sessionJwtAuthenticator(jwt));
+    ctx.authenticators.push(sessionJwtAuthenticator(jwt), webdriverBasicAuthenticator(jwt, ctx.apiKeys));
     ctx.projects.addUsageCounter(async (projectId) => {
       const r = await ctx.db.selectFrom('browser_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
       return { what: 'active browser sessions', count: Number(r.n) };

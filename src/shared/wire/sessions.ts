@@ -78,6 +78,8 @@ export const SessionSchema = Type.Object(
     session_id: Type.String(),
     cdp_ws_url: Type.String(),
     webdriver_ws_url: Type.String(),
+    /** Browserdeck: the classic W3C WebDriver HTTP base (`…/browsers/{id}/webdriver`); authenticate with a bearer key or HTTP Basic (password: the session JWT or a key). */
+    webdriver_url: Type.Optional(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
     headless: Type.Boolean(),
     stealth: Type.Boolean(),

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Authenticator, Credential } from '../org/auth-context.js';
-import { bearerOf } from '../org/auth-context.js';
+import { basicPasswordOf, bearerOf } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionJwt } from './session-jwt.js';
 import type { ApiKeyAuthority } from '../org/api-keys.js';
@@ -29,6 +29,37 @@ export function sessionJwtAuthenticator(jwt: SessionJwt): Authenticator {
     if (!m) throw DomainError.unauthorized('a session token (jwt) only authorizes the routes of its own session; use a bearer API key');
     const claims = await jwt.verify(token);
     if (!claims) throw DomainError.unauthorized('invalid or expired session token');
+    if (claims.sessionId !== safeDecode(m[1])) throw DomainError.forbidden('this session token belongs to another session');
+    return credentialOf(claims);
+  };
+}
+
+/** `/browsers/{id}/webdriver` and everything below it: the classic WebDriver routes. */
+const WEBDRIVER_ROUTE = /^\/browsers\/([^/?#]+)\/webdriver(?:[/?#]|$)/;
+/** A JWS compact serialization (three base64url parts); API keys have another shape. */
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+/**
+ * HTTP Basic credentials on the classic WebDriver routes only: Selenium's client takes
+ * credentials from the server URL (`http://user:<secret>@host/browsers/{id}/webdriver`) and
+ * cannot add a header or a query. The password is that session's JWT or an API key (the user
+ * name is ignored). Nowhere else: Basic credentials are sent by browsers on their own, which a
+ * bearer header or a token in the URL never are.
+ */
+export function webdriverBasicAuthenticator(jwt: SessionJwt, apiKeys: ApiKeyAuthority): Authenticator {
+  return async (request, bearer) => {
+    if (bearer) return null;
+    const path = request.url.split('?')[0];
+    const m = WEBDRIVER_ROUTE.exec(path);
+    const secret = m ? basicPasswordOf(request) : undefined;
+    if (!m || !secret) return null;
+    if (!JWT_SHAPE.test(secret)) {
+      const c = await apiKeys.authenticate(secret);
+      if (!c) throw DomainError.unauthorized('invalid or expired API key (HTTP Basic password)');
+      return c;
+    }
+    const claims = await jwt.verify(secret);
+    if (!claims) throw DomainError.unauthorized('invalid or expired session token (HTTP Basic password)');
     if (claims.sessionId !== safeDecode(m[1])) throw DomainError.forbidden('this session token belongs to another session');
     return credentialOf(claims);
   };

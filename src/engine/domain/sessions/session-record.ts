@@ -22,6 +22,8 @@ export interface SessionDto {
   session_id: string;
   cdp_ws_url: string;
   webdriver_ws_url: string;
+  /** Classic W3C WebDriver (HTTP) base for WebdriverIO/Selenium; credentials go in a header or as HTTP Basic, not in the URL. */
+  webdriver_url: string;
   created_at: string;
   headless: boolean;
   stealth: boolean;
@@ -54,7 +56,7 @@ export function sessionUrls(publicUrl: string, id: string, jwt: string) {
   const base = `${publicUrl.replace(/\/+$/, '')}/browsers/${encodeURIComponent(id)}`;
   const ws = base.replace(/^http/, 'ws');
   const q = `?jwt=${encodeURIComponent(jwt)}`;
-  return { base_url: base, cdp_ws_url: `${ws}/cdp${q}`, webdriver_ws_url: `${ws}/webdriver${q}`, browser_live_view_url: `${base}/live${q}` };
+  return { base_url: base, cdp_ws_url: `${ws}/cdp${q}`, webdriver_ws_url: `${ws}/webdriver${q}`, webdriver_url: `${base}/webdriver`, browser_live_view_url: `${base}/live${q}` };
 }
 
 export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: string; uptimeMs: number; viewport?: Viewport; profile?: ProfileRef }): SessionDto {
@@ -64,6 +66,7 @@ export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: stri
     session_id: row.id,
     cdp_ws_url: urls.cdp_ws_url,
     webdriver_ws_url: urls.webdriver_ws_url,
+    webdriver_url: urls.webdriver_url,
     created_at: row.created_at,
     headless: o.headless,
     stealth: o.stealth,

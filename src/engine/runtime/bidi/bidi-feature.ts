@@ -12,6 +12,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Feature } from '../../feature.js';
 import type { SessionHandle, SessionRegistry } from '../session/session-handle.js';
 import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
+import { implicitSession } from './implicit-session.js';
 
 /** How a client's mapper starts: jailed in its own process (bidi-jail.ts), or in-process without the jail. */
 type StartMapper = (handle: SessionHandle, toClient: (message: unknown) => void) => Promise<BidiMapper>;
@@ -22,7 +23,11 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMappe
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
   };
   let mapper: BidiMapper | undefined;
-  const waiting: unknown[] = [];
+  const session = implicitSession((cmd) => mapper?.dispatch(cmd));
+  const fromMapper = (m: unknown) => {
+    if (!session.swallow(m)) send(m);
+  };
+  const waiting: Array<{ id?: unknown; method?: unknown }> = [];
   let closed = false;
 
   const finish = (code: number, reason: string) => {
@@ -44,7 +49,7 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMappe
       send({ type: 'success', id: cmd.id ?? null, result: {} });
       return finish(1000, cmd.method === 'browser.close' ? 'BiDi connection closed (the session keeps running; DELETE /browsers/{id} ends it)' : 'BiDi session ended');
     }
-    if (mapper) mapper.dispatch(cmd);
+    if (mapper) session.dispatch(cmd);
     else waiting.push(cmd);
   });
 
@@ -57,10 +62,10 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMappe
 
   void (async () => {
     try {
-      const m = await start(handle, send);
+      const m = await start(handle, fromMapper);
       if (closed) return m.close();
       mapper = m;
-      for (const cmd of waiting.splice(0)) m.dispatch(cmd);
+      for (const cmd of waiting.splice(0)) session.dispatch(cmd);
       void m.cdpClosed.then(() => finish(handle.signal.aborted ? 1000 : 1011, handle.signal.aborted ? 'session ended' : 'browser connection lost (restarted); reconnect'));
     } catch (err) {
       finish(1011, `could not attach to the browser: ${(err as Error).message}`.slice(0, 120));
