@@ -18,7 +18,7 @@ const KNOWN_VIOLATIONS: Array<{ file: string; specifier: string; why: string }> 
   // Type-only uses of Fastify's request/logger/instance types below http/ (no Fastify code loads:
   // the transitive check passes). Each wants a narrow type of its own (a Logger, the request's
   // identity, a route registrar) so that domain/ and runtime/ know nothing of the HTTP server.
-  ...['src/engine/domain/extensions/extension-uploads.ts', 'src/engine/domain/invocations/invocation-browsers.ts', 'src/engine/domain/org/access.ts', 'src/engine/domain/sessions/session-access.ts'].map((file) => ({
+  ...['src/engine/domain/extensions/extension-uploads.ts', 'src/engine/domain/invocations/invocation-browsers.ts', 'src/engine/domain/org/access.ts'].map((file) => ({
     file,
     specifier: 'fastify',
     why: 'type-only FastifyRequest/FastifyInstance in domain/',
@@ -222,23 +222,27 @@ describe('import checker: the rules issue 13 asks for, spelled out', () => {
   it('catches domain → runtime → a file that loads fastify, not one that only names its types', () => {
     const files = [
       { path: 'src/engine/domain/d.ts', imports: ['../runtime/r.js'] },
-      { path: 'src/engine/runtime/r.ts', imports: ['../http/auth.js'] },
-      { path: 'src/engine/http/auth.ts', imports: ['fastify'] },
+      { path: 'src/engine/runtime/r.ts', imports: ['../context.js'] },
+      { path: 'src/engine/context.ts', imports: ['fastify'] },
     ];
-    expect(checkFiles(files)).toEqual(['engine/domain: reaches: src/engine/domain/d.ts → ../runtime/r.js', 'engine/runtime: reaches: src/engine/runtime/r.ts → ../http/auth.js']);
+    expect(checkFiles(files)).toEqual(['engine/domain: reaches: src/engine/domain/d.ts → ../runtime/r.js', 'engine/runtime: reaches: src/engine/runtime/r.ts → ../context.js']);
     expect(checkFiles([...files.slice(0, 2), { ...files[2], typeOnly: ['fastify'] }])).toEqual([]);
   });
 
-  it('keeps runtime/ below domain/ and domain/ off http/ beyond its contracts', () => {
-    expect(check(['src/engine/runtime/x/y.ts', '../../domain/sessions/session-manager.js', '../../http/auth.js', '../../http/api-error.js', '../../context.js', '../../store/schema.js'])).toEqual([
+  it('keeps runtime/ below domain/ and off http/, and domain/ off http/ and api/', () => {
+    expect(check(['src/engine/runtime/x/y.ts', '../../domain/sessions/session-manager.js', '../../domain/org/auth-context.js', '../../http/auth.js', '../../http/api-error.js', '../../context.js', '../../store/schema.js', '../../../shared/errors/domain-error.js'])).toEqual([
       'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../domain/sessions/session-manager.js',
+      'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../domain/org/auth-context.js',
+      'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../http/auth.js',
       'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../http/api-error.js',
     ]);
-    expect(check(['src/engine/domain/x/y.ts', '../../http/api-error.js', '../../http/server.js', '../../api/projects.js', '../../engine.js', '../../http/auth.js', '../../runtime/z.js'])).toEqual([
+    expect(check(['src/engine/domain/x/y.ts', '../../http/api-error.js', '../../http/server.js', '../../api/projects.js', '../../engine.js', '../../http/auth.js', '../../http/upgrade-identity.js', '../../runtime/z.js', '../org/auth-context.js', '../../../shared/errors/domain-error.js'])).toEqual([
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../http/api-error.js',
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../http/server.js',
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../api/projects.js',
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../engine.js',
+      'engine/domain: imports: src/engine/domain/x/y.ts → ../../http/auth.js',
+      'engine/domain: imports: src/engine/domain/x/y.ts → ../../http/upgrade-identity.js',
     ]);
   });
 

@@ -66,6 +66,8 @@ export interface Violation {
 const ENGINE_CONTRACTS = ['src/engine/context', 'src/engine/feature', 'src/engine/config', 'src/engine/engine-version'];
 /** http/ files below api/: the request's AuthContext, and the WebSocket upgrade router and its identity note. */
 const HTTP_CONTRACTS = ['src/engine/http/auth', 'src/engine/http/upgrade-identity', 'src/engine/http/upgrade-router'];
+/** Who is calling (AuthContext, Credential, bearer parsing): defined in domain/ so domain/ needs nothing of http/ (issue 13 item 2); http/auth re-exports it. */
+const CALLER_CONTRACT = ['src/engine/domain/org/auth-context'];
 /**
  * The Error object as api/ spells it (a re-export of shared/errors) and its rendering, which the
  * contracts above use. In the contracts layer so the graph has no cycle, but not importable by
@@ -116,7 +118,7 @@ export const LAYERS: Record<string, Layer> = {
     why: 'Fastify assembly beside api/: auth, audit, the Error object, SSE, the upgrade router',
   },
   'engine/contracts': {
-    paths: [...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, ...HTTP_ERRORS],
+    paths: [...ENGINE_CONTRACTS, ...CALLER_CONTRACT, ...HTTP_CONTRACTS, ...HTTP_ERRORS],
     may: ['src/shared', 'package.json'],
     // The context names the services it carries (item 1 of issue 13 replaces it by typed services).
     types: ['src/engine/domain', 'src/engine/store'],
@@ -127,8 +129,9 @@ export const LAYERS: Record<string, Layer> = {
   },
   'engine/domain': {
     paths: ['src/engine/domain'],
-    // domain ↛ http/ (beyond the contracts) and ↛ api/: its errors are shared/errors DomainErrors (H4, issue 13 item 2).
-    may: ['src/engine/runtime', 'src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, 'src/shared'],
+    // domain ↛ http/ and ↛ api/: its errors are shared/errors DomainErrors, its caller is the
+    // AuthContext of domain/org/auth-context, the upgrade audit note is injected (issue 13 item 2).
+    may: ['src/engine/runtime', 'src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, ...CALLER_CONTRACT, 'src/shared'],
     packages: DOMAIN_PACKAGES,
     node: true,
     never: [...UI_PACKAGES, ...FASTIFY],
@@ -136,8 +139,9 @@ export const LAYERS: Record<string, Layer> = {
   },
   'engine/runtime': {
     paths: ['src/engine/runtime'],
-    // runtime ↛ domain/: SessionRuntime/SessionHandle live in runtime/session (H4, issue 13 item 2).
-    may: ['src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, ...HTTP_CONTRACTS, 'src/shared'],
+    // runtime ↛ domain/ and ↛ http/: SessionRuntime/SessionHandle live in runtime/session, the
+    // registry is scoped by a structural SessionCaller, errors are DomainErrors (issue 13 item 2).
+    may: ['src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, 'src/shared'],
     packages: RUNTIME_PACKAGES,
     node: true,
     never: [...UI_PACKAGES, ...FASTIFY],
