@@ -4,13 +4,12 @@
  * `ctx.services.invocations`), the invocation-key authenticator, the check of `invocation_id`
  * on browser creation, recovery at start and stopping every app process at engine stop.
  */
-import { Type } from '@sinclair/typebox';
 import type { Feature } from '../feature.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { pageOf, sendPage } from '../http/pagination.js';
+import { AppListQuerySchema, AppVersionListSchema } from '../../shared/wire/apps.js';
 import { AppEventLog } from '../domain/apps/app-event-log.js';
 import { AppVersions } from '../domain/apps/app-versions.js';
 import { Deployments } from '../domain/deployments/deployments.js';
-import { REGION } from '../domain/deployments/deployment-record.js';
 import { Invocations } from '../domain/invocations/invocations.js';
 import { invocationRunner } from '../domain/invocations/invocation-run.js';
 import { installInvocationBrowserChecks, sessionsOf } from '../domain/invocations/invocation-browsers.js';
@@ -18,16 +17,6 @@ import { limitsService } from '../domain/org/limits.js';
 import { nodeIdOf } from '../domain/sessions/session-recovery.js';
 import { registerDeploymentRoutes } from './deployments.js';
 import { registerInvocationRoutes } from './invocations.js';
-
-const AppVersionSchema = Type.Object({
-  id: Type.String(),
-  app_name: Type.String(),
-  version: Type.String(),
-  deployment: Type.String(),
-  region: Type.Literal(REGION),
-  env_vars: Type.Record(Type.String(), Type.String()),
-  actions: Type.Array(Type.Object({ name: Type.String() })),
-});
 
 export const appsFeature: Feature = {
   name: 'apps',
@@ -59,12 +48,12 @@ export const appsFeature: Feature = {
       {
         schema: {
           tags: ['apps'],
-          querystring: Type.Object({ ...OffsetQuery, app_name: Type.Optional(Type.String({ maxLength: 255 })), version: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) }),
-          response: { 200: Type.Array(AppVersionSchema) },
+          querystring: AppListQuerySchema,
+          response: { 200: AppVersionListSchema },
         },
       },
       async (req, reply) => {
-        const q = req.query as { offset?: number; limit?: number; app_name?: string; version?: string; query?: string };
+        const q = req.query;
         const page = pageOf(q);
         return sendPage(reply, await versions.list(req.auth, { ...q, ...page }), page);
       },

@@ -7,11 +7,12 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { pageOf, sendPage } from '../http/pagination.js';
+import { AppObjectIdParamSchema as IdParam, DeploymentListQuerySchema, DeploymentListSchema, DeploymentSchema, EventsSinceQuerySchema, LocalDeploymentSchema } from '../../shared/wire/apps.js';
 import { multipartError, saveFilePart } from '../runtime/uploads/multipart-files.js';
 import { orgWideKeyFirst } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
@@ -28,24 +29,6 @@ export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_ENV_VARS = 500;
 const MAX_ENV_VALUE = 64 * 1024;
-
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-const DeploymentSchema = Type.Object(
-  {
-    id: Type.String(),
-    created_at: Type.String(),
-    region: Type.Literal(REGION),
-    status: Type.Union(['queued', 'in_progress', 'running', 'failed', 'stopped'].map((s) => Type.Literal(s))),
-    entrypoint_rel_path: Type.Optional(Type.String()),
-    env_vars: Type.Optional(Type.Record(Type.String(), Type.String())),
-    source_checksum: Type.Optional(Type.String()),
-    source_path: Type.Optional(Type.String()),
-    source_type: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('github')])),
-    status_reason: Type.Optional(Type.String()),
-    updated_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: true },
-);
 
 interface CommonFields {
   entrypoint?: string;
@@ -109,7 +92,7 @@ async function readForm(req: FastifyRequest, uploadPath: string): Promise<Common
   return out;
 }
 
-export async function registerDeploymentRoutes(app: FastifyInstance, ctx: EngineContext, deployments: Deployments, events: AppEventLog): Promise<void> {
+export async function registerDeploymentRoutes(app: App, ctx: EngineContext, deployments: Deployments, events: AppEventLog): Promise<void> {
   const tags = ['deployments'];
   const Ref = DeploymentSchema;
 
@@ -133,23 +116,13 @@ export async function registerDeploymentRoutes(app: FastifyInstance, ctx: Engine
     {
       schema: {
         tags,
-        body: Type.Object(
-          {
-            source_path: Type.String({ minLength: 1, maxLength: 4096 }),
-            entrypoint_rel_path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-            env_vars: Type.Optional(Type.Record(Type.String(), Type.String())),
-            version: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-            force: Type.Optional(Type.Boolean()),
-            region: Type.Optional(Type.String()),
-          },
-          { additionalProperties: false },
-        ),
+        body: LocalDeploymentSchema,
         response: { 200: Ref },
       },
       onRequest: orgWideKeyFirst('deploying from a directory of the engine machine'),
     },
     async (req) => {
-      const b = req.body as { source_path: string; entrypoint_rel_path?: string; env_vars?: Record<string, string>; version?: string; force?: boolean; region?: string };
+      const b = req.body;
       if (b.region !== undefined) checkRegion(b.region);
       if (!path.isAbsolute(b.source_path)) throw ApiError.invalidField('source_path', 'must be an absolute path on the engine machine');
       const st = await fsp.stat(b.source_path).catch(() => null);
@@ -161,19 +134,19 @@ export async function registerDeploymentRoutes(app: FastifyInstance, ctx: Engine
     },
   );
 
-  app.get('/deployments/:id', { schema: { tags, params: IdParam, response: { 200: Ref } } }, async (req) => deploymentDto(await deployments.get(req.auth, (req.params as { id: string }).id)));
+  app.get('/deployments/:id', { schema: { tags, params: IdParam, response: { 200: Ref } } }, async (req) => deploymentDto(await deployments.get(req.auth, req.params.id)));
 
   app.get(
     '/deployments',
     {
       schema: {
         tags,
-        querystring: Type.Object({ ...OffsetQuery, app_name: Type.Optional(Type.String({ maxLength: 255 })), app_version: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) }),
-        response: { 200: Type.Array(Ref) },
+        querystring: DeploymentListQuerySchema,
+        response: { 200: DeploymentListSchema },
       },
     },
     async (req, reply) => {
-      const q = req.query as { offset?: number; limit?: number; app_name?: string; app_version?: string; query?: string };
+      const q = req.query;
       const page = pageOf(q);
       const rows = await deployments.list(req.auth, { ...q, ...page });
       return sendPage(reply, rows, page).map(deploymentDto);
@@ -181,13 +154,13 @@ export async function registerDeploymentRoutes(app: FastifyInstance, ctx: Engine
   );
 
   app.delete('/deployments/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
-    await deployments.delete(req.auth, (req.params as { id: string }).id);
+    await deployments.delete(req.auth, req.params.id);
     return reply.status(204).send();
   });
 
-  app.get('/deployments/:id/events', { schema: { tags, params: IdParam, querystring: Type.Object({ since: Type.Optional(Type.String({ maxLength: 64 })) }) } }, async (req, reply) => {
-    const row = await deployments.get(req.auth, (req.params as { id: string }).id);
-    const since = parseSince((req.query as { since?: string }).since, ctx.clock.now());
+  app.get('/deployments/:id/events', { schema: { tags, params: IdParam, querystring: EventsSinceQuerySchema } }, async (req, reply) => {
+    const row = await deployments.get(req.auth, req.params.id);
+    const since = parseSince(req.query.since, ctx.clock.now());
     const isTerminal = async (): Promise<boolean> => {
       const r = await ctx.db.selectFrom('deployments').select(['status', 'deleted_at']).where('id', '=', row.id).executeTakeFirst();
       return !r || !!r.deleted_at || isTerminalDeployment(r.status);

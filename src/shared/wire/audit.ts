@@ -20,3 +20,36 @@ export const AuditLogEntrySchema = Type.Object({
 });
 /** Every field is always present. */
 export type AuditLogEntry = Static<typeof AuditLogEntrySchema>;
+
+const DEFAULT_CHUNK_ROWS = 10_000;
+const MAX_CHUNK_ROWS = 50_000;
+const Str = (max: number, extra: object = {}) => Type.String({ maxLength: max, ...extra });
+const StrList = (max: number) => Type.Array(Str(max), { maxItems: 200, description: 'comma-joined or repeated' });
+
+/** The filter both the search and the export take. */
+const FilterQuery = {
+  start: Str(64, { format: 'date-time', description: 'lower bound (inclusive)' }),
+  end: Type.Optional(Str(64, { format: 'date-time', description: 'upper bound (exclusive); defaults to now' })),
+  auth_strategy: Type.Optional(Str(64)),
+  service: Type.Optional(Str(128)),
+  method: Type.Optional(Str(32)),
+  exclude_method: Type.Optional(StrList(400)),
+  search: Type.Optional(Str(1024)),
+  search_user_id: Type.Optional(StrList(8192)),
+};
+
+export const AuditSearchQuerySchema = Type.Object({
+  ...FilterQuery,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  page_token: Type.Optional(Str(200)),
+});
+export const AuditLogListSchema = Type.Array(AuditLogEntrySchema);
+
+export const AuditExportQuerySchema = Type.Object({
+  ...FilterQuery,
+  cursor: Type.Optional(Str(200)),
+  format: Type.Optional(Type.Union([Type.Literal('jsonl'), Type.Literal('jsonl.gz')], { default: 'jsonl.gz' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CHUNK_ROWS, default: DEFAULT_CHUNK_ROWS })),
+});
+/** An export chunk: JSON Lines, gzipped unless `format=jsonl`; the engine sends the bytes as they are. */
+export const AuditExportChunkSchema = Type.Unsafe<Uint8Array>(Type.String({ contentEncoding: 'binary' }));

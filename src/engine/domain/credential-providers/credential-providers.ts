@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { CredentialProviderTable, Database } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import { DEFAULT_PROVIDER_CACHE_TTL_SECONDS } from '../../../shared/wire/credential-providers.js';
 import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
@@ -44,7 +45,7 @@ export interface ProviderPatch {
 }
 
 const tokenAad = (id: string): string => `credential_provider:${id}:token`;
-export const DEFAULT_CACHE_TTL_SECONDS = 300;
+export const DEFAULT_CACHE_TTL_SECONDS = DEFAULT_PROVIDER_CACHE_TTL_SECONDS;
 
 function checkType(t: string): ProviderType {
   if (!(PROVIDER_TYPES as readonly string[]).includes(t)) throw DomainError.invalidField('provider_type', `must be one of: ${PROVIDER_TYPES.join(', ')} (got '${t}')`);

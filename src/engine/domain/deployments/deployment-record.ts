@@ -4,8 +4,9 @@
  * values in its dashboard; every caller here holds an API key, session token or invocation key).
  */
 import type { DeploymentTable } from '../../store/schema.js';
+import { REGION } from '../../../shared/wire/apps.js';
 
-export const REGION = 'aws.us-east-1a';
+export { REGION };
 
 export type DeploymentRow = DeploymentTable;
 export type DeploymentStatus = DeploymentTable['status'];
