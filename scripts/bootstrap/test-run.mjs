@@ -1,8 +1,9 @@
 /**
- * `npm test`: typecheck, lint, desktop build, unit tests, then vitest on SQLite, then the
- * database-dependent tests again on a private PostgreSQL cluster. Every stage runs even when an
- * earlier one failed (one report shows everything that is broken); the exit code is non-zero if
- * any failed. Ctrl-C / SIGTERM stop the running stage, tear the cluster down, and exit.
+ * `npm test`: typecheck (all, then the renderer without Node types), lint, desktop build, unit
+ * tests, then vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
+ * cluster. Every stage runs even when an earlier one failed (one report shows everything that
+ * is broken); the exit code is non-zero if any failed. Ctrl-C / SIGTERM stop the running
+ * stage, tear the cluster down, and exit.
  *
  * Each vitest pass gets a private TMPDIR; whatever is left in it afterwards (a browser's temp
  * dir, a test data dir, a socket) is a leak and fails the run's "nothing left behind" stage.
@@ -85,6 +86,8 @@ export async function runTests(root, args) {
   const t0 = Date.now();
 
   await stage('typecheck (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: root }));
+  // The renderer again as the browser sees it: no Node types (tsconfig.renderer.json).
+  await stage('typecheck renderer without Node types', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.renderer.json'], { cwd: root }));
   await stage('lint (eslint .)', () => run(bin('eslint'), ['.'], { cwd: root }));
   await stage('build (electron-vite build)', () => buildDesktopBundles(root, { force: true }));
 
