@@ -94,11 +94,17 @@ export async function runTests(root, args) {
   const sqliteEnv = { ...process.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
   // Two vitest projects (vitest.config.ts): the unit tests beside pure modules in src/ first
-  // (seconds, no engine), then the integration suite; each file runs in exactly one of them.
-  // With filters, a stage none of whose files match passes instead of failing the run.
-  const noneOk = filters.length ? ['--passWithNoTests'] : [];
-  await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...noneOk, ...args], sqliteEnv);
-  await vitest('tests on SQLite (vitest --project integration)', ['run', '--project', 'integration', ...noneOk, ...args], sqliteEnv);
+  // (seconds, no engine), then the integration suite in test/; each file runs in exactly one.
+  // With filters (vitest's: substrings of the file path), a project none of whose files match
+  // is left out, unless neither matches: then both run and fail with vitest's "no test files".
+  const matching = (dir) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true })
+      .map((f) => `${dir}/${String(f).split(path.sep).join('/')}`)
+      .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
+  const both = !filters.length || (!matching('src') && !matching('test'));
+  if (both || matching('src')) await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv);
+  if (both || matching('test')) await vitest('tests on SQLite (vitest --project integration)', ['run', '--project', 'integration', ...args], sqliteEnv);
 
   const pgFiles = pgTestFiles(root, filters);
   let pgNote = '';
