@@ -8,8 +8,8 @@
  *    `webSocketUrl: true` is answered with the session's `webdriver_ws_url` (the engine's BiDi
  *    route, a fresh session token in it), so BiDi drives the same browser;
  *  - `DELETE …/session/{sid}`: chromedriver detaches; the browser session keeps running;
- *  - chromedriver's own answers (W3C errors included) pass through with their status; what the
- *    engine refuses (credentials, an ended session, a chromedriver that cannot start) is the
+ *  - chromedriver's own answers (W3C errors included) pass through with their status, its errors
+ *    with the Error object's fields added (webdriver-errors.ts); what the engine refuses (credentials, an ended session, a chromedriver that cannot start) is the
  *    Error object.
  * Authenticated like every session route, plus HTTP Basic with the JWT or a key as password
  * (domain/sessions/session-access.ts). The WebSocket upgrades on the same paths stay BiDi
@@ -22,6 +22,7 @@ import type { SessionManager } from '../domain/sessions/session-manager.js';
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ChromedriverUnavailable, sessionChromedriver, type ChromedriverAnswer } from '../runtime/webdriver/session-chromedriver.js';
 import { newSessionRequest, publicCapabilities } from '../runtime/webdriver/webdriver-capabilities.js';
+import { withErrorObject } from '../runtime/webdriver/webdriver-errors.js';
 import { WebdriverParamsSchema, type WebdriverParams } from '../../shared/wire/webdriver.js';
 
 /** File uploads (`/se/file`, a base64 zip) are the largest bodies a client sends. */
@@ -78,6 +79,10 @@ export const webdriverFeature: Feature = {
           const bidiUrl = newSession && bidi && answer.status === 200 ? (await sessions.dto(await sessions.getRow(req.auth, handle.id))).webdriver_ws_url : undefined;
           out = Buffer.from(JSON.stringify(publicCapabilities(parsed, bidiUrl)));
         }
+      }
+      if (answer.status >= 400) {
+        const parsed = parseJson(out);
+        if (parsed !== undefined) out = Buffer.from(JSON.stringify(withErrorObject(parsed)));
       }
       return reply
         .code(answer.status)

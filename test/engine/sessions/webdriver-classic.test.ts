@@ -45,6 +45,10 @@ afterAll(async () => {
   await te?.stop();
 });
 
+/** Browserdeck's fields of the Session object that the official client's types do not name. */
+const webdriverUrlOf = (s: object) => (s as { webdriver_url: string }).webdriver_url;
+const jwtOf = (s: object) => (s as { jwt: string }).jwt;
+
 /** WebdriverIO connection options for a session's webdriver_url, with a bearer key. */
 function wdioOptions(webdriverUrl: string, key = tenantKey) {
   const u = new URL(webdriverUrl);
@@ -88,8 +92,8 @@ async function pageOfSession(cdpWsUrl: string, urlPart: string) {
 describe('classic WebDriver clients', () => {
   it('WebdriverIO remote() (classic) runs a script; deleteSession leaves the Browserdeck session running', async () => {
     const s = await tenant.browsers.create({ headless: true });
-    expect(s.webdriver_url).toBe(`${te.url}/browsers/${s.session_id}/webdriver`);
-    const b = await remote({ ...wdioOptions(s.webdriver_url!), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
+    expect(webdriverUrlOf(s)).toBe(`${te.url}/browsers/${s.session_id}/webdriver`);
+    const b = await remote({ ...wdioOptions(webdriverUrlOf(s)), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
     expect(b.isBidi).toBe(false);
     // Nothing of chromedriver's inside address comes back.
     expect(JSON.stringify(b.capabilities)).not.toMatch(/debuggerAddress|9222|9515/);
@@ -111,7 +115,7 @@ describe('classic WebDriver clients', () => {
 
   it('WebdriverIO remote() with webSocketUrl: true gets BiDi on the same browser through the engine; attach() continues the session', async () => {
     const s = await tenant.browsers.create({ headless: true });
-    const b = await remote({ ...wdioOptions(s.webdriver_url!), capabilities: { browserName: 'chrome', webSocketUrl: true } });
+    const b = await remote({ ...wdioOptions(webdriverUrlOf(s)), capabilities: { browserName: 'chrome', webSocketUrl: true } });
     expect(b.isBidi).toBe(true);
     expect(b.capabilities.webSocketUrl).toMatch(new RegExp(`^${te.url.replace(/^http/, 'ws')}/browsers/${s.session_id}/webdriver\\?jwt=`));
     const logs: string[] = [];
@@ -128,7 +132,7 @@ describe('classic WebDriver clients', () => {
     const tree = await b.browsingContextGetTree({});
     expect(tree.contexts.some((c) => c.url === `${web.url}/form`)).toBe(true);
 
-    const again = await attach({ ...wdioOptions(s.webdriver_url!), sessionId: b.sessionId, capabilities: b.capabilities });
+    const again = await attach({ ...wdioOptions(webdriverUrlOf(s)), sessionId: b.sessionId, capabilities: b.capabilities });
     expect(await again.$('#out').getText()).toBe(GREETING);
     expect(await again.getUrl()).toBe(`${web.url}/form`);
     await b.deleteSession();
@@ -137,9 +141,9 @@ describe('classic WebDriver clients', () => {
 
   it('selenium-webdriver Builder.usingServer with the session JWT as the Basic password', async () => {
     const s = await tenant.browsers.create({ headless: true });
-    const u = new URL(s.webdriver_url!);
+    const u = new URL(webdriverUrlOf(s));
     u.username = 'selenium';
-    u.password = s.jwt!;
+    u.password = jwtOf(s);
     const driver = await new Builder().usingServer(u.toString()).forBrowser('chrome').build();
     try {
       await driver.get(`${web.url}/form`);
@@ -162,7 +166,7 @@ describe('the session chromedriver', () => {
   it('runs jailed: its own mount and network namespaces, no host TCP listener; stops with the session', async () => {
     const s = await tenant.browsers.create({ headless: true });
     const before = listeningInodes();
-    const b = await remote({ ...wdioOptions(s.webdriver_url!), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
+    const b = await remote({ ...wdioOptions(webdriverUrlOf(s)), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
     await b.url(`${web.url}/form`);
     const pid = chromedriverOf(s.session_id);
     expect(pid, 'a jailed chromedriver for the session').toBeDefined();
@@ -183,7 +187,7 @@ describe('the session chromedriver', () => {
   it('ignores goog:chromeOptions binary/args: no browser is launched, the session browser is driven', async () => {
     const s = await tenant.browsers.create({ headless: true });
     const escape = { binary: '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox', '--remote-debugging-port=9444', '--user-data-dir=/tmp/bd-wd-escape'] };
-    const res = await fetch(`${s.webdriver_url}/session`, {
+    const res = await fetch(`${webdriverUrlOf(s)}/session`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ capabilities: { alwaysMatch: { pageLoadStrategy: 'normal' }, firstMatch: [{ browserName: 'chrome', 'goog:chromeOptions': escape }] }, desiredCapabilities: { 'goog:chromeOptions': escape } }),
@@ -194,16 +198,17 @@ describe('the session chromedriver', () => {
     // No browser was launched with the client's flags, in the jail or anywhere else.
     expect(pidsWith('bd-wd-escape')).toEqual([]);
     const sid = created.value.sessionId;
-    const nav = await fetch(`${s.webdriver_url}/session/${sid}/url`, { method: 'POST', headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${web.url}/form` }) });
+    const nav = await fetch(`${webdriverUrlOf(s)}/session/${sid}/url`, { method: 'POST', headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${web.url}/form` }) });
     expect(nav.status).toBe(200);
     // The navigation happened in the session's own browser.
     expect((await pageOfSession(s.cdp_ws_url, '/form'))?.url).toBe(`${web.url}/form`);
     expect(pidsWith('bd-wd-escape')).toEqual([]);
     // chromedriver's own errors pass through as W3C errors with their status.
-    const bad = await fetch(`${s.webdriver_url}/session/not-a-session/url`, { headers: { authorization: `Bearer ${tenantKey}` } });
+    const bad = await fetch(`${webdriverUrlOf(s)}/session/not-a-session/url`, { headers: { authorization: `Bearer ${tenantKey}` } });
     expect(bad.status).toBe(404);
-    expect(((await bad.json()) as { value: { error: string } }).value.error).toBe('invalid session id');
-    await fetch(`${s.webdriver_url}/session/${sid}`, { method: 'DELETE', headers: { authorization: `Bearer ${tenantKey}` } });
+    // … and carry the Error object's fields beside them.
+    expect(await bad.json()).toMatchObject({ value: { error: 'invalid session id' }, code: 'invalid_session_id', message: 'invalid session id', details: [] });
+    await fetch(`${webdriverUrlOf(s)}/session/${sid}`, { method: 'DELETE', headers: { authorization: `Bearer ${tenantKey}` } });
     await tenant.browsers.deleteByID(s.session_id);
   });
 
@@ -211,7 +216,7 @@ describe('the session chromedriver', () => {
     const plain = await startTestEngine({ insecureNoJail: true });
     try {
       const s = await plain.client.browsers.create({ headless: true });
-      const b = await remote({ ...wdioOptions(s.webdriver_url!, plain.adminKey), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
+      const b = await remote({ ...wdioOptions(webdriverUrlOf(s), plain.adminKey), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
       await b.url(`${web.url}/form`);
       await b.$('#name').setValue('Ada');
       await b.$('#go').click();
@@ -233,7 +238,7 @@ describe('the session chromedriver', () => {
 
   it('checks credentials: none → 401, a wrong Basic password → 401, another project → 404, an ended session → 404', async () => {
     const s = await tenant.browsers.create({ headless: true });
-    const status = `${s.webdriver_url}/status`;
+    const status = `${webdriverUrlOf(s)}/status`;
     expect((await fetch(status)).status).toBe(401);
     const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
     expect((await fetch(status, { headers: basic('x', 'not-a-key') })).status).toBe(401);
@@ -243,10 +248,10 @@ describe('the session chromedriver', () => {
     expect((await fetch(status, { headers: basic('x', otherKey) })).status).toBe(404);
     // The tenant's key as the Basic password, and the JWT in the query, both work.
     expect((await fetch(status, { headers: basic('', tenantKey) })).status).toBe(200);
-    expect((await fetch(`${status}?jwt=${encodeURIComponent(s.jwt!)}`)).status).toBe(200);
+    expect((await fetch(`${status}?jwt=${encodeURIComponent(jwtOf(s))}`)).status).toBe(200);
     // A session token authorizes its own session only.
     const s2 = await tenant.browsers.create({ headless: true });
-    expect((await fetch(`${s2.webdriver_url}/status`, { headers: basic('x', s.jwt!) })).status).toBe(403);
+    expect((await fetch(`${webdriverUrlOf(s2)}/status`, { headers: basic('x', jwtOf(s)) })).status).toBe(403);
     await tenant.browsers.deleteByID(s2.session_id);
     await tenant.browsers.deleteByID(s.session_id);
     const gone = await fetch(status, { headers: { authorization: `Bearer ${tenantKey}` } });

@@ -20,7 +20,8 @@ describe('implicitSession', () => {
   it('stays out of the way of a client that sends session.new itself', () => {
     const sent: unknown[] = [];
     const s = implicitSession((c) => sent.push(c));
-    s.dispatch({ id: 1, method: 'session.new', params: { capabilities: {} } });
+    const open = { id: 1, method: 'session.new', params: { capabilities: {} } };
+    s.dispatch(open);
     s.dispatch({ id: 2, method: 'browsingContext.getTree' });
     expect(sent.map((c) => (c as { id: number }).id)).toEqual([1, 2]);
   });

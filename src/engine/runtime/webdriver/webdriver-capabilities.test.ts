@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newSessionRequest, publicCapabilities } from './webdriver-capabilities.js';
+import { withErrorObject } from './webdriver-errors.js';
 
 const escape = { binary: '/bin/sh', args: ['--remote-debugging-port=1'], extensions: ['x'] };
 
@@ -37,5 +38,13 @@ describe('publicCapabilities', () => {
   it('leaves answers without capabilities alone', () => {
     expect(publicCapabilities({ value: null }, 'x')).toEqual({ value: null });
     expect(publicCapabilities('text', 'x')).toBe('text');
+  });
+});
+
+describe('withErrorObject', () => {
+  it('adds code, message and details to a W3C error and leaves other answers alone', () => {
+    expect(withErrorObject({ value: { error: 'no such element', message: 'no such element: #x', stacktrace: '' } })).toEqual({ value: { error: 'no such element', message: 'no such element: #x', stacktrace: '' }, code: 'no_such_element', message: 'no such element: #x', details: [] });
+    expect(withErrorObject({ value: { error: 'unknown command' } })).toMatchObject({ code: 'unknown_command', message: 'unknown command' });
+    for (const a of [{ value: null }, { value: 'x' }, [1], 'text', null]) expect(withErrorObject(a)).toEqual(a);
   });
 });
