@@ -2,7 +2,8 @@
  * `GET /changes`: the change feed (a Browserdeck extension, kept out of the OpenAPI document
  * and so out of Kernel's SDK surface). An SSE stream of `{type: 'upsert'|'delete', resource,
  * id, project_id?}` for every resource created, changed or removed through any client on this
- * engine node, filtered to what the caller may read (domain/org/change-visibility.ts). It opens
+ * engine, filtered to what the caller may read (domain/org/change-visibility.ts); with several
+ * nodes on one PostgreSQL database, changes made on the others too (events/cross-node-changes.ts). It opens
  * with `{type: 'hello'}` and sends `{type: 'heartbeat'}` when idle so proxies keep it open.
  * No replay: a reader that reconnects refetches what it shows once.
  */
@@ -10,12 +11,17 @@ import type { Feature } from '../feature.js';
 import { openSse } from '../http/sse.js';
 import { resourceChanges } from '../events/resource-changes.js';
 import { changeVisibleTo, requireFeedAccess } from '../domain/org/change-visibility.js';
+import { relayChangesAcrossNodes } from '../events/cross-node-changes.js';
 
 const HEARTBEAT_MS = 15_000;
 
 export const changesFeature: Feature = {
   name: 'changes',
-  register(app, ctx) {
+  async register(app, ctx) {
+    if (ctx.store.dialect === 'postgres' && ctx.config.databaseUrl) {
+      const relay = await relayChangesAcrossNodes({ db: ctx.db, databaseUrl: ctx.config.databaseUrl, bus: resourceChanges(ctx.db), onError: (err) => ctx.log.warn({ err }, 'change feed relay between nodes') });
+      ctx.onStop(() => relay.close());
+    }
     app.get('/changes', { schema: { hide: true } as object }, async (req, reply) => {
       requireFeedAccess(req.auth);
       const auth = req.auth;

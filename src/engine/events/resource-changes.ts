@@ -11,20 +11,29 @@ type Listener = (e: ChangeEvent) => void;
 
 export class ResourceChanges {
   private readonly listeners = new Set<Listener>();
+  private readonly localListeners = new Set<Listener>();
 
+  /** Every change: made on this node or carried from another (cross-node-changes.ts). */
   on(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
   }
 
+  /** Changes made on this node only (what the cross-node relay sends on). */
+  onLocal(fn: Listener): () => void {
+    this.localListeners.add(fn);
+    return () => void this.localListeners.delete(fn);
+  }
+
+  /** A change made on this node. */
   emit(e: ChangeEvent): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(e);
-      } catch {
-        /* a listener's failure is its own */
-      }
-    }
+    this.deliver(e);
+    callEach(this.localListeners, e);
+  }
+
+  /** A change made on another node: heard by this node's followers, not sent on again. */
+  deliver(e: ChangeEvent): void {
+    callEach(this.listeners, e);
   }
 
   upsert(resource: ChangeEvent['resource'], id: string, projectId?: string | null): void {
@@ -37,6 +46,16 @@ export class ResourceChanges {
 
   get listenerCount(): number {
     return this.listeners.size;
+  }
+}
+
+function callEach(listeners: Set<Listener>, e: ChangeEvent): void {
+  for (const fn of listeners) {
+    try {
+      fn(e);
+    } catch {
+      /* a listener's failure is its own */
+    }
   }
 }
 
