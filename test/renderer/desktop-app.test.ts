@@ -10,6 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Kernel from '@onkernel/sdk';
 import { openDesktopApp, type DesktopApp } from './desktop/desktop-harness.js';
 import { startTestEngine } from '../helpers/engine.js';
 import { startLocalSite, TEST_TIMEOUT, type LocalSite } from './session-panes-helpers.js';
@@ -51,6 +52,17 @@ describe('desktop app (file:// renderer, real preload and main core)', () => {
     // (the engine sends no CORS headers): what the panes must never depend on.
     expect(await page.evaluate((u) => fetch(`${u}/healthz`).then(() => 'answered', () => 'refused'), engineUrl)).toBe('refused');
     await app.screenshot('desktop-sessions');
+  }, TEST_TIMEOUT);
+
+  it('follows the change feed through main: a session an SDK client creates appears within a second', async () => {
+    const { page } = app;
+    await app.open('/sessions');
+    await page.locator('[data-feed-status="live"]').waitFor({ timeout: 30_000 });
+    const sdk = new Kernel({ baseURL: engineUrl, apiKey: app.core.host.current()!.apiKey, maxRetries: 0 });
+    const made = await sdk.browsers.create({ headless: true, name: 'desktop-feed', timeout_seconds: 120 });
+    await expect.poll(() => page.getByRole('link', { name: 'desktop-feed', exact: true }).count(), { timeout: 1000 }).toBe(1);
+    await sdk.browsers.deleteByID(made.session_id);
+    await expect.poll(() => page.getByRole('link', { name: 'desktop-feed', exact: true }).count(), { timeout: 1000 }).toBe(0);
   }, TEST_TIMEOUT);
 
   it('uploads, previews and downloads files through main', async () => {
