@@ -50,7 +50,8 @@ export const webdriverFeature: Feature = {
         if (handle.signal.aborted) throw ApiError.notFound('browser session', handle.id);
         throw new ApiError(502, 'webdriver_unavailable', `chromedriver could not start: ${err.message}`);
       });
-      const path = `/${(req.params['*'] ?? '').replace(/^\/+|\/+$/g, '')}`;
+      // The router decoded the path; chromedriver gets it encoded again (a decoded CR/LF or `?` is data, not syntax).
+      const path = `/${(req.params['*'] ?? '').split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
       let body = req.method === 'POST' ? (Buffer.isBuffer(req.body) && req.body.length ? req.body : Buffer.from('{}')) : undefined;
       let bidi = false;
       const newSession = req.method === 'POST' && path === '/session';

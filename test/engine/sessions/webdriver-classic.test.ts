@@ -206,6 +206,11 @@ describe('the session chromedriver', () => {
     // chromedriver's own errors pass through as W3C errors with their status.
     const bad = await fetch(`${webdriverUrlOf(s)}/session/not-a-session/url`, { headers: { authorization: `Bearer ${tenantKey}` } });
     expect(bad.status).toBe(404);
+    // A path that decodes to control characters or a query is a command chromedriver does not know, not a failure.
+    for (const odd of ['x%0D%0AHost:%20evil', 'status%3Fa=b', '%2e%2e%2fstatus']) {
+      const r = await fetch(`${webdriverUrlOf(s)}/${odd}`, { headers: { authorization: `Bearer ${tenantKey}` } });
+      expect(r.status, odd).toBe(404);
+    }
     // … and carry the Error object's fields beside them.
     expect(await bad.json()).toMatchObject({ value: { error: 'invalid session id' }, code: 'invalid_session_id', message: 'invalid session id', details: [] });
     await fetch(`${webdriverUrlOf(s)}/session/${sid}`, { method: 'DELETE', headers: { authorization: `Bearer ${tenantKey}` } });
@@ -214,6 +219,7 @@ describe('the session chromedriver', () => {
 
   it('without the jail: runs on the host bound to 127.0.0.1 only, drives the session, stops with it', async () => {
     const plain = await startTestEngine({ insecureNoJail: true });
+    let stopped = false;
     try {
       const s = await plain.client.browsers.create({ headless: true });
       const b = await remote({ ...wdioOptions(webdriverUrlOf(s), plain.adminKey), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
@@ -231,8 +237,16 @@ describe('the session chromedriver', () => {
       expect(await pageOfSession(s.cdp_ws_url, '/form')).toEqual({ url: `${web.url}/form`, out: GREETING });
       await plain.client.browsers.deleteByID(s.session_id);
       expect(isAlive(pid!)).toBe(false);
-    } finally {
+      // A session still running when the engine stops takes its chromedriver with it.
+      const s2 = await plain.client.browsers.create({ headless: true });
+      expect((await fetch(`${webdriverUrlOf(s2)}/status`, { headers: { authorization: `Bearer ${plain.adminKey}` } })).status).toBe(200);
+      const pid2 = descendants(process.pid).find((p) => /^\S*chromedriver --port=0/.test(cmdlineOf(p)));
+      expect(pid2).toBeDefined();
       await plain.stop();
+      stopped = true;
+      expect(isAlive(pid2!)).toBe(false);
+    } finally {
+      if (!stopped) await plain.stop();
     }
   });
 
