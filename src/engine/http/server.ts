@@ -14,6 +14,7 @@ import { redactUrl } from './redact.js';
 import { installValidators } from './validators.js';
 import { installNulGuard } from './nul-guard.js';
 import { endOpenSseStreams } from './sse.js';
+import { clientErrorHandler } from './client-error.js';
 
 export type { App } from '../feature.js';
 
@@ -36,6 +37,7 @@ export async function createHttpServer(opts: { logLevel: string }): Promise<App>
       const e = (error as { code?: string }).code === 'FST_ERR_BAD_URL' ? new ApiError(400, 'invalid_request', 'the URL is malformed (a %-escape is not valid UTF-8)') : toApiError(error);
       sendError(reply, e);
     },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   installValidators(app);
   installBodyParsers(app);
