@@ -97,7 +97,10 @@ describe('web console: sign-in and sessions', () => {
     await c.screenshot('sessions-list');
 
     await page.getByRole('link', { name: 'ui-alpha' }).click();
-    await page.getByRole('tab', { name: 'Overview' }).waitFor();
+    // A session opens on its live view (which carries the live-view token by design).
+    await page.getByRole('tab', { name: 'Live view', selected: true }).waitFor();
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('tab', { name: 'Overview', selected: true }).waitFor();
     await expect.poll(() => page.getByText(alpha.session_id).count()).toBeGreaterThan(0);
     expect(await page.content()).not.toMatch(/jwt=ey/);
     await c.screenshot('session-pane-overview');
