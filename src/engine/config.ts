@@ -23,6 +23,13 @@ export interface EngineOptions {
   adminApiKey?: string;
   /** The organization-wide cap on concurrently running browsers (sessions + pool reservations). */
   maxConcurrentSessions?: number;
+  /**
+   * The one deadline of a session create (`POST /browsers`, pool fills), in ms: directories,
+   * Xvfb, the browser's launch and the session-start listeners all run within it (env
+   * BROWSERDECK_CREATE_DEADLINE_MS; default 40 s, the launch's former 30 s plus the listeners'
+   * 10 s). A launch outside a create (crash restart, extension reload) gets at most 30 s of it.
+   */
+  createDeadlineMs?: number;
   /** Path of the Chromium/Chrome executable; discovered when absent. */
   chromiumPath?: string;
   /** Address clients use to reach this engine (for session URLs); defaults to http://host:port. */
@@ -109,6 +116,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     clock: opts.clock ?? systemClock,
     adminApiKey: opts.adminApiKey ?? env.BROWSERDECK_ADMIN_API_KEY,
     maxConcurrentSessions: opts.maxConcurrentSessions ?? intFrom(env.BROWSERDECK_MAX_CONCURRENT_SESSIONS) ?? 50,
+    createDeadlineMs: opts.createDeadlineMs ?? intFrom(env.BROWSERDECK_CREATE_DEADLINE_MS) ?? 40_000,
     chromiumPath: opts.chromiumPath ?? env.BROWSERDECK_CHROMIUM,
     publicUrl: opts.publicUrl ?? env.BROWSERDECK_PUBLIC_URL,
     nodeUrl: opts.nodeUrl ?? env.BROWSERDECK_NODE_URL,

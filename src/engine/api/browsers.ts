@@ -13,6 +13,7 @@ import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
 import { SessionManager } from '../domain/sessions/session-manager.js';
 import { SessionJwt, loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
+import { clientGoneSignal } from '../http/client-gone.js';
 import { sessionJwtAuthenticator, webdriverBasicAuthenticator } from '../domain/sessions/session-access.js';
 import { listSessions } from '../domain/sessions/session-list.js';
 import { updateSession, type UpdateBody } from '../domain/sessions/session-update.js';
@@ -58,7 +59,7 @@ export const sessionsFeature: Feature = {
     ctx.onStop(() => sessions.stopAll());
 
     const tags = ['browsers'];
-    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req) => sessions.create(req.auth, (req.body ?? {}) as CreateBody));
+    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req, reply) => sessions.create(req.auth, (req.body ?? {}) as CreateBody, { clientGone: clientGoneSignal(reply) }));
 
     app.get(
       '/browsers',

@@ -28,13 +28,23 @@ import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extensio
 import { resourceChanges } from '../../events/resource-changes.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
+/** The most a launch outside a create (crash restart, extension reload) may take, as before the one deadline. */
+const RESTART_LAUNCH_MS = 30_000;
 
 export interface CreateInternal {
   /** Set by the pools feature for browsers it launches. */
   pool?: { id: string; name?: string };
   /** Pool browsers were already counted as reservations. */
   skipLimits?: boolean;
+  /**
+   * Aborts when the client that asked went away (its connection closed before the answer):
+   * the create stops and cleans up. Pool fills have none; the create's deadline still applies.
+   */
+  clientGone?: AbortSignal;
 }
+
+/** A create whose client went away: nothing is left of it (the row ends as `create_aborted`). */
+const clientGoneError = () => new DomainError(400, 'request_aborted', 'the client closed the request before the browser session was created');
 
 export class SessionManager implements SessionRegistry {
   readonly limits: SessionLimits;
@@ -85,6 +95,9 @@ export class SessionManager implements SessionRegistry {
     const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
     if (!executable) throw new DomainError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
     const id = newId();
+    // One deadline for the whole create: the client going away, or the configured time running out.
+    const clientGone = internal.clientGone;
+    const deadline = clientGone ? AbortSignal.any([clientGone, AbortSignal.timeout(this.ctx.config.createDeadlineMs)]) : AbortSignal.timeout(this.ctx.config.createDeadlineMs);
     const plan = await planCreate(auth, body, id, {
       profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined,
       proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined,
@@ -92,6 +105,7 @@ export class SessionManager implements SessionRegistry {
     });
     let jail: SessionJailConfig | undefined;
     try {
+      if (clientGone?.aborted) throw clientGoneError();
       jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy);
     } catch (err) {
       await plan.profile?.finish('', { save: false });
@@ -160,6 +174,7 @@ export class SessionManager implements SessionRegistry {
         if (plan.extensions.length) rt.extensionDirs = await extensionHooks!.unpackInto(plan.extensions, rt.extensionsDir);
       },
       now: () => this.now().getTime(),
+      launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       serviceLog: serviceLogSink(serviceLogsOf(this.ctx), id),
       log: this.ctx.log,
@@ -173,17 +188,24 @@ export class SessionManager implements SessionRegistry {
     }
     this.running.set(id, rt);
     try {
-      const b = await rt.start();
+      const b = await rt.start(deadline);
       await this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid, xvfb_pid: rt.xvfbPid ?? null }).where('id', '=', id).execute();
     } catch (err) {
-      await this.end(rt, 'launch_failed');
+      await this.end(rt, clientGone?.aborted ? 'create_aborted' : 'launch_failed');
+      if (clientGone?.aborted) throw clientGoneError();
       if (err instanceof DomainError) throw err;
-      throw new DomainError(503, 'browser_launch_failed', `the browser could not be started: ${(err as Error).message}`);
+      // The deadline ran out before the launch itself noticed (directories, Xvfb): the same answer as a slow launch.
+      const why = deadline.aborted ? 'Chromium did not report its DevTools address in time' : (err as Error).message;
+      throw new DomainError(503, 'browser_launch_failed', `the browser could not be started: ${why}`);
     }
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     if (deferStartUrl) await rt.prepareFirstTab();
-    await this.startListeners.run(rt);
+    await this.startListeners.run(rt, deadline);
     await rt.openStartUrl();
+    if (clientGone?.aborted) {
+      await this.end(rt, 'create_aborted');
+      throw clientGoneError();
+    }
     resourceChanges(this.ctx.db).upsert('session', id, auth.projectId);
     return this.dto(row, rt);
   }

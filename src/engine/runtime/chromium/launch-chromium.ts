@@ -2,7 +2,8 @@
  * Starts one Chromium in its own process group and waits until it is really ready: the
  * DevTools address is read from stderr and a `Browser.getVersion` round trip has been
  * answered over a control connection that the supervisor keeps for the browser's life.
- * A launch that fails or times out leaves no process behind.
+ * A launch that fails, runs out of time or is aborted (its `signal`: the create's deadline or a
+ * client that went away) leaves no process behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CdpConnection } from './cdp-connection.js';
@@ -18,6 +19,11 @@ export interface LaunchSpec {
   executable: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /**
+   * The deadline of whatever asked for this browser (a create, a crash restart): aborting it
+   * ends the launch and kills the browser. Without one the launch gets `timeoutMs` (30 s).
+   */
+  signal?: AbortSignal;
   timeoutMs?: number;
   /** Receives Chromium's stderr as it arrives (the session's `browser` supervisor log). */
   onOutput?: (chunk: string) => void;
@@ -52,7 +58,25 @@ export interface LaunchedBrowser {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Why a launch stopped waiting: the same message as ever when its time ran out. */
+function abortedLaunch(signal: AbortSignal): Error {
+  const reason = signal.reason as { name?: string } | undefined;
+  return new Error(reason?.name === 'TimeoutError' ? 'Chromium did not report its DevTools address in time' : 'the browser launch was aborted');
+}
+
+/** `p`, or a rejection as soon as `signal` aborts. */
+function unlessAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortedLaunch(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortedLaunch(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser> {
+  const signal = spec.signal ?? AbortSignal.timeout(spec.timeoutMs ?? 30_000);
+  if (signal.aborted) throw abortedLaunch(signal);
   const child = spawn(spec.executable, spec.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: spec.env });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -67,8 +91,7 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
   let helperSeen = false;
   let devtools: string | undefined;
   try {
-    const wsUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Chromium did not report its DevTools address in time')), spec.timeoutMs ?? 30_000);
+    const wsUrl = await unlessAborted(new Promise<string>((resolve, reject) => {
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => {
         spec.onOutput?.(chunk);
@@ -77,24 +100,25 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
         devtools ??= /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail)?.[1];
         // A jailed browser is reachable only once the helper serves its socket too.
         if (devtools && (helperSeen || !spec.devtoolsSocket)) {
-          clearTimeout(timer);
           resolve(spec.devtoolsSocket ? jailedWsUrl(spec.devtoolsSocket, new URL(devtools).pathname) : devtools);
         }
       });
-      void exited.then(({ code, signal }) => {
-        clearTimeout(timer);
-        reject(new Error(`Chromium exited during startup (code ${code}, signal ${signal}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
+      void exited.then(({ code, signal: sig }) => {
+        reject(new Error(`Chromium exited during startup (code ${code}, signal ${sig}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
       });
-    });
+    }), signal);
     // Keep draining stderr so a chatty browser never blocks on a full pipe.
     child.stderr!.removeAllListeners('data');
     if (spec.onOutput) child.stderr!.on('data', spec.onOutput);
     child.stderr!.resume();
-    const pinned = spec.devtoolsSocket ? await pinSocket(spec.devtoolsSocket) : undefined;
+    const pinned = spec.devtoolsSocket ? await unlessAborted(pinSocket(spec.devtoolsSocket), signal) : undefined;
     if (pinned) void exited.then(() => pinned.close().catch(() => {}));
     const address = pinned ? jailedWsUrl(pinned.path, devtoolsEndpoint(wsUrl).path) : wsUrl;
-    const control = await CdpConnection.connect(address);
-    const version = await control.send<BrowserVersion>('Browser.getVersion');
+    const control = await unlessAborted(CdpConnection.connect(address), signal);
+    const version = await unlessAborted(control.send<BrowserVersion>('Browser.getVersion'), signal).catch((err: Error) => {
+      control.close();
+      throw err;
+    });
     return { pid, pgid: pid, wsUrl: address, control, version, child, exited };
   } catch (err) {
     killGroup(pid);

@@ -117,7 +117,7 @@ export class SessionJail {
     };
   }
 
-  async launch(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void }): Promise<LaunchedBrowser> {
+  async launch(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void; signal?: AbortSignal }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
     try {
       const b = await this.launchOnce({ ...o, args });
@@ -131,7 +131,7 @@ export class SessionJail {
     }
   }
 
-  private async launchOnce(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void }): Promise<LaunchedBrowser> {
+  private async launchOnce(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void; signal?: AbortSignal }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
     // The helper of a previous (crashed) launch left its socket file behind.
@@ -151,7 +151,7 @@ export class SessionJail {
       executable: o.executable,
       args: o.args,
     });
-    return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput });
+    return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
   }
 
   /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */

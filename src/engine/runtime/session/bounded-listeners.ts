@@ -3,7 +3,7 @@
  * `onSessionStart` listeners (a create awaits them — the telemetry collector must watch the
  * first page before a deferred `start_url` loads) and a session's `onUpdate` listeners (a PATCH
  * awaits them — the collector must have enabled newly switched-on domains before the caller
- * navigates). A listener still busy after `boundMs` is logged and left to finish in the
+ * navigates). A listener still busy after `boundMs` (a create: at the create's one deadline) is logged and left to finish in the
  * background, a failing one is logged — neither fails the step nor holds it forever.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,12 +27,15 @@ export class BoundedListeners<H extends { id: string }> {
     return () => this.fns.delete(fn);
   }
 
-  /** Runs every listener for the session; resolves when all are done or over the bound. */
-  async run(h: H): Promise<void> {
-    await Promise.all([...this.fns].map((fn) => this.runOne(fn, h)));
+  /**
+   * Runs every listener for the session; resolves when all are done or over the bound: the
+   * step's `deadline` when it has one (a create's), else `boundMs`.
+   */
+  async run(h: H, deadline?: AbortSignal): Promise<void> {
+    await Promise.all([...this.fns].map((fn) => this.runOne(fn, h, deadline)));
   }
 
-  private async runOne(fn: BoundedListener<H>, h: H): Promise<void> {
+  private async runOne(fn: BoundedListener<H>, h: H, deadline?: AbortSignal): Promise<void> {
     let result: void | Promise<void>;
     try {
       result = fn(h);
@@ -49,12 +52,20 @@ export class BoundedListeners<H extends { id: string }> {
       },
     );
     let timer: NodeJS.Timeout | undefined;
+    let onDeadline: (() => void) | undefined;
     const late = new Promise<false>((resolve) => {
+      if (deadline) {
+        onDeadline = () => resolve(false);
+        if (deadline.aborted) onDeadline();
+        else deadline.addEventListener('abort', onDeadline, { once: true });
+        return;
+      }
       timer = setTimeout(() => resolve(false), this.boundMs);
       timer.unref();
     });
     const finished = await Promise.race([done, late]);
     clearTimeout(timer);
-    if (!finished) this.log.warn({ session: h.id, boundMs: this.boundMs }, `${this.what} listener still busy; going on without it`);
+    if (onDeadline) deadline?.removeEventListener('abort', onDeadline);
+    if (!finished) this.log.warn({ session: h.id, boundMs: deadline ? undefined : this.boundMs }, `${this.what} listener still busy; going on without it`);
   }
 }

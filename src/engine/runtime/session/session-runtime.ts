@@ -46,6 +46,8 @@ export interface RuntimeSpec {
   serviceLog?: (service: string, chunk: string) => void;
   /** Where a failing or slow update listener is reported. */
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** How long a launch that is not part of a create (a crash restart, an extension reload) may take. */
+  launchDeadlineMs: number;
   /** Run the browser in the browser jail (runtime/sandbox/session-jail.ts); absent: on the host. */
   jail?: SessionJailConfig;
 }
@@ -160,27 +162,40 @@ export class SessionRuntime implements SessionHandle {
   }
 
   private starting?: Promise<LaunchedBrowser>;
+  /** The create's deadline while the first start runs: its launch (and each step before) stops when it aborts. */
+  private startDeadline?: AbortSignal;
 
-  /** Creates the directories, restores state, starts Xvfb (headful on Linux) and the browser. */
-  start(): Promise<LaunchedBrowser> {
-    this.starting ??= this.doStart();
+  /**
+   * Creates the directories, restores state, starts Xvfb (headful on Linux) and the browser,
+   * within `deadline` (the create's: its time, or a client that went away). A start that stops
+   * half-way leaves its pieces to `end()`, which the caller runs.
+   */
+  start(deadline?: AbortSignal): Promise<LaunchedBrowser> {
+    this.starting ??= this.doStart(deadline);
     return this.starting;
   }
 
-  private async doStart(): Promise<LaunchedBrowser> {
-    for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
-    await this.jail?.prepare();
-    await this.spec.prepare?.(this.dirs);
-    if (this.ended) throw new Error('session ended while starting');
-    if (needsXvfb(this.headless, this.spec.env)) {
-      const size = { width: this.viewport.width, height: this.viewport.height };
-      const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
-      this.xvfb = this.jail ? await this.jail.startXvfb(size, onOutput) : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput });
-      this.display = this.xvfb.display;
+  private async doStart(deadline?: AbortSignal): Promise<LaunchedBrowser> {
+    this.startDeadline = deadline;
+    try {
+      for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
+      await this.jail?.prepare();
+      await this.spec.prepare?.(this.dirs);
+      if (this.ended) throw new Error('session ended while starting');
+      deadline?.throwIfAborted();
+      if (needsXvfb(this.headless, this.spec.env)) {
+        const size = { width: this.viewport.width, height: this.viewport.height };
+        const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
+        this.xvfb = this.jail ? await this.jail.startXvfb(size, onOutput) : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput });
+        this.display = this.xvfb.display;
+      }
+      deadline?.throwIfAborted();
+      const b = await this.supervisor.start();
+      if (!this.ended) this.armTimer();
+      return b;
+    } finally {
+      this.startDeadline = undefined;
     }
-    const b = await this.supervisor.start();
-    if (!this.ended) this.armTimer();
-    return b;
   }
 
   /** The X socket dir when a jailed Xvfb runs (processes bind it to use DISPLAY). */
@@ -212,13 +227,15 @@ export class SessionRuntime implements SessionHandle {
       ...jail?.chromiumOptions({ extensionDirs: this.extensionDirs, extensionsDir: this.extensionsDir, extraArgs: this.spec.extraArgs }),
     });
     const onOutput = (c: string) => this.spec.serviceLog?.('browser', c);
+    // The first launch runs within the create's deadline; a restart gets a deadline of its own.
+    const signal = this.startDeadline ?? AbortSignal.timeout(this.spec.launchDeadlineMs);
     let b: LaunchedBrowser;
     if (jail) {
-      b = await jail.launch({ executable: this.spec.executable, args, extensionsDir: this.extensionsDir, display: this.display, onOutput });
+      b = await jail.launch({ executable: this.spec.executable, args, extensionsDir: this.extensionsDir, display: this.display, onOutput, signal });
     } else {
       const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
       if (this.display) env.DISPLAY = this.display;
-      b = await launchChromium({ executable: this.spec.executable, args, env, onOutput });
+      b = await launchChromium({ executable: this.spec.executable, args, env, onOutput, signal });
     }
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
