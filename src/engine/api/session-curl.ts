@@ -11,8 +11,9 @@
  * and name — and `x-should-retry: false`, so one call never becomes several requests.
  */
 import { Readable } from 'node:stream';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -20,23 +21,11 @@ import { requireSession } from './session-fs.js';
 import { BrowserCurl, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
 import { CurlInputError } from '../runtime/browser-curl/curl-page.js';
 import { NetError } from '../runtime/browser-curl/net-errors.js';
+import { CURL_METHODS, CurlIdParamSchema as IdParam, CurlRawQuerySchema, CurlRequestSchema, CurlResultSchema, MAX_CURL_BODY } from '../../shared/wire/session-curl.js';
 
-const MAX_BODY = 50 * 1024 * 1024;
+const MAX_BODY = MAX_CURL_BODY;
+const METHODS = CURL_METHODS;
 const DEFAULT_TIMEOUT_MS = 30_000;
-const MAX_TIMEOUT_MS = 600_000;
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-const Timeout = Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS });
-const CurlBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 16_384 }),
-  method: Type.Optional(Type.Union(METHODS.map((m) => Type.Literal(m)))),
-  headers: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 256 }), Type.String({ maxLength: 65_536 }))),
-  body: Type.Optional(Type.String({ maxLength: MAX_BODY })),
-  response_encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
-  timeout_ms: Type.Optional(Timeout),
-});
-const CurlResult = Type.Object({ status: Type.Integer(), headers: Type.Record(Type.String(), Type.Array(Type.String())), body: Type.String(), duration_ms: Type.Integer() });
 
 // Headers that describe one hop, or that the engine's client added, never go to the target.
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'accept-encoding', 'x-kernel-project-id', 'expect']);
@@ -92,11 +81,11 @@ async function collect(res: CurlResponse): Promise<Buffer> {
 
 export const sessionCurlFeature: Feature = {
   name: 'session-curl',
-  register(app: FastifyInstance, ctx: EngineContext) {
+  register(app, ctx: EngineContext) {
     const tags = ['browsers'];
 
-    app.post('/browsers/:id/curl', { schema: { tags, params: IdParam, body: CurlBody, response: { 200: CurlResult } } }, async (req, reply) => {
-      const b = req.body as { url: string; method?: string; headers?: Record<string, string>; body?: string; response_encoding?: 'utf8' | 'base64'; timeout_ms?: number };
+    app.post('/browsers/:id/curl', { schema: { tags, params: IdParam, body: CurlRequestSchema, response: { 200: CurlResultSchema } } }, async (req, reply) => {
+      const b = req.body;
       const url = targetUrl(b.url, 'url');
       const method = b.method ?? 'GET';
       if ((method === 'GET' || method === 'HEAD') && b.body) throw ApiError.invalidField('body', `a ${method} request cannot carry a body`);
@@ -114,22 +103,26 @@ export const sessionCurlFeature: Feature = {
     });
 
     // The raw route takes any body as bytes, whatever its content type.
-    void app.register(async (raw) => {
+    void app.register(async (plugin) => {
+      // A plugin scope starts without the app's type provider; the route below needs it.
+      const raw = plugin.withTypeProvider<TypeBoxTypeProvider>();
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY }, (_req, body, done) => done(null, body));
       raw.route({
         method: [...METHODS],
         url: '/browsers/:id/curl/raw',
         exposeHeadRoute: false,
-        schema: { tags, params: IdParam, querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 16_384 }), jwt: Type.Optional(Type.String()), timeout_ms: Type.Optional(Timeout) }) },
+        schema: { tags, params: IdParam, querystring: CurlRawQuerySchema },
         handler: (req, reply) => rawFetch(ctx, req, reply),
       });
     });
   },
 };
 
-async function rawFetch(ctx: EngineContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const q = req.query as { url: string; timeout_ms?: number };
+type RawFetchRequest = Pick<FastifyRequest, 'auth' | 'method' | 'headers' | 'body'> & { params: Static<typeof IdParam>; query: Static<typeof CurlRawQuerySchema> };
+
+async function rawFetch(ctx: EngineContext, req: RawFetchRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const q = req.query;
   const url = targetUrl(q.url, 'url');
   const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
   if ((req.method === 'GET' || req.method === 'HEAD') && body) throw ApiError.badRequest(`a ${req.method} request cannot carry a body`);

@@ -4,8 +4,8 @@
  * call `runtime/session-fs`, where every path is walked by handles inside the session root. Bodies and
  * downloads are streamed. Watches end when their session ends.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import type { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
@@ -18,24 +18,27 @@ import { parseOctalMode } from '../runtime/session-fs/file-info.js';
 import { zipDirectory } from '../runtime/session-fs/zip-directory.js';
 import { handleUpload, handleUploadZip } from '../runtime/session-fs/multipart-upload.js';
 import { FsWatches } from '../runtime/session-fs/fs-watches.js';
+import {
+  CreateDirectorySchema,
+  FileInfoListSchema,
+  FileInfoSchema,
+  MovePathSchema,
+  PathBodySchema as PathBody,
+  PathQuerySchema as PathQuery,
+  SessionFsIdParamSchema as IdParam,
+  SetPermissionsSchema,
+  WatchCreateSchema,
+  WatchParamsSchema as WatchParams,
+  WriteFileQuerySchema,
+} from '../../shared/wire/session-fs.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
-const PathQuery = Type.Object({ path: Type.String({ description: 'absolute path inside the session filesystem' }) });
-const PathBody = Type.Object({ path: Type.String() });
-const ModeString = Type.String({ description: 'octal permission bits, e.g. "644"' });
-const FileInfoSchema = Type.Object({
-  name: Type.String(),
-  path: Type.String(),
-  is_dir: Type.Boolean(),
-  mode: Type.String(),
-  mod_time: Type.String({ format: 'date-time' }),
-  size_bytes: Type.Integer(),
-});
+/** A request to a route under `/browsers/:id`. */
+export type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
 
 /** The running session named by `:id`, as the caller may see it (404 otherwise). */
-export async function requireSession(ctx: EngineContext, request: FastifyRequest): Promise<SessionHandle> {
+export async function requireSession(ctx: EngineContext, request: SessionRequest): Promise<SessionHandle> {
   const sessions = ctx.services.sessions as SessionRegistry | undefined;
-  const id = (request.params as { id: string }).id;
+  const id = request.params.id;
   if (!sessions) throw ApiError.notFound('browser session', id);
   return sessions.require(request.auth, id);
 }
@@ -51,13 +54,20 @@ function modeOf(value: string | undefined, fallback: number): number {
 
 const noContent = (reply: FastifyReply) => reply.status(204).send();
 
+/** write_file takes the raw bytes: a stream (octet-stream), or a buffer or string some parsers give. */
+function rawFileBody(body: unknown): Readable | Buffer | string | undefined {
+  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) return body;
+  if (typeof body === 'object' && body !== null && 'pipe' in body && typeof body.pipe === 'function') return body as Readable;
+  throw new ApiError(415, 'unsupported_media_type', 'write_file takes the raw file bytes (Content-Type: application/octet-stream)');
+}
+
 export const sessionFsFeature: Feature = {
   name: 'session-fs',
-  async register(app: FastifyInstance, ctx) {
+  async register(app, ctx) {
     const watches = new FsWatches();
     const hooked = new WeakSet<SessionHandle>();
     ctx.onStop(() => watches.stopAll());
-    const session = async (req: FastifyRequest): Promise<SessionHandle> => {
+    const session = async (req: SessionRequest): Promise<SessionHandle> => {
       const handle = await requireSession(ctx, req);
       if (!hooked.has(handle)) {
         hooked.add(handle);
@@ -70,62 +80,59 @@ export const sessionFsFeature: Feature = {
 
     app.get(`${base}/read_file`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
       const s = await session(req);
-      const { stream, size } = await files.openFileForRead(s.dirs.root, (req.query as { path: string }).path);
+      const { stream, size } = await files.openFileForRead(s.dirs.root, req.query.path);
       return reply.header('content-type', 'application/octet-stream').header('content-length', String(size)).send(stream);
     });
 
     app.put(
       `${base}/write_file`,
-      { schema: { tags, params: IdParam, querystring: Type.Object({ path: Type.String(), mode: Type.Optional(ModeString) }) } },
+      { schema: { tags, params: IdParam, querystring: WriteFileQuerySchema } },
       async (req, reply) => {
         const s = await session(req);
-        const q = req.query as { path: string; mode?: string };
+        const q = req.query;
         const mode = modeOf(q.mode, 0o644);
-        const body = req.body as Readable | Buffer | string | undefined | Record<string, unknown>;
-        if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body) && typeof (body as Readable).pipe !== 'function') {
-          throw new ApiError(415, 'unsupported_media_type', 'write_file takes the raw file bytes (Content-Type: application/octet-stream)');
-        }
-        await files.writeFileFromStream(s.dirs.root, q.path, body as Readable | Buffer | string | undefined, mode, q.mode !== undefined);
+        const body = rawFileBody(req.body);
+        await files.writeFileFromStream(s.dirs.root, q.path, body, mode, q.mode !== undefined);
         return noContent(reply);
       },
     );
 
-    app.put(`${base}/create_directory`, { schema: { tags, params: IdParam, body: Type.Object({ path: Type.String(), mode: Type.Optional(ModeString) }) } }, async (req, reply) => {
+    app.put(`${base}/create_directory`, { schema: { tags, params: IdParam, body: CreateDirectorySchema } }, async (req, reply) => {
       const s = await session(req);
-      const b = req.body as { path: string; mode?: string };
+      const b = req.body;
       await files.createDirectory(s.dirs.root, b.path, modeOf(b.mode, 0o755));
       return noContent(reply);
     });
 
     app.put(`${base}/delete_directory`, { schema: { tags, params: IdParam, body: PathBody } }, async (req, reply) => {
-      await files.deleteDirectory((await session(req)).dirs.root, (req.body as { path: string }).path);
+      await files.deleteDirectory((await session(req)).dirs.root, req.body.path);
       return noContent(reply);
     });
 
     app.put(`${base}/delete_file`, { schema: { tags, params: IdParam, body: PathBody } }, async (req, reply) => {
-      await files.deleteFile((await session(req)).dirs.root, (req.body as { path: string }).path);
+      await files.deleteFile((await session(req)).dirs.root, req.body.path);
       return noContent(reply);
     });
 
-    app.get(`${base}/list_files`, { schema: { tags, params: IdParam, querystring: PathQuery, response: { 200: Type.Array(FileInfoSchema) } } }, async (req) =>
-      files.listFiles((await session(req)).dirs.root, (req.query as { path: string }).path),
+    app.get(`${base}/list_files`, { schema: { tags, params: IdParam, querystring: PathQuery, response: { 200: FileInfoListSchema } } }, async (req) =>
+      files.listFiles((await session(req)).dirs.root, req.query.path),
     );
 
     app.get(`${base}/file_info`, { schema: { tags, params: IdParam, querystring: PathQuery, response: { 200: FileInfoSchema } } }, async (req) =>
-      files.fileInfo((await session(req)).dirs.root, (req.query as { path: string }).path),
+      files.fileInfo((await session(req)).dirs.root, req.query.path),
     );
 
-    app.put(`${base}/move`, { schema: { tags, params: IdParam, body: Type.Object({ src_path: Type.String(), dest_path: Type.String() }) } }, async (req, reply) => {
-      const b = req.body as { src_path: string; dest_path: string };
+    app.put(`${base}/move`, { schema: { tags, params: IdParam, body: MovePathSchema } }, async (req, reply) => {
+      const b = req.body;
       await files.movePath((await session(req)).dirs.root, b.src_path, b.dest_path);
       return noContent(reply);
     });
 
     app.put(
       `${base}/set_file_permissions`,
-      { schema: { tags, params: IdParam, body: Type.Object({ path: Type.String(), mode: ModeString, owner: Type.Optional(Type.String()), group: Type.Optional(Type.String()) }) } },
+      { schema: { tags, params: IdParam, body: SetPermissionsSchema } },
       async (req, reply) => {
-        const b = req.body as { path: string; mode: string; owner?: string; group?: string };
+        const b = req.body;
         const mode = modeOf(b.mode, 0o644);
         await files.setPermissions((await session(req)).dirs.root, b.path, mode, b.owner || undefined, b.group || undefined);
         return noContent(reply);
@@ -133,12 +140,14 @@ export const sessionFsFeature: Feature = {
     );
 
     app.get(`${base}/download_dir_zip`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
-      const stream = await zipDirectory((await session(req)).dirs.root, (req.query as { path: string }).path);
+      const stream = await zipDirectory((await session(req)).dirs.root, req.query.path);
       return reply.header('content-type', 'application/zip').send(stream);
     });
 
     // Multipart parsing lives in its own scope so it only applies to the two upload routes.
-    await app.register(async (scope) => {
+    await app.register(async (plugin) => {
+      // A plugin scope starts without the app's type provider; the routes below need it.
+      const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
       await scope.register(multipart, { limits: { fileSize: Infinity, files: 1000, fields: 2000, parts: 3000 }, throwFileSizeLimit: true });
       scope.post(`${base}/upload`, { schema: { tags, params: IdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
         const s = await session(req);
@@ -152,19 +161,18 @@ export const sessionFsFeature: Feature = {
       });
     });
 
-    app.post(`${base}/watch`, { schema: { tags, params: IdParam, body: Type.Object({ path: Type.String(), recursive: Type.Optional(Type.Boolean()) }) } }, async (req) => {
+    app.post(`${base}/watch`, { schema: { tags, params: IdParam, body: WatchCreateSchema } }, async (req) => {
       const s = await session(req);
-      const b = req.body as { path: string; recursive?: boolean };
+      const b = req.body;
       const dir = await files.requireDirectory(s.dirs.root, b.path);
       const w = await watches.start(s.id, s.dirs.root, dir, b.recursive ?? false);
       return { watch_id: w.id };
     });
 
-    const WatchParams = Type.Object({ id: Type.String({ minLength: 1 }), watch_id: Type.String({ minLength: 1 }) });
     app.get(`${base}/watch/:watch_id/events`, { schema: { tags, params: WatchParams } }, async (req, reply) => {
       const s = await session(req);
-      const w = watches.get(s.id, (req.params as { watch_id: string }).watch_id);
-      if (!w) throw ApiError.notFound('watch', (req.params as { watch_id: string }).watch_id);
+      const w = watches.get(s.id, req.params.watch_id);
+      if (!w) throw ApiError.notFound('watch', req.params.watch_id);
       const release = s.holdActive();
       const sse = openSse(reply);
       const unsubscribe = w.subscribe(
@@ -179,7 +187,7 @@ export const sessionFsFeature: Feature = {
 
     app.delete(`${base}/watch/:watch_id`, { schema: { tags, params: WatchParams } }, async (req, reply) => {
       const s = await session(req);
-      const id = (req.params as { watch_id: string }).watch_id;
+      const id = req.params.watch_id;
       if (!watches.get(s.id, id)) throw ApiError.notFound('watch', id);
       watches.stop(id);
       return noContent(reply);

@@ -5,8 +5,6 @@
  * of the session's own services from `runtime/service-logs.ts`. Streams close when the
  * session ends. Bad or missing parameters are a 400 before any stream opens.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
@@ -14,21 +12,15 @@ import { requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { tailFile } from '../runtime/log-tail.js';
 import { serviceLogsOf } from '../runtime/service-logs.js';
 import { requireSession } from './session-fs.js';
-
-const Query = Type.Object({
-  source: Type.Union([Type.Literal('path'), Type.Literal('supervisor')]),
-  path: Type.Optional(Type.String()),
-  supervisor_process: Type.Optional(Type.String()),
-  follow: Type.Optional(Type.Boolean({ default: true })),
-});
+import { LogsIdParamSchema, LogStreamQuerySchema } from '../../shared/wire/session-logs.js';
 
 export const sessionLogsFeature: Feature = {
   name: 'session-logs',
-  register(app: FastifyInstance, ctx) {
+  register(app, ctx) {
     const logs = serviceLogsOf(ctx);
     const hooked = new WeakSet<object>();
-    app.get('/browsers/:id/logs/stream', { schema: { tags: ['browser logs'], params: Type.Object({ id: Type.String({ minLength: 1 }) }), querystring: Query } }, async (req, reply) => {
-      const q = req.query as { source: 'path' | 'supervisor'; path?: string; supervisor_process?: string; follow?: boolean };
+    app.get('/browsers/:id/logs/stream', { schema: { tags: ['browser logs'], params: LogsIdParamSchema, querystring: LogStreamQuerySchema } }, async (req, reply) => {
+      const q = req.query;
       const follow = q.follow ?? true;
       const s = await requireSession(ctx, req);
       if (!hooked.has(s)) {

@@ -4,45 +4,36 @@
  * `runtime/processes/terminal-attach.ts`. Processes run sandboxed in the session filesystem
  * (see `sandbox-command.ts`) and die with their session and with the engine.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
 import type { SessionRegistry } from '../runtime/session/session-handle.js';
-import { ProcessTable, type ProcessRequest } from '../runtime/processes/process-table.js';
-import { PROCESS_SIGNALS, type ProcessSignal } from '../runtime/processes/session-process.js';
+import { ProcessTable } from '../runtime/processes/process-table.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
+import {
+  ProcessExecSchema,
+  ProcessKillSchema,
+  ProcessParamsSchema as ProcParams,
+  ProcessResizeSchema,
+  ProcessSessionParamSchema as IdParam,
+  ProcessSpawnSchema as SpawnBody,
+  ProcessStdinSchema,
+  type ProcessExec,
+} from '../../shared/wire/session-processes.js';
 
 /** Output kept per stream for an `exec` answer; more is dropped and flagged. */
 const EXEC_OUTPUT_CAP = 16 * 1024 * 1024;
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
-const ProcParams = Type.Object({ id: Type.String({ minLength: 1 }), process_id: Type.String({ minLength: 1 }) });
-const Dim = Type.Integer({ minimum: 1, maximum: 1000 });
-const ExecFields = {
-  command: Type.String({ minLength: 1 }),
-  args: Type.Optional(Type.Array(Type.String())),
-  as_root: Type.Optional(Type.Boolean()),
-  as_user: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  cwd: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  env: Type.Optional(Type.Record(Type.String(), Type.String())),
-  timeout_sec: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 86_400 }), Type.Null()])),
-};
-const SpawnBody = Type.Object({ ...ExecFields, allocate_tty: Type.Optional(Type.Boolean()), cols: Type.Optional(Dim), rows: Type.Optional(Dim) });
-
-type ExecBody = ProcessRequest & { as_root?: boolean; as_user?: string | null };
-
-function refuseIdentityChange(b: ExecBody): void {
+function refuseIdentityChange(b: ProcessExec): void {
   if (b.as_root) throw ApiError.unprocessable('as_root is not supported: session processes run with the sandbox identity', 'unsupported_option');
   if (b.as_user) throw ApiError.unprocessable('as_user is not supported: session processes run with the sandbox identity', 'unsupported_option');
 }
 
 export const sessionProcessesFeature: Feature = {
   name: 'session-processes',
-  register(app: FastifyInstance, ctx) {
+  register(app, ctx) {
     const table = new ProcessTable([ctx.config.dataDir]);
     // Loud at start when processes and Playwright code cannot be sandboxed here.
     void sandboxWarning().then((w) => w && ctx.log.warn(w));
@@ -55,9 +46,9 @@ export const sessionProcessesFeature: Feature = {
     const tags = ['browser process'];
     const base = '/browsers/:id/process';
 
-    app.post(`${base}/exec`, { schema: { tags, params: IdParam, body: Type.Object(ExecFields) } }, async (req, reply) => {
+    app.post(`${base}/exec`, { schema: { tags, params: IdParam, body: ProcessExecSchema } }, async (req, reply) => {
       const s = await requireSession(ctx, req);
-      const b = req.body as ExecBody;
+      const b = req.body;
       refuseIdentityChange(b);
       const started = Date.now();
       const proc = await table.start(s, b);
@@ -92,7 +83,7 @@ export const sessionProcessesFeature: Feature = {
 
     app.post(`${base}/spawn`, { schema: { tags, params: IdParam, body: SpawnBody } }, async (req) => {
       const s = await requireSession(ctx, req);
-      const b = req.body as ExecBody & { allocate_tty?: boolean; cols?: number; rows?: number };
+      const b = req.body;
       refuseIdentityChange(b);
       if (!b.allocate_tty && (b.cols !== undefined || b.rows !== undefined)) throw ApiError.badRequest('cols and rows need allocate_tty: true', [{ code: 'invalid_field', message: 'cols/rows: only valid with allocate_tty' }]);
       const proc = await table.start(s, b, b.allocate_tty ? { tty: { cols: b.cols ?? 80, rows: b.rows ?? 24 } } : {});
@@ -101,13 +92,13 @@ export const sessionProcessesFeature: Feature = {
 
     app.get(`${base}/:process_id/status`, { schema: { tags, params: ProcParams } }, async (req) => {
       const s = await requireSession(ctx, req);
-      return table.get(s.id, (req.params as { process_id: string }).process_id).status();
+      return table.get(s.id, req.params.process_id).status();
     });
 
-    app.post(`${base}/:process_id/stdin`, { schema: { tags, params: ProcParams, body: Type.Object({ data_b64: Type.String() }) } }, async (req) => {
+    app.post(`${base}/:process_id/stdin`, { schema: { tags, params: ProcParams, body: ProcessStdinSchema } }, async (req) => {
       const s = await requireSession(ctx, req);
-      const proc = table.get(s.id, (req.params as { process_id: string }).process_id);
-      const b64 = (req.body as { data_b64: string }).data_b64.replace(/\s+/g, '');
+      const proc = table.get(s.id, req.params.process_id);
+      const b64 = req.body.data_b64.replace(/\s+/g, '');
       if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw ApiError.invalidField('data_b64', 'must be base64');
       if (!proc.running) throw ApiError.conflict('the process has exited', 'process_exited');
       return { written_bytes: proc.write(Buffer.from(b64, 'base64')) };
@@ -115,7 +106,7 @@ export const sessionProcessesFeature: Feature = {
 
     app.get(`${base}/:process_id/stdout/stream`, { schema: { tags, params: ProcParams } }, async (req, reply) => {
       const s = await requireSession(ctx, req);
-      const proc = table.get(s.id, (req.params as { process_id: string }).process_id);
+      const proc = table.get(s.id, req.params.process_id);
       const release = s.holdActive();
       const sse = openSse(reply);
       const onEnd = () => sse.close();
@@ -136,21 +127,21 @@ export const sessionProcessesFeature: Feature = {
 
     app.post(
       `${base}/:process_id/kill`,
-      { schema: { tags, params: ProcParams, body: Type.Object({ signal: Type.Union(PROCESS_SIGNALS.map((sig) => Type.Literal(sig))) }) } },
+      { schema: { tags, params: ProcParams, body: ProcessKillSchema } },
       async (req) => {
         const s = await requireSession(ctx, req);
-        const proc = table.get(s.id, (req.params as { process_id: string }).process_id);
-        proc.signal((req.body as { signal: ProcessSignal }).signal);
+        const proc = table.get(s.id, req.params.process_id);
+        proc.signal(req.body.signal);
         return { ok: true };
       },
     );
 
-    app.post(`${base}/:process_id/resize`, { schema: { tags, params: ProcParams, body: Type.Object({ cols: Dim, rows: Dim }) } }, async (req) => {
+    app.post(`${base}/:process_id/resize`, { schema: { tags, params: ProcParams, body: ProcessResizeSchema } }, async (req) => {
       const s = await requireSession(ctx, req);
-      const proc = table.get(s.id, (req.params as { process_id: string }).process_id);
+      const proc = table.get(s.id, req.params.process_id);
       if (!proc.tty) throw ApiError.badRequest('resize needs a process spawned with allocate_tty: true');
       if (!proc.running) throw ApiError.conflict('the process has exited', 'process_exited');
-      const b = req.body as { cols: number; rows: number };
+      const b = req.body;
       proc.resize(b.cols, b.rows);
       return { ok: true };
     });

@@ -7,8 +7,7 @@
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -22,21 +21,18 @@ import { replayPlayerHtml } from '../domain/replays/replay-player.js';
 import { serviceLogsOf } from '../runtime/service-logs.js';
 import type { LiveViewService } from '../runtime/live-view/live-view-state.js';
 import { TELEMETRY_SERVICE, type TelemetryService } from '../runtime/telemetry/telemetry-service.js';
+import {
+  JwtQuerySchema as JwtQuery,
+  ReplayInfoListSchema,
+  ReplayInfoSchema as ReplayInfo,
+  ReplayParamsSchema as ReplayParams,
+  ReplaySessionParamSchema as IdParam,
+  ReplayStartSchema as StartBody,
+} from '../../shared/wire/session-replays.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-const ReplayParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), replay_id: Type.String({ minLength: 1, maxLength: 64 }) });
-const JwtQuery = Type.Object({ jwt: Type.Optional(Type.String()) });
-const StartBody = Type.Object({
-  framerate: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  max_duration_in_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 * 86400 })),
-  record_audio: Type.Optional(Type.Boolean()),
-});
-const ReplayInfo = Type.Object({
-  replay_id: Type.String(),
-  started_at: Type.Union([Type.String(), Type.Null()]),
-  finished_at: Type.Union([Type.String(), Type.Null()]),
-  replay_view_url: Type.String(),
-});
+/** A request to a route under `/browsers/:id` (and `/replays/:replay_id`). */
+type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
+type ReplayRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string; replay_id: string } };
 
 export interface ReplaysFeatureOptions {
   retentionMs?: number;
@@ -46,7 +42,7 @@ export interface ReplaysFeatureOptions {
 export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
   return {
     name: 'session-replays',
-    register(app: FastifyInstance, ctx: EngineContext) {
+    register(app, ctx: EngineContext) {
       const env = ctx.config.env;
       const hours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
       const sessions = () => ctx.services.sessions as SessionManager;
@@ -77,8 +73,8 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
       }
 
       /** The session id for this caller: running (by id or name) or ended with recordings kept. */
-      async function sessionIdOf(req: FastifyRequest): Promise<string> {
-        const id = (req.params as { id: string }).id;
+      async function sessionIdOf(req: SessionRequest): Promise<string> {
+        const id = req.params.id;
         try {
           return (await sessions().require(req.auth, id)).id;
         } catch (err) {
@@ -89,9 +85,9 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
         }
       }
 
-      async function rowOf(req: FastifyRequest): Promise<ReplayTable> {
+      async function rowOf(req: ReplayRequest): Promise<ReplayTable> {
         const sid = await sessionIdOf(req);
-        const rid = (req.params as { replay_id: string }).replay_id;
+        const rid = req.params.replay_id;
         const row = await service.row(sid, rid, req.auth.orgId, req.auth.projectId);
         if (!row) throw ApiError.notFound('replay', rid);
         return row;
@@ -99,11 +95,11 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
 
       const tags = ['browser replays'];
       app.post('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } }, async (req) => {
-        const handle = await sessions().require(req.auth, (req.params as { id: string }).id);
-        return info(await service.start(handle, (req.body ?? {}) as { framerate?: number }));
+        const handle = await sessions().require(req.auth, req.params.id);
+        return info(await service.start(handle, req.body ?? {}));
       });
 
-      app.get('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, response: { 200: Type.Array(ReplayInfo) } } }, async (req) => {
+      app.get('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, response: { 200: ReplayInfoListSchema } } }, async (req) => {
         const sid = await sessionIdOf(req);
         return Promise.all((await service.rowsOf(sid, req.auth.orgId, req.auth.projectId)).map(info));
       });

@@ -13,8 +13,9 @@ import { OutputBuffer, type OutputChunk, type StreamName } from './output-buffer
 import { ProcStats, childrenOf } from './proc-stats.js';
 import type { LaunchSpec } from './sandbox-command.js';
 
-export type ProcessSignal = 'TERM' | 'KILL' | 'INT' | 'HUP';
-export const PROCESS_SIGNALS: ProcessSignal[] = ['TERM', 'KILL', 'INT', 'HUP'];
+import type { ProcessSignal } from '../../../shared/wire/session-processes.js';
+
+export { PROCESS_SIGNALS, type ProcessSignal } from '../../../shared/wire/session-processes.js';
 
 export interface ProcessEvents {
   output(chunk: OutputChunk): void;

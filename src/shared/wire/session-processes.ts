@@ -1,0 +1,27 @@
+/**
+ * Wire schemas of a session's processes (`/browsers/{id}/process/*`, wire §3.12): exec, spawn
+ * (optionally on a PTY), stdin, kill and resize.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+export const PROCESS_SIGNALS = ['TERM', 'KILL', 'INT', 'HUP'] as const;
+export type ProcessSignal = (typeof PROCESS_SIGNALS)[number];
+
+export const ProcessSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1 }) });
+export const ProcessParamsSchema = Type.Object({ id: Type.String({ minLength: 1 }), process_id: Type.String({ minLength: 1 }) });
+const Dim = Type.Integer({ minimum: 1, maximum: 1000 });
+const ExecFields = {
+  command: Type.String({ minLength: 1 }),
+  args: Type.Optional(Type.Array(Type.String())),
+  as_root: Type.Optional(Type.Boolean()),
+  as_user: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  cwd: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  env: Type.Optional(Type.Record(Type.String(), Type.String())),
+  timeout_sec: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 86_400 }), Type.Null()])),
+};
+export const ProcessExecSchema = Type.Object(ExecFields);
+export type ProcessExec = Static<typeof ProcessExecSchema>;
+export const ProcessSpawnSchema = Type.Object({ ...ExecFields, allocate_tty: Type.Optional(Type.Boolean()), cols: Type.Optional(Dim), rows: Type.Optional(Dim) });
+export const ProcessStdinSchema = Type.Object({ data_b64: Type.String() });
+export const ProcessKillSchema = Type.Object({ signal: Type.Union(PROCESS_SIGNALS.map((sig) => Type.Literal(sig))) });
+export const ProcessResizeSchema = Type.Object({ cols: Dim, rows: Dim });
