@@ -15,6 +15,7 @@ import type { SessionManager } from '../sessions/session-manager.js';
 import type { PoolService } from '../pools/pool-service.js';
 import { findPool, type PoolRow } from '../pools/pool-records.js';
 import type { NodeRegistry } from './node-registry.js';
+import { resourceChanges } from '../../events/resource-changes.js';
 
 export type NodeRoute = { kind: 'local' } | { kind: 'forward'; nodeId: string; url: string } | { kind: 'unavailable'; nodeId: string; why: string };
 
@@ -79,7 +80,7 @@ export class NodeRouter {
 
   /** Ends every active session of a dead node (`node_lost`); idempotent across nodes. */
   async endLostSessions(nodeId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('browser_sessions').select(['id', 'created_at']).where('node_id', '=', nodeId).where('deleted_at', 'is', null).execute();
+    const rows = await this.db.selectFrom('browser_sessions').select(['id', 'created_at', 'project_id']).where('node_id', '=', nodeId).where('deleted_at', 'is', null).execute();
     const now = this.clock.now();
     const ended: string[] = [];
     for (const r of rows) {
@@ -89,7 +90,10 @@ export class NodeRouter {
         .where('id', '=', r.id)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) ended.push(r.id);
+      if (Number(res.numUpdatedRows) === 1) {
+        ended.push(r.id);
+        resourceChanges(this.db).delete('session', r.id, r.project_id);
+      }
     }
     return ended;
   }
