@@ -13,7 +13,6 @@ export { basicPasswordOf, bearerOf, type AuthContext, type AuthStrategy, type Cr
 /** Returns a credential, null when this authenticator does not apply, or throws ApiError. (Domain's authenticators take only the url and headers.) */
 export type Authenticator = (request: FastifyRequest, bearer: string | undefined) => Promise<Credential | null> | Credential | null;
 
-
 export interface ProjectResolver {
   /** Resolves an id or name within an org; null when there is none. */
   resolve(orgId: string, idOrName: string): Promise<{ id: string } | null>;
