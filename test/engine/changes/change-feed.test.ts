@@ -66,4 +66,18 @@ describe('change feed', () => {
     expect(org.seen.some((e) => e.id === profileA.id)).toBe(true);
     expect(scoped.seen.filter((e) => e.type !== 'hello' && e.type !== 'heartbeat')).toEqual([{ type: 'upsert', resource: 'profile', id: profileB.id, project_id: b.id }]);
   });
+
+  it('announces a pool, the session an SDK client acquires from it, its release and the pool deletion', async () => {
+    const feed = await follow(te.adminKey);
+    const pool = await te.client.browserPools.create({ size: 1, headless: true, name: 'feed-pool' });
+    expect(await feed.next((e) => e.resource === 'pool')).toMatchObject({ type: 'upsert', id: pool.id });
+    const got = await te.client.browserPools.acquire(pool.id, { acquire_timeout_seconds: 60 });
+    // The pooled browser's own create came first; the acquire is announced after it.
+    await feed.next((e) => e.resource === 'session' && e.id === got.session_id && e.type === 'upsert');
+    expect(await feed.next((e) => e.resource === 'session' && e.id === got.session_id)).toMatchObject({ type: 'upsert' });
+    await te.client.browserPools.release(pool.id, { session_id: got.session_id, reuse: false });
+    expect(await feed.next((e) => e.resource === 'session' && e.id === got.session_id)).toMatchObject({ type: 'delete' });
+    await te.client.browserPools.delete(pool.id, { force: true });
+    expect(await feed.next((e) => e.resource === 'pool' && e.id === pool.id)).toMatchObject({ type: 'delete' });
+  });
 });

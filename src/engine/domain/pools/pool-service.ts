@@ -223,6 +223,7 @@ export class PoolService {
       }
       this.idleHolds.get(id)?.();
       this.idleHolds.delete(id);
+      resourceChanges(this.ctx.db).upsert('session', id, row.project_id);
       return this.sessions.dto(sessionRow, session);
     }
   }
