@@ -3,8 +3,8 @@
  * finish a flow in progress, authorized only by the flow's handoff code. GET shows the current
  * step, POST answers it and redirects back to the page.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../feature.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../http/api-error.js';
@@ -12,10 +12,14 @@ import type { AuthConnections, ConnectionRow } from '../domain/auth-connections/
 import type { AuthService } from '../domain/auth-connections/auth-service.js';
 import type { FlowView } from '../domain/auth-connections/flow-state.js';
 import { hostedPage, hostedSubmission } from '../domain/auth-connections/hosted-page.js';
+import { ConnectionIdParamSchema as IdParam, HostedPageQuerySchema as HostedQuery } from '../../shared/wire/auth-connections.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
-const HostedQuery = Type.Object({ code: Type.String({ maxLength: 128 }) });
 const MAX_FORM_BYTES = 65536;
+
+/** The form arrives unparsed (a stream) when its content type is one no parser took. */
+function isStream(body: unknown): body is Readable {
+  return typeof body === 'object' && body !== null && 'pipe' in body && typeof body.pipe === 'function';
+}
 
 async function readText(stream: Readable, limit = MAX_FORM_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
@@ -28,24 +32,26 @@ async function readText(stream: Readable, limit = MAX_FORM_BYTES): Promise<strin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function registerHostedPage(app: FastifyInstance, connections: AuthConnections, service: AuthService): void {
-  const hostedFlow = async (req: FastifyRequest): Promise<{ row: ConnectionRow; flow: FlowView }> => {
-    const { id } = req.params as { id: string };
-    const code = String((req.query as { code?: string }).code ?? '');
+type HostedRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string }; query: { code?: string } };
+
+export function registerHostedPage(app: App, connections: AuthConnections, service: AuthService): void {
+  const hostedFlow = async (req: HostedRequest): Promise<{ row: ConnectionRow; flow: FlowView }> => {
+    const { id } = req.params;
+    const code = String(req.query.code ?? '');
     const row = await connections.byId(id);
     const flow = row ? service.flowView(row) : undefined;
     const ok = flow && code.length === flow.handoff_code.length && timingSafeEqual(Buffer.from(code), Buffer.from(flow.handoff_code));
     if (!row || !flow || !ok) throw ApiError.notFound('login flow');
     return { row, flow };
   };
-  const schema = { hide: true, params: IdParam, querystring: HostedQuery } as object;
+  const schema = { hide: true, params: IdParam, querystring: HostedQuery };
   app.get('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
     const { row, flow } = await hostedFlow(req);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(hostedPage(row.domain, flow, req.url));
   });
   app.post('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
     const { row } = await hostedFlow(req);
-    const form = new URLSearchParams(req.body && typeof (req.body as Readable).pipe === 'function' ? await readText(req.body as Readable) : '');
+    const form = new URLSearchParams(isStream(req.body) ? await readText(req.body) : '');
     service.submit(row, hostedSubmission(form));
     return reply.redirect(req.url, 303);
   });

@@ -3,49 +3,42 @@
  * real browser), `submit` (answers the current step), `events` (SSE of `managed_auth_state`
  * until the flow ends), `timeline`, and the hosted page a person can finish a flow on.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { pageOf, sendPage } from '../http/pagination.js';
 import { openSse } from '../http/sse.js';
-import { AuthConnections, type ConnectionConfig, type ConnectionRow, type Scope } from '../domain/auth-connections/auth-connections.js';
+import { AuthConnections, type ConnectionRow, type Scope } from '../domain/auth-connections/auth-connections.js';
 import { AuthTimeline } from '../domain/auth-connections/auth-timeline.js';
 import { AuthService, type ProfileAccess } from '../domain/auth-connections/auth-service.js';
 import { HealthChecks } from '../domain/auth-connections/health-checks.js';
 import { connectionDto, stateEvent } from '../domain/auth-connections/connection-dto.js';
 import { registerHostedPage } from './auth-connections-hosted.js';
 import { TERMINAL, type FlowView } from '../domain/auth-connections/flow-state.js';
-import type { FlowSessions, SubmitInput } from '../domain/auth-connections/login-flow.js';
+import type { FlowSessions } from '../domain/auth-connections/login-flow.js';
 import type { Credentials } from '../domain/credentials/credentials.js';
 import type { ProviderService } from '../domain/credential-providers/provider-service.js';
 import type { Proxies } from '../domain/proxies/proxies.js';
 import type { ProfileService } from '../domain/profiles/profile-binding.js';
-import { CredentialRefSchema, LoginResponseSchema, ManagedAuthSchema, TimelineEventSchema } from '../../shared/wire/identity.js';
-import { TelemetryRequestSchema } from '../../shared/wire/sessions.js';
+import { LoginResponseSchema, ManagedAuthSchema } from '../../shared/wire/identity.js';
+import {
+  ConnectionCreateSchema,
+  ConnectionIdParamSchema as IdParam,
+  ConnectionListQuerySchema,
+  ConnectionPatchSchema,
+  FlowSubmitAcceptedSchema,
+  FlowSubmitSchema,
+  LoginStartSchema,
+  ManagedAuthListSchema,
+  TimelineListSchema,
+  TimelineQuerySchema,
+} from '../../shared/wire/auth-connections.js';
 import { checkBrowserTelemetry, type FlowReplays } from '../domain/auth-connections/flow-recording.js';
 import { noteRecovered } from '../domain/recovery-report.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1 }) });
-const ProxySel = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
-// The exact create-browser telemetry shape: it becomes the flow session's telemetry config.
-const Telemetry = TelemetryRequestSchema;
-const ConfigFields = {
-  allowed_domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 50 })),
-  auto_reauth: Type.Optional(Type.Boolean()),
-  browser_telemetry: Type.Optional(Telemetry),
-  credential: Type.Optional(CredentialRefSchema),
-  health_check_interval: Type.Optional(Type.Integer()),
-  health_checks: Type.Optional(Type.Boolean()),
-  login_url: Type.Optional(Type.String({ maxLength: 8192 })),
-  proxy: Type.Optional(ProxySel),
-  record_session: Type.Optional(Type.Boolean()),
-  save_credentials: Type.Optional(Type.Boolean()),
-};
-const StrMap = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), { maxProperties: 50 });
-
-function scopeOf(req: FastifyRequest): Scope {
+function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
 }
 
@@ -75,7 +68,7 @@ function sessionsOf(ctx: EngineContext): FlowSessions {
 
 export const authConnectionsFeature: Feature = {
   name: 'auth-connections',
-  register(app: FastifyInstance, ctx) {
+  register(app, ctx) {
     const identity = ctx.config.identity;
     const minInterval = identity.minHealthCheckIntervalSeconds ?? 300;
     const connections = new AuthConnections(ctx.db, ctx.clock, { minInterval });
@@ -131,12 +124,12 @@ export const authConnectionsFeature: Feature = {
       {
         schema: {
           tags,
-          body: Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }), profile_name: Type.String({ minLength: 1, maxLength: 255 }), ...ConfigFields }),
+          body: ConnectionCreateSchema,
           response: { 200: ManagedAuthSchema },
         },
       },
       async (req) => {
-        const body = req.body as ConnectionConfig & { domain: string; profile_name: string; proxy?: { id?: string; name?: string } };
+        const body = req.body;
         const scope = scopeOf(req);
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
@@ -152,29 +145,29 @@ export const authConnectionsFeature: Feature = {
       {
         schema: {
           tags,
-          querystring: Type.Object({ ...OffsetQuery, domain: Type.Optional(Type.String()), profile_name: Type.Optional(Type.String()), query: Type.Optional(Type.String()) }),
-          response: { 200: Type.Array(ManagedAuthSchema) },
+          querystring: ConnectionListQuerySchema,
+          response: { 200: ManagedAuthListSchema },
         },
       },
       async (req, reply) => {
-        const q = req.query as { offset?: number; limit?: number; domain?: string; profile_name?: string; query?: string };
+        const q = req.query;
         const page = pageOf(q);
         const rows = await connections.list(scopeOf(req), { ...page, domain: q.domain, profile_name: q.profile_name, query: q.query });
         return Promise.all(sendPage(reply, rows, page).map(dto));
       },
     );
     app.get('/auth/connections/:id', { schema: { tags, params: IdParam, response: { 200: ManagedAuthSchema } } }, async (req) => {
-      const id = (req.params as { id: string }).id;
+      const id = req.params.id;
       await service.flushed(id);
       return dto(await connections.get(scopeOf(req), id));
     });
     app.patch(
       '/auth/connections/:id',
-      { schema: { tags, params: IdParam, body: Type.Object(ConfigFields), response: { 200: ManagedAuthSchema } } },
+      { schema: { tags, params: IdParam, body: ConnectionPatchSchema, response: { 200: ManagedAuthSchema } } },
       async (req) => {
         const scope = scopeOf(req);
-        const row = await connections.get(scope, (req.params as { id: string }).id);
-        const body = (req.body ?? {}) as ConnectionConfig & { proxy?: { id?: string; name?: string } };
+        const row = await connections.get(scope, req.params.id);
+        const body = req.body ?? {};
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
         await providers()?.checkRef(scope.orgId, body.credential);
@@ -184,7 +177,7 @@ export const authConnectionsFeature: Feature = {
       },
     );
     app.delete('/auth/connections/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+      const row = await connections.get(scopeOf(req), req.params.id);
       await service.stop(row.id, 'the auth connection was deleted');
       await connections.delete(row);
       return reply.status(204).send();
@@ -196,19 +189,19 @@ export const authConnectionsFeature: Feature = {
         schema: {
           tags,
           params: IdParam,
-          body: Type.Object({ browser_telemetry: Type.Optional(Telemetry), proxy: Type.Optional(ProxySel), record_session: Type.Optional(Type.Boolean()) }),
+          body: LoginStartSchema,
           response: { 200: LoginResponseSchema },
         },
       },
       async (req) => {
         const scope = scopeOf(req);
-        const row = await connections.get(scope, (req.params as { id: string }).id);
-        const body = (req.body ?? {}) as { proxy?: { id?: string; name?: string }; record_session?: boolean; browser_telemetry?: Record<string, unknown> | null };
+        const row = await connections.get(scope, req.params.id);
+        const body = req.body ?? {};
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
         const flow = await service.startFlow(row, 'LOGIN', { proxyId: proxyId === undefined ? undefined : proxyId, recordSession: body.record_session, telemetry: body.browser_telemetry });
         const v = flow.view;
-        const res: Record<string, unknown> = { id: row.id, flow_expires_at: v.flow_expires_at, flow_type: v.flow_type, hosted_url: v.hosted_url, handoff_code: v.handoff_code };
+        const res: Static<typeof LoginResponseSchema> = { id: row.id, flow_expires_at: v.flow_expires_at, flow_type: v.flow_type, hosted_url: v.hosted_url, handoff_code: v.handoff_code };
         if (v.live_view_url) res.live_view_url = v.live_view_url;
         return res;
       },
@@ -219,28 +212,20 @@ export const authConnectionsFeature: Feature = {
         schema: {
           tags,
           params: IdParam,
-          body: Type.Object({
-            field_values: Type.Optional(StrMap),
-            fields: Type.Optional(StrMap),
-            mfa_option_id: Type.Optional(Type.String()),
-            selected_choice_id: Type.Optional(Type.String()),
-            sign_in_option_id: Type.Optional(Type.String()),
-            sso_button_selector: Type.Optional(Type.String()),
-            sso_provider: Type.Optional(Type.String()),
-          }),
-          response: { 200: Type.Object({ accepted: Type.Boolean() }) },
+          body: FlowSubmitSchema,
+          response: { 200: FlowSubmitAcceptedSchema },
         },
       },
       async (req) => {
-        const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
-        const body = (req.body ?? {}) as SubmitInput;
+        const row = await connections.get(scopeOf(req), req.params.id);
+        const body = req.body ?? {};
         if (body.sso_provider && body.sso_button_selector) throw ApiError.badRequest('give sso_provider or sso_button_selector, not both');
         service.submit(row, body);
         return { accepted: true };
       },
     );
     app.get('/auth/connections/:id/events', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+      const row = await connections.get(scopeOf(req), req.params.id);
       const sse = openSse(reply, { heartbeat: () => ({ event: 'sse_heartbeat', timestamp: ctx.clock.now().toISOString() }) });
       const send = (v: FlowView): void => {
         sse.send(stateEvent(v, ctx.clock.now().toISOString()));
@@ -258,14 +243,14 @@ export const authConnectionsFeature: Feature = {
         schema: {
           tags,
           params: IdParam,
-          querystring: Type.Object({ ...OffsetQuery, type: Type.Optional(Type.Union([Type.Literal('login'), Type.Literal('reauth'), Type.Literal('health_check')])) }),
-          response: { 200: Type.Array(TimelineEventSchema) },
+          querystring: TimelineQuerySchema,
+          response: { 200: TimelineListSchema },
         },
       },
       async (req, reply) => {
-        const row = await connections.get(scopeOf(req), (req.params as { id: string }).id);
+        const row = await connections.get(scopeOf(req), req.params.id);
         await service.flushed(row.id);
-        const q = req.query as { offset?: number; limit?: number; type?: string };
+        const q = req.query;
         const page = pageOf(q);
         return sendPage(reply, await timeline.list(row.id, { ...page, type: q.type }), page).map(AuthTimeline.dto);
       },

@@ -3,6 +3,7 @@
  * and one per health check, listed newest first.
  */
 import type { Kysely } from 'kysely';
+import type { TimelineEventRecord } from '../../../shared/wire/identity.js';
 import type { Database, AuthTimelineTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { newId } from '../ids.js';
@@ -57,7 +58,7 @@ export class AuthTimeline {
     return sel.orderBy('seq', 'desc').orderBy('timestamp', 'desc').offset(q.offset).limit(q.limit + 1).execute();
   }
 
-  static dto(r: TimelineRow): Record<string, unknown> {
+  static dto(r: TimelineRow): TimelineEventRecord {
     const d: Record<string, unknown> = { id: r.id, status: r.status, timestamp: r.timestamp, type: r.type };
     if (r.browser_session_id) d.browser_session_id = r.browser_session_id;
     if (r.error_code) d.error_code = r.error_code;
@@ -68,6 +69,7 @@ export class AuthTimeline {
     if (r.step) d.step = r.step;
     if (r.type !== 'health_check') d.updated_at = r.updated_at;
     if (r.website_error) d.website_error = r.website_error;
-    return d;
+    // Built key by key (optional keys are left out); TimelineEventSchema is its shape.
+    return d as TimelineEventRecord;
   }
 }

@@ -1,13 +1,14 @@
 /** The wire form of an auth connection: its configuration, status and the most recent flow. */
 import type { ConnectionRow, CredentialRef } from './auth-connections.js';
 import type { FlowView } from './flow-state.js';
+import type { ManagedAuthRecord } from '../../../shared/wire/identity.js';
 
 const FLOW_KEYS = [
   'discovered_fields', 'fields', 'mfa_options', 'pending_sso_buttons', 'sign_in_options', 'choices',
   'website_error', 'error_code', 'error_message', 'external_action_message', 'hosted_url', 'live_view_url',
 ] as const;
 
-export function connectionDto(row: ConnectionRow, flow: FlowView | undefined, reauth: { can: boolean; reason: string }): Record<string, unknown> {
+export function connectionDto(row: ConnectionRow, flow: FlowView | undefined, reauth: { can: boolean; reason: string }): ManagedAuthRecord {
   const dto: Record<string, unknown> = {
     id: row.id,
     domain: row.domain,
@@ -44,7 +45,8 @@ export function connectionDto(row: ConnectionRow, flow: FlowView | undefined, re
     dto.hosted_url = null;
     dto.live_view_url = null;
   }
-  return dto;
+  // Built key by key (optional keys are left out, not undefined); ManagedAuthSchema is its shape.
+  return dto as ManagedAuthRecord;
 }
 
 /** A `managed_auth_state` SSE payload. */
