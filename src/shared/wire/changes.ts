@@ -15,7 +15,6 @@ export const CHANGE_RESOURCES = [
   'extension',
   'invocation',
   'deployment',
-  'app',
   'api_key',
   'project',
   'org_limits',

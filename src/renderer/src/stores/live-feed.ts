@@ -20,7 +20,6 @@ const TOPICS: Record<ChangeResource, Topic[]> = {
   extension: ['extensions'],
   invocation: ['invocations', 'sessions'],
   deployment: ['deployments', 'invocations'],
-  app: ['deployments', 'invocations'],
   api_key: ['api-keys'],
   project: ['projects', 'org-limits'],
   org_limits: ['org-limits'],
