@@ -41,7 +41,7 @@ describe('a client that goes away while its browser starts', () => {
     await t?.stop();
   });
 
-  it('aborts the create: no process, no directory, no active session', async () => {
+  it.each([true, false])('aborts the create (headless: %s): no process, no directory, no active session', async (headless) => {
     const sessions = t.engine.context.services.sessions as SessionManager;
     // Holds every create after its launch until the create's deadline releases it, so the
     // answer can never be sent before this client has gone (what the abort must release).
@@ -50,7 +50,8 @@ describe('a client that goes away while its browser starts', () => {
     expect(sessionDirs(t)).toEqual([]);
 
     const u = new URL('/browsers', t.url);
-    const body = JSON.stringify({ headless: true });
+    // Headful also starts an Xvfb (in its helper jail) before the browser.
+    const body = JSON.stringify({ headless });
     const req = http.request(u, { method: 'POST', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
     const answered = new Promise<string>((resolve) => {
       req.on('response', (res) => resolve(`answered ${res.statusCode}`));

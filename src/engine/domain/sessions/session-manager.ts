@@ -194,8 +194,8 @@ export class SessionManager implements SessionRegistry {
       await this.end(rt, clientGone?.aborted ? 'create_aborted' : 'launch_failed');
       if (clientGone?.aborted) throw clientGoneError();
       if (err instanceof DomainError) throw err;
-      // The deadline ran out before the launch itself noticed (directories, Xvfb): the same answer as a slow launch.
-      const why = deadline.aborted ? 'Chromium did not report its DevTools address in time' : (err as Error).message;
+      // The deadline ran out between two steps (the step itself says what it waited for): the same answer as a slow launch.
+      const why = err === deadline.reason ? 'Chromium did not report its DevTools address in time' : (err as Error).message;
       throw new DomainError(503, 'browser_launch_failed', `the browser could not be started: ${why}`);
     }
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');

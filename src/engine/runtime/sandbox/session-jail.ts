@@ -98,11 +98,11 @@ export class SessionJail {
     return jailPathOf(hostPath, this.dirs.root, '/');
   }
 
-  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void): Promise<XvfbServer> {
+  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void, signal?: AbortSignal): Promise<XvfbServer> {
     return fs
       .mkdir(this.x11Dir, { recursive: true, mode: 0o700 })
       .then(() => helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide }))
-      .then((jail) => startXvfb({ ...size, marker: this.sessionDir, onOutput, jail }));
+      .then((jail) => startXvfb({ ...size, marker: this.sessionDir, onOutput, jail, signal }));
   }
 
   /** What `chromiumArgs` needs to differ for a jailed browser. */

@@ -186,7 +186,7 @@ export class SessionRuntime implements SessionHandle {
       if (needsXvfb(this.headless, this.spec.env)) {
         const size = { width: this.viewport.width, height: this.viewport.height };
         const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
-        this.xvfb = this.jail ? await this.jail.startXvfb(size, onOutput) : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput });
+        this.xvfb = this.jail ? await this.jail.startXvfb(size, onOutput, deadline) : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput, signal: deadline });
         this.display = this.xvfb.display;
       }
       deadline?.throwIfAborted();
