@@ -1,6 +1,6 @@
 /** Who sees which change on the feed (unit test beside the rule). */
 import { describe, expect, it } from 'vitest';
-import type { AuthContext } from '../../http/auth.js';
+import type { AuthContext } from './auth-context.js';
 import type { ChangeEvent } from '../../../shared/wire/changes.js';
 import { changeVisibleTo, requireFeedAccess } from './change-visibility.js';
 
