@@ -15,7 +15,8 @@
  */
 import { createRequire } from 'node:module';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
@@ -29,6 +30,9 @@ const tags = ['browsers'];
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const TargetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }) });
 
+/** A request to a route under `/browsers/:id/cdp`. */
+type SessionRequest = Pick<FastifyRequest, 'auth' | 'url'> & { params: { id: string } };
+
 /** Chromium's protocol description as `/json/protocol` gives it: the browser and JS domains together. */
 let packagedProtocol: string | undefined;
 function packagedProtocolDocument(): string {
@@ -40,9 +44,9 @@ function packagedProtocolDocument(): string {
   return packagedProtocol;
 }
 
-export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineContext, sessions: SessionManager, jwt: SessionJwt): void {
+export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions: SessionManager, jwt: SessionJwt): void {
 
-  const session = (req: FastifyRequest) => sessions.require(req.auth, (req.params as { id: string }).id);
+  const session = (req: SessionRequest) => sessions.require(req.auth, req.params.id);
   const browserWs = async (rt: SessionRuntime) => (await rt.ready()).wsUrl;
   /** The session's public CDP URL with a fresh token (a day, like `/json/version` always gave). */
   const cdpUrl = async (rt: SessionRuntime) => {
@@ -54,8 +58,8 @@ export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineConte
     const [base, query] = (await cdpUrl(rt)).split('?');
     return (targetId: string) => `${base}/devtools/page/${encodeURIComponent(targetId)}?${query}`;
   };
-  const targetIdOf = (req: FastifyRequest) => {
-    const { targetId } = req.params as { targetId: string };
+  const targetIdOf = (req: { params: { targetId: string } }) => {
+    const { targetId } = req.params;
     if (!TARGET_ID.test(targetId)) throw ApiError.notFound('target', targetId);
     return targetId;
   };
@@ -66,7 +70,7 @@ export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineConte
     return { ...info, webSocketDebuggerUrl: await cdpUrl(rt) };
   });
 
-  const list = async (req: FastifyRequest) => {
+  const list = async (req: SessionRequest) => {
     const rt = await session(req);
     const targets = await devtoolsJson<DevtoolsTarget[]>(await browserWs(rt), '/json/list');
     const urlOf = await targetUrlOf(rt);
@@ -76,7 +80,7 @@ export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineConte
   app.get('/browsers/:id/cdp/json/list', { schema: { tags, params: IdParam } }, list);
 
   // Chromium takes only PUT for /json/new since 111; GET is what older clients send.
-  const create = async (req: FastifyRequest) => {
+  const create = async (req: SessionRequest) => {
     const rt = await session(req);
     const raw = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     const token = req.auth.strategy === 'session_jwt' ? (new URL(req.url, 'http://x').searchParams.get('jwt') ?? undefined) : undefined;
@@ -93,7 +97,7 @@ export function registerDevtoolsDiscovery(app: FastifyInstance, ctx: EngineConte
       method: ['GET', 'PUT'],
       url: `/browsers/:id/cdp/json/${action}/:targetId`,
       schema: { tags, params: TargetParams },
-      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      handler: async (req, reply) => {
         const rt = await session(req);
         const targetId = targetIdOf(req);
         const res = await devtoolsRequest(await browserWs(rt), 'GET', `/json/${action}/${targetId}`);

@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import type { Credential } from '../http/auth.js';
@@ -144,7 +144,7 @@ export class ConsoleSessions {
 
 export const consoleSessionFeature: Feature = {
   name: 'console-session',
-  async register(app: FastifyInstance, ctx) {
+  async register(app, ctx) {
     // Registered only so that its cookie codec loads (`parse`/`serialize` need it); parsing on
     // every request is off (`hook: false`): only this feature reads its one cookie.
     await app.register(fastifyCookie, { hook: false });
@@ -169,7 +169,7 @@ export const consoleSessionFeature: Feature = {
       { config, schema: { tags, body: Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }), response: { 200: SignedIn } } },
       async (request, reply) => {
         requireConsoleHeader(request);
-        const credential = await ctx.apiKeys.authenticate((request.body as { api_key: string }).api_key.trim());
+        const credential = await ctx.apiKeys.authenticate(request.body.api_key.trim());
         if (!credential || credential.strategy !== 'api_key') throw ApiError.unauthorized('invalid or expired API key');
         const token = await sessions.open(credential.userId);
         const found = await sessions.resolve(token);

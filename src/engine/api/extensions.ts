@@ -9,12 +9,19 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Feature } from '../feature.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { pageOf, sendPage } from '../http/pagination.js';
 import { ApiError } from '../http/api-error.js';
-import { ExtensionSchema } from '../../shared/wire/extensions.js';
+import {
+  ChromeStoreQuerySchema,
+  ExtensionIdParamSchema as IdParam,
+  ExtensionListQuerySchema,
+  ExtensionListSchema,
+  ExtensionSchema,
+  ExtensionSessionParamSchema as SessionIdParam,
+} from '../../shared/wire/extensions.js';
 import { Extensions, extensionDto, type Scope } from '../domain/extensions/extensions.js';
 import { EXTENSION_SERVICE, extensionService, requireArchive } from '../domain/extensions/extension-service.js';
 import { MAX_EXTENSION_ZIP_BYTES, readExtensionUpload, readSessionExtensionUploads } from '../domain/extensions/extension-uploads.js';
@@ -23,10 +30,7 @@ import { DEFAULT_CHROME_STORE_TIMEOUT_MS, DEFAULT_CHROME_STORE_URL, fetchFromChr
 import { newId } from '../domain/ids.js';
 import type { SessionRegistry } from '../runtime/session/session-handle.js';
 
-const IdParam = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
-const SessionIdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-
-function scopeOf(req: FastifyRequest): Scope {
+function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
 }
 
@@ -38,14 +42,15 @@ function sendZip(reply: import('fastify').FastifyReply, body: Buffer | fs.ReadSt
 
 export const extensionsFeature: Feature = {
   name: 'extensions',
-  async register(app: FastifyInstance, ctx) {
+  async register(app, ctx) {
     const extensions = new Extensions(ctx.db, ctx.clock, path.join(ctx.config.dataDir, 'extensions'));
     ctx.services[EXTENSION_SERVICE] = extensionService(extensions);
     ctx.projects.addUsageCounter(async (projectId) => ({ what: 'extensions', count: await extensions.countInProject(projectId) }));
     const tags = ['extensions'];
-    const idOf = (req: FastifyRequest) => (req.params as { id_or_name: string }).id_or_name;
 
-    await app.register(async (scope) => {
+    await app.register(async (plugin) => {
+      // A plugin scope starts without the app's type provider; the routes below need it.
+      const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
       await scope.register(multipart, { limits: { fileSize: MAX_EXTENSION_ZIP_BYTES, files: 20, fields: 40, parts: 60 }, throwFileSizeLimit: true });
 
       scope.post('/extensions', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ExtensionSchema } } }, async (req) => {
@@ -60,7 +65,7 @@ export const extensionsFeature: Feature = {
 
       scope.post('/browsers/:id/extensions', { schema: { tags: ['browsers'], params: SessionIdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
         const sessions = ctx.services.sessions as SessionRegistry;
-        const handle = await sessions.require(req.auth, (req.params as { id: string }).id);
+        const handle = await sessions.require(req.auth, req.params.id);
         const staging = path.join(handle.extensionsDir, '.uploads', newId());
         try {
           const uploads = await readSessionExtensionUploads(req, staging);
@@ -93,12 +98,12 @@ export const extensionsFeature: Feature = {
       {
         schema: {
           tags,
-          querystring: Type.Object({ ...OffsetQuery, name: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) }),
-          response: { 200: Type.Array(ExtensionSchema) },
+          querystring: ExtensionListQuerySchema,
+          response: { 200: ExtensionListSchema },
         },
       },
       async (req, reply) => {
-        const q = req.query as { offset?: number; limit?: number; name?: string; query?: string };
+        const q = req.query;
         const page = pageOf(q);
         const rows = await extensions.list(scopeOf(req), { ...page, name: q.name, query: q.query });
         return sendPage(reply, rows, page).map(extensionDto);
@@ -111,11 +116,11 @@ export const extensionsFeature: Feature = {
       {
         schema: {
           tags,
-          querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }), os: Type.Optional(Type.Union([Type.Literal('win'), Type.Literal('mac'), Type.Literal('linux')])) }),
+          querystring: ChromeStoreQuerySchema,
         },
       },
       async (req, reply) => {
-        const q = req.query as { url: string; os?: string };
+        const q = req.query;
         const { id, zip } = await fetchFromChromeStore({
           base: ctx.config.chromeStoreUrl ?? DEFAULT_CHROME_STORE_URL,
           timeoutMs: ctx.config.chromeStoreTimeoutMs ?? DEFAULT_CHROME_STORE_TIMEOUT_MS,
@@ -127,7 +132,7 @@ export const extensionsFeature: Feature = {
     );
 
     app.get('/extensions/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      const r = await extensions.get(scopeOf(req), idOf(req));
+      const r = await extensions.get(scopeOf(req), req.params.id_or_name);
       const file = extensions.zipPath(r.id);
       // Checked and opened before answering, so a zip missing on disk is a clear 503 rather than a broken stream.
       await requireArchive(extensions, r);
@@ -136,11 +141,11 @@ export const extensionsFeature: Feature = {
     });
 
     app.get('/extensions/:id_or_name/metadata', { schema: { tags, params: IdParam, response: { 200: ExtensionSchema } } }, async (req) =>
-      extensionDto(await extensions.get(scopeOf(req), idOf(req))),
+      extensionDto(await extensions.get(scopeOf(req), req.params.id_or_name)),
     );
 
     app.delete('/extensions/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      await extensions.delete(scopeOf(req), idOf(req));
+      await extensions.delete(scopeOf(req), req.params.id_or_name);
       return reply.status(204).send();
     });
   },

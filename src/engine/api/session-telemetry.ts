@@ -5,8 +5,7 @@
  * (paged reads of the retained buffer). Also wires the producers: a collector per session from
  * its start, and `control/api_call` for every API call on a session's routes.
  */
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
@@ -14,18 +13,8 @@ import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { TELEMETRY_SERVICE, TelemetryService } from '../runtime/telemetry/telemetry-service.js';
 import { queryEvents } from '../runtime/telemetry/event-query.js';
 import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js';
-
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-const StreamQuery = Type.Object({ replay: Type.Optional(Type.String({ maxLength: 64 })), jwt: Type.Optional(Type.String()) });
-const EventsQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  category: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description: 'comma-joined or repeated' })),
-  since: Type.Optional(Type.String({ maxLength: 64 })),
-  until: Type.Optional(Type.String({ maxLength: 64 })),
-  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  jwt: Type.Optional(Type.String()),
-});
+import { stringField } from '../../shared/string-field.js';
+import { TelemetryEventsQuerySchema as EventsQuery, TelemetrySessionParamSchema as IdParam, TelemetryStreamQuerySchema as StreamQuery } from '../../shared/wire/session-telemetry.js';
 
 /** Sub-routes whose calls are not recorded as api_call (reading telemetry must not feed it). */
 const NOT_RECORDED = /^\/browsers\/:id\/(telemetry\/|live($|\/))/;
@@ -42,7 +31,7 @@ export interface TelemetryFeatureOptions {
 export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature {
   return {
     name: 'session-telemetry',
-    register(app: FastifyInstance, ctx) {
+    register(app, ctx) {
       const env = ctx.config.env;
       const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
       const service = new TelemetryService({
@@ -61,7 +50,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
       // Runs for every request of the engine: callback style, so routes outside a session cost no promise.
       app.addHook('onResponse', (req, reply, done) => {
         const route = req.routeOptions?.url;
-        const id = route && route.startsWith('/browsers/:id') && !NOT_RECORDED.test(route) ? (req.params as { id?: string } | undefined)?.id : undefined;
+        const id = route && route.startsWith('/browsers/:id') && !NOT_RECORDED.test(route) ? stringField(req.params, 'id') : undefined;
         if (id) {
           service.emit(id, 'control', 'api_call', {
             source: { kind: 'kernel_api', event: `${req.method} ${route}` },
@@ -73,7 +62,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
 
       const tags = ['browser telemetry'];
       app.get('/browsers/:id/telemetry/stream', { schema: { tags, params: IdParam, querystring: StreamQuery } }, async (req, reply) => {
-        const handle = await sessions().require(req.auth, (req.params as { id: string }).id);
+        const handle = await sessions().require(req.auth, req.params.id);
         const tel = service.get(handle.id) ?? service.attach(handle);
         const header = req.headers['last-event-id'];
         let after: number | undefined;
@@ -81,7 +70,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
           const v = String(header).trim();
           if (!/^\d{1,15}$/.test(v)) throw ApiError.invalidField('Last-Event-ID', 'must be a non-negative integer sequence number');
           after = Number(v);
-        } else if ((req.query as { replay?: string }).replay === 'all') {
+        } else if (req.query.replay === 'all') {
           after = 0;
         }
         const sse = openSse(reply, { keepaliveMs });
@@ -90,8 +79,8 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
       });
 
       app.get('/browsers/:id/telemetry/events', { schema: { tags, params: IdParam, querystring: EventsQuery } }, async (req, reply) => {
-        const id = (req.params as { id: string }).id;
-        const q = req.query as { offset?: number; limit?: number; category?: string[]; since?: string; until?: string; order?: 'asc' | 'desc' };
+        const id = req.params.id;
+        const q = req.query;
         const running = await sessions().require(req.auth, id).catch((err) => err as Error);
         let envelopes: TelemetryEnvelope[] = [];
         if (running instanceof Error) {

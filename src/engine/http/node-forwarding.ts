@@ -9,6 +9,7 @@
  * request: it is never forwarded again, so two nodes that disagree cannot loop.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { stringField } from '../../shared/string-field.js';
 import { pipeline } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
@@ -44,9 +45,9 @@ export function nodeUnavailable(nodeId: string, why: string): ApiError {
 function targetOf(request: FastifyRequest): { kind: 'session' | 'pool'; key: string; ended?: boolean } | undefined {
   const template = request.routeOptions.url;
   if (!template) return undefined;
-  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/')) return { kind: 'session', key: (request.params as { id: string }).id, ended: template.startsWith('/browsers/:id/replays') };
+  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/')) return { kind: 'session', key: stringField(request.params, 'id') ?? '', ended: template.startsWith('/browsers/:id/replays') };
   if ((template === '/browser_pools/:id_or_name' && (request.method === 'PATCH' || request.method === 'DELETE')) || POOL_OPS.has(template)) {
-    return { kind: 'pool', key: (request.params as { id_or_name: string }).id_or_name };
+    return { kind: 'pool', key: stringField(request.params, 'id_or_name') ?? '' };
   }
   return undefined;
 }

@@ -5,11 +5,12 @@
 import fsSync from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { stringField } from '../../shared/string-field.js';
 
 export async function serveUi(app: FastifyInstance, dir: string): Promise<void> {
   if (!fsSync.existsSync(dir)) return;
   await app.register(fastifyStatic, { root: dir, serve: false });
   const hide = { hide: true } as object;
   app.get('/', { config: { public: true }, schema: hide }, (_req, reply) => reply.sendFile('index.html'));
-  app.get('/assets/*', { config: { public: true }, schema: hide }, (req, reply) => reply.sendFile(`assets/${(req.params as { '*': string })['*']}`));
+  app.get('/assets/*', { config: { public: true }, schema: hide }, (req, reply) => reply.sendFile(`assets/${stringField(req.params, '*') ?? ''}`));
 }

@@ -1,5 +1,6 @@
 /** Wire schema of an uploaded browser extension (`/extensions`, wire reference §3.18). */
 import { Type, type Static } from '@sinclair/typebox';
+import { OffsetQuery } from './pagination.js';
 
 export const ExtensionSchema = Type.Object({
   id: Type.String(),
@@ -10,3 +11,9 @@ export const ExtensionSchema = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
 });
 export type Extension = Static<typeof ExtensionSchema>;
+
+export const ExtensionIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
+export const ExtensionSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+export const ExtensionListQuerySchema = Type.Object({ ...OffsetQuery, name: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) });
+export const ExtensionListSchema = Type.Array(ExtensionSchema);
+export const ChromeStoreQuerySchema = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }), os: Type.Optional(Type.Union([Type.Literal('win'), Type.Literal('mac'), Type.Literal('linux')])) });

@@ -7,6 +7,7 @@
  * with that end is deleted as soon as it starts.
  */
 import type { FastifyInstance } from 'fastify';
+import { stringField } from '../../../shared/string-field.js';
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
@@ -35,7 +36,7 @@ async function assertJoinable(ctx: EngineContext, auth: AuthContext, invocationI
 export function installInvocationBrowserChecks(app: FastifyInstance, ctx: EngineContext): void {
   // Runs for every request of the engine: callback style, so only POST /browsers with an invocation pays for a promise.
   app.addHook('preHandler', (req, _reply, done) => {
-    const invocationId = req.method === 'POST' && req.routeOptions.url === '/browsers' ? (req.body as { invocation_id?: unknown } | undefined)?.invocation_id : undefined;
+    const invocationId = req.method === 'POST' && req.routeOptions.url === '/browsers' ? stringField(req.body, 'invocation_id') : undefined;
     if (typeof invocationId !== 'string' || invocationId === '') return done();
     assertJoinable(ctx, req.auth, invocationId).then(() => done(), done);
   });

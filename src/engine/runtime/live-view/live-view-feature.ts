@@ -6,7 +6,6 @@
  */
 import { WebSocketServer } from 'ws';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../../feature.js';
 import type { SessionRegistry } from '../session/session-handle.js';
 import { liveViewHtml } from './live-view-page.js';
@@ -15,7 +14,7 @@ import { createLiveViewService } from './live-view-state.js';
 
 export const liveViewFeature: Feature = {
   name: 'live-view',
-  register(app: FastifyInstance, ctx) {
+  register(app, ctx) {
     const liveView = createLiveViewService();
     ctx.services.liveView = liveView;
     const sessions = () => ctx.services.sessions as SessionRegistry;
@@ -30,7 +29,7 @@ export const liveViewFeature: Feature = {
         },
       },
       async (req, reply) => {
-        const handle = await sessions().require(req.auth, (req.params as { id: string }).id);
+        const handle = await sessions().require(req.auth, req.params.id);
         reply.header('content-type', 'text/html; charset=utf-8');
         reply.header('cache-control', 'no-store');
         reply.header('referrer-policy', 'no-referrer');
