@@ -23,6 +23,7 @@ import type { Feature } from './feature.js';
 import { serveUi } from './http/serve-ui.js';
 import { recoveredLine, takeRecovered } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
+import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -103,6 +104,8 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         services: {},
       };
       installAuth(app, authenticators, { resolve: async (orgId, idOrName) => (await projects.find(orgId, idOrName)) ?? null, defaultProjectId: (orgId) => projects.defaultProjectId(orgId) });
+      // Right after authentication: a resource out of the caller's reach is a 404 before any validation.
+      installResourceLookupFirst(app, db);
       for (const f of featureList) await f.register(app, context);
       if (config.uiDir) await serveUi(app, config.uiDir);
       upgrades.attach(app.server);

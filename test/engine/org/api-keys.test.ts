@@ -225,6 +225,9 @@ describe('API keys: listing', () => {
       const err = await expectErrorResponse(await t.api(`/org/api_keys?${q}`), 400);
       expect(err.details).toHaveLength(1);
     }
-    await expectErrorResponse(await t.api('/org/api_keys/x?include_deleted=perhaps'), 400);
+    // On a key that exists: an unknown id is a 404 before the query is validated (resource-lookup-first).
+    const own = (await t.client.apiKeys.list({ name: 'admin' })).items[0];
+    await expectErrorResponse(await t.api(`/org/api_keys/${own.id}?include_deleted=perhaps`), 400);
+    await expectErrorResponse(await t.api('/org/api_keys/x?include_deleted=perhaps'), 404);
   });
 });
