@@ -4,6 +4,7 @@
  * Plain Node with builtins only, because it runs before node_modules exists.
  *
  *   node scripts/bootstrap.mjs serve [--] [cli flags…]   → src/engine/cli.ts (SIGINT/SIGTERM forwarded)
+ *   node scripts/bootstrap.mjs serve -- backup|restore <file> [--data-dir DIR]   (no UI build)
  *   node scripts/bootstrap.mjs test  [--] [vitest filters…]
  *
  * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
@@ -35,7 +36,9 @@ if (process.env.BROWSERDECK_SKIP_INSTALL !== '1') {
 }
 
 if (command === 'serve') {
-  const built = await buildDesktopBundles(root);
+  // `serve -- backup|restore <file>` only touch the store: no operator UI to build.
+  const offline = args[0] === 'backup' || args[0] === 'restore';
+  const built = offline ? 0 : await buildDesktopBundles(root);
   if (built !== 0) say(`electron-vite build failed (exit ${built}); serving the API without the operator UI`);
   if (received.signal) process.exit(130);
   // `node --import tsx` (rather than the tsx binary) keeps one process between us and the

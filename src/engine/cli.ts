@@ -1,14 +1,16 @@
 /**
  * `npm run serve -- [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--chromium PATH]`
  * Runs the engine and the operator UI until SIGINT/SIGTERM, then stops cleanly.
+ * `npm run serve -- backup <file>` / `restore <file> [--force]`: the SQLite store's backup and restore.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEngine } from './engine.js';
-import { DEFAULT_PORT } from './config.js';
+import { DEFAULT_PORT, resolveConfig } from './config.js';
+import { runBackupCommand } from './cli-backup.js';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -20,15 +22,28 @@ const { values } = parseArgs({
     'max-concurrent-sessions': { type: 'string' },
     'insecure-no-jail': { type: 'boolean' },
     'egress-deny': { type: 'string' },
+    force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
 if (values.help) {
-  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--insecure-no-jail]\n`);
+  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--insecure-no-jail]\n` + `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` + `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`);
   process.exit(0);
 }
 
+const [command, file, ...extra] = positionals;
+if (command === 'backup' || command === 'restore') {
+  if (extra.length) process.stderr.write(`ignoring extra arguments: ${extra.join(' ')}\n`);
+  const { dataDir, databaseUrl } = resolveConfig({ dataDir: values['data-dir'], databaseUrl: values['database-url'] });
+  process.exit(runBackupCommand(command, file, { dataDir, databaseUrl, force: values.force }));
+} else if (command !== undefined) {
+  process.stderr.write(`unknown command '${command}' (serve takes flags, or: backup <file>, restore <file>)\n`);
+  process.exit(2);
+}
+
+// Loaded only to serve: backup and restore start fast without the whole engine.
+const { createEngine } = await import('./engine.js');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const engine = createEngine({
   port: values.port !== undefined ? Number(values.port) : undefined,

@@ -23,6 +23,7 @@ import type { Feature } from './feature.js';
 import { serveUi } from './http/serve-ui.js';
 import { recoveredLine, takeRecovered } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
+import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 
 export interface Engine {
@@ -49,6 +50,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
   const stopHooks: Array<() => Promise<void> | void> = [];
   let stopping: Promise<void> | undefined;
   let restoreAssets: (() => void) | undefined;
+  let releasePidFile: (() => void) | undefined;
 
   const engine: Engine = {
     config,
@@ -71,6 +73,8 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);
       await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+      // Tells `restore` that this data dir is in use.
+      releasePidFile = writePidFile(config.dataDir);
       store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
       app = await createHttpServer({ logLevel: config.logLevel });
       const db = store.db;
@@ -137,6 +141,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         }
         await closing;
         await store?.close();
+        releasePidFile?.();
         restoreAssets?.();
       })();
       return stopping;
