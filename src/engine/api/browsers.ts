@@ -5,27 +5,30 @@
  * ending every session at stop.
  */
 import path from 'node:path';
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
-import { OffsetQuery, pageOf, sendPage } from '../http/pagination.js';
+import { pageOf, sendPage } from '../http/pagination.js';
 import { SessionManager } from '../domain/sessions/session-manager.js';
 import { SessionJwt, loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
 import { clientGoneSignal } from '../http/client-gone.js';
 import { sessionJwtAuthenticator, webdriverBasicAuthenticator } from '../domain/sessions/session-access.js';
 import { listSessions } from '../domain/sessions/session-list.js';
-import { updateSession, type UpdateBody } from '../domain/sessions/session-update.js';
+import { updateSession } from '../domain/sessions/session-update.js';
 import { nodeIdOf, recoverSessions } from '../domain/sessions/session-recovery.js';
 import { registerDevtoolsDiscovery } from './browsers-devtools.js';
-import type { CreateBody } from '../domain/sessions/session-create.js';
 import { PROXY_HOOKS, type ProxyHooks } from '../domain/sessions/session-hooks.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
-import { SessionCreateSchema, SessionSchema, SessionUpdateSchema } from '../../shared/wire/sessions.js';
+import {
+  SessionCreateSchema,
+  SessionGetQuerySchema,
+  SessionIdParamSchema as IdParam,
+  SessionListQuerySchema,
+  SessionListSchema,
+  SessionSchema,
+  SessionUpdateSchema,
+} from '../../shared/wire/sessions.js';
 
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-const StatusEnum = Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('all')]);
 
 /** `tags[k]=v` query keys (the official client sends them percent-encoded: `tags%5Bk%5D=v`). */
 function tagFilters(query: Record<string, unknown>): Record<string, string> {
@@ -41,7 +44,7 @@ function tagFilters(query: Record<string, unknown>): Record<string, string> {
 
 export const sessionsFeature: Feature = {
   name: 'sessions',
-  async register(app: FastifyInstance, ctx) {
+  async register(app, ctx) {
     const key = await loadSessionJwtKey(ctx.db, ctx.clock.now());
     const jwt = new SessionJwt(key, () => ctx.clock.now());
     const sessions = new SessionManager(ctx, jwt, nodeIdOf(ctx.config.dataDir), noteUpgradeIdentity);
@@ -59,19 +62,19 @@ export const sessionsFeature: Feature = {
     ctx.onStop(() => sessions.stopAll());
 
     const tags = ['browsers'];
-    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req, reply) => sessions.create(req.auth, (req.body ?? {}) as CreateBody, { clientGone: clientGoneSignal(reply) }));
+    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req, reply) => sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }));
 
     app.get(
       '/browsers',
       {
         schema: {
           tags,
-          querystring: Type.Object({ ...OffsetQuery, status: Type.Optional(StatusEnum), include_deleted: Type.Optional(Type.Boolean()), query: Type.Optional(Type.String({ maxLength: 255 })) }),
-          response: { 200: Type.Array(SessionSchema) },
+          querystring: SessionListQuerySchema,
+          response: { 200: SessionListSchema },
         },
       },
       async (req, reply) => {
-        const q = req.query as { offset?: number; limit?: number; status?: 'active' | 'deleted' | 'all'; include_deleted?: boolean; query?: string } & Record<string, unknown>;
+        const q = req.query;
         const page = pageOf(q);
         const status = q.status ?? (q.include_deleted ? 'all' : 'active');
         const rows = await listSessions(ctx.db, ctx.store.dialect, { orgId: req.auth.orgId, projectId: req.auth.projectId, status, query: q.query, tags: tagFilters(q), ...page });
@@ -82,20 +85,20 @@ export const sessionsFeature: Feature = {
 
     app.get(
       '/browsers/:id',
-      { schema: { tags, params: IdParam, querystring: Type.Object({ include_deleted: Type.Optional(Type.Boolean()) }), response: { 200: SessionSchema } } },
+      { schema: { tags, params: IdParam, querystring: SessionGetQuerySchema, response: { 200: SessionSchema } } },
       async (req) => {
-        const { id } = req.params as { id: string };
-        return sessions.dto(await sessions.getRow(req.auth, id, (req.query as { include_deleted?: boolean }).include_deleted ?? false));
+        const { id } = req.params;
+        return sessions.dto(await sessions.getRow(req.auth, id, req.query.include_deleted ?? false));
       },
     );
 
     app.patch('/browsers/:id', { schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } } }, async (req) => {
-      const row = await updateSession(ctx.db, sessions, req.auth, (req.params as { id: string }).id, (req.body ?? {}) as UpdateBody, ctx.services[PROXY_HOOKS] as ProxyHooks | undefined);
+      const row = await updateSession(ctx.db, sessions, req.auth, req.params.id, req.body ?? {}, ctx.services[PROXY_HOOKS] as ProxyHooks | undefined);
       return sessions.dto(row);
     });
 
     app.delete('/browsers/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
-      await sessions.delete(req.auth, (req.params as { id: string }).id);
+      await sessions.delete(req.auth, req.params.id);
       return reply.status(204).send();
     });
 

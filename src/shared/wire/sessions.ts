@@ -3,6 +3,7 @@
  * create/update bodies. The engine validates and documents with them; the UI uses the types.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { OffsetQuery } from './pagination.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Category = Type.Object({ enabled: Type.Optional(Type.Boolean()) });
@@ -109,3 +110,14 @@ export const SessionSchema = Type.Object(
   },
 );
 export type Session = Static<typeof SessionSchema>;
+
+export const SessionIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+/** `tags[k]=v` filters ride along as extra query keys (the schema does not refuse unknown keys). */
+export const SessionListQuerySchema = Type.Object({
+  ...OffsetQuery,
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('all')])),
+  include_deleted: Type.Optional(Type.Boolean()),
+  query: Type.Optional(Type.String({ maxLength: 255 })),
+});
+export const SessionListSchema = Type.Array(SessionSchema);
+export const SessionGetQuerySchema = Type.Object({ include_deleted: Type.Optional(Type.Boolean()) });
