@@ -23,7 +23,7 @@ const KNOWN_VIOLATIONS: Array<{ file: string; specifier: string; why: string }> 
     specifier: 'fastify',
     why: 'type-only FastifyRequest/FastifyInstance in domain/',
   })),
-  ...['src/engine/runtime/live-view/live-view-feature.ts', 'src/engine/runtime/session/bounded-listeners.ts', 'src/engine/runtime/session/session-runtime.ts', 'src/engine/runtime/session-fs/multipart-upload.ts'].map((file) => ({
+  ...['src/engine/runtime/session/bounded-listeners.ts', 'src/engine/runtime/session/session-runtime.ts', 'src/engine/runtime/session-fs/multipart-upload.ts'].map((file) => ({
     file,
     specifier: 'fastify',
     why: 'type-only FastifyBaseLogger/FastifyInstance/FastifyRequest in runtime/',

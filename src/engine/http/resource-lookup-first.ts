@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { stringField } from '../../shared/string-field.js';
 import { ApiError } from './api-error.js';
 import { nameKey } from '../../shared/name-key.js';
 
@@ -76,7 +77,7 @@ export function installResourceLookupFirst(app: FastifyInstance, db: Kysely<Data
     const check = async (req: FastifyRequest): Promise<void> => {
       // Public routes, and routes that authenticate themselves (no req.auth yet), decide alone.
       if (!req.auth) return;
-      const key = (req.params as Record<string, string | undefined>)[param];
+      const key = stringField(req.params, param);
       if (key === undefined) return;
       if (!(await inReach(db, hit[1], key, req.auth.orgId, req.auth.credentialProjectId))) throw new ApiError(404, 'not_found', `${hit[1].what} '${key}' not found`);
     };
