@@ -5,10 +5,10 @@
  * frame by frame to a sink (main forwards them over a MessagePort); downloads follow the audit
  * export cursor protocol (wire §2.3) and verify each chunk's SHA-256.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { FormData, request as undiciRequest } from 'undici';
-import { createParser } from 'eventsource-parser';
+import { readJsonFrames, SseFrameError } from '../shared/sse-frames.js';
+import { CursorDownloadError, downloadByCursor } from '../shared/cursor-download.js';
 import { MAX_BINARY_BYTES, type ApiRequest, type ApiResponse, type BinaryRequest, type BinaryResponse, type DownloadRequest, type DownloadResult, type IpcError, type MultipartPart, type Query, type StreamRequest } from '../shared/ipc/contract.js';
 import { encodeQuery } from '../shared/ipc/query.js';
 import type { Target } from './connections.js';
@@ -170,24 +170,13 @@ export class ControlPlane {
     void (async () => {
       try {
         const res = await this.open('GET', req.path, { query: req.query, projectId: req.projectId, accept: 'text/event-stream', signal: abort.signal });
-        const parser = createParser({
-          onEvent: (ev) => {
-            try {
-              sink.frame(JSON.parse(ev.data));
-            } catch {
-              end({ name: 'StreamError', message: `the server sent a frame that is not JSON: ${ev.data.slice(0, 100)}` });
-              abort.abort();
-            }
-          },
-        });
-        const decoder = new TextDecoder();
-        for await (const chunk of res.body) {
-          if (ended) break;
-          parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        }
+        await readJsonFrames(res.body, (frame) => sink.frame(frame), () => ended);
         end();
       } catch (err) {
-        if (abort.signal.aborted) end();
+        if (err instanceof SseFrameError) {
+          end({ name: err.name, message: err.message });
+          abort.abort();
+        } else if (abort.signal.aborted) end();
         else end(err instanceof ApiCallError ? err.error : { name: 'StreamError', message: err instanceof Error ? err.message : String(err) });
       }
     })();
@@ -205,31 +194,21 @@ export class ControlPlane {
     const dest = await this.deps.chooseSavePath(req.filename);
     if (!dest) return { saved: false, bytes: 0, chunks: 0 };
     const file = await fs.open(dest, 'w', 0o600);
-    let bytes = 0;
-    let chunks = 0;
+    let done: { bytes: number; chunks: number };
     try {
-      let cursor: string | undefined;
-      const seen = new Set<string>();
-      for (;;) {
+      const fetchChunk = async (cursor: string | undefined) => {
         const query = { ...req.query, ...(cursor ? { cursor } : {}) };
         const res = await this.open('GET', req.path, { query, projectId: req.projectId, accept: 'application/octet-stream' });
-        const buf = Buffer.from(await res.body.arrayBuffer());
-        const sha = headerValue(res.headers['x-content-sha256']);
-        if (sha && createHash('sha256').update(buf).digest('hex') !== sha) throw new ApiCallError({ name: 'DownloadError', message: `chunk ${chunks + 1} failed its SHA-256 check` });
-        await file.write(buf);
-        bytes += buf.length;
-        chunks += 1;
-        if (!req.cursor || headerValue(res.headers['x-has-more']) !== 'true') break;
-        cursor = headerValue(res.headers['x-next-cursor']);
-        if (!cursor || seen.has(cursor)) throw new ApiCallError({ name: 'DownloadError', message: 'the server sent no new X-Next-Cursor while X-Has-More is true' });
-        seen.add(cursor);
-      }
+        return { data: new Uint8Array(await res.body.arrayBuffer()), header: (name: string) => headerValue(res.headers[name]) };
+      };
+      done = await downloadByCursor(fetchChunk, async (data) => void (await file.write(data)), !!req.cursor);
     } catch (err) {
       await file.close();
       await fs.rm(dest, { force: true });
-      throw err;
+      throw err instanceof CursorDownloadError ? new ApiCallError({ name: err.name, message: err.message }) : err;
     }
     await file.close();
+    const { bytes, chunks } = done;
     return { saved: true, bytes, chunks, location: dest };
   }
 }

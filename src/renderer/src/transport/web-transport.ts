@@ -4,7 +4,8 @@
  * it. The API key itself is never held here. A 401 means the console session ended: the
  * `onUnauthorized` callback sends the UI back to sign-in.
  */
-import { createParser } from 'eventsource-parser';
+import { readJsonFrames, SseFrameError } from '../../../shared/sse-frames';
+import { CursorDownloadError, downloadByCursor } from '../../../shared/cursor-download';
 import type { BinaryResponse, DownloadRequest, DownloadResult, HttpMethod, IpcError } from '../../../shared/ipc/contract';
 import { encodeQuery } from '../../../shared/ipc/query';
 import { ApiError, frameQueue, type BinaryCall, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
@@ -79,25 +80,13 @@ export class WebTransport implements Transport {
     void (async () => {
       try {
         const res = await this.fetch('GET', path, { ...opts, accept: 'text/event-stream', signal: abort.signal });
-        const parser = createParser({
-          onEvent: (ev) => {
-            try {
-              q.push(JSON.parse(ev.data));
-            } catch {
-              q.end(new ApiError({ name: 'StreamError', message: `the server sent a frame that is not JSON: ${ev.data.slice(0, 100)}` }));
-              abort.abort();
-            }
-          },
-        });
-        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          parser.feed(value);
-        }
+        await readJsonFrames(res.body!, (frame) => q.push(frame));
         q.end();
       } catch (err) {
-        q.end(abort.signal.aborted ? undefined : err instanceof Error ? err : new Error(String(err)));
+        if (err instanceof SseFrameError) {
+          q.end(new ApiError({ name: err.name, message: err.message }));
+          abort.abort();
+        } else q.end(abort.signal.aborted ? undefined : err instanceof Error ? err : new Error(String(err)));
       }
     })();
     return q.iterable;
@@ -145,18 +134,16 @@ export class WebTransport implements Transport {
   }
 
   async download(req: DownloadRequest): Promise<DownloadResult> {
-    const parts: ArrayBuffer[] = [];
-    let cursor: string | undefined;
-    let bytes = 0;
-    for (;;) {
+    const parts: Uint8Array<ArrayBuffer>[] = [];
+    const fetchChunk = async (cursor: string | undefined) => {
       const res = await this.fetch('GET', req.path, { query: { ...req.query, ...(cursor ? { cursor } : {}) }, projectId: req.projectId, accept: 'application/octet-stream' });
-      const buf = await res.arrayBuffer();
-      parts.push(buf);
-      bytes += buf.byteLength;
-      if (!req.cursor || res.headers.get('x-has-more') !== 'true') break;
-      const next = res.headers.get('x-next-cursor') ?? undefined;
-      if (!next || next === cursor) throw new ApiError({ name: 'DownloadError', message: 'the server sent no new X-Next-Cursor while X-Has-More is true' });
-      cursor = next;
+      return { data: new Uint8Array(await res.arrayBuffer()), header: (name: string) => res.headers.get(name) ?? undefined };
+    };
+    let bytes: number;
+    try {
+      ({ bytes } = await downloadByCursor(fetchChunk, (data) => void parts.push(data as Uint8Array<ArrayBuffer>), !!req.cursor));
+    } catch (err) {
+      throw err instanceof CursorDownloadError ? new ApiError({ name: err.name, message: err.message }) : err;
     }
     const url = URL.createObjectURL(new Blob(parts, { type: 'application/octet-stream' }));
     const a = document.createElement('a');
