@@ -5,23 +5,9 @@
  */
 import { transport } from '../transport';
 import { createListStore } from '../stores/list-store';
+import type { AppVersion, Deployment } from '../../../shared/wire/apps';
 
-export interface Deployment {
-  id: string;
-  created_at: string;
-  status: 'queued' | 'in_progress' | 'running' | 'failed' | 'stopped';
-  entrypoint_rel_path?: string;
-  status_reason?: string;
-  updated_at?: string | null;
-}
-
-export interface AppVersion {
-  id: string;
-  app_name: string;
-  version: string;
-  deployment: string;
-  actions: Array<{ name: string }>;
-}
+export type { AppVersion, Deployment };
 
 export interface DeploymentRow extends Deployment {
   apps: AppVersion[];

@@ -12,19 +12,9 @@ import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, for
 import { href } from '../router';
 import { DeploymentsCard } from './deployments-card';
 import { InvokeDialog } from './invoke-dialog';
+import type { Invocation } from '../../../shared/wire/apps';
 
-export interface Invocation {
-  id: string;
-  action_name: string;
-  app_name: string;
-  version: string;
-  started_at: string;
-  finished_at?: string | null;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  output?: string;
-  payload?: string;
-  status_reason?: string;
-}
+export type { Invocation };
 
 export const useInvocations = createListStore<Invocation, { status: string; query: string }>({
   topic: 'invocations',

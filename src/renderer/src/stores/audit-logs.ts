@@ -6,21 +6,9 @@ import { create } from 'zustand';
 import { transport } from '../transport';
 import { errorMessage } from '../transport/transport';
 import type { DownloadResult, Query } from '../../../shared/ipc/contract';
+import type { AuditLogEntry } from '../../../shared/wire/audit';
 
-export interface AuditLogEntry {
-  timestamp: string;
-  auth_strategy: string;
-  user_id: string;
-  email: string;
-  method: string;
-  path: string;
-  route: string;
-  domain: string;
-  client_ip: string;
-  user_agent: string;
-  status: number;
-  duration_ms: number;
-}
+export type { AuditLogEntry };
 
 export interface AuditFilters {
   /** ISO date-times; start inclusive, end exclusive. */

@@ -10,14 +10,9 @@ import { Badge, Button, Field } from '../../components/ui';
 import { reportError } from '../../stores/toasts';
 import { sessionPath } from './session-api';
 import { runOnCtrlEnter } from './pane-keys';
+import type { ExecuteResult } from '../../../../shared/wire/session-code';
 
-interface ExecResult {
-  success: boolean;
-  result?: unknown;
-  error?: string;
-  stdout?: string;
-  stderr?: string;
-}
+type ExecResult = ExecuteResult;
 
 const SAMPLE = `// page, context and browser are in scope; return a JSON value.
 await page.goto('about:blank');

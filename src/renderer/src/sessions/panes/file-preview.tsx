@@ -8,15 +8,9 @@ import type { Session } from '../../../../shared/wire/sessions';
 import { Button, ErrorBanner, Spinner } from '../../components/ui';
 import { errorMessage } from '../../transport/transport';
 import { formatBytes, sessionBinary, toBlob } from './session-api';
+import type { FileInfo } from '../../../../shared/wire/session-fs';
 
-export interface FileEntry {
-  name: string;
-  path: string;
-  is_dir: boolean;
-  mode: string;
-  mod_time: string;
-  size_bytes: number;
-}
+export type FileEntry = FileInfo;
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico|svg)$/i;
 const TEXT_LIMIT = 512 * 1024;

@@ -12,13 +12,9 @@ import { notify, reportError } from '../../stores/toasts';
 import { formatBytes, sessionPath } from './session-api';
 import { sessionUrl } from '../session-urls';
 import { RecordIcon } from '../../components/icons';
+import type { ReplayInfo } from '../../../../shared/wire/session-replays';
 
-interface Replay {
-  replay_id: string;
-  started_at?: string | null;
-  finished_at?: string | null;
-  replay_view_url?: string;
-}
+type Replay = ReplayInfo;
 
 function duration(r: Replay): string {
   if (!r.started_at) return '—';
