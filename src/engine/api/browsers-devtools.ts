@@ -14,9 +14,9 @@
  * tenant's session, nor tell whether one runs. (A session's own route answers from its browser.)
  */
 import { createRequire } from 'node:module';
-import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../feature.js';
+import { DevtoolsTargetParamsSchema as TargetParams, SessionIdParamSchema as IdParam } from '../../shared/wire/sessions.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
@@ -27,8 +27,6 @@ import { devtoolsJson, devtoolsRequest } from '../runtime/chromium/devtools-addr
 import { TARGET_ID, newTargetQuery, rewriteTarget, type DevtoolsTarget } from '../runtime/cdp/devtools-targets.js';
 
 const tags = ['browsers'];
-const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-const TargetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }) });
 
 /** A request to a route under `/browsers/:id/cdp`. */
 type SessionRequest = Pick<FastifyRequest, 'auth' | 'url'> & { params: { id: string } };

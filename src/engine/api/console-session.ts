@@ -9,10 +9,10 @@
  * engine restart (it reconnects to the change feed by itself) and on every node of one store.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
+import { ConsoleSignInSchema, SignedInSchema as SignedIn } from '../../shared/wire/console.js';
 import type { EngineContext } from '../context.js';
 import type { Credential } from '../http/auth.js';
 import { ApiError } from '../http/api-error.js';
@@ -32,12 +32,6 @@ interface ConsoleEntry {
   savedUse: number;
 }
 
-const SignedIn = Type.Object({
-  key_id: Type.String(),
-  name: Type.String(),
-  masked_key: Type.String(),
-  project_id: Type.Union([Type.String(), Type.Null()]),
-});
 
 const hashToken = (t: string): string => createHash('sha256').update(t).digest('hex');
 
@@ -166,7 +160,7 @@ export const consoleSessionFeature: Feature = {
     const config = { public: true };
     app.post(
       '/console/session',
-      { config, schema: { tags, body: Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }), response: { 200: SignedIn } } },
+      { config, schema: { tags, body: ConsoleSignInSchema, response: { 200: SignedIn } } },
       async (request, reply) => {
         requireConsoleHeader(request);
         const credential = await ctx.apiKeys.authenticate(request.body.api_key.trim());

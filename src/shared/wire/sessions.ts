@@ -121,3 +121,7 @@ export const SessionListQuerySchema = Type.Object({
 });
 export const SessionListSchema = Type.Array(SessionSchema);
 export const SessionGetQuerySchema = Type.Object({ include_deleted: Type.Optional(Type.Boolean()) });
+/** `/browsers/{id}/cdp/json/{activate,close}/{targetId}`: one DevTools target of the session. */
+export const DevtoolsTargetParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }) });
+/** The live view page and its socket (`?jwt=…[&readOnly=true]`). */
+export const LiveViewQuerySchema = Type.Object({ jwt: Type.Optional(Type.String()), readOnly: Type.Optional(Type.Boolean()) });

@@ -5,7 +5,7 @@
  * both are fed by the CDP screencast.
  */
 import { WebSocketServer } from 'ws';
-import { Type } from '@sinclair/typebox';
+import { LiveViewQuerySchema, SessionIdParamSchema } from '../../../shared/wire/sessions.js';
 import type { Feature } from '../../feature.js';
 import type { SessionRegistry } from '../session/session-handle.js';
 import { liveViewHtml } from './live-view-page.js';
@@ -24,8 +24,8 @@ export const liveViewFeature: Feature = {
       {
         schema: {
           tags: ['browsers'],
-          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
-          querystring: Type.Object({ jwt: Type.Optional(Type.String()), readOnly: Type.Optional(Type.Boolean()) }),
+          params: SessionIdParamSchema,
+          querystring: LiveViewQuerySchema,
         },
       },
       async (req, reply) => {

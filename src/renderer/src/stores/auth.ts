@@ -7,13 +7,9 @@
 import { create } from 'zustand';
 import { transport } from '../transport';
 import { errorMessage } from '../transport/transport';
+import type { SignedInInfo } from '../../../shared/wire/console';
 
-export interface SignedIn {
-  key_id: string;
-  name: string;
-  masked_key: string;
-  project_id: string | null;
-}
+export type SignedIn = SignedInInfo;
 
 interface AuthState {
   status: 'checking' | 'signed-out' | 'signed-in';
