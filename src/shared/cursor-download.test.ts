@@ -1,6 +1,11 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CursorDownloadError, downloadByCursor, type CursorChunk } from './cursor-download.js';
+
+/** Hex SHA-256 with Web Crypto (shared/ code and its tests use no Node builtins). */
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** A chunk endpoint answering `pages[cursor ?? '']` = [body, next cursor or none]. */
 function server(pages: Record<string, [string, string?]>, opts: { badSha?: boolean } = {}) {
@@ -9,7 +14,7 @@ function server(pages: Record<string, [string, string?]>, opts: { badSha?: boole
     asked.push(cursor);
     const [body, next] = pages[cursor ?? '']!;
     const data = new TextEncoder().encode(body);
-    const sha = createHash('sha256').update(opts.badSha ? 'other' : body).digest('hex');
+    const sha = await sha256(opts.badSha ? 'other' : body);
     const headers: Record<string, string | undefined> = { 'x-has-more': next ? 'true' : 'false', 'x-next-cursor': next, 'x-content-sha256': sha };
     return { data, header: (n) => headers[n] };
   };
