@@ -14,6 +14,8 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { resourceChanges } from '../../events/resource-changes.js';
+import type { Static } from '@sinclair/typebox';
+import type { CredentialProviderCreateSchema, CredentialProviderPatchSchema } from '../../../shared/wire/credential-providers.js';
 
 export type ProviderRow = CredentialProviderTable;
 export const PROVIDER_TYPES = ['onepassword'] as const;
@@ -29,20 +31,9 @@ export interface ProviderDto {
   provider_type: ProviderType;
 }
 
-export interface ProviderCreate {
-  token: string;
-  name: string;
-  provider_type: string;
-  cache_ttl_seconds?: number;
-}
-
-export interface ProviderPatch {
-  token?: string;
-  cache_ttl_seconds?: number;
-  enabled?: boolean;
-  name?: string;
-  priority?: number;
-}
+/** The bodies of POST and PATCH /org/credential_providers, as validated. */
+export type ProviderCreate = Static<typeof CredentialProviderCreateSchema>;
+export type ProviderPatch = Static<typeof CredentialProviderPatchSchema>;
 
 const tokenAad = (id: string): string => `credential_provider:${id}:token`;
 export const DEFAULT_CACHE_TTL_SECONDS = DEFAULT_PROVIDER_CACHE_TTL_SECONDS;

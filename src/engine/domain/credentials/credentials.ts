@@ -14,6 +14,8 @@ import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { decodeBase32, normalizeBase32, totpFromSecret, type TotpCode } from './totp.js';
 import { resourceChanges } from '../../events/resource-changes.js';
+import type { Static } from '@sinclair/typebox';
+import type { CredentialCreateSchema, CredentialPatchSchema } from '../../../shared/wire/identity.js';
 
 export type CredentialRow = CredentialTable;
 export type CredentialValues = Record<string, string>;
@@ -32,21 +34,9 @@ export interface CredentialDto {
   totp_code_expires_at?: string;
 }
 
-export interface CredentialCreate {
-  domain: string;
-  name: string;
-  values: CredentialValues;
-  sso_provider?: string | null;
-  totp_secret?: string;
-}
-
-export interface CredentialPatch {
-  name?: string;
-  remove_value_keys?: string[];
-  sso_provider?: string | null;
-  totp_secret?: string;
-  values?: CredentialValues;
-}
+/** The bodies of POST and PATCH /credentials, as validated. */
+export type CredentialCreate = Static<typeof CredentialCreateSchema>;
+export type CredentialPatch = Static<typeof CredentialPatchSchema>;
 
 const valuesAad = (id: string): string => `credential:${id}:values`;
 const totpAad = (id: string): string => `credential:${id}:totp`;

@@ -16,6 +16,8 @@ import { parseBypassHosts, parseProxyConfig, type ProxyType } from './proxy-conf
 import { resolveProvider, type ManagedProxyType, type ProxyProviderConfig } from './proxy-providers.js';
 import type { Upstream } from '../../runtime/proxy-forwarder/upstream.js';
 import { resourceChanges } from '../../events/resource-changes.js';
+import type { Static } from '@sinclair/typebox';
+import type { ProxyCreateSchema } from '../../../shared/wire/identity.js';
 
 export type ProxyRow = ProxyTable;
 
@@ -31,13 +33,8 @@ export interface ProxyDto {
   last_checked?: string;
 }
 
-export interface ProxyCreate {
-  type: ProxyType;
-  name?: string;
-  protocol?: 'http' | 'https';
-  bypass_hosts?: string[];
-  config?: Record<string, unknown>;
-}
+/** The body of POST /proxies, as validated. */
+export type ProxyCreate = Static<typeof ProxyCreateSchema>;
 
 const passwordAad = (id: string): string => `proxy:${id}:password`;
 
