@@ -144,7 +144,10 @@ describe('invocation lifecycle', () => {
     expect(await status(te.client.invocations.retrieve('nope'))).toBe(404);
     expect(await status(te.client.invocations.follow('nope'))).toBe(404);
     expect(await status(te.client.invocations.update('nope', { status: 'failed' }))).toBe(404);
-    const r = await te.api('/invocations/x', { method: 'PATCH', json: { status: 'running' } });
+    // An unknown invocation is a 404 before its body is validated (http/resource-lookup-first.ts).
+    expect((await te.api('/invocations/x', { method: 'PATCH', json: { status: 'running' } })).status).toBe(404);
+    const own = await te.client.invocations.create({ ...app, action_name: 'echo', async: true });
+    const r = await te.api(`/invocations/${own.id}`, { method: 'PATCH', json: { status: 'running' } });
     expect(r.status).toBe(400);
     expect(((await r.json()) as { code: string }).code).toBeTruthy();
     const missing = await te.api('/invocations', { method: 'POST', json: { action_name: 'echo' } });
