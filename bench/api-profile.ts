@@ -18,14 +18,15 @@ async function main(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-bench-prof-'));
   const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {} });
   const { url } = await engine.start();
-  const wrk = (seconds: number) => new Promise<string>((resolve, reject) => {
-    const args = ['-t1', '-c32', `-d${seconds}s`, '-H', `Authorization: Bearer ${engine.adminApiKey!}`, `${url}/org/projects`];
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let s = '';
-    child.stdout.on('data', (d) => (s += d));
-    child.on('exit', () => resolve(s));
-    child.on('error', reject);
-  });
+  const wrk = (seconds: number) =>
+    new Promise<string>((resolve, reject) => {
+      const args = ['-t1', '-c32', `-d${seconds}s`, '-H', `Authorization: Bearer ${engine.adminApiKey!}`, `${url}/org/projects`];
+      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      let s = '';
+      child.stdout.on('data', (d) => (s += d));
+      child.on('exit', () => resolve(s));
+      child.on('error', reject);
+    });
   await wrk(2); // warm-up: JIT, caches
   const session = new Session();
   const profile = process.env.BENCH_PROFILE;

@@ -102,7 +102,8 @@ function childCpu(pid: number): () => number {
   };
 }
 
-const fmt = (r: Result) => `${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   CPU ${r.cpuUs.toFixed(1).padStart(6)} µs/req   (${r.requests} requests, ${r.errors} errors)`;
+const fmt = (r: Result) =>
+  `${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   CPU ${r.cpuUs.toFixed(1).padStart(6)} µs/req   (${r.requests} requests, ${r.errors} errors)`;
 
 async function main(): Promise<void> {
   const wrk = requireWrk();
@@ -133,7 +134,10 @@ async function main(): Promise<void> {
   }
   const writer = engine.context.services.auditWriter as AuditWriter;
   await writer.flush();
-  const { n } = await engine.context.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await engine.context.db
+    .selectFrom('audit_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   await engine.stop();
   await fs.rm(dataDir, { recursive: true, force: true });
 
@@ -143,9 +147,12 @@ async function main(): Promise<void> {
   const sent = engineRuns.reduce((a, r) => a + r.requests, 0);
   console.log(`engine (SQLite, audit on): ${fmt(e)}`);
   console.log(`bare node:http           : ${fmt(b)}`);
-  console.log(`ratio engine vs bare     :  throughput ${(b.rps / e.rps).toFixed(2)}x lower   p50 ${(e.p50 / b.p50).toFixed(2)}x   p99 ${(e.p99 / b.p99).toFixed(2)}x   CPU/req ${(e.cpuUs / b.cpuUs).toFixed(2)}x`);
+  console.log(
+    `ratio engine vs bare     :  throughput ${(b.rps / e.rps).toFixed(2)}x lower   p50 ${(e.p50 / b.p50).toFixed(2)}x   p99 ${(e.p99 / b.p99).toFixed(2)}x   CPU/req ${(e.cpuUs / b.cpuUs).toFixed(2)}x`,
+  );
   const load = os.loadavg()[0];
-  if (load > os.cpus().length) console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} CPUs — other work competed with this run; req/s is depressed, CPU/req less so`);
+  if (load > os.cpus().length)
+    console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} CPUs — other work competed with this run; req/s is depressed, CPU/req less so`);
   console.log(`audit rows written: ${n} (measured engine requests: ${sent}, plus warm-up and setup)`);
   const ok = e.rps >= 5000 && b.rps / e.rps <= 3;
   console.log(ok ? 'targets met: ≥ 5,000 req/s and within 3× of bare' : 'targets NOT met: want ≥ 5,000 req/s and within 3× of bare');

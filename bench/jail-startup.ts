@@ -38,16 +38,43 @@ for (let i = 0; i < ITER; i++) {
     for (const d of ['ud', 'root']) await fsp.rm(path.join(dir, d), { recursive: true, force: true });
     await fsp.mkdir(path.join(dir, 'ud'));
     await prepareJailRoot(path.join(dir, 'root'));
-    const cmd = await browserJailCommand({ bwrap, root: path.join(dir, 'root'), userData: path.join(dir, 'ud'), tmp: path.join(dir, 'tmp'), sockDir: path.join(dir, 'sock'), egressSocket: path.join(dir, 'egress.sock'), hide: [], executable, args });
+    const cmd = await browserJailCommand({
+      bwrap,
+      root: path.join(dir, 'root'),
+      userData: path.join(dir, 'ud'),
+      tmp: path.join(dir, 'tmp'),
+      sockDir: path.join(dir, 'sock'),
+      egressSocket: path.join(dir, 'egress.sock'),
+      hide: [],
+      executable,
+      args,
+    });
     const t0 = performance.now();
     let tLine = 0;
-    const b = await launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket: path.join(dir, 'sock', 'devtools.sock'), onOutput: (c) => { if (c.includes('DevTools listening') && !tLine) tLine = performance.now() - t0; } });
+    const b = await launchChromium({
+      executable: cmd.file,
+      args: cmd.args,
+      env: { PATH: process.env.PATH },
+      devtoolsSocket: path.join(dir, 'sock', 'devtools.sock'),
+      onOutput: (c) => {
+        if (c.includes('DevTools listening') && !tLine) tLine = performance.now() - t0;
+      },
+    });
     times[name].push(performance.now() - t0);
     out.push(`${name} ${(performance.now() - t0).toFixed(0)}ms (devtools line ${tLine.toFixed(0)})`);
     await stopChromium(b);
   }
   const t1 = performance.now();
-  const b = await launchChromium({ executable, args: chromiumArgs({ userDataDir: path.join(dir, 'ud2'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: process.getuid?.() === 0 }), env: { ...process.env, TMPDIR: path.join(dir, 'tmp') } });
+  const b = await launchChromium({
+    executable,
+    args: chromiumArgs({
+      userDataDir: path.join(dir, 'ud2'),
+      headless: true,
+      viewport: { width: 1920, height: 1080 },
+      runningAsRoot: process.getuid?.() === 0,
+    }),
+    env: { ...process.env, TMPDIR: path.join(dir, 'tmp') },
+  });
   times.raw.push(performance.now() - t1);
   out.push(`raw ${(performance.now() - t1).toFixed(0)}ms`);
   await stopChromium(b);
@@ -56,7 +83,21 @@ for (let i = 0; i < ITER; i++) {
   const t2 = performance.now();
   const u = await launchChromium({
     executable: bwrap,
-    args: ['--bind', '/', '/', '--proc', '/proc', '--dev-bind', '/dev', '/dev', '--unshare-user', '--die-with-parent', '--', executable, ...chromiumArgs({ userDataDir: path.join(dir, 'ud3'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: process.getuid?.() === 0 })],
+    args: [
+      '--bind',
+      '/',
+      '/',
+      '--proc',
+      '/proc',
+      '--dev-bind',
+      '/dev',
+      '/dev',
+      '--unshare-user',
+      '--die-with-parent',
+      '--',
+      executable,
+      ...chromiumArgs({ userDataDir: path.join(dir, 'ud3'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: process.getuid?.() === 0 }),
+    ],
     env: { ...process.env, TMPDIR: path.join(dir, 'tmp') },
   });
   times['userns only'].push(performance.now() - t2);
@@ -68,4 +109,5 @@ for (let i = 0; i < ITER; i++) {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const floor = median(times.raw);
-for (const [name, xs] of Object.entries(times)) console.log(`${name.padEnd(16)} p50 ${median(xs).toFixed(0).padStart(5)} ms  ×raw ${(median(xs) / floor).toFixed(2)}`);
+for (const [name, xs] of Object.entries(times))
+  console.log(`${name.padEnd(16)} p50 ${median(xs).toFixed(0).padStart(5)} ms  ×raw ${(median(xs) / floor).toFixed(2)}`);

@@ -102,7 +102,9 @@ export async function inputToFrame(liveWsUrl: string, n: number): Promise<{ samp
 
 /** The centre pixel of a JPEG as `r,g,b` (decoded by ffmpeg; outside the timed path). */
 function centreColour(b64: string): string {
-  const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', '-', '-vf', 'crop=2:2:iw/2:ih/2,scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { input: Buffer.from(b64, 'base64') });
+  const rgb = execFileSync('ffmpeg', ['-v', 'error', '-i', '-', '-vf', 'crop=2:2:iw/2:ih/2,scale=1:1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
+    input: Buffer.from(b64, 'base64'),
+  });
   return [...rgb.subarray(0, 3)].join(',');
 }
 

@@ -19,7 +19,10 @@ export async function telemetryLatency(baseUrl: string, adminKey: string, sessio
   const sseAt = new Map<string, number>();
   const cdpAt = new Map<string, number>();
   const ac = new AbortController();
-  const res = await fetch(`${baseUrl}/browsers/${sessionId}/telemetry/stream`, { headers: { authorization: `Bearer ${adminKey}`, accept: 'text/event-stream' }, signal: ac.signal });
+  const res = await fetch(`${baseUrl}/browsers/${sessionId}/telemetry/stream`, {
+    headers: { authorization: `Bearer ${adminKey}`, accept: 'text/event-stream' },
+    signal: ac.signal,
+  });
   const parser = createParser({
     onEvent: (e) => {
       const t = now();
@@ -54,7 +57,11 @@ export async function telemetryLatency(baseUrl: string, adminKey: string, sessio
   const { sessionId: sid } = await send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
   await send('Runtime.enable', {}, sid);
   for (let i = 0; i < n; i++) {
-    const r = await send('Runtime.evaluate', { expression: `(() => { const t = performance.timeOrigin + performance.now(); console.log('bench ${i}', t); return t; })()`, returnByValue: true }, sid);
+    const r = await send(
+      'Runtime.evaluate',
+      { expression: `(() => { const t = performance.timeOrigin + performance.now(); console.log('bench ${i}', t); return t; })()`, returnByValue: true },
+      sid,
+    );
     const logged = r.result.value as number;
     const key = `bench ${i} ${logged}`;
     for (let w = 0; w < 200 && !(sseAt.has(key) && cdpAt.has(key)); w++) await new Promise((x) => setTimeout(x, 5));

@@ -27,7 +27,12 @@ async function main(): Promise<void> {
     const { url } = await engine.start();
     const adminKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
     const client = new Kernel({ apiKey: adminKey, baseURL: url, maxRetries: 0 });
-    const session = await client.browsers.create({ headless: true, timeout_seconds: 600, viewport: { width: 1280, height: 720 }, telemetry: { browser: { console: { enabled: true } } } });
+    const session = await client.browsers.create({
+      headless: true,
+      timeout_seconds: 600,
+      viewport: { width: 1280, height: 720 },
+      telemetry: { browser: { console: { enabled: true } } },
+    });
 
     console.log(formatCurlResult(await measureCurl(client, session.session_id)));
 
@@ -40,16 +45,22 @@ async function main(): Promise<void> {
     await navigate(session.cdp_ws_url, ANIMATED);
     const raw = await rawScreencastFps(session.cdp_ws_url, window);
     const live = await liveViewFps(liveWs, window);
-    console.log(`live view @1280x720, animating page: ${f1(live)} fps; raw CDP screencast (baseline): ${f1(raw)} fps; ratio ${(live / raw).toFixed(2)} (target >= 25 fps)`);
+    console.log(
+      `live view @1280x720, animating page: ${f1(live)} fps; raw CDP screencast (baseline): ${f1(raw)} fps; ratio ${(live / raw).toFixed(2)} (target >= 25 fps)`,
+    );
 
     await navigate(session.cdp_ws_url, CLICKABLE);
     const input = await inputToFrame(liveWs, Number(process.env.BENCH_INPUT_SAMPLES ?? 40));
-    console.log(`input-to-frame via live view: p50 ${f1(pct(input.samples, 50))} ms, p95 ${f1(pct(input.samples, 95))} ms over ${input.samples.length} clicks (first repaint colour ${input.firstColour}; target p50 <= 60 ms)`);
+    console.log(
+      `input-to-frame via live view: p50 ${f1(pct(input.samples, 50))} ms, p95 ${f1(pct(input.samples, 95))} ms over ${input.samples.length} clicks (first repaint colour ${input.firstColour}; target p50 <= 60 ms)`,
+    );
 
     // Baseline: a CDP client straight on Chromium (not through the engine's CDP proxy), like the collector.
     const direct = (engine.context.services.sessions as { get(id: string): { browserCdpUrl(): string } }).get(id).browserCdpUrl();
     const tel = await telemetryLatency(url, adminKey, id, direct, Number(process.env.BENCH_TELEMETRY_SAMPLES ?? 200));
-    console.log(`telemetry console.log -> SSE client: p50 ${f1(tel.sse.p50)} ms, p99 ${f1(tel.sse.p99)} ms (${tel.received}/${tel.n} received); raw CDP Runtime.consoleAPICalled straight from Chromium (baseline): p50 ${f1(tel.cdp.p50)} ms, p99 ${f1(tel.cdp.p99)} ms; p99 ratio ${(tel.sse.p99 / tel.cdp.p99).toFixed(2)} (target p99 <= 20 ms)`);
+    console.log(
+      `telemetry console.log -> SSE client: p50 ${f1(tel.sse.p50)} ms, p99 ${f1(tel.sse.p99)} ms (${tel.received}/${tel.n} received); raw CDP Runtime.consoleAPICalled straight from Chromium (baseline): p50 ${f1(tel.cdp.p50)} ms, p99 ${f1(tel.cdp.p99)} ms; p99 ratio ${(tel.sse.p99 / tel.cdp.p99).toFixed(2)} (target p99 <= 20 ms)`,
+    );
 
     await navigate(session.cdp_ws_url, ANIMATED);
     const cpu = await recordingCpu(client, id, Number(process.env.BENCH_RECORD_MS ?? 10_000));

@@ -94,12 +94,14 @@ async function main(): Promise<void> {
   const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, maxConcurrentSessions: IDLE_CAP + 10 });
   const { url } = await engine.start();
   const adminKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
-  const api = (p: string, init: RequestInit = {}) => fetch(url + p, { ...init, headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const api = (p: string, init: RequestInit = {}) =>
+    fetch(url + p, { ...init, headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
   const openDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-open-'));
   const unjailed = createEngine({ dataDir: openDir, port: 0, logLevel: 'silent', print: () => {}, insecureNoJail: true });
   const openUrl = (await unjailed.start()).url;
   const openKey = (await fsp.readFile(path.join(openDir, 'admin-api-key'), 'utf8')).trim();
-  const openApi = (p: string, init: RequestInit = {}) => fetch(openUrl + p, { ...init, headers: { authorization: `Bearer ${openKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const openApi = (p: string, init: RequestInit = {}) =>
+    fetch(openUrl + p, { ...init, headers: { authorization: `Bearer ${openKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
   const createOn = async (call: typeof api) => {
     const res = await call('/browsers', { method: 'POST', body: JSON.stringify({ headless: true, timeout_seconds: 3600 }) });
     if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
@@ -124,7 +126,16 @@ async function main(): Promise<void> {
       // Interleaved so both series see the same background load.
       const dir = await fsp.mkdtemp(path.join(dataDir, 'raw-'));
       const t0 = performance.now();
-      const b = await launchChromium({ executable, args: chromiumArgs({ userDataDir: path.join(dir, 'ud'), headless: true, viewport: { width: 1920, height: 1080 }, runningAsRoot: process.getuid?.() === 0 }), env: { ...process.env, TMPDIR: dir } });
+      const b = await launchChromium({
+        executable,
+        args: chromiumArgs({
+          userDataDir: path.join(dir, 'ud'),
+          headless: true,
+          viewport: { width: 1920, height: 1080 },
+          runningAsRoot: process.getuid?.() === 0,
+        }),
+        env: { ...process.env, TMPDIR: dir },
+      });
       raw.push(performance.now() - t0);
       await stopChromium(b);
       await fsp.rm(dir, { recursive: true, force: true });
@@ -175,12 +186,19 @@ async function main(): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 3000)); // let startup work settle before measuring
     const m = engine.context.services.sessions as SessionManager;
-    const pids = new Set(m.all().map((s) => s.browser?.pid).filter((p): p is number => !!p));
+    const pids = new Set(
+      m
+        .all()
+        .map((s) => s.browser?.pid)
+        .filter((p): p is number => !!p),
+    );
     const pssKb = pssOfTrees(pids);
 
     const floor = pct(raw, 50);
     const row = (name: string, xs: number[] | undefined) =>
-      xs ? `${name.padEnd(40)} p50 ${fmt(pct(xs, 50)).padStart(8)}  p95 ${fmt(pct(xs, 95)).padStart(8)}  ×floor p50 ${(pct(xs, 50) / floor).toFixed(2)}  p95 ${(pct(xs, 95) / pct(raw, 95)).toFixed(2)}` : `${name.padEnd(40)} (not measured yet: pools work)`;
+      xs
+        ? `${name.padEnd(40)} p50 ${fmt(pct(xs, 50)).padStart(8)}  p95 ${fmt(pct(xs, 95)).padStart(8)}  ×floor p50 ${(pct(xs, 50) / floor).toFixed(2)}  p95 ${(pct(xs, 95) / pct(raw, 95)).toFixed(2)}`
+        : `${name.padEnd(40)} (not measured yet: pools work)`;
     console.log(`\nbench:sessions — ${ITER} iterations each, ${os.cpus().length} CPUs, Chromium ${executable}`);
     console.log(row('raw Chromium launch → getVersion (floor)', raw));
     console.log(row('cold POST /browsers → CDP answers (jail)', cold));
@@ -188,9 +206,16 @@ async function main(): Promise<void> {
     console.log(`the jail's cost: cold create p50 ${(pct(cold, 50) / pct(coldOpen, 50)).toFixed(2)}× the unjailed create in the same run`);
     console.log(row('pool acquire', poolAcquire));
     console.log(row('lifecycle create→connect→navigate→delete', lifecycle));
-    console.log(`idle headless sessions: ${idle.length} (${stopReason}); PSS total ${(pssKb / 1024).toFixed(0)} MB, per session ${(pssKb / 1024 / Math.max(1, idle.length)).toFixed(0)} MB`);
-    if (poolAcquire) console.log(`pool acquire: p50 ${fmt(pct(poolAcquire, 50))} (target ≤ 30 ms) ${pct(poolAcquire, 50) <= 30 ? 'OK' : 'MISSED'}, p99 ${fmt(pct(poolAcquire, 99))} (target ≤ 105 ms) ${pct(poolAcquire, 99) <= 105 ? 'OK' : 'MISSED'}`);
-    console.log(`targets: cold create (jailed) p50 ≤ 1.25× floor → ${(pct(cold, 50) / floor).toFixed(2)}× ${pct(cold, 50) <= 1.25 * floor ? 'OK' : 'MISSED'}; ≥ 100 idle sessions → ${idle.length} ${idle.length >= 100 ? 'OK' : 'MISSED'}`);
+    console.log(
+      `idle headless sessions: ${idle.length} (${stopReason}); PSS total ${(pssKb / 1024).toFixed(0)} MB, per session ${(pssKb / 1024 / Math.max(1, idle.length)).toFixed(0)} MB`,
+    );
+    if (poolAcquire)
+      console.log(
+        `pool acquire: p50 ${fmt(pct(poolAcquire, 50))} (target ≤ 30 ms) ${pct(poolAcquire, 50) <= 30 ? 'OK' : 'MISSED'}, p99 ${fmt(pct(poolAcquire, 99))} (target ≤ 105 ms) ${pct(poolAcquire, 99) <= 105 ? 'OK' : 'MISSED'}`,
+      );
+    console.log(
+      `targets: cold create (jailed) p50 ≤ 1.25× floor → ${(pct(cold, 50) / floor).toFixed(2)}× ${pct(cold, 50) <= 1.25 * floor ? 'OK' : 'MISSED'}; ≥ 100 idle sessions → ${idle.length} ${idle.length >= 100 ? 'OK' : 'MISSED'}`,
+    );
 
     for (let i = 0; i < idle.length; i += 10) await Promise.all(idle.slice(i, i + 10).map(del));
   } finally {

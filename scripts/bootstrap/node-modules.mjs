@@ -14,7 +14,10 @@ import { run, say } from './run.mjs';
 const STAMP = '.browserdeck-install-stamp';
 
 function lockHash(root) {
-  return crypto.createHash('sha256').update(fs.readFileSync(path.join(root, 'package-lock.json'))).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(fs.readFileSync(path.join(root, 'package-lock.json')))
+    .digest('hex');
 }
 
 /** True when every package the lock names is installed at the locked version. */

@@ -77,7 +77,15 @@ export async function startPostgresCluster(binDir) {
     throw new Error(`initdb failed (exit ${init.status})`);
   }
   const port = await freePort();
-  const opts = [`-p ${port}`, `-k ${dir}`, '-h 127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=300'].join(' ');
+  const opts = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-h 127.0.0.1',
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=300',
+  ].join(' ');
   const start = pgTool(binDir, asUser, 'pg_ctl', ['-D', data, '-l', logFile, '-o', opts, '-w', '-t', '60', 'start']);
   if (start.status !== 0) {
     process.stderr.write(start.stderr + (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''));

@@ -28,7 +28,10 @@ export function onPath(name) {
 export function postgresBinDir() {
   const base = '/usr/lib/postgresql';
   if (fs.existsSync(base)) {
-    const majors = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
+    const majors = fs
+      .readdirSync(base)
+      .filter((v) => fs.existsSync(path.join(base, v, 'bin', 'postgres')))
+      .sort((a, b) => Number(b) - Number(a));
     if (majors.length) return path.join(base, majors[0], 'bin');
   }
   // Elsewhere (Homebrew, manual builds) the server binaries are usually on PATH.

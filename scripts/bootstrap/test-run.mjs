@@ -1,5 +1,5 @@
 /**
- * `npm test`: typecheck (all, then the renderer without Node types), lint, desktop build, unit
+ * `npm test`: typecheck (all, then the renderer without Node types), lint, format check, desktop build, unit
  * tests, then vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
  * cluster. Every stage runs even when an earlier one failed (one report shows everything that
  * is broken); the exit code is non-zero if any failed. Ctrl-C / SIGTERM stop the running
@@ -24,6 +24,9 @@ import { received, run, say } from './run.mjs';
  */
 export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/robustness', 'test/engine/foundation.test.ts'];
 const PG_FILE_SUFFIX = '.pg.test.ts';
+
+/** What Prettier formats (Markdown stays hand-wrapped). Also used by `npm run format`. */
+export const FORMATTED = ['src/**/*.{ts,tsx,mjs,js,css,html}', 'test/**/*.{ts,tsx,mjs}', 'scripts/**/*.mjs', 'bench/**/*.ts', '*.{ts,mjs}'];
 
 /** Caches tools keep in TMPDIR on purpose; not leaks. */
 const TMP_CACHES = [/^tsx-\d+$/, /^node-compile-cache$/, /^vite-/];
@@ -89,6 +92,9 @@ export async function runTests(root, args) {
   // The renderer again as the browser sees it: no Node types (tsconfig.renderer.json).
   await stage('typecheck renderer without Node types', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.renderer.json'], { cwd: root }));
   await stage('lint (eslint .)', () => run(bin('eslint'), ['.'], { cwd: root }));
+  // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
+  // reformat fails the run. `npm run format` rewrites them.
+  await stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...FORMATTED], { cwd: root }));
   await stage('build (electron-vite build)', () => buildDesktopBundles(root, { force: true }));
 
   const sqliteEnv = { ...process.env };

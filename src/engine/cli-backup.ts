@@ -5,7 +5,11 @@
  */
 import { BackupError, backupSqlite, restoreSqlite } from './store/sqlite-backup.js';
 
-export function runBackupCommand(command: 'backup' | 'restore', file: string | undefined, opts: { dataDir: string; databaseUrl?: string; force?: boolean }): number {
+export function runBackupCommand(
+  command: 'backup' | 'restore',
+  file: string | undefined,
+  opts: { dataDir: string; databaseUrl?: string; force?: boolean },
+): number {
   if (!file) {
     process.stderr.write(`usage: browserdeck ${command} <file> [--data-dir DIR]${command === 'restore' ? ' [--force]' : ''}\n`);
     return 2;
@@ -27,7 +31,9 @@ export function runBackupCommand(command: 'backup' | 'restore', file: string | u
     } else {
       if (sqliteFile) throw new BackupError('restore writes <data-dir>/browserdeck.sqlite; give --data-dir, not --database-url');
       const r = restoreSqlite({ backup: file, dataDir: opts.dataDir, force: opts.force });
-      process.stdout.write(`restored ${r.sqliteFile}${r.restoredSecretKey ? ' and secret.key' : ' (the backup carried no secret key: provide the original one)'}\n`);
+      process.stdout.write(
+        `restored ${r.sqliteFile}${r.restoredSecretKey ? ' and secret.key' : ' (the backup carried no secret key: provide the original one)'}\n`,
+      );
     }
     return 0;
   } catch (err) {

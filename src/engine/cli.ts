@@ -28,7 +28,11 @@ const { values, positionals } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write(`browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--insecure-no-jail]\n` + `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` + `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`);
+  process.stdout.write(
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--insecure-no-jail]\n` +
+      `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
+      `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
+  );
   process.exit(0);
 }
 
@@ -56,7 +60,13 @@ const engine = createEngine({
   maxConcurrentSessions: values['max-concurrent-sessions'] ? Number(values['max-concurrent-sessions']) : undefined,
   uiDir: path.join(root, 'out/renderer'),
   insecureNoJail: values['insecure-no-jail'] || undefined,
-  egressDeny: values['egress-deny'] !== undefined ? values['egress-deny'].split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+  egressDeny:
+    values['egress-deny'] !== undefined
+      ? values['egress-deny']
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
 });
 
 let stopping = false;

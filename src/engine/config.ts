@@ -86,7 +86,12 @@ export interface EngineOptions {
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
 
-export interface EngineConfig extends Required<Omit<EngineOptions, 'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode' | 'chromeStoreUrl' | 'chromeStoreTimeoutMs'>> {
+export interface EngineConfig extends Required<
+  Omit<
+    EngineOptions,
+    'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode' | 'chromeStoreUrl' | 'chromeStoreTimeoutMs'
+  >
+> {
   databaseUrl?: string;
   adminApiKey?: string;
   chromiumPath?: string;
@@ -137,7 +142,10 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
 
 function listFrom(v: string | undefined): string[] | undefined {
   if (v === undefined) return undefined;
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function intFrom(v: string | undefined): number | undefined {

@@ -107,7 +107,10 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         onStop: (fn) => stopHooks.push(fn),
         services: {},
       };
-      installAuth(app, authenticators, { resolve: async (orgId, idOrName) => (await projects.find(orgId, idOrName)) ?? null, defaultProjectId: (orgId) => projects.defaultProjectId(orgId) });
+      installAuth(app, authenticators, {
+        resolve: async (orgId, idOrName) => (await projects.find(orgId, idOrName)) ?? null,
+        defaultProjectId: (orgId) => projects.defaultProjectId(orgId),
+      });
       // Right after authentication: a resource out of the caller's reach is a 404 before any validation.
       installResourceLookupFirst(app, db);
       for (const f of featureList) await f.register(app, context);
@@ -117,7 +120,10 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       egressPolicyOf(config.egressDeny);
       const jail = await jailStatus(config);
       assertServable(config.host, jail, config.insecureNoJail);
-      if (!jail.bwrap) log.warn(`browsers, processes, code and apps run WITHOUT the session jail (${jail.reason}): they can read what this engine's user can; file: URLs and download paths are held to the session by policy only`);
+      if (!jail.bwrap)
+        log.warn(
+          `browsers, processes, code and apps run WITHOUT the session jail (${jail.reason}): they can read what this engine's user can; file: URLs and download paths are held to the session by policy only`,
+        );
       await app.listen({ host: config.host, port: config.port });
       const addr = app.server.address() as AddressInfo;
       const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

@@ -31,4 +31,35 @@ import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
 import { changesFeature } from './api/changes.js';
 
-export const features: Feature[] = [auditRecordingFeature, healthFeature, projectsFeature, sessionsFeature, apiKeysFeature, projectLimitsFeature, orgLimitsFeature, consoleSessionFeature, profilesFeature, extensionsFeature, liveViewFeature, bidiFeature, webdriverFeature, browserPoolsFeature, auditLogsFeature, credentialsFeature, credentialProvidersFeature, proxiesFeature, authConnectionsFeature, sessionComputerFeature, sessionFsFeature, sessionProcessesFeature, sessionLogsFeature, sessionCurlFeature, sessionCodeFeature, sessionTelemetryFeature, sessionReplaysFeature, appsFeature, nodesFeature, changesFeature];
+export const features: Feature[] = [
+  auditRecordingFeature,
+  healthFeature,
+  projectsFeature,
+  sessionsFeature,
+  apiKeysFeature,
+  projectLimitsFeature,
+  orgLimitsFeature,
+  consoleSessionFeature,
+  profilesFeature,
+  extensionsFeature,
+  liveViewFeature,
+  bidiFeature,
+  webdriverFeature,
+  browserPoolsFeature,
+  auditLogsFeature,
+  credentialsFeature,
+  credentialProvidersFeature,
+  proxiesFeature,
+  authConnectionsFeature,
+  sessionComputerFeature,
+  sessionFsFeature,
+  sessionProcessesFeature,
+  sessionLogsFeature,
+  sessionCurlFeature,
+  sessionCodeFeature,
+  sessionTelemetryFeature,
+  sessionReplaysFeature,
+  appsFeature,
+  nodesFeature,
+  changesFeature,
+];

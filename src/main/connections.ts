@@ -74,8 +74,24 @@ export class Connections {
   list(): ConnectionInfo[] {
     const local = this.deps.local();
     const all: ConnectionInfo[] = [
-      { id: LOCAL_ID, kind: 'local', name: 'This computer', url: local?.url ?? '', maskedKey: null, ...this.healthOf(LOCAL_ID), active: this.data.active === LOCAL_ID },
-      ...this.data.remotes.map((r) => ({ id: r.id, kind: 'remote' as const, name: r.name, url: r.url, maskedKey: r.maskedKey, ...this.healthOf(r.id), active: this.data.active === r.id })),
+      {
+        id: LOCAL_ID,
+        kind: 'local',
+        name: 'This computer',
+        url: local?.url ?? '',
+        maskedKey: null,
+        ...this.healthOf(LOCAL_ID),
+        active: this.data.active === LOCAL_ID,
+      },
+      ...this.data.remotes.map((r) => ({
+        id: r.id,
+        kind: 'remote' as const,
+        name: r.name,
+        url: r.url,
+        maskedKey: r.maskedKey,
+        ...this.healthOf(r.id),
+        active: this.data.active === r.id,
+      })),
     ];
     return all;
   }

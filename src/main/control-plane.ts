@@ -9,7 +9,19 @@ import fs from 'node:fs/promises';
 import { FormData, request as undiciRequest } from 'undici';
 import { readJsonFrames, SseFrameError } from '../shared/sse-frames.js';
 import { CursorDownloadError, downloadByCursor } from '../shared/cursor-download.js';
-import { MAX_BINARY_BYTES, type ApiRequest, type ApiResponse, type BinaryRequest, type BinaryResponse, type DownloadRequest, type DownloadResult, type IpcError, type MultipartPart, type Query, type StreamRequest } from '../shared/ipc/contract.js';
+import {
+  MAX_BINARY_BYTES,
+  type ApiRequest,
+  type ApiResponse,
+  type BinaryRequest,
+  type BinaryResponse,
+  type DownloadRequest,
+  type DownloadResult,
+  type IpcError,
+  type MultipartPart,
+  type Query,
+  type StreamRequest,
+} from '../shared/ipc/contract.js';
 import { encodeQuery } from '../shared/ipc/query.js';
 import type { Target } from './connections.js';
 
@@ -79,7 +91,11 @@ export class ControlPlane {
     this.http = deps.http ?? undiciRequest;
   }
 
-  private async open(method: string, path: string, opts: { query?: Query; body?: unknown; form?: FormData; projectId?: string; accept?: string; signal?: AbortSignal }) {
+  private async open(
+    method: string,
+    path: string,
+    opts: { query?: Query; body?: unknown; form?: FormData; projectId?: string; accept?: string; signal?: AbortSignal },
+  ) {
     const t = await this.deps.target().catch((err: unknown) => {
       throw new ApiCallError({ name: 'ConnectionError', message: err instanceof Error ? err.message : String(err) });
     });
@@ -124,11 +140,23 @@ export class ControlPlane {
    * without `maxBytes`, an answer over MAX_BINARY_BYTES is refused rather than cut silently.
    */
   async binary(req: BinaryRequest): Promise<BinaryResponse> {
-    if (req.json !== undefined && req.multipart) throw new ApiCallError({ name: 'ValidationError', message: 'a binary call takes either a JSON body or a multipart body, not both' });
+    if (req.json !== undefined && req.multipart)
+      throw new ApiCallError({ name: 'ValidationError', message: 'a binary call takes either a JSON body or a multipart body, not both' });
     const sent = (req.multipart ?? []).reduce((n, p) => n + ('data' in p ? p.data.byteLength : p.value.length), 0);
-    if (sent > MAX_BINARY_BYTES) throw new ApiCallError({ name: 'ValidationError', message: `the upload is ${sent} bytes; the desktop app sends at most ${MAX_BINARY_BYTES} bytes per call` });
+    if (sent > MAX_BINARY_BYTES)
+      throw new ApiCallError({
+        name: 'ValidationError',
+        message: `the upload is ${sent} bytes; the desktop app sends at most ${MAX_BINARY_BYTES} bytes per call`,
+      });
     const abort = new AbortController();
-    const res = await this.open(req.method, req.path, { query: req.query, projectId: req.projectId, body: req.json, form: req.multipart ? toFormData(req.multipart) : undefined, accept: '*/*', signal: abort.signal });
+    const res = await this.open(req.method, req.path, {
+      query: req.query,
+      projectId: req.projectId,
+      body: req.json,
+      form: req.multipart ? toFormData(req.multipart) : undefined,
+      accept: '*/*',
+      signal: abort.signal,
+    });
     const headers: Record<string, string> = {};
     for (const h of [...EXPOSED_HEADERS, 'content-length', 'content-disposition']) {
       const v = headerValue(res.headers[h]);
@@ -170,7 +198,11 @@ export class ControlPlane {
     void (async () => {
       try {
         const res = await this.open('GET', req.path, { query: req.query, projectId: req.projectId, accept: 'text/event-stream', signal: abort.signal });
-        await readJsonFrames(res.body, (frame) => sink.frame(frame), () => ended);
+        await readJsonFrames(
+          res.body,
+          (frame) => sink.frame(frame),
+          () => ended,
+        );
         end();
       } catch (err) {
         if (err instanceof SseFrameError) {

@@ -41,7 +41,8 @@ export class CredentialVault {
   }
 
   async put(id: string, key: string): Promise<void> {
-    if (!(await this.cipher.isAvailable())) throw new Error('cannot store the API key: the operating system offers no encryption for it (safeStorage unavailable)');
+    if (!(await this.cipher.isAvailable()))
+      throw new Error('cannot store the API key: the operating system offers no encryption for it (safeStorage unavailable)');
     const data = await this.load();
     data.entries[id] = (await this.cipher.encrypt(key)).toString('base64');
     await this.save(data);

@@ -51,7 +51,11 @@ async function main(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
   // The engine's secret key lives only as safeStorage ciphertext in userData (OS keychain).
-  const secretKeyProvider = keychainSecretKeyProvider({ cipher: electronCipher(safeStorage), file: join(userData, 'engine-secret-key.json'), warn: (m) => console.warn(m) });
+  const secretKeyProvider = keychainSecretKeyProvider({
+    cipher: electronCipher(safeStorage),
+    file: join(userData, 'engine-secret-key.json'),
+    warn: (m) => console.warn(m),
+  });
   const openExternal = (url: string): Promise<void> => shell.openExternal(url);
   const core = createAppCore({
     userData,
@@ -65,7 +69,9 @@ async function main(): Promise<void> {
     openExternal,
     chooseSavePath: async (name) => {
       const win = BrowserWindow.getFocusedWindow();
-      const r = win ? await dialog.showSaveDialog(win, { defaultPath: join(app.getPath('downloads'), name) }) : await dialog.showSaveDialog({ defaultPath: name });
+      const r = win
+        ? await dialog.showSaveDialog(win, { defaultPath: join(app.getPath('downloads'), name) })
+        : await dialog.showSaveDialog({ defaultPath: name });
       return r.canceled || !r.filePath ? null : r.filePath;
     },
   });

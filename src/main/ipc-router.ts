@@ -6,7 +6,16 @@
  */
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
-import { invokeArgs, StreamRequestSchema, type InvokeArgs, type InvokeChannel, type InvokeResult, type IpcError, type IpcResult, type StreamRequest } from '../shared/ipc/contract.js';
+import {
+  invokeArgs,
+  StreamRequestSchema,
+  type InvokeArgs,
+  type InvokeChannel,
+  type InvokeResult,
+  type IpcError,
+  type IpcResult,
+  type StreamRequest,
+} from '../shared/ipc/contract.js';
 import { toIpcError } from './control-plane.js';
 
 export type InvokeHandlers = { [C in InvokeChannel]: (...args: InvokeArgs<C>) => Promise<InvokeResult<C>> | InvokeResult<C> };
@@ -73,7 +82,11 @@ export function createInvokeRouter(handlers: InvokeHandlers, trusted: FrameCheck
 }
 
 /** Validates a stream-open message; returns the request or the error to report on the port. */
-export function checkStreamOpen(frame: SenderFrame | null | undefined, payload: unknown, trusted: FrameCheck): { request: StreamRequest } | { error: IpcError } {
+export function checkStreamOpen(
+  frame: SenderFrame | null | undefined,
+  payload: unknown,
+  trusted: FrameCheck,
+): { request: StreamRequest } | { error: IpcError } {
   if (!trusted(frame)) return untrusted;
   const check = checker(StreamRequestSchema, 'stream:open');
   if (!check.Check(payload)) return validationError(check, payload, 'stream request');

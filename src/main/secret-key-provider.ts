@@ -46,7 +46,9 @@ export function keychainSecretKeyProvider(o: KeychainKeyOptions): KeychainSecret
     try {
       parsed = JSON.parse(raw) as KeyFile;
     } catch {
-      throw new Error(`the desktop secret key file ${o.file} is not valid JSON; restore it from a backup (credentials stored with it cannot be read without it)`);
+      throw new Error(
+        `the desktop secret key file ${o.file} is not valid JSON; restore it from a backup (credentials stored with it cannot be read without it)`,
+      );
     }
     if (parsed?.version !== 1 || typeof parsed.encrypted_key !== 'string') throw new Error(`the desktop secret key file ${o.file} has an unknown format`);
     let plain: string;
@@ -64,7 +66,8 @@ export function keychainSecretKeyProvider(o: KeychainKeyOptions): KeychainSecret
   };
 
   const create = async (): Promise<Buffer> => {
-    if (!(await o.cipher.isAvailable())) throw new Error('cannot create the engine secret key: the operating system offers no encryption for it (safeStorage unavailable)');
+    if (!(await o.cipher.isAvailable()))
+      throw new Error('cannot create the engine secret key: the operating system offers no encryption for it (safeStorage unavailable)');
     const key = randomBytes(SECRET_KEY_BYTES);
     const body: KeyFile = { version: 1, backend: o.cipher.backend(), encrypted_key: (await o.cipher.encrypt(key.toString('base64'))).toString('base64') };
     await fs.mkdir(path.dirname(o.file), { recursive: true, mode: 0o700 });

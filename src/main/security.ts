@@ -56,10 +56,17 @@ export interface GuardedContents {
 }
 
 export interface GuardedSession {
-  setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void): void;
+  setPermissionRequestHandler(
+    handler: (wc: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void,
+  ): void;
   setPermissionCheckHandler(handler: (wc: unknown, permission: string, requestingOrigin: string) => boolean): void;
   webRequest: {
-    onHeadersReceived(listener: (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
+    onHeadersReceived(
+      listener: (
+        details: { url: string; responseHeaders?: Record<string, string[]> },
+        callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void,
+    ): void;
   };
 }
 
@@ -84,7 +91,9 @@ export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-writ
 
 /** Denies permissions (but clipboard writes by the app) and sets the CSP header on the app's own pages served over http(s). */
 export function guardSession(session: GuardedSession, opts: { isAppUrl: (url: string) => boolean }): void {
-  session.setPermissionRequestHandler((_wc, permission, callback, details) => callback(ALLOWED_PERMISSIONS.includes(permission) && !!details?.requestingUrl && opts.isAppUrl(details.requestingUrl)));
+  session.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(ALLOWED_PERMISSIONS.includes(permission) && !!details?.requestingUrl && opts.isAppUrl(details.requestingUrl)),
+  );
   session.setPermissionCheckHandler(() => false);
   session.webRequest.onHeadersReceived((details, callback) => {
     if (!opts.isAppUrl(details.url)) return callback({});

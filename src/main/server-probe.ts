@@ -16,7 +16,12 @@ export async function checkHealth(url: string): Promise<void> {
 export async function verifyKey(url: string, apiKey: string): Promise<void> {
   let res;
   try {
-    res = await request(`${url}/org/projects?limit=1`, { method: 'GET', headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    res = await request(`${url}/org/projects?limit=1`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
   } catch (err) {
     throw new Error(`cannot reach ${url}: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -29,13 +29,19 @@ describe('readJsonFrames', () => {
 
   it('stops at a frame that is not JSON and delivers nothing after it', async () => {
     const frames: unknown[] = [];
-    await expect(readJsonFrames(iterable([bytes('data: {"a":1}\n\ndata: nope\n\ndata: {"c":3}\n\n')]), (f) => frames.push(f))).rejects.toBeInstanceOf(SseFrameError);
+    await expect(readJsonFrames(iterable([bytes('data: {"a":1}\n\ndata: nope\n\ndata: {"c":3}\n\n')]), (f) => frames.push(f))).rejects.toBeInstanceOf(
+      SseFrameError,
+    );
     expect(frames).toEqual([{ a: 1 }]);
   });
 
   it('stops reading when told to between chunks', async () => {
     const frames: unknown[] = [];
-    await readJsonFrames(iterable([bytes('data: 1\n\n'), bytes('data: 2\n\n')]), (f) => frames.push(f), () => frames.length > 0);
+    await readJsonFrames(
+      iterable([bytes('data: 1\n\n'), bytes('data: 2\n\n')]),
+      (f) => frames.push(f),
+      () => frames.length > 0,
+    );
     expect(frames).toEqual([1]);
   });
 });

@@ -18,12 +18,18 @@ const KNOWN_VIOLATIONS: Array<{ file: string; specifier: string; why: string }> 
   // Type-only uses of Fastify's request/logger/instance types below http/ (no Fastify code loads:
   // the transitive check passes). Each wants a narrow type of its own (a Logger, the request's
   // identity, a route registrar) so that domain/ and runtime/ know nothing of the HTTP server.
-  ...['src/engine/domain/extensions/extension-uploads.ts', 'src/engine/domain/invocations/invocation-browsers.ts', 'src/engine/domain/org/access.ts'].map((file) => ({
-    file,
-    specifier: 'fastify',
-    why: 'type-only FastifyRequest/FastifyInstance in domain/',
-  })),
-  ...['src/engine/runtime/session/bounded-listeners.ts', 'src/engine/runtime/session/session-runtime.ts', 'src/engine/runtime/session-fs/multipart-upload.ts'].map((file) => ({
+  ...['src/engine/domain/extensions/extension-uploads.ts', 'src/engine/domain/invocations/invocation-browsers.ts', 'src/engine/domain/org/access.ts'].map(
+    (file) => ({
+      file,
+      specifier: 'fastify',
+      why: 'type-only FastifyRequest/FastifyInstance in domain/',
+    }),
+  ),
+  ...[
+    'src/engine/runtime/session/bounded-listeners.ts',
+    'src/engine/runtime/session/session-runtime.ts',
+    'src/engine/runtime/session-fs/multipart-upload.ts',
+  ].map((file) => ({
     file,
     specifier: 'fastify',
     why: 'type-only FastifyBaseLogger/FastifyInstance/FastifyRequest in runtime/',
@@ -114,11 +120,13 @@ describe('import checker: reading', () => {
 });
 
 /** Violations of synthetic files, as `rule: file → specifier`. */
-const check = (...files: Array<[string, ...string[]]>) => checkImports(files.map(([p, ...imports]) => ({ path: p, imports }))).map((v) => `${v.rule}: ${v.file} → ${v.specifier}`);
+const check = (...files: Array<[string, ...string[]]>) =>
+  checkImports(files.map(([p, ...imports]) => ({ path: p, imports }))).map((v) => `${v.rule}: ${v.file} → ${v.specifier}`);
 const checkFiles = (files: SourceFile[]) => checkImports(files).map((v) => `${v.rule}: ${v.file} → ${v.specifier}`);
 
 /** A file of a layer (a made-up name inside its first path) and a relative specifier to `target` from it. */
-const fileIn = (layer: Layer) => (/\.[a-z]+$/.test(layer.paths[0]) ? layer.paths[0] : `${layer.paths[0]}${layer.paths[0].split('/').length > 2 ? '' : '/x'}.ts`).replace(/(\.ts)?$/, '.ts');
+const fileIn = (layer: Layer) =>
+  (/\.[a-z]+$/.test(layer.paths[0]) ? layer.paths[0] : `${layer.paths[0]}${layer.paths[0].split('/').length > 2 ? '' : '/x'}.ts`).replace(/(\.ts)?$/, '.ts');
 const rel = (from: string, target: string) => {
   const r = path.posix.relative(path.posix.dirname(from), target);
   return (r.startsWith('.') ? r : `./${r}`) + '.js';
@@ -170,7 +178,9 @@ describe('import checker: every rule of every layer fires on a planted violation
           const found = checkFiles(files).filter((v) => v.includes(': reaches: '));
           expect(found).toContain(`${name}: reaches: ${from} → ${rel(from, hop1.replace(/\.ts$/, ''))}`);
           // The same chain through `import type` loads nothing.
-          expect(checkFiles([{ ...files[0], typeOnly: files[0].imports }, ...files.slice(1)]).filter((v) => v.startsWith(`${name}: reaches: ${from}`))).toEqual([]);
+          expect(checkFiles([{ ...files[0], typeOnly: files[0].imports }, ...files.slice(1)]).filter((v) => v.startsWith(`${name}: reaches: ${from}`))).toEqual(
+            [],
+          );
         });
       }
 
@@ -196,8 +206,22 @@ describe('import checker: the rules issue 13 asks for, spelled out', () => {
   });
 
   it('allows electron only in the listed main files, never in the engine, shared or renderer', () => {
-    expect(check(['src/main/index.ts', 'electron'], ['src/main/ipc-main.ts', 'electron'], ['src/main/electron-cipher.ts', 'electron'], ['src/preload/index.ts', 'electron'])).toEqual([]);
-    expect(check(['src/main/engine-host.ts', 'electron'], ['src/engine/api/x.ts', 'electron'], ['src/shared/x.ts', 'electron'], ['src/renderer/src/x.tsx', 'electron'])).toEqual([
+    expect(
+      check(
+        ['src/main/index.ts', 'electron'],
+        ['src/main/ipc-main.ts', 'electron'],
+        ['src/main/electron-cipher.ts', 'electron'],
+        ['src/preload/index.ts', 'electron'],
+      ),
+    ).toEqual([]);
+    expect(
+      check(
+        ['src/main/engine-host.ts', 'electron'],
+        ['src/engine/api/x.ts', 'electron'],
+        ['src/shared/x.ts', 'electron'],
+        ['src/renderer/src/x.tsx', 'electron'],
+      ),
+    ).toEqual([
       'main: packages: src/main/engine-host.ts → electron',
       'engine/api: packages: src/engine/api/x.ts → electron',
       'shared: packages: src/shared/x.ts → electron',
@@ -216,7 +240,11 @@ describe('import checker: the rules issue 13 asks for, spelled out', () => {
 
   it('catches renderer → shared → a shared file that imports node:fs (the closure)', () => {
     const found = check(['src/renderer/src/app.tsx', '../../shared/a.js'], ['src/shared/a.ts', './b.js'], ['src/shared/b.ts', 'node:fs']);
-    expect(found).toEqual(['shared: node: src/shared/b.ts → node:fs', 'renderer: reaches: src/renderer/src/app.tsx → ../../shared/a.js', 'shared: reaches: src/shared/a.ts → ./b.js']);
+    expect(found).toEqual([
+      'shared: node: src/shared/b.ts → node:fs',
+      'renderer: reaches: src/renderer/src/app.tsx → ../../shared/a.js',
+      'shared: reaches: src/shared/a.ts → ./b.js',
+    ]);
   });
 
   it('catches domain → runtime → a file that loads fastify, not one that only names its types', () => {
@@ -225,18 +253,45 @@ describe('import checker: the rules issue 13 asks for, spelled out', () => {
       { path: 'src/engine/runtime/r.ts', imports: ['../context.js'] },
       { path: 'src/engine/context.ts', imports: ['fastify'] },
     ];
-    expect(checkFiles(files)).toEqual(['engine/domain: reaches: src/engine/domain/d.ts → ../runtime/r.js', 'engine/runtime: reaches: src/engine/runtime/r.ts → ../context.js']);
+    expect(checkFiles(files)).toEqual([
+      'engine/domain: reaches: src/engine/domain/d.ts → ../runtime/r.js',
+      'engine/runtime: reaches: src/engine/runtime/r.ts → ../context.js',
+    ]);
     expect(checkFiles([...files.slice(0, 2), { ...files[2], typeOnly: ['fastify'] }])).toEqual([]);
   });
 
   it('keeps runtime/ below domain/ and off http/, and domain/ off http/ and api/', () => {
-    expect(check(['src/engine/runtime/x/y.ts', '../../domain/sessions/session-manager.js', '../../domain/org/auth-context.js', '../../http/auth.js', '../../http/api-error.js', '../../context.js', '../../store/schema.js', '../../../shared/errors/domain-error.js'])).toEqual([
+    expect(
+      check([
+        'src/engine/runtime/x/y.ts',
+        '../../domain/sessions/session-manager.js',
+        '../../domain/org/auth-context.js',
+        '../../http/auth.js',
+        '../../http/api-error.js',
+        '../../context.js',
+        '../../store/schema.js',
+        '../../../shared/errors/domain-error.js',
+      ]),
+    ).toEqual([
       'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../domain/sessions/session-manager.js',
       'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../domain/org/auth-context.js',
       'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../http/auth.js',
       'engine/runtime: imports: src/engine/runtime/x/y.ts → ../../http/api-error.js',
     ]);
-    expect(check(['src/engine/domain/x/y.ts', '../../http/api-error.js', '../../http/server.js', '../../api/projects.js', '../../engine.js', '../../http/auth.js', '../../http/upgrade-identity.js', '../../runtime/z.js', '../org/auth-context.js', '../../../shared/errors/domain-error.js'])).toEqual([
+    expect(
+      check([
+        'src/engine/domain/x/y.ts',
+        '../../http/api-error.js',
+        '../../http/server.js',
+        '../../api/projects.js',
+        '../../engine.js',
+        '../../http/auth.js',
+        '../../http/upgrade-identity.js',
+        '../../runtime/z.js',
+        '../org/auth-context.js',
+        '../../../shared/errors/domain-error.js',
+      ]),
+    ).toEqual([
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../http/api-error.js',
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../http/server.js',
       'engine/domain: imports: src/engine/domain/x/y.ts → ../../api/projects.js',
@@ -249,10 +304,12 @@ describe('import checker: the rules issue 13 asks for, spelled out', () => {
   it('keeps unit tests out of the app and away from engines, browsers and databases', () => {
     expect(check(['src/engine/domain/x.test.ts', 'vitest', 'fast-check', './x.js'], ['src/engine/domain/x.ts'])).toEqual([]);
     expect(check(['src/engine/domain/x.ts', './x.test.js'])).toEqual(['engine/domain: tests: src/engine/domain/x.ts → ./x.test.js']);
-    expect(check(['src/engine/domain/x.test.ts', '../../../test/helpers/engine.js'])).toEqual(['engine/domain: imports: src/engine/domain/x.test.ts → ../../../test/helpers/engine.js']);
-    expect(check(['src/engine/domain/x.test.ts', './x.js'], ['src/engine/domain/x.ts', '../store/database.js'], ['src/engine/store/database.ts', 'better-sqlite3'])).toEqual([
-      'engine/domain: reaches: src/engine/domain/x.test.ts → ./x.js',
+    expect(check(['src/engine/domain/x.test.ts', '../../../test/helpers/engine.js'])).toEqual([
+      'engine/domain: imports: src/engine/domain/x.test.ts → ../../../test/helpers/engine.js',
     ]);
+    expect(
+      check(['src/engine/domain/x.test.ts', './x.js'], ['src/engine/domain/x.ts', '../store/database.js'], ['src/engine/store/database.ts', 'better-sqlite3']),
+    ).toEqual(['engine/domain: reaches: src/engine/domain/x.test.ts → ./x.js']);
   });
 
   it('claims no file outside src/ and flags a src/ file no layer claims', () => {

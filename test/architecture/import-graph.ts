@@ -82,8 +82,20 @@ export function ranks(g: Map<string, Map<string, number>>, all: string[]): strin
 
 export function formatGraph(g: LayerGraph, layers: Record<string, Layer> = LAYERS): string {
   const names = Object.keys(layers);
-  const line = (m: Map<string, number> | undefined) => [...(m ?? [])].sort().map(([to, n]) => `${to} (${n})`).join(', ');
-  const lines = ['layers, top to bottom along value imports:', '  ' + ranks(g.value, names).map((r) => r.join(' | ')).join('\n  → '), '', 'value imports (importing files):'];
+  const line = (m: Map<string, number> | undefined) =>
+    [...(m ?? [])]
+      .sort()
+      .map(([to, n]) => `${to} (${n})`)
+      .join(', ');
+  const lines = [
+    'layers, top to bottom along value imports:',
+    '  ' +
+      ranks(g.value, names)
+        .map((r) => r.join(' | '))
+        .join('\n  → '),
+    '',
+    'value imports (importing files):',
+  ];
   for (const n of names) if (g.value.get(n)?.size) lines.push(`  ${n} → ${line(g.value.get(n))}`);
   lines.push('', 'type-only imports (no code loads):');
   for (const n of names) if (g.types.get(n)?.size) lines.push(`  ${n} ⇢ ${line(g.types.get(n))}`);

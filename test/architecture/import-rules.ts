@@ -81,7 +81,20 @@ export const TEST_PACKAGES = ['vitest', 'fast-check'];
 /** What a unit test must not load: they run in seconds without a process, browser or database. */
 const UNIT_TEST_NEVER = ['child_process', 'worker_threads', 'better-sqlite3', 'pg', 'node-pty', 'electron', 'playwright-core', 'chromium-bidi'];
 
-const RUNTIME_PACKAGES = ['chromium-bidi', 'devtools-protocol', 'esbuild', 'node-pty', 'playwright-core', 'tar', 'tldts', 'undici', 'ws', 'yauzl', 'yazl', ...WIRE];
+const RUNTIME_PACKAGES = [
+  'chromium-bidi',
+  'devtools-protocol',
+  'esbuild',
+  'node-pty',
+  'playwright-core',
+  'tar',
+  'tldts',
+  'undici',
+  'ws',
+  'yauzl',
+  'yazl',
+  ...WIRE,
+];
 const DOMAIN_PACKAGES = ['@1password/sdk', 'jose', 'kysely', 'playwright-core', 'tar', 'undici', ...WIRE];
 const STORE_PACKAGES = ['better-sqlite3', 'kysely', 'pg'];
 const HTTP_PACKAGES = [...FASTIFY, 'ajv', 'ajv-formats', 'undici', ...WIRE];
@@ -267,7 +280,10 @@ function checkDirect(file: SourceFile, layers: Record<string, Layer>): Violation
   const out: Violation[] = [];
   const name = layerOf(file.path, layers);
   const test = isTestFile(file.path);
-  if (!name) return file.path.startsWith('src/') ? [{ rule: 'map: unclaimed', file: file.path, specifier: '', reason: 'no layer of the import map claims this file' }] : [];
+  if (!name)
+    return file.path.startsWith('src/')
+      ? [{ rule: 'map: unclaimed', file: file.path, specifier: '', reason: 'no layer of the import map claims this file' }]
+      : [];
   const layer = layers[name];
   const typeOnly = new Set(file.typeOnly ?? []);
   for (const specifier of file.imports) {
@@ -289,7 +305,12 @@ function checkDirect(file: SourceFile, layers: Record<string, Layer>): Violation
       if (layer.may.some((p) => within(t.path, p))) continue;
       if (typeOnly.has(specifier) && layer.types?.some((p) => within(t.path, p))) continue;
       const typesOnly = layer.types?.some((p) => within(t.path, p));
-      v('imports', typesOnly ? `${t.path} may be imported for types only (import type)` : `may not import ${t.path}${targetLayer ? ` (layer ${targetLayer})` : ' (outside the import map)'}`);
+      v(
+        'imports',
+        typesOnly
+          ? `${t.path} may be imported for types only (import type)`
+          : `may not import ${t.path}${targetLayer ? ` (layer ${targetLayer})` : ' (outside the import map)'}`,
+      );
     }
   }
   return out;

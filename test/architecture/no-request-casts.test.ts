@@ -21,17 +21,14 @@ function sourceFiles(dir: string): string[] {
 
 /** `file:line: text` of every request cast in `files`. */
 export function requestCasts(files: Array<{ path: string; text: string }>): string[] {
-  return files.flatMap((f) =>
-    f.text.split('\n').flatMap((line, i) => (CAST.test(line) ? [`${f.path}:${i + 1}: ${line.trim()}`] : [])),
-  );
+  return files.flatMap((f) => f.text.split('\n').flatMap((line, i) => (CAST.test(line) ? [`${f.path}:${i + 1}: ${line.trim()}`] : [])));
 }
 
 describe('request casts in src/engine', () => {
   it('finds a planted cast (the check works)', () => {
-    expect(requestCasts([{ path: 'x.ts', text: 'const a = 1;\nconst b = req.body as { name: string };\nconst q = (request.query as { p: string }).p;' }])).toEqual([
-      'x.ts:2: const b = req.body as { name: string };',
-      'x.ts:3: const q = (request.query as { p: string }).p;',
-    ]);
+    expect(
+      requestCasts([{ path: 'x.ts', text: 'const a = 1;\nconst b = req.body as { name: string };\nconst q = (request.query as { p: string }).p;' }]),
+    ).toEqual(['x.ts:2: const b = req.body as { name: string };', 'x.ts:3: const q = (request.query as { p: string }).p;']);
     expect(requestCasts([{ path: 'y.ts', text: 'const b = req.body;\nconst t = req.headers["x"] as string;' }])).toEqual([]);
   });
 

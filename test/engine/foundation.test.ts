@@ -36,7 +36,9 @@ describe('engine foundation', () => {
     expect(res.status).toBe(200);
     const doc = await res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.paths['/org/projects'].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['limit', 'offset', 'query', 'name']));
+    expect(doc.paths['/org/projects'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'offset', 'query', 'name']),
+    );
   });
 
   it('answers unknown routes with a 404 Error object', async () => {

@@ -36,7 +36,11 @@ export async function startTestWebServer(): Promise<TestWebServer> {
 export function processesWith(marker: string): number[] {
   try {
     const out = execFileSync('pgrep', ['-f', '--', marker], { encoding: 'utf8' });
-    return out.split('\n').filter(Boolean).map(Number).filter((p) => p !== process.pid);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .filter((p) => p !== process.pid);
   } catch {
     return [];
   }

@@ -62,10 +62,14 @@ export async function startTestEngine(opts: EngineOptions = {}, features?: Featu
   const pgDb = pgBase && !opts.databaseUrl ? await freshPostgresDatabase(pgBase) : undefined;
   // Errors only by default: a 500 in a test (an unhandled error) is then explained in the
   // output next to the failure instead of being a bare 'internal server error'.
-  const engine = createEngine({ port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'error', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url }, features);
+  const engine = createEngine(
+    { port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'error', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url },
+    features,
+  );
   const { url } = await engine.start();
   const adminKey = known.adminKey ?? (await fs.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
-  const clientWith = (o: { apiKey?: string; projectID?: string }) => new Kernel({ apiKey: o.apiKey ?? adminKey, baseURL: url, projectID: o.projectID, maxRetries: 0 });
+  const clientWith = (o: { apiKey?: string; projectID?: string }) =>
+    new Kernel({ apiKey: o.apiKey ?? adminKey, baseURL: url, projectID: o.projectID, maxRetries: 0 });
   return {
     engine,
     url,

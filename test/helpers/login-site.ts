@@ -125,7 +125,18 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
     }
     if (url.pathname === '/login' && req.method === 'GET') {
       const sso = idp ? `<p>or</p><a class="sso" href="/sso/start">Sign in with ExampleID</a>` : '';
-      return send(200, page('Sign in', `<h1>Sign in to Example</h1>` + form('/login', `<label for="email">Email address</label><input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username" required>`) + sso));
+      return send(
+        200,
+        page(
+          'Sign in',
+          `<h1>Sign in to Example</h1>` +
+            form(
+              '/login',
+              `<label for="email">Email address</label><input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username" required>`,
+            ) +
+            sso,
+        ),
+      );
     }
     if (url.pathname === '/sso/start' && idp) {
       const back = `http://${req.headers.host}/sso/callback`;
@@ -162,14 +173,26 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
     if (url.pathname === '/login' && req.method === 'POST') {
       const f = await readForm(req);
       const user = (f.get('email') ?? '').trim();
-      if (!users[user]) return send(200, page('Sign in', form('/login', `<label for="email">Email address</label><input id="email" name="email" type="email" required>`, 'We could not find that account.')));
+      if (!users[user])
+        return send(
+          200,
+          page(
+            'Sign in',
+            form('/login', `<label for="email">Email address</label><input id="email" name="email" type="email" required>`, 'We could not find that account.'),
+          ),
+        );
       const pid = randomBytes(12).toString('hex');
       pending.set(pid, { user, step: 'password' });
       return redirect('/login/password', { 'set-cookie': `pending=${pid}; Path=/; HttpOnly; SameSite=Lax` });
     }
     if (url.pathname === '/login/password') {
       if (!flow || flow.step !== 'password') return redirect('/login');
-      const passwordForm = (error?: string) => page('Enter password', `<p>Signing in as ${flow.user}</p>` + form('/login/password', `<label for="password">Password</label><input id="password" name="password" type="password" required>`, error));
+      const passwordForm = (error?: string) =>
+        page(
+          'Enter password',
+          `<p>Signing in as ${flow.user}</p>` +
+            form('/login/password', `<label for="password">Password</label><input id="password" name="password" type="password" required>`, error),
+        );
       if (req.method === 'GET') return send(200, passwordForm());
       const f = await readForm(req);
       if (f.get('password') !== users[flow.user].password) return send(200, passwordForm('Incorrect password. Please try again.'));
@@ -178,7 +201,15 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
     if (url.pathname === '/login/code') {
       if (!flow || flow.step !== 'code') return redirect('/login');
       const codeForm = (error?: string) =>
-        page('Verify', `<p class="hint">We sent a 6-digit code to your phone ending in 92.</p>` + form('/login/code', `<label for="code">Verification code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>`, error));
+        page(
+          'Verify',
+          `<p class="hint">We sent a 6-digit code to your phone ending in 92.</p>` +
+            form(
+              '/login/code',
+              `<label for="code">Verification code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>`,
+              error,
+            ),
+        );
       if (req.method === 'GET') return send(200, codeForm());
       const f = await readForm(req);
       if (f.get('code') !== sms.get(flow.user)) return send(200, codeForm('That code is not right.'));
@@ -186,7 +217,15 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
     }
     if (url.pathname === '/login/totp') {
       if (!flow || flow.step !== 'totp') return redirect('/login');
-      const totpForm = (error?: string) => page('Two-factor', form('/login/totp', `<label for="otp">Authenticator app code</label><input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>`, error));
+      const totpForm = (error?: string) =>
+        page(
+          'Two-factor',
+          form(
+            '/login/totp',
+            `<label for="otp">Authenticator app code</label><input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>`,
+            error,
+          ),
+        );
       if (req.method === 'GET') return send(200, totpForm());
       const f = await readForm(req);
       const secret = users[flow.user].totpSecret ?? '';
@@ -231,7 +270,8 @@ async function startIdp(accounts: NonNullable<LoginSiteOptions['idp']>, tickets:
   const sockets = new Set<net.Socket>();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://idp');
-    const send = (status: number, html: string): void => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+    const send = (status: number, html: string): void =>
+      void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
     if (url.pathname !== '/authorize') return send(404, page('Not found', 'not found'));
     const signInForm = (returnTo: string, error?: string) =>
       page(
@@ -244,7 +284,8 @@ async function startIdp(accounts: NonNullable<LoginSiteOptions['idp']>, tickets:
           ),
       );
     const returnTo = url.searchParams.get('return_to') ?? '';
-    if (!/^http:\/\/127\.0\.0\.1:\d+\/sso\/callback$/.test(returnTo)) return send(400, page('ExampleID', '<p role="alert" class="error">Unknown application.</p>'));
+    if (!/^http:\/\/127\.0\.0\.1:\d+\/sso\/callback$/.test(returnTo))
+      return send(400, page('ExampleID', '<p role="alert" class="error">Unknown application.</p>'));
     if (req.method === 'GET') return send(200, signInForm(returnTo));
     const f = await readForm(req);
     const account = accounts[f.get('username') ?? ''];

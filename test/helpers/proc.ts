@@ -39,7 +39,10 @@ export function isAlive(pid: number): boolean {
 
 /** Pids whose command line contains `marker`. */
 export function pidsWith(marker: string): number[] {
-  return readdirOr('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => cmdlineOf(pid).includes(marker));
+  return readdirOr('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => cmdlineOf(pid).includes(marker));
 }
 
 /** `pid` and every process below it. */

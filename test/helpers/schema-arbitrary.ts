@@ -23,7 +23,21 @@ export interface JsonSchema {
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
-  fc.constantFrom('', ' ', '\u0000', '\ud800', '\udfff\ud800', '../../../../etc/passwd', '/proc/self/environ', '%00', '${HOME}', '$(id)', '-rf', 'a'.repeat(5_000), '\u202e\u0007\u001b[2J'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\ud800',
+    '\udfff\ud800',
+    '../../../../etc/passwd',
+    '/proc/self/environ',
+    '%00',
+    '${HOME}',
+    '$(id)',
+    '-rf',
+    'a'.repeat(5_000),
+    '\u202e\u0007\u001b[2J',
+  ),
 );
 
 /** Numbers at every edge a column, a timer or an array index has. */

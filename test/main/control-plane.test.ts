@@ -23,7 +23,10 @@ beforeAll(async () => {
   te = await startTestEngine();
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-cp-'));
   let n = 0;
-  cp = new ControlPlane({ target: async () => ({ id: 'local', url: te.url, apiKey: te.adminKey }), chooseSavePath: async (name) => path.join(dir, `${n++}-${name}`) });
+  cp = new ControlPlane({
+    target: async () => ({ id: 'local', url: te.url, apiKey: te.adminKey }),
+    chooseSavePath: async (name) => path.join(dir, `${n++}-${name}`),
+  });
 });
 afterAll(async () => {
   await te?.stop();
@@ -94,7 +97,7 @@ describe('control plane', () => {
     const query = { start, end, search: 'offset=' };
     const listAll = async (): Promise<unknown[]> => {
       const listed: unknown[] = [];
-      for (let token: string | undefined; ; ) {
+      for (let token: string | undefined; ;) {
         const page = await cp.request({ method: 'GET', path: '/audit-logs', query: { ...query, limit: 100, ...(token ? { page_token: token } : {}) } });
         listed.push(...(page.body as unknown[]));
         token = page.headers['x-next-page-token'];
@@ -107,7 +110,10 @@ describe('control plane', () => {
     const r = await cp.download({ path: '/audit-logs/export/chunk', query: { ...query, format: 'jsonl', limit: 2 }, filename: 'audit.jsonl', cursor: true });
     expect(r.saved).toBe(true);
     expect(r.chunks).toBe(3);
-    const lines = (await fs.readFile(r.location!, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { path: string });
+    const lines = (await fs.readFile(r.location!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { path: string });
     expect(lines.map((l) => l.path).sort()).toEqual(((await listAll()) as Array<{ path: string }>).map((l) => l.path).sort());
     expect(r.bytes).toBe((await fs.stat(r.location!)).size);
   });
@@ -142,7 +148,9 @@ describe('control plane', () => {
 
       const escape = cp.binary({ method: 'GET', path: `/browsers/${s.session_id}/fs/read_file`, query: { path: '/../../etc/passwd' } });
       await expect(escape).rejects.toMatchObject({ error: { status: expect.any(Number), message: expect.any(String) } });
-      await expect(cp.binary({ method: 'POST', path: `/browsers/${s.session_id}/fs/upload`, json: {}, multipart: [{ name: 'a', value: 'b' }] })).rejects.toMatchObject({ error: { name: 'ValidationError' } });
+      await expect(
+        cp.binary({ method: 'POST', path: `/browsers/${s.session_id}/fs/upload`, json: {}, multipart: [{ name: 'a', value: 'b' }] }),
+      ).rejects.toMatchObject({ error: { name: 'ValidationError' } });
     } finally {
       await cp.request({ method: 'DELETE', path: `/browsers/${s.session_id}` });
     }

@@ -34,7 +34,11 @@ describe('credential vault', () => {
   });
 
   it('reports a basic_text backend as weak', async () => {
-    expect(await new CredentialVault(fakeCipher({ backend: 'basic_text' }), path.join(dir, 'x.json')).status()).toEqual({ backend: 'basic_text', available: true, weak: true });
+    expect(await new CredentialVault(fakeCipher({ backend: 'basic_text' }), path.join(dir, 'x.json')).status()).toEqual({
+      backend: 'basic_text',
+      available: true,
+      weak: true,
+    });
     expect(await new CredentialVault(fakeCipher({ backend: 'keychain' }), path.join(dir, 'x.json')).status()).toMatchObject({ weak: false });
   });
 

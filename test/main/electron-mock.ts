@@ -36,7 +36,12 @@ vi.mock('electron', () => {
     ipcMain,
     app: { getPath: unavailable, getVersion: () => '0.0.0-test', whenReady: () => new Promise(() => {}), on: () => {}, enableSandbox: () => {} },
     BrowserWindow: { getAllWindows: () => [], getFocusedWindow: () => null },
-    safeStorage: { isAsyncEncryptionAvailable: unavailable, encryptStringAsync: unavailable, decryptStringAsync: unavailable, getSelectedStorageBackend: () => 'basic_text' },
+    safeStorage: {
+      isAsyncEncryptionAvailable: unavailable,
+      encryptStringAsync: unavailable,
+      decryptStringAsync: unavailable,
+      getSelectedStorageBackend: () => 'basic_text',
+    },
     dialog: { showSaveDialog: unavailable, showErrorBox: () => {} },
     shell: { openExternal: unavailable },
     session: { defaultSession: {} },

@@ -1,7 +1,20 @@
 /** Type tests of the IPC contract: channel lists, argument/result types and the exposed API agree. */
 import { describe, expectTypeOf, it, expect } from 'vitest';
 import { INVOKE_CHANNELS, EVENT_CHANNELS } from '../../src/shared/ipc/channels.js';
-import { invokeArgs, type ApiRequest, type ApiResponse, type ConnectionInfo, type EventChannel, type ExposedApi, type InvokeArgs, type InvokeChannel, type InvokeResult, type InvokeResults, type IpcResult, type DownloadResult } from '../../src/shared/ipc/contract.js';
+import {
+  invokeArgs,
+  type ApiRequest,
+  type ApiResponse,
+  type ConnectionInfo,
+  type EventChannel,
+  type ExposedApi,
+  type InvokeArgs,
+  type InvokeChannel,
+  type InvokeResult,
+  type InvokeResults,
+  type IpcResult,
+  type DownloadResult,
+} from '../../src/shared/ipc/contract.js';
 import type { InvokeHandlers } from '../../src/main/ipc-router.js';
 
 describe('IPC contract types', () => {

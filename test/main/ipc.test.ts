@@ -81,7 +81,12 @@ describe('IPC router', () => {
     mocks(h)['api:request'].mockRejectedValueOnce(Object.assign(new Error('project is not empty'), { name: 'ApiError' }));
     const dispatch = createInvokeRouter(h, trusted);
     expect(await dispatch('connections:list', appFrame, [])).toEqual({ result: { ok: 'connections:list' } });
-    const req = { method: 'GET', path: '/browsers', query: { status: 'all', 'tags[team]': 'qa', limit: 20, include_deleted: true, exclude_method: ['GET', 'POST'] }, projectId: 'p1' };
+    const req = {
+      method: 'GET',
+      path: '/browsers',
+      query: { status: 'all', 'tags[team]': 'qa', limit: 20, include_deleted: true, exclude_method: ['GET', 'POST'] },
+      projectId: 'p1',
+    };
     expect(await dispatch('api:request', appFrame, [req])).toEqual({ error: { name: 'ApiError', message: 'project is not empty' } });
     expect(mocks(h)['api:request']).toHaveBeenCalledWith(req);
   });
@@ -92,12 +97,17 @@ describe('Electron IPC adapter', () => {
     const h = handlers();
     const streams: unknown[] = [];
     const cp = { stream: (req: unknown) => (streams.push(req), { dispose() {} }) } as unknown as ControlPlane;
-    const fake = ipcMain as unknown as { handlers: Map<string, (e: unknown, ...a: unknown[]) => Promise<unknown>>; listeners: Map<string, Set<(e: unknown, p: unknown) => void>> };
+    const fake = ipcMain as unknown as {
+      handlers: Map<string, (e: unknown, ...a: unknown[]) => Promise<unknown>>;
+      listeners: Map<string, Set<(e: unknown, p: unknown) => void>>;
+    };
     const dispose = registerIpc(h, cp, appFrameCheck(APP));
     try {
       expect([...fake.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
       expect(await fake.handlers.get('app:info')!({ senderFrame: appFrame })).toEqual({ result: { ok: 'app:info' } });
-      expect(await fake.handlers.get('app:info')!({ senderFrame: { url: 'https://evil.example/', parent: null } })).toMatchObject({ error: { name: 'ForbiddenSender' } });
+      expect(await fake.handlers.get('app:info')!({ senderFrame: { url: 'https://evil.example/', parent: null } })).toMatchObject({
+        error: { name: 'ForbiddenSender' },
+      });
 
       const posted: unknown[] = [];
       let closed = false;

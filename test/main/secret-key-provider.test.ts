@@ -101,7 +101,11 @@ describe('desktop secret key provider', () => {
     expect(weak.weak).toBe(true);
     expect(warnings).toEqual([WEAK_KEY_WARNING]);
 
-    const strong = keychainSecretKeyProvider({ cipher: fakeCipher({ backend: 'gnome_libsecret' }), file: path.join(userData, 'k2.json'), warn: (m) => warnings.push(m) });
+    const strong = keychainSecretKeyProvider({
+      cipher: fakeCipher({ backend: 'gnome_libsecret' }),
+      file: path.join(userData, 'k2.json'),
+      warn: (m) => warnings.push(m),
+    });
     await strong.getKey();
     expect(strong.weak).toBe(false);
     expect(warnings).toHaveLength(1);

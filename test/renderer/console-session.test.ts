@@ -17,7 +17,11 @@ afterAll(async () => {
 const H = { 'x-browserdeck-console': '1' };
 
 async function signIn(apiKey: string): Promise<{ res: Response; cookie: string }> {
-  const res = await fetch(te.url + '/console/session', { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+  const res = await fetch(te.url + '/console/session', {
+    method: 'POST',
+    headers: { ...H, 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: apiKey }),
+  });
   return { res, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] };
 }
 
@@ -46,7 +50,15 @@ describe('console session', () => {
     expect(r.status).toBe(401);
     expect(((await r.json()) as { message: string }).message).toBeTruthy();
     expect((await get('/org/projects', { cookie, 'x-browserdeck-console': 'yes' })).status).toBe(401);
-    expect((await fetch(te.url + '/console/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: te.adminKey }) })).status).toBe(400);
+    expect(
+      (
+        await fetch(te.url + '/console/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ api_key: te.adminKey }),
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('refuses wrong keys and malformed bodies with the Error object', async () => {

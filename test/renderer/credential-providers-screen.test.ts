@@ -103,7 +103,10 @@ describe('web console: credential providers', () => {
     await renamed.waitFor();
 
     await renamed.getByRole('button', { name: 'Delete ui-1p-work' }).click();
-    await page.getByRole('dialog', { name: /Delete credential provider ui-1p-work/ }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete credential provider ui-1p-work/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByRole('heading', { name: 'No credential providers' }).waitFor();
     expect((await te.client.credentialProviders.list()).getPaginatedItems()).toHaveLength(0);
   });

@@ -50,7 +50,9 @@ describe('desktop transport: binary calls', () => {
     const { api, calls } = recordingApi();
     const t = new DesktopTransport(api);
     const big = new Blob([new Uint8Array(MAX_BINARY_BYTES + 1)]);
-    const err = await t.binary({ method: 'POST', path: '/browsers/s1/fs/upload', multipart: [{ name: 'f', filename: 'big.bin', blob: big }] }).catch((e: unknown) => e);
+    const err = await t
+      .binary({ method: 'POST', path: '/browsers/s1/fs/upload', multipart: [{ name: 'f', filename: 'big.bin', blob: big }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toMatch(/more than the desktop app uploads at once .*use the API/);
     expect(calls).toHaveLength(0);

@@ -26,7 +26,9 @@ describe('web console: extensions', () => {
 
     await page.getByRole('button', { name: 'Upload extension' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Upload extension' });
-    await dialog.getByLabel('Zip file').setInputFiles({ name: 'broken.zip', mimeType: 'application/zip', buffer: await zipOf({ 'readme.txt': 'no manifest here' }) });
+    await dialog
+      .getByLabel('Zip file')
+      .setInputFiles({ name: 'broken.zip', mimeType: 'application/zip', buffer: await zipOf({ 'readme.txt': 'no manifest here' }) });
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect.poll(() => dialog.getByRole('alert').textContent()).toMatch(/manifest\.json/);
 
@@ -53,7 +55,10 @@ describe('web console: extensions', () => {
     await row.waitFor();
 
     await row.getByRole('button', { name: 'Delete ui-marker-ext' }).click();
-    await page.getByRole('dialog', { name: /Delete extension ui-marker-ext/ }).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete extension ui-marker-ext/ })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByRole('heading', { name: 'No extensions' }).waitFor();
     expect((await te.client.extensions.list({ name: 'ui-marker-ext' })).items).toHaveLength(0);
   });

@@ -30,7 +30,10 @@ export async function startLocalSite(): Promise<LocalSite> {
       res.writeHead(204).end();
     } else if (req.url === '/click') res.writeHead(200, { 'content-type': 'text/html' }).end(CLICK_PAGE);
     else if (req.url === '/console') res.writeHead(200, { 'content-type': 'text/html' }).end(CONSOLE_PAGE);
-    else if (req.url?.startsWith('/json')) res.writeHead(200, { 'content-type': 'application/json', 'x-test-header': 'pane-test' }).end(JSON.stringify({ ok: true, items: [1, 2, 3], method: req.method }));
+    else if (req.url?.startsWith('/json'))
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'x-test-header': 'pane-test' })
+        .end(JSON.stringify({ ok: true, items: [1, 2, 3], method: req.method }));
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -66,7 +69,16 @@ export const TEST_TIMEOUT = 300_000;
 export async function shown(c: Console, locator: Locator, timeout = Number(process.env.PANES_WAIT_MS ?? 240_000)): Promise<void> {
   const toasts = c.page.locator('.toast-error');
   const before = await toasts.count();
-  const outcome = await Promise.race([locator.first().waitFor({ timeout }).then(() => 'ok' as const), toasts.nth(before).waitFor({ timeout }).then(() => 'toast' as const)]).catch(async (err) => {
+  const outcome = await Promise.race([
+    locator
+      .first()
+      .waitFor({ timeout })
+      .then(() => 'ok' as const),
+    toasts
+      .nth(before)
+      .waitFor({ timeout })
+      .then(() => 'toast' as const),
+  ]).catch(async (err) => {
     await c.screenshot('failed-wait');
     throw err;
   });

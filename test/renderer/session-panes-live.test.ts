@@ -39,51 +39,71 @@ function canvasColours(frame: Frame): Promise<number> {
 }
 
 describe('session pane: live view', () => {
-  it('shows frames, takes a click, toggles read-only and cursor, takes a screenshot', async () => {
-    const s = await createSession(c, { start_url: `${site.url}/click` });
-    await openPane(c, s.session_id, 'live', 'Live view');
-    const { page } = c;
-    let frame = await liveFrame();
-    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { frames: number } }).__liveView.frames), { timeout: 90_000 }).toBeGreaterThan(0);
-    await expect.poll(() => canvasColours(frame), { timeout: 90_000 }).toBeGreaterThan(1);
-    // The page title reaches the live view's bar once the page has loaded.
-    await expect.poll(() => frame.locator('#title').textContent(), { timeout: 90_000 }).toContain('click counter');
+  it(
+    'shows frames, takes a click, toggles read-only and cursor, takes a screenshot',
+    async () => {
+      const s = await createSession(c, { start_url: `${site.url}/click` });
+      await openPane(c, s.session_id, 'live', 'Live view');
+      const { page } = c;
+      let frame = await liveFrame();
+      await expect
+        .poll(() => frame.evaluate(() => (window as unknown as { __liveView: { frames: number } }).__liveView.frames), { timeout: 90_000 })
+        .toBeGreaterThan(0);
+      await expect.poll(() => canvasColours(frame), { timeout: 90_000 }).toBeGreaterThan(1);
+      // The page title reaches the live view's bar once the page has loaded.
+      await expect.poll(() => frame.locator('#title').textContent(), { timeout: 90_000 }).toContain('click counter');
 
-    await page.frameLocator('iframe[title="Live view"]').locator('canvas').click({ position: { x: 200, y: 200 } });
-    await expect.poll(() => site.clicks, { timeout: 90_000 }).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('.viewport-info').textContent()).toContain('1024 × 768');
-    await c.screenshot('session-pane-live');
+      await page
+        .frameLocator('iframe[title="Live view"]')
+        .locator('canvas')
+        .click({ position: { x: 200, y: 200 } });
+      await expect.poll(() => site.clicks, { timeout: 90_000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.viewport-info').textContent()).toContain('1024 × 768');
+      await c.screenshot('session-pane-live');
 
-    // click, not uncheck(): the box shows the engine's state, so it only changes once the
-    // POST computer/cursor has answered (uncheck() checks at once and failed under load).
-    await page.getByLabel('Show cursor').click();
-    await expect.poll(() => frame.evaluate(() => (window as unknown as { __liveView: { cursor: { visible: boolean } } }).__liveView.cursor.visible), { timeout: 90_000 }).toBe(false);
-    await expect.poll(() => page.getByLabel('Show cursor').isChecked()).toBe(false);
+      // click, not uncheck(): the box shows the engine's state, so it only changes once the
+      // POST computer/cursor has answered (uncheck() checks at once and failed under load).
+      await page.getByLabel('Show cursor').click();
+      await expect
+        .poll(() => frame.evaluate(() => (window as unknown as { __liveView: { cursor: { visible: boolean } } }).__liveView.cursor.visible), {
+          timeout: 90_000,
+        })
+        .toBe(false);
+      await expect.poll(() => page.getByLabel('Show cursor').isChecked()).toBe(false);
 
-    await page.getByLabel('Read-only').check();
-    await expect.poll(() => page.locator('iframe[title="Live view"]').getAttribute('src')).toContain('readOnly=true');
-    frame = await liveFrame();
-    await expect.poll(() => frame.locator('#ro').isVisible(), { timeout: 90_000 }).toBe(true);
-    await page.frameLocator('iframe[title="Live view"]').locator('canvas').click({ position: { x: 220, y: 220 } });
-    // A read-only view forwards no input (its own counter of sent input messages stays 0).
-    expect(await frame.evaluate(() => (window as unknown as { __liveView: { sent: number } }).__liveView.sent)).toBe(0);
-    await page.getByRole('button', { name: /Screenshot/ }).click();
-    const shot = page.getByRole('img', { name: 'Screenshot of the session' });
-    await shot.waitFor({ timeout: 90_000 });
-    await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1024);
-    await c.screenshot('session-pane-live-screenshot');
-  }, TEST_TIMEOUT);
+      await page.getByLabel('Read-only').check();
+      await expect.poll(() => page.locator('iframe[title="Live view"]').getAttribute('src')).toContain('readOnly=true');
+      frame = await liveFrame();
+      await expect.poll(() => frame.locator('#ro').isVisible(), { timeout: 90_000 }).toBe(true);
+      await page
+        .frameLocator('iframe[title="Live view"]')
+        .locator('canvas')
+        .click({ position: { x: 220, y: 220 } });
+      // A read-only view forwards no input (its own counter of sent input messages stays 0).
+      expect(await frame.evaluate(() => (window as unknown as { __liveView: { sent: number } }).__liveView.sent)).toBe(0);
+      await page.getByRole('button', { name: /Screenshot/ }).click();
+      const shot = page.getByRole('img', { name: 'Screenshot of the session' });
+      await shot.waitFor({ timeout: 90_000 });
+      await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1024);
+      await c.screenshot('session-pane-live-screenshot');
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('changes the viewport with PATCH and shows the new size', async () => {
-    const s = await createSession(c);
-    await openPane(c, s.session_id, 'live', 'Live view');
-    const { page } = c;
-    await page.locator('.viewport-info').getByRole('button', { name: 'change' }).click();
-    await page.getByLabel('Viewport width').fill('800');
-    await page.getByLabel('Viewport height').fill('600');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.locator('.viewport-info').textContent(), { timeout: 90_000 }).toContain('800 × 600');
-    const fromApi = await c.te.client.browsers.retrieve(s.session_id);
-    expect(fromApi.viewport).toMatchObject({ width: 800, height: 600 });
-  }, TEST_TIMEOUT);
+  it(
+    'changes the viewport with PATCH and shows the new size',
+    async () => {
+      const s = await createSession(c);
+      await openPane(c, s.session_id, 'live', 'Live view');
+      const { page } = c;
+      await page.locator('.viewport-info').getByRole('button', { name: 'change' }).click();
+      await page.getByLabel('Viewport width').fill('800');
+      await page.getByLabel('Viewport height').fill('600');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => page.locator('.viewport-info').textContent(), { timeout: 90_000 }).toContain('800 × 600');
+      const fromApi = await c.te.client.browsers.retrieve(s.session_id);
+      expect(fromApi.viewport).toMatchObject({ width: 800, height: 600 });
+    },
+    TEST_TIMEOUT,
+  );
 });

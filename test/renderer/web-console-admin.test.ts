@@ -118,7 +118,8 @@ describe('web console: admin', () => {
     const stored = async () => {
       let n = 0;
       const window = { start: new Date(Date.now() - 600_000).toISOString(), end: new Date(Date.now() + 60_000).toISOString() };
-      for await (const e of te.client.auditLogs.list({ ...window, method: 'GET', search: '/org/projects?limit=1&offset=' })) if (e.path.startsWith('/org/projects?limit=1&offset=')) n++;
+      for await (const e of te.client.auditLogs.list({ ...window, method: 'GET', search: '/org/projects?limit=1&offset=' }))
+        if (e.path.startsWith('/org/projects?limit=1&offset=')) n++;
       return n;
     };
     await expect.poll(stored, { timeout: 30_000, interval: 200 }).toBe(55);
@@ -139,7 +140,10 @@ describe('web console: admin', () => {
     const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'bd-audit-')), download.suggestedFilename());
     await download.saveAs(file);
     expect(download.suggestedFilename()).toMatch(/^audit-logs-.*\.jsonl$/);
-    const lines = (await fs.readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { path: string; method: string });
+    const lines = (await fs.readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { path: string; method: string });
     expect(lines.filter((l) => l.method === 'GET' && l.path.startsWith('/org/projects')).length).toBeGreaterThanOrEqual(55);
     await fs.rm(path.dirname(file), { recursive: true, force: true });
   });

@@ -93,7 +93,13 @@ describe('web console follows the engine live', () => {
     const before = navigations;
     const again = await startTestEngine({ port, dataDir: te.dataDir, uiDir: build.rendererDir, databaseUrl: te.engine.config.databaseUrl });
     const old = te;
-    te = { ...again, stop: async () => { await again.stop(); await old.stop(); } };
+    te = {
+      ...again,
+      stop: async () => {
+        await again.stop();
+        await old.stop();
+      },
+    };
     await page.locator('[data-feed-status="live"]').waitFor({ timeout: 15_000 });
 
     await again.client.browsers.create({ headless: true, name: 'after-restart', timeout_seconds: 300 });

@@ -25,6 +25,7 @@ describe('parseInstantOrDuration', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['', 'yesterday', '5x', 'm5', '5', '2025-01-02', '2025-01-02T15:04:05', '2025-13-45T99:99:99Z', '-5m']) expect(parseInstantOrDuration(bad, now), bad).toBeUndefined();
+    for (const bad of ['', 'yesterday', '5x', 'm5', '5', '2025-01-02', '2025-01-02T15:04:05', '2025-13-45T99:99:99Z', '-5m'])
+      expect(parseInstantOrDuration(bad, now), bad).toBeUndefined();
   });
 });

@@ -55,10 +55,8 @@ export const apiKeysFeature: Feature = {
       return sendPage(reply, await keys.list(req.auth, query), page);
     });
 
-    app.get(
-      '/org/api_keys/:id',
-      { schema: { tags, params: IdParam, querystring: ApiKeyGetQuerySchema, response: { 200: ApiKeySchema } } },
-      async (req) => keys.get(req.auth, req.params.id, req.query.include_deleted ?? false),
+    app.get('/org/api_keys/:id', { schema: { tags, params: IdParam, querystring: ApiKeyGetQuerySchema, response: { 200: ApiKeySchema } } }, async (req) =>
+      keys.get(req.auth, req.params.id, req.query.include_deleted ?? false),
     );
 
     app.patch(

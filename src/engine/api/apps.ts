@@ -32,7 +32,12 @@ export const appsFeature: Feature = {
     ctx.services.invocations = invocations;
     ctx.authenticators.push(invocations.keys.authenticator());
     ctx.projects.addUsageCounter(async (projectId) => {
-      const r = await ctx.db.selectFrom('deployments').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      const r = await ctx.db
+        .selectFrom('deployments')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
       return { what: 'deployments', count: Number(r.n) };
     });
     installInvocationBrowserChecks(app, ctx);

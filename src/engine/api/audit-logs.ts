@@ -20,23 +20,19 @@ export const auditLogsFeature: Feature = {
     // is queued when its response ends, and a search that starts after that response sees it.
     // Only reads of the log pay for this; recording stays off every other request's path.
     const flushed = () => (ctx.services.auditWriter as AuditWriter | undefined)?.flush();
-    app.get(
-      '/audit-logs',
-      { schema: { tags, querystring: AuditSearchQuerySchema, response: { 200: AuditLogListSchema } } },
-      async (req, reply) => {
-        const q = req.query;
-        const { limit = 100 } = q; // the schema's default: always set by validation
-        const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), { maxWindowDays: MAX_WINDOW_DAYS });
-        const after = q.page_token ? decodeCursor(q.page_token, 'page_token') : undefined;
-        await flushed();
-        const rows = await findAuditRows(ctx.db, filter, after, limit);
-        const hasMore = rows.length > limit;
-        const page = hasMore ? rows.slice(0, limit) : rows;
-        reply.header('X-Has-More', hasMore ? 'true' : 'false');
-        if (hasMore) reply.header('X-Next-Page-Token', encodeCursor(positionOf(page[page.length - 1])));
-        return page.map(entryOf);
-      },
-    );
+    app.get('/audit-logs', { schema: { tags, querystring: AuditSearchQuerySchema, response: { 200: AuditLogListSchema } } }, async (req, reply) => {
+      const q = req.query;
+      const { limit = 100 } = q; // the schema's default: always set by validation
+      const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), { maxWindowDays: MAX_WINDOW_DAYS });
+      const after = q.page_token ? decodeCursor(q.page_token, 'page_token') : undefined;
+      await flushed();
+      const rows = await findAuditRows(ctx.db, filter, after, limit);
+      const hasMore = rows.length > limit;
+      const page = hasMore ? rows.slice(0, limit) : rows;
+      reply.header('X-Has-More', hasMore ? 'true' : 'false');
+      if (hasMore) reply.header('X-Next-Page-Token', encodeCursor(positionOf(page[page.length - 1])));
+      return page.map(entryOf);
+    });
     app.get(
       '/audit-logs/export/chunk',
       { schema: { tags, querystring: AuditExportQuerySchema, response: { 200: AuditExportChunkSchema } } },

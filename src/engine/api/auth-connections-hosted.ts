@@ -47,7 +47,10 @@ export function registerHostedPage(app: App, connections: AuthConnections, servi
   const schema = { hide: true, params: IdParam, querystring: HostedQuery };
   app.get('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
     const { row, flow } = await hostedFlow(req);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(hostedPage(row.domain, flow, req.url));
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(hostedPage(row.domain, flow, req.url));
   });
   app.post('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
     const { row } = await hostedFlow(req);

@@ -103,7 +103,11 @@ export const authConnectionsFeature: Feature = {
     ctx.services.authConnections = service;
     ctx.services.authHealthChecks = health;
     ctx.projects.addUsageCounter(async (projectId) => {
-      const r = await ctx.db.selectFrom('auth_connections').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+      const r = await ctx.db
+        .selectFrom('auth_connections')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
       return { what: 'auth connections', count: Number(r?.n ?? 0) };
     });
     ctx.onStop(async () => {
@@ -137,7 +141,13 @@ export const authConnectionsFeature: Feature = {
         // Validate before creating the profile, so a bad request leaves nothing behind.
         const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
         const profileId = await profileAccess(ctx).ensure(scope, row.profile_name);
-        return dto(await connections.update(row.id, { profile_id: profileId, next_check_at: new Date(ctx.clock.now().getTime() + row.health_check_interval * 1000).toISOString() }, row));
+        return dto(
+          await connections.update(
+            row.id,
+            { profile_id: profileId, next_check_at: new Date(ctx.clock.now().getTime() + row.health_check_interval * 1000).toISOString() },
+            row,
+          ),
+        );
       },
     );
     app.get(
@@ -172,7 +182,8 @@ export const authConnectionsFeature: Feature = {
         const proxyId = await proxyIdOf(scope, body.proxy);
         await providers()?.checkRef(scope.orgId, body.credential);
         const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
-        if (body.health_check_interval !== undefined) await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
+        if (body.health_check_interval !== undefined)
+          await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
         return dto((await connections.byId(row.id))!);
       },
     );
@@ -199,9 +210,19 @@ export const authConnectionsFeature: Feature = {
         const body = req.body ?? {};
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
-        const flow = await service.startFlow(row, 'LOGIN', { proxyId: proxyId === undefined ? undefined : proxyId, recordSession: body.record_session, telemetry: body.browser_telemetry });
+        const flow = await service.startFlow(row, 'LOGIN', {
+          proxyId: proxyId === undefined ? undefined : proxyId,
+          recordSession: body.record_session,
+          telemetry: body.browser_telemetry,
+        });
         const v = flow.view;
-        const res: Static<typeof LoginResponseSchema> = { id: row.id, flow_expires_at: v.flow_expires_at, flow_type: v.flow_type, hosted_url: v.hosted_url, handoff_code: v.handoff_code };
+        const res: Static<typeof LoginResponseSchema> = {
+          id: row.id,
+          flow_expires_at: v.flow_expires_at,
+          flow_type: v.flow_type,
+          hosted_url: v.hosted_url,
+          handoff_code: v.handoff_code,
+        };
         if (v.live_view_url) res.live_view_url = v.live_view_url;
         return res;
       },
@@ -262,8 +283,17 @@ export const authConnectionsFeature: Feature = {
     // Flows do not survive a restart (their browsers are gone): record that honestly.
     const rows = await ctx.db.selectFrom('auth_connections').select(['id', 'flow']).where('flow', 'like', '%"flow_status":"IN_PROGRESS"%').execute();
     for (const r of rows) {
-      const flow = { ...(JSON.parse(r.flow!) as FlowView), flow_status: 'FAILED', error_code: 'engine_restarted', error_message: 'the engine restarted while this flow was in progress' };
-      await ctx.db.updateTable('auth_connections').set({ flow: JSON.stringify(flow) }).where('id', '=', r.id).execute();
+      const flow = {
+        ...(JSON.parse(r.flow!) as FlowView),
+        flow_status: 'FAILED',
+        error_code: 'engine_restarted',
+        error_message: 'the engine restarted while this flow was in progress',
+      };
+      await ctx.db
+        .updateTable('auth_connections')
+        .set({ flow: JSON.stringify(flow) })
+        .where('id', '=', r.id)
+        .execute();
       await ctx.db.updateTable('auth_timeline').set({ status: 'FAILED', error_code: 'engine_restarted' }).where('id', '=', flow.id).execute();
     }
     noteRecovered(ctx.db, 'login flows (FAILED engine_restarted)', rows.length);

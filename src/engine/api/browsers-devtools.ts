@@ -43,7 +43,6 @@ function packagedProtocolDocument(): string {
 }
 
 export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions: SessionManager, jwt: SessionJwt): void {
-
   const session = (req: SessionRequest) => sessions.require(req.auth, req.params.id);
   const browserWs = async (rt: SessionRuntime) => (await rt.ready()).wsUrl;
   /** The session's public CDP URL with a fresh token (a day, like `/json/version` always gave). */
@@ -110,5 +109,7 @@ export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions
     if (res.status !== 200) throw new Error(`DevTools /json/protocol answered ${res.status}`);
     return reply.type('application/json; charset=utf-8').send(res.body);
   });
-  app.get('/json/protocol', { config: { public: true }, schema: { tags } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(packagedProtocolDocument()));
+  app.get('/json/protocol', { config: { public: true }, schema: { tags } }, async (_req, reply) =>
+    reply.type('application/json; charset=utf-8').send(packagedProtocolDocument()),
+  );
 }

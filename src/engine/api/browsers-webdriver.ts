@@ -77,7 +77,8 @@ export const webdriverFeature: Feature = {
       if (newSession || out.includes('goog:chromeOptions') || out.includes('webSocketUrl')) {
         const parsed = parseJson(out);
         if (parsed !== undefined) {
-          const bidiUrl = newSession && bidi && answer.status === 200 ? (await sessions.dto(await sessions.getRow(req.auth, handle.id))).webdriver_ws_url : undefined;
+          const bidiUrl =
+            newSession && bidi && answer.status === 200 ? (await sessions.dto(await sessions.getRow(req.auth, handle.id))).webdriver_ws_url : undefined;
           out = Buffer.from(JSON.stringify(publicCapabilities(parsed, bidiUrl)));
         }
       }

@@ -29,7 +29,6 @@ import {
   SessionUpdateSchema,
 } from '../../shared/wire/sessions.js';
 
-
 /** `tags[k]=v` query keys (the official client sends them percent-encoded: `tags%5Bk%5D=v`). */
 function tagFilters(query: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -52,7 +51,12 @@ export const sessionsFeature: Feature = {
     ctx.services.sessionLimits = sessions.limits;
     ctx.authenticators.push(sessionJwtAuthenticator(jwt), webdriverBasicAuthenticator(jwt, ctx.apiKeys));
     ctx.projects.addUsageCounter(async (projectId) => {
-      const r = await ctx.db.selectFrom('browser_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      const r = await ctx.db
+        .selectFrom('browser_sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
       return { what: 'active browser sessions', count: Number(r.n) };
     });
     const proxy = createCdpProxy(sessions);
@@ -62,7 +66,9 @@ export const sessionsFeature: Feature = {
     ctx.onStop(() => sessions.stopAll());
 
     const tags = ['browsers'];
-    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req, reply) => sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }));
+    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req, reply) =>
+      sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }),
+    );
 
     app.get(
       '/browsers',
@@ -77,20 +83,23 @@ export const sessionsFeature: Feature = {
         const q = req.query;
         const page = pageOf(q);
         const status = q.status ?? (q.include_deleted ? 'all' : 'active');
-        const rows = await listSessions(ctx.db, ctx.store.dialect, { orgId: req.auth.orgId, projectId: req.auth.projectId, status, query: q.query, tags: tagFilters(q), ...page });
+        const rows = await listSessions(ctx.db, ctx.store.dialect, {
+          orgId: req.auth.orgId,
+          projectId: req.auth.projectId,
+          status,
+          query: q.query,
+          tags: tagFilters(q),
+          ...page,
+        });
         const items = sendPage(reply, rows, page);
         return sessions.dtos(items);
       },
     );
 
-    app.get(
-      '/browsers/:id',
-      { schema: { tags, params: IdParam, querystring: SessionGetQuerySchema, response: { 200: SessionSchema } } },
-      async (req) => {
-        const { id } = req.params;
-        return sessions.dto(await sessions.getRow(req.auth, id, req.query.include_deleted ?? false));
-      },
-    );
+    app.get('/browsers/:id', { schema: { tags, params: IdParam, querystring: SessionGetQuerySchema, response: { 200: SessionSchema } } }, async (req) => {
+      const { id } = req.params;
+      return sessions.dto(await sessions.getRow(req.auth, id, req.query.include_deleted ?? false));
+    });
 
     app.patch('/browsers/:id', { schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } } }, async (req) => {
       const row = await updateSession(ctx.db, sessions, req.auth, req.params.id, req.body ?? {}, ctx.services[PROXY_HOOKS] as ProxyHooks | undefined);
@@ -109,6 +118,12 @@ export const sessionsFeature: Feature = {
   },
   async started(ctx) {
     const sessions = ctx.services.sessions as SessionManager;
-    await recoverSessions({ db: ctx.db, nodeId: sessions.nodeId, sessionsDir: path.join(ctx.config.dataDir, 'sessions'), owned: (id) => !!sessions.get(id), now: ctx.clock.now() });
+    await recoverSessions({
+      db: ctx.db,
+      nodeId: sessions.nodeId,
+      sessionsDir: path.join(ctx.config.dataDir, 'sessions'),
+      owned: (id) => !!sessions.get(id),
+      now: ctx.clock.now(),
+    });
   },
 };

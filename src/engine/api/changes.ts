@@ -19,7 +19,12 @@ export const changesFeature: Feature = {
   name: 'changes',
   async register(app, ctx) {
     if (ctx.store.dialect === 'postgres' && ctx.config.databaseUrl) {
-      const relay = await relayChangesAcrossNodes({ db: ctx.db, databaseUrl: ctx.config.databaseUrl, bus: resourceChanges(ctx.db), onError: (err) => ctx.log.warn({ err }, 'change feed relay between nodes') });
+      const relay = await relayChangesAcrossNodes({
+        db: ctx.db,
+        databaseUrl: ctx.config.databaseUrl,
+        bus: resourceChanges(ctx.db),
+        onError: (err) => ctx.log.warn({ err }, 'change feed relay between nodes'),
+      });
       ctx.onStop(() => relay.close());
     }
     app.get('/changes', { schema: { hide: true } as object }, async (req, reply) => {

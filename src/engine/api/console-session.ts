@@ -32,7 +32,6 @@ interface ConsoleEntry {
   savedUse: number;
 }
 
-
 const hashToken = (t: string): string => createHash('sha256').update(t).digest('hex');
 
 function consoleHeader(request: FastifyRequest): boolean {
@@ -53,7 +52,13 @@ function cookieToken(request: FastifyRequest): string | undefined {
 function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, clear = false): void {
   reply.header(
     'set-cookie',
-    fastifyCookie.serialize(CONSOLE_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: request.protocol === 'https', ...(clear ? { maxAge: 0 } : {}) }),
+    fastifyCookie.serialize(CONSOLE_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      secure: request.protocol === 'https',
+      ...(clear ? { maxAge: 0 } : {}),
+    }),
   );
 }
 
@@ -65,11 +70,17 @@ export class ConsoleSessions {
 
   async open(keyId: string): Promise<string> {
     await this.sweep();
-    const n = await this.ctx.db.selectFrom('console_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await this.ctx.db
+      .selectFrom('console_sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     if (Number(n.n) >= MAX_SESSIONS) throw ApiError.tooMany('too many console sessions; try again later', 'too_many_console_sessions', 60);
     const token = randomBytes(32).toString('base64url');
     const entry = { keyId, lastUsed: Date.now(), savedUse: Date.now() };
-    await this.ctx.db.insertInto('console_sessions').values({ token_hash: hashToken(token), key_id: keyId, last_used_at: new Date(entry.lastUsed).toISOString() }).execute();
+    await this.ctx.db
+      .insertInto('console_sessions')
+      .values({ token_hash: hashToken(token), key_id: keyId, last_used_at: new Date(entry.lastUsed).toISOString() })
+      .execute();
     this.byTokenHash.set(hashToken(token), entry);
     return token;
   }
@@ -95,7 +106,16 @@ export class ConsoleSessions {
     const row = await this.ctx.db
       .selectFrom('api_keys')
       .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
-      .select(['api_keys.id', 'api_keys.org_id', 'api_keys.project_id', 'api_keys.name', 'api_keys.masked_key', 'api_keys.expires_at', 'api_keys.deleted_at', 'orgs.admin_email'])
+      .select([
+        'api_keys.id',
+        'api_keys.org_id',
+        'api_keys.project_id',
+        'api_keys.name',
+        'api_keys.masked_key',
+        'api_keys.expires_at',
+        'api_keys.deleted_at',
+        'orgs.admin_email',
+      ])
       .where('api_keys.id', '=', entry.keyId)
       .executeTakeFirst();
     if (!row || row.deleted_at || (row.expires_at && Date.parse(row.expires_at) <= this.ctx.clock.now().getTime())) {
@@ -106,7 +126,11 @@ export class ConsoleSessions {
     // The stored last use only needs the idle timeout's precision: written at most once a minute.
     if (entry.lastUsed - entry.savedUse > SAVE_USE_EVERY_MS) {
       entry.savedUse = entry.lastUsed;
-      await this.ctx.db.updateTable('console_sessions').set({ last_used_at: new Date(entry.lastUsed).toISOString() }).where('token_hash', '=', h).execute();
+      await this.ctx.db
+        .updateTable('console_sessions')
+        .set({ last_used_at: new Date(entry.lastUsed).toISOString() })
+        .where('token_hash', '=', h)
+        .execute();
     }
     return {
       credential: { orgId: row.org_id, strategy: 'api_key', userId: row.id, email: row.admin_email, projectId: row.project_id },
@@ -132,7 +156,10 @@ export class ConsoleSessions {
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const [h, e] of this.byTokenHash) if (now - e.lastUsed > IDLE_TTL_MS) this.byTokenHash.delete(h);
-    await this.ctx.db.deleteFrom('console_sessions').where('last_used_at', '<', new Date(now - IDLE_TTL_MS).toISOString()).execute();
+    await this.ctx.db
+      .deleteFrom('console_sessions')
+      .where('last_used_at', '<', new Date(now - IDLE_TTL_MS).toISOString())
+      .execute();
   }
 }
 
@@ -158,20 +185,16 @@ export const consoleSessionFeature: Feature = {
 
     const tags = ['console'];
     const config = { public: true };
-    app.post(
-      '/console/session',
-      { config, schema: { tags, body: ConsoleSignInSchema, response: { 200: SignedIn } } },
-      async (request, reply) => {
-        requireConsoleHeader(request);
-        const credential = await ctx.apiKeys.authenticate(request.body.api_key.trim());
-        if (!credential || credential.strategy !== 'api_key') throw ApiError.unauthorized('invalid or expired API key');
-        const token = await sessions.open(credential.userId);
-        const found = await sessions.resolve(token);
-        if (!found) throw ApiError.unauthorized('invalid or expired API key');
-        setCookie(request, reply, token);
-        return found.info;
-      },
-    );
+    app.post('/console/session', { config, schema: { tags, body: ConsoleSignInSchema, response: { 200: SignedIn } } }, async (request, reply) => {
+      requireConsoleHeader(request);
+      const credential = await ctx.apiKeys.authenticate(request.body.api_key.trim());
+      if (!credential || credential.strategy !== 'api_key') throw ApiError.unauthorized('invalid or expired API key');
+      const token = await sessions.open(credential.userId);
+      const found = await sessions.resolve(token);
+      if (!found) throw ApiError.unauthorized('invalid or expired API key');
+      setCookie(request, reply, token);
+      return found.info;
+    });
     app.get('/console/session', { config, schema: { tags, response: { 200: SignedIn } } }, async (request) => {
       requireConsoleHeader(request);
       const token = cookieToken(request);

@@ -92,9 +92,13 @@ export const credentialProvidersFeature: Feature = {
       requireApiKey(req.auth);
       return { items: await service.items(await records.get(req.auth.orgId, req.params.id)) };
     });
-    app.post('/org/credential_providers/:id/test', { schema: { tags, params: IdParam, response: { 200: CredentialProviderTestResultSchema } } }, async (req) => {
-      requireApiKey(req.auth);
-      return service.test(await records.get(req.auth.orgId, req.params.id));
-    });
+    app.post(
+      '/org/credential_providers/:id/test',
+      { schema: { tags, params: IdParam, response: { 200: CredentialProviderTestResultSchema } } },
+      async (req) => {
+        requireApiKey(req.auth);
+        return service.test(await records.get(req.auth.orgId, req.params.id));
+      },
+    );
   },
 };

@@ -6,8 +6,15 @@ import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { Credentials } from '../domain/credentials/credentials.js';
 import { secretsOf } from '../domain/secrets/secrets-service.js';
-import { CredentialCreateSchema, CredentialIdParamSchema as IdParam, CredentialListQuerySchema, CredentialListSchema, CredentialPatchSchema, CredentialSchema, TotpCodeSchema } from '../../shared/wire/identity.js';
-
+import {
+  CredentialCreateSchema,
+  CredentialIdParamSchema as IdParam,
+  CredentialListQuerySchema,
+  CredentialListSchema,
+  CredentialPatchSchema,
+  CredentialSchema,
+  TotpCodeSchema,
+} from '../../shared/wire/identity.js';
 
 export const credentialsFeature: Feature = {
   name: 'credentials',
@@ -15,7 +22,11 @@ export const credentialsFeature: Feature = {
     const credentials = new Credentials(ctx.db, ctx.clock, await secretsOf(ctx));
     ctx.services.credentials = credentials;
     ctx.projects.addUsageCounter(async (projectId) => {
-      const r = await ctx.db.selectFrom('credentials').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+      const r = await ctx.db
+        .selectFrom('credentials')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
       return { what: 'credentials', count: Number(r?.n ?? 0) };
     });
     const tags = ['credentials'];

@@ -12,7 +12,14 @@ import type { App } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { AppObjectIdParamSchema as IdParam, DeploymentListQuerySchema, DeploymentListSchema, DeploymentSchema, EventsSinceQuerySchema, LocalDeploymentSchema } from '../../shared/wire/apps.js';
+import {
+  AppObjectIdParamSchema as IdParam,
+  DeploymentListQuerySchema,
+  DeploymentListSchema,
+  DeploymentSchema,
+  EventsSinceQuerySchema,
+  LocalDeploymentSchema,
+} from '../../shared/wire/apps.js';
 import { multipartError, saveFilePart } from '../runtime/uploads/multipart-files.js';
 import { orgWideKeyFirst } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
@@ -62,7 +69,12 @@ function parseBool(v: string, field: string): boolean {
 
 /** Reads the multipart form, streaming `file` to `uploadPath` while hashing it. */
 async function readForm(req: FastifyRequest, uploadPath: string): Promise<CommonFields & { checksum?: string }> {
-  if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'expected a multipart/form-data body with a zip in `file` (for a directory of the engine machine use POST /deployments/local)');
+  if (!req.isMultipart())
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      'expected a multipart/form-data body with a zip in `file` (for a directory of the engine machine use POST /deployments/local)',
+    );
   const out: CommonFields & { checksum?: string } = { envVars: {}, version: DEFAULT_VERSION, force: false };
   try {
     for await (const part of req.parts()) {
@@ -82,7 +94,11 @@ async function readForm(req: FastifyRequest, uploadPath: string): Promise<Common
       else if (part.fieldname === 'version') out.version = checkVersion(value);
       else if (part.fieldname === 'force') out.force = parseBool(value, 'force');
       else if (part.fieldname === 'region') checkRegion(value);
-      else if (part.fieldname === 'source') throw ApiError.unprocessable('deploying from a GitHub source is not supported by this engine (it works offline); upload a zip in `file` or use POST /deployments/local', 'source_not_supported');
+      else if (part.fieldname === 'source')
+        throw ApiError.unprocessable(
+          'deploying from a GitHub source is not supported by this engine (it works offline); upload a zip in `file` or use POST /deployments/local',
+          'source_not_supported',
+        );
       else throw ApiError.invalidField(part.fieldname, 'is not a known field');
     }
   } catch (err) {
@@ -97,14 +113,23 @@ export async function registerDeploymentRoutes(app: App, ctx: EngineContext, dep
   const Ref = DeploymentSchema;
 
   await app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: MAX_ENV_VARS + 20, parts: MAX_ENV_VARS + 21 }, throwFileSizeLimit: true });
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: MAX_ENV_VARS + 20, parts: MAX_ENV_VARS + 21 },
+      throwFileSizeLimit: true,
+    });
     scope.post('/deployments', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: Ref } } }, async (req) => {
       const uploads = path.join(deployments.root, '.uploads');
       await fsp.mkdir(uploads, { recursive: true, mode: 0o700 });
       const upload = path.join(uploads, `${newId()}.zip`);
       try {
         const f = await readForm(req, upload);
-        return await deployments.create(req.auth, { source: { kind: 'zip', file: upload, checksum: f.checksum! }, entrypoint: f.entrypoint, envVars: f.envVars, version: f.version, force: f.force });
+        return await deployments.create(req.auth, {
+          source: { kind: 'zip', file: upload, checksum: f.checksum! },
+          entrypoint: f.entrypoint,
+          envVars: f.envVars,
+          version: f.version,
+          force: f.force,
+        });
       } finally {
         await fsp.rm(upload, { force: true });
       }
@@ -129,12 +154,20 @@ export async function registerDeploymentRoutes(app: App, ctx: EngineContext, dep
       if (!st?.isDirectory()) throw ApiError.invalidField('source_path', `'${b.source_path}' is not a directory on the engine machine`);
       const envVars: Record<string, string> = {};
       for (const [k, v] of Object.entries(b.env_vars ?? {})) addEnv(envVars, k, v, `env_vars.${k}`);
-      const input: DeploymentInput = { source: { kind: 'local', path: path.resolve(b.source_path) }, entrypoint: b.entrypoint_rel_path, envVars, version: b.version ?? DEFAULT_VERSION, force: b.force ?? false };
+      const input: DeploymentInput = {
+        source: { kind: 'local', path: path.resolve(b.source_path) },
+        entrypoint: b.entrypoint_rel_path,
+        envVars,
+        version: b.version ?? DEFAULT_VERSION,
+        force: b.force ?? false,
+      };
       return deployments.create(req.auth, input);
     },
   );
 
-  app.get('/deployments/:id', { schema: { tags, params: IdParam, response: { 200: Ref } } }, async (req) => deploymentDto(await deployments.get(req.auth, req.params.id)));
+  app.get('/deployments/:id', { schema: { tags, params: IdParam, response: { 200: Ref } } }, async (req) =>
+    deploymentDto(await deployments.get(req.auth, req.params.id)),
+  );
 
   app.get(
     '/deployments',

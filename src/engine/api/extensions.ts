@@ -63,34 +63,38 @@ export const extensionsFeature: Feature = {
         }
       });
 
-      scope.post('/browsers/:id/extensions', { schema: { tags: ['browsers'], params: SessionIdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
-        const sessions = ctx.services.sessions as SessionRegistry;
-        const handle = await sessions.require(req.auth, req.params.id);
-        const staging = path.join(handle.extensionsDir, '.uploads', newId());
-        try {
-          const uploads = await readSessionExtensionUploads(req, staging);
-          // All unpacked beside first, then swapped in: one bad zip changes nothing on disk.
-          const unpacked: Array<{ fresh: string; loadDir: string; name: string }> = [];
-          for (const [i, u] of uploads.entries()) {
-            const fresh = path.join(staging, `unpacked-${u.name}`);
-            unpacked.push({ fresh, name: u.name, loadDir: await unpackExtension(u.zipFile, fresh, `extensions[${i}][zip_file]`) });
+      scope.post(
+        '/browsers/:id/extensions',
+        { schema: { tags: ['browsers'], params: SessionIdParam, consumes: ['multipart/form-data'] } },
+        async (req, reply) => {
+          const sessions = ctx.services.sessions as SessionRegistry;
+          const handle = await sessions.require(req.auth, req.params.id);
+          const staging = path.join(handle.extensionsDir, '.uploads', newId());
+          try {
+            const uploads = await readSessionExtensionUploads(req, staging);
+            // All unpacked beside first, then swapped in: one bad zip changes nothing on disk.
+            const unpacked: Array<{ fresh: string; loadDir: string; name: string }> = [];
+            for (const [i, u] of uploads.entries()) {
+              const fresh = path.join(staging, `unpacked-${u.name}`);
+              unpacked.push({ fresh, name: u.name, loadDir: await unpackExtension(u.zipFile, fresh, `extensions[${i}][zip_file]`) });
+            }
+            const dirs: string[] = [];
+            for (const u of unpacked) {
+              const target = path.join(handle.extensionsDir, 'loaded', u.name);
+              await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+              await fsp.rm(target, { recursive: true, force: true });
+              await fsp.rename(u.fresh, target);
+              dirs.push(path.join(target, path.relative(u.fresh, u.loadDir)));
+            }
+            await handle.loadExtensions(dirs).catch((err: Error) => {
+              throw new ApiError(422, 'extension_load_failed', `the browser could not be restarted with the extensions: ${err.message}`);
+            });
+            return reply.status(204).send();
+          } finally {
+            await fsp.rm(staging, { recursive: true, force: true });
           }
-          const dirs: string[] = [];
-          for (const u of unpacked) {
-            const target = path.join(handle.extensionsDir, 'loaded', u.name);
-            await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-            await fsp.rm(target, { recursive: true, force: true });
-            await fsp.rename(u.fresh, target);
-            dirs.push(path.join(target, path.relative(u.fresh, u.loadDir)));
-          }
-          await handle.loadExtensions(dirs).catch((err: Error) => {
-            throw new ApiError(422, 'extension_load_failed', `the browser could not be restarted with the extensions: ${err.message}`);
-          });
-          return reply.status(204).send();
-        } finally {
-          await fsp.rm(staging, { recursive: true, force: true });
-        }
-      });
+        },
+      );
     });
 
     app.get(

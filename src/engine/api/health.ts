@@ -24,7 +24,13 @@ export const healthFeature: Feature = {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STORE_PROBE_MS)));
       try {
-        return await Promise.race([sql`select 1`.execute(ctx.db).then(() => true, () => false), late]);
+        return await Promise.race([
+          sql`select 1`.execute(ctx.db).then(
+            () => true,
+            () => false,
+          ),
+          late,
+        ]);
       } finally {
         clearTimeout(timer);
       }

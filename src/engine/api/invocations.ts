@@ -50,12 +50,12 @@ export function registerInvocationRoutes(app: App, ctx: EngineContext, invocatio
     },
   );
 
-  app.get('/invocations/:id', { schema: { tags, params: IdParam, response: { 200: InvocationSchema } } }, async (req) => invocationDto(await invocations.get(req.auth, req.params.id)));
+  app.get('/invocations/:id', { schema: { tags, params: IdParam, response: { 200: InvocationSchema } } }, async (req) =>
+    invocationDto(await invocations.get(req.auth, req.params.id)),
+  );
 
-  app.patch(
-    '/invocations/:id',
-    { schema: { tags, params: IdParam, body: InvocationUpdateSchema, response: { 200: InvocationSchema } } },
-    async (req) => invocationDto(await invocations.update(req.auth, req.params.id, req.body)),
+  app.patch('/invocations/:id', { schema: { tags, params: IdParam, body: InvocationUpdateSchema, response: { 200: InvocationSchema } } }, async (req) =>
+    invocationDto(await invocations.update(req.auth, req.params.id, req.body)),
   );
 
   app.get(

@@ -17,8 +17,12 @@ export const orgLimitsFeature: Feature = {
       requireApiKey(req.auth);
       return limits.orgLimits(req.auth.orgId);
     });
-    app.patch('/org/limits', { schema: { tags, body: OrgLimitsPatchSchema, response: { 200: OrgLimitsSchema } }, onRequest: orgWideKeyFirst('changing organization limits') }, async (req) => {
-      return limits.updateOrgLimits(req.auth.orgId, req.body ?? {});
-    });
+    app.patch(
+      '/org/limits',
+      { schema: { tags, body: OrgLimitsPatchSchema, response: { 200: OrgLimitsSchema } }, onRequest: orgWideKeyFirst('changing organization limits') },
+      async (req) => {
+        return limits.updateOrgLimits(req.auth.orgId, req.body ?? {});
+      },
+    );
   },
 };

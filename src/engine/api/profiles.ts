@@ -9,7 +9,14 @@ import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { ApiError } from '../http/api-error.js';
-import { ProfileCreateSchema, ProfileDownloadQuerySchema, ProfileIdParamSchema as IdParam, ProfileListSchema, ProfileRenameSchema, ProfileSchema } from '../../shared/wire/profiles.js';
+import {
+  ProfileCreateSchema,
+  ProfileDownloadQuerySchema,
+  ProfileIdParamSchema as IdParam,
+  ProfileListSchema,
+  ProfileRenameSchema,
+  ProfileSchema,
+} from '../../shared/wire/profiles.js';
 import { Profiles, profileDto, type Scope } from '../domain/profiles/profiles.js';
 import { ProfileStore, STORED_FORMAT, type ProfileArchiveFormat } from '../domain/profiles/profile-store.js';
 import { profileService } from '../domain/profiles/profile-binding.js';
@@ -26,10 +33,8 @@ export const profilesFeature: Feature = {
     ctx.projects.addUsageCounter(async (projectId) => ({ what: 'profiles', count: await profiles.countInProject(projectId) }));
     const tags = ['profiles'];
 
-    app.post(
-      '/profiles',
-      { schema: { tags, body: ProfileCreateSchema, response: { 200: ProfileSchema } } },
-      async (req) => profileDto(await profiles.create(scopeOf(req), req.body.name)),
+    app.post('/profiles', { schema: { tags, body: ProfileCreateSchema, response: { 200: ProfileSchema } } }, async (req) =>
+      profileDto(await profiles.create(scopeOf(req), req.body.name)),
     );
     app.get(
       '/profiles',
@@ -50,30 +55,24 @@ export const profilesFeature: Feature = {
     app.get('/profiles/:id_or_name', { schema: { tags, params: IdParam, response: { 200: ProfileSchema } } }, async (req) =>
       profileDto(await profiles.get(scopeOf(req), req.params.id_or_name)),
     );
-    app.patch(
-      '/profiles/:id_or_name',
-      { schema: { tags, params: IdParam, body: ProfileRenameSchema, response: { 200: ProfileSchema } } },
-      async (req) => profileDto(await profiles.rename(scopeOf(req), req.params.id_or_name, req.body.name)),
+    app.patch('/profiles/:id_or_name', { schema: { tags, params: IdParam, body: ProfileRenameSchema, response: { 200: ProfileSchema } } }, async (req) =>
+      profileDto(await profiles.rename(scopeOf(req), req.params.id_or_name, req.body.name)),
     );
     app.delete('/profiles/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
       await profiles.delete(scopeOf(req), req.params.id_or_name);
       return reply.status(204).send();
     });
-    app.get(
-      '/profiles/:id_or_name/download',
-      { schema: { tags, params: IdParam, querystring: ProfileDownloadQuerySchema } },
-      async (req, reply) => {
-        const p = await profiles.get(scopeOf(req), req.params.id_or_name);
-        const format: ProfileArchiveFormat = req.query.format ?? STORED_FORMAT;
-        if (format === 'tar.zst' && !profiles.store.hasZstd()) {
-          throw ApiError.unprocessable('tar.zst needs the zstd tool, which is not installed on this engine; use format=tar', 'zstd_unavailable');
-        }
-        const stream = await profiles.store.archive(p.id, format);
-        const filename = `${p.name ?? p.id}.${format}`;
-        reply.header('content-type', format === 'tar' ? 'application/x-tar' : 'application/zstd');
-        reply.header('content-disposition', `attachment; filename="${filename}"`);
-        return reply.send(stream);
-      },
-    );
+    app.get('/profiles/:id_or_name/download', { schema: { tags, params: IdParam, querystring: ProfileDownloadQuerySchema } }, async (req, reply) => {
+      const p = await profiles.get(scopeOf(req), req.params.id_or_name);
+      const format: ProfileArchiveFormat = req.query.format ?? STORED_FORMAT;
+      if (format === 'tar.zst' && !profiles.store.hasZstd()) {
+        throw ApiError.unprocessable('tar.zst needs the zstd tool, which is not installed on this engine; use format=tar', 'zstd_unavailable');
+      }
+      const stream = await profiles.store.archive(p.id, format);
+      const filename = `${p.name ?? p.id}.${format}`;
+      reply.header('content-type', format === 'tar' ? 'application/x-tar' : 'application/zstd');
+      reply.header('content-disposition', `attachment; filename="${filename}"`);
+      return reply.send(stream);
+    });
   },
 };

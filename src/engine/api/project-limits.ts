@@ -29,8 +29,10 @@ export const projectLimitsFeature: Feature = {
       return projectLimitsDto(await getVisibleProject(ctx.projects, req.auth, req.params.id));
     });
 
-    app.patch('/org/projects/:id/limits', { schema: { tags, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } }, onRequest: orgWideKey }, async (req) =>
-      limits.updateProjectLimits(req.auth.orgId, req.params.id, req.body ?? {}),
+    app.patch(
+      '/org/projects/:id/limits',
+      { schema: { tags, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } }, onRequest: orgWideKey },
+      async (req) => limits.updateProjectLimits(req.auth.orgId, req.params.id, req.body ?? {}),
     );
 
     app.patch(

@@ -6,7 +6,14 @@
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { projectDto } from '../domain/org/projects.js';
-import { ProjectCreateSchema, ProjectIdParamSchema as IdParam, ProjectListQuerySchema, ProjectListSchema, ProjectSchema, ProjectUpdateSchema } from '../../shared/wire/org.js';
+import {
+  ProjectCreateSchema,
+  ProjectIdParamSchema as IdParam,
+  ProjectListQuerySchema,
+  ProjectListSchema,
+  ProjectSchema,
+  ProjectUpdateSchema,
+} from '../../shared/wire/org.js';
 import { confinedProject, getVisibleProject, orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
 
 export const projectsFeature: Feature = {
@@ -34,7 +41,13 @@ export const projectsFeature: Feature = {
         const q = req.query;
         const page = pageOf(q);
         requireApiKey(req.auth);
-        const rows = ctx.projects.list(req.auth.orgId, { offset: page.offset, limit: page.limit, query: q.query, name: q.name, onlyId: confinedProject(req.auth) ?? undefined });
+        const rows = ctx.projects.list(req.auth.orgId, {
+          offset: page.offset,
+          limit: page.limit,
+          query: q.query,
+          name: q.name,
+          onlyId: confinedProject(req.auth) ?? undefined,
+        });
         if (Array.isArray(rows)) return sendPage(reply, rows, page).map(projectDto);
         return rows.then((r) => sendPage(reply, r, page).map(projectDto));
       },

@@ -14,7 +14,14 @@ import { loadProviderConfig } from '../domain/proxies/proxy-providers.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
 import { secretsOf } from '../domain/secrets/secrets-service.js';
 import { SessionProxyRouting } from '../domain/proxies/session-proxy-routing.js';
-import { ProxyCheckSchema, ProxyCreateSchema, ProxyIdParamSchema as IdParam, ProxyListSchema, ProxyRenameSchema, ProxySchema } from '../../shared/wire/identity.js';
+import {
+  ProxyCheckSchema,
+  ProxyCreateSchema,
+  ProxyIdParamSchema as IdParam,
+  ProxyListSchema,
+  ProxyRenameSchema,
+  ProxySchema,
+} from '../../shared/wire/identity.js';
 
 const DEFAULT_CHECK_URL = 'https://api.ipify.org?format=json';
 
@@ -38,12 +45,22 @@ export const proxiesFeature: Feature = {
     const proxies = new Proxies(ctx.db, ctx.clock, await secretsOf(ctx), providers);
     ctx.services.proxies = proxies;
     ctx.projects.addUsageCounter(async (projectId) => {
-      const r = await ctx.db.selectFrom('proxies').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst();
+      const r = await ctx.db
+        .selectFrom('proxies')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       return { what: 'proxies', count: Number(r?.n ?? 0) };
     });
     const timeoutMs = identity.proxyTimeoutMs ?? 10_000;
     // Sessions reach proxies through these hooks: 'proxyHooks' is PROXY_HOOKS of domain/sessions/session-hooks.ts.
-    const routing = new SessionProxyRouting(proxies, { connectTimeoutMs: timeoutMs, log: (msg) => ctx.log.warn(msg), policy: egressPolicyOf(ctx.config.egressDeny), jailed: async () => !!(await jailStatus(ctx.config)).bwrap });
+    const routing = new SessionProxyRouting(proxies, {
+      connectTimeoutMs: timeoutMs,
+      log: (msg) => ctx.log.warn(msg),
+      policy: egressPolicyOf(ctx.config.egressDeny),
+      jailed: async () => !!(await jailStatus(ctx.config)).bwrap,
+    });
     ctx.services.proxyHooks = routing;
     ctx.services.proxyRouting = routing;
     ctx.onStop(() => routing.closeAll());
@@ -80,30 +97,24 @@ export const proxiesFeature: Feature = {
     app.get('/proxies/:id', { schema: { tags, params: IdParam, response: { 200: ProxySchema } } }, async (req) =>
       proxies.dto(await proxies.get(req.auth.projectId, req.params.id)),
     );
-    app.patch(
-      '/proxies/:id',
-      { schema: { tags, params: IdParam, body: ProxyRenameSchema, response: { 200: ProxySchema } } },
-      async (req) => proxies.dto(await proxies.rename(req.auth.projectId, req.params.id, req.body.name)),
+    app.patch('/proxies/:id', { schema: { tags, params: IdParam, body: ProxyRenameSchema, response: { 200: ProxySchema } } }, async (req) =>
+      proxies.dto(await proxies.rename(req.auth.projectId, req.params.id, req.body.name)),
     );
     app.delete('/proxies/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
       await proxies.delete(req.auth.projectId, req.params.id);
       return reply.status(204).send();
     });
-    app.post(
-      '/proxies/:id/check',
-      { schema: { tags, params: IdParam, body: ProxyCheckSchema, response: { 200: ProxySchema } } },
-      async (req) => {
-        const row = await proxies.get(req.auth.projectId, req.params.id);
-        const url = checkTarget(req.body?.url);
-        const upstream = proxies.upstreamOf(row);
-        const rotating = row.type === 'residential' || row.type === 'mobile';
-        const result = rotating && !url ? await checkConnectivity(upstream, timeoutMs) : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs);
-        if (result.reason) req.log.info({ proxy_id: row.id, reason: result.reason }, 'proxy check: unavailable');
-        const outcome = { status: result.status, ip_address: result.ip_address, last_checked: ctx.clock.now().toISOString() };
-        // A check against a caller's URL answers about that target only; the stored health stays.
-        if (url) return proxies.dto({ ...row, ...outcome });
-        return proxies.dto(await proxies.recordCheck(row, outcome));
-      },
-    );
+    app.post('/proxies/:id/check', { schema: { tags, params: IdParam, body: ProxyCheckSchema, response: { 200: ProxySchema } } }, async (req) => {
+      const row = await proxies.get(req.auth.projectId, req.params.id);
+      const url = checkTarget(req.body?.url);
+      const upstream = proxies.upstreamOf(row);
+      const rotating = row.type === 'residential' || row.type === 'mobile';
+      const result = rotating && !url ? await checkConnectivity(upstream, timeoutMs) : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs);
+      if (result.reason) req.log.info({ proxy_id: row.id, reason: result.reason }, 'proxy check: unavailable');
+      const outcome = { status: result.status, ip_address: result.ip_address, last_checked: ctx.clock.now().toISOString() };
+      // A check against a caller's URL answers about that target only; the stored health stays.
+      if (url) return proxies.dto({ ...row, ...outcome });
+      return proxies.dto(await proxies.recordCheck(row, outcome));
+    });
   },
 };

@@ -35,12 +35,16 @@ function toApiError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
   if (err instanceof InputError) {
     if (/no open page/.test(err.message)) return ApiError.conflict(`the browser has no open page to send input to`, 'no_page');
-    return err.field ? ApiError.invalidField(err.field, err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message) : ApiError.badRequest(err.message);
+    return err.field
+      ? ApiError.invalidField(err.field, err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message)
+      : ApiError.badRequest(err.message);
   }
   if (err instanceof BatchError) {
     const inner = toApiError(err.cause);
     const status = inner instanceof ApiError ? inner.status : 502;
-    return new ApiError(status, status === 400 ? 'invalid_request' : 'batch_action_failed', err.message, [{ code: 'batch_action_failed', message: `actions[${err.index}] (${err.type}): ${err.cause.message}` }]);
+    return new ApiError(status, status === 400 ? 'invalid_request' : 'batch_action_failed', err.message, [
+      { code: 'batch_action_failed', message: `actions[${err.index}] (${err.type}): ${err.cause.message}` },
+    ]);
   }
   return new ApiError(502, 'browser_error', `the browser did not accept the input: ${(err as Error).message}`);
 }
@@ -87,9 +91,11 @@ export const sessionComputerFeature: Feature = {
 
     app.post(`${base}/screenshot`, { schema: { tags, params: IdParam, body: ScreenshotSchema } }, async (req, reply) => {
       const c = await computer(req);
-      const png = await c.exclusive(() => screenshot(c.target, req.body.region)).catch((err) => {
-        throw toApiError(err);
-      });
+      const png = await c
+        .exclusive(() => screenshot(c.target, req.body.region))
+        .catch((err) => {
+          throw toApiError(err);
+        });
       return reply.type('image/png').header('cache-control', 'no-store').send(png);
     });
   },

@@ -21,14 +21,35 @@ import { requireSession } from './session-fs.js';
 import { BrowserCurl, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
 import { CurlInputError } from '../runtime/browser-curl/curl-page.js';
 import { NetError } from '../runtime/browser-curl/net-errors.js';
-import { CURL_METHODS, CurlIdParamSchema as IdParam, CurlRawQuerySchema, CurlRequestSchema, CurlResultSchema, MAX_CURL_BODY } from '../../shared/wire/session-curl.js';
+import {
+  CURL_METHODS,
+  CurlIdParamSchema as IdParam,
+  CurlRawQuerySchema,
+  CurlRequestSchema,
+  CurlResultSchema,
+  MAX_CURL_BODY,
+} from '../../shared/wire/session-curl.js';
 
 const MAX_BODY = MAX_CURL_BODY;
 const METHODS = CURL_METHODS;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 // Headers that describe one hop, or that the engine's client added, never go to the target.
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'accept-encoding', 'x-kernel-project-id', 'expect']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-connection',
+  'accept-encoding',
+  'x-kernel-project-id',
+  'expect',
+]);
 // Hop-by-hop headers of the target's answer, and those that no longer describe the body we pass on (already decoded).
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'trailer', 'upgrade', 'proxy-connection']);
 
@@ -40,7 +61,8 @@ function targetUrl(raw: string, field: string): string {
   } catch {
     throw ApiError.invalidField(field, 'must be an absolute http or https URL');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw ApiError.invalidField(field, `scheme "${u.protocol.replace(':', '')}" is not supported; use http or https`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw ApiError.invalidField(field, `scheme "${u.protocol.replace(':', '')}" is not supported; use http or https`);
   if (u.username || u.password) throw ApiError.invalidField(field, 'must not contain credentials; send an Authorization header instead');
   return u.toString();
 }
@@ -92,11 +114,20 @@ export const sessionCurlFeature: Feature = {
       const handle = await requireSession(ctx, req);
       const started = performance.now();
       try {
-        const res = await BrowserCurl.of(handle).request({ url, method, headers: b.headers ?? {}, body: b.body === undefined ? undefined : Buffer.from(b.body) }, b.timeout_ms ?? DEFAULT_TIMEOUT_MS, handle.signal);
+        const res = await BrowserCurl.of(handle).request(
+          { url, method, headers: b.headers ?? {}, body: b.body === undefined ? undefined : Buffer.from(b.body) },
+          b.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+          handle.signal,
+        );
         const body = await collect(res);
         const headers: Record<string, string[]> = {};
         for (const [name, value] of res.headers) (headers[canonical(name)] ??= []).push(value);
-        return { status: res.status, headers, body: body.toString(b.response_encoding === 'base64' ? 'base64' : 'utf8'), duration_ms: Math.round(performance.now() - started) };
+        return {
+          status: res.status,
+          headers,
+          body: body.toString(b.response_encoding === 'base64' ? 'base64' : 'utf8'),
+          duration_ms: Math.round(performance.now() - started),
+        };
       } catch (err) {
         return failure(reply, err);
       }
@@ -119,7 +150,10 @@ export const sessionCurlFeature: Feature = {
   },
 };
 
-type RawFetchRequest = Pick<FastifyRequest, 'auth' | 'method' | 'headers' | 'body'> & { params: Static<typeof IdParam>; query: Static<typeof CurlRawQuerySchema> };
+type RawFetchRequest = Pick<FastifyRequest, 'auth' | 'method' | 'headers' | 'body'> & {
+  params: Static<typeof IdParam>;
+  query: Static<typeof CurlRawQuerySchema>;
+};
 
 async function rawFetch(ctx: EngineContext, req: RawFetchRequest, reply: FastifyReply): Promise<FastifyReply> {
   const q = req.query;

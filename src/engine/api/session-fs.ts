@@ -84,18 +84,14 @@ export const sessionFsFeature: Feature = {
       return reply.header('content-type', 'application/octet-stream').header('content-length', String(size)).send(stream);
     });
 
-    app.put(
-      `${base}/write_file`,
-      { schema: { tags, params: IdParam, querystring: WriteFileQuerySchema } },
-      async (req, reply) => {
-        const s = await session(req);
-        const q = req.query;
-        const mode = modeOf(q.mode, 0o644);
-        const body = rawFileBody(req.body);
-        await files.writeFileFromStream(s.dirs.root, q.path, body, mode, q.mode !== undefined);
-        return noContent(reply);
-      },
-    );
+    app.put(`${base}/write_file`, { schema: { tags, params: IdParam, querystring: WriteFileQuerySchema } }, async (req, reply) => {
+      const s = await session(req);
+      const q = req.query;
+      const mode = modeOf(q.mode, 0o644);
+      const body = rawFileBody(req.body);
+      await files.writeFileFromStream(s.dirs.root, q.path, body, mode, q.mode !== undefined);
+      return noContent(reply);
+    });
 
     app.put(`${base}/create_directory`, { schema: { tags, params: IdParam, body: CreateDirectorySchema } }, async (req, reply) => {
       const s = await session(req);
@@ -128,16 +124,12 @@ export const sessionFsFeature: Feature = {
       return noContent(reply);
     });
 
-    app.put(
-      `${base}/set_file_permissions`,
-      { schema: { tags, params: IdParam, body: SetPermissionsSchema } },
-      async (req, reply) => {
-        const b = req.body;
-        const mode = modeOf(b.mode, 0o644);
-        await files.setPermissions((await session(req)).dirs.root, b.path, mode, b.owner || undefined, b.group || undefined);
-        return noContent(reply);
-      },
-    );
+    app.put(`${base}/set_file_permissions`, { schema: { tags, params: IdParam, body: SetPermissionsSchema } }, async (req, reply) => {
+      const b = req.body;
+      const mode = modeOf(b.mode, 0o644);
+      await files.setPermissions((await session(req)).dirs.root, b.path, mode, b.owner || undefined, b.group || undefined);
+      return noContent(reply);
+    });
 
     app.get(`${base}/download_dir_zip`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
       const stream = await zipDirectory((await session(req)).dirs.root, req.query.path);

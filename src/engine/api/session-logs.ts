@@ -19,50 +19,66 @@ export const sessionLogsFeature: Feature = {
   register(app, ctx) {
     const logs = serviceLogsOf(ctx);
     const hooked = new WeakSet<object>();
-    app.get('/browsers/:id/logs/stream', { schema: { tags: ['browser logs'], params: LogsIdParamSchema, querystring: LogStreamQuerySchema } }, async (req, reply) => {
-      const q = req.query;
-      const follow = q.follow ?? true;
-      const s = await requireSession(ctx, req);
-      if (!hooked.has(s)) {
-        hooked.add(s);
-        s.onEnd(() => logs.endSession(s.id));
-      }
+    app.get(
+      '/browsers/:id/logs/stream',
+      { schema: { tags: ['browser logs'], params: LogsIdParamSchema, querystring: LogStreamQuerySchema } },
+      async (req, reply) => {
+        const q = req.query;
+        const follow = q.follow ?? true;
+        const s = await requireSession(ctx, req);
+        if (!hooked.has(s)) {
+          hooked.add(s);
+          s.onEnd(() => logs.endSession(s.id));
+        }
 
-      if (q.source === 'supervisor') {
-        if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');
-        const valid = logs.services(s.id);
-        if (!valid.includes(q.supervisor_process)) throw ApiError.invalidField('supervisor_process', `must be one of: ${valid.join(', ')}`);
+        if (q.source === 'supervisor') {
+          if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');
+          const valid = logs.services(s.id);
+          if (!valid.includes(q.supervisor_process)) throw ApiError.invalidField('supervisor_process', `must be one of: ${valid.join(', ')}`);
+          const sse = openSse(reply);
+          const release = follow ? s.holdActive() : () => {};
+          const unsubscribe = logs.subscribe(
+            s.id,
+            q.supervisor_process,
+            (l) => sse.send({ event: 'log', ...l }),
+            () => sse.close(),
+            follow,
+          );
+          sse.onClose(() => {
+            unsubscribe();
+            release();
+          });
+          if (!follow) sse.close();
+          return;
+        }
+
+        if (!q.path) throw ApiError.invalidField('path', 'is required when source=path');
+        if (q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is only valid with source=supervisor');
+        const virtual = await requireRegularFile(s.dirs.root, q.path);
+
         const sse = openSse(reply);
+        const stop = new AbortController();
+        const onEnd = () => stop.abort();
+        s.signal.addEventListener('abort', onEnd, { once: true });
         const release = follow ? s.holdActive() : () => {};
-        const unsubscribe = logs.subscribe(s.id, q.supervisor_process, (l) => sse.send({ event: 'log', ...l }), () => sse.close(), follow);
         sse.onClose(() => {
-          unsubscribe();
+          stop.abort();
+          s.signal.removeEventListener('abort', onEnd);
           release();
         });
-        if (!follow) sse.close();
-        return;
-      }
-
-      if (!q.path) throw ApiError.invalidField('path', 'is required when source=path');
-      if (q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is only valid with source=supervisor');
-      const virtual = await requireRegularFile(s.dirs.root, q.path);
-
-      const sse = openSse(reply);
-      const stop = new AbortController();
-      const onEnd = () => stop.abort();
-      s.signal.addEventListener('abort', onEnd, { once: true });
-      const release = follow ? s.holdActive() : () => {};
-      sse.onClose(() => {
-        stop.abort();
-        s.signal.removeEventListener('abort', onEnd);
-        release();
-      });
-      tailFile({ root: s.dirs.root, path: virtual, follow, signal: stop.signal, onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message }) })
-        .catch((err) => {
-          const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
-          sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } });
+        tailFile({
+          root: s.dirs.root,
+          path: virtual,
+          follow,
+          signal: stop.signal,
+          onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message }),
         })
-        .finally(() => sse.close());
-    });
+          .catch((err) => {
+            const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
+            sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } });
+          })
+          .finally(() => sse.close());
+      },
+    );
   },
 };

@@ -85,7 +85,8 @@ export const sessionProcessesFeature: Feature = {
       const s = await requireSession(ctx, req);
       const b = req.body;
       refuseIdentityChange(b);
-      if (!b.allocate_tty && (b.cols !== undefined || b.rows !== undefined)) throw ApiError.badRequest('cols and rows need allocate_tty: true', [{ code: 'invalid_field', message: 'cols/rows: only valid with allocate_tty' }]);
+      if (!b.allocate_tty && (b.cols !== undefined || b.rows !== undefined))
+        throw ApiError.badRequest('cols and rows need allocate_tty: true', [{ code: 'invalid_field', message: 'cols/rows: only valid with allocate_tty' }]);
       const proc = await table.start(s, b, b.allocate_tty ? { tty: { cols: b.cols ?? 80, rows: b.rows ?? 24 } } : {});
       return { process_id: proc.id, pid: proc.pid, started_at: proc.startedAt.toISOString() };
     });
@@ -125,16 +126,12 @@ export const sessionProcessesFeature: Feature = {
       });
     });
 
-    app.post(
-      `${base}/:process_id/kill`,
-      { schema: { tags, params: ProcParams, body: ProcessKillSchema } },
-      async (req) => {
-        const s = await requireSession(ctx, req);
-        const proc = table.get(s.id, req.params.process_id);
-        proc.signal(req.body.signal);
-        return { ok: true };
-      },
-    );
+    app.post(`${base}/:process_id/kill`, { schema: { tags, params: ProcParams, body: ProcessKillSchema } }, async (req) => {
+      const s = await requireSession(ctx, req);
+      const proc = table.get(s.id, req.params.process_id);
+      proc.signal(req.body.signal);
+      return { ok: true };
+    });
 
     app.post(`${base}/:process_id/resize`, { schema: { tags, params: ProcParams, body: ProcessResizeSchema } }, async (req) => {
       const s = await requireSession(ctx, req);

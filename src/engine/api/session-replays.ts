@@ -61,15 +61,27 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
         maxDurationSeconds: 4 * 3600,
         cursor: (id) => (ctx.services.liveView as LiveViewService | undefined)?.cursor(id) ?? { visible: true },
         log: (id, chunk) => logs.append(id, 'recorder', chunk),
-        onCrash: (id) => (ctx.services[TELEMETRY_SERVICE] as TelemetryService | undefined)?.emit(id, 'system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'running', service_name: 'recorder' } }),
+        onCrash: (id) =>
+          (ctx.services[TELEMETRY_SERVICE] as TelemetryService | undefined)?.emit(id, 'system', 'service_crashed', {
+            source: { kind: 'local_process' },
+            data: { phase: 'running', service_name: 'recorder' },
+          }),
       });
       ctx.services.replays = service;
       ctx.onStop(() => service.stopAll());
 
       async function info(row: ReplayTable) {
-        const token = await sessions().jwt.sign({ sessionId: row.session_id, orgId: row.org_id, projectId: row.project_id }, new Date(ctx.clock.now().getTime() + 24 * 3600_000));
+        const token = await sessions().jwt.sign(
+          { sessionId: row.session_id, orgId: row.org_id, projectId: row.project_id },
+          new Date(ctx.clock.now().getTime() + 24 * 3600_000),
+        );
         const base = sessionUrls(ctx.publicUrl(), row.session_id, token).base_url;
-        return { replay_id: row.id, started_at: row.started_at, finished_at: row.finished_at, replay_view_url: `${base}/replays/${encodeURIComponent(row.id)}/view?jwt=${encodeURIComponent(token)}` };
+        return {
+          replay_id: row.id,
+          started_at: row.started_at,
+          finished_at: row.finished_at,
+          replay_view_url: `${base}/replays/${encodeURIComponent(row.id)}/view?jwt=${encodeURIComponent(token)}`,
+        };
       }
 
       /** The session id for this caller: running (by id or name) or ended with recordings kept. */
@@ -94,10 +106,14 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
       }
 
       const tags = ['browser replays'];
-      app.post('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } }, async (req) => {
-        const handle = await sessions().require(req.auth, req.params.id);
-        return info(await service.start(handle, req.body ?? {}));
-      });
+      app.post(
+        '/browsers/:id/replays',
+        { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } },
+        async (req) => {
+          const handle = await sessions().require(req.auth, req.params.id);
+          return info(await service.start(handle, req.body ?? {}));
+        },
+      );
 
       app.get('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, response: { 200: ReplayInfoListSchema } } }, async (req) => {
         const sid = await sessionIdOf(req);
@@ -112,17 +128,26 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
       app.get('/browsers/:id/replays/:replay_id/view', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => {
         const row = await rowOf(req);
         reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-        reply.header('content-security-policy', "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'");
+        reply.header(
+          'content-security-policy',
+          "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+        );
         return reply.send(replayPlayerHtml(row.session_id, row.id));
       });
 
-      app.get('/browsers/:id/replays/:replay_id', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => sendReplay(req, reply, await rowOf(req)));
+      app.get('/browsers/:id/replays/:replay_id', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) =>
+        sendReplay(req, reply, await rowOf(req)),
+      );
 
       async function sendReplay(req: FastifyRequest, reply: FastifyReply, row: ReplayTable) {
         const state = service.state(row.id) ?? row.status;
         if (state === 'recording' || state === 'finishing') {
           reply.status(202).header('retry-after', '1').header('x-should-retry', 'true');
-          return { replay_id: row.id, status: state, message: state === 'recording' ? 'the replay is still recording; stop it first' : 'the replay is being finished; retry shortly' };
+          return {
+            replay_id: row.id,
+            status: state,
+            message: state === 'recording' ? 'the replay is still recording; stop it first' : 'the replay is being finished; retry shortly',
+          };
         }
         if (state === 'failed') throw ApiError.conflict(`replay '${row.id}' could not be recorded: ${row.error ?? 'unknown error'}`, 'replay_failed');
         const file = service.fileOf(row);
@@ -136,7 +161,10 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
           throw new ApiError(416, 'range_not_satisfiable', `the requested range is not satisfiable (file size ${st.size} bytes)`);
         }
         if (range.kind === 'partial') {
-          reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${st.size}`).header('content-length', String(range.end - range.start + 1));
+          reply
+            .status(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${st.size}`)
+            .header('content-length', String(range.end - range.start + 1));
           return reply.send(fs.createReadStream(file, { start: range.start, end: range.end }));
         }
         reply.header('content-length', String(st.size));

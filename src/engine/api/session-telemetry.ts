@@ -14,7 +14,11 @@ import { TELEMETRY_SERVICE, TelemetryService } from '../runtime/telemetry/teleme
 import { queryEvents } from '../runtime/telemetry/event-query.js';
 import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js';
 import { stringField } from '../../shared/string-field.js';
-import { TelemetryEventsQuerySchema as EventsQuery, TelemetrySessionParamSchema as IdParam, TelemetryStreamQuerySchema as StreamQuery } from '../../shared/wire/session-telemetry.js';
+import {
+  TelemetryEventsQuerySchema as EventsQuery,
+  TelemetrySessionParamSchema as IdParam,
+  TelemetryStreamQuerySchema as StreamQuery,
+} from '../../shared/wire/session-telemetry.js';
 
 /** Sub-routes whose calls are not recorded as api_call (reading telemetry must not feed it). */
 const NOT_RECORDED = /^\/browsers\/:id\/(telemetry\/|live($|\/))/;
@@ -54,7 +58,12 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
         if (id) {
           service.emit(id, 'control', 'api_call', {
             source: { kind: 'kernel_api', event: `${req.method} ${route}` },
-            data: { duration_ms: Math.round(reply.elapsedTime * 100) / 100, operation_id: operationId(req), request_id: String(req.id), status: reply.statusCode },
+            data: {
+              duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+              operation_id: operationId(req),
+              request_id: String(req.id),
+              status: reply.statusCode,
+            },
           });
         }
         done();
@@ -81,7 +90,9 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
       app.get('/browsers/:id/telemetry/events', { schema: { tags, params: IdParam, querystring: EventsQuery } }, async (req, reply) => {
         const id = req.params.id;
         const q = req.query;
-        const running = await sessions().require(req.auth, id).catch((err) => err as Error);
+        const running = await sessions()
+          .require(req.auth, id)
+          .catch((err) => err as Error);
         let envelopes: TelemetryEnvelope[] = [];
         if (running instanceof Error) {
           // An ended session: its retained events while they last, else an empty list.

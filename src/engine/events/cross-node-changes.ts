@@ -12,7 +12,12 @@ import type { ResourceChanges } from './resource-changes.js';
 
 const CHANNEL = 'browserdeck_changes';
 
-export async function relayChangesAcrossNodes(opts: { db: Parameters<typeof pgNotify>[0]; databaseUrl: string; bus: ResourceChanges; onError: (err: Error) => void }): Promise<{ close(): Promise<void> }> {
+export async function relayChangesAcrossNodes(opts: {
+  db: Parameters<typeof pgNotify>[0];
+  databaseUrl: string;
+  bus: ResourceChanges;
+  onError: (err: Error) => void;
+}): Promise<{ close(): Promise<void> }> {
   const origin = randomUUID();
   const listener = pgListen(
     opts.databaseUrl,

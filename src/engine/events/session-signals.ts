@@ -7,7 +7,14 @@
 
 export type SessionSignal =
   | { type: 'cdp_connect'; sessionId: string; connectionId: number }
-  | { type: 'cdp_disconnect'; sessionId: string; connectionId: number; durationMs: number; messageCount: number; reason: 'client_close' | 'upstream_changed' | 'upstream_error' | 'context_cancelled' }
+  | {
+      type: 'cdp_disconnect';
+      sessionId: string;
+      connectionId: number;
+      durationMs: number;
+      messageCount: number;
+      reason: 'client_close' | 'upstream_changed' | 'upstream_error' | 'context_cancelled';
+    }
   | { type: 'live_view_connect'; sessionId: string }
   | { type: 'live_view_disconnect'; sessionId: string; durationMs: number };
 

@@ -19,7 +19,10 @@ export const auditRecordingFeature: Feature = {
   register(app: FastifyInstance, ctx: EngineContext) {
     const direct = kyselyBatchInsert(ctx.db, ctx.store.dialect);
     const file = ctx.store.sqliteFile;
-    const worker = file && file !== ':memory:' ? startSqliteAuditWorker(file, direct, (err) => ctx.log.error({ err }, 'audit worker failed; writing audit rows on the main thread')) : undefined;
+    const worker =
+      file && file !== ':memory:'
+        ? startSqliteAuditWorker(file, direct, (err) => ctx.log.error({ err }, 'audit worker failed; writing audit rows on the main thread'))
+        : undefined;
     const writer = new AuditWriter(worker?.insert ?? direct, {
       onError: (err, rows) => ctx.log.error({ err, rows }, 'audit log write failed; rows kept for retry'),
     });

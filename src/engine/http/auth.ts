@@ -50,7 +50,12 @@ function isThenable<T>(v: T | Promise<T>): v is Promise<T> {
 }
 
 /** Asks each authenticator in turn; synchronous until one of them answers with a promise. */
-function firstCredential(request: FastifyRequest, bearer: string | undefined, authenticators: Authenticator[], from: number): Credential | null | Promise<Credential | null> {
+function firstCredential(
+  request: FastifyRequest,
+  bearer: string | undefined,
+  authenticators: Authenticator[],
+  from: number,
+): Credential | null | Promise<Credential | null> {
   for (let i = from; i < authenticators.length; i++) {
     const c = authenticators[i](request, bearer);
     if (isThenable(c)) return c.then((found) => found ?? firstCredential(request, bearer, authenticators, i + 1));

@@ -8,7 +8,8 @@ import { errorBody } from './error-handler.js';
 import { ApiError } from './api-error.js';
 
 function apiErrorOf(err: NodeJS.ErrnoException): ApiError {
-  if (err.code === 'HPE_HEADER_OVERFLOW') return new ApiError(431, 'request_header_too_large', 'the request line and headers exceed 16 KiB (a very long URL or query string?)');
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return new ApiError(431, 'request_header_too_large', 'the request line and headers exceed 16 KiB (a very long URL or query string?)');
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ApiError(408, 'request_timeout', 'the request was not received in time');
   return new ApiError(400, 'invalid_request', 'the request is not valid HTTP');
 }
@@ -21,5 +22,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   }
   const e = apiErrorOf(err);
   const body = JSON.stringify(errorBody(e));
-  socket.end(`HTTP/1.1 ${e.status} ${e.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${e.status} ${e.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -62,7 +62,7 @@ export function toApiError(error: FastifyError | ApiError | Error, request?: Fas
   const fe = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (fe.validation) {
     const details = validationDetails(fe.validation, fe.validationContext);
-    const where = fe.validationContext === 'querystring' ? 'query' : fe.validationContext ?? 'request';
+    const where = fe.validationContext === 'querystring' ? 'query' : (fe.validationContext ?? 'request');
     return new ApiError(400, 'invalid_request', `invalid ${where}: ${details.map((d) => d.message).join('; ')}`, details);
   }
   const status = fe.statusCode ?? 500;

@@ -45,7 +45,8 @@ export function nodeUnavailable(nodeId: string, why: string): ApiError {
 function targetOf(request: FastifyRequest): { kind: 'session' | 'pool'; key: string; ended?: boolean } | undefined {
   const template = request.routeOptions.url;
   if (!template) return undefined;
-  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/')) return { kind: 'session', key: stringField(request.params, 'id') ?? '', ended: template.startsWith('/browsers/:id/replays') };
+  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/'))
+    return { kind: 'session', key: stringField(request.params, 'id') ?? '', ended: template.startsWith('/browsers/:id/replays') };
   if ((template === '/browser_pools/:id_or_name' && (request.method === 'PATCH' || request.method === 'DELETE')) || POOL_OPS.has(template)) {
     return { kind: 'pool', key: stringField(request.params, 'id_or_name') ?? '' };
   }
@@ -84,7 +85,12 @@ export function installNodeForwarding(app: FastifyInstance, opts: ForwardingOpti
  * with the caller's address appended to x-forwarded-for. `skip`: headers that belong to this
  * hop only (an upgrade keeps `connection`/`upgrade`, a plain request drops them).
  */
-export function forwardHeaders(headers: IncomingHttpHeaders, nodeId: string, clientIp: string | undefined, skip: ReadonlySet<string> = HOP_BY_HOP): Record<string, string | string[]> {
+export function forwardHeaders(
+  headers: IncomingHttpHeaders,
+  nodeId: string,
+  clientIp: string | undefined,
+  skip: ReadonlySet<string> = HOP_BY_HOP,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined && !skip.has(k)) out[k] = v;
   out[FORWARDED_BY] = nodeId;
@@ -96,7 +102,13 @@ function hasBody(req: IncomingMessage): boolean {
   return !!req.headers['transfer-encoding'] || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 }
 
-async function forward(req: IncomingMessage, res: ServerResponse, route: { nodeId: string; url: string }, opts: ForwardingOptions, agent: Agent): Promise<void> {
+async function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: { nodeId: string; url: string },
+  opts: ForwardingOptions,
+  agent: Agent,
+): Promise<void> {
   const ac = new AbortController();
   // The caller went away: stop the owner's work on its behalf (and its stream).
   res.once('close', () => {
@@ -138,7 +150,10 @@ async function forward(req: IncomingMessage, res: ServerResponse, route: { nodeI
 function watchOwner(nodeId: string, opts: ForwardingOptions, abort: () => void): () => void {
   const timer = setInterval(() => {
     opts.forget(nodeId);
-    void opts.ownerAlive(nodeId).then((alive) => alive || abort(), () => {});
+    void opts.ownerAlive(nodeId).then(
+      (alive) => alive || abort(),
+      () => {},
+    );
   }, 5_000);
   timer.unref();
   return () => clearInterval(timer);

@@ -71,7 +71,15 @@ function headLines(statusCode: number, statusMessage: string, rawHeaders: string
 function pipeUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, route: { nodeId: string; url: string }, opts: UpgradeForwardingOptions): void {
   const target = new URL(req.url ?? '/', route.url);
   const headers = forwardHeaders(req.headers, opts.nodeId, req.socket.remoteAddress, new Set());
-  const up = http.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method ?? 'GET', headers, agent: false });
+  const up = http.request({
+    protocol: target.protocol,
+    hostname: target.hostname,
+    port: target.port,
+    path: target.pathname + target.search,
+    method: req.method ?? 'GET',
+    headers,
+    agent: false,
+  });
   let answered = false;
   const onClientGone = (): void => {
     if (!answered) up.destroy();
@@ -109,7 +117,12 @@ function pipeUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, route: 
     res.on('end', () => {
       if (socket.destroyed) return;
       const body = Buffer.concat(chunks);
-      const lines = headLines(res.statusCode ?? 502, res.statusMessage ?? '', res.rawHeaders, new Set(['connection', 'transfer-encoding', 'content-length', 'keep-alive']));
+      const lines = headLines(
+        res.statusCode ?? 502,
+        res.statusMessage ?? '',
+        res.rawHeaders,
+        new Set(['connection', 'transfer-encoding', 'content-length', 'keep-alive']),
+      );
       socket.end(Buffer.concat([Buffer.from(`${lines}content-length: ${body.length}\r\nconnection: close\r\n\r\n`), body]));
     });
   });

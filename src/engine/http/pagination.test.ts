@@ -23,14 +23,23 @@ describe('pagination', () => {
   });
 
   it('ends with X-Has-More false and X-Next-Offset 0 on the last (or an exactly full) page', () => {
-    expect(headersOf((r) => sendPage(r, [1, 2, 3], { offset: 30, limit: 3 }))).toEqual({ result: [1, 2, 3], headers: { 'X-Has-More': 'false', 'X-Next-Offset': '0' } });
+    expect(headersOf((r) => sendPage(r, [1, 2, 3], { offset: 30, limit: 3 }))).toEqual({
+      result: [1, 2, 3],
+      headers: { 'X-Has-More': 'false', 'X-Next-Offset': '0' },
+    });
     expect(headersOf((r) => sendPage(r, [], { offset: 99, limit: 3 }))).toEqual({ result: [], headers: { 'X-Has-More': 'false', 'X-Next-Offset': '0' } });
   });
 
   it('slices in-memory lists the same way', () => {
     const all = Array.from({ length: 7 }, (_, i) => i);
-    expect(headersOf((r) => sendSlice(r, all, { offset: 0, limit: 3 }))).toEqual({ result: [0, 1, 2], headers: { 'X-Has-More': 'true', 'X-Next-Offset': '3' } });
-    expect(headersOf((r) => sendSlice(r, all, { offset: 3, limit: 3 }))).toEqual({ result: [3, 4, 5], headers: { 'X-Has-More': 'true', 'X-Next-Offset': '6' } });
+    expect(headersOf((r) => sendSlice(r, all, { offset: 0, limit: 3 }))).toEqual({
+      result: [0, 1, 2],
+      headers: { 'X-Has-More': 'true', 'X-Next-Offset': '3' },
+    });
+    expect(headersOf((r) => sendSlice(r, all, { offset: 3, limit: 3 }))).toEqual({
+      result: [3, 4, 5],
+      headers: { 'X-Has-More': 'true', 'X-Next-Offset': '6' },
+    });
     expect(headersOf((r) => sendSlice(r, all, { offset: 6, limit: 3 }))).toEqual({ result: [6], headers: { 'X-Has-More': 'false', 'X-Next-Offset': '0' } });
     expect(headersOf((r) => sendSlice(r, all, { offset: 100, limit: 3 }))).toEqual({ result: [], headers: { 'X-Has-More': 'false', 'X-Next-Offset': '0' } });
   });

@@ -34,7 +34,10 @@ export async function createHttpServer(opts: { logLevel: string }): Promise<App>
     // Errors Fastify raises before routing (a malformed %-escape in the URL) bypass the error
     // handler; answer them with the wire Error object too.
     frameworkErrors: (error, _req, reply) => {
-      const e = (error as { code?: string }).code === 'FST_ERR_BAD_URL' ? new ApiError(400, 'invalid_request', 'the URL is malformed (a %-escape is not valid UTF-8)') : toApiError(error);
+      const e =
+        (error as { code?: string }).code === 'FST_ERR_BAD_URL'
+          ? new ApiError(400, 'invalid_request', 'the URL is malformed (a %-escape is not valid UTF-8)')
+          : toApiError(error);
       sendError(reply, e);
     },
     clientErrorHandler,

@@ -46,11 +46,14 @@ export function openSse(reply: FastifyReply, opts: { keepaliveMs?: number; heart
   const closers: Array<() => void> = [];
   let lastWrite = Date.now();
   const keepaliveMs = opts.keepaliveMs ?? 15_000;
-  const timer = setInterval(() => {
-    if (Date.now() - lastWrite < keepaliveMs - 50) return;
-    if (opts.heartbeat) stream.send(opts.heartbeat());
-    else stream.comment('keepalive');
-  }, Math.min(keepaliveMs, 1000));
+  const timer = setInterval(
+    () => {
+      if (Date.now() - lastWrite < keepaliveMs - 50) return;
+      if (opts.heartbeat) stream.send(opts.heartbeat());
+      else stream.comment('keepalive');
+    },
+    Math.min(keepaliveMs, 1000),
+  );
   timer.unref();
 
   const finish = (): void => {

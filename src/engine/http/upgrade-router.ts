@@ -73,7 +73,9 @@ export class UpgradeRouter {
         // The audit log records the template, like it does for HTTP routes.
         noteUpgradeRoute(req, route.path);
         const intercept = this.interceptor;
-        const handled = intercept ? Promise.resolve(intercept(req, socket, head, params, url)).then((took) => took || route.handler(req, socket, head, params, url)) : Promise.resolve(route.handler(req, socket, head, params, url));
+        const handled = intercept
+          ? Promise.resolve(intercept(req, socket, head, params, url)).then((took) => took || route.handler(req, socket, head, params, url))
+          : Promise.resolve(route.handler(req, socket, head, params, url));
         handled.catch((err: unknown) => {
           if (!(err instanceof ApiError)) this.logError(err, route.path);
           rejectUpgrade(socket, err);
@@ -93,6 +95,10 @@ export function rejectUpgrade(socket: Duplex, err: unknown): void {
   if (socket.destroyed) return;
   const e = err instanceof ApiError ? err : new ApiError(500, 'internal_error', 'internal server error');
   const body = JSON.stringify(errorBody(e));
-  const extra = Object.entries(errorHeaders(e)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`);
+  const extra = Object.entries(errorHeaders(e))
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
+  );
 }

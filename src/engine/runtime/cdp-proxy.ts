@@ -121,7 +121,8 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
       }
       if (msg.method !== 'Browser.close' || msg.sessionId) return false;
       let n = 1_000_000_000;
-      for (const targetId of openedTargets) if (upstream.readyState === WebSocket.OPEN) upstream.send(JSON.stringify({ id: n++, method: 'Target.closeTarget', params: { targetId } }));
+      for (const targetId of openedTargets)
+        if (upstream.readyState === WebSocket.OPEN) upstream.send(JSON.stringify({ id: n++, method: 'Target.closeTarget', params: { targetId } }));
       client.send(JSON.stringify({ id: msg.id, result: {} }), () => closeBoth(1000, 'Browser.close: connection closed, session kept'));
       return true;
     }

@@ -84,11 +84,17 @@ export function restoreSqlite(opts: { backup: string; dataDir: string; force?: b
   const backup = path.resolve(opts.backup);
   if (!fs.existsSync(backup)) throw new BackupError(`no backup at ${backup}`);
   const pid = runningEnginePid(opts.dataDir);
-  if (pid !== null) throw new BackupError(`an engine (pid ${pid}) is running on ${opts.dataDir}; stop it first (or remove ${path.join(opts.dataDir, 'engine.pid')} if it is not an engine)`);
+  if (pid !== null)
+    throw new BackupError(
+      `an engine (pid ${pid}) is running on ${opts.dataDir}; stop it first (or remove ${path.join(opts.dataDir, 'engine.pid')} if it is not an engine)`,
+    );
   const target = path.join(opts.dataDir, SQLITE_FILE);
   const keyTarget = path.join(opts.dataDir, KEY_FILE);
   const occupied = [target, keyTarget].filter((f) => fs.existsSync(f));
-  if (occupied.length && !opts.force) throw new BackupError(`${opts.dataDir} already has ${occupied.map((f) => path.basename(f)).join(' and ')}; restore into an empty data dir, or pass --force to replace them`);
+  if (occupied.length && !opts.force)
+    throw new BackupError(
+      `${opts.dataDir} already has ${occupied.map((f) => path.basename(f)).join(' and ')}; restore into an empty data dir, or pass --force to replace them`,
+    );
 
   fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const tmp = path.join(opts.dataDir, `${SQLITE_FILE}.restoring-${process.pid}`);

@@ -39,7 +39,10 @@ export interface ApiResponse {
   body: unknown;
 }
 
-export const StreamRequestSchema = Type.Object({ path: ApiPathSchema, query: Type.Optional(QuerySchema), projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }, { additionalProperties: false });
+export const StreamRequestSchema = Type.Object(
+  { path: ApiPathSchema, query: Type.Optional(QuerySchema), projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) },
+  { additionalProperties: false },
+);
 export type StreamRequest = Static<typeof StreamRequestSchema>;
 
 export const DownloadRequestSchema = Type.Object(
@@ -74,7 +77,10 @@ const Bytes = Type.Uint8Array({ maxByteLength: MAX_BINARY_BYTES });
 const PartName = Type.String({ minLength: 1, maxLength: 256 });
 export const MultipartPartSchema = Type.Union([
   Type.Object({ name: PartName, value: Type.String({ maxLength: 1_000_000 }) }, { additionalProperties: false }),
-  Type.Object({ name: PartName, filename: Type.String({ minLength: 1, maxLength: 255 }), contentType: Type.Optional(Type.String({ maxLength: 255 })), data: Bytes }, { additionalProperties: false }),
+  Type.Object(
+    { name: PartName, filename: Type.String({ minLength: 1, maxLength: 255 }), contentType: Type.Optional(Type.String({ maxLength: 255 })), data: Bytes },
+    { additionalProperties: false },
+  ),
 ]);
 export type MultipartPart = Static<typeof MultipartPartSchema>;
 

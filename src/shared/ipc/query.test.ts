@@ -10,7 +10,9 @@ describe('encodeQuery', () => {
   });
 
   it('joins arrays with commas, writes booleans and numbers as text, spaces as %20', () => {
-    expect(encodeQuery({ status: ['active', 'ended'], headless: false, limit: 20, q: 'a b+c' })).toBe('?status=active%2Cended&headless=false&limit=20&q=a%20b%2Bc');
+    expect(encodeQuery({ status: ['active', 'ended'], headless: false, limit: 20, q: 'a b+c' })).toBe(
+      '?status=active%2Cended&headless=false&limit=20&q=a%20b%2Bc',
+    );
   });
 
   it('encodes flattened deep-object tags as the official client does', () => {

@@ -86,7 +86,13 @@ export const InvocationSchema = Type.Object({
 export type Invocation = Static<typeof InvocationSchema>;
 export const InvocationListSchema = Type.Array(InvocationSchema);
 /** Answer of `POST /invocations` (200 with the result, or 202 `queued` when async). */
-export const InvocationCreatedSchema = Type.Object({ id: Type.String(), action_name: Type.String(), status: InvocationStatus, output: Type.Optional(Type.String()), status_reason: Type.Optional(Type.String()) });
+export const InvocationCreatedSchema = Type.Object({
+  id: Type.String(),
+  action_name: Type.String(),
+  status: InvocationStatus,
+  output: Type.Optional(Type.String()),
+  status_reason: Type.Optional(Type.String()),
+});
 export const InvocationCreateSchema = Type.Object({
   app_name: ActionName,
   action_name: ActionName,
@@ -95,7 +101,10 @@ export const InvocationCreateSchema = Type.Object({
   async: Type.Optional(Type.Boolean()),
   async_timeout_seconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600 })),
 });
-export const InvocationUpdateSchema = Type.Object({ status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]), output: Type.Optional(Type.String({ maxLength: 4 * 1024 * 1024 })) });
+export const InvocationUpdateSchema = Type.Object({
+  status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
+  output: Type.Optional(Type.String({ maxLength: 4 * 1024 * 1024 })),
+});
 export const InvocationListQuerySchema = Type.Object({
   ...OffsetQuery,
   action_name: Type.Optional(Type.String({ maxLength: 255 })),

@@ -28,11 +28,24 @@ const ConfigFields = {
 };
 const StrMap = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), { maxProperties: 50 });
 
-export const ConnectionCreateSchema = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }), profile_name: Type.String({ minLength: 1, maxLength: 255 }), ...ConfigFields });
+export const ConnectionCreateSchema = Type.Object({
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  profile_name: Type.String({ minLength: 1, maxLength: 255 }),
+  ...ConfigFields,
+});
 export const ConnectionPatchSchema = Type.Object(ConfigFields);
-export const ConnectionListQuerySchema = Type.Object({ ...OffsetQuery, domain: Type.Optional(Type.String()), profile_name: Type.Optional(Type.String()), query: Type.Optional(Type.String()) });
+export const ConnectionListQuerySchema = Type.Object({
+  ...OffsetQuery,
+  domain: Type.Optional(Type.String()),
+  profile_name: Type.Optional(Type.String()),
+  query: Type.Optional(Type.String()),
+});
 export const ManagedAuthListSchema = Type.Array(ManagedAuthSchema);
-export const LoginStartSchema = Type.Object({ browser_telemetry: Type.Optional(Telemetry), proxy: Type.Optional(ProxySelector), record_session: Type.Optional(Type.Boolean()) });
+export const LoginStartSchema = Type.Object({
+  browser_telemetry: Type.Optional(Telemetry),
+  proxy: Type.Optional(ProxySelector),
+  record_session: Type.Optional(Type.Boolean()),
+});
 export const FlowSubmitSchema = Type.Object({
   field_values: Type.Optional(StrMap),
   fields: Type.Optional(StrMap),
@@ -43,5 +56,8 @@ export const FlowSubmitSchema = Type.Object({
   sso_provider: Type.Optional(Type.String()),
 });
 export const FlowSubmitAcceptedSchema = Type.Object({ accepted: Type.Boolean() });
-export const TimelineQuerySchema = Type.Object({ ...OffsetQuery, type: Type.Optional(Type.Union([Type.Literal('login'), Type.Literal('reauth'), Type.Literal('health_check')])) });
+export const TimelineQuerySchema = Type.Object({
+  ...OffsetQuery,
+  type: Type.Optional(Type.Union([Type.Literal('login'), Type.Literal('reauth'), Type.Literal('health_check')])),
+});
 export const TimelineListSchema = Type.Array(TimelineEventSchema);

@@ -14,6 +14,13 @@ export type Extension = Static<typeof ExtensionSchema>;
 
 export const ExtensionIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
 export const ExtensionSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-export const ExtensionListQuerySchema = Type.Object({ ...OffsetQuery, name: Type.Optional(Type.String({ maxLength: 255 })), query: Type.Optional(Type.String({ maxLength: 255 })) });
+export const ExtensionListQuerySchema = Type.Object({
+  ...OffsetQuery,
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+  query: Type.Optional(Type.String({ maxLength: 255 })),
+});
 export const ExtensionListSchema = Type.Array(ExtensionSchema);
-export const ChromeStoreQuerySchema = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }), os: Type.Optional(Type.Union([Type.Literal('win'), Type.Literal('mac'), Type.Literal('linux')])) });
+export const ChromeStoreQuerySchema = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  os: Type.Optional(Type.Union([Type.Literal('win'), Type.Literal('mac'), Type.Literal('linux')])),
+});

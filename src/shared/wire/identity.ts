@@ -9,7 +9,13 @@ const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const FreeObject = Type.Record(Type.String(), Type.Unknown());
 
-export const ProxyTypeSchema = Type.Union([Type.Literal('datacenter'), Type.Literal('isp'), Type.Literal('residential'), Type.Literal('mobile'), Type.Literal('custom')]);
+export const ProxyTypeSchema = Type.Union([
+  Type.Literal('datacenter'),
+  Type.Literal('isp'),
+  Type.Literal('residential'),
+  Type.Literal('mobile'),
+  Type.Literal('custom'),
+]);
 export const ProxySchema = Type.Object({
   id: Type.String(),
   type: ProxyTypeSchema,
@@ -153,7 +159,9 @@ export const TimelineEventSchema = Type.Object({
   error_message: Type.Optional(Type.String()),
   previous_status: Type.Optional(lit(['AUTHENTICATED', 'NEEDS_AUTH'])),
   replay_id: Type.Optional(Type.String()),
-  step: Type.Optional(lit(['INITIALIZED', 'DISCOVERING', 'AWAITING_INPUT', 'AWAITING_EXTERNAL_ACTION', 'AWAITING_HUMAN_INTERVENTION', 'SUBMITTING', 'COMPLETED', 'EXPIRED'])),
+  step: Type.Optional(
+    lit(['INITIALIZED', 'DISCOVERING', 'AWAITING_INPUT', 'AWAITING_EXTERNAL_ACTION', 'AWAITING_HUMAN_INTERVENTION', 'SUBMITTING', 'COMPLETED', 'EXPIRED']),
+  ),
   telemetry_captured: Type.Optional(Type.Boolean()),
   updated_at: Type.Optional(DateTime),
   website_error: Type.Optional(Type.String()),

@@ -5,15 +5,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { OffsetQuery } from './pagination.js';
 
-export const ProjectSchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    status: Type.Union([Type.Literal('active'), Type.Literal('archived')]),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-);
+export const ProjectSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('archived')]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
 export type Project = Static<typeof ProjectSchema>;
 
 export const ErrorSchema = Type.Object({
@@ -61,7 +59,13 @@ export type OrgLimits = Static<typeof OrgLimitsSchema>;
 export const ProjectIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 1020 }) });
 export const ProjectCreateSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 1020 }) }, { additionalProperties: false });
 export const ProjectUpdateSchema = Type.Optional(
-  Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 1020 })), status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('archived')])) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 1020 })),
+      status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('archived')])),
+    },
+    { additionalProperties: false },
+  ),
 );
 export const ProjectListQuerySchema = Type.Object({ ...OffsetQuery, query: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
 export const ProjectListSchema = Type.Array(ProjectSchema);
@@ -72,14 +76,24 @@ export const ApiKeyIdParamSchema = Type.Object({ id: Type.String({ minLength: 1,
 // 1–255 code points is checked in the domain; 1020 UTF-16 units bounds what can reach it.
 const KeyName = Type.String({ minLength: 1, maxLength: 1020 });
 const Lifetime = Type.Union([Type.Integer({ minimum: 1, maximum: MAX_KEY_DAYS }), Type.Null()], { description: 'days until expiry, 1–3650; null = never' });
-const Grace = Type.Union([Type.Integer({ minimum: 0, maximum: MAX_KEY_DAYS }), Type.Null()], { description: 'days before the rotated key expires; 0 = now; omitted/null = 7' });
+const Grace = Type.Union([Type.Integer({ minimum: 0, maximum: MAX_KEY_DAYS }), Type.Null()], {
+  description: 'days before the rotated key expires; 0 = now; omitted/null = 7',
+});
 export const ApiKeyCreateSchema = Type.Object(
-  { name: KeyName, days_to_expire: Type.Optional(Lifetime), project_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1020 }), Type.Null()])) },
+  {
+    name: KeyName,
+    days_to_expire: Type.Optional(Lifetime),
+    project_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 1020 }), Type.Null()])),
+  },
   { additionalProperties: false },
 );
 export const ApiKeyListQuerySchema = Type.Object({
   ...OffsetQuery,
-  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('all')], { description: 'active (default; includes expired keys), deleted, all' })),
+  status: Type.Optional(
+    Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('all')], {
+      description: 'active (default; includes expired keys), deleted, all',
+    }),
+  ),
   include_deleted: Type.Optional(Type.Boolean({ description: 'deprecated: use status=all' })),
   name: Type.Optional(Type.String({ maxLength: 1020 })),
   query: Type.Optional(Type.String({ maxLength: 1020 })),
@@ -89,18 +103,26 @@ export const ApiKeyListQuerySchema = Type.Object({
 export const ApiKeyListSchema = Type.Array(ApiKeySchema);
 export const ApiKeyGetQuerySchema = Type.Object({ include_deleted: Type.Optional(Type.Boolean()) });
 export const ApiKeyRenameSchema = Type.Object({ name: KeyName }, { additionalProperties: false });
-export const ApiKeyRotateSchema = Type.Optional(Type.Object({ days_to_expire: Type.Optional(Lifetime), expire_in_days: Type.Optional(Grace) }, { additionalProperties: false }));
+export const ApiKeyRotateSchema = Type.Optional(
+  Type.Object({ days_to_expire: Type.Optional(Lifetime), expire_in_days: Type.Optional(Grace) }, { additionalProperties: false }),
+);
 
 export const OrgLimitsPatchSchema = Type.Optional(
   Type.Object(
     {
       default_project_max_concurrent_sessions: Type.Optional(
-        Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()], { description: '0 or null removes the default; must not exceed max_concurrent_sessions' }),
+        Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()], {
+          description: '0 or null removes the default; must not exceed max_concurrent_sessions',
+        }),
       ),
     },
     { additionalProperties: false },
   ),
 );
 // PostgreSQL `integer` is 32-bit; anything larger is a client error, not a database error.
-const CapPatch = Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()], { description: '0 or null removes the cap; omitted = unchanged' }));
-export const ProjectLimitsPatchSchema = Type.Optional(Type.Object({ max_concurrent_sessions: CapPatch, max_concurrent_invocations: CapPatch, max_pooled_sessions: CapPatch }, { additionalProperties: false }));
+const CapPatch = Type.Optional(
+  Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()], { description: '0 or null removes the cap; omitted = unchanged' }),
+);
+export const ProjectLimitsPatchSchema = Type.Optional(
+  Type.Object({ max_concurrent_sessions: CapPatch, max_concurrent_invocations: CapPatch, max_pooled_sessions: CapPatch }, { additionalProperties: false }),
+);

@@ -2,7 +2,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NetworkConfigSchema, NetworkRequestSchema, TagsSchema, TelemetryConfigSchema, TelemetryRequestSchema, ViewportSchema } from './sessions.js';
 
-const Selector = Type.Object({ id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false });
+const Selector = Type.Object(
+  { id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) },
+  { additionalProperties: false },
+);
 
 /** Options every pooled browser is created with (all but `size` optional). */
 const configFields = {
@@ -27,7 +30,10 @@ const configFields = {
 export const PoolCreateSchema = Type.Object({ size: Type.Integer(), ...configFields }, { additionalProperties: false });
 export type PoolCreate = Static<typeof PoolCreateSchema>;
 
-export const PoolUpdateSchema = Type.Object({ size: Type.Optional(Type.Integer()), discard_all_idle: Type.Optional(Type.Boolean()), ...configFields }, { additionalProperties: false });
+export const PoolUpdateSchema = Type.Object(
+  { size: Type.Optional(Type.Integer()), discard_all_idle: Type.Optional(Type.Boolean()), ...configFields },
+  { additionalProperties: false },
+);
 export type PoolUpdate = Static<typeof PoolUpdateSchema>;
 
 export const PoolConfigSchema = Type.Object({
@@ -74,7 +80,10 @@ export const PoolAcquireSchema = Type.Object(
 );
 export type PoolAcquire = Static<typeof PoolAcquireSchema>;
 
-export const PoolReleaseSchema = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 255 }), reuse: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const PoolReleaseSchema = Type.Object(
+  { session_id: Type.String({ minLength: 1, maxLength: 255 }), reuse: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export const PoolDeleteSchema = Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const PoolIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
 export const BrowserPoolListSchema = Type.Array(BrowserPoolSchema);

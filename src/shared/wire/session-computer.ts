@@ -19,7 +19,13 @@ export const ClickMouseSchema = Type.Object({
   hold_keys: HoldKeys,
   num_clicks: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
 });
-export const MoveMouseSchema = Type.Object({ x: Coord, y: Coord, duration_ms: Type.Optional(Ms(60_000)), hold_keys: HoldKeys, smooth: Type.Optional(Type.Boolean()) });
+export const MoveMouseSchema = Type.Object({
+  x: Coord,
+  y: Coord,
+  duration_ms: Type.Optional(Ms(60_000)),
+  hold_keys: HoldKeys,
+  smooth: Type.Optional(Type.Boolean()),
+});
 export const DragMouseSchema = Type.Object({
   path: Type.Array(Type.Array(Coord, { minItems: 2, maxItems: 2 }), { minItems: 2, maxItems: 1000 }),
   button: Type.Optional(lit(['left', 'middle', 'right'])),
@@ -30,12 +36,26 @@ export const DragMouseSchema = Type.Object({
   step_delay_ms: Type.Optional(Ms(10_000)),
   steps_per_segment: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
-export const PressKeySchema = Type.Object({ keys: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100 }), duration: Type.Optional(Ms(60_000)), hold_keys: HoldKeys });
-export const ScrollSchema = Type.Object({ x: Coord, y: Coord, delta_x: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })), delta_y: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })), hold_keys: HoldKeys });
+export const PressKeySchema = Type.Object({
+  keys: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100 }),
+  duration: Type.Optional(Ms(60_000)),
+  hold_keys: HoldKeys,
+});
+export const ScrollSchema = Type.Object({
+  x: Coord,
+  y: Coord,
+  delta_x: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })),
+  delta_y: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })),
+  hold_keys: HoldKeys,
+});
 export const TypeTextSchema = Type.Object({ text: Type.String({ maxLength: 100_000 }), delay: Type.Optional(Ms(10_000)) });
 export const SetCursorSchema = Type.Object({ hidden: Type.Boolean() });
 export const SleepActionSchema = Type.Object({ duration_ms: Ms(60_000) });
-export const ScreenshotSchema = Type.Object({ region: Type.Optional(Type.Object({ x: Coord, y: Coord, width: Type.Integer({ minimum: 1, maximum: 100_000 }), height: Type.Integer({ minimum: 1, maximum: 100_000 }) })) });
+export const ScreenshotSchema = Type.Object({
+  region: Type.Optional(
+    Type.Object({ x: Coord, y: Coord, width: Type.Integer({ minimum: 1, maximum: 100_000 }), height: Type.Integer({ minimum: 1, maximum: 100_000 }) }),
+  ),
+});
 export const BatchSchema = Type.Object({
   actions: Type.Array(
     Type.Object({

@@ -18,6 +18,15 @@ export const CurlRequestSchema = Type.Object({
   response_encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
   timeout_ms: Type.Optional(Timeout),
 });
-export const CurlResultSchema = Type.Object({ status: Type.Integer(), headers: Type.Record(Type.String(), Type.Array(Type.String())), body: Type.String(), duration_ms: Type.Integer() });
+export const CurlResultSchema = Type.Object({
+  status: Type.Integer(),
+  headers: Type.Record(Type.String(), Type.Array(Type.String())),
+  body: Type.String(),
+  duration_ms: Type.Integer(),
+});
 export type CurlResult = Static<typeof CurlResultSchema>;
-export const CurlRawQuerySchema = Type.Object({ url: Type.String({ minLength: 1, maxLength: 16_384 }), jwt: Type.Optional(Type.String()), timeout_ms: Type.Optional(Timeout) });
+export const CurlRawQuerySchema = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 16_384 }),
+  jwt: Type.Optional(Type.String()),
+  timeout_ms: Type.Optional(Timeout),
+});

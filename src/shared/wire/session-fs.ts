@@ -12,7 +12,12 @@ const ModeString = Type.String({ description: 'octal permission bits, e.g. "644"
 export const WriteFileQuerySchema = Type.Object({ path: Type.String(), mode: Type.Optional(ModeString) });
 export const CreateDirectorySchema = Type.Object({ path: Type.String(), mode: Type.Optional(ModeString) });
 export const MovePathSchema = Type.Object({ src_path: Type.String(), dest_path: Type.String() });
-export const SetPermissionsSchema = Type.Object({ path: Type.String(), mode: ModeString, owner: Type.Optional(Type.String()), group: Type.Optional(Type.String()) });
+export const SetPermissionsSchema = Type.Object({
+  path: Type.String(),
+  mode: ModeString,
+  owner: Type.Optional(Type.String()),
+  group: Type.Optional(Type.String()),
+});
 export const WatchCreateSchema = Type.Object({ path: Type.String(), recursive: Type.Optional(Type.Boolean()) });
 
 export const FileInfoSchema = Type.Object({

@@ -21,7 +21,12 @@ const ExecFields = {
 };
 export const ProcessExecSchema = Type.Object(ExecFields);
 export type ProcessExec = Static<typeof ProcessExecSchema>;
-export const ProcessSpawnSchema = Type.Object({ ...ExecFields, allocate_tty: Type.Optional(Type.Boolean()), cols: Type.Optional(Dim), rows: Type.Optional(Dim) });
+export const ProcessSpawnSchema = Type.Object({
+  ...ExecFields,
+  allocate_tty: Type.Optional(Type.Boolean()),
+  cols: Type.Optional(Dim),
+  rows: Type.Optional(Dim),
+});
 export const ProcessStdinSchema = Type.Object({ data_b64: Type.String() });
 export const ProcessKillSchema = Type.Object({ signal: Type.Union(PROCESS_SIGNALS.map((sig) => Type.Literal(sig))) });
 export const ProcessResizeSchema = Type.Object({ cols: Dim, rows: Dim });

@@ -11,7 +11,10 @@ const CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'con
 
 export const TelemetryRequestSchema = Type.Union([
   Type.Object(
-    { enabled: Type.Optional(Type.Boolean()), browser: Type.Optional(Type.Object(Object.fromEntries(CATEGORIES.map((c) => [c, Type.Optional(Category)])), { additionalProperties: false })) },
+    {
+      enabled: Type.Optional(Type.Boolean()),
+      browser: Type.Optional(Type.Object(Object.fromEntries(CATEGORIES.map((c) => [c, Type.Optional(Category)])), { additionalProperties: false })),
+    },
     { additionalProperties: false },
   ),
   Type.Null(),
@@ -19,8 +22,14 @@ export const TelemetryRequestSchema = Type.Union([
 
 export const TelemetryConfigSchema = Type.Union([Type.Object({ browser: Type.Optional(Type.Record(Type.String(), Category)) }), Type.Null()]);
 
-export const ViewportSchema = Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) }, { additionalProperties: false });
-export const ProfileSelectorSchema = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()), save_changes: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const ViewportSchema = Type.Object(
+  { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) },
+  { additionalProperties: false },
+);
+export const ProfileSelectorSchema = Type.Object(
+  { id: Type.Optional(Type.String()), name: Type.Optional(Type.String()), save_changes: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export const TagsSchema = Type.Record(Type.String(), Type.String());
 /**
  * `network` (Kernel 0.89), create-only. Only `private_hosts` is implemented (entry rules in
@@ -69,46 +78,55 @@ export const SessionUpdateSchema = Type.Object(
     proxy_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
     tags: Type.Optional(Type.Union([TagsSchema, Type.Null()])),
     telemetry: Type.Optional(TelemetryRequestSchema),
-    viewport: Type.Optional(Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    viewport: Type.Optional(
+      Type.Object(
+        { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()), force: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const SessionSchema = Type.Object(
-  {
-    session_id: Type.String(),
-    cdp_ws_url: Type.String(),
-    webdriver_ws_url: Type.String(),
-    /** Browserdeck: the classic W3C WebDriver HTTP base (`…/browsers/{id}/webdriver`); authenticate with a bearer key or HTTP Basic (password: the session JWT or a key). */
-    webdriver_url: Type.Optional(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
-    headless: Type.Boolean(),
-    stealth: Type.Boolean(),
-    timeout_seconds: Type.Integer(),
-    base_url: Type.Optional(Type.String()),
-    browser_live_view_url: Type.Optional(Type.String()),
-    chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    deleted_at: Type.Optional(Type.String({ format: 'date-time' })),
-    gpu: Type.Optional(Type.Boolean()),
-    kiosk_mode: Type.Optional(Type.Boolean()),
-    name: Type.Optional(Type.String()),
-    network: Type.Optional(NetworkConfigSchema),
-    pool: Type.Optional(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
-    profile: Type.Optional(
-      // created_at is unknown (omitted) once the profile itself was deleted.
-      Type.Object({ id: Type.String(), created_at: Type.Optional(Type.String()), name: Type.Optional(Type.Union([Type.String(), Type.Null()])), updated_at: Type.Optional(Type.String()), last_used_at: Type.Optional(Type.String()) }),
-    ),
-    proxy_id: Type.Optional(Type.String()),
-    start_url: Type.Optional(Type.String()),
-    tags: Type.Optional(TagsSchema),
-    telemetry: Type.Optional(TelemetryConfigSchema),
-    usage: Type.Optional(Type.Object({ uptime_ms: Type.Integer() })),
-    viewport: Type.Optional(Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) })),
-    invocation_id: Type.Optional(Type.String()),
-    /** The session JWT (also in the URLs); the official client's routing reads it. */
-    jwt: Type.Optional(Type.String()),
-  },
-);
+export const SessionSchema = Type.Object({
+  session_id: Type.String(),
+  cdp_ws_url: Type.String(),
+  webdriver_ws_url: Type.String(),
+  /** Browserdeck: the classic W3C WebDriver HTTP base (`…/browsers/{id}/webdriver`); authenticate with a bearer key or HTTP Basic (password: the session JWT or a key). */
+  webdriver_url: Type.Optional(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+  headless: Type.Boolean(),
+  stealth: Type.Boolean(),
+  timeout_seconds: Type.Integer(),
+  base_url: Type.Optional(Type.String()),
+  browser_live_view_url: Type.Optional(Type.String()),
+  chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  deleted_at: Type.Optional(Type.String({ format: 'date-time' })),
+  gpu: Type.Optional(Type.Boolean()),
+  kiosk_mode: Type.Optional(Type.Boolean()),
+  name: Type.Optional(Type.String()),
+  network: Type.Optional(NetworkConfigSchema),
+  pool: Type.Optional(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
+  profile: Type.Optional(
+    // created_at is unknown (omitted) once the profile itself was deleted.
+    Type.Object({
+      id: Type.String(),
+      created_at: Type.Optional(Type.String()),
+      name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      updated_at: Type.Optional(Type.String()),
+      last_used_at: Type.Optional(Type.String()),
+    }),
+  ),
+  proxy_id: Type.Optional(Type.String()),
+  start_url: Type.Optional(Type.String()),
+  tags: Type.Optional(TagsSchema),
+  telemetry: Type.Optional(TelemetryConfigSchema),
+  usage: Type.Optional(Type.Object({ uptime_ms: Type.Integer() })),
+  viewport: Type.Optional(Type.Object({ width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) })),
+  invocation_id: Type.Optional(Type.String()),
+  /** The session JWT (also in the URLs); the official client's routing reads it. */
+  jwt: Type.Optional(Type.String()),
+});
 export type Session = Static<typeof SessionSchema>;
 
 export const SessionIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
@@ -122,6 +140,9 @@ export const SessionListQuerySchema = Type.Object({
 export const SessionListSchema = Type.Array(SessionSchema);
 export const SessionGetQuerySchema = Type.Object({ include_deleted: Type.Optional(Type.Boolean()) });
 /** `/browsers/{id}/cdp/json/{activate,close}/{targetId}`: one DevTools target of the session. */
-export const DevtoolsTargetParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), targetId: Type.String({ minLength: 1, maxLength: 255 }) });
+export const DevtoolsTargetParamsSchema = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 255 }),
+  targetId: Type.String({ minLength: 1, maxLength: 255 }),
+});
 /** The live view page and its socket (`?jwt=…[&readOnly=true]`). */
 export const LiveViewQuerySchema = Type.Object({ jwt: Type.Optional(Type.String()), readOnly: Type.Optional(Type.Boolean()) });

@@ -92,7 +92,9 @@ describe('the egress policy of apps', () => {
   });
   let allowedUrl: string;
   // A TCP listener on a non-loopback address of the host, where it has one.
-  const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+  const external = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
   const externalServer = net.createServer((s) => s.end());
   let externalPort = 0;
 
@@ -114,7 +116,10 @@ describe('the egress policy of apps', () => {
 
   it('refuses denied destinations, reaches allowed ones only through the proxy, and still drives a browser', async () => {
     const port = new URL(denied.url).port;
-    const tcp: Array<[string, number]> = [['127.0.0.2', Number(new URL(allowedUrl).port)], ['127.0.0.1', Number(port)]];
+    const tcp: Array<[string, number]> = [
+      ['127.0.0.2', Number(new URL(allowedUrl).port)],
+      ['127.0.0.1', Number(port)],
+    ];
     if (external) tcp.push([external, externalPort]);
     const payload = { denied: `${denied.url}/secret`, deniedTls: `https://127.0.0.1:${port}/secret`, allowed: allowedUrl, tcp };
     const inv = await te.client.invocations.create({ app_name: 'egress', action_name: 'probe', version: 'e1', payload: JSON.stringify(payload) });
@@ -139,20 +144,39 @@ describe('the egress policy of apps', () => {
   });
 
   it("closes the app process's sockets when it ends, and at engine stop", async () => {
-    const hold = () => te.client.invocations.create({ app_name: 'egress', action_name: 'hold', version: 'e1', async: true, payload: JSON.stringify({ gate: `${allowedUrl}/gate` }) });
+    const hold = () =>
+      te.client.invocations.create({
+        app_name: 'egress',
+        action_name: 'hold',
+        version: 'e1',
+        async: true,
+        payload: JSON.stringify({ gate: `${allowedUrl}/gate` }),
+      });
     gate = 'closed';
     const first = await hold();
-    const open = await pollUntil('the held invocation to have its sockets', async () => appNetworkSockets(), (s) => s.length === 2);
+    const open = await pollUntil(
+      'the held invocation to have its sockets',
+      async () => appNetworkSockets(),
+      (s) => s.length === 2,
+    );
     expect(open.map((s) => path.basename(s)).sort()).toEqual(['egress.sock', 'engine.sock']);
     gate = 'open';
-    const done = await pollUntil('the held invocation to finish', () => te.client.invocations.retrieve(first.id), (i) => i.status !== 'running' && i.status !== 'queued');
+    const done = await pollUntil(
+      'the held invocation to finish',
+      () => te.client.invocations.retrieve(first.id),
+      (i) => i.status !== 'running' && i.status !== 'queued',
+    );
     expect(done.status, done.status_reason ?? '').toBe('succeeded');
     expect(appNetworkSockets()).toEqual([]);
     expect(fs.existsSync(path.dirname(open[0]))).toBe(false);
 
     gate = 'closed';
     await hold();
-    const again = await pollUntil('the second held invocation to have its sockets', async () => appNetworkSockets(), (s) => s.length === 2);
+    const again = await pollUntil(
+      'the second held invocation to have its sockets',
+      async () => appNetworkSockets(),
+      (s) => s.length === 2,
+    );
     await te.stop();
     expect(appNetworkSockets()).toEqual([]);
     expect(fs.existsSync(path.dirname(again[0]))).toBe(false);
@@ -162,7 +186,9 @@ describe('the egress policy of apps', () => {
 // An engine whose public URL is an address the jail cannot listen on (here the host's own
 // non-loopback address; in production a name or port 443 in front of the engine): the app's
 // connections to it are redirected to the jail's door, so the SDK and Playwright still reach it.
-const hostAddress = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+const hostAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 describe.skipIf(!hostAddress)('apps of an engine with a non-loopback public URL', () => {
   let te: TestEngine;
   let web: LocalServer;

@@ -39,7 +39,11 @@ export async function readAll(stream: AsyncIterable<unknown>): Promise<StreamedE
   return out;
 }
 
-export async function deploy(client: Kernel, files: Record<string, string | Buffer>, opts: { version?: string; force?: boolean; entrypoint?: string; env?: Record<string, string> } = {}) {
+export async function deploy(
+  client: Kernel,
+  files: Record<string, string | Buffer>,
+  opts: { version?: string; force?: boolean; entrypoint?: string; env?: Record<string, string> } = {},
+) {
   const dep = await client.deployments.create({
     file: await toFile(await zipOf(files), 'app.zip', { type: 'application/zip' }),
     entrypoint_rel_path: opts.entrypoint ?? 'index.ts',
@@ -85,10 +89,14 @@ function readOr(p: string): string {
 
 /** The bwrap processes of the app jails of the engine with this data dir (their command line binds the deployment). */
 export function appJails(dataDir: string): number[] {
-  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
-    const cmd = readOr(`/proc/${pid}/cmdline`).replace(/\0/g, ' ');
-    return /(^|\/)bwrap /.test(cmd) && cmd.includes(dataDir) && cmd.includes('--browserdeck-app-runner');
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((pid) => {
+      const cmd = readOr(`/proc/${pid}/cmdline`).replace(/\0/g, ' ');
+      return /(^|\/)bwrap /.test(cmd) && cmd.includes(dataDir) && cmd.includes('--browserdeck-app-runner');
+    });
 }
 
 /**
@@ -108,7 +116,11 @@ export function hostPidsOfApp(pids: number[], dataDir: string): number[] {
     if (seen.has(pid)) continue;
     seen.add(pid);
     for (const task of readOr(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean)) todo.push(Number(task));
-    const ns = /^NSpid:\s+(.*)$/m.exec(readOr(`/proc/${pid}/status`))?.[1].split(/\s+/).map(Number) ?? [];
+    const ns =
+      /^NSpid:\s+(.*)$/m
+        .exec(readOr(`/proc/${pid}/status`))?.[1]
+        .split(/\s+/)
+        .map(Number) ?? [];
     if (ns.length > 1 && pids.includes(ns[ns.length - 1])) found.push(pid);
   }
   return found;

@@ -35,7 +35,11 @@ describe('the app jail', () => {
   let otherDir: string;
   beforeAll(async () => {
     te = await startTestEngine();
-    const other = await deploy(te.client, { 'index.mjs': "import Kernel from '@onkernel/sdk'; new Kernel().app('other').action('x', (_ctx) => 'secret-of-other');" }, { entrypoint: 'index.mjs', version: 'o1' });
+    const other = await deploy(
+      te.client,
+      { 'index.mjs': "import Kernel from '@onkernel/sdk'; new Kernel().app('other').action('x', (_ctx) => 'secret-of-other');" },
+      { entrypoint: 'index.mjs', version: 'o1' },
+    );
     expect(other.final.status, other.final.status_reason).toBe('running');
     otherDir = path.join(te.dataDir, 'deployments', other.final.id);
     expect(fs.existsSync(otherDir), otherDir).toBe(true);
@@ -50,7 +54,12 @@ describe('the app jail', () => {
     const secrets = ['admin-api-key', 'secret.key', 'browserdeck.sqlite'].map((f) => path.join(te.dataDir, f)).filter((f) => fs.existsSync(f));
     expect(secrets.length).toBeGreaterThan(1);
     const read = [...secrets, path.join(otherDir, 'index.mjs'), '/etc/shadow', '/root/.bashrc'];
-    const inv = await te.client.invocations.create({ app_name: 'probe', action_name: 'probe', version: 'p1', payload: JSON.stringify({ read, list: [te.dataDir, path.join(te.dataDir, 'deployments'), '/root'] }) });
+    const inv = await te.client.invocations.create({
+      app_name: 'probe',
+      action_name: 'probe',
+      version: 'p1',
+      payload: JSON.stringify({ read, list: [te.dataDir, path.join(te.dataDir, 'deployments'), '/root'] }),
+    });
     expect(inv.status, inv.status_reason ?? '').toBe('succeeded');
     const seen = JSON.parse(inv.output!) as Record<string, string>;
     const adminKey = fs.readFileSync(path.join(te.dataDir, 'admin-api-key'), 'utf8').trim();

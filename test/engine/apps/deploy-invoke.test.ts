@@ -36,14 +36,27 @@ describe('deploy and invoke the sample app', () => {
     expect(states).toEqual(['queued', 'in_progress', 'running']);
     const summary = events.find((e) => e.event === 'app_version_summary');
     expect(summary).toMatchObject({ app_name: 'sample-app', version: '1.0.0', region: 'aws.us-east-1a' });
-    expect((summary!.actions as Array<{ name: string }>).map((a) => a.name).sort()).toEqual(['echo', 'fail', 'hold-browser', 'leak-key', 'page-title', 'sleep']);
+    expect((summary!.actions as Array<{ name: string }>).map((a) => a.name).sort()).toEqual([
+      'echo',
+      'fail',
+      'hold-browser',
+      'leak-key',
+      'page-title',
+      'sleep',
+    ]);
     expect(JSON.stringify(events)).not.toContain('s3cr3t');
   });
 
   it('lists the app version and the deployment', async () => {
     const apps = await te.client.apps.list({ app_name: 'sample-app' });
     expect(apps.items).toHaveLength(1);
-    expect(apps.items[0]).toMatchObject({ app_name: 'sample-app', version: '1.0.0', deployment: deploymentId, region: 'aws.us-east-1a', env_vars: { SAMPLE_LABEL: '', SECRET_TOKEN: '' } });
+    expect(apps.items[0]).toMatchObject({
+      app_name: 'sample-app',
+      version: '1.0.0',
+      deployment: deploymentId,
+      region: 'aws.us-east-1a',
+      env_vars: { SAMPLE_LABEL: '', SECRET_TOKEN: '' },
+    });
     expect((await te.client.apps.list({ app_name: 'other' })).items).toHaveLength(0);
     expect((await te.client.apps.list({ query: 'SAMPLE' })).items).toHaveLength(1);
     const deps = await te.client.deployments.list({ app_name: 'sample-app', app_version: '1.0.0' });
@@ -52,7 +65,12 @@ describe('deploy and invoke the sample app', () => {
   });
 
   it('invokes synchronously: a real browser opened with the invocation key visits the page', async () => {
-    const inv = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'page-title', version: '1.0.0', payload: JSON.stringify({ url: `${web.url}/title/Sample%20Title` }) });
+    const inv = await te.client.invocations.create({
+      app_name: 'sample-app',
+      action_name: 'page-title',
+      version: '1.0.0',
+      payload: JSON.stringify({ url: `${web.url}/title/Sample%20Title` }),
+    });
     expect(inv.status, inv.status_reason).toBe('succeeded');
     const output = JSON.parse(inv.output!) as { title: string; session_id: string; invocation_id: string; label: string };
     expect(output).toMatchObject({ title: 'Sample Title', invocation_id: inv.id, label: 'first' });
@@ -72,7 +90,10 @@ describe('deploy and invoke the sample app', () => {
   });
 
   it('invokes asynchronously: 202 queued, then the stream follows it to the end', async () => {
-    const raw = await te.api('/invocations', { method: 'POST', json: { app_name: 'sample-app', action_name: 'echo', version: '1.0.0', async: true, payload: '{"n":[1,2]}' } });
+    const raw = await te.api('/invocations', {
+      method: 'POST',
+      json: { app_name: 'sample-app', action_name: 'echo', version: '1.0.0', async: true, payload: '{"n":[1,2]}' },
+    });
     expect(raw.status).toBe(202);
     const inv = (await raw.json()) as { id: string; status: string };
     expect(inv.status).toBe('queued');

@@ -23,7 +23,11 @@ afterAll(async () => {
   await te?.stop();
 });
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: { status?: number }) => e.status,
+  );
 
 describe('deployments', () => {
   it('redeploys: same version needs force, a new version runs its own code', async () => {
@@ -41,7 +45,11 @@ describe('deployments', () => {
     const r1 = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'echo', version: 'r1' });
     expect(JSON.parse(r1.output!).label).toBe('forced');
 
-    const v2 = await deploy(te.client, sampleFiles({ 'index.ts': sampleFiles()['index.ts'].replace("app.action('echo'", "app.action('echo2', async (_ctx) => 'v2-only');\napp.action('echo'") }), { version: 'r2', env: { SAMPLE_LABEL: 'two' } });
+    const v2 = await deploy(
+      te.client,
+      sampleFiles({ 'index.ts': sampleFiles()['index.ts'].replace("app.action('echo'", "app.action('echo2', async (_ctx) => 'v2-only');\napp.action('echo'") }),
+      { version: 'r2', env: { SAMPLE_LABEL: 'two' } },
+    );
     expect(v2.final.status, v2.final.status_reason).toBe('running');
     const r2 = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'echo', version: 'r2' });
     expect(JSON.parse(r2.output!).label).toBe('two');
@@ -66,8 +74,9 @@ describe('deployments', () => {
     const files = {
       'package.json': JSON.stringify({ name: 'esm-app', type: 'module', private: true, dependencies: { greeter: 'file:./vendor/greeter' } }),
       'vendor/greeter/package.json': JSON.stringify({ name: 'greeter', version: '1.0.0', type: 'module', main: 'index.js' }),
-      'vendor/greeter/index.js': "export const greet = (n) => `hello ${n}`;\n",
-      'main.js': "import Kernel from '@onkernel/sdk';\nimport { greet } from 'greeter';\nconst k = new Kernel();\nk.app('esm-app').action('greet', async (ctx, p) => greet(p.name));\n",
+      'vendor/greeter/index.js': 'export const greet = (n) => `hello ${n}`;\n',
+      'main.js':
+        "import Kernel from '@onkernel/sdk';\nimport { greet } from 'greeter';\nconst k = new Kernel();\nk.app('esm-app').action('greet', async (ctx, p) => greet(p.name));\n",
     };
     const d = await deploy(te.client, files, { entrypoint: 'main.js', version: '1' });
     expect(d.final.status, d.final.status_reason).toBe('running');
@@ -92,7 +101,11 @@ describe('deployments', () => {
 
       const project = (await te.client.projects.list()).items.find((p) => p.name === 'default')!;
       const scoped = await te.client.apiKeys.create({ name: 'scoped', project_id: project.id });
-      const denied = await fetch(`${te.url}/deployments/local`, { method: 'POST', headers: { authorization: `Bearer ${scoped.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ source_path: dir }) });
+      const denied = await fetch(`${te.url}/deployments/local`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${scoped.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ source_path: dir }),
+      });
       expect(denied.status).toBe(403);
       expect((await te.api('/deployments/local', { method: 'POST', json: { source_path: 'relative/dir' } })).status).toBe(400);
       expect((await te.api('/deployments/local', { method: 'POST', json: { source_path: path.join(dir, 'missing') } })).status).toBe(400);
@@ -102,7 +115,9 @@ describe('deployments', () => {
   });
 
   it('deletes a deployment with its app versions and directory', async () => {
-    const d = await deploy(te.client, sampleFiles({ 'index.ts': sampleFiles()['index.ts'].replace("kernel.app('sample-app')", "kernel.app('doomed-app')") }), { version: 'x' });
+    const d = await deploy(te.client, sampleFiles({ 'index.ts': sampleFiles()['index.ts'].replace("kernel.app('sample-app')", "kernel.app('doomed-app')") }), {
+      version: 'x',
+    });
     expect(d.final.status, d.final.status_reason).toBe('running');
     const dir = path.join(te.dataDir, 'deployments', d.created.id);
     await expect(fs.stat(dir)).resolves.toBeTruthy();
@@ -120,11 +135,20 @@ describe('deployments', () => {
     expect(await status(te.client.deployments.create({ file: await file({ 'index.ts': '' }), entrypoint_rel_path: 'missing.ts' }))).toBe(400);
     expect(await status(te.client.deployments.create({ file: await file({ 'index.ts': '' }), entrypoint_rel_path: '../../etc/passwd' }))).toBe(400);
     expect(await status(te.client.deployments.create({ file: await file({ 'index.ts': '' }), env_vars: { 'BAD NAME': 'x' } }))).toBe(400);
-    expect(await status(te.client.deployments.create({ file: await file({ 'index.ts': '' }), source: { type: 'github', url: 'https://github.com/a/b', ref: 'main', entrypoint: 'index.ts' } }))).toBe(422);
+    expect(
+      await status(
+        te.client.deployments.create({
+          file: await file({ 'index.ts': '' }),
+          source: { type: 'github', url: 'https://github.com/a/b', ref: 'main', entrypoint: 'index.ts' },
+        }),
+      ),
+    ).toBe(422);
     expect(await status(te.client.deployments.create({ file: await file({ 'index.ts': '' }), region: 'eu-west' as 'aws.us-east-1a' }))).toBe(400);
     // A zip-slip entry (yazl refuses to write one, so patch the name bytes of a same-length entry).
     const slip = (await zipOf({ 'abcdefgh/evil.txt': 'x' })).toString('latin1').replaceAll('abcdefgh/evil.txt', '../../../evil.txt');
-    expect(await status(te.client.deployments.create({ file: await toFile(Buffer.from(slip, 'latin1'), 'slip.zip'), entrypoint_rel_path: 'evil.txt' }))).toBe(400);
+    expect(await status(te.client.deployments.create({ file: await toFile(Buffer.from(slip, 'latin1'), 'slip.zip'), entrypoint_rel_path: 'evil.txt' }))).toBe(
+      400,
+    );
     await expect(fs.stat(path.join(te.dataDir, '..', 'evil.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await status(te.client.deployments.list({ app_version: '1' }))).toBe(400);
     expect(await status(te.client.deployments.follow('nope'))).toBe(404);

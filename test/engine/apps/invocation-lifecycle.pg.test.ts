@@ -48,7 +48,11 @@ describe('invocation lifecycle', () => {
   it('a timed-out action fails and its process tree is gone', async () => {
     const inv = await te.client.invocations.create({ ...app, action_name: 'sleep', async: true, async_timeout_seconds: 10 });
     const events = await readAll(await te.client.invocations.follow(inv.id));
-    const pids = logLines(events).find((l) => l.startsWith('pids '))!.split(' ').slice(1).map(Number);
+    const pids = logLines(events)
+      .find((l) => l.startsWith('pids '))!
+      .split(' ')
+      .slice(1)
+      .map(Number);
     expect(pids).toHaveLength(2);
     expect(states(events).at(-1)).toBe('failed');
     const final = await te.client.invocations.retrieve(inv.id);
@@ -134,7 +138,11 @@ describe('invocation lifecycle', () => {
   });
 
   it('refuses bad input', async () => {
-    const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+    const status = (p: Promise<unknown>) =>
+      p.then(
+        () => 200,
+        (e: { status?: number }) => e.status,
+      );
     expect(await status(te.client.invocations.create({ app_name: 'nope', action_name: 'echo', version: 'v1' }))).toBe(404);
     expect(await status(te.client.invocations.create({ ...app, action_name: 'nope' }))).toBe(404);
     expect(await status(te.client.invocations.create({ ...app, version: 'v9', action_name: 'echo' }))).toBe(404);

@@ -29,7 +29,13 @@ describe('apps across a restart', () => {
     const { final } = await deploy(te.client, sampleFiles(), { version: 'keep' });
     expect(final.status, final.status_reason).toBe('running');
     const failed = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'fail', version: 'keep' });
-    const running = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'sleep', version: 'keep', async: true, async_timeout_seconds: 600 });
+    const running = await te.client.invocations.create({
+      app_name: 'sample-app',
+      action_name: 'sleep',
+      version: 'keep',
+      async: true,
+      async_timeout_seconds: 600,
+    });
     let pids: number[] = [];
     for await (const e of await te.client.invocations.follow(running.id)) {
       const m = String((e as { message?: string }).message ?? '');
@@ -49,7 +55,11 @@ describe('apps across a restart', () => {
 
     const history = await readAll(await te.client.invocations.follow(failed.id));
     expect(logLines(history)).toContain('about to fail');
-    expect(history.filter((e) => e.event === 'invocation_state').map((e) => (e.invocation as { status: string }).status)).toEqual(['queued', 'running', 'failed']);
+    expect(history.filter((e) => e.event === 'invocation_state').map((e) => (e.invocation as { status: string }).status)).toEqual([
+      'queued',
+      'running',
+      'failed',
+    ]);
 
     expect((await te.client.apps.list({ version: 'keep' })).items).toHaveLength(1);
     const again = await te.client.invocations.create({ app_name: 'sample-app', action_name: 'echo', version: 'keep' });

@@ -42,7 +42,16 @@ export async function identityOf(t: TestEngine, key: string): Promise<{ userId: 
 export async function secondOrg(t: TestEngine): Promise<{ orgId: string; key: string; keyId: string }> {
   const ctx = t.engine.context;
   const orgId = newId();
-  await ctx.db.insertInto('orgs').values({ id: orgId, name: 'other org', admin_email: 'other@example.test', default_project_max_concurrent_sessions: null, created_at: ctx.clock.now().toISOString() }).execute();
+  await ctx.db
+    .insertInto('orgs')
+    .values({
+      id: orgId,
+      name: 'other org',
+      admin_email: 'other@example.test',
+      default_project_max_concurrent_sessions: null,
+      created_at: ctx.clock.now().toISOString(),
+    })
+    .execute();
   await ctx.projects.create(orgId, 'other-default');
   const { row, key } = await ctx.apiKeys.issue({ orgId, name: 'other admin', projectId: null, createdById: null, expiresAt: null });
   return { orgId, key, keyId: row.id };

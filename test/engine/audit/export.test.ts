@@ -21,7 +21,11 @@ function sink() {
   const parts: Buffer[] = [];
   return { write: (b: Uint8Array) => void parts.push(Buffer.from(b)), bytes: () => Buffer.concat(parts) };
 }
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 async function searchAll(q: Record<string, unknown> = {}) {
   const all = [];

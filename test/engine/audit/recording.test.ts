@@ -105,7 +105,11 @@ describe('audit recording', () => {
     expect(paths).toContain('/org/projects?token=REDACTED&query=x');
     expect(paths).toContain('/org/projects?a=1&JWT=REDACTED');
     // Nor can the search find it.
-    const found = await t.client.auditLogs.list({ start: new Date(Date.now() - 3600_000).toISOString(), end: new Date(Date.now() + 3600_000).toISOString(), search: secret });
+    const found = await t.client.auditLogs.list({
+      start: new Date(Date.now() - 3600_000).toISOString(),
+      end: new Date(Date.now() + 3600_000).toISOString(),
+      search: secret,
+    });
     expect(found.getPaginatedItems()).toEqual([]);
   });
 

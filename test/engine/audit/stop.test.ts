@@ -55,7 +55,12 @@ describe('audit log at engine stop', () => {
       expect(burstRows.length).toBeGreaterThanOrEqual(answered);
       // The request cut off by the stop is recorded too, as closed before any response.
       expect(rows.filter((r) => r.path === '/audit-probe/slow?stop-marker=slow')).toEqual([{ path: '/audit-probe/slow?stop-marker=slow', status: 499 }]);
-      const found = await second.client.auditLogs.list({ start: new Date(Date.now() - 3600_000).toISOString(), end: new Date(Date.now() + 60_000).toISOString(), search: 'stop-marker=seq-', limit: 100 });
+      const found = await second.client.auditLogs.list({
+        start: new Date(Date.now() - 3600_000).toISOString(),
+        end: new Date(Date.now() + 60_000).toISOString(),
+        search: 'stop-marker=seq-',
+        limit: 100,
+      });
       expect(found.getPaginatedItems()).toHaveLength(N);
     } finally {
       await second.engine.stop();

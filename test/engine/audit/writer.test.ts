@@ -61,7 +61,12 @@ describe('AuditWriter', () => {
     for (let i = 0; i < 1_234; i++) writer.add(row(i));
     // The two full batches were started as soon as they filled; the rest waits for the timer.
     await writer.flush();
-    expect(await store.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 1234 });
+    expect(
+      await store.db
+        .selectFrom('audit_logs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: 1234 });
     expect(inserts).toEqual([500, 500, 234]);
     writer.add(row(5000));
     expect(writer.pending).toBe(1);
@@ -103,10 +108,14 @@ describe('AuditWriter', () => {
     let fallbackRows = 0;
     const direct = kyselyBatchInsert(store.db, 'sqlite');
     const failures: unknown[] = [];
-    const worker = startSqliteAuditWorker(store.sqliteFile!, async (rows) => {
-      fallbackRows += rows.length;
-      await direct(rows);
-    }, (err) => failures.push(err));
+    const worker = startSqliteAuditWorker(
+      store.sqliteFile!,
+      async (rows) => {
+        fallbackRows += rows.length;
+        await direct(rows);
+      },
+      (err) => failures.push(err),
+    );
     const writer = new AuditWriter(worker.insert, { intervalMs: 60_000, maxBatch: 100 });
     for (let i = 0; i < 250; i++) writer.add(row(i));
     await writer.flush();
@@ -120,7 +129,10 @@ describe('AuditWriter', () => {
     for (let i = 250; i < 260; i++) writer.add(row(i));
     await writer.close();
     expect(fallbackRows).toBe(10);
-    const n = await store.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await store.db
+      .selectFrom('audit_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(260);
   });
 });

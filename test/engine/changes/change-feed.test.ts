@@ -41,7 +41,12 @@ describe('change feed', () => {
 
     const inA = te.clientWith({ projectID: a.id });
     const session = await inA.browsers.create({ headless: true, timeout_seconds: 120 });
-    expect(await org.next((e) => e.resource === 'session' && e.id === session.session_id)).toEqual({ type: 'upsert', resource: 'session', id: session.session_id, project_id: a.id });
+    expect(await org.next((e) => e.resource === 'session' && e.id === session.session_id)).toEqual({
+      type: 'upsert',
+      resource: 'session',
+      id: session.session_id,
+      project_id: a.id,
+    });
 
     // A session JWT is no credential for the feed (it is confined to its own session's routes).
     const jwt = new URL(session.cdp_ws_url).searchParams.get('jwt')!;
@@ -64,7 +69,9 @@ describe('change feed', () => {
     expect(await scoped.next((e) => e.type !== 'heartbeat')).toEqual({ type: 'upsert', resource: 'profile', id: profileB.id, project_id: b.id });
     expect(await org.next((e) => e.resource === 'profile' && e.id === profileB.id)).toBeTruthy();
     expect(org.seen.some((e) => e.id === profileA.id)).toBe(true);
-    expect(scoped.seen.filter((e) => e.type !== 'hello' && e.type !== 'heartbeat')).toEqual([{ type: 'upsert', resource: 'profile', id: profileB.id, project_id: b.id }]);
+    expect(scoped.seen.filter((e) => e.type !== 'hello' && e.type !== 'heartbeat')).toEqual([
+      { type: 'upsert', resource: 'profile', id: profileB.id, project_id: b.id },
+    ]);
   });
 
   it('announces a pool, the session an SDK client acquires from it, its release and the pool deletion', async () => {

@@ -103,7 +103,11 @@ describe('/extensions', () => {
     const notZip = await expectApiError(t.client.extensions.upload({ file: await toFile(Buffer.from('definitely not a zip'), 'x.zip') }), 400);
     expect(notZip.code).toBe('invalid_zip');
     await expectApiError(t.client.extensions.upload({ file: await toFile(Buffer.alloc(0), 'empty.zip') }), 400);
-    const noManifest = await expectApiError(t.client.extensions.upload({ file: await toFile(await zipOf({ 'readme.txt': 'hi' }), 'x.zip') }), 422, /manifest\.json/);
+    const noManifest = await expectApiError(
+      t.client.extensions.upload({ file: await toFile(await zipOf({ 'readme.txt': 'hi' }), 'x.zip') }),
+      422,
+      /manifest\.json/,
+    );
     expect(noManifest.code).toBe('invalid_extension');
     // manifest.json two folders deep (or in one of two top folders) is not an unpacked extension either.
     await expectApiError(t.client.extensions.upload({ file: await toFile(await zipOf({ 'a/b/manifest.json': '{}' }), 'x.zip') }), 422);
@@ -191,4 +195,3 @@ describe('/extensions', () => {
     }
   });
 });
-

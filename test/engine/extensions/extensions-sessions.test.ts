@@ -37,7 +37,11 @@ async function markersOn(browser: Browser): Promise<string[]> {
     // Content scripts run at document_end; give them the page's own load to finish.
     await page.waitForLoadState('load');
     return await page.evaluate(() =>
-      [...document.documentElement.attributes].map((a) => a.name).filter((n) => n.startsWith('data-ext-')).map((n) => n.slice('data-ext-'.length)).sort(),
+      [...document.documentElement.attributes]
+        .map((a) => a.name)
+        .filter((n) => n.startsWith('data-ext-'))
+        .map((n) => n.slice('data-ext-'.length))
+        .sort(),
     );
   } finally {
     await page.close();
@@ -64,7 +68,9 @@ describe('extensions in sessions', () => {
 
       // A second extension (zipped inside a top folder) into the running session.
       const pidBefore = await sessionPid(s.session_id);
-      await t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: 'beta', zip_file: await toFile(await markerExtension('beta', 'beta-folder'), 'beta.zip') }] });
+      await t.client.browsers.loadExtensions(s.session_id, {
+        extensions: [{ name: 'beta', zip_file: await toFile(await markerExtension('beta', 'beta-folder'), 'beta.zip') }],
+      });
       expect(await sessionPid(s.session_id)).not.toBe(pidBefore);
       await browser.close().catch(() => {});
       browser = await chromium.connectOverCDP(s.cdp_ws_url);
@@ -111,8 +117,14 @@ describe('extensions in sessions', () => {
       const good = await markerExtension('x');
       await expectApiError(t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: '../escape', zip_file: await toFile(good, 'x.zip') }] }), 400);
       await expectApiError(t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: 'a/b', zip_file: await toFile(good, 'x.zip') }] }), 400);
-      await expectApiError(t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: 'junk', zip_file: await toFile(Buffer.from('not a zip'), 'x.zip') }] }), 400);
-      await expectApiError(t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: 'nomanifest', zip_file: await toFile(await zipOf({ 'a.js': '' }), 'x.zip') }] }), 422);
+      await expectApiError(
+        t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: 'junk', zip_file: await toFile(Buffer.from('not a zip'), 'x.zip') }] }),
+        400,
+      );
+      await expectApiError(
+        t.client.browsers.loadExtensions(s.session_id, { extensions: [{ name: 'nomanifest', zip_file: await toFile(await zipOf({ 'a.js': '' }), 'x.zip') }] }),
+        422,
+      );
       await expectApiError(t.client.browsers.loadExtensions(s.session_id, { extensions: [] }), 400);
       await expectApiError(t.client.browsers.loadExtensions('no-such-session', { extensions: [{ name: 'x', zip_file: await toFile(good, 'x.zip') }] }), 404);
       const form = new FormData();
@@ -134,7 +146,14 @@ describe('extensions in sessions', () => {
   it('launches pooled browsers with the pool extensions and reports their ids', async () => {
     const ext = await t.client.extensions.upload({ file: await toFile(await markerExtension('pooled'), 'p.zip'), name: 'pooled' });
     await expectApiError(t.client.browserPools.create({ size: 1, headless: true, extensions: [{ name: 'missing-ext' }] }), 404);
-    const pool = await t.client.browserPools.create({ name: 'ext-pool', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120, extensions: [{ name: 'pooled' }] });
+    const pool = await t.client.browserPools.create({
+      name: 'ext-pool',
+      size: 1,
+      headless: true,
+      fill_rate_per_minute: 100,
+      timeout_seconds: 120,
+      extensions: [{ name: 'pooled' }],
+    });
     expect(pool.extension_ids).toEqual([ext.id]);
     expect((await t.client.browserPools.retrieve('ext-pool')).extension_ids).toEqual([ext.id]);
     try {

@@ -32,9 +32,18 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-
-const awaitingInput = (id: string) => pollUntil('AWAITING_INPUT', () => t.client.auth.connections.retrieve(id), (c) => c.flow_step === 'AWAITING_INPUT' || c.flow_status !== 'IN_PROGRESS');
-const finished = (id: string) => pollUntil('flow end', () => t.client.auth.connections.retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
+const awaitingInput = (id: string) =>
+  pollUntil(
+    'AWAITING_INPUT',
+    () => t.client.auth.connections.retrieve(id),
+    (c) => c.flow_step === 'AWAITING_INPUT' || c.flow_status !== 'IN_PROGRESS',
+  );
+const finished = (id: string) =>
+  pollUntil(
+    'flow end',
+    () => t.client.auth.connections.retrieve(id),
+    (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null,
+  );
 
 async function pageShowsSignedIn(profile: string): Promise<string> {
   const s = await t.client.browsers.create({ headless: true, profile: { name: profile } });
@@ -52,7 +61,19 @@ async function pageShowsSignedIn(profile: string): Promise<string> {
 describe('auth connections', () => {
   it('creates (profile auto-created), conflicts, lists, patches only given fields', async () => {
     const c = await t.client.auth.connections.create({ domain: 'Example.TEST', profile_name: 'crud-profile', login_url: 'https://example.test/login' });
-    expect(c).toMatchObject({ domain: 'example.test', profile_name: 'crud-profile', status: 'NEEDS_AUTH', health_checks: true, auto_reauth: true, save_credentials: true, record_session: false, health_check_interval: 3600, can_reauth: false, can_reauth_reason: 'no_prior_successful_login', flow_status: null });
+    expect(c).toMatchObject({
+      domain: 'example.test',
+      profile_name: 'crud-profile',
+      status: 'NEEDS_AUTH',
+      health_checks: true,
+      auto_reauth: true,
+      save_credentials: true,
+      record_session: false,
+      health_check_interval: 3600,
+      can_reauth: false,
+      can_reauth_reason: 'no_prior_successful_login',
+      flow_status: null,
+    });
     expect((await t.client.profiles.retrieve('crud-profile')).name).toBe('crud-profile');
 
     const dup = await t.api('/auth/connections', { method: 'POST', json: { domain: 'example.test', profile_name: 'crud-profile' } });
@@ -89,7 +110,9 @@ describe('auth connections', () => {
 
     let state = await awaitingInput(c.id);
     expect(state.flow_status).toBe('IN_PROGRESS');
-    expect(state.discovered_fields).toEqual([expect.objectContaining({ name: 'email', label: 'Email address', selector: '#email', type: 'email', required: true })]);
+    expect(state.discovered_fields).toEqual([
+      expect.objectContaining({ name: 'email', label: 'Email address', selector: '#email', type: 'email', required: true }),
+    ]);
     expect(state.fields).toEqual([expect.objectContaining({ id: 'fld_email', type: 'identifier', ref: 'email' })]);
     expect(state.browser_session_id).toBeTruthy();
 
@@ -104,12 +127,22 @@ describe('auth connections', () => {
     expect(state.fields?.map((f) => f.type)).toEqual(['password']);
 
     await t.client.auth.connections.submit(c.id, { field_values: { fld_password: 'wrong' } });
-    state = await pollUntil('website error', () => t.client.auth.connections.retrieve(c.id), (x) => !!x.website_error);
+    state = await pollUntil(
+      'website error',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => !!x.website_error,
+    );
     expect(state).toMatchObject({ flow_step: 'AWAITING_INPUT', website_error: 'Incorrect password. Please try again.' });
 
     await t.client.auth.connections.submit(c.id, { fields: { password: 'correct horse' } });
     state = await finished(c.id);
-    expect(state).toMatchObject({ flow_status: 'SUCCESS', flow_step: 'COMPLETED', status: 'AUTHENTICATED', can_reauth: true, credential: { name: 'ann-profile-127.0.0.1' } });
+    expect(state).toMatchObject({
+      flow_status: 'SUCCESS',
+      flow_step: 'COMPLETED',
+      status: 'AUTHENTICATED',
+      can_reauth: true,
+      credential: { name: 'ann-profile-127.0.0.1' },
+    });
     await reading;
     expect(events[0]).toEqual({ flow_status: 'IN_PROGRESS', flow_step: 'DISCOVERING' });
     expect(events.map((e) => e.flow_step)).toEqual(expect.arrayContaining(['AWAITING_INPUT', 'SUBMITTING']));
@@ -131,22 +164,46 @@ describe('auth connections', () => {
     await t.client.auth.connections.login(c.id);
     await awaitingInput(c.id);
     await t.client.auth.connections.submit(c.id, { fields: { email: 'sam@example.test' } });
-    await pollUntil('password step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'password');
+    await pollUntil(
+      'password step',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.fields?.[0]?.type === 'password',
+    );
     await t.client.auth.connections.submit(c.id, { fields: { password: 'sms-pass' } });
-    const state = await pollUntil('code step', () => t.client.auth.connections.retrieve(c.id), (x) => x.fields?.[0]?.type === 'code');
+    const state = await pollUntil(
+      'code step',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.fields?.[0]?.type === 'code',
+    );
     expect(state.discovered_fields?.[0]).toMatchObject({ type: 'code', linked_mfa_type: 'sms', hint: expect.stringContaining('phone ending in 92') });
     // A person answers on the hosted page (a plain HTML form, no API key).
     const hostedUrl = state.hosted_url!;
     expect(await (await fetch(hostedUrl)).text()).toContain('Verification code');
-    const posted = await fetch(hostedUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ 'field:code': site.smsCode('sam@example.test')! }).toString() });
+    const posted = await fetch(hostedUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ 'field:code': site.smsCode('sam@example.test')! }).toString(),
+    });
     expect(posted.status).toBe(303);
     const done = await finished(c.id);
     expect(done).toMatchObject({ flow_status: 'SUCCESS', status: 'AUTHENTICATED', can_reauth: false, can_reauth_reason: 'requires_sms_code' });
   });
 
   it('logs in by itself with a stored credential including TOTP, and re-logs in after a health check finds the login lost', async () => {
-    await t.client.credentials.create({ name: 'tom-cred', domain: '127.0.0.1', values: { email: 'tom@example.test', password: 'totp-pass' }, totp_secret: TOTP_SECRET });
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'tom-profile', login_url: site.loginUrl, credential: { name: 'tom-cred' }, health_check_interval: 3600 });
+    await t.client.credentials.create({
+      name: 'tom-cred',
+      domain: '127.0.0.1',
+      values: { email: 'tom@example.test', password: 'totp-pass' },
+      totp_secret: TOTP_SECRET,
+    });
+    const c = await t.client.auth.connections.create({
+      domain: '127.0.0.1',
+      profile_name: 'tom-profile',
+      login_url: site.loginUrl,
+      credential: { name: 'tom-cred' },
+      health_check_interval: 3600,
+    });
     await t.client.auth.connections.login(c.id);
     let state = await finished(c.id);
     expect(state).toMatchObject({ flow_status: 'SUCCESS', status: 'AUTHENTICATED', can_reauth: true, can_reauth_reason: 'requirements_satisfiable' });
@@ -170,7 +227,12 @@ describe('auth connections', () => {
 
   it('deleting a connection during a flow cancels it and leaves no browser behind', async () => {
     const p = await t.client.proxies.create({ type: 'custom', name: 'flow-proxy', config: { host: '127.0.0.1', port: proxy.port } });
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'del-profile', login_url: site.loginUrl, proxy: { name: 'flow-proxy' } });
+    const c = await t.client.auth.connections.create({
+      domain: '127.0.0.1',
+      profile_name: 'del-profile',
+      login_url: site.loginUrl,
+      proxy: { name: 'flow-proxy' },
+    });
     expect(c.proxy_id).toBe(p.id);
     await t.client.auth.connections.login(c.id);
     const state = await awaitingInput(c.id);
@@ -193,7 +255,11 @@ describe('auth flow expiry', () => {
       const c = await e.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-profile', login_url: site.loginUrl });
       const login = await e.client.auth.connections.login(c.id);
       expect(Date.parse(login.flow_expires_at) - Date.now()).toBeLessThanOrEqual(3000);
-      const state = await pollUntil('EXPIRED', () => e.client.auth.connections.retrieve(c.id), (x) => x.flow_status === 'EXPIRED');
+      const state = await pollUntil(
+        'EXPIRED',
+        () => e.client.auth.connections.retrieve(c.id),
+        (x) => x.flow_status === 'EXPIRED',
+      );
       expect(state.flow_expires_at).toBeNull();
       const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
       expect(entry).toMatchObject({ type: 'login', status: 'EXPIRED', step: 'EXPIRED' });
@@ -212,7 +278,11 @@ describe('auth flow expiry', () => {
     try {
       const c = await e.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-early', login_url: site.loginUrl });
       await e.client.auth.connections.login(c.id).catch(() => {});
-      await pollUntil('EXPIRED', () => e.client.auth.connections.retrieve(c.id), (x) => x.flow_status === 'EXPIRED');
+      await pollUntil(
+        'EXPIRED',
+        () => e.client.auth.connections.retrieve(c.id),
+        (x) => x.flow_status === 'EXPIRED',
+      );
       const sessions = e.engine.context.services.sessions as SessionRegistry;
       const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
       expect(entry.browser_session_id).toBeTruthy();

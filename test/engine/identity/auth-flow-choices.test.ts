@@ -33,8 +33,18 @@ afterAll(async () => {
 
 type Conn = Awaited<ReturnType<TestEngine['client']['auth']['connections']['retrieve']>>;
 const retrieve = (id: string) => t.client.auth.connections.retrieve(id);
-const awaiting = (id: string, what: string, ok: (c: Conn) => boolean) => pollUntil(what, () => retrieve(id), (c) => (c.flow_step === 'AWAITING_INPUT' && ok(c)) || c.flow_status !== 'IN_PROGRESS');
-const finished = (id: string) => pollUntil('flow end', () => retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
+const awaiting = (id: string, what: string, ok: (c: Conn) => boolean) =>
+  pollUntil(
+    what,
+    () => retrieve(id),
+    (c) => (c.flow_step === 'AWAITING_INPUT' && ok(c)) || c.flow_status !== 'IN_PROGRESS',
+  );
+const finished = (id: string) =>
+  pollUntil(
+    'flow end',
+    () => retrieve(id),
+    (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null,
+  );
 
 /** Login flow up to the MFA method page of cho@example.test. */
 async function toMethodPage(id: string): Promise<Conn> {
@@ -50,10 +60,22 @@ async function toMethodPage(id: string): Promise<Conn> {
 
 describe('auth connection flows: MFA method choice', () => {
   it('reports the offered methods and follows mfa_option_id to the SMS code step', async () => {
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'cho-sms', login_url: site.loginUrl, health_checks: false, save_credentials: false });
+    const c = await t.client.auth.connections.create({
+      domain: '127.0.0.1',
+      profile_name: 'cho-sms',
+      login_url: site.loginUrl,
+      health_checks: false,
+      save_credentials: false,
+    });
     const state = await toMethodPage(c.id);
-    expect(state.mfa_options).toEqual([expect.objectContaining({ type: 'sms', label: 'Text me a code' }), expect.objectContaining({ type: 'totp', label: 'Use an authenticator app' })]);
-    expect(state.choices).toEqual([expect.objectContaining({ id: 'mfa_sms', type: 'mfa_method' }), expect.objectContaining({ id: 'mfa_totp', type: 'mfa_method' })]);
+    expect(state.mfa_options).toEqual([
+      expect.objectContaining({ type: 'sms', label: 'Text me a code' }),
+      expect.objectContaining({ type: 'totp', label: 'Use an authenticator app' }),
+    ]);
+    expect(state.choices).toEqual([
+      expect.objectContaining({ id: 'mfa_sms', type: 'mfa_method' }),
+      expect.objectContaining({ id: 'mfa_totp', type: 'mfa_method' }),
+    ]);
     expect(state.fields).toEqual([]);
 
     // Not offered here → 400, and the flow still waits.
@@ -70,7 +92,13 @@ describe('auth connection flows: MFA method choice', () => {
 
   it('follows selected_choice_id to the authenticator step', async () => {
     const before = site.signIns['cho@example.test'] ?? 0;
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'cho-totp', login_url: site.loginUrl, health_checks: false, save_credentials: false });
+    const c = await t.client.auth.connections.create({
+      domain: '127.0.0.1',
+      profile_name: 'cho-totp',
+      login_url: site.loginUrl,
+      health_checks: false,
+      save_credentials: false,
+    });
     await toMethodPage(c.id);
     await t.client.auth.connections.submit(c.id, { selected_choice_id: 'mfa_totp' });
     const step = await awaiting(c.id, 'totp step', (x) => x.fields?.[0]?.type === 'totp_code');
@@ -84,7 +112,13 @@ describe('auth connection flows: MFA method choice', () => {
 
 describe('auth connection flows: SSO', () => {
   it('fails clearly when the SSO button leads outside domain and allowed_domains', async () => {
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'sso-denied', login_url: site.loginUrl, health_checks: false, save_credentials: false });
+    const c = await t.client.auth.connections.create({
+      domain: '127.0.0.1',
+      profile_name: 'sso-denied',
+      login_url: site.loginUrl,
+      health_checks: false,
+      save_credentials: false,
+    });
     await t.client.auth.connections.login(c.id);
     const state = await awaiting(c.id, 'sign-in page', (x) => !!x.pending_sso_buttons);
     expect(state.pending_sso_buttons).toEqual([{ provider: 'exampleid', label: 'Sign in with ExampleID', selector: expect.stringMatching(/^\/html/) }]);
@@ -129,7 +163,11 @@ describe('auth connection flows: SSO', () => {
     expect(idp.pending_sso_buttons).toBeNull();
 
     await t.client.auth.connections.submit(c.id, { fields: { username: 'ann-idp', password: 'wrong' } });
-    const wrong = await pollUntil('IdP error', () => retrieve(c.id), (x) => !!x.website_error || x.flow_status !== 'IN_PROGRESS');
+    const wrong = await pollUntil(
+      'IdP error',
+      () => retrieve(c.id),
+      (x) => !!x.website_error || x.flow_status !== 'IN_PROGRESS',
+    );
     expect(wrong.website_error).toBe('ExampleID does not know that username and password.');
 
     await t.client.auth.connections.submit(c.id, { fields: { username: 'ann-idp', password: 'idp-pass' } });

@@ -22,8 +22,18 @@ afterAll(async () => {
 });
 
 const retrieve = (id: string) => t.client.auth.connections.retrieve(id);
-const stepWith = (id: string, type: string) => pollUntil(`${type} step`, () => retrieve(id), (c) => (c.flow_step === 'AWAITING_INPUT' && c.fields?.[0]?.type === type) || c.flow_status !== 'IN_PROGRESS');
-const finished = (id: string) => pollUntil('flow end', () => retrieve(id), (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null);
+const stepWith = (id: string, type: string) =>
+  pollUntil(
+    `${type} step`,
+    () => retrieve(id),
+    (c) => (c.flow_step === 'AWAITING_INPUT' && c.fields?.[0]?.type === type) || c.flow_status !== 'IN_PROGRESS',
+  );
+const finished = (id: string) =>
+  pollUntil(
+    'flow end',
+    () => retrieve(id),
+    (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null,
+  );
 
 async function consoleTexts(sessionId: string): Promise<string[]> {
   const page = await t.client.browsers.telemetry.events(sessionId, { category: ['console'], limit: 100 });
@@ -105,11 +115,16 @@ describe('auth connection flows: record_session and browser_telemetry', () => {
     const bad = { domain: '127.0.0.1', profile_name: 'bad-tel', browser_telemetry: { browser: { bogus: { enabled: true } } } };
     expect((await t.api('/auth/connections', { method: 'POST', json: bad })).status).toBe(400);
     const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'bad-tel', login_url: site.loginUrl, health_checks: false });
-    const mixed = await t.api(`/auth/connections/${c.id}`, { method: 'PATCH', json: { browser_telemetry: { enabled: false, browser: { console: { enabled: true } } } } });
+    const mixed = await t.api(`/auth/connections/${c.id}`, {
+      method: 'PATCH',
+      json: { browser_telemetry: { enabled: false, browser: { console: { enabled: true } } } },
+    });
     expect(mixed.status).toBe(400);
     expect(JSON.stringify(await mixed.json())).toContain('browser_telemetry');
     expect((await t.api(`/auth/connections/${c.id}/login`, { method: 'POST', json: { record_session: 'yes' } })).status).toBe(400);
-    expect((await t.api(`/auth/connections/${c.id}/login`, { method: 'POST', json: { browser_telemetry: { browser: { console: { enabled: 'yes' } } } } })).status).toBe(400);
+    expect(
+      (await t.api(`/auth/connections/${c.id}/login`, { method: 'POST', json: { browser_telemetry: { browser: { console: { enabled: 'yes' } } } } })).status,
+    ).toBe(400);
     expect((await retrieve(c.id)).flow_status).toBeNull(); // nothing started
   });
 });

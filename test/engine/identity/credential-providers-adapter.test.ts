@@ -13,7 +13,21 @@ import type { ProviderRow } from '../../../src/engine/domain/credential-provider
 import { fakeServiceAccountToken } from './onepassword-fixtures.js';
 
 function item(fields: Item['fields']): Item {
-  return { id: 'i1', title: 'Example', category: ItemCategory.Login, vaultId: 'v1', fields, sections: [], notes: '', tags: [], websites: [], version: 1, files: [], createdAt: new Date(), updatedAt: new Date() } as unknown as Item;
+  return {
+    id: 'i1',
+    title: 'Example',
+    category: ItemCategory.Login,
+    vaultId: 'v1',
+    fields,
+    sections: [],
+    notes: '',
+    tags: [],
+    websites: [],
+    version: 1,
+    files: [],
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  } as unknown as Item;
 }
 
 describe('1Password item → login values', () => {
@@ -71,7 +85,12 @@ describe('provider access cache', () => {
       },
     };
     const made: string[] = [];
-    const access = new ProviderAccess({ clock: { now: () => new Date(now) }, timeoutMs: 1000, tokenOf: (r) => r.token_enc, adapterFor: (_t, token) => (made.push(token), adapter) });
+    const access = new ProviderAccess({
+      clock: { now: () => new Date(now) },
+      timeoutMs: 1000,
+      tokenOf: (r) => r.token_enc,
+      adapterFor: (_t, token) => (made.push(token), adapter),
+    });
     const row = { id: 'p', name: 'p', provider_type: 'onepassword', token_enc: 'enc-1', cache_ttl_seconds: 60 } as ProviderRow;
     expect((await access.vaults(row))[0].name).toBe('Vault 1');
     now = 59_000;

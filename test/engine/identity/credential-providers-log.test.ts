@@ -47,9 +47,19 @@ describe('credential provider tokens in the engine log', () => {
     await t.client.credentialProviders.listItems(p.id).catch(() => {});
     await t.api('/org/credential_providers', { method: 'POST', json: { token, name: 'logged-1p', provider_type: 'onepassword' } }); // 409
     await t.api('/org/credential_providers', { method: 'POST', json: { token, name: 'x', provider_type: 'nope' } }); // 400
-    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'log-profile', login_url: site.loginUrl, credential: { provider: 'logged-1p', path: 'Private/Example' }, health_checks: false });
+    const c = await t.client.auth.connections.create({
+      domain: '127.0.0.1',
+      profile_name: 'log-profile',
+      login_url: site.loginUrl,
+      credential: { provider: 'logged-1p', path: 'Private/Example' },
+      health_checks: false,
+    });
     await t.client.auth.connections.login(c.id);
-    const end = await pollUntil('flow end', () => t.client.auth.connections.retrieve(c.id), (x) => x.flow_status !== 'IN_PROGRESS' && x.flow_status !== null);
+    const end = await pollUntil(
+      'flow end',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.flow_status !== 'IN_PROGRESS' && x.flow_status !== null,
+    );
     expect(end.error_code).toBe('credential_provider_unavailable');
 
     const log = written.join('');

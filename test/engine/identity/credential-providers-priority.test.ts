@@ -55,7 +55,12 @@ beforeAll(async () => {
   const cipher = new SecretCipher(envSecretKeyProvider(crypto.randomBytes(32).toString('base64')));
   await cipher.ready();
   records = new CredentialProviders(store.db, { now: () => new Date() }, cipher);
-  const access = new ProviderAccess({ clock: { now: () => new Date() }, timeoutMs: 2000, tokenOf: (r) => records.tokenOf(r), adapterFor: (_type, token) => adapterFor(token) });
+  const access = new ProviderAccess({
+    clock: { now: () => new Date() },
+    timeoutMs: 2000,
+    tokenOf: (r) => records.tokenOf(r),
+    adapterFor: (_type, token) => adapterFor(token),
+  });
   service = new ProviderService(records, access);
 });
 afterAll(async () => {
@@ -102,18 +107,27 @@ describe('credential providers by priority (auto without a provider)', () => {
     offers.set('down', new ProviderError('unreachable', '1Password could not be reached'));
     offers.set('backup', [item('b', 'https://example.test/')]);
     asked.length = 0;
-    await expect(service.valuesFor(org, { auto: true }, 'example.test')).rejects.toMatchObject({ kind: 'unreachable', message: "'down': 1Password could not be reached" });
+    await expect(service.valuesFor(org, { auto: true }, 'example.test')).rejects.toMatchObject({
+      kind: 'unreachable',
+      message: "'down': 1Password could not be reached",
+    });
     expect(asked).toEqual(['down']);
   });
 
   it('says which providers were asked when none has an item, and when none is enabled', async () => {
     const org = 'org-none';
-    await expect(service.valuesFor(org, { auto: true }, 'example.test')).rejects.toMatchObject({ kind: 'not_found', message: /no credential provider of the organization is enabled/ });
+    await expect(service.valuesFor(org, { auto: true }, 'example.test')).rejects.toMatchObject({
+      kind: 'not_found',
+      message: /no credential provider of the organization is enabled/,
+    });
     expect(await service.usable(org, { auto: true })).toBe(false);
     await provider(org, 'empty-one', 0);
     await provider(org, 'empty-two', 1);
     offers.set('empty-one', []);
     offers.set('empty-two', [item('x', 'https://other.test/')]);
-    await expect(service.valuesFor(org, { auto: true }, 'example.test')).rejects.toMatchObject({ kind: 'not_found', message: 'none of the enabled credential providers (empty-one, empty-two) has an item for example.test' });
+    await expect(service.valuesFor(org, { auto: true }, 'example.test')).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'none of the enabled credential providers (empty-one, empty-two) has an item for example.test',
+    });
   });
 });

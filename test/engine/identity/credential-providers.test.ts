@@ -15,8 +15,21 @@ describe('credential providers: records', () => {
   it('creates, lists (query, pages), gets, patches and deletes; the token never comes back', async () => {
     const token = fakeServiceAccountToken('127.0.0.1:9');
     const created = await t.client.credentialProviders.create({ token, name: 'team-1p', provider_type: 'onepassword' });
-    expect(created).toEqual({ id: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String), enabled: true, name: 'team-1p', priority: 0, provider_type: 'onepassword' });
-    const second = await t.client.credentialProviders.create({ token: fakeServiceAccountToken('127.0.0.1:9'), name: 'ops-vaults', provider_type: 'onepassword', cache_ttl_seconds: 60 });
+    expect(created).toEqual({
+      id: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      enabled: true,
+      name: 'team-1p',
+      priority: 0,
+      provider_type: 'onepassword',
+    });
+    const second = await t.client.credentialProviders.create({
+      token: fakeServiceAccountToken('127.0.0.1:9'),
+      name: 'ops-vaults',
+      provider_type: 'onepassword',
+      cache_ttl_seconds: 60,
+    });
 
     const all = [];
     for await (const p of t.client.credentialProviders.list({ limit: 1 })) all.push(p.name);
@@ -62,13 +75,19 @@ describe('credential providers: records', () => {
     await expectApiError(t.client.credentialProviders.listItems('nope'), 404);
     await expectApiError(t.client.credentialProviders.test('nope'), 404);
 
-    const badType = await expectErrorResponse(await t.api('/org/credential_providers', { method: 'POST', json: { token: 'ops_x', name: 'n', provider_type: 'bitwarden' } }), 400);
+    const badType = await expectErrorResponse(
+      await t.api('/org/credential_providers', { method: 'POST', json: { token: 'ops_x', name: 'n', provider_type: 'bitwarden' } }),
+      400,
+    );
     expect(badType.details.map((d) => d.message).join(' ')).toMatch(/provider_type.*onepassword/);
     const missing = await expectErrorResponse(await t.api('/org/credential_providers', { method: 'POST', json: { provider_type: 'onepassword' } }), 400);
     expect(missing.details.length).toBeGreaterThanOrEqual(2); // token and name
     await expectErrorResponse(await t.api(`/org/credential_providers/${a.id}`, { method: 'PATCH', json: { enabled: 'yes' } }), 400);
     await expectErrorResponse(await t.api(`/org/credential_providers/${a.id}`, { method: 'PATCH', json: { cache_ttl_seconds: -1 } }), 400);
-    await expectErrorResponse(await t.api('/org/credential_providers', { method: 'POST', json: { token: '   ', name: 'blank', provider_type: 'onepassword' } }), 400);
+    await expectErrorResponse(
+      await t.api('/org/credential_providers', { method: 'POST', json: { token: '   ', name: 'blank', provider_type: 'onepassword' } }),
+      400,
+    );
     await t.client.credentialProviders.delete(a.id);
     await t.client.credentialProviders.delete(b.id);
   });
@@ -117,7 +136,11 @@ describe('credential providers: talking to 1Password', () => {
   it('test gives up at the engine deadline when the account address accepts but never answers', async () => {
     const silent = await silentServer();
     try {
-      const p = await t.client.credentialProviders.create({ token: fakeServiceAccountToken(`127.0.0.1:${silent.port}`), name: 'silent', provider_type: 'onepassword' });
+      const p = await t.client.credentialProviders.create({
+        token: fakeServiceAccountToken(`127.0.0.1:${silent.port}`),
+        name: 'silent',
+        provider_type: 'onepassword',
+      });
       const result = await t.client.credentialProviders.test(p.id);
       expect(result).toMatchObject({ success: false, vaults: [] });
       expect(result.error).toMatch(/1Password \(provider 'silent'\) did not answer within 1\.5 s/);

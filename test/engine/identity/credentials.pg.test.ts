@@ -62,7 +62,11 @@ describe('credentials', () => {
     expect((await t.client.credentials.list({ query: 'OTHER' })).items.map((c) => c.name)).toEqual(['other']);
     expect((await t.client.credentials.list({ query: created.id })).items.map((c) => c.id)).toEqual([created.id]);
 
-    const patched = await t.client.credentials.update(created.id, { remove_value_keys: ['username', 'password'], values: { password: 'new-pw', otp_hint: 'x' }, sso_provider: 'google' });
+    const patched = await t.client.credentials.update(created.id, {
+      remove_value_keys: ['username', 'password'],
+      values: { password: 'new-pw', otp_hint: 'x' },
+      sso_provider: 'google',
+    });
     expect(patched.value_keys).toEqual(['otp_hint', 'password']);
     expect(patched.sso_provider).toBe('google');
     const cleared = await t.client.credentials.update(created.id, { sso_provider: '' });
@@ -88,7 +92,12 @@ describe('credentials', () => {
   });
 
   it('returns the current TOTP code right after setting a secret and at /totp-code', async () => {
-    const c = await t.client.credentials.create({ name: 'with-totp', domain: 't.test', values: { username: 'u' }, totp_secret: secret.toLowerCase().replace(/(.{4})/g, '$1 ') });
+    const c = await t.client.credentials.create({
+      name: 'with-totp',
+      domain: 't.test',
+      values: { username: 'u' },
+      totp_secret: secret.toLowerCase().replace(/(.{4})/g, '$1 '),
+    });
     expect(c.has_totp_secret).toBe(true);
     expect(c.totp_code).toMatch(/^\d{6}$/);
     const expires = new Date(c.totp_code_expires_at!);

@@ -30,7 +30,10 @@ describe('login flow submissions', () => {
     expect(resolveSubmission(snap, { sso_provider: 'Google' }).click).toBe('xpath=//button[1]');
     expect(resolveSubmission(snap, { sso_button_selector: '//button[1]' }).click).toBe('xpath=//button[1]');
     // Every id the step view answers selects its choice.
-    for (const c of stepView(snap).choices ?? []) expect(resolveSubmission(snap, { selected_choice_id: String(c.id) }).click).toBe(c.type === 'sso_provider' ? `xpath=${String(c.observed_selector)}` : String(c.observed_selector));
+    for (const c of stepView(snap).choices ?? [])
+      expect(resolveSubmission(snap, { selected_choice_id: String(c.id) }).click).toBe(
+        c.type === 'sso_provider' ? `xpath=${String(c.observed_selector)}` : String(c.observed_selector),
+      );
   });
 
   it('refuses what the step does not offer with a 400 naming the field', () => {

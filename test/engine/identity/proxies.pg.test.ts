@@ -16,7 +16,10 @@ beforeAll(async () => {
   t = await startTestEngine({
     identity: {
       proxyCheckUrl: `${echo.url}/ip`,
-      proxyProviders: { datacenter: { countries: { DE: `http://pu:pp-secret@127.0.0.1:${authed.port}` } }, residential: `http://user-{country}:pp-secret@127.0.0.1:${authed.port}` },
+      proxyProviders: {
+        datacenter: { countries: { DE: `http://pu:pp-secret@127.0.0.1:${authed.port}` } },
+        residential: `http://user-{country}:pp-secret@127.0.0.1:${authed.port}`,
+      },
       proxyTimeoutMs: 5000,
     },
   });
@@ -28,8 +31,19 @@ afterAll(async () => {
 
 describe('proxies', () => {
   it('creates custom proxies without ever returning the password, lists, renames and soft-deletes', async () => {
-    const p = await t.client.proxies.create({ type: 'custom', name: ' office ', config: { host: '127.0.0.1', port: authed.port, username: 'pu', password: 'pp-secret' }, bypass_hosts: ['*.internal.test'] });
-    expect(p).toMatchObject({ type: 'custom', name: 'office', protocol: 'http', bypass_hosts: ['*.internal.test'], config: { host: '127.0.0.1', port: authed.port, username: 'pu', has_password: true } });
+    const p = await t.client.proxies.create({
+      type: 'custom',
+      name: ' office ',
+      config: { host: '127.0.0.1', port: authed.port, username: 'pu', password: 'pp-secret' },
+      bypass_hosts: ['*.internal.test'],
+    });
+    expect(p).toMatchObject({
+      type: 'custom',
+      name: 'office',
+      protocol: 'http',
+      bypass_hosts: ['*.internal.test'],
+      config: { host: '127.0.0.1', port: authed.port, username: 'pu', has_password: true },
+    });
     expect(JSON.stringify(p)).not.toContain('pp-secret');
     if (!process.env.BROWSERDECK_TEST_DATABASE_URL) {
       const db = new Database(path.join(t.dataDir, 'browserdeck.sqlite'), { readonly: true });

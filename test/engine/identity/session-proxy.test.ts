@@ -50,7 +50,12 @@ const gatherCandidates = `new Promise((resolve) => {
 
 describe('sessions through proxies', () => {
   it('routes page loads through an authenticated upstream, honours bypass hosts, switches live and fails clearly', async () => {
-    const proxy = await t.client.proxies.create({ type: 'custom', name: 'authed', config: { host: '127.0.0.1', port: authed.port, username: 'sess', password: 'pw-9' }, bypass_hosts: ['localhost'] });
+    const proxy = await t.client.proxies.create({
+      type: 'custom',
+      name: 'authed',
+      config: { host: '127.0.0.1', port: authed.port, username: 'sess', password: 'pw-9' },
+      bypass_hosts: ['localhost'],
+    });
     const s = await t.client.browsers.create({ headless: true, proxy_id: proxy.id! });
     expect(s.proxy_id).toBe(proxy.id);
     expect((await t.client.browsers.retrieve(s.session_id)).proxy_id).toBe(proxy.id);
@@ -91,7 +96,10 @@ describe('sessions through proxies', () => {
     // A tunnelled (https) request fails as a tunnel error; a separate tab, since Chromium keeps
     // retrying its error page in the background.
     const tab = await page.context().newPage();
-    const tunnel = await tab.goto(`https://127.0.0.1:${echo.port}/tls`).then(() => 'loaded', (e: Error) => e.message);
+    const tunnel = await tab.goto(`https://127.0.0.1:${echo.port}/tls`).then(
+      () => 'loaded',
+      (e: Error) => e.message,
+    );
     expect(tunnel).toMatch(/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_EMPTY_RESPONSE|ERR_CONNECTION/);
     await tab.close();
 
@@ -129,7 +137,10 @@ describe('sessions through proxies', () => {
     expect(control.some((c) => / typ host/.test(c))).toBe(true);
 
     const candidates = (await proxiedPage.evaluate(gatherCandidates)) as string[];
-    const realIps = Object.values(os.networkInterfaces()).flat().filter((i) => i && !i.internal).map((i) => i!.address);
+    const realIps = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal)
+      .map((i) => i!.address);
     expect(candidates.filter((c) => / typ host/.test(c))).toEqual([]);
     for (const ip of realIps) expect(candidates.join('\n')).not.toContain(ip);
     // Without a proxy, a jailed browser reveals no host address either.

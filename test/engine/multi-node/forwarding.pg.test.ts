@@ -39,7 +39,12 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     expect(sessionsOf(a).get(id)).toBeDefined();
     expect(sessionsOf(b).get(id)).toBeUndefined();
     const rows = await a.engine.context.db.selectFrom('engine_nodes').selectAll().execute();
-    expect(new Map(rows.map((r) => [r.id, r.internal_url]))).toEqual(new Map([[nodeIdOf(a), a.url], [nodeIdOf(b), b.url]]));
+    expect(new Map(rows.map((r) => [r.id, r.internal_url]))).toEqual(
+      new Map([
+        [nodeIdOf(a), a.url],
+        [nodeIdOf(b), b.url],
+      ]),
+    );
   });
 
   it('retrieves by id and by name, and lists, through B', async () => {
@@ -85,11 +90,19 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
         /* aborted */
       }
     })();
-    await pollUntil('the existing lines', async () => live.length, (n) => n >= 3);
+    await pollUntil(
+      'the existing lines',
+      async () => live.length,
+      (n) => n >= 3,
+    );
     for (const line of ['four', 'five']) {
       const r = await b.client.browsers.process.exec(id, { command: 'sh', args: ['-c', `echo ${line} >> logs/app.log`] });
       expect(r.exit_code).toBe(0);
-      await pollUntil(`'${line}' streamed through B`, async () => live.slice(), (l) => l.includes(line));
+      await pollUntil(
+        `'${line}' streamed through B`,
+        async () => live.slice(),
+        (l) => l.includes(line),
+      );
     }
     ac.abort();
     await reading;
@@ -108,7 +121,12 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     // The page B navigated is the page A's browser shows.
     const direct = await chromium.connectOverCDP(cdpUrl);
     try {
-      const titles = await Promise.all(direct.contexts()[0].pages().map((p) => p.title()));
+      const titles = await Promise.all(
+        direct
+          .contexts()[0]
+          .pages()
+          .map((p) => p.title()),
+      );
       expect(titles).toContain('through-b');
     } finally {
       await direct.close();
@@ -140,7 +158,11 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     })();
     const r = await b.client.browsers.playwright.execute(id, { code: "await page.evaluate(() => console.log('telemetry-through-b')); return 1;" });
     expect(r).toMatchObject({ success: true, result: 1 });
-    await pollUntil('the console line streamed through B', async () => seen.slice(), (l) => l.includes('telemetry-through-b'));
+    await pollUntil(
+      'the console line streamed through B',
+      async () => seen.slice(),
+      (l) => l.includes('telemetry-through-b'),
+    );
     ac.abort();
     await reading;
 
@@ -225,14 +247,27 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
   it('serves a replay recorded on A through B, ranges included, after its session ended', async () => {
     const s = await a.client.browsers.create({ headless: true });
     const replay = await b.client.browsers.replays.start(s.session_id, { framerate: 10 });
-    for (const [x, y] of [[50, 50], [200, 120], [300, 200]]) await b.client.browsers.computer.moveMouse(s.session_id, { x, y });
+    for (const [x, y] of [
+      [50, 50],
+      [200, 120],
+      [300, 200],
+    ])
+      await b.client.browsers.computer.moveMouse(s.session_id, { x, y });
     // A video of a frame or two cannot be finished; wait until A's recorder has a second's worth.
     const replays = a.engine.context.services.replays as ReplayService;
-    await pollUntil('frames recorded on A', async () => replays.recorder(replay.replay_id)?.framesWritten ?? 0, (n) => n >= 10);
+    await pollUntil(
+      'frames recorded on A',
+      async () => replays.recorder(replay.replay_id)?.framesWritten ?? 0,
+      (n) => n >= 10,
+    );
     await b.client.browsers.replays.stop(replay.replay_id, { id: s.session_id });
     await b.client.browsers.deleteByID(s.session_id);
     // The file is on A only; B forwards even though the session has ended.
-    const full = await pollUntil('the replay finished', () => b.api(`/browsers/${s.session_id}/replays/${replay.replay_id}`), (r) => r.status === 200);
+    const full = await pollUntil(
+      'the replay finished',
+      () => b.api(`/browsers/${s.session_id}/replays/${replay.replay_id}`),
+      (r) => r.status === 200,
+    );
     const bytes = Buffer.from(await full.arrayBuffer());
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const part = await b.api(`/browsers/${s.session_id}/replays/${replay.replay_id}`, { headers: { range: 'bytes=10-109' } });

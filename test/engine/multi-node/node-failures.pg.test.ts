@@ -54,12 +54,26 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
 async function ghostNode(template: string): Promise<{ nodeId: string; sessionId: string }> {
   const nodeId = `ghost-${newId()}`;
   const long = new Date(Date.now() - 3600_000).toISOString();
-  await db().insertInto('engine_nodes').values({ id: nodeId, internal_url: 'http://127.0.0.1:9', started_at: long, heartbeat_at: long, stopped_at: null }).execute();
+  await db()
+    .insertInto('engine_nodes')
+    .values({ id: nodeId, internal_url: 'http://127.0.0.1:9', started_at: long, heartbeat_at: long, stopped_at: null })
+    .execute();
   const row = await db().selectFrom('browser_sessions').selectAll().where('id', '=', template).executeTakeFirstOrThrow();
   const sessionId = newId();
   await db()
     .insertInto('browser_sessions')
-    .values({ ...row, id: sessionId, name: null, node_id: nodeId, marker: `/nonexistent/${sessionId}`, pid: null, pgid: null, xvfb_pid: null, deleted_at: null, ended_reason: null })
+    .values({
+      ...row,
+      id: sessionId,
+      name: null,
+      node_id: nodeId,
+      marker: `/nonexistent/${sessionId}`,
+      pid: null,
+      pgid: null,
+      xvfb_pid: null,
+      deleted_at: null,
+      ended_reason: null,
+    })
     .execute();
   return { nodeId, sessionId };
 }
@@ -82,7 +96,11 @@ describe.skipIf(!PG_URL)(`two nodes when the owner is unreachable or dead, and p
 
   it('acquires from and releases to a pool run by A through B', async () => {
     const pool = await a.client.browserPools.create({ name: 'pool-on-a', size: 1, headless: true, fill_rate_per_minute: 100 });
-    await pollUntil('an idle browser in the pool', () => b.client.browserPools.retrieve(pool.id), (p) => p.available_count === 1);
+    await pollUntil(
+      'an idle browser in the pool',
+      () => b.client.browserPools.retrieve(pool.id),
+      (p) => p.available_count === 1,
+    );
     const got = await b.client.browserPools.acquire('pool-on-a', { acquire_timeout_seconds: 20 });
     expect(got?.session_id).toBeTruthy();
     const sid = got!.session_id;
@@ -99,7 +117,11 @@ describe.skipIf(!PG_URL)(`two nodes when the owner is unreachable or dead, and p
 
   it('answers 503 node_unavailable when the owner cannot be reached (HTTP and WebSocket)', async () => {
     const port = await deadPort();
-    await db().updateTable('engine_nodes').set({ internal_url: `http://127.0.0.1:${port}` }).where('id', '=', nodeIdOf(a)).execute();
+    await db()
+      .updateTable('engine_nodes')
+      .set({ internal_url: `http://127.0.0.1:${port}` })
+      .where('id', '=', nodeIdOf(a))
+      .execute();
     nodesOf(b).registry.forget(nodeIdOf(a));
     try {
       const r = await statusOf(b.client.browsers.fs.readFile(id, { path: '/x' }));
@@ -143,7 +165,18 @@ describe.skipIf(!PG_URL)(`two nodes when the owner is unreachable or dead, and p
     const config = configFromCreate({ name: 'orphan', size: 1, headless: true, fill_rate_per_minute: 100 });
     await db()
       .insertInto('browser_pools')
-      .values({ id: poolId, org_id: owned.org_id, project_id: owned.project_id, name: 'orphan', size: 1, config: JSON.stringify(config), profile_id: null, node_id: ghost.nodeId, created_at: now, updated_at: now })
+      .values({
+        id: poolId,
+        org_id: owned.org_id,
+        project_id: owned.project_id,
+        name: 'orphan',
+        size: 1,
+        config: JSON.stringify(config),
+        profile_id: null,
+        node_id: ghost.nodeId,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const got = await b.client.browserPools.acquire('orphan', { acquire_timeout_seconds: 30 });
     expect(got?.session_id).toBeTruthy();
@@ -157,12 +190,19 @@ describe.skipIf(!PG_URL)(`two nodes when the owner is unreachable or dead, and p
     await b.client.browserPools.delete(poolId, { force: true });
   });
 
-  it('ends on A a browser whose row B ended in the database (A\'s heartbeat reaps it)', async () => {
+  it("ends on A a browser whose row B ended in the database (A's heartbeat reaps it)", async () => {
     const s = await a.client.browsers.create({ headless: true });
-    await db().updateTable('browser_sessions').set({ deleted_at: new Date().toISOString(), ended_reason: 'node_lost' }).where('id', '=', s.session_id).execute();
-    await pollUntil('A to end the browser', async () => !!sessionsOf(a).get(s.session_id), (running) => !running);
+    await db()
+      .updateTable('browser_sessions')
+      .set({ deleted_at: new Date().toISOString(), ended_reason: 'node_lost' })
+      .where('id', '=', s.session_id)
+      .execute();
+    await pollUntil(
+      'A to end the browser',
+      async () => !!sessionsOf(a).get(s.session_id),
+      (running) => !running,
+    );
     const row = await db().selectFrom('browser_sessions').select('ended_reason').where('id', '=', s.session_id).executeTakeFirstOrThrow();
     expect(row.ended_reason).toBe('node_lost');
   });
 });
-

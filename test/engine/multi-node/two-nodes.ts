@@ -12,7 +12,9 @@ import type { NodesService } from '../../../src/engine/http/node-feature.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 
 export const PG_URL = process.env.BROWSERDECK_TEST_DATABASE_URL;
-export const PG_SKIP_REASON = PG_URL ? '' : ' [SKIPPED: multi-node needs PostgreSQL; set BROWSERDECK_TEST_DATABASE_URL (npm test runs this in its PostgreSQL pass)]';
+export const PG_SKIP_REASON = PG_URL
+  ? ''
+  : ' [SKIPPED: multi-node needs PostgreSQL; set BROWSERDECK_TEST_DATABASE_URL (npm test runs this in its PostgreSQL pass)]';
 // The default reporter shows a skipped file only as "skipped": say why where it is seen.
 if (!PG_URL) console.warn(`multi-node tests${PG_SKIP_REASON}`);
 

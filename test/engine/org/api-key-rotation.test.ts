@@ -88,7 +88,15 @@ describe('API key expiry and rotation', () => {
     const empty = await t.api(`/org/api_keys/${k.id}/rotate`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(200);
     const next = (await empty.json()) as { id: string };
-    for (const body of [{ expire_in_days: -1 }, { expire_in_days: 3651 }, { expire_in_days: '1' }, { days_to_expire: 0 }, { days_to_expire: 3651 }, { days_to_expire: 2.5 }, { other: 1 }]) {
+    for (const body of [
+      { expire_in_days: -1 },
+      { expire_in_days: 3651 },
+      { expire_in_days: '1' },
+      { days_to_expire: 0 },
+      { days_to_expire: 3651 },
+      { days_to_expire: 2.5 },
+      { other: 1 },
+    ]) {
       await expectErrorResponse(await t.api(`/org/api_keys/${next.id}/rotate`, { method: 'POST', json: body }), 400);
     }
     // Nothing was rotated by the rejected calls.

@@ -48,12 +48,20 @@ describe('between organizations', () => {
       await expectApiError(client.projects.delete(id), 404);
       await expectApiError(client.projects.limits.retrieve(id), 404);
       await expectApiError(client.projects.limits.update(id, { max_concurrent_sessions: 1 }), 404);
-      const legacy = await t.api(`/projects/${id}/limits`, { method: 'PATCH', json: { max_concurrent_sessions: 1 }, headers: { authorization: `Bearer ${client.apiKey}` } });
+      const legacy = await t.api(`/projects/${id}/limits`, {
+        method: 'PATCH',
+        json: { max_concurrent_sessions: 1 },
+        headers: { authorization: `Bearer ${client.apiKey}` },
+      });
       expect([404, 410]).toContain(legacy.status);
     }
     expect((await other.client.projects.retrieve(other.projectId)).name).toBe('other-project');
     expect((await t.client.projects.limits.retrieve(mainProjectId)).max_concurrent_sessions).toBeNull();
-    expect(await other.client.projects.limits.retrieve(other.projectId)).toEqual({ max_concurrent_sessions: null, max_concurrent_invocations: null, max_pooled_sessions: null });
+    expect(await other.client.projects.limits.retrieve(other.projectId)).toEqual({
+      max_concurrent_sessions: null,
+      max_concurrent_invocations: null,
+      max_pooled_sessions: null,
+    });
   });
 
   it('cannot read, rename, rotate or delete the other organization’s keys (404)', async () => {
@@ -182,7 +190,9 @@ describe('credentials that are not API keys', () => {
     const ctx = t.engine.context;
     // Stands in for a session token: same org, but not an API key.
     ctx.authenticators.unshift((_req, bearer) =>
-      bearer === 'session-token-for-test' ? { orgId: ctx.orgId, strategy: 'session_jwt', userId: 'session-1', email: 'admin@browserdeck.local', projectId: null, sessionId: 'session-1' } : null,
+      bearer === 'session-token-for-test'
+        ? { orgId: ctx.orgId, strategy: 'session_jwt', userId: 'session-1', email: 'admin@browserdeck.local', projectId: null, sessionId: 'session-1' }
+        : null,
     );
     const token = t.clientWith({ apiKey: 'session-token-for-test' });
     await expectApiError(token.apiKeys.list(), 403);

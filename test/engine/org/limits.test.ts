@@ -32,16 +32,29 @@ describe('project limits', () => {
     const empty = await t.api(`/org/projects/${projectId}/limits`, { method: 'PATCH', headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(200);
     // 0 and null both remove a cap.
-    expect(await t.client.projects.limits.update(projectId, { max_concurrent_sessions: 0, max_pooled_sessions: null })).toEqual({ ...NONE, max_concurrent_invocations: 2 });
+    expect(await t.client.projects.limits.update(projectId, { max_concurrent_sessions: 0, max_pooled_sessions: null })).toEqual({
+      ...NONE,
+      max_concurrent_invocations: 2,
+    });
     expect(await t.client.projects.limits.retrieve('LIMITED')).toEqual({ ...NONE, max_concurrent_invocations: 2 });
   });
 
   it('rejects negative, fractional, textual and unknown fields, and unknown projects', async () => {
-    for (const body of [{ max_concurrent_sessions: -1 }, { max_concurrent_invocations: 1.5 }, { max_pooled_sessions: '3' }, { max_concurrent_sessions: 2 ** 31 }, { max_sessions: 1 }, [1]]) {
+    for (const body of [
+      { max_concurrent_sessions: -1 },
+      { max_concurrent_invocations: 1.5 },
+      { max_pooled_sessions: '3' },
+      { max_concurrent_sessions: 2 ** 31 },
+      { max_sessions: 1 },
+      [1],
+    ]) {
       const err = await expectErrorResponse(await t.api(`/org/projects/${projectId}/limits`, { method: 'PATCH', json: body }), 400);
       expect(err.details).toHaveLength(1);
     }
-    const two = await expectErrorResponse(await t.api(`/org/projects/${projectId}/limits`, { method: 'PATCH', json: { max_concurrent_sessions: -1, max_concurrent_invocations: 'x' } }), 400);
+    const two = await expectErrorResponse(
+      await t.api(`/org/projects/${projectId}/limits`, { method: 'PATCH', json: { max_concurrent_sessions: -1, max_concurrent_invocations: 'x' } }),
+      400,
+    );
     expect(two.details).toHaveLength(2);
     await expectApiError(t.client.projects.limits.retrieve('no-such-project'), 404);
     await expectApiError(t.client.projects.limits.update('no-such-project', { max_concurrent_sessions: 1 }), 404);
@@ -54,21 +67,39 @@ describe('organization limits', () => {
   });
 
   it('sets, keeps, and removes the default per-project cap', async () => {
-    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 4 })).toEqual({ max_concurrent_sessions: ORG_CAP, default_project_max_concurrent_sessions: 4 });
+    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 4 })).toEqual({
+      max_concurrent_sessions: ORG_CAP,
+      default_project_max_concurrent_sessions: 4,
+    });
     expect(await t.client.organization.limits.update({})).toMatchObject({ default_project_max_concurrent_sessions: 4 });
     const empty = await t.api('/org/limits', { method: 'PATCH', headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(200);
     expect(await empty.json()).toMatchObject({ default_project_max_concurrent_sessions: 4 });
-    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: ORG_CAP })).toMatchObject({ default_project_max_concurrent_sessions: ORG_CAP });
-    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 0 })).toMatchObject({ default_project_max_concurrent_sessions: null });
+    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: ORG_CAP })).toMatchObject({
+      default_project_max_concurrent_sessions: ORG_CAP,
+    });
+    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 0 })).toMatchObject({
+      default_project_max_concurrent_sessions: null,
+    });
     await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 3 });
-    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: null })).toMatchObject({ default_project_max_concurrent_sessions: null });
+    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: null })).toMatchObject({
+      default_project_max_concurrent_sessions: null,
+    });
   });
 
   it('refuses a default above the organization cap with a clear message, and bad types', async () => {
-    const err = await expectApiError(t.client.organization.limits.update({ default_project_max_concurrent_sessions: ORG_CAP + 1 }), 400, /must not exceed.*max_concurrent_sessions \(12\)/);
+    const err = await expectApiError(
+      t.client.organization.limits.update({ default_project_max_concurrent_sessions: ORG_CAP + 1 }),
+      400,
+      /must not exceed.*max_concurrent_sessions \(12\)/,
+    );
     expect(err.details).toHaveLength(1);
-    for (const body of [{ default_project_max_concurrent_sessions: -1 }, { default_project_max_concurrent_sessions: '3' }, { default_project_max_concurrent_sessions: 2.5 }, { max_concurrent_sessions: 100 }]) {
+    for (const body of [
+      { default_project_max_concurrent_sessions: -1 },
+      { default_project_max_concurrent_sessions: '3' },
+      { default_project_max_concurrent_sessions: 2.5 },
+      { max_concurrent_sessions: 100 },
+    ]) {
       await expectErrorResponse(await t.api('/org/limits', { method: 'PATCH', json: body }), 400);
     }
     expect((await t.client.organization.limits.retrieve()).default_project_max_concurrent_sessions).toBeNull();

@@ -41,14 +41,21 @@ export interface OtherOrg {
 export async function createOtherOrg(t: TestEngine, name = 'other'): Promise<OtherOrg> {
   const ctx = t.engine.context;
   const orgId = newId();
-  await ctx.db.insertInto('orgs').values({ id: orgId, name, admin_email: `${name}@example.test`, default_project_max_concurrent_sessions: null, created_at: ctx.clock.now().toISOString() }).execute();
+  await ctx.db
+    .insertInto('orgs')
+    .values({ id: orgId, name, admin_email: `${name}@example.test`, default_project_max_concurrent_sessions: null, created_at: ctx.clock.now().toISOString() })
+    .execute();
   const project = await ctx.projects.create(orgId, `${name}-project`);
   const { row, key } = await ctx.apiKeys.issue({ orgId, name: `${name}-admin`, projectId: null, createdById: null, expiresAt: null });
   return { orgId, projectId: project.id, keyId: row.id, key, client: t.clientWith({ apiKey: key }) };
 }
 
 /** Asserts that a call fails with `status` and a well-formed Error object; returns the body. */
-export async function expectApiError(p: Promise<unknown>, status: number, messagePattern?: RegExp): Promise<{ code: string; message: string; details: Array<{ code: string; message: string }> }> {
+export async function expectApiError(
+  p: Promise<unknown>,
+  status: number,
+  messagePattern?: RegExp,
+): Promise<{ code: string; message: string; details: Array<{ code: string; message: string }> }> {
   const err = await p.then(
     () => {
       throw new Error(`expected HTTP ${status}, but the call succeeded`);
@@ -63,7 +70,10 @@ export async function expectApiError(p: Promise<unknown>, status: number, messag
 }
 
 /** A raw response must be an Error object with this status; returns the body. */
-export async function expectErrorResponse(res: Response, status: number): Promise<{ code: string; message: string; details: Array<{ code: string; message: string }> }> {
+export async function expectErrorResponse(
+  res: Response,
+  status: number,
+): Promise<{ code: string; message: string; details: Array<{ code: string; message: string }> }> {
   const text = await res.text();
   expect(res.status, text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/application\/json/);

@@ -29,10 +29,20 @@ beforeAll(async () => {
   const proxy = await inB.proxies.create({ name: 'b-proxy', type: 'custom', config: { host: 'proxy.example.test', port: 3128 } });
   const conn = await inB.auth.connections.create({ domain: 'b.example', profile_name: 'b-profile' });
   const key = await t.client.apiKeys.create({ name: 'b-key', project_id: b.id });
-  Object.assign(foreign, { session: session.session_id, profile: profile.id!, pool: pool.id, cred: cred.id, proxy: proxy.id!, conn: conn.id, key: key.id, project: b.id });
+  Object.assign(foreign, {
+    session: session.session_id,
+    profile: profile.id!,
+    pool: pool.id,
+    cred: cred.id,
+    proxy: proxy.id!,
+    conn: conn.id,
+    key: key.id,
+    project: b.id,
+  });
   const doc = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
   for (const [p, methods] of Object.entries(doc.paths)) {
-    for (const [m, op] of Object.entries(methods)) ops.push({ method: m.toUpperCase(), path: p, query: (op.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name) });
+    for (const [m, op] of Object.entries(methods))
+      ops.push({ method: m.toUpperCase(), path: p, query: (op.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name) });
   }
 }, 120_000);
 afterAll(async () => {
@@ -82,7 +92,12 @@ describe('a project-scoped key against what it has no right to', () => {
         : // (A NUL in the URL is refused before authentication, by design: no id with it may reach a query.)
           [{ q: op.query.length ? `?${op.query.map((n) => `${n}=%7B%7D%5B`).join('&')}&limit=-1` : '', what: 'malformed query' }];
       for (const s of sends) {
-        const res = await fetch(t.url + url + s.q, { method: op.method, headers: { authorization: `Bearer ${scopedKey}`, ...(s.body ? { 'content-type': 'application/json' } : {}) }, body: s.body, signal: AbortSignal.timeout(20_000) });
+        const res = await fetch(t.url + url + s.q, {
+          method: op.method,
+          headers: { authorization: `Bearer ${scopedKey}`, ...(s.body ? { 'content-type': 'application/json' } : {}) },
+          body: s.body,
+          signal: AbortSignal.timeout(20_000),
+        });
         const text = op.method === 'HEAD' ? '' : await res.text().catch(() => '');
         // 410: the removed legacy route says so to everyone, before looking at anything.
         const gone = res.status === 410 && op.path === '/projects/{id}/limits';

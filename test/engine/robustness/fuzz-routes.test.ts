@@ -72,7 +72,14 @@ const queryValue = (schema: JsonSchema) =>
 /** Requests for `op`: `ids` gives the real id to use for a path parameter (else a made-up one). */
 function requestsFor(op: Op, ids: Record<string, string>): fc.Arbitrary<Req> {
   const segments = fc.tuple(...op.pathParams.map((name) => fc.oneof({ weight: 3, arbitrary: fc.constant(ids[name] ?? 'no-such-id') }, hostileSegment)));
-  const query = fc.tuple(...op.query.map((q) => fc.option(queryValue(q.schema).map((v) => `${encodeURIComponent(q.name)}=${v}`), { nil: undefined })));
+  const query = fc.tuple(
+    ...op.query.map((q) =>
+      fc.option(
+        queryValue(q.schema).map((v) => `${encodeURIComponent(q.name)}=${v}`),
+        { nil: undefined },
+      ),
+    ),
+  );
   const body: fc.Arbitrary<Pick<Req, 'body' | 'headers'>> = !hasBody(op.method)
     ? fc.constant({})
     : op.body
@@ -122,7 +129,12 @@ async function check(method: string, req: Req, auth: string | undefined): Promis
   if (auth) headers.authorization = auth;
   let res: Response;
   try {
-    res = await fetch(t.url + req.url, { method, headers, body: hasBody(method) ? (req.body as BodyInit | undefined) : undefined, signal: AbortSignal.timeout(30_000) });
+    res = await fetch(t.url + req.url, {
+      method,
+      headers,
+      body: hasBody(method) ? (req.body as BodyInit | undefined) : undefined,
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (err) {
     throw new Error(`${method} ${req.url.slice(0, 160)}: no answer (${(err as Error).cause ?? (err as Error).message})`);
   }
@@ -159,7 +171,9 @@ async function fuzz(selected: Op[], ids: Record<string, string>, auth: string | 
     } catch (err) {
       // fast-check's report (seed, path, counterexample) can be megabytes for a deep value: the head is enough to replay it.
       const e = err as Error & { cause?: Error };
-      throw new Error(`fuzz ${op.method} ${op.path} (BROWSERDECK_FUZZ_SEED=${SEED}, runs ${opts.runs}): ${e.message.slice(0, 1_500)}\n… caused by: ${String(e.cause?.message ?? '').slice(0, 1_500)}`);
+      throw new Error(
+        `fuzz ${op.method} ${op.path} (BROWSERDECK_FUZZ_SEED=${SEED}, runs ${opts.runs}): ${e.message.slice(0, 1_500)}\n… caused by: ${String(e.cause?.message ?? '').slice(0, 1_500)}`,
+      );
     }
     const tookFuzz = Math.round(performance.now() - started);
     if (!hasBody(op.method)) {
@@ -169,7 +183,8 @@ async function fuzz(selected: Op[], ids: Record<string, string>, auth: string | 
     const url = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => ids[name] ?? 'no-such-id');
     const oversize = opts.allCases && (!op.body || (op.method === 'POST' && op.path === '/browsers'));
     for (const req of fixedCases(url, opts.allCases, oversize, index)) await check(op.method, req, auth);
-    if (process.env.BROWSERDECK_FUZZ_TIMING) console.log(`${op.method} ${op.path}: ${tookFuzz} ms + fixed ${Math.round(performance.now() - started) - tookFuzz} ms`);
+    if (process.env.BROWSERDECK_FUZZ_TIMING)
+      console.log(`${op.method} ${op.path}: ${tookFuzz} ms + fixed ${Math.round(performance.now() - started) - tookFuzz} ms`);
   }
   expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
 }

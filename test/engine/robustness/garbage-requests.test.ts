@@ -22,10 +22,13 @@ const ops: Array<{ method: string; path: string; body?: Schema }> = [];
 
 beforeAll(async () => {
   t = await startTestEngine();
-  const doc = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>> };
+  const doc = (await (await t.api('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+  };
   for (const [p, methods] of Object.entries(doc.paths)) {
     for (const [m, op] of Object.entries(methods)) {
-      if (['get', 'post', 'put', 'patch', 'delete'].includes(m)) ops.push({ method: m.toUpperCase(), path: p, body: op.requestBody?.content?.['application/json']?.schema });
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        ops.push({ method: m.toUpperCase(), path: p, body: op.requestBody?.content?.['application/json']?.schema });
     }
   }
 });
@@ -42,7 +45,19 @@ const BAD_BODIES: Array<{ type: string; body: string }> = [
   { type: 'text/plain', body: 'plain text \u0000 with a NUL' },
 ];
 // One bad parameter per request: validation stops at the first, so a combined query would only ever test one.
-const BAD_QUERIES = ['?limit=abc', '?offset=-5', '?offset=99999999999999999999', '?limit=1e309', '?since=yesterday-ish', '?status=%E0%A4%A', '?category=nope&category=', '?order=sideways', '?follow=maybe', '?path=%00', '?query=' + '%27%22'.repeat(50)];
+const BAD_QUERIES = [
+  '?limit=abc',
+  '?offset=-5',
+  '?offset=99999999999999999999',
+  '?limit=1e309',
+  '?since=yesterday-ish',
+  '?status=%E0%A4%A',
+  '?category=nope&category=',
+  '?order=sideways',
+  '?follow=maybe',
+  '?path=%00',
+  '?query=' + '%27%22'.repeat(50),
+];
 
 const typesOf = (s: Schema): string[] => [s.type ?? [], ...(s.anyOf ?? []).map((a) => a.type ?? [])].flat();
 

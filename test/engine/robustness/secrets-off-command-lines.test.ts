@@ -46,7 +46,11 @@ describe('secrets on command lines', () => {
     const p = te.client.browsers.process;
     const held = await p.spawn(s.session_id, { command: 'sh', args: ['-c', 'sleep 30'], env: { API_TOKEN: secret } });
     try {
-      await pollUntil('the held process to run', async () => (await p.status(held.process_id!, { id: s.session_id })).state, (st) => st === 'running');
+      await pollUntil(
+        'the held process to run',
+        async () => (await p.status(held.process_id!, { id: s.session_id })).state,
+        (st) => st === 'running',
+      );
       expect(commandLinesWith(secret)).toEqual([]);
       const r = await p.exec(s.session_id, { command: 'sh', args: ['-c', 'printf %s "$API_TOKEN"'], env: { API_TOKEN: secret } });
       expect(text(r.stdout_b64)).toBe(secret);
@@ -59,24 +63,36 @@ describe('secrets on command lines', () => {
   it("a client's LD_PRELOAD reaches only the jailed command, never bwrap on the host", async () => {
     // A real shared library at a host path the jail does not show (under the data dir): loaded
     // by anything that runs on the host with that LD_PRELOAD, never by the jailed command.
-    const loaded = fs.readFileSync('/proc/self/maps', 'utf8').split('\n').map((l) => l.split(/\s+/)[5]).find((f) => f && /\/lib[^/]*\.so[.\d]*$/.test(f) && !f.includes('node_modules'));
+    const loaded = fs
+      .readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .map((l) => l.split(/\s+/)[5])
+      .find((f) => f && /\/lib[^/]*\.so[.\d]*$/.test(f) && !f.includes('node_modules'));
     expect(loaded, 'a shared library mapped by this process').toBeTruthy();
     const probe = path.join(te.dataDir, 'preload', `probe-${randomUUID()}.so`);
     fs.mkdirSync(path.dirname(probe), { recursive: true });
     fs.copyFileSync(loaded!, probe);
     const mappers = (): number[] =>
-      fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => {
-        try {
-          return fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes(probe);
-        } catch {
-          return false;
-        }
-      });
+      fs
+        .readdirSync('/proc')
+        .filter((e) => /^\d+$/.test(e))
+        .map(Number)
+        .filter((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes(probe);
+          } catch {
+            return false;
+          }
+        });
     const s = await te.client.browsers.create({ headless: true });
     const p = te.client.browsers.process;
     const held = await p.spawn(s.session_id, { command: 'sh', args: ['-c', 'sleep 30'], env: { LD_PRELOAD: probe } });
     try {
-      await pollUntil('the held process to run', async () => (await p.status(held.process_id!, { id: s.session_id })).state, (st) => st === 'running');
+      await pollUntil(
+        'the held process to run',
+        async () => (await p.status(held.process_id!, { id: s.session_id })).state,
+        (st) => st === 'running',
+      );
       expect(mappers()).toEqual([]);
     } finally {
       await p.kill(held.process_id!, { id: s.session_id, signal: 'KILL' }).catch(() => {});
@@ -97,10 +113,20 @@ app.action('hold', async (_ctx) => {
     const { final } = await deploy(te.client, { 'index.mjs': app }, { entrypoint: 'index.mjs', version: 's1', env: { DEPLOY_SECRET: secret } });
     expect(final.status, final.status_reason).toBe('running');
     const inv = await te.client.invocations.create({ app_name: 'secrets', action_name: 'hold', version: 's1', async: true });
-    await pollUntil('the app runner to start', async () => commandLinesWith('--browserdeck-app-runner').length, (n) => n > 0, 100, 50);
+    await pollUntil(
+      'the app runner to start',
+      async () => commandLinesWith('--browserdeck-app-runner').length,
+      (n) => n > 0,
+      100,
+      50,
+    );
     expect(commandLinesWith(secret)).toEqual([]);
     expect(commandLinesWith('KERNEL_API_KEY')).toEqual([]);
-    const done = await pollUntil('the invocation to finish', () => te.client.invocations.retrieve(inv.id), (i) => i.status !== 'running' && i.status !== 'queued');
+    const done = await pollUntil(
+      'the invocation to finish',
+      () => te.client.invocations.retrieve(inv.id),
+      (i) => i.status !== 'running' && i.status !== 'queued',
+    );
     expect(done.status, done.status_reason ?? '').toBe('succeeded');
     expect(JSON.parse(done.output!)).toEqual({ secret, key: true });
   }, 120_000);

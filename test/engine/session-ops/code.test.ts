@@ -34,7 +34,9 @@ const run = (code: string, timeout_sec?: number) => te.client.browsers.playwrigh
 
 describe('playwright/execute', () => {
   it('runs code with page, context and browser and returns its value', async () => {
-    const r = await run(`await page.goto(${JSON.stringify(web.url + '/title/Hello')}); return { title: await page.title(), contexts: browser.contexts().length, pages: context.pages().length };`);
+    const r = await run(
+      `await page.goto(${JSON.stringify(web.url + '/title/Hello')}); return { title: await page.title(), contexts: browser.contexts().length, pages: context.pages().length };`,
+    );
     expect(r).toMatchObject({ success: true, result: { title: 'Hello', pages: 1 } });
     expect((r.result as { contexts: number }).contexts).toBeGreaterThanOrEqual(2);
     expect(web.hits.get('/title/Hello')).toBe(1);
@@ -55,7 +57,9 @@ describe('playwright/execute', () => {
   });
 
   it('gives every call a fresh context', async () => {
-    const set = await run(`await context.addCookies([{ name: 'c1', value: 'v', url: ${JSON.stringify(web.url)} }]); return (await context.cookies()).map((c) => c.name);`);
+    const set = await run(
+      `await context.addCookies([{ name: 'c1', value: 'v', url: ${JSON.stringify(web.url)} }]); return (await context.cookies()).map((c) => c.name);`,
+    );
     expect(set.result).toEqual(['c1']);
     const next = await run(`return (await context.cookies()).map((c) => c.name);`);
     expect(next).toMatchObject({ success: true, result: [] });
@@ -100,7 +104,11 @@ describe('playwright/execute', () => {
   });
 
   it('rejects bad input', async () => {
-    const status = async (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
+    const status = async (p: Promise<unknown>) =>
+      p.then(
+        () => 200,
+        (e: { status?: number }) => e.status,
+      );
     expect(await status(te.client.browsers.playwright.execute(id, {} as never))).toBe(400);
     expect(await status(te.client.browsers.playwright.execute(id, { code: '' }))).toBe(400);
     expect(await status(te.client.browsers.playwright.execute(id, { code: 'return 1', timeout_sec: 0 }))).toBe(400);

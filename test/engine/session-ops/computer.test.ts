@@ -57,7 +57,20 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Ev = { type: string; x: number; y: number; button: number; buttons: number; detail: number; key: string; code: string; ctrl: boolean; shift: boolean; dx: number; dy: number };
+type Ev = {
+  type: string;
+  x: number;
+  y: number;
+  button: number;
+  buttons: number;
+  detail: number;
+  key: string;
+  code: string;
+  ctrl: boolean;
+  shift: boolean;
+  dx: number;
+  dy: number;
+};
 async function take(): Promise<Ev[]> {
   return page.evaluate(() => (window as unknown as { __log: Ev[] }).__log.splice(0));
 }
@@ -140,7 +153,14 @@ describe('computer: mouse', () => {
     // (a selection left by earlier shift-clicks would turn this into a native text drag)
     await page.evaluate(() => getSelection()?.removeAllRanges());
     await take();
-    await te.client.browsers.computer.dragMouse(id, { path: [[10, 10], [100, 20], [150, 120]], steps_per_segment: 4 });
+    await te.client.browsers.computer.dragMouse(id, {
+      path: [
+        [10, 10],
+        [100, 20],
+        [150, 120],
+      ],
+      steps_per_segment: 4,
+    });
     const evs = (await takeUntil((e) => e.type === 'mouseup')).filter((e) => ['mousedown', 'mousemove', 'mouseup'].includes(e.type));
     expect(evs[0].type).toBe('mousemove');
     const down = evs.findIndex((e) => e.type === 'mousedown');
@@ -151,7 +171,15 @@ describe('computer: mouse', () => {
     expect(during).toContainEqual(expect.objectContaining({ x: 100, y: 20 }));
     expect(evs.at(-1)).toMatchObject({ type: 'mouseup', x: 150, y: 120 });
     // smooth drag also ends where asked
-    await te.client.browsers.computer.dragMouse(id, { path: [[20, 20], [60, 80]], smooth: true, duration_ms: 100, button: 'middle' });
+    await te.client.browsers.computer.dragMouse(id, {
+      path: [
+        [20, 20],
+        [60, 80],
+      ],
+      smooth: true,
+      duration_ms: 100,
+      button: 'middle',
+    });
     const smooth = await takeUntil((e) => e.type === 'mouseup');
     expect(smooth.find((e) => e.type === 'mousedown')).toMatchObject({ button: 1, x: 20, y: 20 });
     expect(smooth.filter((e) => e.type === 'mouseup').at(-1)).toMatchObject({ x: 60, y: 80 });
@@ -159,7 +187,14 @@ describe('computer: mouse', () => {
 
   it('drags and drops draggable elements (HTML5 drag and drop)', async () => {
     await take();
-    await te.client.browsers.computer.dragMouse(id, { path: [[675, 45], [700, 120], [700, 200]], steps_per_segment: 5 });
+    await te.client.browsers.computer.dragMouse(id, {
+      path: [
+        [675, 45],
+        [700, 120],
+        [700, 200],
+      ],
+      steps_per_segment: 5,
+    });
     const evs = await takeUntil((e) => e.type === 'drop');
     expect(types(evs, 'dragstart', 'drop')).toEqual(['dragstart', 'drop']);
     expect(evs.find((e) => e.type === 'drop')).toMatchObject({ x: 700, y: 200 });
@@ -173,7 +208,11 @@ describe('computer: mouse', () => {
     await take();
     await te.client.browsers.computer.scroll(id, { x: 100, y: 100, delta_y: 3, delta_x: 1 });
     // Chromium may coalesce queued wheel events; the deltas add up either way.
-    await expect.poll(async () => (await page.evaluate(() => (window as unknown as { __log: Ev[] }).__log)).filter((e) => e.type === 'wheel').reduce((s, w) => s + w.dy, 0)).toBe(300);
+    await expect
+      .poll(async () =>
+        (await page.evaluate(() => (window as unknown as { __log: Ev[] }).__log)).filter((e) => e.type === 'wheel').reduce((s, w) => s + w.dy, 0),
+      )
+      .toBe(300);
     const wheels = (await take()).filter((e) => e.type === 'wheel');
     expect(wheels.reduce((s, w) => s + w.dx, 0)).toBe(100);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
@@ -187,7 +226,7 @@ describe('computer: keyboard', () => {
     await page.fill('#i', '');
     await page.focus('#i');
     await take();
-    await te.client.browsers.computer.typeText(id, { text: 'Hello, World! é' , delay: 5 });
+    await te.client.browsers.computer.typeText(id, { text: 'Hello, World! é', delay: 5 });
     expect(await page.inputValue('#i')).toBe('Hello, World! é');
     const downs = (await take()).filter((e) => e.type === 'keydown');
     expect(downs[0]).toMatchObject({ key: 'H', code: 'KeyH' });
@@ -297,7 +336,16 @@ describe('computer: screen, cursor and batches', () => {
       ['bad hold key', () => c.clickMouse(id, { x: 1, y: 1, hold_keys: ['Hyperx'] })],
       ['short path', () => c.dragMouse(id, { path: [[1, 1]] })],
       ['bad point', () => c.dragMouse(id, { path: [[1, 1], [1]] })],
-      ['drag off screen', () => c.dragMouse(id, { path: [[1, 1], [5000, 1]] })],
+      [
+        'drag off screen',
+        () =>
+          c.dragMouse(id, {
+            path: [
+              [1, 1],
+              [5000, 1],
+            ],
+          }),
+      ],
       ['no text', () => c.typeText(id, {} as never)],
       ['bad cursor', () => c.setCursorVisibility(id, { hidden: 'yes' } as never)],
       ['bad batch type', () => c.batch(id, { actions: [{ type: 'jump' } as never] })],

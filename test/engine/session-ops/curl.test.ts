@@ -109,7 +109,12 @@ describe('browsers.curl', () => {
   });
 
   it('sends methods, bodies and headers, and encodes binary bodies as base64', async () => {
-    const post = await te.client.browsers.curl(id, { url: `${target}/echo`, method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json', 'X-Custom': 'hello', Referer: `${target}/from` } });
+    const post = await te.client.browsers.curl(id, {
+      url: `${target}/echo`,
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'Content-Type': 'application/json', 'X-Custom': 'hello', Referer: `${target}/from` },
+    });
     const got = JSON.parse(post.body) as { method: string; headers: Record<string, string>; body: string };
     expect(got).toMatchObject({ method: 'POST', body: '{"a":1}' });
     expect(got.headers).toMatchObject({ 'content-type': 'application/json', 'x-custom': 'hello', referer: `${target}/from` });
@@ -166,7 +171,11 @@ describe('browsers.curl', () => {
 describe('browsers.fetch (/curl/raw)', () => {
   it('passes method, headers and raw body through and streams the answer back', async () => {
     seen.length = 0;
-    const res = await te.client.browsers.fetch(id, `${target}/echo?x=1`, { method: 'POST', body: Buffer.from([0, 1, 2, 255]), headers: { 'content-type': 'application/octet-stream', 'x-custom': 'raw' } });
+    const res = await te.client.browsers.fetch(id, `${target}/echo?x=1`, {
+      method: 'POST',
+      body: Buffer.from([0, 1, 2, 255]),
+      headers: { 'content-type': 'application/octet-stream', 'x-custom': 'raw' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-multi')).toBe('one, two');
     const echoed = (await res.json()) as { method: string; url: string; headers: Record<string, string> };
@@ -186,7 +195,9 @@ describe('browsers.fetch (/curl/raw)', () => {
   it('forwards an Authorization header meant for the target when the JWT authenticates the call', async () => {
     const s = await te.client.browsers.retrieve(id);
     const jwt = new URL(s.cdp_ws_url).searchParams.get('jwt')!;
-    const res = await fetch(`${s.base_url}/curl/raw?jwt=${encodeURIComponent(jwt)}&url=${encodeURIComponent(`${target}/echo`)}`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    const res = await fetch(`${s.base_url}/curl/raw?jwt=${encodeURIComponent(jwt)}&url=${encodeURIComponent(`${target}/echo`)}`, {
+      headers: { authorization: 'Basic dXNlcjpwYXNz' },
+    });
     const r = (await res.json()) as { headers: Record<string, string> };
     expect(r.headers.authorization).toBe('Basic dXNlcjpwYXNz');
   });

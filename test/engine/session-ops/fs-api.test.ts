@@ -161,7 +161,11 @@ describe('session filesystem', () => {
     const ok = await fetch(`${baseUrl}/fs/read_file?path=${encodeURIComponent('/jwt.txt')}&jwt=${jwt}`);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('via jwt');
-    const put = await fetch(`${baseUrl}/fs/write_file?path=/jwt2.txt&jwt=${jwt}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: 'put via jwt' });
+    const put = await fetch(`${baseUrl}/fs/write_file?path=/jwt2.txt&jwt=${jwt}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'put via jwt',
+    });
     expect(put.status).toBeLessThan(300);
     expect(await fsp.readFile(path.join(root, 'jwt2.txt'), 'utf8')).toBe('put via jwt');
     const bad = await fetch(`${baseUrl}/fs/read_file?path=/jwt.txt&jwt=${jwt}x`);

@@ -55,7 +55,11 @@ describe('browser downloads', () => {
     const { targetId } = await c.send<{ targetId: string }>('Target.createTarget', { url: `${site}/` });
     const { sessionId } = await c.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
     for (;;) {
-      const r = await c.send<{ result: { value: boolean } }>('Runtime.evaluate', { expression: '!!document.getElementById("dl")', returnByValue: true }, sessionId);
+      const r = await c.send<{ result: { value: boolean } }>(
+        'Runtime.evaluate',
+        { expression: '!!document.getElementById("dl")', returnByValue: true },
+        sessionId,
+      );
       if (r.result.value) break;
       await new Promise((res) => setTimeout(res, 50));
     }

@@ -64,7 +64,10 @@ describe('the fs API against a racing session process', () => {
     // perl is in every Debian (perl-base is essential) and loops without forking.
     const swapper = await tenant.browsers.process.spawn(id, {
       command: 'perl',
-      args: ['-e', `while (1) { rename('/race/d', '/race/d.real'); symlink('${outside}', '/race/d'); for (1..200) {} unlink('/race/d'); rename('/race/d.real', '/race/d'); }`],
+      args: [
+        '-e',
+        `while (1) { rename('/race/d', '/race/d.real'); symlink('${outside}', '/race/d'); for (1..200) {} unlink('/race/d'); rename('/race/d.real', '/race/d'); }`,
+      ],
     });
 
     const statuses: number[] = [];
@@ -96,17 +99,22 @@ describe('the fs API against a racing session process', () => {
     try {
       // Four callers at a time, so the engine's steps interleave with each other too.
       for (let i = 0; i < 500; i += 4) {
-        await Promise.all([0, 1, 2, 3].map((k) => {
-          const [name, fn] = ops[(i + k) % ops.length](i + k);
-          return call(name, fn);
-        }));
+        await Promise.all(
+          [0, 1, 2, 3].map((k) => {
+            const [name, fn] = ops[(i + k) % ops.length](i + k);
+            return call(name, fn);
+          }),
+        );
       }
     } finally {
       await tenant.browsers.process.kill(swapper.process_id!, { id, signal: 'KILL' }).catch(() => {});
     }
 
     expect(statuses).toHaveLength(500);
-    expect(statuses.filter((c) => c >= 500), 'no 5xx').toEqual([]);
+    expect(
+      statuses.filter((c) => c >= 500),
+      'no 5xx',
+    ).toEqual([]);
     expect(leaks).toEqual([]);
     expect(snapshot(outside)).toEqual(before);
     // The calls did reach the session's own directory: they were not all refused.

@@ -105,7 +105,9 @@ describe('streaming large files', () => {
     const readGrowth = readMem.stop();
     expect(got).toBe(SIZE);
     expect(gotHash.digest('hex')).toBe(sentHash.digest('hex'));
-    console.log(`engine RSS growth: write ${(writeGrowth / 1048576).toFixed(1)} MB, read ${(readGrowth / 1048576).toFixed(1)} MB for a ${SIZE / 1048576} MB file`);
+    console.log(
+      `engine RSS growth: write ${(writeGrowth / 1048576).toFixed(1)} MB, read ${(readGrowth / 1048576).toFixed(1)} MB for a ${SIZE / 1048576} MB file`,
+    );
     expect(writeGrowth).toBeLessThan(50 * 1024 * 1024);
     expect(readGrowth).toBeLessThan(50 * 1024 * 1024);
     await client.browsers.fs.deleteDirectory(id, { path: '/big' });

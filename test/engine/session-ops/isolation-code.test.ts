@@ -85,7 +85,9 @@ describe('Playwright code without bwrap (BROWSERDECK_NO_BWRAP=1)', () => {
   it('drives its page but cannot read the admin key or other sessions (Node permission model)', async () => {
     process.env.BROWSERDECK_NO_BWRAP = '1';
     try {
-      const r = await run(`await page.setContent('<title>fallback</title>'); const files = await (async () => { ${READ(secretPaths())} })(); return { title: await page.title(), ...files };`);
+      const r = await run(
+        `await page.setContent('<title>fallback</title>'); const files = await (async () => { ${READ(secretPaths())} })(); return { title: await page.title(), ...files };`,
+      );
       expect(r.title).toBe('fallback');
       for (const name of Object.keys(secretPaths())) expect(r[name], name).toBe('error ERR_ACCESS_DENIED');
     } finally {

@@ -47,7 +47,9 @@ export async function startIsolationFixture(): Promise<IsolationFixture> {
   // A jailed browser has no host port at all (DevTools only behind its jail's Unix socket).
   const devtoolsHost = (id: string) => (endpoint(id).socketPath ? '' : `${endpoint(id).host}:${endpoint(id).port}`);
   const devtoolsUrls = (): Record<string, string> =>
-    endpoint(a).socketPath ? {} : { otherSessionDevtools: `http://${devtoolsHost(b)}/json/version`, ownDevtoolsDirect: `http://${devtoolsHost(a)}/json/version` };
+    endpoint(a).socketPath
+      ? {}
+      : { otherSessionDevtools: `http://${devtoolsHost(b)}/json/version`, ownDevtoolsDirect: `http://${devtoolsHost(a)}/json/version` };
   return {
     te,
     a,

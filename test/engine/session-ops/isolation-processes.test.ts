@@ -33,7 +33,10 @@ afterAll(async () => {
 
 /** Runs a Node ES module inside a process of session `id` and returns what it prints as JSON. */
 async function nodeIn(id: string, script: string, arg: unknown = null): Promise<Record<string, unknown>> {
-  const r = await f.te.client.browsers.process.exec(id, { command: 'node', args: ['--experimental-websocket', '--no-warnings', '--input-type=module', '-e', script, JSON.stringify(arg)] });
+  const r = await f.te.client.browsers.process.exec(id, {
+    command: 'node',
+    args: ['--experimental-websocket', '--no-warnings', '--input-type=module', '-e', script, JSON.stringify(arg)],
+  });
   expect(r.exit_code, text(r.stderr_b64)).toBe(0);
   return JSON.parse(text(r.stdout_b64));
 }
@@ -71,7 +74,11 @@ console.log(JSON.stringify({ env: process.env.CDP_URL, alias: process.env.CHROME
     expect(r.titles).toContain('session-a-marker');
     expect(r.cdpTitles).toContain('session-a-marker');
     // The user's NODE_OPTIONS reach the command, not the forwarder (which would fail to start).
-    const opts = await f.te.client.browsers.process.exec(f.a, { command: 'sh', args: ['-c', 'echo "$NODE_OPTIONS"'], env: { NODE_OPTIONS: '--require /no-such-file.js' } });
+    const opts = await f.te.client.browsers.process.exec(f.a, {
+      command: 'sh',
+      args: ['-c', 'echo "$NODE_OPTIONS"'],
+      env: { NODE_OPTIONS: '--require /no-such-file.js' },
+    });
     expect(opts.exit_code).toBe(0);
     expect(text(opts.stdout_b64)).toBe('--require /no-such-file.js\n');
   });
@@ -82,7 +89,10 @@ console.log(JSON.stringify({ env: process.env.CDP_URL, alias: process.env.CHROME
     const r = await nodeIn(f.a, PROBE, urls);
     for (const name of Object.keys(urls)) expect(r[name], name).toBe('error ECONNREFUSED');
     // B's processes get B's browser, not A's.
-    const fromB = await nodeIn(f.b, `console.log(JSON.stringify({ ws: (await (await fetch('http://127.0.0.1:9222/json/version')).json()).webSocketDebuggerUrl }))`);
+    const fromB = await nodeIn(
+      f.b,
+      `console.log(JSON.stringify({ ws: (await (await fetch('http://127.0.0.1:9222/json/version')).json()).webSocketDebuggerUrl }))`,
+    );
     expect(fromB.ws).toBe(`ws://127.0.0.1:9222${f.browserPath(f.b)}`);
   });
 

@@ -86,10 +86,12 @@ describe('session logs', () => {
 
   it('shows the session services (supervisor): Chromium stderr as "browser"', async () => {
     const lines: string[] = [];
-    for await (const e of await te.client.browsers.logs.stream(id, { source: 'supervisor', supervisor_process: 'browser', follow: false })) lines.push(e.message);
+    for await (const e of await te.client.browsers.logs.stream(id, { source: 'supervisor', supervisor_process: 'browser', follow: false }))
+      lines.push(e.message);
     expect(lines.some((l) => l.includes('DevTools listening on'))).toBe(true);
     const session: string[] = [];
-    for await (const e of await te.client.browsers.logs.stream(id, { source: 'supervisor', supervisor_process: 'session', follow: false })) session.push(e.message);
+    for await (const e of await te.client.browsers.logs.stream(id, { source: 'supervisor', supervisor_process: 'session', follow: false }))
+      session.push(e.message);
     expect(session.some((l) => l.startsWith('browser started'))).toBe(true);
   });
 

@@ -110,7 +110,11 @@ describe('session processes', () => {
     ]) {
       const e = await errorOf(call());
       expect(e.status).toBe(400);
-      expect(e.error).toMatchObject({ code: 'argument_list_too_long', message: expect.any(String), details: [expect.objectContaining({ code: 'invalid_field' })] });
+      expect(e.error).toMatchObject({
+        code: 'argument_list_too_long',
+        message: expect.any(String),
+        details: [expect.objectContaining({ code: 'invalid_field' })],
+      });
     }
     // Just under the per-string limit still runs.
     const fits = await p.exec(id, { command: 'sh', args: ['-c', 'printf %s "$1" | wc -c', 'sh', 'c'.repeat(100 * 1024)] });
@@ -140,12 +144,21 @@ describe('session processes', () => {
     })();
     expect((await p.stdin(sp.process_id!, { id, data_b64: b64('one\n') })).written_bytes).toBe(4);
     await p.stdin(sp.process_id!, { id, data_b64: b64('two\n') });
-    const out = () => events.filter((e) => e.stream === 'stdout').map((e) => text(e.data_b64)).join('');
+    const out = () =>
+      events
+        .filter((e) => e.stream === 'stdout')
+        .map((e) => text(e.data_b64))
+        .join('');
     while (!out().includes('got:two')) await new Promise((r) => setTimeout(r, 20));
     await p.kill(sp.process_id!, { id, signal: 'HUP' });
     await done; // the stream ends after the exit event
     expect(out()).toBe('ready\ngot:one\ngot:two\n');
-    expect(events.filter((e) => e.stream === 'stderr').map((e) => text(e.data_b64)).join('')).toBe('e:one\ne:two\n');
+    expect(
+      events
+        .filter((e) => e.stream === 'stderr')
+        .map((e) => text(e.data_b64))
+        .join(''),
+    ).toBe('e:one\ne:two\n');
     const exit = events[events.length - 1];
     expect(exit.event).toBe('exit');
     expect(exit.exit_code).toBe(128 + 1);
@@ -160,7 +173,11 @@ describe('session processes', () => {
 
   it('delivers each allowed signal to the command, refuses others, 404s unknown ids', async () => {
     const p = te.client.browsers.process;
-    for (const [signal, code] of [['TERM', 143], ['INT', 130], ['KILL', 137]] as const) {
+    for (const [signal, code] of [
+      ['TERM', 143],
+      ['INT', 130],
+      ['KILL', 137],
+    ] as const) {
       const sp = await p.spawn(id, { command: 'sleep', args: ['60'] });
       expect((await p.kill(sp.process_id!, { id, signal })).ok).toBe(true);
       let st = await p.status(sp.process_id!, { id });
@@ -168,8 +185,7 @@ describe('session processes', () => {
       expect(st.exit_code, signal).toBe(code);
     }
     const sp = await p.spawn(id, { command: 'sleep', args: ['60'] });
-    for (const signal of ['STOP', 'SIGTERM', 'term', '9', ''])
-      expect(await status(p.kill(sp.process_id!, { id, signal: signal as 'TERM' })), signal).toBe(400);
+    for (const signal of ['STOP', 'SIGTERM', 'term', '9', '']) expect(await status(p.kill(sp.process_id!, { id, signal: signal as 'TERM' })), signal).toBe(400);
     expect(await status(p.resize(sp.process_id!, { id, cols: 100, rows: 30 }))).toBe(400); // not a PTY
     await p.kill(sp.process_id!, { id, signal: 'KILL' });
     const unknown = '00000000-0000-4000-8000-000000000000';
@@ -206,7 +222,10 @@ describe('session processes', () => {
     expect(await closed).toBe(1000);
     expect(exitMsg).toEqual({ event: 'exit', exit_code: 5 });
     // Refused before the upgrade: unknown process, bad token.
-    for (const url of [`${baseUrl.replace(/^http/, 'ws')}/process/00000000-0000-4000-8000-000000000000/attach?jwt=${jwt}`, `${baseUrl.replace(/^http/, 'ws')}/process/${sp.process_id}/attach?jwt=nope`]) {
+    for (const url of [
+      `${baseUrl.replace(/^http/, 'ws')}/process/00000000-0000-4000-8000-000000000000/attach?jwt=${jwt}`,
+      `${baseUrl.replace(/^http/, 'ws')}/process/${sp.process_id}/attach?jwt=nope`,
+    ]) {
       const bad = new WebSocket(url);
       const code = await new Promise<number>((r) => bad.on('unexpected-response', (_req, res) => r(res.statusCode ?? 0)));
       expect([401, 404]).toContain(code);
@@ -214,14 +233,21 @@ describe('session processes', () => {
   });
 
   it('works with the session JWT on base_url', async () => {
-    const res = await fetch(`${baseUrl}/process/exec?jwt=${jwt}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ command: 'echo', args: ['jwt'] }) });
+    const res = await fetch(`${baseUrl}/process/exec?jwt=${jwt}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ command: 'echo', args: ['jwt'] }),
+    });
     expect(res.status).toBe(200);
     expect(text((await res.json()).stdout_b64)).toBe('jwt\n');
   });
 
   it('sandboxes processes: no access to other sessions or the engine data dir', async () => {
     const p = te.client.browsers.process;
-    const bwrap = await fsp.access('/usr/bin/bwrap').then(() => true, () => false);
+    const bwrap = await fsp.access('/usr/bin/bwrap').then(
+      () => true,
+      () => false,
+    );
     if (!bwrap) return; // without bwrap isolation is cwd-only (documented)
     await te.client.browsers.fs.writeFile(other, 'other secret', { path: '/secret.txt' });
     const otherHost = path.join(rootOf(other), 'secret.txt');

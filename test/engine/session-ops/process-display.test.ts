@@ -20,7 +20,10 @@ describe('the display of a headful session', () => {
     const headful = await te.client.browsers.create({ headless: false, viewport: { width: 1024, height: 768 } });
     const headless = await te.client.browsers.create({ headless: true });
     try {
-      const r = await te.client.browsers.process.exec(headful.session_id, { command: 'sh', args: ['-c', 'echo "display=$DISPLAY"; xdotool getdisplaygeometry'] });
+      const r = await te.client.browsers.process.exec(headful.session_id, {
+        command: 'sh',
+        args: ['-c', 'echo "display=$DISPLAY"; xdotool getdisplaygeometry'],
+      });
       expect(text(r.stderr_b64)).toBe('');
       expect(text(r.stdout_b64)).toMatch(/^display=:\d+\n1024 768\n$/);
       // A headless session has no display and no X socket of anyone else's.

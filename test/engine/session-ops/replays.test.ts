@@ -20,7 +20,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-replay-test-'));
 
 beforeAll(async () => {
   te = await startTestEngine();
-  const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 640, height: 480 }, start_url: 'data:text/html,<body style="background:%23c33">replay</body>' });
+  const s = await te.client.browsers.create({
+    headless: true,
+    timeout_seconds: 300,
+    viewport: { width: 640, height: 480 },
+    start_url: 'data:text/html,<body style="background:%23c33">replay</body>',
+  });
   id = s.session_id;
 }, 60_000);
 
@@ -32,7 +37,7 @@ afterAll(async () => {
 /** Top-level MP4 box types in file order. */
 function boxes(buf: Buffer): string[] {
   const out: string[] = [];
-  for (let o = 0; o + 8 <= buf.length; ) {
+  for (let o = 0; o + 8 <= buf.length;) {
     let size = buf.readUInt32BE(o);
     const type = buf.toString('latin1', o + 4, o + 8);
     if (size === 1) size = Number(buf.readBigUInt64BE(o + 8));
@@ -51,10 +56,13 @@ function probe(file: string): { codec: string; duration: number } {
 async function downloadWhenReady(sessionId: string, replayId: string): Promise<Buffer> {
   let res!: Response;
   await expect
-    .poll(async () => {
-      res = await te.client.browsers.replays.download(replayId, { id: sessionId });
-      return res.status;
-    }, { timeout: 60_000, interval: 500 })
+    .poll(
+      async () => {
+        res = await te.client.browsers.replays.download(replayId, { id: sessionId });
+        return res.status;
+      },
+      { timeout: 60_000, interval: 500 },
+    )
     .toBe(200);
   expect(res.headers.get('content-type')).toBe('video/mp4');
   expect(res.headers.get('accept-ranges')).toBe('bytes');
@@ -160,9 +168,18 @@ describe('replays', () => {
 
     // Expire it and sweep: row and file are gone.
     const ctx = te.engine.context;
-    await ctx.db.updateTable('replays').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', r.replay_id).execute();
+    await ctx.db
+      .updateTable('replays')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', r.replay_id)
+      .execute();
     const service = ctx.services.replays as ReplayService;
-    const row = await service.row(id, r.replay_id, ctx.orgId, (await ctx.db.selectFrom('replays').select('project_id').where('id', '=', r.replay_id).executeTakeFirstOrThrow()).project_id);
+    const row = await service.row(
+      id,
+      r.replay_id,
+      ctx.orgId,
+      (await ctx.db.selectFrom('replays').select('project_id').where('id', '=', r.replay_id).executeTakeFirstOrThrow()).project_id,
+    );
     const onDisk = service.fileOf(row!);
     expect(fs.existsSync(onDisk)).toBe(true);
     expect(await service.sweep()).toBeGreaterThanOrEqual(1);

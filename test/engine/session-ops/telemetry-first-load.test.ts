@@ -73,7 +73,10 @@ function expectFirstLoad(events: Envelope[], url: string): void {
   expect(ev.some((e) => e.type === 'network_response' && e.data?.request_id === docs[0].data?.request_id && e.data?.status === 200)).toBe(true);
   const asset = ev.find((e) => e.type === 'network_request' && e.data?.url === new URL('/asset.js', url).href);
   expect(asset?.data).toMatchObject({ method: 'GET', resource_type: 'Script' });
-  expect(ev.find((e) => e.type === 'network_response' && e.data?.request_id === asset?.data?.request_id)?.data).toMatchObject({ status: 200, mime_type: 'application/javascript' });
+  expect(ev.find((e) => e.type === 'network_response' && e.data?.request_id === asset?.data?.request_id)?.data).toMatchObject({
+    status: 200,
+    mime_type: 'application/javascript',
+  });
   const marker = ev.find((e) => e.type === 'console_log' && e.data?.text === 'first-load-marker');
   expect(marker?.data).toMatchObject({ level: 'log', url });
   expect(ev.some((e) => e.type === 'page_dom_content_loaded' && e.data?.url === url)).toBe(true);
@@ -153,7 +156,15 @@ describe('telemetry of the first page load', () => {
 
   it('records the first load of a pooled browser started with the pool start_url and telemetry', async () => {
     const startUrl = `${site.url}/first?case=pool`;
-    await te.client.browserPools.create({ name: 'first-load', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120, start_url: startUrl, telemetry: { browser: LOAD_CATEGORIES } });
+    await te.client.browserPools.create({
+      name: 'first-load',
+      size: 1,
+      headless: true,
+      fill_rate_per_minute: 100,
+      timeout_seconds: 120,
+      start_url: startUrl,
+      telemetry: { browser: LOAD_CATEGORIES },
+    });
     try {
       const s = await te.client.browserPools.acquire('first-load', { acquire_timeout_seconds: 60 });
       expect(s).toBeTruthy();
@@ -174,7 +185,11 @@ describe('telemetry of the first page load', () => {
     try {
       // The acquire applies the telemetry change (the collector enables its domains) before it
       // opens start_url, so the page's own load is recorded from its first request.
-      const s = await te.client.browserPools.acquire('acquire-telemetry', { acquire_timeout_seconds: 60, start_url: startUrl, telemetry: { browser: LOAD_CATEGORIES } });
+      const s = await te.client.browserPools.acquire('acquire-telemetry', {
+        acquire_timeout_seconds: 60,
+        start_url: startUrl,
+        telemetry: { browser: LOAD_CATEGORIES },
+      });
       expect(s).toBeTruthy();
       const id = s!.session_id;
       const stream = collect(await te.client.browsers.telemetry.stream(id, { replay: 'all' }));
@@ -190,17 +205,24 @@ describe('telemetry of the first page load', () => {
     // A browser without a tab is what the collector meets when the acquire comes right after
     // the pool launched it (Chromium is still opening its first tab); closing the tabs makes
     // that moment last. The acquire opens the tab before the collector connects.
-    const before = new Set(sessions().all().map((r) => r.id));
+    const before = new Set(
+      sessions()
+        .all()
+        .map((r) => r.id),
+    );
     const startUrl = `${site.url}/first?case=no-tab`;
     await te.client.browserPools.create({ name: 'no-tab', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 });
     try {
       let idle: ReturnType<SessionManager['all']>[number] | undefined;
       for (let i = 0; i < 200 && !idle?.browser; i++) {
-        idle = sessions().all().find((r) => !before.has(r.id));
+        idle = sessions()
+          .all()
+          .find((r) => !before.has(r.id));
         if (!idle?.browser) await new Promise((r) => setTimeout(r, 50));
       }
       const control = idle!.browser!.control;
-      const pages = async () => (await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
+      const pages = async () =>
+        (await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
       for (let i = 0; i < 100; i++) {
         const open = await pages();
         if (open.length === 0 && i > 0) break;

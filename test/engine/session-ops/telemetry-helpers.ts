@@ -32,17 +32,22 @@ export function startSite(extra: Record<string, string> = {}): Promise<LocalServ
 }
 
 /** Reads a stream in the background; `until(pred)` resolves with the first matching envelope. */
-export function collect(stream: AsyncIterable<unknown>): { events: Envelope[]; ended: Promise<void>; until(pred: (e: Envelope) => boolean, ms?: number): Promise<Envelope> } {
+export function collect(stream: AsyncIterable<unknown>): {
+  events: Envelope[];
+  ended: Promise<void>;
+  until(pred: (e: Envelope) => boolean, ms?: number): Promise<Envelope>;
+} {
   const events: Envelope[] = [];
   const waiters = new Set<{ pred: (e: Envelope) => boolean; resolve: (e: Envelope) => void }>();
   const ended = (async () => {
     for await (const raw of stream) {
       const e = raw as Envelope;
       events.push(e);
-      for (const w of [...waiters]) if (w.pred(e)) {
-        waiters.delete(w);
-        w.resolve(e);
-      }
+      for (const w of [...waiters])
+        if (w.pred(e)) {
+          waiters.delete(w);
+          w.resolve(e);
+        }
     }
   })().catch(() => {});
   return {

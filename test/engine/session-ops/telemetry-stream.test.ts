@@ -127,7 +127,9 @@ describe('telemetry stream', () => {
   });
 
   it('is open but silent while telemetry is off, turns on live with PATCH, and closes when the session ends', async () => {
-    const other = (await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 640, height: 480 }, telemetry: { enabled: false } })).session_id;
+    const other = (
+      await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 640, height: 480 }, telemetry: { enabled: false } })
+    ).session_id;
     const s = collect(await te.client.browsers.telemetry.stream(other, { replay: 'all' }));
     await te.client.browsers.fs.fileInfo(other, { path: '/' });
     const updated = await te.client.browsers.update(other, { telemetry: { browser: { control: { enabled: true } } } });

@@ -127,7 +127,11 @@ describe('telemetry from a real browser', () => {
 
   it('the stream went to the session base_url with its JWT (direct-to-session routing)', async () => {
     const entries = async () => {
-      const page = await te.client.auditLogs.list({ start: new Date(Date.now() - 600_000).toISOString(), end: new Date(Date.now() + 60_000).toISOString(), auth_strategy: 'session_jwt' });
+      const page = await te.client.auditLogs.list({
+        start: new Date(Date.now() - 600_000).toISOString(),
+        end: new Date(Date.now() + 60_000).toISOString(),
+        auth_strategy: 'session_jwt',
+      });
       return page.getPaginatedItems().filter((e) => e.path.startsWith(`/browsers/${id}/telemetry/stream?jwt=`) && e.method === 'GET');
     };
     await expect.poll(async () => (await entries()).length, { timeout: 10_000 }).toBeGreaterThan(0);

@@ -23,7 +23,12 @@ async function waitAvailable(pool: string, n: number): Promise<void> {
 describe('browser pools', () => {
   it('fills, hands out a usable session, takes it back, times out with 204, and counts toward the org limit', async () => {
     const pool = await t.client.browserPools.create({ name: 'warm', size: 2, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 });
-    expect(pool).toMatchObject({ name: 'warm', acquired_count: 0, extension_ids: [], browser_pool_config: { size: 2, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 } });
+    expect(pool).toMatchObject({
+      name: 'warm',
+      acquired_count: 0,
+      extension_ids: [],
+      browser_pool_config: { size: 2, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 },
+    });
     await waitAvailable('warm', 2);
     // Idle pool browsers are not sessions a user sees.
     expect((await t.client.browsers.list()).getPaginatedItems()).toHaveLength(0);
@@ -37,7 +42,7 @@ describe('browser pools', () => {
 
     const s = await t.client.browserPools.acquire('warm', { name: 'from-pool', tags: { team: 'qa' } });
     expect(s).toMatchObject({ name: 'from-pool', tags: { team: 'qa' }, pool: { id: pool.id, name: 'warm' }, headless: true, timeout_seconds: 120 });
-    expect((await t.client.browserPools.retrieve('warm'))).toMatchObject({ acquired_count: 1, available_count: 1 });
+    expect(await t.client.browserPools.retrieve('warm')).toMatchObject({ acquired_count: 1, available_count: 1 });
     // A normal session: listed, retrievable, drivable over CDP.
     expect((await t.client.browsers.list()).getPaginatedItems().map((x) => x.session_id)).toEqual([s!.session_id]);
     const b = await puppeteer.connect({ browserWSEndpoint: s!.cdp_ws_url });

@@ -11,7 +11,10 @@ let viewer: Browser;
 beforeAll(async () => {
   t = await startTestEngine();
   pages = await startTestPages();
-  viewer = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+  viewer = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
 });
 afterAll(async () => {
   await viewer?.close();
@@ -86,7 +89,8 @@ describe('live view (browser_live_view_url)', () => {
         const url = (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + location.pathname + '/ws' + location.search;
         const ws = new WebSocket(url);
         await new Promise((r) => (ws.onopen = r));
-        for (const action of ['down', 'up']) ws.send(JSON.stringify({ type: 'mouse', action, x: 50, y: 50, button: 'left', buttons: action === 'down' ? 1 : 0, clickCount: 1 }));
+        for (const action of ['down', 'up'])
+          ws.send(JSON.stringify({ type: 'mouse', action, x: 50, y: 50, button: 'left', buttons: action === 'down' ? 1 : 0, clickCount: 1 }));
         ws.send(JSON.stringify({ type: 'mouse', action: 'click', x: 60, y: 60, button: 'left' }));
         await new Promise((r) => setTimeout(r, 300));
         ws.close();
@@ -140,7 +144,9 @@ describe('live view (browser_live_view_url)', () => {
       await p.keyboard.type('Hi there');
       await p.keyboard.press('Backspace');
       await p.keyboard.press('Enter');
-      await expect.poll(() => inSessionPage(s.cdp_ws_url, '/type', () => (document.getElementById('i') as HTMLInputElement).value), { timeout: 10_000 }).toBe('Hi ther');
+      await expect
+        .poll(() => inSessionPage(s.cdp_ws_url, '/type', () => (document.getElementById('i') as HTMLInputElement).value), { timeout: 10_000 })
+        .toBe('Hi ther');
       expect(await inSessionPage(s.cdp_ws_url, '/type', () => (window as any).enters)).toBe(1);
     } finally {
       await p.close();

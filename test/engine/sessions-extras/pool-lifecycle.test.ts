@@ -39,7 +39,13 @@ describe('pools with profiles, projects and engine restarts', () => {
       await onStoragePage(writer.cdp_ws_url, (p) => p.evaluate(() => (window as any).writeState('v1')));
       await t.client.browsers.deleteByID(writer.session_id);
 
-      const pool = await t.client.browserPools.create({ name: 'with-profile', size: 1, headless: true, fill_rate_per_minute: 1000, profile: { name: 'shared' } });
+      const pool = await t.client.browserPools.create({
+        name: 'with-profile',
+        size: 1,
+        headless: true,
+        fill_rate_per_minute: 1000,
+        profile: { name: 'shared' },
+      });
       expect(pool.profile_id).toBe((await t.client.profiles.retrieve('shared')).id);
       expect(pool.browser_pool_config.refresh_on_profile_update).toBe(true);
       await waitAvailable(t, pool.id, 1);
@@ -48,7 +54,11 @@ describe('pools with profiles, projects and engine restarts', () => {
 
       const a = await t.client.browserPools.acquire(pool.id, {});
       expect(a!.profile?.id).toBe(pool.profile_id);
-      expect(await onStoragePage(a!.cdp_ws_url, (p) => p.evaluate(() => (window as any).readState() as Promise<State>))).toEqual({ cookie: 'v1', local: 'v1', idb: 'v1' });
+      expect(await onStoragePage(a!.cdp_ws_url, (p) => p.evaluate(() => (window as any).readState() as Promise<State>))).toEqual({
+        cookie: 'v1',
+        local: 'v1',
+        idb: 'v1',
+      });
       await t.client.browserPools.release(pool.id, { session_id: a!.session_id });
       await waitAvailable(t, pool.id, 1);
 
@@ -58,7 +68,9 @@ describe('pools with profiles, projects and engine restarts', () => {
       await t.client.browsers.deleteByID(writer2.session_id);
       await waitAvailable(t, pool.id, 1);
       const b = await t.client.browserPools.acquire(pool.id, { acquire_timeout_seconds: 30 });
-      await expect.poll(() => onStoragePage(b!.cdp_ws_url, (p) => p.evaluate(() => (window as any).readState() as Promise<State>)), { timeout: 20_000 }).toEqual({ cookie: 'v2', local: 'v2', idb: 'v2' });
+      await expect
+        .poll(() => onStoragePage(b!.cdp_ws_url, (p) => p.evaluate(() => (window as any).readState() as Promise<State>)), { timeout: 20_000 })
+        .toEqual({ cookie: 'v2', local: 'v2', idb: 'v2' });
       await t.client.browserPools.delete(pool.id, { force: true });
     } finally {
       await t.stop();

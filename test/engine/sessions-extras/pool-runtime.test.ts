@@ -15,7 +15,16 @@ function fakeLauncher() {
     for (const p of pending.splice(0)) p.resolve(`b${++n}`);
     await new Promise((r) => setImmediate(r));
   };
-  return { launcher, pending, ended, finishAll, fail: async () => { pending.shift()?.reject(new Error('boom')); await new Promise((r) => setImmediate(r)); } };
+  return {
+    launcher,
+    pending,
+    ended,
+    finishAll,
+    fail: async () => {
+      pending.shift()?.reject(new Error('boom'));
+      await new Promise((r) => setImmediate(r));
+    },
+  };
 }
 
 describe('PoolRuntime (pool rules without browsers)', () => {

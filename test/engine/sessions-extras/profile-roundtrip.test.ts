@@ -69,7 +69,9 @@ describe('profiles with sessions', () => {
         const res = await t.client.profiles.download('roundtrip', { format });
         const file = path.join(dir, `p.${format}`);
         await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
-        const listing = execFileSync('tar', [...(format === 'tar.zst' ? ['--zstd'] : []), '-tf', file]).toString().split('\n');
+        const listing = execFileSync('tar', [...(format === 'tar.zst' ? ['--zstd'] : []), '-tf', file])
+          .toString()
+          .split('\n');
         expect(listing.some((l) => /^Default\/(Network\/)?Cookies$/.test(l))).toBe(true);
         expect(listing.some((l) => l.startsWith('Default/Local Storage/'))).toBe(true);
         expect(listing.some((l) => l.startsWith('Default/IndexedDB/'))).toBe(true);

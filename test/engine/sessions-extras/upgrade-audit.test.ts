@@ -68,11 +68,32 @@ describe('audit of session WebSocket upgrades', () => {
       service: 'browsers',
       method: 'GET',
     });
-    expect(cdpRows.find((r) => r.path.includes('k=bearer'))).toMatchObject({ route: '/browsers/:id/cdp', status: 101, auth_strategy: 'api_key', user_id: admin.userId, email: admin.email });
+    expect(cdpRows.find((r) => r.path.includes('k=bearer'))).toMatchObject({
+      route: '/browsers/:id/cdp',
+      status: 101,
+      auth_strategy: 'api_key',
+      user_id: admin.userId,
+      email: admin.email,
+    });
     expect(cdpRows.find((r) => r.status === 401)).toMatchObject({ route: '/browsers/:id/cdp', auth_strategy: 'none', user_id: '' });
-    expect(rows.find((r) => r.path.startsWith(`/browsers/${id}/live/ws`))).toMatchObject({ route: '/browsers/:id/live/ws', status: 101, auth_strategy: 'session_jwt', user_id: `session:${id}` });
-    expect(rows.find((r) => r.path.startsWith(`/browsers/${id}/webdriver`))).toMatchObject({ route: '/browsers/:id/webdriver', status: 101, auth_strategy: 'session_jwt', user_id: `session:${id}` });
-    expect(rows.find((r) => r.path.includes('/attach'))).toMatchObject({ route: '/browsers/:id/process/:process_id/attach', status: 101, auth_strategy: 'session_jwt', user_id: `session:${id}` });
+    expect(rows.find((r) => r.path.startsWith(`/browsers/${id}/live/ws`))).toMatchObject({
+      route: '/browsers/:id/live/ws',
+      status: 101,
+      auth_strategy: 'session_jwt',
+      user_id: `session:${id}`,
+    });
+    expect(rows.find((r) => r.path.startsWith(`/browsers/${id}/webdriver`))).toMatchObject({
+      route: '/browsers/:id/webdriver',
+      status: 101,
+      auth_strategy: 'session_jwt',
+      user_id: `session:${id}`,
+    });
+    expect(rows.find((r) => r.path.includes('/attach'))).toMatchObject({
+      route: '/browsers/:id/process/:process_id/attach',
+      status: 101,
+      auth_strategy: 'session_jwt',
+      user_id: `session:${id}`,
+    });
 
     await t.client.browsers.deleteByID(id);
   });

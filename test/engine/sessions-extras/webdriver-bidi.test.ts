@@ -43,7 +43,7 @@ describe('WebDriver BiDi (webdriver_ws_url)', () => {
       const page = await browser.newPage();
       await page.goto(`${pages.url}/hello`);
       expect(await page.title()).toBe('Hello from the test page');
-      expect(await page.evaluate(() => document.getElementById('h')!.textContent + ':' + (6 * 7))).toBe('hello:42');
+      expect(await page.evaluate(() => document.getElementById('h')!.textContent + ':' + 6 * 7)).toBe('hello:42');
       await page.close();
     } finally {
       await browser.disconnect();
@@ -100,6 +100,10 @@ describe('WebDriver BiDi (webdriver_ws_url)', () => {
 });
 
 function processWith(marker: string): number | undefined {
-  const pid = fs.readdirSync('/proc').find((e) => /^\d+$/.test(e) && cmdlineOf(Number(e)).includes(marker) && !cmdlineOf(Number(e)).startsWith('bwrap') && !cmdlineOf(Number(e)).includes('/bwrap '));
+  const pid = fs
+    .readdirSync('/proc')
+    .find(
+      (e) => /^\d+$/.test(e) && cmdlineOf(Number(e)).includes(marker) && !cmdlineOf(Number(e)).startsWith('bwrap') && !cmdlineOf(Number(e)).includes('/bwrap '),
+    );
   return pid ? Number(pid) : undefined;
 }

@@ -27,7 +27,13 @@ function jwtOf(s: { cdp_ws_url: string }): string {
 
 describe('browsers API', () => {
   it('creates, retrieves, updates, lists and deletes a session', async () => {
-    const created = await te.client.browsers.create({ headless: true, name: 'api-one', tags: { team: 'backend', env: 'test' }, timeout_seconds: 120, viewport: { width: 1024, height: 768 } });
+    const created = await te.client.browsers.create({
+      headless: true,
+      name: 'api-one',
+      tags: { team: 'backend', env: 'test' },
+      timeout_seconds: 120,
+      viewport: { width: 1024, height: 768 },
+    });
     expect(created.session_id).toMatch(/^[a-z0-9]+$/);
     expect(created.headless).toBe(true);
     expect(created.stealth).toBe(false);
@@ -45,7 +51,11 @@ describe('browsers API', () => {
     const byName = await te.client.browsers.retrieve('api-one');
     expect(byName.session_id).toBe(created.session_id);
 
-    const updated = await te.client.browsers.update(created.session_id, { name: 'api-renamed', tags: { team: 'frontend' }, telemetry: { browser: { console: { enabled: true } } } });
+    const updated = await te.client.browsers.update(created.session_id, {
+      name: 'api-renamed',
+      tags: { team: 'frontend' },
+      telemetry: { browser: { console: { enabled: true } } },
+    });
     expect(updated.name).toBe('api-renamed');
     expect(updated.tags).toEqual({ team: 'frontend' });
     expect(updated.telemetry?.browser?.console?.enabled).toBe(true);
@@ -166,17 +176,34 @@ describe('browsers API', () => {
     expect((await get(`/browsers?jwt=${jwt}`)).status).toBe(401);
     expect((await get(`/org/projects?jwt=${jwt}`)).status).toBe(401);
     // Forged: right claims, wrong key.
-    const forged = await new SignJWT({ org: 'x', project: 'y' }).setProtectedHeader({ alg: 'HS256' }).setSubject(one.session_id).setIssuer('browserdeck').setExpirationTime('1h').sign(new Uint8Array(32));
+    const forged = await new SignJWT({ org: 'x', project: 'y' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(one.session_id)
+      .setIssuer('browserdeck')
+      .setExpirationTime('1h')
+      .sign(new Uint8Array(32));
     expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${forged}`)).status).toBe(401);
     expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=garbage`)).status).toBe(401);
     // Expired: signed with the engine's real key, but in the past.
     {
-      const secret = (await te.engine.context.db.selectFrom('engine_secrets').select('value').where('name', '=', 'session_jwt_hs256').executeTakeFirstOrThrow()).value;
+      const secret = (await te.engine.context.db.selectFrom('engine_secrets').select('value').where('name', '=', 'session_jwt_hs256').executeTakeFirstOrThrow())
+        .value;
       const claims = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
       const key = Buffer.from(secret, 'base64url');
-      const valid = await new SignJWT({ org: claims.org, project: claims.project }).setProtectedHeader({ alg: 'HS256' }).setSubject(one.session_id).setIssuer('browserdeck').setExpirationTime('1h').sign(key);
+      const valid = await new SignJWT({ org: claims.org, project: claims.project })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(one.session_id)
+        .setIssuer('browserdeck')
+        .setExpirationTime('1h')
+        .sign(key);
       expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${valid}`)).status).toBe(200);
-      const expired = await new SignJWT({ org: claims.org, project: claims.project }).setProtectedHeader({ alg: 'HS256' }).setSubject(one.session_id).setIssuer('browserdeck').setIssuedAt(1_000_000).setExpirationTime(1_000_060).sign(key);
+      const expired = await new SignJWT({ org: claims.org, project: claims.project })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(one.session_id)
+        .setIssuer('browserdeck')
+        .setIssuedAt(1_000_000)
+        .setExpirationTime(1_000_060)
+        .sign(key);
       expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${expired}`)).status).toBe(401);
     }
     // The JWT of a deleted session no longer reaches anything.

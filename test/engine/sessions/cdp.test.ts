@@ -63,7 +63,15 @@ describe('CDP proxy', () => {
     // Several clients side by side, and the browser is still usable after the close above.
     const a = await chromium.connectOverCDP(s.cdp_ws_url);
     // The pages that client opened were closed with it.
-    await waitFor(() => a.contexts()[0].pages().every((p) => !p.url().includes('Hello%20Puppeteer')), 10_000, 'puppeteer page closed');
+    await waitFor(
+      () =>
+        a
+          .contexts()[0]
+          .pages()
+          .every((p) => !p.url().includes('Hello%20Puppeteer')),
+      10_000,
+      'puppeteer page closed',
+    );
     const b = await puppeteer.connect({ browserWSEndpoint: info.webSocketDebuggerUrl, defaultViewport: null });
     const pa = await a.contexts()[0].newPage();
     await pa.goto(`${web.url}/title/A`);

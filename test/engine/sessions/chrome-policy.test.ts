@@ -32,7 +32,10 @@ describe('chrome_policy', () => {
       const page = browser.contexts()[0].pages()[0];
       await page.goto(`${web.url}/ok`);
       expect(await page.title()).toBe('ok');
-      const blocked = await page.goto(`${web.url}/blocked`).then(() => 'loaded', (e: Error) => e.message);
+      const blocked = await page.goto(`${web.url}/blocked`).then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      );
       expect(blocked).toContain('net::ERR_BLOCKED_BY_ADMINISTRATOR');
       // A fresh tab: the blocked navigation still commits its error page in the first one,
       // which would interrupt a navigation started there right away.

@@ -52,7 +52,10 @@ describe('a client that goes away while its browser starts', () => {
     const u = new URL('/browsers', t.url);
     // Headful also starts an Xvfb (in its helper jail) before the browser.
     const body = JSON.stringify({ headless });
-    const req = http.request(u, { method: 'POST', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const req = http.request(u, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
     const answered = new Promise<string>((resolve) => {
       req.on('response', (res) => resolve(`answered ${res.statusCode}`));
       req.on('error', () => resolve('gone'));
@@ -97,7 +100,11 @@ describe('the create deadline', () => {
     const before = browserProcesses();
     const r = await t.api('/browsers', { method: 'POST', json: { headless: true } });
     expect(r.status).toBe(503);
-    expect(await r.json()).toEqual({ code: 'browser_launch_failed', message: 'the browser could not be started: Chromium did not report its DevTools address in time', details: [] });
+    expect(await r.json()).toEqual({
+      code: 'browser_launch_failed',
+      message: 'the browser could not be started: Chromium did not report its DevTools address in time',
+      details: [],
+    });
     expect(sessionDirs(t)).toEqual([]);
     expect(browserProcesses().filter((p) => !before.includes(p))).toEqual([]);
     const active = (await (await t.api('/browsers')).json()) as unknown[];
@@ -113,7 +120,13 @@ describe('launchChromium', () => {
     try {
       const ac = new AbortController();
       const marker = `--user-data-dir=${userData}`;
-      const launching = launchChromium({ executable: executable!, args: ['--headless=new', '--remote-debugging-port=0', '--no-sandbox', marker, 'about:blank'], env: process.env, devtoolsSocket: path.join(userData, 'devtools.sock'), signal: ac.signal }).then(
+      const launching = launchChromium({
+        executable: executable!,
+        args: ['--headless=new', '--remote-debugging-port=0', '--no-sandbox', marker, 'about:blank'],
+        env: process.env,
+        devtoolsSocket: path.join(userData, 'devtools.sock'),
+        signal: ac.signal,
+      }).then(
         () => 'launched',
         (err: Error) => err.message,
       );

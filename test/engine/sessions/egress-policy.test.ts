@@ -24,7 +24,8 @@ describe('egress policy', () => {
   });
 
   it('refuses malformed ranges by name', () => {
-    for (const bad of ['10.0.0.0/33', 'not-an-ip/8', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x']) expect(() => egressPolicy([bad]), bad).toThrow(`'${bad}' is not an address range`);
+    for (const bad of ['10.0.0.0/33', 'not-an-ip/8', '10.0.0.0/8/1', 'fd00::/129', '10.0.0.0/x'])
+      expect(() => egressPolicy([bad]), bad).toThrow(`'${bad}' is not an address range`);
     expect(egressPolicy(['10.1.2.3']).deniedRange('10.1.2.3')).toBe('10.1.2.3');
   });
 
@@ -36,7 +37,7 @@ describe('egress policy', () => {
     expect(await p.resolve('rebind.example')).toBe('93.184.216.34');
     const denied = await p.resolve('rebind.example').catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(EgressDenied);
-    expect((denied as EgressDenied).message).toBe('egress to rebind.example (169.254.169.254) is denied by the engine\'s egress policy (169.254.0.0/16)');
+    expect((denied as EgressDenied).message).toBe("egress to rebind.example (169.254.169.254) is denied by the engine's egress policy (169.254.0.0/16)");
     expect(calls).toBe(2);
     // Literal addresses are not looked up at all.
     await expect(p.resolve('[fd00:ec2::254]')).rejects.toBeInstanceOf(EgressDenied);

@@ -27,7 +27,8 @@ beforeAll(async () => {
   const key = await te.client.apiKeys.create({ name: 'tenant-key', project_id: project.id });
   tenant = te.clientWith({ apiKey: key.key! });
   web = await startLocalServer({
-    '/file': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="loot.txt"' }).end('downloaded bytes'),
+    '/file': (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="loot.txt"' }).end('downloaded bytes'),
     '/page': '<title>page</title><a id="dl" href="/file">download</a>',
   });
 });
@@ -54,9 +55,17 @@ describe('a jailed session (project-scoped key)', () => {
     try {
       await withPage(async (page, _browser, id) => {
         const adminKey = fs.readFileSync(path.join(te.dataDir, 'admin-api-key'), 'utf8').trim();
-        const targets = [path.join(te.dataDir, 'admin-api-key'), path.join(te.dataDir, 'browserdeck.sqlite'), path.join(te.dataDir, 'sessions', other.session_id, 'root', 'other-secret.txt'), '/etc/shadow'];
+        const targets = [
+          path.join(te.dataDir, 'admin-api-key'),
+          path.join(te.dataDir, 'browserdeck.sqlite'),
+          path.join(te.dataDir, 'sessions', other.session_id, 'root', 'other-secret.txt'),
+          '/etc/shadow',
+        ];
         for (const target of targets) {
-          const text = await page.goto(`file://${target}`).then(() => page.evaluate(() => document.body?.innerText ?? ''), () => '');
+          const text = await page.goto(`file://${target}`).then(
+            () => page.evaluate(() => document.body?.innerText ?? ''),
+            () => '',
+          );
           expect(text, target).not.toContain(adminKey);
           expect(text, target).not.toContain('other session secret');
           expect(text, target).not.toMatch(/^root:/m);
@@ -98,7 +107,11 @@ describe('a jailed session (project-scoped key)', () => {
         // Kernel's documented flow: a session path, read back through the fs API.
         await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: '/tmp/downloads', eventsEnabled: true });
         await page.click('#dl');
-        await waitFor(async () => (await tenant.browsers.fs.listFiles(id, { path: '/tmp/downloads' }).catch(() => [])).some((f) => f.name === 'loot.txt'), 15_000, 'download in /tmp/downloads');
+        await waitFor(
+          async () => (await tenant.browsers.fs.listFiles(id, { path: '/tmp/downloads' }).catch(() => [])).some((f) => f.name === 'loot.txt'),
+          15_000,
+          'download in /tmp/downloads',
+        );
         expect(await (await tenant.browsers.fs.readFile(id, { path: '/tmp/downloads/loot.txt' })).text()).toBe('downloaded bytes');
 
         // A WebDriver BiDi client resets download behaviour; the next download still stays inside.
@@ -137,7 +150,10 @@ describe('a jailed session (project-scoped key)', () => {
       const again = await chromium.connectOverCDP(s.cdp_ws_url);
       try {
         const page = again.contexts()[0].pages()[0] ?? (await again.contexts()[0].newPage());
-        const seen = await page.goto('file:///run/browserdeck/egress.sock').then(() => page.evaluate(() => document.body?.innerText ?? ''), () => '');
+        const seen = await page.goto('file:///run/browserdeck/egress.sock').then(
+          () => page.evaluate(() => document.body?.innerText ?? ''),
+          () => '',
+        );
         expect(seen).not.toContain('host secret');
         // And its way out still works.
         const fresh = await again.contexts()[0].newPage();
@@ -216,7 +232,10 @@ describe('egress deny list of the operator', () => {
         expect(res?.status(), host).toBe(403);
         expect(await page.title(), host).not.toBe('page');
       }
-      const tls = await page.goto(`https://localhost:${port}/page`).then(() => 'loaded', (e: Error) => e.message);
+      const tls = await page.goto(`https://localhost:${port}/page`).then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      );
       expect(tls).toMatch(/ERR_TUNNEL_CONNECTION_FAILED/);
       await browser.close();
       await strict.client.browsers.deleteByID(s.session_id);

@@ -26,12 +26,16 @@ describe('jail without nested user namespaces', () => {
     try {
       expect(chromiumSandboxState()).toBe('off');
       const lines: string[] = [];
-      for await (const e of await te.client.browsers.logs.stream(s.session_id, { source: 'supervisor', supervisor_process: 'session', follow: false })) lines.push(e.message);
+      for await (const e of await te.client.browsers.logs.stream(s.session_id, { source: 'supervisor', supervisor_process: 'session', follow: false }))
+        lines.push(e.message);
       expect(lines.join('\n')).toContain("Chromium's own sandbox cannot start inside the jail");
       // Still jailed: the data dir is not there for the browser.
       const browser = await chromium.connectOverCDP(s.cdp_ws_url);
       const page = browser.contexts()[0].pages()[0];
-      const text = await page.goto(`file://${path.join(te.dataDir, 'admin-api-key')}`).then(() => page.evaluate(() => document.body?.innerText ?? ''), () => '');
+      const text = await page.goto(`file://${path.join(te.dataDir, 'admin-api-key')}`).then(
+        () => page.evaluate(() => document.body?.innerText ?? ''),
+        () => '',
+      );
       expect(text).not.toContain(fs.readFileSync(path.join(te.dataDir, 'admin-api-key'), 'utf8').trim());
       await browser.close();
     } finally {

@@ -42,38 +42,42 @@ const endedReason = async (t: TestEngine, id: string) =>
 // (inactivity timeouts, browser starts), so they run side by side; the engine-stop race runs
 // alone after them. Concurrent cases assert with their context's `expect`.
 describe('session lifecycle', () => {
-  it.concurrent('ends idle sessions after timeout_seconds; a connected CDP client keeps one alive', async ({ expect }) => {
-    // Each keep-alive starts right after its session exists: on a loaded machine the next
-    // creates can take longer than the 10 s timeout.
-    const poked = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
-    // API calls on a session are activity too.
-    const poking = setInterval(() => void te.client.browsers.retrieve(poked.session_id).catch(() => {}), 2000);
-    let held: Awaited<ReturnType<typeof te.client.browsers.create>>;
-    let idle: Awaited<ReturnType<typeof te.client.browsers.create>>;
-    let ws: WebSocket;
-    try {
-      held = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
-      ws = new WebSocket(held.cdp_ws_url);
-      await new Promise((r) => ws.once('open', r));
-      idle = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
-      await waitFor(async () => (await endedReason(te, idle.session_id)) === 'timeout', 30_000, 'idle session timeout');
-    } finally {
-      clearInterval(poking);
-    }
-    expect(processesWith(path.join(te.dataDir, 'sessions', idle.session_id))).toEqual([]);
-    // Longer than their timeout has passed for `held` and `poked` too, but a client / API calls kept them.
-    expect(manager().get(held.session_id)).toBeDefined();
-    expect(await endedReason(te, held.session_id)).toBeNull();
-    expect(manager().get(poked.session_id)).toBeDefined();
-    await waitFor(async () => (await endedReason(te, poked.session_id)) === 'timeout', 30_000, 'poked session timeout once left alone');
-    const closed = new Promise((r) => ws.once('close', r));
-    ws.close();
-    await closed;
-    await waitFor(async () => (await endedReason(te, held.session_id)) === 'timeout', 30_000, 'held session timeout after disconnect');
-    const ended = await te.client.browsers.retrieve(held.session_id, { include_deleted: true });
-    expect(ended.deleted_at).toBeTruthy();
-    expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
-  }, 120_000); // two 10 s session timeouts in a row, after creates that a loaded CI machine slows down
+  it.concurrent(
+    'ends idle sessions after timeout_seconds; a connected CDP client keeps one alive',
+    async ({ expect }) => {
+      // Each keep-alive starts right after its session exists: on a loaded machine the next
+      // creates can take longer than the 10 s timeout.
+      const poked = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+      // API calls on a session are activity too.
+      const poking = setInterval(() => void te.client.browsers.retrieve(poked.session_id).catch(() => {}), 2000);
+      let held: Awaited<ReturnType<typeof te.client.browsers.create>>;
+      let idle: Awaited<ReturnType<typeof te.client.browsers.create>>;
+      let ws: WebSocket;
+      try {
+        held = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+        ws = new WebSocket(held.cdp_ws_url);
+        await new Promise((r) => ws.once('open', r));
+        idle = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
+        await waitFor(async () => (await endedReason(te, idle.session_id)) === 'timeout', 30_000, 'idle session timeout');
+      } finally {
+        clearInterval(poking);
+      }
+      expect(processesWith(path.join(te.dataDir, 'sessions', idle.session_id))).toEqual([]);
+      // Longer than their timeout has passed for `held` and `poked` too, but a client / API calls kept them.
+      expect(manager().get(held.session_id)).toBeDefined();
+      expect(await endedReason(te, held.session_id)).toBeNull();
+      expect(manager().get(poked.session_id)).toBeDefined();
+      await waitFor(async () => (await endedReason(te, poked.session_id)) === 'timeout', 30_000, 'poked session timeout once left alone');
+      const closed = new Promise((r) => ws.once('close', r));
+      ws.close();
+      await closed;
+      await waitFor(async () => (await endedReason(te, held.session_id)) === 'timeout', 30_000, 'held session timeout after disconnect');
+      const ended = await te.client.browsers.retrieve(held.session_id, { include_deleted: true });
+      expect(ended.deleted_at).toBeTruthy();
+      expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
+    },
+    120_000,
+  ); // two 10 s session timeouts in a row, after creates that a loaded CI machine slows down
 
   it.concurrent('runs headful sessions on their own Xvfb: start_url in the first tab, kiosk_mode full screen', async ({ expect }) => {
     const s = await te.client.browsers.create({ headless: false, start_url: `${web.url}/title/Start%20Page`, viewport: { width: 1024, height: 768 } });
@@ -135,7 +139,12 @@ describe('session lifecycle', () => {
       fs.symlinkSync(path.join(ghostDir, 'tmp'), tmpLink);
       leftover = await launchChromium({
         executable: findChromium()!,
-        args: chromiumArgs({ userDataDir: path.join(ghostDir, 'user-data'), headless: true, viewport: { width: 800, height: 600 }, runningAsRoot: process.getuid?.() === 0 }),
+        args: chromiumArgs({
+          userDataDir: path.join(ghostDir, 'user-data'),
+          headless: true,
+          viewport: { width: 800, height: 600 },
+          runningAsRoot: process.getuid?.() === 0,
+        }),
         env: { ...process.env, TMPDIR: tmpLink },
       });
       leftover.control.close();
@@ -143,7 +152,17 @@ describe('session lifecycle', () => {
       const base = await a.engine.context.db.selectFrom('browser_sessions').selectAll().where('id', '=', running.session_id).executeTakeFirstOrThrow();
       await a.engine.context.db
         .insertInto('browser_sessions')
-        .values({ ...base, id: ghostId, name: null, pid: leftover.pid, pgid: leftover.pgid, xvfb_pid: bystander.pid!, marker: ghostDir, deleted_at: null, ended_reason: null })
+        .values({
+          ...base,
+          id: ghostId,
+          name: null,
+          pid: leftover.pid,
+          pgid: leftover.pgid,
+          xvfb_pid: bystander.pid!,
+          marker: ghostDir,
+          deleted_at: null,
+          ended_reason: null,
+        })
         .execute();
       const orphanDir = path.join(dataDir, 'sessions', 'orphan-dir-without-row');
       fs.mkdirSync(orphanDir, { recursive: true });

@@ -250,13 +250,18 @@ describe('network.private_hosts: routing behind an upstream proxy', () => {
 describe('network.private_hosts: pools', () => {
   it('applies the pool network to its browsers, echoes it, and changes it only by PATCH', async () => {
     const created = await json<{ id: string; browser_pool_config: Record<string, unknown> }>(
-      await t.api('/browser_pools', { method: 'POST', json: { size: 1, headless: true, fill_rate_per_minute: 100, proxy_id: proxyId, network: { private_hosts: ['127.0.0.2'] } } }),
+      await t.api('/browser_pools', {
+        method: 'POST',
+        json: { size: 1, headless: true, fill_rate_per_minute: 100, proxy_id: proxyId, network: { private_hosts: ['127.0.0.2'] } },
+      }),
     );
     expect(created.status).toBe(200);
     expect(created.body.browser_pool_config.network).toEqual({ private_hosts: ['127.0.0.2'] });
     const poolId = created.body.id;
 
-    const acquired = await json<{ session_id: string; network?: unknown }>(await t.api(`/browser_pools/${poolId}/acquire`, { method: 'POST', json: { acquire_timeout_seconds: 60 } }));
+    const acquired = await json<{ session_id: string; network?: unknown }>(
+      await t.api(`/browser_pools/${poolId}/acquire`, { method: 'POST', json: { acquire_timeout_seconds: 60 } }),
+    );
     expect(acquired.status).toBe(200);
     expect(acquired.body.network).toEqual({ private_hosts: ['127.0.0.2'] });
     expect((await json(await t.api(`/browsers/${acquired.body.session_id}`))).body.network).toEqual({ private_hosts: ['127.0.0.2'] });
@@ -265,7 +270,9 @@ describe('network.private_hosts: pools', () => {
     expect(proxy.targets().some((x) => x.includes('/pooled'))).toBe(false);
 
     // Bad entries and unsupported keys are refused on pools too; nothing changes.
-    const bad = await json<{ code: string; message: string }>(await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: { private_hosts: ['8.8.8.0/24'] } } }));
+    const bad = await json<{ code: string; message: string }>(
+      await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: { private_hosts: ['8.8.8.0/24'] } } }),
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("network.private_hosts[0]: '8.8.8.0/24'");
     const routes = await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: { proxy_routes: [] } } });
@@ -274,11 +281,15 @@ describe('network.private_hosts: pools', () => {
     expect(badCreate.status).toBe(400);
 
     // PATCH: an explicit list replaces, {} removes, omitted keeps.
-    const replaced = await json<{ browser_pool_config: Record<string, unknown> }>(await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: { private_hosts: [] } } }));
+    const replaced = await json<{ browser_pool_config: Record<string, unknown> }>(
+      await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: { private_hosts: [] } } }),
+    );
     expect(replaced.body.browser_pool_config.network).toEqual({ private_hosts: [] });
     const kept = await json<{ browser_pool_config: Record<string, unknown> }>(await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { size: 1 } }));
     expect(kept.body.browser_pool_config.network).toEqual({ private_hosts: [] });
-    const removed = await json<{ browser_pool_config: Record<string, unknown> }>(await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: {} } }));
+    const removed = await json<{ browser_pool_config: Record<string, unknown> }>(
+      await t.api(`/browser_pools/${poolId}`, { method: 'PATCH', json: { network: {} } }),
+    );
     expect('network' in removed.body.browser_pool_config).toBe(false);
 
     await t.api(`/browser_pools/${poolId}`, { method: 'DELETE', json: { force: true } });

@@ -60,14 +60,21 @@ describe('crash recovery', () => {
       // A login flow that was in progress when the engine went away.
       await a.client.profiles.create({ name: 'recovery-login' });
       const conn = await a.client.auth.connections.create({ domain: 'login.example', profile_name: 'recovery-login' });
-      await a.engine.context.db.updateTable('auth_connections').set({ flow: JSON.stringify({ id: 'ghostflow0000000000000001', flow_status: 'IN_PROGRESS' }) }).where('id', '=', conn.id).execute();
+      await a.engine.context.db
+        .updateTable('auth_connections')
+        .set({ flow: JSON.stringify({ id: 'ghostflow0000000000000001', flow_status: 'IN_PROGRESS' }) })
+        .where('id', '=', conn.id)
+        .execute();
       await a.engine.stop();
 
       b = await startTestEngine({ dataDir, databaseUrl, logLevel: 'warn' });
       const lines = recoveryLines();
       expect(lines).toHaveLength(1);
       // How many of each, and why.
-      expect(JSON.parse(lines[0])).toMatchObject({ level: 40, msg: expect.stringMatching(/ended 2 browser sessions \(engine_restarted.*1 login flows \(FAILED engine_restarted\)/) });
+      expect(JSON.parse(lines[0])).toMatchObject({
+        level: 40,
+        msg: expect.stringMatching(/ended 2 browser sessions \(engine_restarted.*1 login flows \(FAILED engine_restarted\)/),
+      });
       expect((await b.client.auth.connections.retrieve(conn.id)).flow_status).toBe('FAILED');
       await b.engine.stop();
 

@@ -24,7 +24,9 @@ describe('serving other machines needs the jail or explicit consent', () => {
 
   it('refuses a non-loopback address without the jail unless --insecure-no-jail', () => {
     const noJail = { bwrap: null, reason: 'bwrap is not installed' };
-    expect(() => assertServable('0.0.0.0', noJail, false)).toThrow(/refusing to listen on 0\.0\.0\.0 without the session jail \(bwrap is not installed\).*--insecure-no-jail/);
+    expect(() => assertServable('0.0.0.0', noJail, false)).toThrow(
+      /refusing to listen on 0\.0\.0\.0 without the session jail \(bwrap is not installed\).*--insecure-no-jail/,
+    );
     expect(() => assertServable('0.0.0.0', noJail, true)).not.toThrow();
     expect(() => assertServable('127.0.0.1', noJail, false)).not.toThrow();
     expect(() => assertServable('0.0.0.0', { bwrap: '/usr/bin/bwrap' }, false)).not.toThrow();
@@ -44,11 +46,20 @@ describe('serving other machines needs the jail or explicit consent', () => {
   });
 
   it('the CDP guard maps session paths and refuses file: URLs', () => {
-    const nav = guardUnjailedCommand(JSON.stringify({ id: 3, sessionId: 'S', method: 'Page.navigate', params: { url: ' VIEW-SOURCE:file:///etc/passwd' } }), '/r');
+    const nav = guardUnjailedCommand(
+      JSON.stringify({ id: 3, sessionId: 'S', method: 'Page.navigate', params: { url: ' VIEW-SOURCE:file:///etc/passwd' } }),
+      '/r',
+    );
     expect(nav && 'reply' in nav && JSON.parse(nav.reply)).toMatchObject({ id: 3, sessionId: 'S', error: { code: -32000 } });
-    const dl = guardUnjailedCommand(JSON.stringify({ id: 4, method: 'Browser.setDownloadBehavior', params: { behavior: 'allow', downloadPath: '/../../etc' } }), '/r');
+    const dl = guardUnjailedCommand(
+      JSON.stringify({ id: 4, method: 'Browser.setDownloadBehavior', params: { behavior: 'allow', downloadPath: '/../../etc' } }),
+      '/r',
+    );
     expect(dl && 'forward' in dl && JSON.parse(dl.forward).params.downloadPath).toBe('/r/etc');
-    const files = guardUnjailedCommand(JSON.stringify({ id: 5, method: 'DOM.setFileInputFiles', params: { files: ['/home/x.txt', '../../../root/.ssh/id_rsa'] } }), '/r');
+    const files = guardUnjailedCommand(
+      JSON.stringify({ id: 5, method: 'DOM.setFileInputFiles', params: { files: ['/home/x.txt', '../../../root/.ssh/id_rsa'] } }),
+      '/r',
+    );
     expect(files && 'forward' in files && JSON.parse(files.forward).params.files).toEqual(['/r/home/x.txt', '/r/root/.ssh/id_rsa']);
     expect(guardUnjailedCommand(JSON.stringify({ id: 6, method: 'Page.navigate', params: { url: 'https://example.com' } }), '/r')).toBeUndefined();
   });
@@ -63,7 +74,8 @@ describe('an engine run with --insecure-no-jail', () => {
   beforeAll(async () => {
     [te, jailed] = await Promise.all([startTestEngine({ insecureNoJail: true }), startTestEngine()]);
     web = await startLocalServer({
-      '/file': (_req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="report.txt"' }).end('report body'),
+      '/file': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="report.txt"' }).end('report body'),
       '/page': '<a id="dl" href="/file">download</a>',
     });
   });
@@ -90,10 +102,14 @@ describe('an engine run with --insecure-no-jail', () => {
       await page.goto(`${web.url}/page`);
       await page.click('#dl');
       // The host path named by the client is a session path: the file lands in the session.
-      await waitFor(async () => {
-        const list = await te.client.browsers.fs.listFiles(s.session_id, { path: hostDir }).catch(() => []);
-        return list.some((f) => f.name === 'report.txt');
-      }, 15_000, 'download in the session');
+      await waitFor(
+        async () => {
+          const list = await te.client.browsers.fs.listFiles(s.session_id, { path: hostDir }).catch(() => []);
+          return list.some((f) => f.name === 'report.txt');
+        },
+        15_000,
+        'download in the session',
+      );
       expect(await (await te.client.browsers.fs.readFile(s.session_id, { path: `${hostDir}/report.txt` })).text()).toBe('report body');
       expect(fs.existsSync(path.join(hostDir, 'report.txt'))).toBe(false);
     } finally {

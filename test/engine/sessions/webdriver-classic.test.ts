@@ -52,7 +52,15 @@ const jwtOf = (s: object) => (s as { jwt: string }).jwt;
 /** WebdriverIO connection options for a session's webdriver_url, with a bearer key. */
 function wdioOptions(webdriverUrl: string, key = tenantKey) {
   const u = new URL(webdriverUrl);
-  return { protocol: u.protocol.replace(':', ''), hostname: u.hostname, port: Number(u.port), path: u.pathname, headers: { authorization: `Bearer ${key}` }, logLevel: 'error' as const, connectionRetryCount: 0 };
+  return {
+    protocol: u.protocol.replace(':', ''),
+    hostname: u.hostname,
+    port: Number(u.port),
+    path: u.pathname,
+    headers: { authorization: `Bearer ${key}` },
+    logLevel: 'error' as const,
+    connectionRetryCount: 0,
+  };
 }
 
 /** The session's jailed chromedriver process (its bwrap is named by the session's socket dir), or undefined. */
@@ -125,9 +133,17 @@ describe('classic WebDriver clients', () => {
     await b.$('#name').setValue('Ada');
     await b.$('#go').click();
     expect(await b.$('#out').getText()).toBe(GREETING);
-    expect(Buffer.from(await b.takeScreenshot(), 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await b.takeScreenshot(), 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     await b.execute(() => console.log('from-webdriver-bidi'));
-    await pollUntil('the console message over BiDi', async () => logs.slice(), (l) => l.includes('from-webdriver-bidi'));
+    await pollUntil(
+      'the console message over BiDi',
+      async () => logs.slice(),
+      (l) => l.includes('from-webdriver-bidi'),
+    );
     // BiDi-only: the browsing contexts are the session's tabs.
     const tree = await b.browsingContextGetTree({});
     expect(tree.contexts.some((c) => c.url === `${web.url}/form`)).toBe(true);
@@ -186,11 +202,17 @@ describe('the session chromedriver', () => {
 
   it('ignores goog:chromeOptions binary/args: no browser is launched, the session browser is driven', async () => {
     const s = await tenant.browsers.create({ headless: true });
-    const escape = { binary: '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox', '--remote-debugging-port=9444', '--user-data-dir=/tmp/bd-wd-escape'] };
+    const escape = {
+      binary: '/usr/bin/chromium',
+      args: ['--headless=new', '--no-sandbox', '--remote-debugging-port=9444', '--user-data-dir=/tmp/bd-wd-escape'],
+    };
     const res = await fetch(`${webdriverUrlOf(s)}/session`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ capabilities: { alwaysMatch: { pageLoadStrategy: 'normal' }, firstMatch: [{ browserName: 'chrome', 'goog:chromeOptions': escape }] }, desiredCapabilities: { 'goog:chromeOptions': escape } }),
+      body: JSON.stringify({
+        capabilities: { alwaysMatch: { pageLoadStrategy: 'normal' }, firstMatch: [{ browserName: 'chrome', 'goog:chromeOptions': escape }] },
+        desiredCapabilities: { 'goog:chromeOptions': escape },
+      }),
     });
     expect(res.status).toBe(200);
     const created = (await res.json()) as { value: { sessionId: string; capabilities: Record<string, unknown> } };
@@ -198,7 +220,11 @@ describe('the session chromedriver', () => {
     // No browser was launched with the client's flags, in the jail or anywhere else.
     expect(pidsWith('bd-wd-escape')).toEqual([]);
     const sid = created.value.sessionId;
-    const nav = await fetch(`${webdriverUrlOf(s)}/session/${sid}/url`, { method: 'POST', headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${web.url}/form` }) });
+    const nav = await fetch(`${webdriverUrlOf(s)}/session/${sid}/url`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${web.url}/form` }),
+    });
     expect(nav.status).toBe(200);
     // The navigation happened in the session's own browser.
     expect((await pageOfSession(s.cdp_ws_url, '/form'))?.url).toBe(`${web.url}/form`);
@@ -222,7 +248,10 @@ describe('the session chromedriver', () => {
     let stopped = false;
     try {
       const s = await plain.client.browsers.create({ headless: true });
-      const b = await remote({ ...wdioOptions(webdriverUrlOf(s), plain.adminKey), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
+      const b = await remote({
+        ...wdioOptions(webdriverUrlOf(s), plain.adminKey),
+        capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true },
+      });
       await b.url(`${web.url}/form`);
       await b.$('#name').setValue('Ada');
       await b.$('#go').click();

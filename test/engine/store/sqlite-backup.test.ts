@@ -22,7 +22,11 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 /** `npm run serve -- <args>` as an operator runs it (the bootstrap, minus its install step). */
 function serveCli(args: string[]): Promise<{ code: number | null; output: string }> {
-  const proc = spawn(process.execPath, ['scripts/bootstrap.mjs', 'serve', '--', ...args], { cwd: root, env: { ...process.env, BROWSERDECK_SKIP_INSTALL: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['scripts/bootstrap.mjs', 'serve', '--', ...args], {
+    cwd: root,
+    env: { ...process.env, BROWSERDECK_SKIP_INSTALL: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   proc.stdout.on('data', (c: Buffer) => (output += c.toString()));
   proc.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -33,7 +37,9 @@ const TABLES = ['api_keys', 'projects', 'credentials', 'audit_logs', 'browser_se
 function idsIn(file: string): Record<string, Set<string>> {
   const db = new SQLite(file, { readonly: true });
   try {
-    return Object.fromEntries(TABLES.map((t) => [t, new Set((db.prepare(`SELECT id FROM ${t}`).all() as Array<{ id: string | number }>).map((r) => String(r.id)))]));
+    return Object.fromEntries(
+      TABLES.map((t) => [t, new Set((db.prepare(`SELECT id FROM ${t}`).all() as Array<{ id: string | number }>).map((r) => String(r.id)))]),
+    );
   } finally {
     db.close();
   }
@@ -44,7 +50,12 @@ describe.skipIf(process.env.BROWSERDECK_TEST_DATABASE_URL)('SQLite backup and re
     const a = await startTestEngine({ dataDir: path.join(work, 'a') });
     let b: TestEngine | undefined;
     try {
-      const cred = await a.client.credentials.create({ name: 'bank', domain: 'bank.example', values: { username: 'u', password: 'p4ss' }, totp_secret: 'JBSWY3DPEHPK3PXP' });
+      const cred = await a.client.credentials.create({
+        name: 'bank',
+        domain: 'bank.example',
+        values: { username: 'u', password: 'p4ss' },
+        totp_secret: 'JBSWY3DPEHPK3PXP',
+      });
       const session = await a.client.browsers.create({ headless: true, timeout_seconds: 300 });
 
       // Write load: keys, projects and credentials created and deleted, each request audited.

@@ -61,12 +61,19 @@ class HarnessPort extends EventEmitter {
   }
   postMessage(message: unknown): void {
     if (this.closed) return;
-    void this.frame.evaluate(([id, data]) => (window as unknown as { __bdFromMain: { port(i: number, d: string): void } }).__bdFromMain.port(id, data), [this.id, encodeIpc(message)] as const).catch(() => {});
+    void this.frame
+      .evaluate(([id, data]) => (window as unknown as { __bdFromMain: { port(i: number, d: string): void } }).__bdFromMain.port(id, data), [
+        this.id,
+        encodeIpc(message),
+      ] as const)
+      .catch(() => {});
   }
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    void this.frame.evaluate((id) => (window as unknown as { __bdFromMain: { closePort(i: number): void } }).__bdFromMain.closePort(id), this.id).catch(() => {});
+    void this.frame
+      .evaluate((id) => (window as unknown as { __bdFromMain: { closePort(i: number): void } }).__bdFromMain.closePort(id), this.id)
+      .catch(() => {});
     this.emit('close');
   }
   start(): void {}
@@ -105,7 +112,12 @@ export async function openDesktopApp(): Promise<DesktopApp> {
     chooseSavePath: async (name) => path.join(downloads, name),
     openExternal: async () => {},
     broadcast: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => {
-      void shown.page?.evaluate(([e, p]) => (window as unknown as { __bdFromMain?: { event(n: string, d: string): void } }).__bdFromMain?.event(e, p), [event, encodeIpc(payload)] as const).catch(() => {});
+      void shown.page
+        ?.evaluate(([e, p]) => (window as unknown as { __bdFromMain?: { event(n: string, d: string): void } }).__bdFromMain?.event(e, p), [
+          event,
+          encodeIpc(payload),
+        ] as const)
+        .catch(() => {});
     },
     healthPollMs: 2_000,
   });

@@ -69,7 +69,8 @@ export class AppEventLog {
 
   /** A `log` event; its text is cut at the per-line bound. */
   log(ownerId: string, message: string): void {
-    const text = message.length > this.maxMessageChars ? `${message.slice(0, this.maxMessageChars)}… [line cut at ${this.maxMessageChars} characters]` : message;
+    const text =
+      message.length > this.maxMessageChars ? `${message.slice(0, this.maxMessageChars)}… [line cut at ${this.maxMessageChars} characters]` : message;
     this.append(ownerId, { event: 'log', timestamp: this.now(), message: text });
   }
 
@@ -92,7 +93,11 @@ export class AppEventLog {
   private async writeBatch(o: LiveOwner): Promise<void> {
     const rows = o.pending.splice(0);
     try {
-      for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('app_events').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < rows.length; i += 500)
+        await this.db
+          .insertInto('app_events')
+          .values(rows.slice(i, i + 500))
+          .execute();
     } catch (err) {
       this.opts.onWriteError?.(err);
     }
@@ -125,9 +130,16 @@ export class AppEventLog {
   /** Stored events with seq > `afterSeq` and at/after `since`, oldest first (waits for pending writes). */
   async history(ownerId: string, opts: { afterSeq?: number; since?: Date } = {}): Promise<SequencedEvent[]> {
     await this.flush(ownerId);
-    let q = this.db.selectFrom('app_events').select(['seq', 'event']).where('owner_id', '=', ownerId).where('seq', '>', opts.afterSeq ?? 0);
+    let q = this.db
+      .selectFrom('app_events')
+      .select(['seq', 'event'])
+      .where('owner_id', '=', ownerId)
+      .where('seq', '>', opts.afterSeq ?? 0);
     if (opts.since) q = q.where('created_at', '>=', opts.since.toISOString());
-    const rows = await q.orderBy('seq', 'asc').limit(this.maxEvents + 100).execute();
+    const rows = await q
+      .orderBy('seq', 'asc')
+      .limit(this.maxEvents + 100)
+      .execute();
     return rows.map((r) => ({ seq: Number(r.seq), event: JSON.parse(r.event) as AppEvent }));
   }
 

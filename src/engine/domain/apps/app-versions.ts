@@ -40,7 +40,12 @@ export class AppVersions {
     if (q.app_name) sel = sel.where('app_versions.app_name', '=', q.app_name);
     if (q.version) sel = sel.where('app_versions.version', '=', q.version);
     if (q.query) sel = sel.where(containsInsensitive('app_versions.app_name', q.query));
-    const rows = await sel.orderBy('app_versions.created_at', 'desc').orderBy('app_versions.id').offset(q.offset).limit(q.limit + 1).execute();
+    const rows = await sel
+      .orderBy('app_versions.created_at', 'desc')
+      .orderBy('app_versions.id')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
     return rows.map((r) => appVersionDto(r, r.env_vars));
   }
 
@@ -49,7 +54,12 @@ export class AppVersions {
    * there is one, else the newest deployed version of the app.
    */
   async resolve(auth: AuthContext, appName: string, version: string): Promise<AppVersionRow> {
-    const base = this.db.selectFrom('app_versions').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('app_name', '=', appName);
+    const base = this.db
+      .selectFrom('app_versions')
+      .selectAll()
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .where('app_name', '=', appName);
     let row = await base.where('version', '=', version).executeTakeFirst();
     if (!row && version === DEFAULT_VERSION) row = await base.orderBy('created_at', 'desc').executeTakeFirst();
     if (row) return row;
@@ -62,17 +72,41 @@ export class AppVersions {
    * conflict; with it the old app version is replaced. Returns the new rows and the ids of
    * deployments that lost their last app version (to be marked stopped by the caller).
    */
-  async record(trx: Transaction<Database>, dep: { id: string; org_id: string; project_id: string; version: string; force: boolean }, apps: Array<{ name: string; actions: Array<{ name: string }> }>, now: string): Promise<{ rows: AppVersionRow[]; emptied: string[] }> {
+  async record(
+    trx: Transaction<Database>,
+    dep: { id: string; org_id: string; project_id: string; version: string; force: boolean },
+    apps: Array<{ name: string; actions: Array<{ name: string }> }>,
+    now: string,
+  ): Promise<{ rows: AppVersionRow[]; emptied: string[] }> {
     const touched = new Set<string>();
     const rows: AppVersionRow[] = [];
     for (const app of apps) {
-      const existing = await trx.selectFrom('app_versions').select(['id', 'deployment_id']).where('project_id', '=', dep.project_id).where('app_name', '=', app.name).where('version', '=', dep.version).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('app_versions')
+        .select(['id', 'deployment_id'])
+        .where('project_id', '=', dep.project_id)
+        .where('app_name', '=', app.name)
+        .where('version', '=', dep.version)
+        .executeTakeFirst();
       if (existing) {
-        if (!dep.force) throw DomainError.conflict(`app '${app.name}' version '${dep.version}' is already deployed (deployment ${existing.deployment_id}); deploy with force=true to replace it`, 'app_version_exists');
+        if (!dep.force)
+          throw DomainError.conflict(
+            `app '${app.name}' version '${dep.version}' is already deployed (deployment ${existing.deployment_id}); deploy with force=true to replace it`,
+            'app_version_exists',
+          );
         await trx.deleteFrom('app_versions').where('id', '=', existing.id).execute();
         touched.add(existing.deployment_id);
       }
-      const row: AppVersionRow = { id: newId(), org_id: dep.org_id, project_id: dep.project_id, app_name: app.name, version: dep.version, deployment_id: dep.id, actions: JSON.stringify(app.actions.map((a) => ({ name: a.name }))), created_at: now };
+      const row: AppVersionRow = {
+        id: newId(),
+        org_id: dep.org_id,
+        project_id: dep.project_id,
+        app_name: app.name,
+        version: dep.version,
+        deployment_id: dep.id,
+        actions: JSON.stringify(app.actions.map((a) => ({ name: a.name }))),
+        created_at: now,
+      };
       await trx.insertInto('app_versions').values(row).execute();
       rows.push(row);
     }
@@ -91,5 +125,13 @@ export class AppVersions {
 }
 
 export function appVersionDto(row: AppVersionRow, envJson: string): AppVersionDto {
-  return { id: row.id, app_name: row.app_name, version: row.version, deployment: row.deployment_id, region: REGION, env_vars: redactEnv(envJson), actions: JSON.parse(row.actions) as Array<{ name: string }> };
+  return {
+    id: row.id,
+    app_name: row.app_name,
+    version: row.version,
+    deployment: row.deployment_id,
+    region: REGION,
+    env_vars: redactEnv(envJson),
+    actions: JSON.parse(row.actions) as Array<{ name: string }>,
+  };
 }

@@ -13,7 +13,20 @@ import type { AuditRecord } from './audit-record.js';
 export type BatchInsert = (rows: AuditRecord[]) => Promise<void>;
 
 // Column order is also the tuple order of sqliteBatchJson below.
-const TEXT_COLUMNS = ['org_id', 'timestamp', 'auth_strategy', 'user_id', 'email', 'method', 'path', 'route', 'domain', 'service', 'client_ip', 'user_agent'] as const;
+const TEXT_COLUMNS = [
+  'org_id',
+  'timestamp',
+  'auth_strategy',
+  'user_id',
+  'email',
+  'method',
+  'path',
+  'route',
+  'domain',
+  'service',
+  'client_ip',
+  'user_agent',
+] as const;
 const INT_COLUMNS = ['status', 'duration_ms'] as const;
 const COLUMNS = [...TEXT_COLUMNS, ...INT_COLUMNS];
 const columnList = COLUMNS.map((c) => `"${c}"`).join(', ');
@@ -30,7 +43,22 @@ export function sqliteBatchJson(rows: AuditRecord[]): string {
   const tuples = new Array<unknown[]>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    tuples[i] = [r.org_id, r.timestamp, r.auth_strategy, r.user_id, r.email, r.method, r.path, r.route, r.domain, r.service, r.client_ip, r.user_agent, r.status, r.duration_ms];
+    tuples[i] = [
+      r.org_id,
+      r.timestamp,
+      r.auth_strategy,
+      r.user_id,
+      r.email,
+      r.method,
+      r.path,
+      r.route,
+      r.domain,
+      r.service,
+      r.client_ip,
+      r.user_agent,
+      r.status,
+      r.duration_ms,
+    ];
   }
   return JSON.stringify(tuples);
 }

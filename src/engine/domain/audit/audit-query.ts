@@ -14,12 +14,7 @@ export type AuditRow = Omit<AuditLogTable, 'id'> & { id: number };
 
 /** Returns up to `limit + 1` rows after `after` so that the extra row tells whether more exist. */
 export async function findAuditRows(db: Kysely<Database>, f: AuditFilter, after: AuditPosition | undefined, limit: number): Promise<AuditRow[]> {
-  let q = db
-    .selectFrom('audit_logs')
-    .selectAll()
-    .where('org_id', '=', f.orgId)
-    .where('timestamp', '>=', f.start)
-    .where('timestamp', '<', f.end);
+  let q = db.selectFrom('audit_logs').selectAll().where('org_id', '=', f.orgId).where('timestamp', '>=', f.start).where('timestamp', '<', f.end);
   if (f.authStrategy) q = q.where('auth_strategy', '=', f.authStrategy);
   if (f.service) q = q.where('service', '=', f.service);
   if (f.method) q = q.where('method', '=', f.method);
@@ -28,7 +23,11 @@ export async function findAuditRows(db: Kysely<Database>, f: AuditFilter, after:
   if (after) {
     q = q.where((eb) => eb.or([eb('timestamp', '<', after.timestamp), eb.and([eb('timestamp', '=', after.timestamp), eb('id', '<', after.id)])]));
   }
-  const rows = await q.orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
   return rows as AuditRow[];
 }
 

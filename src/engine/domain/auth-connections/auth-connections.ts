@@ -54,8 +54,13 @@ export function checkLoginUrl(url: string): string {
 }
 
 function checkCredentialRef(c: CredentialRef): CredentialRef {
-  if (!c.name && !c.provider && !c.auto) throw DomainError.invalidField('credential', 'give name (a stored credential), provider with path or auto, or auto: true (the enabled credential providers by priority)');
-  if (c.name && (c.provider || c.auto)) throw DomainError.invalidField('credential', 'give either name (a stored credential) or provider/auto (credential providers), not both');
+  if (!c.name && !c.provider && !c.auto)
+    throw DomainError.invalidField(
+      'credential',
+      'give name (a stored credential), provider with path or auto, or auto: true (the enabled credential providers by priority)',
+    );
+  if (c.name && (c.provider || c.auto))
+    throw DomainError.invalidField('credential', 'give either name (a stored credential) or provider/auto (credential providers), not both');
   if (c.path && !c.provider) throw DomainError.invalidField('credential.path', 'a Vault/Item path needs the provider it is in');
   if (c.provider && !c.path && !c.auto) throw DomainError.invalidField('credential', 'an external provider needs path or auto: true');
   return Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as CredentialRef;
@@ -70,15 +75,29 @@ export class AuthConnections {
 
   private interval(v: number | undefined): number {
     const n = v ?? 3600;
-    if (!Number.isInteger(n) || n < this.limits.minInterval || n > 86400) throw DomainError.invalidField('health_check_interval', `must be an integer from ${this.limits.minInterval} to 86400 seconds`);
+    if (!Number.isInteger(n) || n < this.limits.minInterval || n > 86400)
+      throw DomainError.invalidField('health_check_interval', `must be an integer from ${this.limits.minInterval} to 86400 seconds`);
     return n;
   }
 
-  async create(scope: Scope, body: ConnectionConfig & { domain: string; profile_name: string; proxy_id?: string | null; profile_id: string | null }): Promise<ConnectionRow> {
+  async create(
+    scope: Scope,
+    body: ConnectionConfig & { domain: string; profile_name: string; proxy_id?: string | null; profile_id: string | null },
+  ): Promise<ConnectionRow> {
     const domain = normalizeDomain(body.domain);
     if (!PROFILE_NAME.test(body.profile_name)) throw DomainError.invalidField('profile_name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
-    const existing = await this.db.selectFrom('auth_connections').select('id').where('project_id', '=', scope.projectId).where('profile_name', '=', body.profile_name).where('domain', '=', domain).executeTakeFirst();
-    if (existing) throw DomainError.conflict(`an auth connection for profile '${body.profile_name}' and domain '${domain}' already exists (${existing.id})`, 'auth_connection_exists');
+    const existing = await this.db
+      .selectFrom('auth_connections')
+      .select('id')
+      .where('project_id', '=', scope.projectId)
+      .where('profile_name', '=', body.profile_name)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    if (existing)
+      throw DomainError.conflict(
+        `an auth connection for profile '${body.profile_name}' and domain '${domain}' already exists (${existing.id})`,
+        'auth_connection_exists',
+      );
     const now = this.clock.now().toISOString();
     const row: ConnectionRow = {
       id: newId(),
@@ -131,7 +150,12 @@ export class AuthConnections {
       const needle = q.query;
       sel = sel.where((eb) => eb.or([eb('id', '=', needle), containsInsensitive('domain', needle), containsInsensitive('profile_name', needle)]));
     }
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   /** Only the fields given change; `login_url: ""` clears it. */
@@ -163,7 +187,11 @@ export class AuthConnections {
   }
 
   async saveFlow(id: string, flow: FlowView): Promise<void> {
-    await this.db.updateTable('auth_connections').set({ flow: JSON.stringify(flow) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('auth_connections')
+      .set({ flow: JSON.stringify(flow) })
+      .where('id', '=', id)
+      .execute();
     // A login flow's progress shows on the connection: consoles refetch it.
     const row = await this.byId(id);
     if (row) resourceChanges(this.db).upsert('auth_connection', id, row.project_id);

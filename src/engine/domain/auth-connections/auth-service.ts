@@ -46,7 +46,14 @@ interface Requirements {
 type Listener = (view: FlowView) => void;
 
 export function actingAs(row: ConnectionRow): AuthContext {
-  return { orgId: row.org_id, projectId: row.project_id, credentialProjectId: row.project_id, strategy: 'api_key', userId: `auth_connection:${row.id}`, email: '' };
+  return {
+    orgId: row.org_id,
+    projectId: row.project_id,
+    credentialProjectId: row.project_id,
+    strategy: 'api_key',
+    userId: `auth_connection:${row.id}`,
+    email: '',
+  };
 }
 
 export class AuthService {
@@ -89,13 +96,24 @@ export class AuthService {
       return await providers.valuesFor(row.org_id, ref, row.domain);
     } catch (err) {
       const kind = err instanceof ProviderError ? err.kind : 'failed';
-      const code = { unreachable: 'credential_provider_unavailable', timeout: 'credential_provider_unavailable', not_found: 'credential_not_found', disabled: 'credential_provider_disabled', rejected: 'credential_provider_error', failed: 'credential_provider_error' }[kind];
+      const code = {
+        unreachable: 'credential_provider_unavailable',
+        timeout: 'credential_provider_unavailable',
+        not_found: 'credential_not_found',
+        disabled: 'credential_provider_disabled',
+        rejected: 'credential_provider_error',
+        failed: 'credential_provider_error',
+      }[kind];
       throw new AutofillError(code, `${providerLabel(ref)}: ${(err as Error).message}`);
     }
   }
 
   /** `recordSession` / `telemetry` override the connection's record_session / browser_telemetry for this flow. */
-  async startFlow(row: ConnectionRow, type: FlowType, opts: { proxyId?: string | null; headless?: boolean; recordSession?: boolean; telemetry?: Record<string, unknown> | null } = {}): Promise<LoginFlow> {
+  async startFlow(
+    row: ConnectionRow,
+    type: FlowType,
+    opts: { proxyId?: string | null; headless?: boolean; recordSession?: boolean; telemetry?: Record<string, unknown> | null } = {},
+  ): Promise<LoginFlow> {
     const previous = this.flows.get(row.id);
     if (previous && !previous.terminal) await previous.cancel('superseded by a new login flow');
     await this.d.profiles().ensure({ orgId: row.org_id, projectId: row.project_id }, row.profile_name);
@@ -117,7 +135,8 @@ export class AuthService {
       allowedHosts: allowedHosts(row.domain, JSON.parse(row.allowed_domains) as string[], loginUrl),
       recording: {
         recordSession: opts.recordSession ?? row.record_session === 1,
-        telemetry: opts.telemetry !== undefined ? opts.telemetry : row.browser_telemetry ? (JSON.parse(row.browser_telemetry) as Record<string, unknown>) : undefined,
+        telemetry:
+          opts.telemetry !== undefined ? opts.telemetry : row.browser_telemetry ? (JSON.parse(row.browser_telemetry) as Record<string, unknown>) : undefined,
       },
       replays: () => this.d.replays?.(),
       onSessionReady: (info) => this.recorded(connectionId, flow.view.id, info),
@@ -156,7 +175,11 @@ export class AuthService {
   /** Notes on the flow's timeline entry which replay records it and whether telemetry is captured. */
   private recorded(connectionId: string, flowId: string, info: { replayId: string | null; telemetryCaptured: boolean }): void {
     const prev = this.writes.get(connectionId) ?? Promise.resolve();
-    const next = prev.then(() => this.d.timeline.update(flowId, { replay_id: info.replayId, telemetry_captured: info.telemetryCaptured ? 1 : 0 }).catch((err) => this.d.log('saving the flow recording failed', err)));
+    const next = prev.then(() =>
+      this.d.timeline
+        .update(flowId, { replay_id: info.replayId, telemetry_captured: info.telemetryCaptured ? 1 : 0 })
+        .catch((err) => this.d.log('saving the flow recording failed', err)),
+    );
     this.writes.set(connectionId, next);
   }
 
@@ -212,7 +235,9 @@ export class AuthService {
     const ref = row.credential ? (JSON.parse(row.credential) as CredentialRef) : undefined;
     const req = row.requirements ? (JSON.parse(row.requirements) as Requirements) : undefined;
     // A code sent by e-mail or SMS needs a person, whatever the credential.
-    const needsCode = req?.types.includes('code') ? { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' } : undefined;
+    const needsCode = req?.types.includes('code')
+      ? { can: false, reason: req.mfa.includes('email') && !req.mfa.includes('sms') ? 'requires_email_code' : 'requires_sms_code' }
+      : undefined;
     if (ref && isProviderRef(ref)) {
       if (needsCode) return needsCode;
       return (await this.d.providers?.()?.usable(row.org_id, ref)) ? { can: true, reason: 'external_credential' } : { can: false, reason: 'no_credential' };
@@ -225,7 +250,8 @@ export class AuthService {
     if (req.types.includes('totp_code') && !cred.totp_secret_enc) return { can: false, reason: 'requires_totp_without_secret' };
     const keys = new Set(JSON.parse(cred.value_keys) as string[]);
     if (req.types.includes('password') && !keys.has('password')) return { can: false, reason: 'no_credential' };
-    if (req.types.includes('identifier') && !['username', 'email', 'identifier', 'login'].some((k) => keys.has(k))) return { can: false, reason: 'no_credential' };
+    if (req.types.includes('identifier') && !['username', 'email', 'identifier', 'login'].some((k) => keys.has(k)))
+      return { can: false, reason: 'no_credential' };
     return { can: true, reason: 'requirements_satisfiable' };
   }
 

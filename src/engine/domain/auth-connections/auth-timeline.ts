@@ -18,11 +18,23 @@ export class AuthTimeline {
 
   /** Per-connection insertion counter (timestamps can tie; fits a 32-bit integer column). */
   private async nextSeq(connectionId: string): Promise<number> {
-    const r = await this.db.selectFrom('auth_timeline').select((eb) => eb.fn.max('seq').as('m')).where('connection_id', '=', connectionId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('auth_timeline')
+      .select((eb) => eb.fn.max('seq').as('m'))
+      .where('connection_id', '=', connectionId)
+      .executeTakeFirst();
     return Number(r?.m ?? 0) + 1;
   }
 
-  async add(e: { id?: string; connectionId: string; type: TimelineRow['type']; status: string; step?: string | null; previousStatus?: string | null; browserSessionId?: string | null }): Promise<string> {
+  async add(e: {
+    id?: string;
+    connectionId: string;
+    type: TimelineRow['type'];
+    status: string;
+    step?: string | null;
+    previousStatus?: string | null;
+    browserSessionId?: string | null;
+  }): Promise<string> {
     const now = this.clock.now().toISOString();
     const id = e.id ?? newId();
     await this.db
@@ -48,14 +60,28 @@ export class AuthTimeline {
     return id;
   }
 
-  async update(id: string, c: Partial<Pick<TimelineRow, 'status' | 'step' | 'browser_session_id' | 'error_code' | 'error_message' | 'website_error' | 'replay_id' | 'telemetry_captured'>>): Promise<void> {
-    await this.db.updateTable('auth_timeline').set({ ...c, updated_at: this.clock.now().toISOString() }).where('id', '=', id).execute();
+  async update(
+    id: string,
+    c: Partial<
+      Pick<TimelineRow, 'status' | 'step' | 'browser_session_id' | 'error_code' | 'error_message' | 'website_error' | 'replay_id' | 'telemetry_captured'>
+    >,
+  ): Promise<void> {
+    await this.db
+      .updateTable('auth_timeline')
+      .set({ ...c, updated_at: this.clock.now().toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 
   list(connectionId: string, q: { offset: number; limit: number; type?: string }): Promise<TimelineRow[]> {
     let sel = this.db.selectFrom('auth_timeline').selectAll().where('connection_id', '=', connectionId);
     if (q.type) sel = sel.where('type', '=', q.type as TimelineRow['type']);
-    return sel.orderBy('seq', 'desc').orderBy('timestamp', 'desc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('seq', 'desc')
+      .orderBy('timestamp', 'desc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   static dto(r: TimelineRow): TimelineEventRecord {

@@ -4,8 +4,18 @@ import type { FlowView } from './flow-state.js';
 import type { ManagedAuthRecord } from '../../../shared/wire/identity.js';
 
 const FLOW_KEYS = [
-  'discovered_fields', 'fields', 'mfa_options', 'pending_sso_buttons', 'sign_in_options', 'choices',
-  'website_error', 'error_code', 'error_message', 'external_action_message', 'hosted_url', 'live_view_url',
+  'discovered_fields',
+  'fields',
+  'mfa_options',
+  'pending_sso_buttons',
+  'sign_in_options',
+  'choices',
+  'website_error',
+  'error_code',
+  'error_message',
+  'external_action_message',
+  'hosted_url',
+  'live_view_url',
 ] as const;
 
 export function connectionDto(row: ConnectionRow, flow: FlowView | undefined, reauth: { can: boolean; reason: string }): ManagedAuthRecord {
@@ -51,7 +61,13 @@ export function connectionDto(row: ConnectionRow, flow: FlowView | undefined, re
 
 /** A `managed_auth_state` SSE payload. */
 export function stateEvent(flow: FlowView, timestamp: string): Record<string, unknown> {
-  const e: Record<string, unknown> = { event: 'managed_auth_state', flow_status: flow.flow_status, flow_step: flow.flow_step, timestamp, flow_type: flow.flow_type };
+  const e: Record<string, unknown> = {
+    event: 'managed_auth_state',
+    flow_status: flow.flow_status,
+    flow_step: flow.flow_step,
+    timestamp,
+    flow_type: flow.flow_type,
+  };
   for (const k of FLOW_KEYS) if (flow[k] !== null && flow[k] !== undefined) e[k] = flow[k];
   if (flow.post_login_url) e.post_login_url = flow.post_login_url;
   return e;

@@ -26,7 +26,11 @@ export function checkBrowserTelemetry(t: Record<string, unknown> | null | undefi
   try {
     normalizeTelemetry(t as Parameters<typeof normalizeTelemetry>[0]);
   } catch (err) {
-    if (err instanceof DomainError) throw DomainError.invalidField('browser_telemetry', err.message.replace(/^telemetry(\.\S+)?: /, (_m, sub: string | undefined) => (sub ? `${sub.slice(1)}: ` : '')));
+    if (err instanceof DomainError)
+      throw DomainError.invalidField(
+        'browser_telemetry',
+        err.message.replace(/^telemetry(\.\S+)?: /, (_m, sub: string | undefined) => (sub ? `${sub.slice(1)}: ` : '')),
+      );
     throw err;
   }
 }
@@ -61,6 +65,9 @@ export class FlowRecording {
   async end(): Promise<void> {
     const replay = this.replay;
     this.replay = undefined;
-    if (replay) await this.replays()?.stop(replay).catch((err) => this.log('stopping the flow replay failed', err));
+    if (replay)
+      await this.replays()
+        ?.stop(replay)
+        .catch((err) => this.log('stopping the flow replay failed', err));
   }
 }

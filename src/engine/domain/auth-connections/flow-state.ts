@@ -89,12 +89,26 @@ export interface StepView {
 
 export function stepView(s: PageSnapshot): StepView {
   const discovered = s.fields.map((f) => {
-    const d: Record<string, unknown> = { name: f.name, label: f.label, selector: f.selector, type: f.type, required: f.required, linked_mfa_type: linkedMfa(f) };
+    const d: Record<string, unknown> = {
+      name: f.name,
+      label: f.label,
+      selector: f.selector,
+      type: f.type,
+      required: f.required,
+      linked_mfa_type: linkedMfa(f),
+    };
     if (f.placeholder) d.placeholder = f.placeholder;
     if (f.hint) d.hint = f.hint;
     return d;
   });
-  const fields = s.fields.map((f) => ({ id: fieldId(f), ref: fieldRef(f), type: fieldType(f), label: f.label, observed_selector: f.selector, required: f.required }));
+  const fields = s.fields.map((f) => ({
+    id: fieldId(f),
+    ref: fieldRef(f),
+    type: fieldType(f),
+    label: f.label,
+    observed_selector: f.selector,
+    required: f.required,
+  }));
   const mfa = s.choices.filter((c) => c.kind === 'mfa');
   const sso = s.choices.filter((c) => c.kind === 'sso');
   const signIn = s.choices.filter((c) => c.kind === 'sign_in');

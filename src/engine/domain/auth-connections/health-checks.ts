@@ -67,7 +67,12 @@ export class HealthChecks {
     const sessions = this.d.sessions();
     if (!sessions) throw new Error('sessions are not available');
     const auth = actingAs(row);
-    const s = await sessions.create(auth, { profile: { name: row.profile_name }, headless: true, timeout_seconds: 120, ...(row.proxy_id ? { proxy_id: row.proxy_id } : {}) });
+    const s = await sessions.create(auth, {
+      profile: { name: row.profile_name },
+      headless: true,
+      timeout_seconds: 120,
+      ...(row.proxy_id ? { proxy_id: row.proxy_id } : {}),
+    });
     let loggedIn = false;
     try {
       const handle = sessions.get(s.session_id);
@@ -88,7 +93,11 @@ export class HealthChecks {
     const status = loggedIn ? 'AUTHENTICATED' : 'NEEDS_AUTH';
     if (!current) return status; // deleted while we looked
     const now = this.d.clock.now();
-    await this.d.connections.update(row.id, { status, last_auth_check_at: now.toISOString(), next_check_at: new Date(now.getTime() + current.health_check_interval * 1000).toISOString() });
+    await this.d.connections.update(row.id, {
+      status,
+      last_auth_check_at: now.toISOString(),
+      next_check_at: new Date(now.getTime() + current.health_check_interval * 1000).toISOString(),
+    });
     await this.d.timeline.add({ connectionId: row.id, type: 'health_check', status, previousStatus: current.status, browserSessionId: s.session_id });
     if (!loggedIn && current.auto_reauth && !this.stopped) {
       const fresh = await this.d.connections.byId(row.id);

@@ -21,9 +21,12 @@ export function hostedPage(domain: string, flow: FlowView, action: string): stri
       return `<p><label>${esc(String(f.label || name))}<br><input name="field:${esc(name)}" type="${type}"${f.required ? ' required' : ''} autocomplete="off"></label>${hint}</p>`;
     });
     const choices = (flow.choices ?? []).map((c) => `<button name="choice" value="${esc(String(c.id))}" formnovalidate>${esc(String(c.label))}</button>`);
-    parts.push(`<form method="post" action="${esc(action)}">${inputs.join('')}${inputs.length ? '<button type="submit">Submit</button>' : ''}${choices.length ? `<p>${choices.join(' ')}</p>` : ''}</form>`);
+    parts.push(
+      `<form method="post" action="${esc(action)}">${inputs.join('')}${inputs.length ? '<button type="submit">Submit</button>' : ''}${choices.length ? `<p>${choices.join(' ')}</p>` : ''}</form>`,
+    );
   }
-  if (flow.live_view_url && flow.flow_status === 'IN_PROGRESS') parts.push(`<p><a href="${esc(flow.live_view_url)}" target="_blank" rel="noopener">Watch the browser (live view)</a></p>`);
+  if (flow.live_view_url && flow.flow_status === 'IN_PROGRESS')
+    parts.push(`<p><a href="${esc(flow.live_view_url)}" target="_blank" rel="noopener">Watch the browser (live view)</a></p>`);
   const refresh = busy ? '<meta http-equiv="refresh" content="2">' : '';
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">${refresh}<title>Sign in to ${esc(domain)} · Browserdeck</title><style>body{font:16px system-ui;max-width:36rem;margin:3rem auto;padding:0 1rem}[role=alert]{color:#b00}</style></head><body>${parts.join('\n')}</body></html>`;
 }

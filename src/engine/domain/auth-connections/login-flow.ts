@@ -187,8 +187,10 @@ export class LoginFlow {
 
   /** Validates a submission against the current step and applies it in the background. */
   submit(input: SubmitInput): void {
-    if (this.view.flow_status !== 'IN_PROGRESS') throw DomainError.conflict(`the login flow is ${this.view.flow_status}; start a new one with POST /auth/connections/{id}/login`, 'flow_not_in_progress');
-    if (this.view.flow_step !== 'AWAITING_INPUT') throw new DomainError(409, 'flow_busy', `the login flow is not waiting for input (step ${this.view.flow_step})`, [], { afterSeconds: 1 });
+    if (this.view.flow_status !== 'IN_PROGRESS')
+      throw DomainError.conflict(`the login flow is ${this.view.flow_status}; start a new one with POST /auth/connections/{id}/login`, 'flow_not_in_progress');
+    if (this.view.flow_step !== 'AWAITING_INPUT')
+      throw new DomainError(409, 'flow_busy', `the login flow is not waiting for input (step ${this.view.flow_step})`, [], { afterSeconds: 1 });
     const { fills, click } = resolveSubmission(this.last!, input);
     this.view.flow_step = 'SUBMITTING';
     this.view.website_error = null;
@@ -281,7 +283,15 @@ export class LoginFlow {
   private async succeed(snap: PageSnapshot): Promise<void> {
     this.view.flow_step = 'SUBMITTING';
     this.view.post_login_url = snap.url;
-    Object.assign(this.view, { discovered_fields: null, fields: null, mfa_options: null, pending_sso_buttons: null, sign_in_options: null, choices: null, website_error: null });
+    Object.assign(this.view, {
+      discovered_fields: null,
+      fields: null,
+      mfa_options: null,
+      pending_sso_buttons: null,
+      sign_in_options: null,
+      choices: null,
+      website_error: null,
+    });
     // The profile is written when the session ends: close it before reporting success, so a
     // session started right after sees the login.
     await this.closeSession();

@@ -90,13 +90,22 @@ function discoverInPage(): PageSnapshot {
     const aria = el.getAttribute('aria-label');
     if (aria) return aria.trim();
     const by = el.getAttribute('aria-labelledby');
-    if (by) return by.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ').trim();
+    if (by)
+      return by
+        .split(/\s+/)
+        .map((id) => text(document.getElementById(id)))
+        .join(' ')
+        .trim();
     return (el.placeholder || el.name || el.id || '').trim();
   };
   const hintOf = (el: Element): string | undefined => {
     const described = el.getAttribute('aria-describedby');
     if (described) {
-      const t = described.split(/\s+/).map((id) => text(document.getElementById(id))).join(' ').trim();
+      const t = described
+        .split(/\s+/)
+        .map((id) => text(document.getElementById(id)))
+        .join(' ')
+        .trim();
       if (t) return t;
     }
     const form = el.closest('form');
@@ -117,10 +126,20 @@ function discoverInPage(): PageSnapshot {
     const hay = `${el.name} ${el.id} ${label} ${ac}`.toLowerCase();
     let type: RawField['type'] = 'text';
     if (el.type === 'password') type = 'password';
-    else if (ac === 'one-time-code' || /\b(otp|code|token|2fa|mfa|verification|passcode)\b/.test(hay)) type = /authenticator|totp|\bapp\b/.test(hay) ? 'totp' : 'code';
+    else if (ac === 'one-time-code' || /\b(otp|code|token|2fa|mfa|verification|passcode)\b/.test(hay))
+      type = /authenticator|totp|\bapp\b/.test(hay) ? 'totp' : 'code';
     else if (['email', 'tel', 'number', 'url'].includes(el.type)) type = el.type as RawField['type'];
     const hint = type === 'code' || type === 'totp' ? hintOf(el) : undefined;
-    fields.push({ name: el.name || el.id || `field_${fields.length}`, label, selector: cssPath(el), type, placeholder: el.placeholder || undefined, hint, required: el.required, autocomplete: ac || undefined });
+    fields.push({
+      name: el.name || el.id || `field_${fields.length}`,
+      label,
+      selector: cssPath(el),
+      type,
+      placeholder: el.placeholder || undefined,
+      hint,
+      required: el.required,
+      autocomplete: ac || undefined,
+    });
   }
   const choices: RawChoice[] = [];
   // "Sign in with <Provider>": well-known providers and any other one-word provider name
@@ -159,7 +178,11 @@ function discoverInPage(): PageSnapshot {
     choices.push({ kind: 'sign_in', label: labelOf(el), value: el.value, selector: cssPath(el) });
   }
   let error: string | undefined;
-  for (const el of Array.from(document.querySelectorAll('[role=alert], .error, .alert-danger, .alert-error, .error-message, .form-error, .flash-error, [aria-live=assertive], [aria-invalid=true] + .message'))) {
+  for (const el of Array.from(
+    document.querySelectorAll(
+      '[role=alert], .error, .alert-danger, .alert-error, .error-message, .form-error, .flash-error, [aria-live=assertive], [aria-invalid=true] + .message',
+    ),
+  )) {
     const t = text(el);
     if (t && visible(el)) {
       error = t.slice(0, 500);

@@ -39,7 +39,8 @@ const tokenAad = (id: string): string => `credential_provider:${id}:token`;
 export const DEFAULT_CACHE_TTL_SECONDS = DEFAULT_PROVIDER_CACHE_TTL_SECONDS;
 
 function checkType(t: string): ProviderType {
-  if (!(PROVIDER_TYPES as readonly string[]).includes(t)) throw DomainError.invalidField('provider_type', `must be one of: ${PROVIDER_TYPES.join(', ')} (got '${t}')`);
+  if (!(PROVIDER_TYPES as readonly string[]).includes(t))
+    throw DomainError.invalidField('provider_type', `must be one of: ${PROVIDER_TYPES.join(', ')} (got '${t}')`);
   return t as ProviderType;
 }
 
@@ -116,12 +117,24 @@ export class CredentialProviders {
       const needle = q.query;
       sel = sel.where((eb) => eb.or([eb('id', '=', needle), containsInsensitive('name', needle)]));
     }
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   /** The org's enabled providers in the order `credential: {auto: true}` asks them: priority (lower first), then name. */
   async enabledByPriority(orgId: string): Promise<ProviderRow[]> {
-    return this.db.selectFrom('credential_providers').selectAll().where('org_id', '=', orgId).where('enabled', '=', 1).orderBy('priority', 'asc').orderBy('name', 'asc').execute();
+    return this.db
+      .selectFrom('credential_providers')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('enabled', '=', 1)
+      .orderBy('priority', 'asc')
+      .orderBy('name', 'asc')
+      .execute();
   }
 
   async update(orgId: string, id: string, patch: ProviderPatch): Promise<ProviderRow> {

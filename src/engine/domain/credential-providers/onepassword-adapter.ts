@@ -23,7 +23,9 @@ export function signInAddressOf(token: string): string | undefined {
 /** Maps an SDK failure to a kind and a message without the token in it. */
 export function onePasswordError(err: unknown, token: string): ProviderError {
   if (err instanceof ProviderError) return err;
-  const raw = String((err as Error)?.message ?? err).split(token).join('[REDACTED]');
+  const raw = String((err as Error)?.message ?? err)
+    .split(token)
+    .join('[REDACTED]');
   const where = signInAddressOf(token);
   if (/error sending request|request library|dns|connect|timed out|network/i.test(raw)) {
     return new ProviderError('unreachable', `1Password could not be reached${where ? ` at ${where}` : ''}: ${raw}`);
@@ -62,7 +64,8 @@ export function valuesOfItem(item: Item): ResolvedItem {
     else if (f.id === 'password' || (!values.password && f.fieldType === ItemFieldType.Concealed && title === 'password')) values.password = f.value;
     else if (f.fieldType === ItemFieldType.Email && !values.email) values.email = f.value;
     // Other text fields by title, so a page field of the same name can be filled.
-    if (title && !(title in values) && (f.fieldType === ItemFieldType.Text || f.fieldType === ItemFieldType.Email || f.fieldType === ItemFieldType.Concealed)) values[title] = f.value;
+    if (title && !(title in values) && (f.fieldType === ItemFieldType.Text || f.fieldType === ItemFieldType.Email || f.fieldType === ItemFieldType.Concealed))
+      values[title] = f.value;
   }
   return out;
 }
@@ -110,7 +113,8 @@ export class OnePasswordAdapter implements ProviderAdapter {
       if (vaults.length === 0) throw new ProviderError('not_found', `no vault named '${parts.vault}' is readable with this token`);
       const matches = (await c.items.list(vaults[0].id)).filter((it) => it.title === parts.item || it.id === parts.item);
       if (matches.length === 0) throw new ProviderError('not_found', `no item '${parts.item}' in vault '${parts.vault}'`);
-      if (matches.length > 1) throw new ProviderError('failed', `${matches.length} items are named '${parts.item}' in vault '${parts.vault}'; rename one or use its id`);
+      if (matches.length > 1)
+        throw new ProviderError('failed', `${matches.length} items are named '${parts.item}' in vault '${parts.vault}'; rename one or use its id`);
       return valuesOfItem(await c.items.get(vaults[0].id, matches[0].id));
     });
   }

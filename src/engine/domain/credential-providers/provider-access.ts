@@ -92,10 +92,12 @@ export class ProviderAccess {
         return '';
       }
     };
-    const match = (await this.items(row)).find((it) => (it.urls ?? []).some((u) => {
-      const h = hostOf(u);
-      return h === domain || h.endsWith(`.${domain}`) || domain.endsWith(`.${h}`);
-    }));
+    const match = (await this.items(row)).find((it) =>
+      (it.urls ?? []).some((u) => {
+        const h = hostOf(u);
+        return h === domain || h.endsWith(`.${domain}`) || domain.endsWith(`.${h}`);
+      }),
+    );
     if (!match) throw new ProviderError('not_found', `provider '${row.name}' has no login item for ${domain}`);
     // By ids, not by its "Vault/Title" path: another item of the same title must not make it ambiguous.
     return this.resolve(row, `${match.vault_id}/${match.id}`);

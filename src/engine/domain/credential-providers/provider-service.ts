@@ -73,7 +73,9 @@ export class ProviderService {
   async checkRef(orgId: string, ref: ProviderRef | undefined): Promise<void> {
     if (!ref?.provider) return;
     if (!(await this.records.find(orgId, ref.provider))) {
-      throw new DomainError(404, 'not_found', `credential.provider: credential provider '${ref.provider}' not found`, [{ code: 'invalid_field', message: `credential.provider: no credential provider named or with id '${ref.provider}'` }]);
+      throw new DomainError(404, 'not_found', `credential.provider: credential provider '${ref.provider}' not found`, [
+        { code: 'invalid_field', message: `credential.provider: no credential provider named or with id '${ref.provider}'` },
+      ]);
     }
     if (ref.path !== undefined && !splitItemPath(ref.path)) throw DomainError.invalidField('credential.path', 'must be "Vault/Item"');
   }

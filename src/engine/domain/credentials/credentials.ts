@@ -144,7 +144,12 @@ export class Credentials {
       const needle = q.query;
       sel = sel.where((eb) => eb.or([eb('id', '=', needle), containsInsensitive('name', needle), containsInsensitive('domain', needle)]));
     }
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async update(projectId: string, idOrName: string, patch: CredentialPatch): Promise<CredentialDto> {

@@ -26,7 +26,15 @@ export interface PipelineHooks {
   stopDeployments(ids: string[]): Promise<void>;
 }
 
-export async function runDeploymentPipeline(ctx: EngineContext, events: AppEventLog, apps: AppVersions, row: DeploymentRow, dir: string, signal: AbortSignal, hooks: PipelineHooks): Promise<void> {
+export async function runDeploymentPipeline(
+  ctx: EngineContext,
+  events: AppEventLog,
+  apps: AppVersions,
+  row: DeploymentRow,
+  dir: string,
+  signal: AbortSignal,
+  hooks: PipelineHooks,
+): Promise<void> {
   const log = (line: string): void => events.log(row.id, line);
   await hooks.setStatus(row.id, 'in_progress');
   if (needsInstall(dir)) {
@@ -54,12 +62,15 @@ export async function runDeploymentPipeline(ctx: EngineContext, events: AppEvent
   if (signal.aborted) return;
   const a = result.answer;
   if (!a) {
-    const why = result.timedOut ? `did not finish loading within ${DISCOVERY_TIMEOUT_MS / 1000} s` : `exited before answering (${result.exitSignal ?? `exit code ${result.exitCode}`})`;
+    const why = result.timedOut
+      ? `did not finish loading within ${DISCOVERY_TIMEOUT_MS / 1000} s`
+      : `exited before answering (${result.exitSignal ?? `exit code ${result.exitCode}`})`;
     return hooks.setStatus(row.id, 'failed', `the app process ${why}`);
   }
   if (!a.ok) return hooks.setStatus(row.id, 'failed', `loading ${row.entrypoint_rel_path} failed: ${a.error}`);
   const found = a.apps ?? [];
-  if (found.length === 0) return hooks.setStatus(row.id, 'failed', `${row.entrypoint_rel_path} registered no apps (create one with kernel.app('name').action('name', handler))`);
+  if (found.length === 0)
+    return hooks.setStatus(row.id, 'failed', `${row.entrypoint_rel_path} registered no apps (create one with kernel.app('name').action('name', handler))`);
   let recorded: Awaited<ReturnType<AppVersions['record']>>;
   try {
     const now = ctx.clock.now().toISOString();
@@ -71,9 +82,24 @@ export async function runDeploymentPipeline(ctx: EngineContext, events: AppEvent
   }
   await hooks.stopDeployments(recorded.emptied);
   for (const v of recorded.rows) {
-    log(`app '${v.app_name}' version '${v.version}': actions ${JSON.parse(v.actions).map((x: { name: string }) => x.name).join(', ') || '(none)'}`);
+    log(
+      `app '${v.app_name}' version '${v.version}': actions ${
+        JSON.parse(v.actions)
+          .map((x: { name: string }) => x.name)
+          .join(', ') || '(none)'
+      }`,
+    );
     const dto = appVersionDto(v, row.env_vars);
-    events.append(row.id, { event: 'app_version_summary', timestamp: events.now(), id: dto.id, app_name: dto.app_name, version: dto.version, region: REGION, actions: dto.actions, env_vars: dto.env_vars });
+    events.append(row.id, {
+      event: 'app_version_summary',
+      timestamp: events.now(),
+      id: dto.id,
+      app_name: dto.app_name,
+      version: dto.version,
+      region: REGION,
+      actions: dto.actions,
+      env_vars: dto.env_vars,
+    });
   }
   await hooks.setStatus(row.id, 'running');
 }

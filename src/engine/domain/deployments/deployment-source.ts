@@ -26,6 +26,7 @@ export async function copyLocalSource(source: string, root: string): Promise<voi
 export function resolveEntrypoint(root: string, rel: string): string {
   const target = path.resolve(root, rel);
   const r = path.relative(root, target);
-  if (!r || r.startsWith('..') || path.isAbsolute(r)) throw DomainError.invalidField('entrypoint_rel_path', 'must be a relative path inside the deployed directory');
+  if (!r || r.startsWith('..') || path.isAbsolute(r))
+    throw DomainError.invalidField('entrypoint_rel_path', 'must be a relative path inside the deployed directory');
   return target;
 }

@@ -87,7 +87,10 @@ export class Deployments {
     this.events.append(id, { event: 'deployment_state', timestamp: now, deployment: deploymentDto(row) });
     resourceChanges(this.ctx.db).upsert('deployment', row.id, row.project_id);
     const abort = new AbortController();
-    const done = runDeploymentPipeline(this.ctx, this.events, this.apps, row, dir, abort.signal, { setStatus: (i, s, r) => this.setStatus(i, s, r), stopDeployments: (ids) => this.stopDeployments(ids) })
+    const done = runDeploymentPipeline(this.ctx, this.events, this.apps, row, dir, abort.signal, {
+      setStatus: (i, s, r) => this.setStatus(i, s, r),
+      stopDeployments: (ids) => this.stopDeployments(ids),
+    })
       .catch(async (err) => {
         this.ctx.log.error({ err }, 'deployment pipeline failed');
         await this.setStatus(id, 'failed', `internal error: ${(err as Error).message}`).catch(() => {});
@@ -112,7 +115,11 @@ export class Deployments {
   /** Records a status change and reports it as a `deployment_state` event; terminal states end the event log. */
   async setStatus(id: string, status: DeploymentRow['status'], reason?: string): Promise<void> {
     const now = this.ctx.clock.now().toISOString();
-    await this.ctx.db.updateTable('deployments').set({ status, status_reason: reason ?? null, updated_at: now }).where('id', '=', id).execute();
+    await this.ctx.db
+      .updateTable('deployments')
+      .set({ status, status_reason: reason ?? null, updated_at: now })
+      .where('id', '=', id)
+      .execute();
     const row = await this.ctx.db.selectFrom('deployments').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return;
     if (status === 'failed' && reason) this.events.log(id, `deployment failed: ${reason}`);
@@ -126,14 +133,26 @@ export class Deployments {
   }
 
   async get(auth: AuthContext, id: string): Promise<DeploymentRow> {
-    const row = await this.ctx.db.selectFrom('deployments').selectAll().where('id', '=', id).where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('deployments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw DomainError.notFound('deployment', id);
     return row;
   }
 
   async list(auth: AuthContext, q: { app_name?: string; app_version?: string; query?: string; offset: number; limit: number }): Promise<DeploymentRow[]> {
     if (q.app_version && !q.app_name) throw DomainError.invalidField('app_version', 'needs app_name');
-    let sel = this.ctx.db.selectFrom('deployments').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('deleted_at', 'is', null);
+    let sel = this.ctx.db
+      .selectFrom('deployments')
+      .selectAll()
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .where('deleted_at', 'is', null);
     if (q.app_name) {
       let sub = this.ctx.db.selectFrom('app_versions').select('deployment_id').where('project_id', '=', auth.projectId).where('app_name', '=', q.app_name);
       if (q.app_version) sub = sub.where('version', '=', q.app_version);
@@ -141,10 +160,21 @@ export class Deployments {
     }
     if (q.query) {
       const needle = q.query;
-      const byApp = this.ctx.db.selectFrom('app_versions').select('deployment_id').where('project_id', '=', auth.projectId).where(containsInsensitive('app_name', needle));
-      sel = sel.where((eb) => eb.or([eb('id', '=', needle), eb('version', '=', needle), containsInsensitive('entrypoint_rel_path', needle), eb('id', 'in', byApp)]));
+      const byApp = this.ctx.db
+        .selectFrom('app_versions')
+        .select('deployment_id')
+        .where('project_id', '=', auth.projectId)
+        .where(containsInsensitive('app_name', needle));
+      sel = sel.where((eb) =>
+        eb.or([eb('id', '=', needle), eb('version', '=', needle), containsInsensitive('entrypoint_rel_path', needle), eb('id', 'in', byApp)]),
+      );
     }
-    return sel.orderBy('created_at', 'desc').orderBy('id').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async delete(auth: AuthContext, id: string): Promise<void> {
@@ -155,7 +185,11 @@ export class Deployments {
     await this.onDelete(row.id);
     await this.apps.deleteForDeployment(row.id);
     const now = this.ctx.clock.now().toISOString();
-    await this.ctx.db.updateTable('deployments').set({ deleted_at: now, updated_at: now, status: isTerminalDeployment(row.status) ? row.status : 'stopped' }).where('id', '=', row.id).execute();
+    await this.ctx.db
+      .updateTable('deployments')
+      .set({ deleted_at: now, updated_at: now, status: isTerminalDeployment(row.status) ? row.status : 'stopped' })
+      .where('id', '=', row.id)
+      .execute();
     await this.events.deleteOwner(row.id);
     resourceChanges(this.ctx.db).delete('deployment', row.id, row.project_id);
     await fsp.rm(this.dirOf(row.id), { recursive: true, force: true });

@@ -30,7 +30,10 @@ export function chromeStoreId(url: string): string {
   } catch {
     throw DomainError.invalidField('url', 'must be a Chrome Web Store URL (https://chromewebstore.google.com/detail/<name>/<id>) or an extension id');
   }
-  const id = u.pathname.split('/').filter(Boolean).find((seg) => EXTENSION_ID.test(seg));
+  const id = u.pathname
+    .split('/')
+    .filter(Boolean)
+    .find((seg) => EXTENSION_ID.test(seg));
   if (!id) throw DomainError.invalidField('url', 'names no extension: expected https://chromewebstore.google.com/detail/<name>/<32-letter id>');
   return id;
 }
@@ -98,5 +101,9 @@ export async function fetchFromChromeStore(opts: { base: string; timeoutMs: numb
 function storeFailure(err: unknown, signal: AbortSignal, timeoutMs: number): DomainError {
   if (signal.aborted) return new DomainError(504, 'chrome_store_timeout', `the Chrome Web Store did not answer within ${Math.round(timeoutMs / 1000)} s`);
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return new DomainError(502, 'chrome_store_unreachable', `the Chrome Web Store could not be reached from this engine (${cause?.code ?? cause?.message ?? (err as Error).message})`);
+  return new DomainError(
+    502,
+    'chrome_store_unreachable',
+    `the Chrome Web Store could not be reached from this engine (${cause?.code ?? cause?.message ?? (err as Error).message})`,
+  );
 }

@@ -11,7 +11,8 @@ const MAGIC = 'Cr24';
 export function crxToZip(buf: Buffer): Buffer {
   // Some stores answer a plain zip already.
   if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) return buf;
-  const bad = (why: string) => new DomainError(502, 'chrome_store_bad_package', `the Chrome Web Store answered something that is not an extension package (${why})`);
+  const bad = (why: string) =>
+    new DomainError(502, 'chrome_store_bad_package', `the Chrome Web Store answered something that is not an extension package (${why})`);
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== MAGIC) throw bad('no CRX magic');
   const version = buf.readUInt32LE(4);
   let start: number;

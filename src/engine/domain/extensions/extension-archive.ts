@@ -21,7 +21,10 @@ export function manifestFolder(files: string[], field: string): string {
     const [top] = [...tops];
     if (files.includes(`${top}/manifest.json`)) return top;
   }
-  throw DomainError.unprocessable(`${field} is not an unpacked browser extension: no manifest.json at the root of the zip (or in its single top folder)`, 'invalid_extension');
+  throw DomainError.unprocessable(
+    `${field} is not an unpacked browser extension: no manifest.json at the root of the zip (or in its single top folder)`,
+    'invalid_extension',
+  );
 }
 
 /** Reads the whole archive (all checks, nothing written) and returns where its manifest is. */

@@ -40,7 +40,12 @@ export function extensionService(extensions: Extensions): ExtensionService {
         if (s.id && s.name) throw DomainError.invalidField(`${field}[${i}]`, 'give either id or name, not both');
         const key = (s.id || s.name) as string;
         const row = await extensions.find(scope, key);
-        if (!row) throw new DomainError(404, 'extension_not_found', `extension '${key}' (${field}[${i}]) not found in this project; upload it first with POST /extensions`);
+        if (!row)
+          throw new DomainError(
+            404,
+            'extension_not_found',
+            `extension '${key}' (${field}[${i}]) not found in this project; upload it first with POST /extensions`,
+          );
         if (!rows.some((r) => r.id === row.id)) rows.push(row);
       }
       if (opts.use) {
@@ -67,8 +72,15 @@ export function extensionService(extensions: Extensions): ExtensionService {
  * the upload and `<dataDir>/extensions` is not shared: a 503 saying so, not a broken launch.
  */
 export async function requireArchive(extensions: Extensions, r: ExtensionRow): Promise<void> {
-  const ok = await fsp.access(extensions.zipPath(r.id)).then(() => true, () => false);
+  const ok = await fsp.access(extensions.zipPath(r.id)).then(
+    () => true,
+    () => false,
+  );
   if (!ok) {
-    throw new DomainError(503, 'extension_archive_unavailable', `the archive of extension '${r.name ?? r.id}' is not on this engine node; with several nodes, <dataDir>/extensions must be shared storage`);
+    throw new DomainError(
+      503,
+      'extension_archive_unavailable',
+      `the archive of extension '${r.name ?? r.id}' is not on this engine node; with several nodes, <dataDir>/extensions must be shared storage`,
+    );
   }
 }

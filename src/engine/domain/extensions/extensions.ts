@@ -34,14 +34,16 @@ export interface StagedZip {
 const NAME = /^[A-Za-z0-9._-]{1,255}$/;
 
 export function validateExtensionName(name: string, field = 'name'): string {
-  if (!NAME.test(name) || name === '.' || name === '..') throw DomainError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ - (not . or ..)');
+  if (!NAME.test(name) || name === '.' || name === '..')
+    throw DomainError.invalidField(field, 'must be 1 to 255 characters of A-Z a-z 0-9 . _ - (not . or ..)');
   return name;
 }
 
 /** A stored extension's name must also stay addressable: GET /extensions/from_chrome_store is a route of its own. */
 export function validateStoredExtensionName(name: string): string {
   validateExtensionName(name);
-  if (name === 'from_chrome_store') throw DomainError.invalidField('name', "'from_chrome_store' is reserved (GET /extensions/from_chrome_store is the Web Store route)");
+  if (name === 'from_chrome_store')
+    throw DomainError.invalidField('name', "'from_chrome_store' is reserved (GET /extensions/from_chrome_store is the Web Store route)");
   return name;
 }
 
@@ -79,7 +81,16 @@ export class Extensions {
       await this.assertNameFree(scope, name);
     }
     await inspectExtensionZip(zip.file, 'file');
-    const row: ExtensionRow = { id: newId(), org_id: scope.orgId, project_id: scope.projectId, name: name ?? null, size_bytes: zip.size, checksum: zip.checksum, created_at: this.clock.now().toISOString(), last_used_at: null };
+    const row: ExtensionRow = {
+      id: newId(),
+      org_id: scope.orgId,
+      project_id: scope.projectId,
+      name: name ?? null,
+      size_bytes: zip.size,
+      checksum: zip.checksum,
+      created_at: this.clock.now().toISOString(),
+      last_used_at: null,
+    };
     await fsp.mkdir(this.root, { recursive: true, mode: 0o700 });
     await fsp.rename(zip.file, this.zipPath(row.id));
     try {
@@ -87,7 +98,8 @@ export class Extensions {
     } catch (e) {
       await fsp.rm(this.zipPath(row.id), { force: true });
       // The unique index settles a race between two uploads of the same name.
-      if (name !== undefined && (await this.find(scope, name))) throw DomainError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
+      if (name !== undefined && (await this.find(scope, name)))
+        throw DomainError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
       throw e;
     }
     resourceChanges(this.db).upsert('extension', row.id, row.project_id);
@@ -112,7 +124,12 @@ export class Extensions {
       const query = q.query;
       sel = sel.where((eb) => eb.or([containsInsensitive('name', query), eb('id', '=', query)]));
     }
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async delete(scope: Scope, idOrName: string): Promise<void> {
@@ -123,7 +140,11 @@ export class Extensions {
   }
 
   async countInProject(projectId: string): Promise<number> {
-    const r = await this.db.selectFrom('extensions').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('extensions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 

@@ -28,9 +28,16 @@ export function sessionsOf(ctx: EngineContext): InvocationSessionManager | undef
 }
 
 async function assertJoinable(ctx: EngineContext, auth: AuthContext, invocationId: string): Promise<void> {
-  const row = await ctx.db.selectFrom('invocations').select(['status']).where('id', '=', invocationId).where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('invocations')
+    .select(['status'])
+    .where('id', '=', invocationId)
+    .where('org_id', '=', auth.orgId)
+    .where('project_id', '=', auth.projectId)
+    .executeTakeFirst();
   if (!row) throw new DomainError(404, 'invocation_not_found', `invocation '${invocationId}' not found in this project`);
-  if (isTerminalInvocation(row.status)) throw DomainError.conflict(`invocation '${invocationId}' already ${row.status}; browsers can only join a running invocation`, 'invocation_finished');
+  if (isTerminalInvocation(row.status))
+    throw DomainError.conflict(`invocation '${invocationId}' already ${row.status}; browsers can only join a running invocation`, 'invocation_finished');
 }
 
 export function installInvocationBrowserChecks(app: FastifyInstance, ctx: EngineContext): void {

@@ -45,7 +45,14 @@ export class InvocationKeys {
         .where('invocations.status', 'in', ['queued', 'running'])
         .executeTakeFirst();
       if (!row) return null;
-      return { orgId: row.org_id, strategy: 'invocation_key', userId: `invocation:${row.id}`, email: row.admin_email, projectId: row.project_id, invocationId: row.id };
+      return {
+        orgId: row.org_id,
+        strategy: 'invocation_key',
+        userId: `invocation:${row.id}`,
+        email: row.admin_email,
+        projectId: row.project_id,
+        invocationId: row.id,
+      };
     };
   }
 }

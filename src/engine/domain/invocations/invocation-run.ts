@@ -28,7 +28,14 @@ export function invocationRunner(ctx: EngineContext, invocations: Invocations, d
       jail: await appJailOf(ctx),
       cwd: dir,
       env: { ...baseAppEnv(dir), ...(JSON.parse(dep.env_vars) as Record<string, string>), KERNEL_BASE_URL: ctx.publicUrl(), KERNEL_API_KEY: key },
-      job: { mode: 'invoke', entry: path.resolve(dir, dep.entrypoint_rel_path), app: row.app_name, action: row.action_name, payload: row.payload, context: { invocation_id: row.id } },
+      job: {
+        mode: 'invoke',
+        entry: path.resolve(dir, dep.entrypoint_rel_path),
+        app: row.app_name,
+        action: row.action_name,
+        payload: row.payload,
+        context: { invocation_id: row.id },
+      },
       timeoutMs: row.timeout_seconds * 1000,
       onLine: (_stream, line) => invocations.log(row.id, line),
     });
@@ -39,12 +46,24 @@ export function invocationRunner(ctx: EngineContext, invocations: Invocations, d
     const r = await proc.done;
     const a = r.answer;
     if (r.timedOut && !a) {
-      await invocations.finish(row.id, { status: 'failed', reason: `timed out after ${row.timeout_seconds} s; the action's processes were ended`, error: { code: 'timeout', message: `the invocation timed out after ${row.timeout_seconds} s` } });
+      await invocations.finish(row.id, {
+        status: 'failed',
+        reason: `timed out after ${row.timeout_seconds} s; the action's processes were ended`,
+        error: { code: 'timeout', message: `the invocation timed out after ${row.timeout_seconds} s` },
+      });
     } else if (!a) {
       const how = r.exitSignal ? `was ended by ${r.exitSignal}` : `exited with code ${r.exitCode}`;
-      await invocations.finish(row.id, { status: 'failed', reason: `the action's process ${how} before returning`, error: { code: 'process_exited', message: `the action's process ${how}` } });
+      await invocations.finish(row.id, {
+        status: 'failed',
+        reason: `the action's process ${how} before returning`,
+        error: { code: 'process_exited', message: `the action's process ${how}` },
+      });
     } else if (!a.ok) {
-      await invocations.finish(row.id, { status: 'failed', reason: a.error ?? 'the action failed', error: { code: a.phase === 'action' ? 'action_failed' : 'app_load_failed', message: a.error ?? 'the action failed' } });
+      await invocations.finish(row.id, {
+        status: 'failed',
+        reason: a.error ?? 'the action failed',
+        error: { code: a.phase === 'action' ? 'action_failed' : 'app_load_failed', message: a.error ?? 'the action failed' },
+      });
     } else if ((a.output?.length ?? 0) > MAX_OUTPUT_CHARS) {
       await invocations.finish(row.id, { status: 'failed', reason: `the action's return value is larger than ${MAX_OUTPUT_CHARS} characters of JSON` });
     } else {

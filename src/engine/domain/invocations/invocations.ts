@@ -90,7 +90,12 @@ export class Invocations {
     const version = body.version || DEFAULT_VERSION;
     const appVersion = await this.apps.resolve(auth, body.app_name, version);
     const actions = JSON.parse(appVersion.actions) as Array<{ name: string }>;
-    if (!actions.some((a) => a.name === body.action_name)) throw new DomainError(404, 'action_not_found', `app '${body.app_name}' version '${appVersion.version}' has no action '${body.action_name}' (it has: ${actions.map((a) => a.name).join(', ') || 'none'})`);
+    if (!actions.some((a) => a.name === body.action_name))
+      throw new DomainError(
+        404,
+        'action_not_found',
+        `app '${body.app_name}' version '${appVersion.version}' has no action '${body.action_name}' (it has: ${actions.map((a) => a.name).join(', ') || 'none'})`,
+      );
     const timeout = body.async ? (body.async_timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) : DEFAULT_TIMEOUT_SECONDS;
     const { key, hash } = newInvocationKey();
     const row: InvocationRow = {
@@ -117,13 +122,30 @@ export class Invocations {
       if (cap !== null) {
         // Serializes concurrent creates of one project on PostgreSQL (SQLite transactions already are).
         if (this.ctx.store.dialect === 'postgres') await trx.selectFrom('projects').select('id').where('id', '=', auth.projectId).forUpdate().execute();
-        const r = await trx.selectFrom('invocations').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', auth.projectId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
-        if (Number(r.n) >= cap) throw DomainError.tooMany(`this project already runs ${cap} invocations (max_concurrent_invocations); retry when one finishes`, 'invocation_limit_reached', RETRY_AFTER_SECONDS);
+        const r = await trx
+          .selectFrom('invocations')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('project_id', '=', auth.projectId)
+          .where('status', 'in', ['queued', 'running'])
+          .executeTakeFirstOrThrow();
+        if (Number(r.n) >= cap)
+          throw DomainError.tooMany(
+            `this project already runs ${cap} invocations (max_concurrent_invocations); retry when one finishes`,
+            'invocation_limit_reached',
+            RETRY_AFTER_SECONDS,
+          );
       }
       await trx.insertInto('invocations').values(row).execute();
     });
     const email = (await this.ctx.db.selectFrom('orgs').select('admin_email').where('id', '=', auth.orgId).executeTakeFirst())?.admin_email ?? '';
-    this.keys.activate(hash, { orgId: auth.orgId, strategy: 'invocation_key', userId: `invocation:${row.id}`, email, projectId: auth.projectId, invocationId: row.id });
+    this.keys.activate(hash, {
+      orgId: auth.orgId,
+      strategy: 'invocation_key',
+      userId: `invocation:${row.id}`,
+      email,
+      projectId: auth.projectId,
+      invocationId: row.id,
+    });
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => (resolveDone = r));
     this.live.set(row.id, { keyHash: hash, done, resolveDone });
@@ -202,12 +224,31 @@ export class Invocations {
   }
 
   async get(auth: AuthContext, id: string): Promise<InvocationRow> {
-    const row = await this.ctx.db.selectFrom('invocations').selectAll().where('id', '=', id).where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('invocations')
+      .selectAll()
+      .where('id', '=', id)
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .executeTakeFirst();
     if (!row) throw DomainError.notFound('invocation', id);
     return row;
   }
 
-  async list(auth: AuthContext, q: { action_name?: string; app_name?: string; deployment_id?: string; query?: string; since?: Date; status?: InvocationStatus; version?: string; offset: number; limit: number }): Promise<InvocationRow[]> {
+  async list(
+    auth: AuthContext,
+    q: {
+      action_name?: string;
+      app_name?: string;
+      deployment_id?: string;
+      query?: string;
+      since?: Date;
+      status?: InvocationStatus;
+      version?: string;
+      offset: number;
+      limit: number;
+    },
+  ): Promise<InvocationRow[]> {
     let sel = this.ctx.db.selectFrom('invocations').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId);
     if (q.action_name) sel = sel.where('action_name', '=', q.action_name);
     if (q.app_name) sel = sel.where('app_name', '=', q.app_name);
@@ -219,7 +260,12 @@ export class Invocations {
       const needle = q.query;
       sel = sel.where((eb) => eb.or([eb('id', '=', needle), containsInsensitive('app_name', needle), containsInsensitive('action_name', needle)]));
     }
-    return sel.orderBy('started_at', 'desc').orderBy('id').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('started_at', 'desc')
+      .orderBy('id')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   /** PATCH: a caller settles a queued or running invocation (its process is ended). */
@@ -232,31 +278,53 @@ export class Invocations {
         throw DomainError.invalidField('output', `must be JSON text: ${(err as Error).message}`);
       }
     }
-    if (isTerminalInvocation(row.status)) throw DomainError.conflict(`invocation '${id}' already ${row.status}; only queued or running invocations can be updated`, 'invocation_finished');
-    const done = await this.finish(row.id, { status: body.status, output: body.output, reason: body.status === 'failed' ? 'set to failed through the API' : null });
+    if (isTerminalInvocation(row.status))
+      throw DomainError.conflict(`invocation '${id}' already ${row.status}; only queued or running invocations can be updated`, 'invocation_finished');
+    const done = await this.finish(row.id, {
+      status: body.status,
+      output: body.output,
+      reason: body.status === 'failed' ? 'set to failed through the API' : null,
+    });
     if (!done) throw DomainError.conflict(`invocation '${id}' finished meanwhile`, 'invocation_finished');
     return this.row(row.id);
   }
 
   /** The deployment is being deleted: its unfinished invocations fail. */
   async failForDeployment(deploymentId: string): Promise<void> {
-    const rows = await this.ctx.db.selectFrom('invocations').select('id').where('deployment_id', '=', deploymentId).where('status', 'in', ['queued', 'running']).execute();
+    const rows = await this.ctx.db
+      .selectFrom('invocations')
+      .select('id')
+      .where('deployment_id', '=', deploymentId)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
     for (const r of rows) await this.finish(r.id, { status: 'failed', reason: 'the deployment was deleted' });
   }
 
   /** At start: invocations this node was running when it stopped cannot finish any more. */
   async recover(): Promise<void> {
-    const rows = await this.ctx.db.selectFrom('invocations').select('id').where('node_id', '=', this.nodeId).where('status', 'in', ['queued', 'running']).execute();
+    const rows = await this.ctx.db
+      .selectFrom('invocations')
+      .select('id')
+      .where('node_id', '=', this.nodeId)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
     const now = this.now();
     for (const r of rows) {
-      await this.ctx.db.updateTable('invocations').set({ status: 'failed', status_reason: 'the engine stopped while the invocation ran', finished_at: now }).where('id', '=', r.id).where('status', 'in', ['queued', 'running']).execute();
+      await this.ctx.db
+        .updateTable('invocations')
+        .set({ status: 'failed', status_reason: 'the engine stopped while the invocation ran', finished_at: now })
+        .where('id', '=', r.id)
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
     }
     noteRecovered(this.ctx.db, 'invocations (failed: the engine stopped while they ran)', rows.length);
   }
 
   async stopAll(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.live.keys()].map((id) => this.finish(id, { status: 'failed', reason: 'the engine stopped while the invocation ran' }).catch(() => false)));
+    await Promise.all(
+      [...this.live.keys()].map((id) => this.finish(id, { status: 'failed', reason: 'the engine stopped while the invocation ran' }).catch(() => false)),
+    );
     await Promise.all([...this.runs]);
   }
 

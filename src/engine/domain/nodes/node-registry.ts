@@ -67,7 +67,12 @@ export class NodeRegistry {
   }
 
   private async beat(url: string): Promise<void> {
-    const r = await this.db.updateTable('engine_nodes').set({ heartbeat_at: this.now() }).where('id', '=', this.nodeId).where('stopped_at', 'is', null).executeTakeFirst();
+    const r = await this.db
+      .updateTable('engine_nodes')
+      .set({ heartbeat_at: this.now() })
+      .where('id', '=', this.nodeId)
+      .where('stopped_at', 'is', null)
+      .executeTakeFirst();
     // Someone removed our row (an operator cleaning up): announce again.
     if (Number(r.numUpdatedRows) === 0 && this.timer) await this.register(url);
   }

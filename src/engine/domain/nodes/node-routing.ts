@@ -80,13 +80,25 @@ export class NodeRouter {
 
   /** Ends every active session of a dead node (`node_lost`); idempotent across nodes. */
   async endLostSessions(nodeId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('browser_sessions').select(['id', 'created_at', 'project_id']).where('node_id', '=', nodeId).where('deleted_at', 'is', null).execute();
+    const rows = await this.db
+      .selectFrom('browser_sessions')
+      .select(['id', 'created_at', 'project_id'])
+      .where('node_id', '=', nodeId)
+      .where('deleted_at', 'is', null)
+      .execute();
     const now = this.clock.now();
     const ended: string[] = [];
     for (const r of rows) {
       const res = await this.db
         .updateTable('browser_sessions')
-        .set({ deleted_at: now.toISOString(), ended_reason: 'node_lost', uptime_ms: Math.max(0, now.getTime() - Date.parse(r.created_at)), pid: null, pgid: null, xvfb_pid: null })
+        .set({
+          deleted_at: now.toISOString(),
+          ended_reason: 'node_lost',
+          uptime_ms: Math.max(0, now.getTime() - Date.parse(r.created_at)),
+          pid: null,
+          pgid: null,
+          xvfb_pid: null,
+        })
         .where('id', '=', r.id)
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
@@ -102,7 +114,12 @@ export class NodeRouter {
   async adoptPool(pool: PoolRow): Promise<boolean> {
     const service = this.pools();
     if (!service) return false;
-    const res = await this.db.updateTable('browser_pools').set({ node_id: this.nodeId }).where('id', '=', pool.id).where('node_id', '=', pool.node_id).executeTakeFirst();
+    const res = await this.db
+      .updateTable('browser_pools')
+      .set({ node_id: this.nodeId })
+      .where('id', '=', pool.id)
+      .where('node_id', '=', pool.node_id)
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     service.run({ ...pool, node_id: this.nodeId });
     return true;
@@ -113,7 +130,13 @@ export class NodeRouter {
    * request asks for them (so lists stop showing them and pools keep serving).
    */
   async sweepDeadNodes(): Promise<void> {
-    const sessionNodes = await this.db.selectFrom('browser_sessions').select('node_id').distinct().where('deleted_at', 'is', null).where('node_id', '!=', this.nodeId).execute();
+    const sessionNodes = await this.db
+      .selectFrom('browser_sessions')
+      .select('node_id')
+      .distinct()
+      .where('deleted_at', 'is', null)
+      .where('node_id', '!=', this.nodeId)
+      .execute();
     const poolRows = await this.db.selectFrom('browser_pools').selectAll().where('node_id', '!=', this.nodeId).execute();
     const nodes = new Set([...sessionNodes.map((r) => r.node_id), ...poolRows.map((r) => r.node_id)]);
     for (const nodeId of nodes) {
@@ -132,7 +155,12 @@ export class NodeRouter {
     const running = this.sessions.all();
     if (running.length === 0) return;
     const ids = running.map((rt) => rt.id);
-    const rows = await this.db.selectFrom('browser_sessions').select(['id', 'ended_reason']).where('id', 'in', ids).where('deleted_at', 'is not', null).execute();
+    const rows = await this.db
+      .selectFrom('browser_sessions')
+      .select(['id', 'ended_reason'])
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is not', null)
+      .execute();
     for (const r of rows) {
       const rt = this.sessions.get(r.id);
       if (rt) await this.sessions.end(rt, r.ended_reason ?? 'deleted');

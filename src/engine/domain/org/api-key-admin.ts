@@ -54,7 +54,11 @@ export class ApiKeyAdmin {
   async rename(auth: AuthContext, id: string, rawName: string): Promise<ApiKey> {
     const r = await this.record(auth, id, false);
     const name = checkDisplayName(rawName);
-    await this.db.updateTable('api_keys').set({ name, name_key: nameKey(name) }).where('id', '=', r.id).execute();
+    await this.db
+      .updateTable('api_keys')
+      .set({ name, name_key: nameKey(name) })
+      .where('id', '=', r.id)
+      .execute();
     resourceChanges(this.db).upsert('api_key', r.id, r.project_id);
     return this.get(auth, r.id, false);
   }

@@ -54,7 +54,12 @@ function recordQuery(db: Kysely<Database>, orgId: string) {
 }
 
 /** One key of an org as a record; deleted keys only when asked for. */
-export async function findApiKeyRecord(db: Kysely<Database>, orgId: string, id: string, opts: { includeDeleted: boolean; projectId?: string }): Promise<ApiKeyRecordRow | undefined> {
+export async function findApiKeyRecord(
+  db: Kysely<Database>,
+  orgId: string,
+  id: string,
+  opts: { includeDeleted: boolean; projectId?: string },
+): Promise<ApiKeyRecordRow | undefined> {
   let q = recordQuery(db, orgId).where('k.id', '=', id);
   if (!opts.includeDeleted) q = q.where('k.deleted_at', 'is', null);
   if (opts.projectId) q = q.where('k.project_id', '=', opts.projectId);
@@ -88,5 +93,8 @@ export async function listApiKeyRecords(db: Kysely<Database>, orgId: string, q: 
   else if (q.sortBy === 'expires_at') sel = sel.orderBy(sql`case when k.expires_at is null then 1 else 0 end`, dir).orderBy('k.expires_at', dir);
   else sel = sel.orderBy('k.created_at', dir);
   sel = sel.orderBy('k.id', dir);
-  return (await sel.offset(q.offset).limit(q.limit + 1).execute()) as ApiKeyRecordRow[];
+  return (await sel
+    .offset(q.offset)
+    .limit(q.limit + 1)
+    .execute()) as ApiKeyRecordRow[];
 }

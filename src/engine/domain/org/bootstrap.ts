@@ -18,15 +18,37 @@ export interface BootstrapResult {
   adminKey?: string;
 }
 
-export async function bootstrapOrg(opts: { db: Kysely<Database>; clock: Clock; dataDir: string; apiKeys: ApiKeyAuthority; adminKey?: string; log: (msg: string) => void }): Promise<BootstrapResult> {
+export async function bootstrapOrg(opts: {
+  db: Kysely<Database>;
+  clock: Clock;
+  dataDir: string;
+  apiKeys: ApiKeyAuthority;
+  adminKey?: string;
+  log: (msg: string) => void;
+}): Promise<BootstrapResult> {
   const existing = await opts.db.selectFrom('orgs').select('id').orderBy('created_at').executeTakeFirst();
   if (existing) return { orgId: existing.id };
   const now = opts.clock.now().toISOString();
   const orgId = newId();
-  await opts.db.insertInto('orgs').values({ id: orgId, name: 'default', admin_email: 'admin@browserdeck.local', default_project_max_concurrent_sessions: null, created_at: now }).execute();
+  await opts.db
+    .insertInto('orgs')
+    .values({ id: orgId, name: 'default', admin_email: 'admin@browserdeck.local', default_project_max_concurrent_sessions: null, created_at: now })
+    .execute();
   await opts.db
     .insertInto('projects')
-    .values({ id: newId(), org_id: orgId, name: 'default', name_key: nameKey('default'), status: 'active', max_concurrent_sessions: null, max_concurrent_invocations: null, max_pooled_sessions: null, created_at: now, updated_at: now, deleted_at: null })
+    .values({
+      id: newId(),
+      org_id: orgId,
+      name: 'default',
+      name_key: nameKey('default'),
+      status: 'active',
+      max_concurrent_sessions: null,
+      max_concurrent_invocations: null,
+      max_pooled_sessions: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
     .execute();
   const { key } = await opts.apiKeys.issue({ orgId, name: 'admin', projectId: null, createdById: null, expiresAt: null, plaintext: opts.adminKey });
   const file = path.join(opts.dataDir, 'admin-api-key');

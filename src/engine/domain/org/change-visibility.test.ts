@@ -4,7 +4,15 @@ import type { AuthContext } from './auth-context.js';
 import type { ChangeEvent } from '../../../shared/wire/changes.js';
 import { changeVisibleTo, requireFeedAccess } from './change-visibility.js';
 
-const auth = (over: Partial<AuthContext>): AuthContext => ({ orgId: 'o', strategy: 'api_key', userId: 'k', email: 'a@b', credentialProjectId: null, projectId: 'p1', ...over });
+const auth = (over: Partial<AuthContext>): AuthContext => ({
+  orgId: 'o',
+  strategy: 'api_key',
+  userId: 'k',
+  email: 'a@b',
+  credentialProjectId: null,
+  projectId: 'p1',
+  ...over,
+});
 const inP1: ChangeEvent = { type: 'upsert', resource: 'session', id: 's', project_id: 'p1' };
 const inP2: ChangeEvent = { type: 'delete', resource: 'profile', id: 'f', project_id: 'p2' };
 const orgLevel: ChangeEvent = { type: 'upsert', resource: 'api_key', id: 'k2' };

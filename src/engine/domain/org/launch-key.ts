@@ -22,7 +22,13 @@ export interface LaunchKey {
 export async function issueLaunchKey(opts: { db: Kysely<Database>; clock: Clock; apiKeys: ApiKeyAuthority; orgId: string }): Promise<LaunchKey> {
   const { db, clock, apiKeys, orgId } = opts;
   const now = () => clock.now().toISOString();
-  const stale = await db.selectFrom('api_keys').select(['id', 'key_hash']).where('org_id', '=', orgId).where('name', '=', LAUNCH_KEY_NAME).where('deleted_at', 'is', null).execute();
+  const stale = await db
+    .selectFrom('api_keys')
+    .select(['id', 'key_hash'])
+    .where('org_id', '=', orgId)
+    .where('name', '=', LAUNCH_KEY_NAME)
+    .where('deleted_at', 'is', null)
+    .execute();
   for (const s of stale) {
     await db.updateTable('api_keys').set({ deleted_at: now() }).where('id', '=', s.id).execute();
     apiKeys.evict(s.key_hash);

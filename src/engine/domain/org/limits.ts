@@ -32,7 +32,11 @@ export type ProjectLimitsPatch = Partial<Record<keyof ProjectLimits, number | nu
 const cap = (v: number | null | undefined): number | null => (v ? v : null);
 
 export function projectLimitsDto(p: ProjectRow): ProjectLimits {
-  return { max_concurrent_sessions: p.max_concurrent_sessions, max_concurrent_invocations: p.max_concurrent_invocations, max_pooled_sessions: p.max_pooled_sessions };
+  return {
+    max_concurrent_sessions: p.max_concurrent_sessions,
+    max_concurrent_invocations: p.max_concurrent_invocations,
+    max_pooled_sessions: p.max_pooled_sessions,
+  };
 }
 
 export class Limits implements LimitsService {
@@ -59,7 +63,12 @@ export class Limits implements LimitsService {
   }
 
   async projectInvocationCap(orgId: string, projectId: string): Promise<number | null> {
-    const row = await this.db.selectFrom('projects').select('max_concurrent_invocations').where('id', '=', projectId).where('org_id', '=', orgId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('projects')
+      .select('max_concurrent_invocations')
+      .where('id', '=', projectId)
+      .where('org_id', '=', orgId)
+      .executeTakeFirst();
     return row?.max_concurrent_invocations ?? null;
   }
 
@@ -70,7 +79,13 @@ export class Limits implements LimitsService {
     for (const field of ['max_concurrent_sessions', 'max_concurrent_invocations', 'max_pooled_sessions'] as const) {
       if (field in patch) changes[field] = cap(patch[field]);
     }
-    if (Object.keys(changes).length > 0) await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().finally(() => this.projects.forgetListings());
+    if (Object.keys(changes).length > 0)
+      await this.db
+        .updateTable('projects')
+        .set(changes)
+        .where('id', '=', p.id)
+        .execute()
+        .finally(() => this.projects.forgetListings());
     resourceChanges(this.db).upsert('project', p.id, p.id);
     return projectLimitsDto({ ...p, ...changes });
   }
@@ -84,7 +99,10 @@ export class Limits implements LimitsService {
     if ('default_project_max_concurrent_sessions' in patch) {
       const value = cap(patch.default_project_max_concurrent_sessions);
       if (value !== null && value > this.orgCap) {
-        throw DomainError.invalidField('default_project_max_concurrent_sessions', `must not exceed the organization's max_concurrent_sessions (${this.orgCap})`);
+        throw DomainError.invalidField(
+          'default_project_max_concurrent_sessions',
+          `must not exceed the organization's max_concurrent_sessions (${this.orgCap})`,
+        );
       }
       await this.db.updateTable('orgs').set({ default_project_max_concurrent_sessions: value }).where('id', '=', orgId).execute();
       resourceChanges(this.db).upsert('org_limits', orgId);

@@ -71,7 +71,12 @@ export class Projects {
       deleted_at: null,
     };
     this.forgetListings();
-    await this.db.insertInto('projects').values(row).execute().catch((err) => this.nameTaken(err, name)).finally(() => this.forgetListings());
+    await this.db
+      .insertInto('projects')
+      .values(row)
+      .execute()
+      .catch((err) => this.nameTaken(err, name))
+      .finally(() => this.forgetListings());
     // A project's own id is its project_id on the feed: a key scoped to it sees its changes.
     resourceChanges(this.db).upsert('project', row.id, row.id);
     return row;
@@ -108,13 +113,20 @@ export class Projects {
   list(orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): ProjectRow[] | Promise<ProjectRow[]> {
     // The plain listing (no filters) has a cheap key; filtered ones are JSON-encoded (which
     // starts with `[`, unlike an org id, so the two forms never collide).
-    const key = q.query === undefined && q.name === undefined && q.onlyId === undefined ? `${orgId} ${q.offset} ${q.limit}` : JSON.stringify([orgId, q.offset, q.limit, q.query, q.name, q.onlyId]);
+    const key =
+      q.query === undefined && q.name === undefined && q.onlyId === undefined
+        ? `${orgId} ${q.offset} ${q.limit}`
+        : JSON.stringify([orgId, q.offset, q.limit, q.query, q.name, q.onlyId]);
     const hit = this.listCache.get(key);
     if (hit && performance.now() - hit.at < LIST_CACHE_MS) return hit.rows.slice();
     return this.listAndCache(key, orgId, q);
   }
 
-  private async listAndCache(key: string, orgId: string, q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string }): Promise<ProjectRow[]> {
+  private async listAndCache(
+    key: string,
+    orgId: string,
+    q: { offset: number; limit: number; query?: string; name?: string; onlyId?: string },
+  ): Promise<ProjectRow[]> {
     const generation = this.listGeneration;
     const rows = await this.listFromDb(orgId, q);
     if (generation === this.listGeneration) {
@@ -135,7 +147,12 @@ export class Projects {
     if (q.onlyId !== undefined) sel = sel.where('id', '=', q.onlyId);
     if (q.name !== undefined) sel = sel.where('name_key', '=', nameKey(q.name));
     if (q.query) sel = sel.where(contains('name_key', nameKey(q.query)));
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async update(orgId: string, idOrName: string, patch: { name?: string; status?: 'active' | 'archived' }): Promise<ProjectRow> {
@@ -151,21 +168,39 @@ export class Projects {
     if (Object.keys(changes).length === 0) return p;
     changes.updated_at = this.clock.now().toISOString();
     this.forgetListings();
-    await this.db.updateTable('projects').set(changes).where('id', '=', p.id).execute().catch((err) => this.nameTaken(err, changes.name ?? p.name)).finally(() => this.forgetListings());
+    await this.db
+      .updateTable('projects')
+      .set(changes)
+      .where('id', '=', p.id)
+      .execute()
+      .catch((err) => this.nameTaken(err, changes.name ?? p.name))
+      .finally(() => this.forgetListings());
     resourceChanges(this.db).upsert('project', p.id, p.id);
     return { ...p, ...changes };
   }
 
   async delete(orgId: string, idOrName: string): Promise<void> {
     const p = await this.get(orgId, idOrName);
-    const others = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).where('id', '!=', p.id).limit(1).execute();
+    const others = await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null)
+      .where('id', '!=', p.id)
+      .limit(1)
+      .execute();
     if (others.length === 0) throw DomainError.conflict('the last project of an organization cannot be deleted', 'last_project');
     for (const count of this.usage) {
       const u = await count(p.id);
       if (u.count > 0) throw DomainError.conflict(`project is not empty: it still has ${u.count} ${u.what}`, 'project_not_empty');
     }
     this.forgetListings();
-    await this.db.updateTable('projects').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', p.id).execute().finally(() => this.forgetListings());
+    await this.db
+      .updateTable('projects')
+      .set({ deleted_at: this.clock.now().toISOString() })
+      .where('id', '=', p.id)
+      .execute()
+      .finally(() => this.forgetListings());
     this.defaultCache.delete(orgId);
     resourceChanges(this.db).delete('project', p.id, p.id);
   }
@@ -177,7 +212,14 @@ export class Projects {
   }
 
   private async loadDefaultProjectId(orgId: string): Promise<string> {
-    const p = await this.db.selectFrom('projects').select('id').where('org_id', '=', orgId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').orderBy('id', 'asc').executeTakeFirst();
+    const p = await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .executeTakeFirst();
     if (!p) throw new DomainError(409, 'no_project', 'organization has no project');
     this.defaultCache.set(orgId, p.id);
     return p.id;

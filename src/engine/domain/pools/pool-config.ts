@@ -7,7 +7,15 @@
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { CreateBody } from '../sessions/session-create.js';
-import { checkChromePolicy, checkExtensions, normalizeTelemetry, validateName, validateStartUrl, validateTimeout, validateViewport } from '../sessions/session-options.js';
+import {
+  checkChromePolicy,
+  checkExtensions,
+  normalizeTelemetry,
+  validateName,
+  validateStartUrl,
+  validateTimeout,
+  validateViewport,
+} from '../sessions/session-options.js';
 import { checkNetwork } from '../sessions/session-network.js';
 import type { PoolConfig, PoolCreate, PoolUpdate } from '../../../shared/wire/pools.js';
 
@@ -23,7 +31,8 @@ function checkSize(size: number): number {
 }
 
 function checkFillRate(rate: number): number {
-  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_FILL_RATE) throw DomainError.invalidField('fill_rate_per_minute', `must be an integer from 1 to ${MAX_FILL_RATE} (percent of size per minute)`);
+  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_FILL_RATE)
+    throw DomainError.invalidField('fill_rate_per_minute', `must be an integer from 1 to ${MAX_FILL_RATE} (percent of size per minute)`);
   return rate;
 }
 

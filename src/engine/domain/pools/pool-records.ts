@@ -31,12 +31,21 @@ export async function getPool(db: Kysely<Database>, scope: PoolScope, idOrName: 
   return p;
 }
 
-export async function listPools(db: Kysely<Database>, scope: PoolScope, q: { offset: number; limit: number; name?: string; query?: string }): Promise<PoolRow[]> {
+export async function listPools(
+  db: Kysely<Database>,
+  scope: PoolScope,
+  q: { offset: number; limit: number; name?: string; query?: string },
+): Promise<PoolRow[]> {
   let sel = db.selectFrom('browser_pools').selectAll().where('org_id', '=', scope.orgId).where('project_id', '=', scope.projectId);
   if (q.name !== undefined) sel = sel.where('name', '=', q.name);
   const text = q.query?.trim();
   if (text) sel = sel.where((eb) => eb.or([containsInsensitive('name', text), eb('id', '=', text)]));
-  return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+  return sel
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .offset(q.offset)
+    .limit(q.limit + 1)
+    .execute();
 }
 
 export async function assertPoolNameFree(db: Kysely<Database> | Transaction<Database>, scope: PoolScope, name: string, exceptId?: string): Promise<void> {
@@ -67,7 +76,11 @@ export async function reservedSlots(trx: Transaction<Database>, orgId: string, p
   const live = await trx
     .selectFrom('browser_sessions')
     .select(['pool_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('pool_id', 'in', rows.map((r) => r.id))
+    .where(
+      'pool_id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .where('deleted_at', 'is', null)
     .groupBy('pool_id')
     .execute();

@@ -47,7 +47,8 @@ export class PoolRuntime {
   resize(size: number, perMinute: number): void {
     this.size = size;
     this.perMinute = perMinute;
-    for (const id of this.idle.splice(0, Math.max(0, Math.min(this.idle.length, this.total - this.size)))) void this.launcher.end(id, 'pool_resized').catch(() => {});
+    for (const id of this.idle.splice(0, Math.max(0, Math.min(this.idle.length, this.total - this.size))))
+      void this.launcher.end(id, 'pool_resized').catch(() => {});
     this.fill();
   }
 

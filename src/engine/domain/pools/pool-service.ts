@@ -48,7 +48,11 @@ export class PoolService {
   install(): void {
     this.sessions.limits.addReservationCounter((trx, orgId, projectId) => reservedSlots(trx, orgId, projectId));
     this.ctx.projects.addUsageCounter(async (projectId) => {
-      const r = await this.ctx.db.selectFrom('browser_pools').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+      const r = await this.ctx.db
+        .selectFrom('browser_pools')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
       return { what: 'browser pools', count: Number(r?.n ?? 0) };
     });
     (this.ctx.services.profiles as ProfileService | undefined)?.profiles.onSaved((profileId) => void this.refreshProfile(profileId));
@@ -157,7 +161,14 @@ export class PoolService {
     const entry = this.configs.get(poolId);
     if (!entry) throw new Error('pool is gone');
     const { row, config } = entry;
-    const auth: AuthContext = { orgId: row.org_id, projectId: row.project_id, credentialProjectId: row.project_id, strategy: 'api_key', userId: `pool:${row.id}`, email: '' };
+    const auth: AuthContext = {
+      orgId: row.org_id,
+      projectId: row.project_id,
+      credentialProjectId: row.project_id,
+      strategy: 'api_key',
+      userId: `pool:${row.id}`,
+      email: '',
+    };
     const dto = await this.sessions.create(auth, sessionBodyOf(config), { pool: { id: row.id, ...(row.name ? { name: row.name } : {}) }, skipLimits: true });
     const id = dto.session_id;
     const handle = this.sessions.get(id);
@@ -201,7 +212,13 @@ export class PoolService {
       if (!id) return undefined;
       const session = this.sessions.get(id);
       const claimed = session
-        ? await this.ctx.db.updateTable('browser_sessions').set({ pool_state: 'acquired' }).where('id', '=', id).where('pool_state', '=', 'idle').where('deleted_at', 'is', null).executeTakeFirst()
+        ? await this.ctx.db
+            .updateTable('browser_sessions')
+            .set({ pool_state: 'acquired' })
+            .where('id', '=', id)
+            .where('pool_state', '=', 'idle')
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst()
         : undefined;
       if (!session || Number(claimed?.numUpdatedRows ?? 0) !== 1) {
         rt.ended(id, false);
@@ -259,12 +276,23 @@ export class PoolService {
     const profileId = body.profile !== undefined ? await this.resolveProfileId(scope, config) : row.profile_id;
     if (body.proxy_id) await this.checkProxy(auth, config);
     if (body.extensions !== undefined) await this.checkExtensions(scope, config);
-    const next: PoolRow = { ...row, name: config.name ?? null, size: config.size, config: JSON.stringify(config), profile_id: profileId, updated_at: this.now() };
+    const next: PoolRow = {
+      ...row,
+      name: config.name ?? null,
+      size: config.size,
+      config: JSON.stringify(config),
+      profile_id: profileId,
+      updated_at: this.now(),
+    };
     await this.ctx.db.transaction().execute(async (trx) => {
       await this.sessions.limits.lock(trx, auth.orgId);
       if (next.name && next.name !== row.name) await assertPoolNameFree(trx, scope, next.name, row.id);
       if (next.size > row.size) await this.sessions.limits.assertSlots(trx, auth.orgId, auth.projectId, next.size - row.size);
-      await trx.updateTable('browser_pools').set({ name: next.name, size: next.size, config: next.config, profile_id: next.profile_id, updated_at: next.updated_at }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('browser_pools')
+        .set({ name: next.name, size: next.size, config: next.config, profile_id: next.profile_id, updated_at: next.updated_at })
+        .where('id', '=', row.id)
+        .execute();
     });
     const rt = this.runtimes.get(row.id);
     if (rt) {
@@ -280,7 +308,10 @@ export class PoolService {
     const row = await getPool(this.ctx.db, auth, idOrName);
     const counts = await poolCounts(this.ctx.db, row.id);
     if (counts.acquired > 0 && !force) {
-      throw DomainError.conflict(`browser pool '${idOrName}' has ${counts.acquired} acquired browser(s); release them or delete with force: true`, 'pool_in_use');
+      throw DomainError.conflict(
+        `browser pool '${idOrName}' has ${counts.acquired} acquired browser(s); release them or delete with force: true`,
+        'pool_in_use',
+      );
     }
     const rt = this.runtimes.get(row.id);
     rt?.stop();

@@ -65,7 +65,15 @@ export class Profiles {
       await this.assertNameFree(scope, name);
     }
     const now = this.now();
-    const row: ProfileRow = { id: newId(), org_id: scope.orgId, project_id: scope.projectId, name: name ?? null, created_at: now, updated_at: now, last_used_at: null };
+    const row: ProfileRow = {
+      id: newId(),
+      org_id: scope.orgId,
+      project_id: scope.projectId,
+      name: name ?? null,
+      created_at: now,
+      updated_at: now,
+      last_used_at: null,
+    };
     try {
       await this.db.insertInto('profiles').values(row).execute();
     } catch (e) {
@@ -104,7 +112,12 @@ export class Profiles {
       const query = q.query;
       sel = sel.where((eb) => eb.or([containsInsensitive('name', query), eb('id', '=', query)]));
     }
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async rename(scope: Scope, idOrName: string, name: string): Promise<ProfileRow> {
@@ -128,7 +141,11 @@ export class Profiles {
   }
 
   async countInProject(projectId: string): Promise<number> {
-    const r = await this.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 

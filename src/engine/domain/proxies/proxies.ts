@@ -93,7 +93,13 @@ export class Proxies {
   }
 
   async get(projectId: string, id: string): Promise<ProxyRow> {
-    const row = await this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('proxies')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw DomainError.notFound('proxy', id);
     return row;
   }
@@ -102,7 +108,14 @@ export class Proxies {
   async select(projectId: string, sel: { id?: string; name?: string }): Promise<ProxyRow> {
     if (sel.id) return this.get(projectId, sel.id);
     if (!sel.name) throw DomainError.invalidField('proxy', 'give id or name');
-    const rows = await this.db.selectFrom('proxies').selectAll().where('project_id', '=', projectId).where('name', '=', sel.name).where('deleted_at', 'is', null).limit(2).execute();
+    const rows = await this.db
+      .selectFrom('proxies')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('name', '=', sel.name)
+      .where('deleted_at', 'is', null)
+      .limit(2)
+      .execute();
     if (rows.length === 0) throw DomainError.notFound('proxy', sel.name);
     if (rows.length > 1) throw DomainError.badRequest(`proxy name '${sel.name}' is ambiguous: more than one proxy has it; select by id`);
     return rows[0];
@@ -113,9 +126,16 @@ export class Proxies {
     if (q.name !== undefined) sel = sel.where('name', '=', q.name);
     if (q.query) {
       const needle = q.query;
-      sel = sel.where((eb) => eb.or([eb('id', '=', needle), containsInsensitive('name', needle), containsInsensitive('host', needle), containsInsensitive('ip_address', needle)]));
+      sel = sel.where((eb) =>
+        eb.or([eb('id', '=', needle), containsInsensitive('name', needle), containsInsensitive('host', needle), containsInsensitive('ip_address', needle)]),
+      );
     }
-    return sel.orderBy('created_at', 'asc').orderBy('id', 'asc').offset(q.offset).limit(q.limit + 1).execute();
+    return sel
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .offset(q.offset)
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async rename(projectId: string, id: string, name: string): Promise<ProxyRow> {

@@ -50,7 +50,13 @@ export async function checkThroughProxy(upstream: Upstream, target: string, time
     requestTls: { timeout: timeoutMs },
   });
   try {
-    const res = await request(target, { dispatcher: agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json, text/plain, */*' } });
+    const res = await request(target, {
+      dispatcher: agent,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json, text/plain, */*' },
+    });
     const body = (await res.body.text()).slice(0, 4096);
     if (res.statusCode >= 500) return { status: 'unavailable', ip_address: null, reason: `target answered ${res.statusCode} through the proxy` };
     return { status: 'available', ip_address: ipFromBody(body) ?? (await resolveHost(upstream.host)) };
@@ -66,7 +72,10 @@ export async function checkConnectivity(upstream: Upstream, timeoutMs: number): 
   const address = await resolveHost(upstream.host);
   if (!address) return { status: 'unavailable', ip_address: null, reason: `cannot resolve ${upstream.host}` };
   return new Promise<CheckResult>((resolve) => {
-    const socket = upstream.protocol === 'https' ? tls.connect({ host: upstream.host, port: upstream.port, servername: net.isIP(upstream.host) ? undefined : upstream.host }) : net.connect({ host: address, port: upstream.port });
+    const socket =
+      upstream.protocol === 'https'
+        ? tls.connect({ host: upstream.host, port: upstream.port, servername: net.isIP(upstream.host) ? undefined : upstream.host })
+        : net.connect({ host: address, port: upstream.port });
     const done = (r: CheckResult): void => {
       clearTimeout(timer);
       socket.destroy();

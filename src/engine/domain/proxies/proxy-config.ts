@@ -29,7 +29,9 @@ function str(config: Record<string, unknown>, key: string): string | undefined {
 
 export function isValidHost(host: string): boolean {
   if (net.isIP(host.replace(/^\[|\]$/g, ''))) return true;
-  return host.length <= 253 && /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9_])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9_])?)*\.?$/.test(host);
+  return (
+    host.length <= 253 && /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9_])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9_])?)*\.?$/.test(host)
+  );
 }
 
 export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> | undefined): ParsedProxyConfig {
@@ -39,11 +41,13 @@ export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> |
     if (!host) throw DomainError.invalidField('config.host', 'is required for a custom proxy');
     if (!isValidHost(host)) throw DomainError.invalidField('config.host', 'must be a host name or IP address');
     const port = config.port;
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw DomainError.invalidField('config.port', 'must be an integer from 1 to 65535');
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
+      throw DomainError.invalidField('config.port', 'must be an integer from 1 to 65535');
     const username = str(config, 'username');
     const password = config.password === undefined || config.password === null ? undefined : config.password;
     if (password !== undefined && typeof password !== 'string') throw DomainError.invalidField('config.password', 'must be a string');
-    for (const k of Object.keys(config)) if (!['host', 'port', 'username', 'password'].includes(k)) throw DomainError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
+    for (const k of Object.keys(config))
+      if (!['host', 'port', 'username', 'password'].includes(k)) throw DomainError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
     const pub: Record<string, unknown> = { host, port };
     if (username) pub.username = username;
     return { config: pub, host: host.toLowerCase(), password: password || undefined };
@@ -63,7 +67,8 @@ export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> |
   if (pub.city !== undefined && /\s/.test(pub.city as string)) throw DomainError.invalidField('config.city', 'must not contain spaces (e.g. sanfrancisco)');
   if (pub.state !== undefined && !/^[A-Za-z]{2}$/.test(pub.state as string)) throw DomainError.invalidField('config.state', 'must be a two-letter state code');
   if (pub.zip !== undefined && !/^\d{5}$/.test(pub.zip as string)) throw DomainError.invalidField('config.zip', 'must be a 5-digit US ZIP code');
-  if (pub.os !== undefined && !['windows', 'macos', 'android'].includes(pub.os as string)) throw DomainError.invalidField('config.os', 'must be windows, macos or android');
+  if (pub.os !== undefined && !['windows', 'macos', 'android'].includes(pub.os as string))
+    throw DomainError.invalidField('config.os', 'must be windows, macos or android');
   return { config: pub, host: null };
 }
 

@@ -31,7 +31,10 @@ function validateProviderConfig(raw: unknown, source: string): ProxyProviderConf
   const out: ProxyProviderConfig = {};
   for (const [type, entry] of Object.entries(raw as Record<string, unknown>)) {
     if (!['datacenter', 'isp', 'residential', 'mobile'].includes(type)) throw new Error(`${source}: unknown proxy type '${type}'`);
-    const urls = typeof entry === 'string' ? [entry] : [(entry as { default?: string }).default, ...Object.values((entry as { countries?: Record<string, string> }).countries ?? {})];
+    const urls =
+      typeof entry === 'string'
+        ? [entry]
+        : [(entry as { default?: string }).default, ...Object.values((entry as { countries?: Record<string, string> }).countries ?? {})];
     for (const u of urls) if (u !== undefined) parseUpstreamUrl(u.replace(/\{\w+\}/g, 'x'), `${source} ${type}`);
     out[type as ManagedProxyType] = entry as ProviderEntry;
   }

@@ -69,7 +69,10 @@ export class SessionProxyRouting {
       return await this.proxies.get(auth.projectId, proxyId);
     } catch (err) {
       // A session body naming an unknown proxy is a bad field, not a missing URL.
-      if (err instanceof DomainError && err.status === 404) throw new DomainError(404, 'not_found', `proxy '${proxyId}' not found`, [{ code: 'invalid_field', message: 'proxy_id: no such proxy in this project' }]);
+      if (err instanceof DomainError && err.status === 404)
+        throw new DomainError(404, 'not_found', `proxy '${proxyId}' not found`, [
+          { code: 'invalid_field', message: 'proxy_id: no such proxy in this project' },
+        ]);
       throw err;
     }
   }
@@ -116,7 +119,11 @@ export class SessionProxyRouting {
    */
   async switchProxy(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<ProxyRow | null> {
     const entry = this.bySession.get(sessionId);
-    if (!entry) throw DomainError.unprocessable('this session was started without a proxy (its browser has no forwarder to switch); create a new session with proxy_id', 'proxy_change_unsupported');
+    if (!entry)
+      throw DomainError.unprocessable(
+        'this session was started without a proxy (its browser has no forwarder to switch); create a new session with proxy_id',
+        'proxy_change_unsupported',
+      );
     if (proxyId === null) {
       // The browser keeps pointing at the forwarder, which now connects directly.
       entry.forwarder.setRoute({ upstream: null, bypass: [], privateHosts: entry.privateHosts });
@@ -133,7 +140,13 @@ export class SessionProxyRouting {
     const e = this.bySession.get(sessionId);
     const u = e?.forwarder.route.upstream;
     if (!e || !e.proxy || !u) return undefined;
-    return { proxy_id: e.proxy.id, type: e.proxy.type, name: e.proxy.name ?? undefined, upstream: `${u.host}:${u.port}`, forwarder: e.forwarder.port ? `127.0.0.1:${e.forwarder.port}` : 'jail' };
+    return {
+      proxy_id: e.proxy.id,
+      type: e.proxy.type,
+      name: e.proxy.name ?? undefined,
+      upstream: `${u.host}:${u.port}`,
+      forwarder: e.forwarder.port ? `127.0.0.1:${e.forwarder.port}` : 'jail',
+    };
   }
 
   forwarderOf(sessionId: string): LocalForwarder | undefined {

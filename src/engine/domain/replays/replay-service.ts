@@ -73,13 +73,18 @@ export class ReplayService {
 
   async start(handle: SessionHandle, body: StartBody): Promise<ReplayTable> {
     if (this.stopped) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
-    if (body.record_audio) throw DomainError.unprocessable('record_audio is not supported by this engine: sessions have no audio device to record', 'audio_unsupported');
+    if (body.record_audio)
+      throw DomainError.unprocessable('record_audio is not supported by this engine: sessions have no audio device to record', 'audio_unsupported');
     const framerate = body.framerate ?? this.o.defaultFramerate;
     if (!Number.isInteger(framerate) || framerate < 1 || framerate > this.o.maxFramerate) {
-      throw DomainError.invalidField('framerate', `must be an integer from 1 to ${this.o.maxFramerate}; higher rates need a GPU encoder, which this engine does not have`);
+      throw DomainError.invalidField(
+        'framerate',
+        `must be an integer from 1 to ${this.o.maxFramerate}; higher rates need a GPU encoder, which this engine does not have`,
+      );
     }
     const maxSeconds = body.max_duration_in_seconds ?? this.o.maxDurationSeconds;
-    if (!Number.isInteger(maxSeconds) || maxSeconds < 1 || maxSeconds > this.o.maxDurationSeconds) throw DomainError.invalidField('max_duration_in_seconds', `must be an integer from 1 to ${this.o.maxDurationSeconds}`);
+    if (!Number.isInteger(maxSeconds) || maxSeconds < 1 || maxSeconds > this.o.maxDurationSeconds)
+      throw DomainError.invalidField('max_duration_in_seconds', `must be an integer from 1 to ${this.o.maxDurationSeconds}`);
     if ([...this.active.values()].some((a) => a.sessionId === handle.id && a.recorder.state === 'recording')) {
       throw DomainError.conflict('this session is already being recorded; stop that replay first', 'replay_in_progress');
     }
@@ -89,7 +94,21 @@ export class ReplayService {
     // ffmpeg decodes frames of the tenant's pages: jailed with this replay's directory only.
     const { bwrap } = await jailStatus({ insecureNoJail: this.o.insecureNoJail ?? false });
     const jail = bwrap ? await helperJail(bwrap, { writable: path.join(this.dir, handle.id), hide: this.o.hide ?? [] }) : undefined;
-    const row: ReplayTable = { id, session_id: handle.id, org_id: handle.orgId, project_id: handle.projectId, node_id: this.o.nodeId, status: 'recording', framerate, file, size_bytes: null, error: null, started_at: this.o.now().toISOString(), finished_at: null, expires_at: null };
+    const row: ReplayTable = {
+      id,
+      session_id: handle.id,
+      org_id: handle.orgId,
+      project_id: handle.projectId,
+      node_id: this.o.nodeId,
+      status: 'recording',
+      framerate,
+      file,
+      size_bytes: null,
+      error: null,
+      started_at: this.o.now().toISOString(),
+      finished_at: null,
+      expires_at: null,
+    };
     await this.o.db.insertInto('replays').values(row).execute();
     let chain: Promise<unknown> = Promise.resolve();
     const recorder = new ReplayRecorder(handle, {
@@ -137,17 +156,38 @@ export class ReplayService {
   }
 
   async rowsOf(sessionId: string, orgId: string, projectId: string): Promise<ReplayTable[]> {
-    return this.o.db.selectFrom('replays').selectAll().where('session_id', '=', sessionId).where('org_id', '=', orgId).where('project_id', '=', projectId).orderBy('started_at', 'asc').orderBy('id', 'asc').execute();
+    return this.o.db
+      .selectFrom('replays')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('org_id', '=', orgId)
+      .where('project_id', '=', projectId)
+      .orderBy('started_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
   }
 
   async row(sessionId: string, replayId: string, orgId: string, projectId: string): Promise<ReplayTable | undefined> {
-    return this.o.db.selectFrom('replays').selectAll().where('id', '=', replayId).where('session_id', '=', sessionId).where('org_id', '=', orgId).where('project_id', '=', projectId).executeTakeFirst();
+    return this.o.db
+      .selectFrom('replays')
+      .selectAll()
+      .where('id', '=', replayId)
+      .where('session_id', '=', sessionId)
+      .where('org_id', '=', orgId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
   }
 
   /** Deletes expired recordings (row and file). Returns how many. */
   async sweep(): Promise<number> {
     const now = this.o.now().toISOString();
-    const rows = await this.o.db.selectFrom('replays').select(['id', 'file']).where('expires_at', 'is not', null).where('expires_at', '<', now).where('node_id', '=', this.o.nodeId).execute();
+    const rows = await this.o.db
+      .selectFrom('replays')
+      .select(['id', 'file'])
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<', now)
+      .where('node_id', '=', this.o.nodeId)
+      .execute();
     for (const r of rows) {
       await fsp.rm(this.fileOf(r), { force: true });
       await this.o.db.deleteFrom('replays').where('id', '=', r.id).execute();
@@ -160,7 +200,12 @@ export class ReplayService {
     const now = this.o.now();
     await this.o.db
       .updateTable('replays')
-      .set({ status: 'failed', error: 'the engine stopped while recording', finished_at: now.toISOString(), expires_at: new Date(now.getTime() + this.o.retentionMs).toISOString() })
+      .set({
+        status: 'failed',
+        error: 'the engine stopped while recording',
+        finished_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + this.o.retentionMs).toISOString(),
+      })
       .where('node_id', '=', this.o.nodeId)
       .where('status', 'in', ['recording', 'finishing'])
       .execute();

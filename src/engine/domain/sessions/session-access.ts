@@ -66,7 +66,14 @@ export function webdriverBasicAuthenticator(jwt: SessionJwt, apiKeys: ApiKeyAuth
 }
 
 function credentialOf(claims: { sessionId: string; orgId: string; projectId: string }): Credential {
-  return { orgId: claims.orgId, strategy: 'session_jwt', userId: `session:${claims.sessionId}`, email: '', projectId: claims.projectId, sessionId: claims.sessionId };
+  return {
+    orgId: claims.orgId,
+    strategy: 'session_jwt',
+    userId: `session:${claims.sessionId}`,
+    email: '',
+    projectId: claims.projectId,
+    sessionId: claims.sessionId,
+  };
 }
 
 /** The credential of a WebSocket upgrade for session `id`: its JWT, or a bearer key. */

@@ -8,8 +8,20 @@ import { promisify } from 'node:util';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../org/auth-context.js';
 import {
-  checkChromePolicy, checkExtensions, checkGpu, DEFAULT_VIEWPORT, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport,
-  type LaunchOptions, type TelemetryConfig, type TelemetryRequest, type Viewport,
+  checkChromePolicy,
+  checkExtensions,
+  checkGpu,
+  DEFAULT_VIEWPORT,
+  normalizeTelemetry,
+  validateName,
+  validateStartUrl,
+  validateTags,
+  validateTimeout,
+  validateViewport,
+  type LaunchOptions,
+  type TelemetryConfig,
+  type TelemetryRequest,
+  type Viewport,
 } from './session-options.js';
 import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks, SessionProxy } from './session-hooks.js';
 import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
@@ -53,7 +65,12 @@ export interface CreatePlan {
 }
 
 /** Validates everything; attaches the profile last (it marks the profile in use for `sessionId`). */
-export async function planCreate(auth: AuthContext, body: CreateBody, sessionId: string, hooks: { profiles?: ProfileService; proxies?: ProxyHooks; extensions?: ExtensionService }): Promise<CreatePlan> {
+export async function planCreate(
+  auth: AuthContext,
+  body: CreateBody,
+  sessionId: string,
+  hooks: { profiles?: ProfileService; proxies?: ProxyHooks; extensions?: ExtensionService },
+): Promise<CreatePlan> {
   const options: LaunchOptions = {
     headless: body.headless ?? false,
     stealth: body.stealth ?? false,

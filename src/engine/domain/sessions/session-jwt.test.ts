@@ -35,9 +35,19 @@ describe('SessionJwt', () => {
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 's1', org: 'o1', project: 'p1', iss: 'browserdeck', exp: 9e9 })).toString('base64url')}.`;
     expect(await jwt.verify(none)).toBeNull();
     const { SignJWT } = await import('jose');
-    const noProject = await new SignJWT({ org: 'o1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('s1').setIssuer('browserdeck').setExpirationTime('1h').sign(key);
+    const noProject = await new SignJWT({ org: 'o1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('s1')
+      .setIssuer('browserdeck')
+      .setExpirationTime('1h')
+      .sign(key);
     expect(await jwt.verify(noProject)).toBeNull();
-    const otherIssuer = await new SignJWT({ org: 'o1', project: 'p1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('s1').setIssuer('someone-else').setExpirationTime('1h').sign(key);
+    const otherIssuer = await new SignJWT({ org: 'o1', project: 'p1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('s1')
+      .setIssuer('someone-else')
+      .setExpirationTime('1h')
+      .sign(key);
     expect(await jwt.verify(otherIssuer)).toBeNull();
   });
 });

@@ -34,7 +34,11 @@ export class SessionLimits {
   }
 
   private async running(trx: Transaction<Database>, orgId: string, projectId?: string): Promise<number> {
-    let q = trx.selectFrom('browser_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('deleted_at', 'is', null);
+    let q = trx
+      .selectFrom('browser_sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null);
     if (projectId) q = q.where('project_id', '=', projectId);
     const row = await q.executeTakeFirstOrThrow();
     let n = Number(row.n);

@@ -45,5 +45,10 @@ export async function listSessions(db: Kysely<Database>, dialect: DialectName, q
     );
   }
   for (const [k, v] of Object.entries(q.tags)) sel = sel.where(tagEquals(dialect, k, v));
-  return sel.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(q.offset).limit(q.limit + 1).execute();
+  return sel
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(q.offset)
+    .limit(q.limit + 1)
+    .execute();
 }

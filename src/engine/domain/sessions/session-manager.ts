@@ -79,10 +79,20 @@ export class SessionManager implements SessionRegistry {
     const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
     const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
-      if (hasPolicy) throw DomainError.unprocessable('chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories', 'chrome_policy_unsupported');
+      if (hasPolicy)
+        throw DomainError.unprocessable(
+          'chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories',
+          'chrome_policy_unsupported',
+        );
       return undefined;
     }
-    return { bwrap, hide: [this.ctx.config.dataDir], policy: egressPolicyOf(this.ctx.config.egressDeny), egress, chromePolicy: hasPolicy ? chromePolicy : undefined };
+    return {
+      bwrap,
+      hide: [this.ctx.config.dataDir],
+      policy: egressPolicyOf(this.ctx.config.egressDeny),
+      egress,
+      chromePolicy: hasPolicy ? chromePolicy : undefined,
+    };
   }
 
   /** The running sessions of this node (engine-internal). */
@@ -93,11 +103,14 @@ export class SessionManager implements SessionRegistry {
   async create(auth: AuthContext, body: CreateBody, internal: CreateInternal = {}): Promise<SessionDto> {
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
-    if (!executable) throw new DomainError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
+    if (!executable)
+      throw new DomainError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
     const id = newId();
     // One deadline for the whole create: the client going away, or the configured time running out.
     const clientGone = internal.clientGone;
-    const deadline = clientGone ? AbortSignal.any([clientGone, AbortSignal.timeout(this.ctx.config.createDeadlineMs)]) : AbortSignal.timeout(this.ctx.config.createDeadlineMs);
+    const deadline = clientGone
+      ? AbortSignal.any([clientGone, AbortSignal.timeout(this.ctx.config.createDeadlineMs)])
+      : AbortSignal.timeout(this.ctx.config.createDeadlineMs);
     const plan = await planCreate(auth, body, id, {
       profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined,
       proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined,
@@ -178,7 +191,13 @@ export class SessionManager implements SessionRegistry {
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       serviceLog: serviceLogSink(serviceLogsOf(this.ctx), id),
       log: this.ctx.log,
-      onBrowserChanged: (b) => void this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid }).where('id', '=', id).execute().catch(() => {}),
+      onBrowserChanged: (b) =>
+        void this.ctx.db
+          .updateTable('browser_sessions')
+          .set({ pid: b.pid, pgid: b.pgid })
+          .where('id', '=', id)
+          .execute()
+          .catch(() => {}),
     });
     plan.proxy?.attach?.(rt);
     rt.onEnd(() => serviceLogsOf(this.ctx).endSession(id)); // supervisor log rings end with the session
@@ -189,7 +208,11 @@ export class SessionManager implements SessionRegistry {
     this.running.set(id, rt);
     try {
       const b = await rt.start(deadline);
-      await this.ctx.db.updateTable('browser_sessions').set({ pid: b.pid, pgid: b.pgid, xvfb_pid: rt.xvfbPid ?? null }).where('id', '=', id).execute();
+      await this.ctx.db
+        .updateTable('browser_sessions')
+        .set({ pid: b.pid, pgid: b.pgid, xvfb_pid: rt.xvfbPid ?? null })
+        .where('id', '=', id)
+        .execute();
     } catch (err) {
       await this.end(rt, clientGone?.aborted ? 'create_aborted' : 'launch_failed');
       if (clientGone?.aborted) throw clientGoneError();
@@ -211,7 +234,13 @@ export class SessionManager implements SessionRegistry {
   }
 
   private async assertNameFree(db: Pick<EngineContext['db'], 'selectFrom'>, auth: AuthContext, name: string, exceptId?: string): Promise<void> {
-    let q = db.selectFrom('browser_sessions').select('id').where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('name', '=', name).where('deleted_at', 'is', null);
+    let q = db
+      .selectFrom('browser_sessions')
+      .select('id')
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null);
     if (exceptId) q = q.where('id', '!=', exceptId);
     if (await q.executeTakeFirst()) throw DomainError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
   }
@@ -270,7 +299,8 @@ export class SessionManager implements SessionRegistry {
     const row = await this.findRow(auth, idOrName);
     if (!row) throw DomainError.notFound('browser session', idOrName);
     const rt = this.running.get(row.id);
-    if (row.deleted_at || !rt || rt.ended) throw new DomainError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
+    if (row.deleted_at || !rt || rt.ended)
+      throw new DomainError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
     rt.touch();
     return rt;
   }
@@ -331,13 +361,28 @@ export class SessionManager implements SessionRegistry {
 
   /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */
   async listByInvocation(auth: AuthContext, invocationId: string): Promise<SessionDto[]> {
-    const rows = await this.ctx.db.selectFrom('browser_sessions').selectAll().where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('invocation_id', '=', invocationId).where('deleted_at', 'is', null).orderBy('created_at', 'asc').execute();
+    const rows = await this.ctx.db
+      .selectFrom('browser_sessions')
+      .selectAll()
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .where('invocation_id', '=', invocationId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at', 'asc')
+      .execute();
     return this.dtos(rows);
   }
 
   /** Deletes every active session of an invocation; returns how many. */
   async deleteByInvocation(auth: AuthContext, invocationId: string): Promise<number> {
-    const rows = await this.ctx.db.selectFrom('browser_sessions').select('id').where('org_id', '=', auth.orgId).where('project_id', '=', auth.projectId).where('invocation_id', '=', invocationId).where('deleted_at', 'is', null).execute();
+    const rows = await this.ctx.db
+      .selectFrom('browser_sessions')
+      .select('id')
+      .where('org_id', '=', auth.orgId)
+      .where('project_id', '=', auth.projectId)
+      .where('invocation_id', '=', invocationId)
+      .where('deleted_at', 'is', null)
+      .execute();
     await Promise.all(rows.map((r) => this.delete(auth, r.id).catch(() => {})));
     return rows.length;
   }

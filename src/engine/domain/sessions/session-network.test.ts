@@ -28,7 +28,7 @@ describe('checkNetwork', () => {
   it('refuses a bad entry as a 400 naming its index and the field', () => {
     expect(refusal(() => checkNetwork({ private_hosts: ['wiki.corp', '*.com'] }, 'pool.network'))).toEqual({
       code: 'invalid_request',
-      message: "pool.network.private_hosts[1]: '*.com' is a wildcard over a single label: the suffix after \"*.\" needs at least two labels",
+      message: 'pool.network.private_hosts[1]: \'*.com\' is a wildcard over a single label: the suffix after "*." needs at least two labels',
     });
   });
 

@@ -25,7 +25,8 @@ export interface NetworkRequest {
 export function checkNetwork(n: NetworkRequest | undefined, field = 'network'): NetworkConfig | undefined {
   if (n === undefined) return undefined;
   for (const key of ['proxy_routes', 'allowed_hosts'] as const) {
-    if (n[key] !== undefined) throw DomainError.unprocessable(`${field}.${key} is not supported by this engine (of network, only private_hosts is)`, 'network_option_unsupported');
+    if (n[key] !== undefined)
+      throw DomainError.unprocessable(`${field}.${key} is not supported by this engine (of network, only private_hosts is)`, 'network_option_unsupported');
   }
   if (n.private_hosts === undefined) return undefined;
   try {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkChromePolicy, checkExtensions, normalizeTelemetry, validateName, validateStartUrl, validateTags, validateTimeout, validateViewport } from './session-options.js';
+import {
+  checkChromePolicy,
+  checkExtensions,
+  normalizeTelemetry,
+  validateName,
+  validateStartUrl,
+  validateTags,
+  validateTimeout,
+  validateViewport,
+} from './session-options.js';
 
 /** The Error object fields a refusal carries (code and message; the status is http's business). */
 const refusal = (fn: () => unknown) => {
@@ -18,7 +27,10 @@ describe('validateViewport', () => {
   });
 
   it('refuses sizes outside the bounds as 400s naming the field', () => {
-    expect(refusal(() => validateViewport({ width: 319, height: 600 }))).toEqual({ code: 'invalid_request', message: 'viewport.width: must be between 320 and 7680' });
+    expect(refusal(() => validateViewport({ width: 319, height: 600 }))).toEqual({
+      code: 'invalid_request',
+      message: 'viewport.width: must be between 320 and 7680',
+    });
     expect(refusal(() => validateViewport({ width: 800, height: 4321 }, 'pool.viewport')).message).toBe('pool.viewport.height: must be between 200 and 4320');
   });
 
@@ -49,7 +61,8 @@ describe('validateTimeout', () => {
   });
 
   it('refuses out-of-range and fractional timeouts', () => {
-    for (const t of [9, 259_201, 30.5, NaN]) expect(refusal(() => validateTimeout(t)).message, String(t)).toMatch(/^timeout_seconds: must be an integer from 10 to 259200$/);
+    for (const t of [9, 259_201, 30.5, NaN])
+      expect(refusal(() => validateTimeout(t)).message, String(t)).toMatch(/^timeout_seconds: must be an integer from 10 to 259200$/);
   });
 });
 
@@ -94,7 +107,12 @@ describe('normalizeTelemetry', () => {
   });
 
   it('applies per-category switches over the defaults, and over a stored config on update', () => {
-    expect(enabled(normalizeTelemetry({ browser: { network: { enabled: true }, control: { enabled: false } } }))).toEqual(['captcha', 'connection', 'network', 'system']);
+    expect(enabled(normalizeTelemetry({ browser: { network: { enabled: true }, control: { enabled: false } } }))).toEqual([
+      'captcha',
+      'connection',
+      'network',
+      'system',
+    ]);
     const stored = normalizeTelemetry({ browser: { console: { enabled: true } } });
     // enabled: true on update keeps what was stored instead of resetting to the defaults.
     expect(enabled(normalizeTelemetry({ enabled: true }, stored))).toEqual(enabled(stored));

@@ -45,7 +45,10 @@ export function validateViewport(v: Viewport, field = 'viewport'): Viewport {
   if (v.width < 320 || v.width > 7680) throw DomainError.invalidField(`${field}.width`, 'must be between 320 and 7680');
   if (v.height < 200 || v.height > 4320) throw DomainError.invalidField(`${field}.height`, 'must be between 200 and 4320');
   if (v.refresh_rate !== undefined && (v.refresh_rate < 1 || v.refresh_rate > MAX_REFRESH_RATE)) {
-    throw DomainError.unprocessable(`viewport.refresh_rate ${v.refresh_rate} is not supported: the live view screencast delivers 1 to ${MAX_REFRESH_RATE} frames per second`, 'unsupported_refresh_rate');
+    throw DomainError.unprocessable(
+      `viewport.refresh_rate ${v.refresh_rate} is not supported: the live view screencast delivers 1 to ${MAX_REFRESH_RATE} frames per second`,
+      'unsupported_refresh_rate',
+    );
   }
   return { width: v.width, height: v.height, ...(v.refresh_rate !== undefined ? { refresh_rate: v.refresh_rate } : {}) };
 }
@@ -63,7 +66,8 @@ export function validateStartUrl(u: string): string {
 
 export function validateTimeout(t: number | undefined): number {
   if (t === undefined) return 60;
-  if (!Number.isInteger(t) || t < MIN_TIMEOUT || t > MAX_TIMEOUT) throw DomainError.invalidField('timeout_seconds', `must be an integer from ${MIN_TIMEOUT} to ${MAX_TIMEOUT}`);
+  if (!Number.isInteger(t) || t < MIN_TIMEOUT || t > MAX_TIMEOUT)
+    throw DomainError.invalidField('timeout_seconds', `must be an integer from ${MIN_TIMEOUT} to ${MAX_TIMEOUT}`);
   return t;
 }
 
@@ -94,7 +98,9 @@ export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?
     if (asked !== undefined) on = asked;
     out[c] = { enabled: on };
   }
-  if (t?.browser) for (const k of Object.keys(t.browser)) if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw DomainError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
+  if (t?.browser)
+    for (const k of Object.keys(t.browser))
+      if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw DomainError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
   return { browser: out };
 }
 
@@ -108,7 +114,8 @@ export function gpuAvailable(): boolean {
 }
 
 export function checkGpu(gpu: boolean | undefined): boolean {
-  if (gpu && !gpuAvailable()) throw DomainError.unprocessable('gpu: true is not available: this engine has no GPU (no /dev/dri render node)', 'gpu_unavailable');
+  if (gpu && !gpuAvailable())
+    throw DomainError.unprocessable('gpu: true is not available: this engine has no GPU (no /dev/dri render node)', 'gpu_unavailable');
   return !!gpu;
 }
 
@@ -120,7 +127,8 @@ export function checkGpu(gpu: boolean | undefined): boolean {
 export function checkChromePolicy(p: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!p) return p;
   for (const name of Object.keys(p)) {
-    if (!/^[A-Za-z][A-Za-z0-9]{0,99}$/.test(name)) throw DomainError.invalidField(`chrome_policy.${name.slice(0, 100)}`, 'a policy name is letters and digits, as in URLBlocklist');
+    if (!/^[A-Za-z][A-Za-z0-9]{0,99}$/.test(name))
+      throw DomainError.invalidField(`chrome_policy.${name.slice(0, 100)}`, 'a policy name is letters and digits, as in URLBlocklist');
   }
   if (JSON.stringify(p).length > 256 * 1024) throw DomainError.invalidField('chrome_policy', 'at most 256 KB of policies');
   return p;

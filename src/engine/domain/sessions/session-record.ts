@@ -56,7 +56,13 @@ export function sessionUrls(publicUrl: string, id: string, jwt: string) {
   const base = `${publicUrl.replace(/\/+$/, '')}/browsers/${encodeURIComponent(id)}`;
   const ws = base.replace(/^http/, 'ws');
   const q = `?jwt=${encodeURIComponent(jwt)}`;
-  return { base_url: base, cdp_ws_url: `${ws}/cdp${q}`, webdriver_ws_url: `${ws}/webdriver${q}`, webdriver_url: `${base}/webdriver`, browser_live_view_url: `${base}/live${q}` };
+  return {
+    base_url: base,
+    cdp_ws_url: `${ws}/cdp${q}`,
+    webdriver_ws_url: `${ws}/webdriver${q}`,
+    webdriver_url: `${base}/webdriver`,
+    browser_live_view_url: `${base}/live${q}`,
+  };
 }
 
 export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: string; uptimeMs: number; viewport?: Viewport; profile?: ProfileRef }): SessionDto {

@@ -36,8 +36,19 @@ function cmdlineHas(pid: number, marker: string): boolean {
   }
 }
 
-export async function recoverSessions(opts: { db: Kysely<Database>; nodeId: string; sessionsDir: string; owned: (id: string) => boolean; now: Date }): Promise<string[]> {
-  const rows = await opts.db.selectFrom('browser_sessions').select(['id', 'pgid', 'xvfb_pid', 'marker', 'created_at']).where('node_id', '=', opts.nodeId).where('deleted_at', 'is', null).execute();
+export async function recoverSessions(opts: {
+  db: Kysely<Database>;
+  nodeId: string;
+  sessionsDir: string;
+  owned: (id: string) => boolean;
+  now: Date;
+}): Promise<string[]> {
+  const rows = await opts.db
+    .selectFrom('browser_sessions')
+    .select(['id', 'pgid', 'xvfb_pid', 'marker', 'created_at'])
+    .where('node_id', '=', opts.nodeId)
+    .where('deleted_at', 'is', null)
+    .execute();
   const ended: string[] = [];
   for (const r of rows) {
     if (opts.owned(r.id)) continue;
@@ -52,7 +63,14 @@ export async function recoverSessions(opts: { db: Kysely<Database>; nodeId: stri
     if (link) await fsp.rm(link, { force: true });
     await opts.db
       .updateTable('browser_sessions')
-      .set({ deleted_at: opts.now.toISOString(), ended_reason: 'engine_restarted', uptime_ms: Math.max(0, opts.now.getTime() - Date.parse(r.created_at)), pid: null, pgid: null, xvfb_pid: null })
+      .set({
+        deleted_at: opts.now.toISOString(),
+        ended_reason: 'engine_restarted',
+        uptime_ms: Math.max(0, opts.now.getTime() - Date.parse(r.created_at)),
+        pid: null,
+        pgid: null,
+        xvfb_pid: null,
+      })
       .where('id', '=', r.id)
       .where('deleted_at', 'is', null)
       .execute();

@@ -9,7 +9,15 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionManager } from './session-manager.js';
 import type { SessionRow } from './session-record.js';
 import type { SessionRuntime } from '../../runtime/session/session-runtime.js';
-import { normalizeTelemetry, validateName, validateTags, validateViewport, type TelemetryConfig, type TelemetryRequest, type Viewport } from './session-options.js';
+import {
+  normalizeTelemetry,
+  validateName,
+  validateTags,
+  validateViewport,
+  type TelemetryConfig,
+  type TelemetryRequest,
+  type Viewport,
+} from './session-options.js';
 import type { ProfileSelector, ProxyHooks } from './session-hooks.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
@@ -26,7 +34,14 @@ export interface UpdateBody {
   viewport?: Viewport & { force?: boolean };
 }
 
-export async function updateSession(db: Kysely<Database>, m: SessionManager, auth: AuthContext, idOrName: string, body: UpdateBody, proxies?: ProxyHooks): Promise<SessionRow> {
+export async function updateSession(
+  db: Kysely<Database>,
+  m: SessionManager,
+  auth: AuthContext,
+  idOrName: string,
+  body: UpdateBody,
+  proxies?: ProxyHooks,
+): Promise<SessionRow> {
   // Kernel: network is fixed at create (the forwarder's routes are built from it then).
   if (body.network !== undefined) throw DomainError.invalidField('network', 'cannot be changed after the session is created; create a new session with it');
   const row = await m.getRow(auth, idOrName);
@@ -36,19 +51,31 @@ export async function updateSession(db: Kysely<Database>, m: SessionManager, aut
   if (body.name !== undefined) {
     const name = body.name ? validateName(body.name) : null;
     if (name && name !== row.name) {
-      const taken = await db.selectFrom('browser_sessions').select('id').where('org_id', '=', row.org_id).where('project_id', '=', row.project_id).where('name', '=', name).where('deleted_at', 'is', null).where('id', '!=', row.id).executeTakeFirst();
+      const taken = await db
+        .selectFrom('browser_sessions')
+        .select('id')
+        .where('org_id', '=', row.org_id)
+        .where('project_id', '=', row.project_id)
+        .where('name', '=', name)
+        .where('deleted_at', 'is', null)
+        .where('id', '!=', row.id)
+        .executeTakeFirst();
       if (taken) throw DomainError.conflict(`a session named '${name}' is already active in this project`, 'session_name_taken');
     }
     changes.name = name;
   }
   if (body.tags !== undefined) changes.tags = JSON.stringify(validateTags(body.tags));
   if (body.profile && (body.profile.id || body.profile.name)) {
-    throw DomainError.unprocessable('loading a profile into a running session is not supported; create the session with the profile', 'profile_change_unsupported');
+    throw DomainError.unprocessable(
+      'loading a profile into a running session is not supported; create the session with the profile',
+      'profile_change_unsupported',
+    );
   }
   const wantsProxy = body.proxy_id !== undefined && (body.proxy_id || null) !== row.proxy_id;
   if (wantsProxy) {
     // The proxy feature switches the session's local forwarder live (no browser restart).
-    if (!proxies?.switchProxy) throw DomainError.unprocessable('changing the proxy of a running session is not supported on this engine', 'proxy_change_unsupported');
+    if (!proxies?.switchProxy)
+      throw DomainError.unprocessable('changing the proxy of a running session is not supported on this engine', 'proxy_change_unsupported');
     changes.proxy_id = (await proxies.switchProxy(auth, row.id, body.proxy_id || null))?.id ?? null;
   }
   // disable_default_proxy: this engine has no default proxy, so there is nothing to disable.
@@ -75,7 +102,10 @@ export async function updateSession(db: Kysely<Database>, m: SessionManager, aut
 /** Applies the viewport to the browser; a headful session's windows cannot outgrow its X screen. */
 async function resizeBrowser(rt: SessionRuntime, v: Viewport): Promise<void> {
   if (rt.display && (v.width > rt.screen.width || v.height > rt.screen.height)) {
-    throw DomainError.unprocessable(`a headful session's viewport cannot grow beyond its screen (${rt.screen.width}x${rt.screen.height})`, 'viewport_too_large');
+    throw DomainError.unprocessable(
+      `a headful session's viewport cannot grow beyond its screen (${rt.screen.width}x${rt.screen.height})`,
+      'viewport_too_large',
+    );
   }
   await rt.resizeViewport(v);
 }

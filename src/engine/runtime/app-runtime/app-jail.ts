@@ -44,13 +44,23 @@ export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
  * the install step; `env` replaces the environment (HOME is the private /tmp); `ipcFd` is an
  * IPC channel of bwrap's that the command (not the helper) uses.
  */
-export async function appJailArgs(jail: AppJail, o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number }): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; cleanup: () => Promise<void> }> {
+export async function appJailArgs(
+  jail: AppJail,
+  o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number },
+): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const a = await baseSandboxArgs({ hide: jail.hide });
   a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
   const node = runtimeMount(a);
   a.push(o.writable ? '--bind' : '--ro-bind', o.dir, o.dir);
   a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
-  a.push('--ro-bind', engineAsset('sandbox/app-jail-helper.mjs'), HELPER, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
+  a.push(
+    '--ro-bind',
+    engineAsset('sandbox/app-jail-helper.mjs'),
+    HELPER,
+    '--ro-bind',
+    engineAsset('sandbox/cdp-forwarder.mjs'),
+    `${SANDBOX_DIR}/cdp-forwarder.mjs`,
+  );
   a.push(...o.net.binds);
   a.push('--chdir', o.dir);
   a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));

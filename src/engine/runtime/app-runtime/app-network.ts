@@ -53,17 +53,38 @@ export interface AppNetwork {
  * the door then listens on a free 127.0.0.1 port and the app runner sends connections for the
  * public `host:port` there (app-runner-child.mjs), TLS and SNI unchanged end to end.
  */
-export function engineDoorOf(publicUrl: string): { host: string; port: number; listen: Array<{ host: string; required: boolean }>; noProxy: string[]; redirect?: string } {
+export function engineDoorOf(publicUrl: string): {
+  host: string;
+  port: number;
+  listen: Array<{ host: string; required: boolean }>;
+  noProxy: string[];
+  redirect?: string;
+} {
   const u = new URL(publicUrl);
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const entries = (hosts: string[]) => hosts.map((h) => `${net.isIPv6(h) ? `[${h}]` : h}:${port}`);
   if (port >= FIRST_UNPRIVILEGED_PORT) {
-    if (host === 'localhost') return { host, port, listen: [{ host: '127.0.0.1', required: true }, { host: '::1', required: false }], noProxy: entries(['localhost', '127.0.0.1', '::1']) };
+    if (host === 'localhost')
+      return {
+        host,
+        port,
+        listen: [
+          { host: '127.0.0.1', required: true },
+          { host: '::1', required: false },
+        ],
+        noProxy: entries(['localhost', '127.0.0.1', '::1']),
+      };
     if (net.isIPv4(host) && host.startsWith('127.')) return { host, port, listen: [{ host, required: true }], noProxy: entries([host]) };
     if (host === '::1') return { host, port, listen: [{ host, required: true }], noProxy: entries([host]) };
   }
-  return { host, port, listen: [{ host: '127.0.0.1', required: true }], noProxy: entries([host]), redirect: `${net.isIPv6(host) ? `[${host}]` : host}:${port}` };
+  return {
+    host,
+    port,
+    listen: [{ host: '127.0.0.1', required: true }],
+    noProxy: entries([host]),
+    redirect: `${net.isIPv6(host) ? `[${host}]` : host}:${port}`,
+  };
 }
 
 /** Pipes every connection of a Unix socket to `host:port` on the host; destroys them all at close. */

@@ -76,7 +76,14 @@ function killGroup(pid: number | undefined): void {
 }
 
 /** `jail`: run in the app jail (app-jail.ts); without it the process runs on the host. */
-export async function startAppProcess(opts: { cwd: string; env: Record<string, string>; job: RunnerJob; timeoutMs: number; onLine: (stream: 'stdout' | 'stderr', line: string) => void; jail?: AppJail }): Promise<AppProcess> {
+export async function startAppProcess(opts: {
+  cwd: string;
+  env: Record<string, string>;
+  job: RunnerJob;
+  timeoutMs: number;
+  onLine: (stream: 'stdout' | 'stderr', line: string) => void;
+  jail?: AppJail;
+}): Promise<AppProcess> {
   const execArgv = TS_EXTENSIONS.has(path.extname(opts.job.entry)) ? ['--import', pathToFileURL(localRequire.resolve('tsx')).href] : [];
   const node = childNode();
   const script = engineAsset('app-runtime/app-runner-child.mjs');
@@ -89,7 +96,12 @@ export async function startAppProcess(opts: { cwd: string; env: Record<string, s
       // The IPC channel is fd 3 of bwrap, handed through the jail helper to the runner.
       const launch = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
       cleanup = launch.cleanup;
-      child = spawn(launch.file, [...launch.args, launch.node, ...execArgv, script, APP_RUNNER_MARKER], { cwd: '/', env: launch.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      child = spawn(launch.file, [...launch.args, launch.node, ...execArgv, script, APP_RUNNER_MARKER], {
+        cwd: '/',
+        env: launch.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      });
     } catch (err) {
       await Promise.all([network.close(), cleanup?.()]);
       throw err;

@@ -45,7 +45,15 @@ if (redirect) {
   net.Socket.prototype.connect = function (...args) {
     // net.connect hands over [options, callback] (normalized); tls.connect an options object.
     const opts = Array.isArray(args[0]) ? args[0][0] : args[0];
-    if (opts && typeof opts === 'object' && !opts.path && Number(opts.port) === publicPort && String(opts.host ?? 'localhost').replace(/^\[|\]$/g, '').toLowerCase() === publicHost) {
+    if (
+      opts &&
+      typeof opts === 'object' &&
+      !opts.path &&
+      Number(opts.port) === publicPort &&
+      String(opts.host ?? 'localhost')
+        .replace(/^\[|\]$/g, '')
+        .toLowerCase() === publicHost
+    ) {
       opts.host = '127.0.0.1';
       opts.port = doorPort;
     }

@@ -24,7 +24,10 @@ export interface InstallResult {
  * `jail`: install inside the app jail (the deployment dir writable), where npm reaches the
  * registry through the jail's egress proxy (the helper sets npm's proxy variables).
  */
-export async function npmInstall(dir: string, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void; jail?: AppJail; modules?: string }): Promise<InstallResult> {
+export async function npmInstall(
+  dir: string,
+  opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void; jail?: AppJail; modules?: string },
+): Promise<InstallResult> {
   const hasLock = fs.existsSync(path.join(dir, 'package-lock.json')) || fs.existsSync(path.join(dir, 'npm-shrinkwrap.json'));
   const args = [hasLock ? 'ci' : 'install', '--no-audit', '--no-fund', '--no-update-notifier'];
   const command = `npm ${args.join(' ')}`;
@@ -32,7 +35,8 @@ export async function npmInstall(dir: string, opts: { env: Record<string, string
   const network = opts.jail ? await openAppJailNetwork(opts.jail) : undefined;
   let jailed: { file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> } | undefined;
   try {
-    jailed = opts.jail && network ? await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network }) : undefined;
+    jailed =
+      opts.jail && network ? await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network }) : undefined;
     return await runNpm(dir, args, command, jailed, opts);
   } finally {
     await jailed?.cleanup();
@@ -41,7 +45,13 @@ export async function npmInstall(dir: string, opts: { env: Record<string, string
   }
 }
 
-function runNpm(dir: string, args: string[], command: string, jailed: { file: string; args: string[]; env: Record<string, string> } | undefined, opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void }): Promise<InstallResult> {
+function runNpm(
+  dir: string,
+  args: string[],
+  command: string,
+  jailed: { file: string; args: string[]; env: Record<string, string> } | undefined,
+  opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void },
+): Promise<InstallResult> {
   return new Promise((resolve) => {
     const child = jailed
       ? spawn(jailed.file, [...jailed.args, 'npm', ...args], { cwd: '/', env: jailed.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -44,10 +44,14 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMappe
     } catch {
       return send({ type: 'error', id: null, error: 'invalid argument', message: 'message is not valid JSON' });
     }
-    if (cmd === null || typeof cmd !== 'object' || Array.isArray(cmd)) return send({ type: 'error', id: null, error: 'invalid argument', message: 'message must be a JSON object' });
+    if (cmd === null || typeof cmd !== 'object' || Array.isArray(cmd))
+      return send({ type: 'error', id: null, error: 'invalid argument', message: 'message must be a JSON object' });
     if (cmd.method === 'browser.close' || cmd.method === 'session.end') {
       send({ type: 'success', id: cmd.id ?? null, result: {} });
-      return finish(1000, cmd.method === 'browser.close' ? 'BiDi connection closed (the session keeps running; DELETE /browsers/{id} ends it)' : 'BiDi session ended');
+      return finish(
+        1000,
+        cmd.method === 'browser.close' ? 'BiDi connection closed (the session keeps running; DELETE /browsers/{id} ends it)' : 'BiDi session ended',
+      );
     }
     if (mapper) session.dispatch(cmd);
     else waiting.push(cmd);
@@ -66,7 +70,9 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMappe
       if (closed) return m.close();
       mapper = m;
       for (const cmd of waiting.splice(0)) session.dispatch(cmd);
-      void m.cdpClosed.then(() => finish(handle.signal.aborted ? 1000 : 1011, handle.signal.aborted ? 'session ended' : 'browser connection lost (restarted); reconnect'));
+      void m.cdpClosed.then(() =>
+        finish(handle.signal.aborted ? 1000 : 1011, handle.signal.aborted ? 'session ended' : 'browser connection lost (restarted); reconnect'),
+      );
     } catch (err) {
       finish(1011, `could not attach to the browser: ${(err as Error).message}`.slice(0, 120));
     }
@@ -84,7 +90,10 @@ export const bidiFeature: Feature = {
     const handler = async (...[req, socket, head, params, url]: Parameters<Parameters<typeof ctx.upgrades.add>[1]>) => {
       const handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id); // a failure: the router answers it
       const { bwrap } = await jailStatus(ctx.config);
-      const start: StartMapper = bwrap && handle.jailed ? (h, send) => startJailedBidiMapper(h, bwrap, [ctx.config.dataDir], send) : (h, send) => startBidiMapper(h.browserCdpUrl(), send);
+      const start: StartMapper =
+        bwrap && handle.jailed
+          ? (h, send) => startJailedBidiMapper(h, bwrap, [ctx.config.dataDir], send)
+          : (h, send) => startBidiMapper(h.browserCdpUrl(), send);
       wss.handleUpgrade(req, socket, head, (ws) => serveBidiClient(ws, handle, start));
     };
     ctx.upgrades.add('/browsers/:id/webdriver', handler);

@@ -36,7 +36,9 @@ export async function startJailedBidiMapper(handle: SessionHandle, bwrap: string
   a.push('--chdir', '/', '--clearenv', '--setenv', 'PATH', DEFAULT_PATH);
   for (const [k, v] of Object.entries(runtimeEnv())) a.push('--setenv', k, v);
   const browserPath = devtoolsEndpoint(handle.browserCdpUrl()).path;
-  const child = spawn(bwrap, [...a, '--', node, `${SANDBOX_DIR}/bidi-mapper-child.mjs`, INSIDE_MODULES, SANDBOX_CDP_SOCKET, browserPath], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(bwrap, [...a, '--', node, `${SANDBOX_DIR}/bidi-mapper-child.mjs`, INSIDE_MODULES, SANDBOX_CDP_SOCKET, browserPath], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdin.on('error', () => {});
   let stderr = '';

@@ -8,10 +8,16 @@ describe('implicitSession', () => {
     s.dispatch({ id: 1, method: 'session.status' });
     s.dispatch({ id: 2, method: 'browsingContext.getTree' });
     s.dispatch({ id: 3, method: 'script.evaluate' });
-    expect(sent).toEqual([{ id: 1, method: 'session.status' }, { id: IMPLICIT_SESSION_ID, method: 'session.new', params: { capabilities: {} } }]);
+    expect(sent).toEqual([
+      { id: 1, method: 'session.status' },
+      { id: IMPLICIT_SESSION_ID, method: 'session.new', params: { capabilities: {} } },
+    ]);
     expect(s.swallow({ id: 1, type: 'success' })).toBe(false);
     expect(s.swallow({ id: IMPLICIT_SESSION_ID, type: 'success', result: {} })).toBe(true);
-    expect(sent.slice(2)).toEqual([{ id: 2, method: 'browsingContext.getTree' }, { id: 3, method: 'script.evaluate' }]);
+    expect(sent.slice(2)).toEqual([
+      { id: 2, method: 'browsingContext.getTree' },
+      { id: 3, method: 'script.evaluate' },
+    ]);
     s.dispatch({ id: 4, method: 'session.end' });
     expect(sent.at(-1)).toEqual({ id: 4, method: 'session.end' });
     expect(s.swallow({ id: IMPLICIT_SESSION_ID, type: 'success' })).toBe(false);

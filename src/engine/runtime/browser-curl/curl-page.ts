@@ -95,14 +95,16 @@ export class CurlPage {
         signal.removeEventListener('abort', onAbort);
         fn();
       };
-      p.resolve = (r) => settle(() => {
-        this.forget(id, p);
-        resolve(r);
-      });
-      p.reject = (e) => settle(() => {
-        this.forget(id, p);
-        reject(e);
-      });
+      p.resolve = (r) =>
+        settle(() => {
+          this.forget(id, p);
+          resolve(r);
+        });
+      p.reject = (e) =>
+        settle(() => {
+          this.forget(id, p);
+          reject(e);
+        });
       const onAbort = () => {
         p.reject(signal.reason instanceof Error ? signal.reason : new NetError('ABORTED'));
         void this.page.evaluate(`window.__bdAbort?.[${JSON.stringify(id)}]?.abort()`).catch(() => {});
@@ -139,7 +141,11 @@ export class CurlPage {
     const p = this.byNetworkId.get(String(params.requestId));
     if (!p) return;
     if (ev === 'Network.responseReceivedExtraInfo') {
-      p.rawHeaders = Object.entries(params.headers as Record<string, string>).flatMap(([k, v]) => String(v).split('\n').map((x): [string, string] => [k, x]));
+      p.rawHeaders = Object.entries(params.headers as Record<string, string>).flatMap(([k, v]) =>
+        String(v)
+          .split('\n')
+          .map((x): [string, string] => [k, x]),
+      );
     } else if (ev === 'Network.loadingFailed' && !p.settled) {
       p.reject(new NetError(String(params.errorText || 'net::ERR_FAILED')));
     }

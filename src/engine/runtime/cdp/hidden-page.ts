@@ -34,7 +34,11 @@ export class HiddenPage {
    * Opens a hidden page. `onRequest` sees every non-navigation request at the request stage
    * and, for requests continued with `interceptResponse`, again at the response stage.
    */
-  static async open(cdp: SessionCdp, onRequest?: (p: PausedRequest) => void, onEvent?: (method: string, params: Record<string, unknown>) => void): Promise<HiddenPage> {
+  static async open(
+    cdp: SessionCdp,
+    onRequest?: (p: PausedRequest) => void,
+    onEvent?: (method: string, params: Record<string, unknown>) => void,
+  ): Promise<HiddenPage> {
     const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true, hidden: true });
     let sessionId: string;
     try {
@@ -112,7 +116,12 @@ export class HiddenPage {
 
   private answerNavigation(p: PausedRequest): void {
     const body = Buffer.from('<!doctype html><title></title>').toString('base64');
-    void this.send('Fetch.fulfillRequest', { requestId: p.requestId, responseCode: 200, responseHeaders: [{ name: 'content-type', value: 'text/html; charset=utf-8' }], body }).catch(() => {});
+    void this.send('Fetch.fulfillRequest', {
+      requestId: p.requestId,
+      responseCode: 200,
+      responseHeaders: [{ name: 'content-type', value: 'text/html; charset=utf-8' }],
+      body,
+    }).catch(() => {});
   }
 
   async close(): Promise<void> {

@@ -49,7 +49,9 @@ export function guardUnjailedCommand(text: string, root: string): GuardResult {
   switch (cmd.method) {
     case 'Page.navigate':
     case 'Target.createTarget':
-      return isFileUrl(p.url) ? refuse(cmd, 'file: URLs are blocked: this engine runs browsers without the jail, so file: would show the host’s files') : undefined;
+      return isFileUrl(p.url)
+        ? refuse(cmd, 'file: URLs are blocked: this engine runs browsers without the jail, so file: would show the host’s files')
+        : undefined;
     case 'Browser.setDownloadBehavior':
     case 'Page.setDownloadBehavior':
       if (typeof p.downloadPath !== 'string') return undefined;

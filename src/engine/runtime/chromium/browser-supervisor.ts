@@ -49,9 +49,11 @@ export class BrowserSupervisor {
   private launchOnce(): Promise<LaunchedBrowser> {
     const p = this.opts.launch();
     this.launching = p;
-    void p.catch(() => {}).finally(() => {
-      if (this.launching === p) this.launching = undefined;
-    });
+    void p
+      .catch(() => {})
+      .finally(() => {
+        if (this.launching === p) this.launching = undefined;
+      });
     return p;
   }
 

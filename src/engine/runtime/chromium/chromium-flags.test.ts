@@ -28,7 +28,17 @@ describe('chromiumArgs', () => {
     expect(chromiumArgs(base)).toContain('--disable-gpu');
     const all = chromiumArgs({ ...base, gpu: true, kiosk: true, stealth: true, userAgent: 'UA', runningAsRoot: true, extraArgs: ['--x'] });
     expect(all).not.toContain('--disable-gpu');
-    expect(all).toEqual(expect.arrayContaining(['--enable-gpu-rasterization', '--kiosk', '--disable-blink-features=AutomationControlled', '--user-agent=UA', '--no-sandbox', '--test-type', '--x']));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        '--enable-gpu-rasterization',
+        '--kiosk',
+        '--disable-blink-features=AutomationControlled',
+        '--user-agent=UA',
+        '--no-sandbox',
+        '--test-type',
+        '--x',
+      ]),
+    );
     expect(chromiumArgs({ ...base, userAgent: 'UA' })).not.toContain('--user-agent=UA');
   });
 });

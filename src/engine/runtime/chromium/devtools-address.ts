@@ -52,12 +52,15 @@ export function devtoolsRequest(wsUrl: string, method: 'GET' | 'PUT', path: stri
   const e = devtoolsEndpoint(wsUrl);
   return new Promise((resolve, reject) => {
     // Chromium answers only requests whose Host is an IP or localhost.
-    const req = http.request({ ...(e.socketPath ? { socketPath: e.socketPath } : { host: e.host, port: e.port }), method, path, headers: { host: '127.0.0.1' }, timeout: timeoutMs }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      { ...(e.socketPath ? { socketPath: e.socketPath } : { host: e.host, port: e.port }), method, path, headers: { host: '127.0.0.1' }, timeout: timeoutMs },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`DevTools ${path} timed out`)));
     req.on('error', reject);
     req.end();

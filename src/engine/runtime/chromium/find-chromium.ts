@@ -31,7 +31,9 @@ export function chromiumCandidates(platform: NodeJS.Platform, env: NodeJS.Proces
     return roots.flatMap((r) => apps.map((a) => path.posix.join(r, a)));
   }
   if (platform === 'win32') {
-    const roots = [env.LOCALAPPDATA, env.PROGRAMFILES ?? 'C:\\Program Files', env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)'].filter((r): r is string => !!r);
+    const roots = [env.LOCALAPPDATA, env.PROGRAMFILES ?? 'C:\\Program Files', env['PROGRAMFILES(X86)'] ?? 'C:\\Program Files (x86)'].filter(
+      (r): r is string => !!r,
+    );
     const rel = ['Chromium\\Application\\chrome.exe', 'Google\\Chrome\\Application\\chrome.exe', 'Microsoft\\Edge\\Application\\msedge.exe'];
     return rel.flatMap((r) => roots.map((root) => path.win32.join(root, r)));
   }

@@ -203,7 +203,9 @@ export class HeadlessWindows {
   /** The emulated screen follows the viewport (`--screen-info` at launch, `Emulation.updateScreen` after). */
   private async updateScreen(): Promise<void> {
     const v = this.viewport();
-    const infos = await this.control.send<{ screenInfos: Array<{ id: string; width: number; height: number; isPrimary?: boolean }> }>('Emulation.getScreenInfos').catch(() => undefined);
+    const infos = await this.control
+      .send<{ screenInfos: Array<{ id: string; width: number; height: number; isPrimary?: boolean }> }>('Emulation.getScreenInfos')
+      .catch(() => undefined);
     const primary = infos?.screenInfos.find((s) => s.isPrimary) ?? infos?.screenInfos[0];
     if (!primary || (primary.width === v.width && primary.height === v.height)) return;
     await this.control.send('Emulation.updateScreen', { screenId: primary.id, width: v.width, height: v.height }).catch(() => {});

@@ -91,22 +91,25 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
   let helperSeen = false;
   let devtools: string | undefined;
   try {
-    const wsUrl = await unlessAborted(new Promise<string>((resolve, reject) => {
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (chunk: string) => {
-        spec.onOutput?.(chunk);
-        helperSeen ||= (stderrTail.slice(-40) + chunk).includes('browserdeck-jail: ready');
-        stderrTail = (stderrTail + chunk).slice(-4000);
-        devtools ??= /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail)?.[1];
-        // A jailed browser is reachable only once the helper serves its socket too.
-        if (devtools && (helperSeen || !spec.devtoolsSocket)) {
-          resolve(spec.devtoolsSocket ? jailedWsUrl(spec.devtoolsSocket, new URL(devtools).pathname) : devtools);
-        }
-      });
-      void exited.then(({ code, signal: sig }) => {
-        reject(new Error(`Chromium exited during startup (code ${code}, signal ${sig}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
-      });
-    }), signal);
+    const wsUrl = await unlessAborted(
+      new Promise<string>((resolve, reject) => {
+        child.stderr!.setEncoding('utf8');
+        child.stderr!.on('data', (chunk: string) => {
+          spec.onOutput?.(chunk);
+          helperSeen ||= (stderrTail.slice(-40) + chunk).includes('browserdeck-jail: ready');
+          stderrTail = (stderrTail + chunk).slice(-4000);
+          devtools ??= /DevTools listening on (ws:\/\/\S+)/.exec(stderrTail)?.[1];
+          // A jailed browser is reachable only once the helper serves its socket too.
+          if (devtools && (helperSeen || !spec.devtoolsSocket)) {
+            resolve(spec.devtoolsSocket ? jailedWsUrl(spec.devtoolsSocket, new URL(devtools).pathname) : devtools);
+          }
+        });
+        void exited.then(({ code, signal: sig }) => {
+          reject(new Error(`Chromium exited during startup (code ${code}, signal ${sig}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
+        });
+      }),
+      signal,
+    );
     // Keep draining stderr so a chatty browser never blocks on a full pipe.
     child.stderr!.removeAllListeners('data');
     if (spec.onOutput) child.stderr!.on('data', spec.onOutput);
@@ -134,7 +137,11 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
  */
 export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<boolean> {
   let clean = false;
-  if (b.control.isOpen) clean = await b.control.send('Browser.close', {}, { timeoutMs: graceMs }).then(() => true, () => false);
+  if (b.control.isOpen)
+    clean = await b.control.send('Browser.close', {}, { timeoutMs: graceMs }).then(
+      () => true,
+      () => false,
+    );
   b.control.close();
   const exitedInTime = await Promise.race([b.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), graceMs))]);
   killGroup(b.pgid);

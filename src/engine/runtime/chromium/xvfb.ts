@@ -22,7 +22,16 @@ export function needsXvfb(headless: boolean, env: NodeJS.ProcessEnv, platform: N
  * (no abstract X socket anyone else can reach) and `/tmp/.X11-unix` bound from a private host
  * dir, where its socket is the only way in; the browser jail binds the same dir.
  */
-export async function startXvfb(opts: { width: number; height: number; marker: string; executable?: string; timeoutMs?: number; signal?: AbortSignal; onOutput?: (chunk: string) => void; jail?: HelperJail }): Promise<XvfbServer> {
+export async function startXvfb(opts: {
+  width: number;
+  height: number;
+  marker: string;
+  executable?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string) => void;
+  jail?: HelperJail;
+}): Promise<XvfbServer> {
   // The create's deadline when it has one (issue 13 item 5), else a bound of its own.
   const signal = opts.signal ?? AbortSignal.timeout(opts.timeoutMs ?? 10_000);
   const command = [opts.executable ?? 'Xvfb', '-displayfd', '3', '-screen', '0', `${opts.width}x${opts.height}x24`, '-nolisten', 'tcp'];
@@ -41,7 +50,12 @@ export async function startXvfb(opts: { width: number; height: number; marker: s
   try {
     const display = await new Promise<string>((resolve, reject) => {
       let buf = '';
-      const onAbort = () => reject(new Error((signal.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? 'Xvfb did not report a display in time' : 'the Xvfb start was aborted'));
+      const onAbort = () =>
+        reject(
+          new Error(
+            (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError' ? 'Xvfb did not report a display in time' : 'the Xvfb start was aborted',
+          ),
+        );
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
       child.stdio[3]!.on('data', (d: Buffer) => {

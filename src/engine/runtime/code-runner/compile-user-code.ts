@@ -17,7 +17,10 @@ export async function compileUserCode(code: string): Promise<Compiled> {
     return { js: out.code };
   } catch (err) {
     const errors = (err as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors;
-    if (errors?.length) return { error: `syntax error: ${errors.map((e) => (e.location ? `${e.text} (line ${e.location.line - 1}, column ${e.location.column})` : e.text)).join('; ')}` };
+    if (errors?.length)
+      return {
+        error: `syntax error: ${errors.map((e) => (e.location ? `${e.text} (line ${e.location.line - 1}, column ${e.location.column})` : e.text)).join('; ')}`,
+      };
     return { error: `syntax error: ${err instanceof Error ? err.message : String(err)}` };
   }
 }

@@ -59,11 +59,20 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
     const perm = permissionFlag();
     // playwright-core probes for WSL at import time; Node 20 throws on existsSync of a denied path.
     const read = [`${RUNNER_DIR}/`, `${SANDBOX_SRC_DIR}/`, `${pw}/`, `${handle.dirs.tmp}/`, ...WSL_PROBES];
-    const execArgv = perm ? [perm, '--disable-warning=ExperimentalWarning', ...read.map((r) => `--allow-fs-read=${r}`), `--allow-fs-write=${handle.dirs.tmp}/`] : [];
+    const execArgv = perm
+      ? [perm, '--disable-warning=ExperimentalWarning', ...read.map((r) => `--allow-fs-read=${r}`), `--allow-fs-write=${handle.dirs.tmp}/`]
+      : [];
     return {
       file: childNode().path,
       args: [...execArgv, engineAsset('code-runner/code-runner-child.mjs'), marker],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: handle.dirs.tmp, TMPDIR: handle.dirs.tmp, NODE_ENV: 'production', NODE_OPTIONS: '', ...runtimeEnv() },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: handle.dirs.tmp,
+        TMPDIR: handle.dirs.tmp,
+        NODE_ENV: 'production',
+        NODE_OPTIONS: '',
+        ...runtimeEnv(),
+      },
       cwd: handle.dirs.tmp,
       sandboxed: false,
       job: { cdpUrl: wsUrl, playwright: pwEntry },
@@ -72,7 +81,12 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
   const socket = await sessionCdpSocket(handle);
   const a = await baseSandboxArgs({ root: handle.dirs.root, hide });
   const node = runtimeMount(a);
-  const inside = { runner: `${SANDBOX_DIR}/code-runner`, sandbox: `${SANDBOX_DIR}/sandbox`, pw: `${SANDBOX_DIR}/node_modules/playwright-core`, tmp: `${SANDBOX_DIR}/tmp` };
+  const inside = {
+    runner: `${SANDBOX_DIR}/code-runner`,
+    sandbox: `${SANDBOX_DIR}/sandbox`,
+    pw: `${SANDBOX_DIR}/node_modules/playwright-core`,
+    tmp: `${SANDBOX_DIR}/tmp`,
+  };
   a.push('--ro-bind', RUNNER_DIR, inside.runner, '--ro-bind', SANDBOX_SRC_DIR, inside.sandbox, '--ro-bind', pw, inside.pw);
   a.push('--ro-bind', socket, SANDBOX_CDP_SOCKET, '--tmpfs', inside.tmp, '--chdir', '/', '--clearenv');
   const env: Record<string, string> = {
@@ -96,6 +110,11 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
     cwd: '/',
     argsData: Buffer.from(a.map((x) => `${x}\0`).join('')),
     sandboxed: true,
-    job: { cdpUrl: `ws://127.0.0.1:${SANDBOX_CDP_PORT}${browserPath}`, forward: { socket: SANDBOX_CDP_SOCKET, port: SANDBOX_CDP_PORT }, playwright: `${inside.pw}/index.mjs`, title: `node ${marker}` },
+    job: {
+      cdpUrl: `ws://127.0.0.1:${SANDBOX_CDP_PORT}${browserPath}`,
+      forward: { socket: SANDBOX_CDP_SOCKET, port: SANDBOX_CDP_PORT },
+      playwright: `${inside.pw}/index.mjs`,
+      title: `node ${marker}`,
+    },
   };
 }

@@ -55,7 +55,10 @@ export class InputTarget {
    * show). Read from the page because a browser window can be larger than its viewport.
    */
   async screen(): Promise<{ width: number; height: number }> {
-    const r = await this.page<{ result: { value?: [number, number] } }>('Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true }).catch(() => undefined);
+    const r = await this.page<{ result: { value?: [number, number] } }>('Runtime.evaluate', {
+      expression: '[innerWidth, innerHeight]',
+      returnByValue: true,
+    }).catch(() => undefined);
     const v = r?.result.value;
     if (Array.isArray(v) && v[0] > 0 && v[1] > 0) return { width: v[0], height: v[1] };
     return this.handle.viewport;

@@ -50,7 +50,12 @@ const PRINTABLE: [string, number, string, string][] = [
   ['Period', 190, '.', '>'],
   ['Slash', 191, '/', '?'],
   ['Space', 32, ' ', ' '],
-  ...[...'abcdefghijklmnopqrstuvwxyz'].map((c): [string, number, string, string] => [`Key${c.toUpperCase()}`, c.toUpperCase().charCodeAt(0), c, c.toUpperCase()]),
+  ...[...'abcdefghijklmnopqrstuvwxyz'].map((c): [string, number, string, string] => [
+    `Key${c.toUpperCase()}`,
+    c.toUpperCase().charCodeAt(0),
+    c,
+    c.toUpperCase(),
+  ]),
 ];
 
 /** Every character a US keyboard types, with the key that types it. */
@@ -63,10 +68,41 @@ for (const [code, keyCode, lower, upper] of PRINTABLE) {
 
 // X11 names of the punctuation keysyms.
 const PUNCTUATION_NAMES: Record<string, string> = {
-  space: ' ', exclam: '!', quotedbl: '"', numbersign: '#', dollar: '$', percent: '%', ampersand: '&', apostrophe: "'", quoteright: "'",
-  parenleft: '(', parenright: ')', asterisk: '*', plus: '+', comma: ',', minus: '-', period: '.', slash: '/', colon: ':', semicolon: ';',
-  less: '<', equal: '=', greater: '>', question: '?', at: '@', bracketleft: '[', backslash: '\\', bracketright: ']', asciicircum: '^',
-  underscore: '_', grave: '`', quoteleft: '`', braceleft: '{', bar: '|', braceright: '}', asciitilde: '~',
+  space: ' ',
+  exclam: '!',
+  quotedbl: '"',
+  numbersign: '#',
+  dollar: '$',
+  percent: '%',
+  ampersand: '&',
+  apostrophe: "'",
+  quoteright: "'",
+  parenleft: '(',
+  parenright: ')',
+  asterisk: '*',
+  plus: '+',
+  comma: ',',
+  minus: '-',
+  period: '.',
+  slash: '/',
+  colon: ':',
+  semicolon: ';',
+  less: '<',
+  equal: '=',
+  greater: '>',
+  question: '?',
+  at: '@',
+  bracketleft: '[',
+  backslash: '\\',
+  bracketright: ']',
+  asciicircum: '^',
+  underscore: '_',
+  grave: '`',
+  quoteleft: '`',
+  braceleft: '{',
+  bar: '|',
+  braceright: '}',
+  asciitilde: '~',
 };
 
 const NAMED: Record<string, KeyDef> = {
@@ -116,9 +152,26 @@ NAMED.Page_Down = NAMED.Next;
 
 // xdotool's own aliases (matched case-insensitively) and common spellings.
 const ALIASES: Record<string, string> = {
-  ctrl: 'Control_L', control: 'Control_L', shift: 'Shift_L', alt: 'Alt_L', meta: 'Meta_L', super: 'Super_L', win: 'Super_L', cmd: 'Super_L',
-  command: 'Super_L', enter: 'Return', esc: 'Escape', del: 'Delete', backspace: 'BackSpace', pageup: 'Prior', pagedown: 'Next',
-  arrowleft: 'Left', arrowright: 'Right', arrowup: 'Up', arrowdown: 'Down', ins: 'Insert',
+  ctrl: 'Control_L',
+  control: 'Control_L',
+  shift: 'Shift_L',
+  alt: 'Alt_L',
+  meta: 'Meta_L',
+  super: 'Super_L',
+  win: 'Super_L',
+  cmd: 'Super_L',
+  command: 'Super_L',
+  enter: 'Return',
+  esc: 'Escape',
+  del: 'Delete',
+  backspace: 'BackSpace',
+  pageup: 'Prior',
+  pagedown: 'Next',
+  arrowleft: 'Left',
+  arrowright: 'Right',
+  arrowup: 'Up',
+  arrowdown: 'Down',
+  ins: 'Insert',
 };
 const NAMED_LOWER = new Map(Object.keys(NAMED).map((k) => [k.toLowerCase(), NAMED[k]]));
 
@@ -133,7 +186,10 @@ export function lookupKeysym(name: string): KeyDef | undefined {
 }
 
 export class UnknownKeyError extends Error {
-  constructor(readonly keysym: string, readonly combo: string) {
+  constructor(
+    readonly keysym: string,
+    readonly combo: string,
+  ) {
     super(combo === keysym ? `unknown key "${keysym}"` : `unknown key "${keysym}" in "${combo}"`);
   }
 }

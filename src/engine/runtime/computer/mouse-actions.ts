@@ -32,7 +32,13 @@ async function release(t: InputTarget, button: MouseButton, clickCount: number):
 }
 
 /** Points of a cubic Bézier from a to b with gently random control points (never leaving the screen). */
-export function curve(a: [number, number], b: [number, number], steps: number, bounds: { width: number; height: number }, rand = Math.random): [number, number][] {
+export function curve(
+  a: [number, number],
+  b: [number, number],
+  steps: number,
+  bounds: { width: number; height: number },
+  rand = Math.random,
+): [number, number][] {
   const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
   const spread = Math.hypot(dx, dy) * 0.25;
   const ctrl = (f: number): [number, number] => [a[0] + dx * f + (rand() - 0.5) * spread, a[1] + dy * f + (rand() - 0.5) * spread];
@@ -57,7 +63,14 @@ function autoDuration(distance: number): number {
   return Math.round(Math.min(1200, Math.max(150, 120 + distance * 0.8)));
 }
 
-async function glide(t: InputTarget, to: [number, number], durationMs: number | undefined, button: MouseButton | 'none', signal?: AbortSignal, drag?: NativeDrag): Promise<void> {
+async function glide(
+  t: InputTarget,
+  to: [number, number],
+  durationMs: number | undefined,
+  button: MouseButton | 'none',
+  signal?: AbortSignal,
+  drag?: NativeDrag,
+): Promise<void> {
   const from: [number, number] = [t.pointer.x, t.pointer.y];
   const duration = durationMs ?? autoDuration(Math.hypot(to[0] - from[0], to[1] - from[1]));
   const steps = Math.max(2, Math.min(240, Math.round(duration / 16)));

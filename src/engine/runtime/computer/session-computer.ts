@@ -38,7 +38,10 @@ export class SessionComputer {
   readonly clipboard: SessionClipboard;
   private tail: Promise<unknown> = Promise.resolve();
 
-  private constructor(readonly handle: SessionHandle, cursor?: CursorSink) {
+  private constructor(
+    readonly handle: SessionHandle,
+    cursor?: CursorSink,
+  ) {
     const cdp = SessionCdp.of(handle);
     this.target = new InputTarget(handle, cdp, cursor);
     this.clipboard = new SessionClipboard(cdp);

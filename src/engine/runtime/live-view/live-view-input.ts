@@ -71,7 +71,9 @@ export function toCdp(m: InputMessage): CdpCommand[] {
       ];
     }
     case 'wheel':
-      return [{ method: 'Input.dispatchMouseEvent', params: { type: 'mouseWheel', x: m.x, y: m.y, deltaX: m.deltaX, deltaY: m.deltaY, modifiers: m.modifiers ?? 0 } }];
+      return [
+        { method: 'Input.dispatchMouseEvent', params: { type: 'mouseWheel', x: m.x, y: m.y, deltaX: m.deltaX, deltaY: m.deltaY, modifiers: m.modifiers ?? 0 } },
+      ];
     case 'key': {
       const modifiers = m.modifiers ?? 0;
       // Ctrl/Alt/Meta chords are shortcuts, not typing.

@@ -77,11 +77,14 @@ export function serveViewer(ws: WebSocket, handle: SessionHandle, opts: { readOn
         continue;
       }
       held = f;
-      heldTimer ??= setTimeout(() => {
-        heldTimer = undefined;
-        if (held) sendFrame(held);
-        held = undefined;
-      }, Math.max(0, wait));
+      heldTimer ??= setTimeout(
+        () => {
+          heldTimer = undefined;
+          if (held) sendFrame(held);
+          held = undefined;
+        },
+        Math.max(0, wait),
+      );
     }
   })().catch(() => {});
 

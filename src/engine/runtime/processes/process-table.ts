@@ -46,7 +46,11 @@ function validate(req: ProcessRequest): void {
     if (!ENV_NAME.test(k)) throw DomainError.invalidField(`env.${k}`, 'is not a valid environment variable name');
     if (typeof v !== 'string' || v.includes('\0')) throw DomainError.invalidField(`env.${k}`, 'must be a string without NUL bytes');
   }
-  const strings: Array<[string, string]> = [['command', req.command], ...(req.args ?? []).map((a, i): [string, string] => [`args.${i}`, a]), ...Object.entries(req.env ?? {}).map(([k, v]): [string, string] => [`env.${k}`, `${k}=${v}`])];
+  const strings: Array<[string, string]> = [
+    ['command', req.command],
+    ...(req.args ?? []).map((a, i): [string, string] => [`args.${i}`, a]),
+    ...Object.entries(req.env ?? {}).map(([k, v]): [string, string] => [`env.${k}`, `${k}=${v}`]),
+  ];
   let total = 0;
   for (const [field, s] of strings) {
     const bytes = Buffer.byteLength(s);
@@ -98,7 +102,17 @@ export class ProcessTable {
     const env = baseEnv({ ...(session.display ? { DISPLAY: session.display } : {}), ...direct, ...(req.env ?? {}) }, Boolean(opts.tty));
     const cdpSocket = bwrap ? await sessionCdpSocket(session) : undefined;
     const launch = await buildLaunch(
-      { root: session.dirs.root, cwdVirtual, cwdHost: hostPathOf(session.dirs.root, cwdVirtual), command: req.command, args: req.args ?? [], env, hide: this.hide, cdpSocket, x11Dir: session.x11Socket },
+      {
+        root: session.dirs.root,
+        cwdVirtual,
+        cwdHost: hostPathOf(session.dirs.root, cwdVirtual),
+        command: req.command,
+        args: req.args ?? [],
+        env,
+        hide: this.hide,
+        cdpSocket,
+        x11Dir: session.x11Socket,
+      },
       bwrap,
     );
     let proc: SessionProcess;

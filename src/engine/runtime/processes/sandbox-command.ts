@@ -20,7 +20,17 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { engineAsset } from '../assets.js';
-import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, findBwrap, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
+import {
+  DEFAULT_PATH,
+  SANDBOX_CDP_PORT,
+  SANDBOX_CDP_SOCKET,
+  SANDBOX_DIR,
+  baseSandboxArgs,
+  bwrapWithPrivateArgs,
+  findBwrap,
+  runtimeEnv,
+  runtimeMount,
+} from '../sandbox/bwrap.js';
 
 export { findBwrap };
 
@@ -78,7 +88,14 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   if (spec.cdpSocket) {
     const node = runtimeMount(a);
     a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET);
-    a.push('--ro-bind', engineAsset('sandbox/cdp-exec.mjs'), `${SANDBOX_DIR}/cdp-exec.mjs`, '--ro-bind', engineAsset('sandbox/cdp-forwarder.mjs'), `${SANDBOX_DIR}/cdp-forwarder.mjs`);
+    a.push(
+      '--ro-bind',
+      engineAsset('sandbox/cdp-exec.mjs'),
+      `${SANDBOX_DIR}/cdp-exec.mjs`,
+      '--ro-bind',
+      engineAsset('sandbox/cdp-forwarder.mjs'),
+      `${SANDBOX_DIR}/cdp-forwarder.mjs`,
+    );
     // The user's NODE_OPTIONS are for their command, not for the forwarder: it hands them on.
     const { NODE_OPTIONS, ...rest } = env;
     const nodeOptions = NODE_OPTIONS !== undefined ? [`--node-options=${NODE_OPTIONS}`] : [];
@@ -90,5 +107,13 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   // sh execs bwrap → its init (pid 1 inside) → [cdp-exec →] command. The client's environment
   // reaches the command through bwrapWithPrivateArgs: on no command line, never bwrap's own.
   const launch = await bwrapWithPrivateArgs(bwrap, env, a);
-  return { file: launch.file, args: launch.args, cwd: spec.root, env: launch.env, sandboxed: true, commandDepth: spec.cdpSocket ? 3 : 2, cleanup: launch.cleanup };
+  return {
+    file: launch.file,
+    args: launch.args,
+    cwd: spec.root,
+    env: launch.env,
+    sandboxed: true,
+    commandDepth: spec.cdpSocket ? 3 : 2,
+    cleanup: launch.cleanup,
+  };
 }

@@ -67,7 +67,14 @@ export class SessionProcess {
       resolveExit(code);
     };
     if (opts.tty) {
-      this.term = pty.spawn(launch.file, launch.args, { cols: opts.tty.cols, rows: opts.tty.rows, cwd: launch.cwd, env: launch.env, encoding: null, name: 'xterm-256color' });
+      this.term = pty.spawn(launch.file, launch.args, {
+        cols: opts.tty.cols,
+        rows: opts.tty.rows,
+        cwd: launch.cwd,
+        env: launch.env,
+        encoding: null,
+        name: 'xterm-256color',
+      });
       this.term.onData((d) => this.emit('stdout', Buffer.isBuffer(d) ? d : Buffer.from(d)));
       this.term.onExit(({ exitCode, signal }) => onExit(signal ? 128 + signal : exitCode));
       this.groupPid = this.term.pid;

@@ -3,7 +3,8 @@ import { bypassRules, isLoopbackHost } from './bypass-rules.js';
 
 describe('isLoopbackHost', () => {
   it('knows localhost, 127/8 and ::1 in their spellings', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.255.0.9', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.255.0.9', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(h), h).toBe(true);
     for (const h of ['localhost.example.com', '128.0.0.1', '::2', '10.0.0.1', 'mylocalhost']) expect(isLoopbackHost(h), h).toBe(false);
   });
 });

@@ -40,7 +40,14 @@ function hostMatcher(pattern: string): (host: string) => boolean {
   if (p.startsWith('.')) return (h) => h === p.slice(1) || h.endsWith(p);
   if (p.startsWith('*.')) return (h) => h === p.slice(2) || h.endsWith(p.slice(1));
   if (p.includes('*')) {
-    const re = new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    const re = new RegExp(
+      '^' +
+        p
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*') +
+        '$',
+    );
     return (h) => re.test(h);
   }
   return (h) => h === p;
@@ -64,7 +71,10 @@ export function bypassRules(entries: string[], upstreamHost: string): BypassRule
   const loopbackDirect = !isLoopbackHost(upstreamHost);
   return {
     matches(host, port) {
-      const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+      const h = host
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '')
+        .replace(/\.$/, '');
       if (loopbackDirect && isLoopbackHost(h)) return true;
       return rules.some((r) => (r.port === undefined || r.port === port) && r.test(h));
     },

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { EgressDenied, egressPolicy, egressPolicyOf, OPEN_EGRESS } from './egress-policy.js';
 
 describe('egressPolicy', () => {
-  const policy = egressPolicy(['169.254.0.0/16', '10.0.0.0/8', 'fd00::/8', '192.0.2.7'], async (host) => ({ 'metadata.test': '169.254.169.254', 'ok.test': '93.184.216.34', 'v6.test': 'fd12::1' })[host] ?? '203.0.113.1');
+  const policy = egressPolicy(
+    ['169.254.0.0/16', '10.0.0.0/8', 'fd00::/8', '192.0.2.7'],
+    async (host) => ({ 'metadata.test': '169.254.169.254', 'ok.test': '93.184.216.34', 'v6.test': 'fd12::1' })[host] ?? '203.0.113.1',
+  );
 
   it('finds the denied range of an address, IPv4-mapped IPv6 included', () => {
     expect(policy.deniedRange('169.254.169.254')).toBe('169.254.0.0/16');

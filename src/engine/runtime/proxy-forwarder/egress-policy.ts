@@ -31,7 +31,8 @@ function parseRange(cidr: string): { list: net.BlockList; cidr: string } {
   const type = net.isIPv4(addr) ? 'ipv4' : net.isIPv6(addr) ? 'ipv6' : undefined;
   const max = type === 'ipv4' ? 32 : 128;
   const prefix = bits === undefined ? max : Number(bits);
-  if (!type || extra !== undefined || !/^\d+$/.test(bits ?? String(max)) || prefix > max) throw new Error(`'${cidr}' is not an address range (CIDR such as 169.254.0.0/16 or fd00::/8)`);
+  if (!type || extra !== undefined || !/^\d+$/.test(bits ?? String(max)) || prefix > max)
+    throw new Error(`'${cidr}' is not an address range (CIDR such as 169.254.0.0/16 or fd00::/8)`);
   const list = new net.BlockList();
   list.addSubnet(addr, prefix, type);
   return { list, cidr };

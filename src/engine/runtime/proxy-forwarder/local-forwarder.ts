@@ -65,7 +65,10 @@ function describe(u: Upstream): string {
  * egress policy resolved and allowed, failing after `timeoutMs`.
  */
 function connectUpstream(u: Upstream, address: string, timeoutMs: number, cb: (err: Error | null, socket?: net.Socket) => void): net.Socket {
-  const socket = u.protocol === 'https' ? tls.connect({ host: address, port: u.port, servername: net.isIP(u.host) ? undefined : u.host }) : net.connect({ host: address, port: u.port });
+  const socket =
+    u.protocol === 'https'
+      ? tls.connect({ host: address, port: u.port, servername: net.isIP(u.host) ? undefined : u.host })
+      : net.connect({ host: address, port: u.port });
   let settled = false;
   const settle = (err: Error | null): void => {
     if (settled) return;
@@ -178,7 +181,13 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       opts.log?.(text.trim());
       // What Chromium would have reported connecting itself (the curl API answers with it).
       const netError = direct ? netErrorOf(err) : 'net::ERR_PROXY_CONNECTION_FAILED';
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: netError, [KERNEL_PROXY_ERROR_HEADER]: kernelCodeOf(netError, direct) });
+      if (!res.headersSent)
+        res.writeHead(502, {
+          'content-type': 'text/plain; charset=utf-8',
+          connection: 'close',
+          [NET_ERROR_HEADER]: netError,
+          [KERNEL_PROXY_ERROR_HEADER]: kernelCodeOf(netError, direct),
+        });
       res.end(text);
     };
     void policy.resolve(u.host).then(
@@ -187,7 +196,14 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
         if (!(err instanceof EgressDenied)) return fail(err.message, err);
         stats.failures++;
         opts.log?.(deniedText(err).trim());
-        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', [NET_ERROR_HEADER]: 'net::ERR_NETWORK_ACCESS_DENIED', [KERNEL_PROXY_ERROR_HEADER]: 'network_policy_denied' }).end(deniedText(err));
+        res
+          .writeHead(403, {
+            'content-type': 'text/plain; charset=utf-8',
+            connection: 'close',
+            [NET_ERROR_HEADER]: 'net::ERR_NETWORK_ACCESS_DENIED',
+            [KERNEL_PROXY_ERROR_HEADER]: 'network_policy_denied',
+          })
+          .end(deniedText(err));
       },
     );
     const request = (address: string): void => {
@@ -235,7 +251,9 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       stats.failures++;
       const body = direct ? `Browserdeck proxy: direct connection to ${target} failed: ${why}\n` : failText(u, why);
       opts.log?.(body.trim());
-      client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      client.end(
+        `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     };
     client.on('error', () => {});
     void policy.resolve(u.host).then(
@@ -245,7 +263,9 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
         stats.failures++;
         const body = deniedText(err);
         opts.log?.(body.trim());
-        client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nX-Kernel-Proxy-Error: network_policy_denied\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        client.end(
+          `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nX-Kernel-Proxy-Error: network_policy_denied\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
       },
     );
     const tunnel = (address: string): void => {

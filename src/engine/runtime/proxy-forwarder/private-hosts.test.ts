@@ -14,7 +14,19 @@ const reason = (entry: string) => {
 
 describe('privateHosts: parsing', () => {
   it('accepts names, wildcards over private suffixes, IPs and canonical private CIDRs', () => {
-    for (const e of ['intranet', 'wiki.corp', 'WIKI.Corp:8080', '*.corp.example.com', '203.0.113.5', '10.0.0.1:22', '[fd00::1]', '[fd00::1]:443', '10.1.0.0/16', 'fd12:3456::/32', ...DEFAULT_PRIVATE_HOSTS]) {
+    for (const e of [
+      'intranet',
+      'wiki.corp',
+      'WIKI.Corp:8080',
+      '*.corp.example.com',
+      '203.0.113.5',
+      '10.0.0.1:22',
+      '[fd00::1]',
+      '[fd00::1]:443',
+      '10.1.0.0/16',
+      'fd12:3456::/32',
+      ...DEFAULT_PRIVATE_HOSTS,
+    ]) {
       expect(reason(e), e).toBeUndefined();
     }
   });

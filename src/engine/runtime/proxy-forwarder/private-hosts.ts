@@ -110,7 +110,9 @@ function parseCidr(entry: string): Rule {
   const hostMask = (1n << BigInt(max - prefix)) - 1n;
   if ((bits & hostMask) !== 0n) throw new Error(`is not canonical: it sets bits after the /${prefix} prefix (the range starts at its network address)`);
   if (!PRIVATE_RANGES.some((r) => r.family === family && prefix >= r.prefix && r.list.check(addr, family))) {
-    throw new Error(`is not inside the private ranges (${DEFAULT_PRIVATE_HOSTS.join(', ')}): public, loopback, link-local and unspecified ranges cannot be private hosts`);
+    throw new Error(
+      `is not inside the private ranges (${DEFAULT_PRIVATE_HOSTS.join(', ')}): public, loopback, link-local and unspecified ranges cannot be private hosts`,
+    );
   }
   const list = new net.BlockList();
   list.addSubnet(addr, prefix, family);
@@ -128,7 +130,8 @@ function parseHostname(host: string, port: number | undefined): Rule {
   if (/^(\d+|0x[0-9a-f]*)$/.test(labels[labels.length - 1])) throw new Error('is not a valid IP address or hostname');
   if (!wildcard) return { kind: 'name', name: ascii, port };
   if (labels.length < 2) throw new Error('is a wildcard over a single label: the suffix after "*." needs at least two labels');
-  if (getPublicSuffix(ascii, { allowPrivateDomains: true }) === ascii) throw new Error(`is a wildcard over the public suffix '${ascii}': it would cover every site registered under it`);
+  if (getPublicSuffix(ascii, { allowPrivateDomains: true }) === ascii)
+    throw new Error(`is a wildcard over the public suffix '${ascii}': it would cover every site registered under it`);
   return { kind: 'suffix', suffix: '.' + ascii, port };
 }
 
@@ -175,7 +178,10 @@ export function privateHosts(entries: readonly string[]): PrivateHosts {
   });
   return {
     matches(host, port) {
-      const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+      const h = host
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '')
+        .replace(/\.$/, '');
       const family = net.isIP(h);
       if (family) {
         const type = family === 4 ? 'ipv4' : 'ipv6';

@@ -14,7 +14,9 @@ export interface FfmpegRun {
 /** `jail`: run inside the helper jail (runtime/sandbox/helper-jail.ts) instead of on the host. */
 export function runFfmpeg(args: string[], log: (chunk: string) => void, jail?: HelperJail, ffmpeg = process.env.BROWSERDECK_FFMPEG ?? 'ffmpeg'): FfmpegRun {
   const command = [ffmpeg, '-hide_banner', '-nostdin', '-loglevel', 'warning', ...args];
-  const child = jail ? spawn(jail.file, [...jail.prefix, ...command], { stdio: ['pipe', 'pipe', 'pipe'] }) : spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = jail
+    ? spawn(jail.file, [...jail.prefix, ...command], { stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.on('data', (c: Buffer) => log(c.toString()));
   child.stdout.resume();
   child.stdin.on('error', () => {}); // EPIPE when ffmpeg died first: reported through the exit code

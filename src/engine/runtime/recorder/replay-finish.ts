@@ -44,7 +44,28 @@ export async function finishReplay(o: { rawPath: string; finalPath: string; mark
     await fsp.writeFile(cmds, cursorCommands(o.marks));
     extra.push(png, cmds);
     const graph = `[0:v]setpts=PTS-STARTPTS,sendcmd=f='${cmds.replace(/'/g, '')}'[b];[b][1:v]overlay@cursor=x=${OFF}:y=${OFF}:eval=frame,format=yuv420p[v]`;
-    args = ['-i', o.rawPath, '-i', png, '-filter_complex', graph, '-map', '[v]', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-movflags', '+faststart', '-f', 'mp4', '-y', tmp];
+    args = [
+      '-i',
+      o.rawPath,
+      '-i',
+      png,
+      '-filter_complex',
+      graph,
+      '-map',
+      '[v]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '26',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-y',
+      tmp,
+    ];
   } else {
     args = ['-i', o.rawPath, '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', '-y', tmp];
   }

@@ -57,10 +57,15 @@ export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<strin
   const bin = findBwrap(env);
   if (!bin) return Promise.resolve(null);
   probe ??= new Promise((resolve) => {
-    execFile(bin, ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--', 'true'], { timeout: 30_000 }, (err, _out, stderr) => {
-      if (err) probeError = `${bin} does not start a sandbox here: ${String(stderr || err.message).trim()}`;
-      resolve(err ? null : bin);
-    });
+    execFile(
+      bin,
+      ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--', 'true'],
+      { timeout: 30_000 },
+      (err, _out, stderr) => {
+        if (err) probeError = `${bin} does not start a sandbox here: ${String(stderr || err.message).trim()}`;
+        resolve(err ? null : bin);
+      },
+    );
   });
   return probe;
 }
@@ -68,9 +73,11 @@ export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<strin
 /** Why bubblewrap cannot be used here, or undefined when it can. */
 export async function bwrapUnavailableReason(env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   if (await usableBwrap(env)) return undefined;
-  return process.platform !== 'linux' ? `bubblewrap does not exist on ${process.platform}`
-    : env.BROWSERDECK_NO_BWRAP === '1' ? 'BROWSERDECK_NO_BWRAP=1'
-    : (probeError ?? 'bwrap is not installed');
+  return process.platform !== 'linux'
+    ? `bubblewrap does not exist on ${process.platform}`
+    : env.BROWSERDECK_NO_BWRAP === '1'
+      ? 'BROWSERDECK_NO_BWRAP=1'
+      : (probeError ?? 'bwrap is not installed');
 }
 
 /** Why sandboxing is off (for the start-up warning), or undefined when it is on. */
@@ -137,7 +144,11 @@ export function runtimeEnv(): Record<string, string> {
  * deletes, and hands to bwrap (`--args 4`); bwrap starts with PATH only. `--clearenv` comes first
  * in the private options. `cleanup` removes the file should the shell never have run.
  */
-export async function bwrapWithPrivateArgs(bwrap: string, env: Record<string, string>, args: string[]): Promise<{ file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> }> {
+export async function bwrapWithPrivateArgs(
+  bwrap: string,
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const privateArgs = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
   const argsFile = path.join(os.tmpdir(), `bd-bwrap-args-${randomUUID()}`);
   await fsp.writeFile(argsFile, privateArgs.map((a) => `${a}\0`).join(''), { mode: 0o600, flag: 'wx' });

@@ -72,7 +72,8 @@ export class SessionJail {
   async prepare(): Promise<void> {
     await prepareJailRoot(this.dirs.root);
     let base = this.sessionDir;
-    if (Buffer.byteLength(path.join(base, 'jail', 'devtools.sock')) > MAX_SOCKET_PATH) base = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
+    if (Buffer.byteLength(path.join(base, 'jail', 'devtools.sock')) > MAX_SOCKET_PATH)
+      base = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
     this.base = base;
     await fs.mkdir(this.sockDir, { recursive: true, mode: 0o700 });
     this.egress = this.config.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false }));
@@ -117,7 +118,14 @@ export class SessionJail {
     };
   }
 
-  async launch(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void; signal?: AbortSignal }): Promise<LaunchedBrowser> {
+  async launch(o: {
+    executable: string;
+    args: string[];
+    extensionsDir: string;
+    display?: string;
+    onOutput: (chunk: string) => void;
+    signal?: AbortSignal;
+  }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
     try {
       const b = await this.launchOnce({ ...o, args });
@@ -126,12 +134,21 @@ export class SessionJail {
     } catch (err) {
       if (chromiumSandbox !== 'unknown' || !/No usable sandbox/i.test((err as Error).message)) throw err;
       chromiumSandbox = 'off';
-      this.log("Chromium's own sandbox cannot start inside the jail on this kernel (no nested user namespaces): browsers run with --no-sandbox inside the jail");
+      this.log(
+        "Chromium's own sandbox cannot start inside the jail on this kernel (no nested user namespaces): browsers run with --no-sandbox inside the jail",
+      );
       return this.launch(o);
     }
   }
 
-  private async launchOnce(o: { executable: string; args: string[]; extensionsDir: string; display?: string; onOutput: (chunk: string) => void; signal?: AbortSignal }): Promise<LaunchedBrowser> {
+  private async launchOnce(o: {
+    executable: string;
+    args: string[];
+    extensionsDir: string;
+    display?: string;
+    onOutput: (chunk: string) => void;
+    signal?: AbortSignal;
+  }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
     // The helper of a previous (crashed) launch left its socket file behind.

@@ -10,7 +10,8 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 export function normalizeClientPath(p: unknown, field = 'path'): string {
   if (typeof p !== 'string' || p.length === 0) throw DomainError.invalidField(field, 'is required');
   if (p.includes('\0')) throw DomainError.invalidField(field, 'must not contain NUL bytes');
-  if (/^[a-zA-Z]:/.test(p) || p.startsWith('\\\\')) throw DomainError.invalidField(field, 'must be an absolute POSIX path inside the session (drive letters are not paths here)');
+  if (/^[a-zA-Z]:/.test(p) || p.startsWith('\\\\'))
+    throw DomainError.invalidField(field, 'must be an absolute POSIX path inside the session (drive letters are not paths here)');
   if (!p.startsWith('/')) throw DomainError.invalidField(field, 'must be an absolute path starting with /');
   if (p.length > 4096) throw DomainError.invalidField(field, 'is too long');
   const segments = p.split('/');

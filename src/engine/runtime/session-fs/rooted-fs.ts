@@ -251,7 +251,13 @@ export class RootedFs {
 }
 
 function virtualOfStack(stack: { name: string }[]): string {
-  return '/' + stack.slice(1).map((s) => s.name).join('/');
+  return (
+    '/' +
+    stack
+      .slice(1)
+      .map((s) => s.name)
+      .join('/')
+  );
 }
 
 /** Runs `fn` with a fresh view of the root and releases every descriptor afterwards. */

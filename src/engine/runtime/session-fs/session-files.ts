@@ -21,7 +21,13 @@ export async function openFileForRead(root: string, clientPath: unknown): Promis
 }
 
 /** Streams `body` into a file; `mode` applies to new files and whenever the caller gave one. */
-export async function writeFileFromStream(root: string, clientPath: unknown, body: Readable | Buffer | string | undefined, mode: number, modeGiven: boolean): Promise<void> {
+export async function writeFileFromStream(
+  root: string,
+  clientPath: unknown,
+  body: Readable | Buffer | string | undefined,
+  mode: number,
+  modeGiven: boolean,
+): Promise<void> {
   const virtual = normalizeClientPath(clientPath);
   const { handle, created } = await withRoot(root, (r) => r.openForWrite(virtual, mode));
   try {
@@ -110,7 +116,8 @@ export async function movePath(root: string, srcPath: unknown, destPath: unknown
     try {
       dest = await r.resolve(destPath, { followLeaf: false, field: 'dest_path' });
     } catch (err) {
-      if (err instanceof DomainError && err.status === 404) throw new DomainError(404, 'not_found', `the parent directory of ${normalizeClientPath(destPath, 'dest_path')} does not exist`);
+      if (err instanceof DomainError && err.status === 404)
+        throw new DomainError(404, 'not_found', `the parent directory of ${normalizeClientPath(destPath, 'dest_path')} does not exist`);
       throw err;
     }
     if (src.name === '' || dest.name === '') throw new DomainError(400, 'invalid_request', 'the session root cannot be moved or replaced');
@@ -133,7 +140,8 @@ export async function setPermissions(root: string, clientPath: unknown, mode: nu
         await fsp.chown(p.leaf.path, uid, gid);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EPERM' || code === 'EACCES') throw new DomainError(403, 'chown_not_permitted', 'changing the owner or group is not permitted for this engine (it does not run as root)');
+        if (code === 'EPERM' || code === 'EACCES')
+          throw new DomainError(403, 'chown_not_permitted', 'changing the owner or group is not permitted for this engine (it does not run as root)');
         throw err;
       }
     }

@@ -65,7 +65,10 @@ export async function zipDirectory(root: string, clientPath: unknown): Promise<R
     }
     const entryPath = virtual === '/' ? `/${item.rel}` : `${virtual}/${item.rel}`;
     zip.addReadStreamLazy(item.rel, { mtime: item.mtime, mode: item.mode }, (cb) => {
-      openEntry(root, entryPath).then((stream) => cb(null, stream), () => cb(null, Readable.from([])));
+      openEntry(root, entryPath).then(
+        (stream) => cb(null, stream),
+        () => cb(null, Readable.from([])),
+      );
     });
   }
   zip.end();

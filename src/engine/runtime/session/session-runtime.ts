@@ -186,7 +186,9 @@ export class SessionRuntime implements SessionHandle {
       if (needsXvfb(this.headless, this.spec.env)) {
         const size = { width: this.viewport.width, height: this.viewport.height };
         const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
-        this.xvfb = this.jail ? await this.jail.startXvfb(size, onOutput, deadline) : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput, signal: deadline });
+        this.xvfb = this.jail
+          ? await this.jail.startXvfb(size, onOutput, deadline)
+          : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput, signal: deadline });
         this.display = this.xvfb.display;
       }
       deadline?.throwIfAborted();
@@ -239,7 +241,13 @@ export class SessionRuntime implements SessionHandle {
     }
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     // Downloads land in the session's filesystem, where /fs can read them.
-    const downloads = b.control.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: jail ? jail.browserPath(this.dirs.downloads) : this.dirs.downloads, eventsEnabled: true }).catch(() => {});
+    const downloads = b.control
+      .send('Browser.setDownloadBehavior', {
+        behavior: 'allow',
+        downloadPath: jail ? jail.browserPath(this.dirs.downloads) : this.dirs.downloads,
+        eventsEnabled: true,
+      })
+      .catch(() => {});
     if (o.headless) {
       this.windows?.stop();
       this.windows = new HeadlessWindows(b.control, () => this.viewport, this.frameKey);
@@ -406,7 +414,9 @@ export class SessionRuntime implements SessionHandle {
 
   onEnd(fn: () => void | Promise<void>): void {
     if (this.ended) {
-      void Promise.resolve().then(fn).catch(() => {});
+      void Promise.resolve()
+        .then(fn)
+        .catch(() => {});
       return;
     }
     this.endHooks.push(fn);

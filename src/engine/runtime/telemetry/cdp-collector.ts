@@ -33,7 +33,19 @@ export function watchesPageLoads(s: Pick<CategorySwitches, (typeof PAGE_LOAD_CAT
  */
 const FIRST_TAB_WAIT_MS = 2_000;
 
-const PAGE_EVENTS = ['Runtime.consoleAPICalled', 'Runtime.exceptionThrown', 'Runtime.bindingCalled', 'Network.requestWillBeSent', 'Network.responseReceived', 'Network.loadingFinished', 'Network.loadingFailed', 'Page.frameNavigated', 'Page.domContentEventFired', 'Page.loadEventFired', 'PerformanceTimeline.timelineEventAdded'];
+const PAGE_EVENTS = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Runtime.bindingCalled',
+  'Network.requestWillBeSent',
+  'Network.responseReceived',
+  'Network.loadingFinished',
+  'Network.loadingFailed',
+  'Page.frameNavigated',
+  'Page.domContentEventFired',
+  'Page.loadEventFired',
+  'PerformanceTimeline.timelineEventAdded',
+];
 
 interface Attached {
   tracker: PageTracker;
@@ -122,7 +134,10 @@ export class CdpCollector {
     conn.on('Target.targetCreated', (p) => {
       const t = p.targetInfo as { targetId: string; type: string; url: string; title: string; openerId?: string };
       if (discovering || t.type !== 'page') return;
-      this.tel.emit('page', 'page_tab_opened', { source: { kind: 'cdp', event: 'Target.targetCreated' }, data: { target_id: t.targetId, target_type: 'page', url: t.url, title: t.title, opener_id: t.openerId } });
+      this.tel.emit('page', 'page_tab_opened', {
+        source: { kind: 'cdp', event: 'Target.targetCreated' },
+        data: { target_id: t.targetId, target_type: 'page', url: t.url, title: t.title, opener_id: t.openerId },
+      });
     });
     conn.on('Target.attachedToTarget', (p, parent) => {
       const info = p.targetInfo as { targetId: string; type: string; url: string };
@@ -223,9 +238,17 @@ export class CdpCollector {
     const newest = [...this.pages.keys()].at(-1);
     if (!conn || !newest) return;
     try {
-      const r = await conn.send<{ data: string }>('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }, { sessionId: newest, timeoutMs: 10_000 });
+      const r = await conn.send<{ data: string }>(
+        'Page.captureScreenshot',
+        { format: 'png', optimizeForSpeed: true },
+        { sessionId: newest, timeoutMs: 10_000 },
+      );
       const tooBig = r.data.length > LIMITS.png;
-      this.tel.emit('screenshot', 'monitor_screenshot', { source: { kind: 'cdp', event: 'Page.captureScreenshot' }, data: tooBig ? {} : { png: r.data }, stringLimits: { png: LIMITS.png } });
+      this.tel.emit('screenshot', 'monitor_screenshot', {
+        source: { kind: 'cdp', event: 'Page.captureScreenshot' },
+        data: tooBig ? {} : { png: r.data },
+        stringLimits: { png: LIMITS.png },
+      });
     } catch {
       /* page busy or gone: the next tick tries again */
     }

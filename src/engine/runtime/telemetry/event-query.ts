@@ -31,7 +31,8 @@ export function parseCategories(values: string[] | undefined): Set<EventCategory
   for (const v of values.flatMap((x) => x.split(','))) {
     const c = v.trim();
     if (!c) continue;
-    if (!(EVENT_CATEGORIES as readonly string[]).includes(c)) throw DomainError.invalidField('category', `unknown category '${c.slice(0, 40)}'; one of ${EVENT_CATEGORIES.join(', ')}`);
+    if (!(EVENT_CATEGORIES as readonly string[]).includes(c))
+      throw DomainError.invalidField('category', `unknown category '${c.slice(0, 40)}'; one of ${EVENT_CATEGORIES.join(', ')}`);
     out.add(c as EventCategory);
   }
   return out.size ? out : undefined;
@@ -40,7 +41,8 @@ export function parseCategories(values: string[] | undefined): Set<EventCategory
 /** One page plus the cursor for the next (0 = last page). */
 export function queryEvents(all: TelemetryEnvelope[], q: EventQuery, nowMs: number): { items: TelemetryEnvelope[]; hasMore: boolean; nextOffset: number } {
   const order = q.order ?? 'asc';
-  if (order === 'desc' && q.since !== undefined) throw DomainError.badRequest('order=desc cannot be combined with since', [{ code: 'invalid_field', message: 'since: not allowed with order=desc' }]);
+  if (order === 'desc' && q.since !== undefined)
+    throw DomainError.badRequest('order=desc cannot be combined with since', [{ code: 'invalid_field', message: 'since: not allowed with order=desc' }]);
   const cats = parseCategories(q.category);
   const untilUs = q.until !== undefined ? parseInstant('until', q.until, nowMs) * 1000 : Infinity;
   const sinceUs = q.offset === undefined && order === 'asc' ? parseInstant('since', q.since ?? '5m', nowMs) * 1000 : -Infinity;

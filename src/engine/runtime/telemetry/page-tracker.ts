@@ -43,7 +43,14 @@ export class PageTracker {
   ) {}
 
   private ctx(): Record<string, unknown> {
-    return { target_id: this.targetId, target_type: 'page', frame_id: this.frameId, loader_id: this.loaderId, nav_seq: this.navSeq, url: this.url || undefined };
+    return {
+      target_id: this.targetId,
+      target_type: 'page',
+      frame_id: this.frameId,
+      loader_id: this.loaderId,
+      nav_seq: this.navSeq,
+      url: this.url || undefined,
+    };
   }
 
   private emit(category: EventCategory, type: string, event: string, data: Record<string, unknown>, limits?: Record<string, number>): void {
@@ -62,7 +69,15 @@ export class PageTracker {
       case 'Runtime.exceptionThrown': {
         const d = p.exceptionDetails ?? {};
         const text = d.exception?.description ?? d.text ?? 'Uncaught exception';
-        this.emit('console', 'console_error', method, { ...this.ctx(), level: 'error', text, line: d.lineNumber, column: d.columnNumber, source_url: d.url, stack_trace: d.stackTrace });
+        this.emit('console', 'console_error', method, {
+          ...this.ctx(),
+          level: 'error',
+          text,
+          line: d.lineNumber,
+          column: d.columnNumber,
+          source_url: d.url,
+          stack_trace: d.stackTrace,
+        });
         return;
       }
       case 'Runtime.bindingCalled':
@@ -70,26 +85,38 @@ export class PageTracker {
         return;
       case 'Network.requestWillBeSent':
         this.requestStarted(p.requestId);
-        this.emit('network', 'network_request', method, {
-          ...this.ctx(),
-          request_id: p.requestId,
-          method: p.request?.method,
-          headers: p.request?.headers,
-          post_data: p.request?.postData,
-          document_url: p.documentURL,
-          resource_type: p.type,
-          initiator_type: p.initiator?.type,
-          is_redirect: !!p.redirectResponse,
-          redirect_url: p.redirectResponse ? p.request?.url : undefined,
-          url: p.request?.url,
-        }, { post_data: LIMITS.body });
+        this.emit(
+          'network',
+          'network_request',
+          method,
+          {
+            ...this.ctx(),
+            request_id: p.requestId,
+            method: p.request?.method,
+            headers: p.request?.headers,
+            post_data: p.request?.postData,
+            document_url: p.documentURL,
+            resource_type: p.type,
+            initiator_type: p.initiator?.type,
+            is_redirect: !!p.redirectResponse,
+            redirect_url: p.redirectResponse ? p.request?.url : undefined,
+            url: p.request?.url,
+          },
+          { post_data: LIMITS.body },
+        );
         return;
       case 'Network.responseReceived': {
         // A jailed browser reaches sites through the engine's egress proxy; the proxy's own
         // failure answer is the network failure the browser would have seen connecting itself.
         const netError = proxyNetError(p.response?.headers);
         if (netError) {
-          this.emit('network', 'network_loading_failed', method, { ...this.ctx(), request_id: p.requestId, resource_type: p.type, error_text: netError, canceled: false });
+          this.emit('network', 'network_loading_failed', method, {
+            ...this.ctx(),
+            request_id: p.requestId,
+            resource_type: p.type,
+            error_text: netError,
+            canceled: false,
+          });
           return;
         }
         this.emit('network', 'network_response', method, {
@@ -109,7 +136,13 @@ export class PageTracker {
         return;
       case 'Network.loadingFailed':
         this.requestEnded(p.requestId);
-        this.emit('network', 'network_loading_failed', method, { ...this.ctx(), request_id: p.requestId, resource_type: p.type, error_text: p.errorText, canceled: p.canceled });
+        this.emit('network', 'network_loading_failed', method, {
+          ...this.ctx(),
+          request_id: p.requestId,
+          resource_type: p.type,
+          error_text: p.errorText,
+          canceled: p.canceled,
+        });
         return;
       case 'Page.frameNavigated': {
         const f = p.frame ?? {};
@@ -135,11 +168,22 @@ export class PageTracker {
   private onTimeline(e: Record<string, any>): void {
     if (e.type === 'layout-shift') {
       const s = e.layoutShiftDetails ?? {};
-      this.emit('page', 'page_layout_shift', 'PerformanceTimeline.timelineEventAdded', { ...this.ctx(), source_frame_id: e.frameId, time: e.time, duration: e.duration, layout_shift_details: { value: s.value, had_recent_input: s.hadRecentInput } });
+      this.emit('page', 'page_layout_shift', 'PerformanceTimeline.timelineEventAdded', {
+        ...this.ctx(),
+        source_frame_id: e.frameId,
+        time: e.time,
+        duration: e.duration,
+        layout_shift_details: { value: s.value, had_recent_input: s.hadRecentInput },
+      });
       if (this.loaded && !this.layoutSettled) this.armLayout();
     } else if (e.type === 'largest-contentful-paint') {
       const l = e.lcpDetails ?? {};
-      this.emit('page', 'page_lcp', 'PerformanceTimeline.timelineEventAdded', { ...this.ctx(), source_frame_id: e.frameId, time: e.time, lcp_details: { render_time: l.renderTime, load_time: l.loadTime, size: l.size, element_id: l.elementId, url: l.url, node_id: l.nodeId } });
+      this.emit('page', 'page_lcp', 'PerformanceTimeline.timelineEventAdded', {
+        ...this.ctx(),
+        source_frame_id: e.frameId,
+        time: e.time,
+        lcp_details: { render_time: l.renderTime, load_time: l.loadTime, size: l.size, element_id: l.elementId, url: l.url, node_id: l.nodeId },
+      });
     }
   }
 
@@ -155,7 +199,12 @@ export class PageTracker {
       this.emit('interaction', m.type, 'Runtime.bindingCalled', { ...this.ctx(), ...data });
     } else if (m.type === 'captcha_detected' && !this.captcha) {
       this.captcha = { kind: String(data.captcha_type ?? 'other'), sinceMs: this.now(), host: data.website_host as string, path: data.website_path as string };
-      this.emit('captcha', 'captcha_detected', 'Runtime.bindingCalled', { ...this.ctx(), captcha_type: this.captcha.kind, website_host: this.captcha.host, website_path: this.captcha.path });
+      this.emit('captcha', 'captcha_detected', 'Runtime.bindingCalled', {
+        ...this.ctx(),
+        captcha_type: this.captcha.kind,
+        website_host: this.captcha.host,
+        website_path: this.captcha.path,
+      });
     } else if (m.type === 'captcha_solved') {
       this.finishCaptcha('success');
     }
@@ -166,7 +215,13 @@ export class PageTracker {
     const c = this.captcha;
     if (!c) return;
     this.captcha = undefined;
-    this.emit('captcha', 'captcha_solve_result', 'Runtime.bindingCalled', { captcha_type: c.kind, status, duration_ms: Math.max(0, Math.round(this.now() - c.sinceMs)), website_host: c.host, website_path: c.path });
+    this.emit('captcha', 'captcha_solve_result', 'Runtime.bindingCalled', {
+      captcha_type: c.kind,
+      status,
+      duration_ms: Math.max(0, Math.round(this.now() - c.sinceMs)),
+      website_host: c.host,
+      website_path: c.path,
+    });
   }
 
   private onNavigated(frameId: string, loaderId: string, url: string): void {

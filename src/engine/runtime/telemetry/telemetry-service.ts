@@ -72,7 +72,8 @@ export class TelemetryService {
     });
     handle.onEnd(() => {
       const reason = String((handle.signal.reason as Error | undefined)?.message ?? '');
-      if (reason.includes('browser_crashed')) tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'gave_up', service_name: 'browser', pid } });
+      if (reason.includes('browser_crashed'))
+        tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'gave_up', service_name: 'browser', pid } });
       offUpdate();
       offRestart();
       collector.close();
@@ -93,7 +94,10 @@ export class TelemetryService {
       case 'cdp_connect':
         return void this.emit(s.sessionId, 'connection', 'cdp_connect', { source: { ...src, metadata: { connection_id: String(s.connectionId) } } });
       case 'cdp_disconnect':
-        return void this.emit(s.sessionId, 'connection', 'cdp_disconnect', { source: { ...src, metadata: { connection_id: String(s.connectionId) } }, data: { duration_ms: s.durationMs, message_count: s.messageCount, reason: s.reason } });
+        return void this.emit(s.sessionId, 'connection', 'cdp_disconnect', {
+          source: { ...src, metadata: { connection_id: String(s.connectionId) } },
+          data: { duration_ms: s.durationMs, message_count: s.messageCount, reason: s.reason },
+        });
       case 'live_view_connect':
         return void this.emit(s.sessionId, 'connection', 'live_view_connect', { source: src, data: { session_id: s.sessionId } });
       case 'live_view_disconnect':

@@ -28,6 +28,7 @@ export async function saveFilePart(stream: Readable, file: string): Promise<{ sh
 export function multipartError(err: unknown, tooLarge: string): unknown {
   const e = err as { code?: string; statusCode?: number; message?: string };
   if (e.code === 'FST_REQ_FILE_TOO_LARGE') return new DomainError(413, 'payload_too_large', tooLarge);
-  if (!(err instanceof DomainError) && e.statusCode && e.statusCode < 500) return new DomainError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
+  if (!(err instanceof DomainError) && e.statusCode && e.statusCode < 500)
+    return new DomainError(e.statusCode, 'invalid_request', e.message ?? 'invalid multipart body');
   return err;
 }

@@ -43,7 +43,10 @@ export class ChromedriverUnavailable extends Error {}
 
 /** The chromedriver binary (Debian's `chromium-driver`), or undefined. */
 export function findChromedriver(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const fromPath = (env.PATH ?? '').split(':').filter(Boolean).map((d) => path.join(d, 'chromedriver'));
+  const fromPath = (env.PATH ?? '')
+    .split(':')
+    .filter(Boolean)
+    .map((d) => path.join(d, 'chromedriver'));
   return [...CANDIDATES, ...fromPath].find((p) => {
     try {
       fs.accessSync(p, fs.constants.X_OK);
@@ -191,7 +194,13 @@ async function kill(child: ChildProcess): Promise<void> {
   await closed;
 }
 
-function send(to: { socketPath: string } | { host: string; port: number }, method: string, p: string, body: Buffer | undefined, signal: AbortSignal): Promise<ChromedriverAnswer> {
+function send(
+  to: { socketPath: string } | { host: string; port: number },
+  method: string,
+  p: string,
+  body: Buffer | undefined,
+  signal: AbortSignal,
+): Promise<ChromedriverAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { host: 'localhost' };
     if (body) Object.assign(headers, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });

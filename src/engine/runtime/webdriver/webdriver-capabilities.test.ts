@@ -7,17 +7,29 @@ const escape = { binary: '/bin/sh', args: ['--remote-debugging-port=1'], extensi
 describe('newSessionRequest', () => {
   it('forces goog:chromeOptions to the debugger address everywhere and keeps W3C capabilities', () => {
     const r = newSessionRequest(
-      { capabilities: { alwaysMatch: { 'goog:chromeOptions': escape, pageLoadStrategy: 'eager', timeouts: { script: 5 } }, firstMatch: [{ 'goog:chromeOptions': escape, browserName: 'chrome' }, { acceptInsecureCerts: true }] }, desiredCapabilities: { 'goog:chromeOptions': escape } },
+      {
+        capabilities: {
+          alwaysMatch: { 'goog:chromeOptions': escape, pageLoadStrategy: 'eager', timeouts: { script: 5 } },
+          firstMatch: [{ 'goog:chromeOptions': escape, browserName: 'chrome' }, { acceptInsecureCerts: true }],
+        },
+        desiredCapabilities: { 'goog:chromeOptions': escape },
+      },
       '127.0.0.1:9222',
     );
     expect(r.body).toEqual({
-      capabilities: { alwaysMatch: { pageLoadStrategy: 'eager', timeouts: { script: 5 }, 'goog:chromeOptions': { debuggerAddress: '127.0.0.1:9222' } }, firstMatch: [{}, { acceptInsecureCerts: true }] },
+      capabilities: {
+        alwaysMatch: { pageLoadStrategy: 'eager', timeouts: { script: 5 }, 'goog:chromeOptions': { debuggerAddress: '127.0.0.1:9222' } },
+        firstMatch: [{}, { acceptInsecureCerts: true }],
+      },
     });
     expect(r.bidi).toBe(false);
   });
 
   it('notes webSocketUrl: true (alwaysMatch or firstMatch) without passing it on', () => {
-    expect(newSessionRequest({ capabilities: { alwaysMatch: { webSocketUrl: true } } }, 'a:1')).toEqual({ body: { capabilities: { alwaysMatch: { 'goog:chromeOptions': { debuggerAddress: 'a:1' } } } }, bidi: true });
+    expect(newSessionRequest({ capabilities: { alwaysMatch: { webSocketUrl: true } } }, 'a:1')).toEqual({
+      body: { capabilities: { alwaysMatch: { 'goog:chromeOptions': { debuggerAddress: 'a:1' } } } },
+      bidi: true,
+    });
     expect(newSessionRequest({ capabilities: { firstMatch: [{ webSocketUrl: true }] } }, 'a:1').bidi).toBe(true);
   });
 
@@ -30,8 +42,23 @@ describe('newSessionRequest', () => {
 
 describe('publicCapabilities', () => {
   it('removes the inside addresses and names the engine BiDi URL when asked for', () => {
-    const answer = { value: { sessionId: 's', capabilities: { browserName: 'chrome', 'goog:chromeOptions': { debuggerAddress: '127.0.0.1:9222' }, webSocketUrl: 'ws://localhost:9515/session/s', chrome: { chromedriverVersion: '1', userDataDir: '/tmp/x' } } } };
-    expect(publicCapabilities(answer, 'ws://engine/browsers/b/webdriver?jwt=t')).toEqual({ value: { sessionId: 's', capabilities: { browserName: 'chrome', webSocketUrl: 'ws://engine/browsers/b/webdriver?jwt=t', chrome: { chromedriverVersion: '1' } } } });
+    const answer = {
+      value: {
+        sessionId: 's',
+        capabilities: {
+          browserName: 'chrome',
+          'goog:chromeOptions': { debuggerAddress: '127.0.0.1:9222' },
+          webSocketUrl: 'ws://localhost:9515/session/s',
+          chrome: { chromedriverVersion: '1', userDataDir: '/tmp/x' },
+        },
+      },
+    };
+    expect(publicCapabilities(answer, 'ws://engine/browsers/b/webdriver?jwt=t')).toEqual({
+      value: {
+        sessionId: 's',
+        capabilities: { browserName: 'chrome', webSocketUrl: 'ws://engine/browsers/b/webdriver?jwt=t', chrome: { chromedriverVersion: '1' } },
+      },
+    });
     expect(JSON.stringify(publicCapabilities(structuredClone(answer), undefined))).not.toMatch(/9222|9515|webSocketUrl|userDataDir/);
   });
 
@@ -43,7 +70,12 @@ describe('publicCapabilities', () => {
 
 describe('withErrorObject', () => {
   it('adds code, message and details to a W3C error and leaves other answers alone', () => {
-    expect(withErrorObject({ value: { error: 'no such element', message: 'no such element: #x', stacktrace: '' } })).toEqual({ value: { error: 'no such element', message: 'no such element: #x', stacktrace: '' }, code: 'no_such_element', message: 'no such element: #x', details: [] });
+    expect(withErrorObject({ value: { error: 'no such element', message: 'no such element: #x', stacktrace: '' } })).toEqual({
+      value: { error: 'no such element', message: 'no such element: #x', stacktrace: '' },
+      code: 'no_such_element',
+      message: 'no such element: #x',
+      details: [],
+    });
     expect(withErrorObject({ value: { error: 'unknown command' } })).toMatchObject({ code: 'unknown_command', message: 'unknown command' });
     for (const a of [{ value: null }, { value: 'x' }, [1], 'text', null]) expect(withErrorObject(a)).toEqual(a);
   });

@@ -43,11 +43,17 @@ export interface UnzipResult {
  * `file`); exceeding `limits` answers 413 `archive_too_large`; `prepare` runs once the archive
  * has opened (so a file that is not a zip creates nothing).
  */
-export async function unzipSafely(zipFile: string, target: UnzipTarget, opts: { field: string; limits?: UnzipLimits; prepare?: () => Promise<void> }): Promise<UnzipResult> {
+export async function unzipSafely(
+  zipFile: string,
+  target: UnzipTarget,
+  opts: { field: string; limits?: UnzipLimits; prepare?: () => Promise<void> },
+): Promise<UnzipResult> {
   const limits = opts.limits ?? { entries: Infinity, bytes: Infinity };
   let zip: yauzl.ZipFile;
   try {
-    zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(zipFile, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))));
+    zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      yauzl.open(zipFile, { lazyEntries: true, autoClose: true }, (err, z) => (err ? reject(err) : resolve(z))),
+    );
   } catch (err) {
     throw new DomainError(400, 'invalid_zip', `${opts.field} is not a valid zip archive: ${(err as Error).message}`);
   }
@@ -59,7 +65,10 @@ export async function unzipSafely(zipFile: string, target: UnzipTarget, opts: { 
       zip.on('error', (err) => reject(new DomainError(400, 'invalid_zip', `${opts.field} could not be read as a zip archive: ${err.message}`)));
       zip.on('end', () => resolve());
       zip.on('entry', (entry: yauzl.Entry) => {
-        const work = ++entries > limits.entries ? Promise.reject(new DomainError(413, 'archive_too_large', `the archive has more than ${limits.entries} entries`)) : extractEntry(zip, entry, target, result, limits);
+        const work =
+          ++entries > limits.entries
+            ? Promise.reject(new DomainError(413, 'archive_too_large', `the archive has more than ${limits.entries} entries`))
+            : extractEntry(zip, entry, target, result, limits);
         work.then(
           () => zip.readEntry(),
           (err) => {
@@ -81,7 +90,11 @@ export async function unzipSafely(zipFile: string, target: UnzipTarget, opts: { 
  * extensions need. Every entry is resolved against `root` again; files are created exclusively
  * (`wx`), so a duplicate entry fails. `onFile` sees each file entry's name (e.g. to find a manifest).
  */
-export async function unzipIntoDirectory(zipFile: string, root: string, opts: { field: string; limits?: UnzipLimits; onFile?: (name: string) => void }): Promise<UnzipResult> {
+export async function unzipIntoDirectory(
+  zipFile: string,
+  root: string,
+  opts: { field: string; limits?: UnzipLimits; onFile?: (name: string) => void },
+): Promise<UnzipResult> {
   const inside = (name: string) => {
     const target = path.resolve(root, name);
     const rel = path.relative(root, target);

@@ -11,14 +11,27 @@ import { nameKey } from '../../../shared/name-key.js';
 export function orgKeysMigration(_dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('api_keys').addColumn('name_key', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('api_keys')
+        .addColumn('name_key', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await db.schema.alterTable('api_keys').addColumn('lifetime_days', 'integer').execute();
       // Backfill in JS: SQL lower() does not fold accents (and in SQLite not even non-ASCII case).
       const rows = await db.selectFrom('api_keys').select(['id', 'name']).execute();
       for (const r of rows as Array<{ id: string; name: string }>) {
-        await db.updateTable('api_keys').set({ name_key: nameKey(r.name) }).where('id', '=', r.id).execute();
+        await db
+          .updateTable('api_keys')
+          .set({ name_key: nameKey(r.name) })
+          .where('id', '=', r.id)
+          .execute();
       }
-      await db.schema.createIndex('projects_org_live_name').on('projects').columns(['org_id', 'name_key']).unique().where(sql.ref('deleted_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('projects_org_live_name')
+        .on('projects')
+        .columns(['org_id', 'name_key'])
+        .unique()
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex('projects_org_live_name').execute();

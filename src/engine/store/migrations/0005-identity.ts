@@ -76,7 +76,12 @@ export function identityMigration(_dialect: DialectName): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('auth_connections_profile_domain').on('auth_connections').columns(['project_id', 'profile_name', 'domain']).unique().execute();
+      await db.schema
+        .createIndex('auth_connections_profile_domain')
+        .on('auth_connections')
+        .columns(['project_id', 'profile_name', 'domain'])
+        .unique()
+        .execute();
 
       await db.schema
         .createTable('auth_timeline')

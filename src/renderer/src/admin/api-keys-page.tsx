@@ -14,7 +14,15 @@ import { errorMessage } from '../transport/transport';
 
 const optInt = (v: string): number | null => (v.trim() === '' ? null : Number(v));
 
-function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (k: CreatedApiKey) => void }): React.JSX.Element | null {
+function CreateKeyDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (k: CreatedApiKey) => void;
+}): React.JSX.Element | null {
   const projects = useProjects((s) => s.items);
   const [form, setForm] = useState({ name: '', days: '', project: '' });
   const [busy, setBusy] = useState(false);
@@ -85,7 +93,15 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   );
 }
 
-function RotateDialog({ apiKey, onClose, onRotated }: { apiKey: ApiKey | null; onClose: () => void; onRotated: (k: CreatedApiKey) => void }): React.JSX.Element | null {
+function RotateDialog({
+  apiKey,
+  onClose,
+  onRotated,
+}: {
+  apiKey: ApiKey | null;
+  onClose: () => void;
+  onRotated: (k: CreatedApiKey) => void;
+}): React.JSX.Element | null {
   const [form, setForm] = useState({ days: '', grace: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -162,16 +178,27 @@ export function ApiKeysPage(): React.JSX.Element {
         }
       />
       <div className="toolbar">
-        <input type="search" data-search aria-label="Search keys" placeholder="Search name, creator, project, key prefix  ( / )" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
+        <input
+          type="search"
+          data-search
+          aria-label="Search keys"
+          placeholder="Search name, creator, project, key prefix  ( / )"
+          value={filters.query}
+          onChange={(e) => setFilters({ query: e.target.value })}
+        />
         <select aria-label="Key status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value as ApiKeyFilters['status'] })}>
           <option value="active">Active</option>
           <option value="deleted">Deleted</option>
           <option value="all">All</option>
         </select>
-        <select aria-label="Sort by" value={`${filters.sort_by}:${filters.sort_direction}`} onChange={(e) => {
-          const [sort_by, sort_direction] = e.target.value.split(':') as [ApiKeyFilters['sort_by'], ApiKeyFilters['sort_direction']];
-          setFilters({ sort_by, sort_direction });
-        }}>
+        <select
+          aria-label="Sort by"
+          value={`${filters.sort_by}:${filters.sort_direction}`}
+          onChange={(e) => {
+            const [sort_by, sort_direction] = e.target.value.split(':') as [ApiKeyFilters['sort_by'], ApiKeyFilters['sort_direction']];
+            setFilters({ sort_by, sort_direction });
+          }}
+        >
           <option value="created_at:desc">Newest first</option>
           <option value="created_at:asc">Oldest first</option>
           <option value="name:asc">Name A–Z</option>
@@ -198,7 +225,8 @@ export function ApiKeysPage(): React.JSX.Element {
               return (
                 <tr key={k.id} className={k.deleted_at ? 'row-muted' : ''}>
                   <td>
-                    <span className="strong">{k.name}</span> {k.deleted_at ? <Badge tone="bad">deleted</Badge> : expired ? <Badge tone="warn">expired</Badge> : null}
+                    <span className="strong">{k.name}</span>{' '}
+                    {k.deleted_at ? <Badge tone="bad">deleted</Badge> : expired ? <Badge tone="warn">expired</Badge> : null}
                   </td>
                   <td className="mono">{k.masked_key}</td>
                   <td>{k.project_name ?? <span className="muted">Organization-wide</span>}</td>

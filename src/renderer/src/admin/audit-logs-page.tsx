@@ -14,7 +14,11 @@ function toLocalInput(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 const fromLocalInput = (v: string): string => new Date(v).toISOString();
-const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (v: string): string[] =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 function statusTone(status: number): 'ok' | 'warn' | 'bad' {
   return status < 400 ? 'ok' : status < 500 ? 'warn' : 'bad';
@@ -44,7 +48,10 @@ export function AuditLogsPage(): React.JSX.Element {
               busy={exporting}
               onClick={() =>
                 void exportAll(format).then((r) => {
-                  if (r.saved) notify(`Exported ${r.bytes.toLocaleString()} bytes in ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}${r.location ? ` to ${r.location}` : ''}`);
+                  if (r.saved)
+                    notify(
+                      `Exported ${r.bytes.toLocaleString()} bytes in ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}${r.location ? ` to ${r.location}` : ''}`,
+                    );
                 }, reportError)
               }
             >
@@ -61,10 +68,18 @@ export function AuditLogsPage(): React.JSX.Element {
         }}
       >
         <Field label="From">
-          <input type="datetime-local" value={toLocalInput(draft.start)} onChange={(e) => e.target.value && setDraft({ ...draft, start: fromLocalInput(e.target.value) })} />
+          <input
+            type="datetime-local"
+            value={toLocalInput(draft.start)}
+            onChange={(e) => e.target.value && setDraft({ ...draft, start: fromLocalInput(e.target.value) })}
+          />
         </Field>
         <Field label="To (exclusive)">
-          <input type="datetime-local" value={toLocalInput(draft.end)} onChange={(e) => e.target.value && setDraft({ ...draft, end: fromLocalInput(e.target.value) })} />
+          <input
+            type="datetime-local"
+            value={toLocalInput(draft.end)}
+            onChange={(e) => e.target.value && setDraft({ ...draft, end: fromLocalInput(e.target.value) })}
+          />
         </Field>
         <Field label="Search" hint="Path, user id, email, client IP or status.">
           <input type="search" data-search value={draft.search} onChange={(e) => setDraft({ ...draft, search: e.target.value })} />
@@ -101,7 +116,9 @@ export function AuditLogsPage(): React.JSX.Element {
         </div>
       </form>
       {error ? <ErrorBanner message={error} onRetry={() => void search(current())} /> : null}
-      {loaded && !entries.length && !error ? <EmptyState title="No audit entries in this window">Widen the time range or clear filters. Every API request made from now on appears here.</EmptyState> : null}
+      {loaded && !entries.length && !error ? (
+        <EmptyState title="No audit entries in this window">Widen the time range or clear filters. Every API request made from now on appears here.</EmptyState>
+      ) : null}
       {entries.length ? (
         <table className="table audit">
           <thead>

@@ -100,7 +100,14 @@ export function ProjectsPage(): React.JSX.Element {
           Create project
         </Button>
         <span className="spacer" />
-        <input type="search" data-search aria-label="Search projects" placeholder="Search  ( / )" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
+        <input
+          type="search"
+          data-search
+          aria-label="Search projects"
+          placeholder="Search  ( / )"
+          value={filters.query}
+          onChange={(e) => setFilters({ query: e.target.value })}
+        />
       </form>
       {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
       {loaded && !items.length && !error ? <EmptyState title="No projects match">Clear the search, or create a project above.</EmptyState> : null}
@@ -128,7 +135,14 @@ export function ProjectsPage(): React.JSX.Element {
                 <td className="row-actions">
                   <Button onClick={() => setRenaming(p)}>Rename</Button>
                   <Button onClick={() => setLimits(p)}>Limits</Button>
-                  <Button onClick={() => void updateProject(p.id, { status: p.status === 'active' ? 'archived' : 'active' }).then((u) => notify(`${u.name} is ${u.status}`), reportError)}>
+                  <Button
+                    onClick={() =>
+                      void updateProject(p.id, { status: p.status === 'active' ? 'archived' : 'active' }).then(
+                        (u) => notify(`${u.name} is ${u.status}`),
+                        reportError,
+                      )
+                    }
+                  >
                     {p.status === 'active' ? 'Archive' : 'Unarchive'}
                   </Button>
                   <Button variant="danger" onClick={() => setDeleting(p)}>

@@ -17,14 +17,20 @@ export const useDeployments = createListStore<DeploymentRow, Record<string, neve
   topic: 'invocations',
   filters: {},
   fetch: async () => {
-    const [deployments, apps] = await Promise.all([transport().request<Deployment[]>('GET', '/deployments', { query: { limit: 50 } }), transport().request<AppVersion[]>('GET', '/apps', { query: { limit: 100 } })]);
+    const [deployments, apps] = await Promise.all([
+      transport().request<Deployment[]>('GET', '/deployments', { query: { limit: 50 } }),
+      transport().request<AppVersion[]>('GET', '/apps', { query: { limit: 100 } }),
+    ]);
     return deployments.map((d) => ({ ...d, apps: apps.filter((a) => a.deployment === d.id) }));
   },
 });
 
 /** App versions that can be invoked (their deployment is running), for the invoke form. */
 export async function invocableApps(): Promise<AppVersion[]> {
-  const [apps, deployments] = await Promise.all([transport().request<AppVersion[]>('GET', '/apps', { query: { limit: 100 } }), transport().request<Deployment[]>('GET', '/deployments', { query: { limit: 100 } })]);
+  const [apps, deployments] = await Promise.all([
+    transport().request<AppVersion[]>('GET', '/apps', { query: { limit: 100 } }),
+    transport().request<Deployment[]>('GET', '/deployments', { query: { limit: 100 } }),
+  ]);
   const running = new Set(deployments.filter((d) => d.status === 'running').map((d) => d.id));
   return apps.filter((a) => running.has(a.deployment));
 }

@@ -12,7 +12,11 @@ export function DeploymentsCard(): React.JSX.Element {
     <section className="card deployments-card" aria-label="Deployments section">
       <h3>Deployments</h3>
       {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
-      {loaded && !items.length && !error ? <EmptyState title="No deployments">Deploy an app first: upload a zip with POST /deployments (the official client's deployments.create); its actions can then be invoked here.</EmptyState> : null}
+      {loaded && !items.length && !error ? (
+        <EmptyState title="No deployments">
+          Deploy an app first: upload a zip with POST /deployments (the official client's deployments.create); its actions can then be invoked here.
+        </EmptyState>
+      ) : null}
       {items.length ? (
         <table className="table" aria-label="Deployments">
           <thead>

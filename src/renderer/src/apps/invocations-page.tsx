@@ -19,7 +19,10 @@ export type { Invocation };
 export const useInvocations = createListStore<Invocation, { status: string; query: string }>({
   topic: 'invocations',
   filters: { status: '', query: '' },
-  fetch: (f) => transport().request<Invocation[]>('GET', '/invocations', { query: { limit: 100, ...(f.status ? { status: f.status } : {}), ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) =>
+    transport().request<Invocation[]>('GET', '/invocations', {
+      query: { limit: 100, ...(f.status ? { status: f.status } : {}), ...(f.query.trim() ? { query: f.query.trim() } : {}) },
+    }),
 });
 
 const TONE = { queued: 'neutral', running: 'info', succeeded: 'ok', failed: 'bad' } as const;
@@ -44,8 +47,12 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
     setStreaming(true);
     transport()
       .request<{ browsers: Session[] }>('GET', `/invocations/${encodeURIComponent(inv.id)}/browsers`)
-      .then((r) => setBrowsers(r.browsers), (err) => setError(errorMessage(err)));
-    const it = transport().stream(`/invocations/${encodeURIComponent(inv.id)}/events`, { query: { since: '24h' } })[Symbol.asyncIterator]();
+      .then(
+        (r) => setBrowsers(r.browsers),
+        (err) => setError(errorMessage(err)),
+      );
+    const frames = transport().stream(`/invocations/${encodeURIComponent(inv.id)}/events`, { query: { since: '24h' } });
+    const it = frames[Symbol.asyncIterator]();
     let stopped = false;
     void (async () => {
       try {
@@ -54,7 +61,12 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
           if (r.done || stopped) break;
           const e = r.value as { event?: string; timestamp?: string; message?: string; invocation?: Invocation; error?: { message?: string } };
           if (e.event === 'sse_heartbeat') continue;
-          const text = e.event === 'log' ? (e.message ?? '') : e.event === 'invocation_state' ? `[state] ${e.invocation?.status ?? ''}${e.invocation?.status_reason ? `: ${e.invocation.status_reason}` : ''}` : `[${e.event}] ${e.error?.message ?? ''}`;
+          const text =
+            e.event === 'log'
+              ? (e.message ?? '')
+              : e.event === 'invocation_state'
+                ? `[state] ${e.invocation?.status ?? ''}${e.invocation?.status_reason ? `: ${e.invocation.status_reason}` : ''}`
+                : `[${e.event}] ${e.error?.message ?? ''}`;
           setLines((prev) => [...prev.slice(-1999), `${e.timestamp ? new Date(e.timestamp).toLocaleTimeString(undefined, { hour12: false }) : ''} ${text}`]);
         }
       } catch (err) {
@@ -95,7 +107,9 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
       <h4>Output</h4>
       <pre className="output">{pretty(inv.output)}</pre>
       <h4>Browsers</h4>
-      {!browsers ? <Spinner label="Loading browsers" /> : browsers.length ? (
+      {!browsers ? (
+        <Spinner label="Loading browsers" />
+      ) : browsers.length ? (
         <ul>
           {browsers.map((b) => (
             <li key={b.session_id}>
@@ -108,9 +122,7 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
       ) : (
         <p className="muted small">No browser is attached to this invocation.</p>
       )}
-      <h4>
-        Events {streaming ? <Badge tone="ok">live</Badge> : <Badge>ended</Badge>}
-      </h4>
+      <h4>Events {streaming ? <Badge tone="ok">live</Badge> : <Badge>ended</Badge>}</h4>
       <pre className="output invocation-events" role="log" aria-label="Invocation events">
         {lines.join('\n') || 'Waiting for events…'}
       </pre>
@@ -126,7 +138,15 @@ export function InvocationsPage(): React.JSX.Element {
   const current = items.find((i) => i.id === selected);
   return (
     <section className="page">
-      <PageHeader title="Invocations" subtitle="Runs of deployed app actions." actions={<Button variant="primary" onClick={() => setInvoking(true)}>New invocation</Button>} />
+      <PageHeader
+        title="Invocations"
+        subtitle="Runs of deployed app actions."
+        actions={
+          <Button variant="primary" onClick={() => setInvoking(true)}>
+            New invocation
+          </Button>
+        }
+      />
       <div className="toolbar">
         <Field label="Status">
           <select value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
@@ -137,11 +157,23 @@ export function InvocationsPage(): React.JSX.Element {
             <option>failed</option>
           </select>
         </Field>
-        <input type="search" data-search className="align-end" aria-label="Search invocations" placeholder="Search app, action or id" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
+        <input
+          type="search"
+          data-search
+          className="align-end"
+          aria-label="Search invocations"
+          placeholder="Search app, action or id"
+          value={filters.query}
+          onChange={(e) => setFilters({ query: e.target.value })}
+        />
         {loading ? <Spinner label="Loading invocations" /> : null}
       </div>
       {error ? <ErrorBanner message={error} onRetry={() => void refresh()} /> : null}
-      {loaded && !items.length && !error ? <EmptyState title="No invocations" action={<Button onClick={() => setInvoking(true)}>New invocation</Button>}>Invoke an action of a running deployment (New invocation, or POST /invocations); its runs appear here.</EmptyState> : null}
+      {loaded && !items.length && !error ? (
+        <EmptyState title="No invocations" action={<Button onClick={() => setInvoking(true)}>New invocation</Button>}>
+          Invoke an action of a running deployment (New invocation, or POST /invocations); its runs appear here.
+        </EmptyState>
+      ) : null}
       <div className={current ? 'files-split' : undefined}>
         {items.length ? (
           <table className="table" aria-label="Invocations">

@@ -52,7 +52,9 @@ export function InvokeDialog({ open, onClose, onInvoked }: { open: boolean; onCl
             throw new Error(`The payload is not valid JSON: ${(err as Error).message}`);
           }
         }
-        const inv = await transport().request<{ id: string }>('POST', '/invocations', { body: { app_name: f.app, version: f.version, action_name: f.action, async: true, ...(f.payload.trim() ? { payload: f.payload.trim() } : {}) } });
+        const inv = await transport().request<{ id: string }>('POST', '/invocations', {
+          body: { app_name: f.app, version: f.version, action_name: f.action, async: true, ...(f.payload.trim() ? { payload: f.payload.trim() } : {}) },
+        });
         notify(`Invocation ${inv.id} started`);
         changed('invocations');
         onInvoked(inv.id);
@@ -87,7 +89,13 @@ export function InvokeDialog({ open, onClose, onInvoked }: { open: boolean; onCl
         </select>
       </Field>
       <Field label="Payload (JSON)" hint="Optional; passed to the action as its payload" wide>
-        <textarea rows={5} className="mono" value={f.payload} placeholder='{"url": "https://example.com"}' onChange={(e) => setF({ ...f, payload: e.target.value })} />
+        <textarea
+          rows={5}
+          className="mono"
+          value={f.payload}
+          placeholder='{"url": "https://example.com"}'
+          onChange={(e) => setF({ ...f, payload: e.target.value })}
+        />
       </Field>
     </FormDialog>
   );

@@ -4,7 +4,23 @@ import { Dialog } from './dialog';
 import { Button } from './ui';
 import { errorMessage } from '../transport/transport';
 
-export function FormDialog({ open, title, confirmLabel, onSubmit, onClose, children, wide }: { open: boolean; title: string; confirmLabel: string; onSubmit(): Promise<void>; onClose(): void; children: ReactNode; wide?: boolean }): React.JSX.Element | null {
+export function FormDialog({
+  open,
+  title,
+  confirmLabel,
+  onSubmit,
+  onClose,
+  children,
+  wide,
+}: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  onSubmit(): Promise<void>;
+  onClose(): void;
+  children: ReactNode;
+  wide?: boolean;
+}): React.JSX.Element | null {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

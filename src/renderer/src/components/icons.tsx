@@ -10,7 +10,20 @@ type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'>;
 
 function Svg({ children, ...props }: IconProps & { children: React.ReactNode }): React.JSX.Element {
   return (
-    <svg className="icon" width="1em" height="1em" viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...props}>
+    <svg
+      className="icon"
+      width="1em"
+      height="1em"
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.5}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    >
       {children}
     </svg>
   );

@@ -21,7 +21,14 @@ export function ListChrome({ noun, placeholder, list, empty }: ListChromeProps):
   return (
     <>
       <div className="toolbar">
-        <input type="search" data-search aria-label={`Search ${noun}`} placeholder={placeholder} value={list.filters.query} onChange={(e) => list.setFilters({ query: e.target.value })} />
+        <input
+          type="search"
+          data-search
+          aria-label={`Search ${noun}`}
+          placeholder={placeholder}
+          value={list.filters.query}
+          onChange={(e) => list.setFilters({ query: e.target.value })}
+        />
         {list.loading ? <Spinner label={`Loading ${noun}`} /> : null}
       </div>
       {list.error ? <ErrorBanner message={list.error} onRetry={() => void list.refresh()} /> : null}

@@ -8,7 +8,12 @@ export function Spinner({ label }: { label?: string }): React.JSX.Element {
   return <span className="spinner" role="progressbar" aria-label={label ?? 'Working'} />;
 }
 
-export function Button({ busy, variant = 'default', children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; variant?: 'default' | 'primary' | 'danger' | 'ghost' }): React.JSX.Element {
+export function Button({
+  busy,
+  variant = 'default',
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; variant?: 'default' | 'primary' | 'danger' | 'ghost' }): React.JSX.Element {
   return (
     <button type="button" {...rest} className={`btn btn-${variant} ${rest.className ?? ''}`} disabled={rest.disabled || busy} aria-busy={busy || undefined}>
       {busy ? <Spinner /> : null}
@@ -91,5 +96,7 @@ export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'ok' 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }

@@ -74,14 +74,28 @@ export function ExtensionsPage(): React.JSX.Element {
 
   return (
     <section className="page">
-      <PageHeader title="Extensions" subtitle="Browser extensions sessions and pools of this project can load." actions={<Button variant="primary" onClick={() => setUploading(true)}>Upload extension</Button>} />
+      <PageHeader
+        title="Extensions"
+        subtitle="Browser extensions sessions and pools of this project can load."
+        actions={
+          <Button variant="primary" onClick={() => setUploading(true)}>
+            Upload extension
+          </Button>
+        }
+      />
       <ListChrome
         noun="extensions"
         placeholder="Search name or id"
         list={list}
-        empty={<EmptyState title="No extensions" action={<Button onClick={() => setUploading(true)}>Upload extension</Button>}>
-          Upload a zipped unpacked extension, then load it into sessions with <code>extensions: [{'{'}name{'}'}]</code>.
-        </EmptyState>}
+        empty={
+          <EmptyState title="No extensions" action={<Button onClick={() => setUploading(true)}>Upload extension</Button>}>
+            Upload a zipped unpacked extension, then load it into sessions with{' '}
+            <code>
+              extensions: [{'{'}name{'}'}]
+            </code>
+            .
+          </EmptyState>
+        }
       />
       {items.length ? (
         <table className="table">

@@ -18,7 +18,8 @@ import { CreateConnection } from './create-connection-dialog';
 export const useAuthConnections = createListStore<ManagedAuthRecord, { query: string }>({
   topic: 'auth-connections',
   filters: { query: '' },
-  fetch: (f) => transport().request<ManagedAuthRecord[]>('GET', '/auth/connections', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) =>
+    transport().request<ManagedAuthRecord[]>('GET', '/auth/connections', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
 
 function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose(): void }): React.JSX.Element | null {
@@ -34,7 +35,8 @@ function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose():
       .request<TimelineEventRecord[]>('GET', `/auth/connections/${encodeURIComponent(conn.id)}/timeline`, { query: { limit: 20 } })
       .then(setTimeline, (err) => setError(errorMessage(err)));
     if (conn.flow_status !== 'IN_PROGRESS') return;
-    const it = transport().stream(`/auth/connections/${encodeURIComponent(conn.id)}/events`)[Symbol.asyncIterator]();
+    const frames = transport().stream(`/auth/connections/${encodeURIComponent(conn.id)}/events`);
+    const it = frames[Symbol.asyncIterator]();
     let stopped = false;
     void (async () => {
       try {
@@ -137,12 +139,24 @@ export function AuthConnectionsPage(): React.JSX.Element {
 
   return (
     <section className="page">
-      <PageHeader title="Auth connections" subtitle="Managed logins kept in browser profiles." actions={<Button variant="primary" onClick={() => setCreating(true)}>New connection</Button>} />
+      <PageHeader
+        title="Auth connections"
+        subtitle="Managed logins kept in browser profiles."
+        actions={
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New connection
+          </Button>
+        }
+      />
       <ListChrome
         noun="connections"
         placeholder="Search domain, profile or id"
         list={list}
-        empty={<EmptyState title="No auth connections" action={<Button onClick={() => setCreating(true)}>New connection</Button>}>Create one for a site, then start a login to sign in through its hosted page.</EmptyState>}
+        empty={
+          <EmptyState title="No auth connections" action={<Button onClick={() => setCreating(true)}>New connection</Button>}>
+            Create one for a site, then start a login to sign in through its hosted page.
+          </EmptyState>
+        }
       />
       {items.length ? (
         <table className="table">
@@ -167,13 +181,23 @@ export function AuthConnectionsPage(): React.JSX.Element {
                 </td>
                 <td>{c.profile_name}</td>
                 <td>{c.status === 'AUTHENTICATED' ? <Badge tone="ok">authenticated</Badge> : <Badge tone="warn">needs auth</Badge>}</td>
-                <td>{c.flow_status ? <Badge tone={c.flow_status === 'IN_PROGRESS' ? 'info' : c.flow_status === 'SUCCESS' ? 'ok' : 'bad'}>{`${c.flow_status}${c.flow_step ? ` · ${c.flow_step}` : ''}`}</Badge> : '—'}</td>
+                <td>
+                  {c.flow_status ? (
+                    <Badge
+                      tone={c.flow_status === 'IN_PROGRESS' ? 'info' : c.flow_status === 'SUCCESS' ? 'ok' : 'bad'}
+                    >{`${c.flow_status}${c.flow_step ? ` · ${c.flow_step}` : ''}`}</Badge>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td className="small nowrap">{formatTime(c.last_auth_check_at)}</td>
                 <td className="row-actions">
                   <Button busy={starting === c.id} onClick={() => void login(c)}>
                     Start login
                   </Button>
-                  {c.flow_status === 'IN_PROGRESS' && c.hosted_url ? <Button onClick={() => void openExternal(c.hosted_url!).catch(reportError)}>Open hosted page</Button> : null}
+                  {c.flow_status === 'IN_PROGRESS' && c.hosted_url ? (
+                    <Button onClick={() => void openExternal(c.hosted_url!).catch(reportError)}>Open hosted page</Button>
+                  ) : null}
                   <Button variant="danger" onClick={() => setDeleting(c)}>
                     Delete
                   </Button>

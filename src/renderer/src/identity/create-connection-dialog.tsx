@@ -13,7 +13,19 @@ import { FormDialog } from '../components/form-dialog';
 
 type Source = 'none' | 'stored' | 'provider';
 const ANY = '*any*';
-const EMPTY = { domain: '', profile_name: '', login_url: '', allowed: '', save_credentials: true, record_session: false, source: 'none' as Source, credential_name: '', provider: '', path: '', auto: false };
+const EMPTY = {
+  domain: '',
+  profile_name: '',
+  login_url: '',
+  allowed: '',
+  save_credentials: true,
+  record_session: false,
+  source: 'none' as Source,
+  credential_name: '',
+  provider: '',
+  path: '',
+  auto: false,
+};
 
 function credentialOf(f: typeof EMPTY): Record<string, unknown> | undefined {
   if (f.source === 'stored') return { name: f.credential_name.trim() };
@@ -44,7 +56,12 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
         onClose();
       }}
       onSubmit={async () => {
-        const body: Record<string, unknown> = { domain: f.domain.trim(), profile_name: f.profile_name.trim(), save_credentials: f.save_credentials, record_session: f.record_session };
+        const body: Record<string, unknown> = {
+          domain: f.domain.trim(),
+          profile_name: f.profile_name.trim(),
+          save_credentials: f.save_credentials,
+          record_session: f.record_session,
+        };
         if (f.login_url.trim()) body.login_url = f.login_url.trim();
         const allowed = f.allowed.split(/[\s,]+/).filter(Boolean);
         if (allowed.length) body.allowed_domains = allowed;
@@ -102,7 +119,8 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
                 <input value={f.path} onChange={text('path')} disabled={f.auto} />
               </Field>
               <label className="check-field">
-                <input type="checkbox" checked={f.auto} onChange={(e) => setF({ ...f, auto: e.target.checked })} /> Pick the item whose website matches the domain
+                <input type="checkbox" checked={f.auto} onChange={(e) => setF({ ...f, auto: e.target.checked })} /> Pick the item whose website matches the
+                domain
               </label>
             </>
           )}

@@ -83,7 +83,11 @@ function ProviderDialog({ open, editing, onClose }: { open: boolean; editing?: C
           </select>
         </Field>
       )}
-      <Field label={editing ? 'New token' : 'Service account token'} hint={editing ? 'Leave empty to keep the stored token' : 'Stored encrypted; never shown again'} wide>
+      <Field
+        label={editing ? 'New token' : 'Service account token'}
+        hint={editing ? 'Leave empty to keep the stored token' : 'Stored encrypted; never shown again'}
+        wide
+      >
         <input type="password" value={f.token} onChange={set('token')} autoComplete="off" />
       </Field>
       <Field label="Cache TTL (seconds)" hint="How long item lists are reused; 0 = always ask">
@@ -119,7 +123,8 @@ function ProviderDetails({ provider, test }: { provider: CredentialProviderRecor
       {test ? (
         test.success ? (
           <p>
-            <Badge tone="ok">connected</Badge> {test.vaults.length ? `Vaults: ${test.vaults.map((v) => v.name).join(', ')}` : 'No vault is shared with this service account.'}
+            <Badge tone="ok">connected</Badge>{' '}
+            {test.vaults.length ? `Vaults: ${test.vaults.map((v) => v.name).join(', ')}` : 'No vault is shared with this service account.'}
           </p>
         ) : (
           <p role="alert">
@@ -207,15 +212,25 @@ export function CredentialProvidersPage(): React.JSX.Element {
       <PageHeader
         title="Credential providers"
         subtitle="Password managers auth connections take logins from (organization-wide; changes need an org-wide key)."
-        actions={<Button variant="primary" onClick={() => setAdding(true)}>Add provider</Button>}
+        actions={
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add provider
+          </Button>
+        }
       />
       <ListChrome
         noun="credential providers"
         placeholder="Search name or id"
         list={list}
-        empty={<EmptyState title="No credential providers" action={<Button onClick={() => setAdding(true)}>Add provider</Button>}>
-          Add a 1Password service account, then give an auth connection <code>credential: {'{'}provider, path{'}'}</code> or <code>auto: true</code>.
-        </EmptyState>}
+        empty={
+          <EmptyState title="No credential providers" action={<Button onClick={() => setAdding(true)}>Add provider</Button>}>
+            Add a 1Password service account, then give an auth connection{' '}
+            <code>
+              credential: {'{'}provider, path{'}'}
+            </code>{' '}
+            or <code>auto: true</code>.
+          </EmptyState>
+        }
       />
       {items.length ? (
         <table className="table">

@@ -34,7 +34,13 @@ function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): Rea
       onSubmit={async () => {
         const body: Record<string, unknown> = { type: f.type, protocol: f.protocol };
         if (f.name.trim()) body.name = f.name.trim();
-        if (f.type === 'custom') body.config = { host: f.host.trim(), port: Number(f.port), ...(f.username ? { username: f.username } : {}), ...(f.password ? { password: f.password } : {}) };
+        if (f.type === 'custom')
+          body.config = {
+            host: f.host.trim(),
+            port: Number(f.port),
+            ...(f.username ? { username: f.username } : {}),
+            ...(f.password ? { password: f.password } : {}),
+          };
         else if (f.country.trim()) body.config = { country: f.country.trim() };
         const bypass = f.bypass.split(/[\s,]+/).filter(Boolean);
         if (bypass.length) body.bypass_hosts = bypass;
@@ -112,12 +118,24 @@ export function ProxiesPage(): React.JSX.Element {
 
   return (
     <section className="page">
-      <PageHeader title="Proxies" subtitle="Outbound proxies sessions and auth connections can use." actions={<Button variant="primary" onClick={() => setCreating(true)}>New proxy</Button>} />
+      <PageHeader
+        title="Proxies"
+        subtitle="Outbound proxies sessions and auth connections can use."
+        actions={
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            New proxy
+          </Button>
+        }
+      />
       <ListChrome
         noun="proxies"
         placeholder="Search name, host, IP or id"
         list={list}
-        empty={<EmptyState title="No proxies" action={<Button onClick={() => setCreating(true)}>New proxy</Button>}>Create one, then pick it when creating a session (proxy id).</EmptyState>}
+        empty={
+          <EmptyState title="No proxies" action={<Button onClick={() => setCreating(true)}>New proxy</Button>}>
+            Create one, then pick it when creating a session (proxy id).
+          </EmptyState>
+        }
       />
       {items.length ? (
         <table className="table">
@@ -146,7 +164,15 @@ export function ProxiesPage(): React.JSX.Element {
                     <Badge>{p.type}</Badge> <span className="muted small">{p.protocol}</span>
                   </td>
                   <td className="mono small">{cfg.host ? `${String(cfg.host)}:${String(cfg.port)}` : (cfg.country as string) || '—'}</td>
-                  <td>{p.status === 'available' ? <Badge tone="ok">available</Badge> : p.status === 'unavailable' ? <Badge tone="bad">unavailable</Badge> : <Badge>unchecked</Badge>}</td>
+                  <td>
+                    {p.status === 'available' ? (
+                      <Badge tone="ok">available</Badge>
+                    ) : p.status === 'unavailable' ? (
+                      <Badge tone="bad">unavailable</Badge>
+                    ) : (
+                      <Badge>unchecked</Badge>
+                    )}
+                  </td>
                   <td className="small nowrap">{formatTime(p.last_checked)}</td>
                   <td className="row-actions">
                     <Button busy={checking === p.id} onClick={() => void check(p)}>

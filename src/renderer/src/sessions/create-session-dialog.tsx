@@ -138,7 +138,13 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
                   <option value="name">By name</option>
                   <option value="id">By id</option>
                 </select>
-                <input aria-label="Profile name or id" list="bd-profiles" disabled={f.profile_by === 'none'} value={f.profile} onChange={(e) => set('profile', e.target.value)} />
+                <input
+                  aria-label="Profile name or id"
+                  list="bd-profiles"
+                  disabled={f.profile_by === 'none'}
+                  value={f.profile}
+                  onChange={(e) => set('profile', e.target.value)}
+                />
                 <datalist id="bd-profiles">
                   {suggestions.profiles.map((p) => (
                     <option key={p} value={p} />
@@ -147,7 +153,13 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
               </div>
             </Field>
             <label className="check-field align-end">
-              <input type="checkbox" disabled={f.profile_by === 'none'} checked={f.profile_save_changes} onChange={(e) => set('profile_save_changes', e.target.checked)} /> Save profile changes when the session ends
+              <input
+                type="checkbox"
+                disabled={f.profile_by === 'none'}
+                checked={f.profile_save_changes}
+                onChange={(e) => set('profile_save_changes', e.target.checked)}
+              />{' '}
+              Save profile changes when the session ends
             </label>
             <Field label="Proxy id">
               <input list="bd-proxies" value={f.proxy_id} onChange={(e) => set('proxy_id', e.target.value)} />
@@ -168,9 +180,38 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
           <legend>Tags</legend>
           {f.tags.map((t, i) => (
             <div className="input-group tag-row" key={i}>
-              <input aria-label={`Tag ${i + 1} key`} placeholder="key" value={t.key} onChange={(e) => set('tags', f.tags.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
-              <input aria-label={`Tag ${i + 1} value`} placeholder="value" value={t.value} onChange={(e) => set('tags', f.tags.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
-              <Button variant="ghost" aria-label={`Remove tag ${i + 1}`} onClick={() => set('tags', f.tags.filter((_, j) => j !== i))}>
+              <input
+                aria-label={`Tag ${i + 1} key`}
+                placeholder="key"
+                value={t.key}
+                onChange={(e) =>
+                  set(
+                    'tags',
+                    f.tags.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)),
+                  )
+                }
+              />
+              <input
+                aria-label={`Tag ${i + 1} value`}
+                placeholder="value"
+                value={t.value}
+                onChange={(e) =>
+                  set(
+                    'tags',
+                    f.tags.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)),
+                  )
+                }
+              />
+              <Button
+                variant="ghost"
+                aria-label={`Remove tag ${i + 1}`}
+                onClick={() =>
+                  set(
+                    'tags',
+                    f.tags.filter((_, j) => j !== i),
+                  )
+                }
+              >
                 Remove
               </Button>
             </div>
@@ -184,7 +225,8 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
           <div className="check-row">
             {(['default', 'off', 'custom'] as const).map((m) => (
               <label key={m} className="check-field">
-                <input type="radio" name="telemetry" checked={f.telemetry === m} onChange={() => set('telemetry', m)} /> {m === 'default' ? 'Server default' : m === 'off' ? 'Off' : 'Choose categories'}
+                <input type="radio" name="telemetry" checked={f.telemetry === m} onChange={() => set('telemetry', m)} />{' '}
+                {m === 'default' ? 'Server default' : m === 'off' ? 'Off' : 'Choose categories'}
               </label>
             ))}
           </div>

@@ -73,7 +73,8 @@ export function sessionBody(f: SessionForm): Record<string, unknown> {
     if (f.viewport_refresh_rate.trim()) vp.refresh_rate = int(f.viewport_refresh_rate.trim());
     body.viewport = vp;
   }
-  if (f.profile_by !== 'none' && f.profile.trim()) body.profile = { [f.profile_by]: f.profile.trim(), ...(f.profile_save_changes ? { save_changes: true } : {}) };
+  if (f.profile_by !== 'none' && f.profile.trim())
+    body.profile = { [f.profile_by]: f.profile.trim(), ...(f.profile_save_changes ? { save_changes: true } : {}) };
   if (f.proxy_id.trim()) body.proxy_id = f.proxy_id.trim();
   if (f.invocation_id.trim()) body.invocation_id = f.invocation_id.trim();
   const tags = f.tags.filter((t) => t.key.trim());

@@ -70,7 +70,13 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
           </header>
           <div className="tabs" role="tablist">
             {panes.map((p) => (
-              <a key={p.id} role="tab" aria-selected={p.id === active.id} className={p.id === active.id ? 'tab active' : 'tab'} href={href(`/sessions/${encodeURIComponent(id)}/${p.id}`)}>
+              <a
+                key={p.id}
+                role="tab"
+                aria-selected={p.id === active.id}
+                className={p.id === active.id ? 'tab active' : 'tab'}
+                href={href(`/sessions/${encodeURIComponent(id)}/${p.id}`)}
+              >
                 {p.title}
               </a>
             ))}

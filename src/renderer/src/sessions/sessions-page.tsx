@@ -68,7 +68,14 @@ export function SessionsPage(): React.JSX.Element {
         }
       />
       <div className="toolbar">
-        <input type="search" data-search placeholder="Search by id or name  ( / )" aria-label="Search sessions" value={filters.query} onChange={(e) => setFilters({ query: e.target.value })} />
+        <input
+          type="search"
+          data-search
+          placeholder="Search by id or name  ( / )"
+          aria-label="Search sessions"
+          value={filters.query}
+          onChange={(e) => setFilters({ query: e.target.value })}
+        />
         <select aria-label="Status" value={filters.status} onChange={(e) => setFilters({ status: e.target.value as SessionStatusFilter })}>
           <option value="active">Active</option>
           <option value="deleted">Deleted</option>
@@ -98,7 +105,14 @@ export function SessionsPage(): React.JSX.Element {
         filters.query || Object.keys(filters.tags).length || filters.status !== 'active' ? (
           <EmptyState title="No sessions match these filters">Clear the search or tag filter, or pick another status.</EmptyState>
         ) : (
-          <EmptyState title="No running sessions" action={<Button variant="primary" onClick={() => setCreateSessionOpen(true)}>Create a session</Button>}>
+          <EmptyState
+            title="No running sessions"
+            action={
+              <Button variant="primary" onClick={() => setCreateSessionOpen(true)}>
+                Create a session
+              </Button>
+            }
+          >
             Start a browser here (press <kbd>n</kbd>) or from code with <code>client.browsers.create()</code>.
           </EmptyState>
         )
@@ -108,7 +122,12 @@ export function SessionsPage(): React.JSX.Element {
           <thead>
             <tr>
               <th className="check">
-                <input type="checkbox" aria-label="Select all" checked={allChosen} onChange={() => setSelected(allChosen ? new Set() : new Set(items.filter((s) => !s.deleted_at).map((s) => s.session_id)))} />
+                <input
+                  type="checkbox"
+                  aria-label="Select all"
+                  checked={allChosen}
+                  onChange={() => setSelected(allChosen ? new Set() : new Set(items.filter((s) => !s.deleted_at).map((s) => s.session_id)))}
+                />
               </th>
               <th>Session</th>
               <th>Created</th>
@@ -122,7 +141,13 @@ export function SessionsPage(): React.JSX.Element {
             {items.map((s) => (
               <tr key={s.session_id} className={s.deleted_at ? 'row-muted' : ''}>
                 <td className="check">
-                  <input type="checkbox" aria-label={`Select ${sessionLabel(s)}`} disabled={!!s.deleted_at} checked={selected.has(s.session_id)} onChange={() => toggle(s.session_id)} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${sessionLabel(s)}`}
+                    disabled={!!s.deleted_at}
+                    checked={selected.has(s.session_id)}
+                    onChange={() => toggle(s.session_id)}
+                  />
                 </td>
                 <td>
                   <a href={href(`/sessions/${encodeURIComponent(s.session_id)}`)} className="strong">

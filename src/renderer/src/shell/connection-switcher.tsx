@@ -19,9 +19,7 @@ export function ConnectionSwitcher(): React.JSX.Element {
   return (
     <div className="account">
       <label className="sidebar-field">
-        <span>
-          Connection {active ? <HealthDot health={active.health} title={active.healthMessage ?? active.health} /> : null}
-        </span>
+        <span>Connection {active ? <HealthDot health={active.health} title={active.healthMessage ?? active.health} /> : null}</span>
         <select value={active?.id ?? ''} onChange={(e) => void activate(e.target.value).catch(reportError)}>
           {list.map((c) => (
             <option key={c.id} value={c.id}>

@@ -19,7 +19,9 @@ export function ConnectionsPage(): React.JSX.Element {
   return (
     <section className="page">
       <PageHeader title="Connections" subtitle="The engine on this computer and any remote Browserdeck servers." />
-      {vault?.weak ? <p className="banner banner-warn">No system keyring is available ({vault.backend}): stored API keys are only obfuscated on disk.</p> : null}
+      {vault?.weak ? (
+        <p className="banner banner-warn">No system keyring is available ({vault.backend}): stored API keys are only obfuscated on disk.</p>
+      ) : null}
       <table className="table">
         <thead>
           <tr>

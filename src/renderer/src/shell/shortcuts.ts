@@ -28,7 +28,17 @@ export const SHORTCUTS: Array<{ keys: string; what: string }> = [
   { keys: 'Esc', what: 'Close a dialog' },
 ];
 
-const GO: Record<string, string> = { s: '/sessions', i: '/invocations', x: '/proxies', u: '/auth-connections', p: '/admin/projects', l: '/admin/limits', k: '/admin/api-keys', a: '/admin/audit-logs', c: '/connections' };
+const GO: Record<string, string> = {
+  s: '/sessions',
+  i: '/invocations',
+  x: '/proxies',
+  u: '/auth-connections',
+  p: '/admin/projects',
+  l: '/admin/limits',
+  k: '/admin/api-keys',
+  a: '/admin/audit-logs',
+  c: '/connections',
+};
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

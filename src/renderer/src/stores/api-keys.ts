@@ -14,7 +14,10 @@ export interface ApiKeyFilters {
 export const useApiKeys = createListStore<ApiKey, ApiKeyFilters>({
   topic: 'api-keys',
   filters: { status: 'active', query: '', sort_by: 'created_at', sort_direction: 'desc' },
-  fetch: (f) => transport().request<ApiKey[]>('GET', '/org/api_keys', { query: { status: f.status, sort_by: f.sort_by, sort_direction: f.sort_direction, limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) =>
+    transport().request<ApiKey[]>('GET', '/org/api_keys', {
+      query: { status: f.status, sort_by: f.sort_by, sort_direction: f.sort_direction, limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) },
+    }),
 });
 
 const path = (id: string): string => `/org/api_keys/${encodeURIComponent(id)}`;

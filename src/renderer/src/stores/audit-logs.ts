@@ -23,7 +23,16 @@ export interface AuditFilters {
 }
 
 export function defaultAuditFilters(now = new Date()): AuditFilters {
-  return { start: new Date(now.getTime() - 24 * 3600_000).toISOString(), end: new Date(now.getTime() + 3600_000).toISOString(), auth_strategy: '', service: '', method: '', exclude_method: [], search: '', search_user_id: [] };
+  return {
+    start: new Date(now.getTime() - 24 * 3600_000).toISOString(),
+    end: new Date(now.getTime() + 3600_000).toISOString(),
+    auth_strategy: '',
+    service: '',
+    method: '',
+    exclude_method: [],
+    search: '',
+    search_user_id: [],
+  };
 }
 
 export function auditQuery(f: AuditFilters): Query {
@@ -72,7 +81,11 @@ export const useAuditLogs = create<AuditState>((set, get) => ({
     set({ loading: true });
     try {
       const r = await transport().send<AuditLogEntry[]>('GET', '/audit-logs', { query: { ...auditQuery(filters), limit: PAGE, page_token: nextToken } });
-      set({ entries: [...get().entries, ...r.body], nextToken: r.headers['x-has-more'] === 'false' ? null : r.headers['x-next-page-token'] || null, loading: false });
+      set({
+        entries: [...get().entries, ...r.body],
+        nextToken: r.headers['x-has-more'] === 'false' ? null : r.headers['x-next-page-token'] || null,
+        loading: false,
+      });
     } catch (err) {
       set({ loading: false, error: errorMessage(err) });
     }
@@ -81,7 +94,12 @@ export const useAuditLogs = create<AuditState>((set, get) => ({
     set({ exporting: true });
     try {
       const day = get().filters.start.slice(0, 10);
-      return await transport().download({ path: '/audit-logs/export/chunk', query: { ...auditQuery(get().filters), format }, filename: `audit-logs-${day}.${format}`, cursor: true });
+      return await transport().download({
+        path: '/audit-logs/export/chunk',
+        query: { ...auditQuery(get().filters), format },
+        filename: `audit-logs-${day}.${format}`,
+        cursor: true,
+      });
     } finally {
       set({ exporting: false });
     }

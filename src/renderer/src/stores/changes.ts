@@ -3,7 +3,22 @@
  * feed does the same for changes made by any client (`live-feed.ts`); every store listening
  * to that topic refetches once, debounced, instead of patching its state by hand.
  */
-export type Topic = 'sessions' | 'pools' | 'profiles' | 'deployments' | 'credentials' | 'projects' | 'api-keys' | 'org-limits' | 'audit-logs' | 'connections' | 'proxies' | 'auth-connections' | 'invocations' | 'extensions' | 'credential-providers';
+export type Topic =
+  | 'sessions'
+  | 'pools'
+  | 'profiles'
+  | 'deployments'
+  | 'credentials'
+  | 'projects'
+  | 'api-keys'
+  | 'org-limits'
+  | 'audit-logs'
+  | 'connections'
+  | 'proxies'
+  | 'auth-connections'
+  | 'invocations'
+  | 'extensions'
+  | 'credential-providers';
 
 const listeners = new Map<Topic, Set<() => void>>();
 const timers = new Map<Topic, ReturnType<typeof setTimeout>>();

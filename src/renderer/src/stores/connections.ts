@@ -32,8 +32,12 @@ export const useConnections = create<ConnectionsState>((set) => ({
   init() {
     const api = desktopApi();
     if (!api) return () => {};
-    void desktop().invoke('connections:list').then((list) => set({ list }));
-    void desktop().invoke('app:info').then((info) => set({ vault: info.vault }));
+    void desktop()
+      .invoke('connections:list')
+      .then((list) => set({ list }));
+    void desktop()
+      .invoke('app:info')
+      .then((info) => set({ vault: info.vault }));
     return api.on('connections:changed', (list) => set({ list }));
   },
   async add(input) {

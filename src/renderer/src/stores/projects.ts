@@ -10,7 +10,7 @@ export const useProjects = createListStore<Project, { query: string }>({
   fetch: async (f) => {
     // Projects are few; read every page so pickers and the table see them all.
     const all: Project[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const r = await transport().send<Project[]>('GET', '/org/projects', { query: { offset, limit: 100, ...(f.query ? { query: f.query } : {}) } });
       all.push(...r.body);
       const next = Number(r.headers['x-next-offset'] ?? 0);

@@ -56,7 +56,10 @@ export async function deleteSessions(ids: string[]): Promise<Array<{ id: string;
 /** Parses "team=qa, env=prod" into a tag map; throws on a pair without "=". */
 export function parseTags(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const i = part.indexOf('=');
     if (i <= 0) throw new Error(`tag filter "${part}" must look like key=value`);
     out[part.slice(0, i).trim()] = part.slice(i + 1).trim();

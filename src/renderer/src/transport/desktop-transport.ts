@@ -3,7 +3,18 @@
  * active connection's key, which the renderer never sees). `{error}` results become ApiErrors;
  * streams arrive over a MessagePort that the preload feeds into our frame queue.
  */
-import { MAX_BINARY_BYTES, type BinaryResponse, type DownloadRequest, type DownloadResult, type ExposedApi, type HttpMethod, type InvokeArgs, type InvokeChannel, type InvokeResult, type MultipartPart } from '../../../shared/ipc/contract';
+import {
+  MAX_BINARY_BYTES,
+  type BinaryResponse,
+  type DownloadRequest,
+  type DownloadResult,
+  type ExposedApi,
+  type HttpMethod,
+  type InvokeArgs,
+  type InvokeChannel,
+  type InvokeResult,
+  type MultipartPart,
+} from '../../../shared/ipc/contract';
 import { ApiError, frameQueue, type BinaryCall, type RequestOptions, type Response, type StreamOptions, type Transport } from './transport';
 
 export class DesktopTransport implements Transport {
@@ -23,7 +34,13 @@ export class DesktopTransport implements Transport {
 
   async send<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const projectId = opts.projectId ?? this.projectId();
-    const r = await this.invoke('api:request', { method, path, ...(opts.query ? { query: opts.query } : {}), ...(opts.body !== undefined ? { body: opts.body } : {}), ...(projectId ? { projectId } : {}) });
+    const r = await this.invoke('api:request', {
+      method,
+      path,
+      ...(opts.query ? { query: opts.query } : {}),
+      ...(opts.body !== undefined ? { body: opts.body } : {}),
+      ...(projectId ? { projectId } : {}),
+    });
     return r as Response<T>;
   }
 
@@ -48,9 +65,17 @@ export class DesktopTransport implements Transport {
     let multipart: MultipartPart[] | undefined;
     if (call.multipart) {
       const total = call.multipart.reduce((n, p) => n + ('blob' in p ? p.blob.size : p.value.length), 0);
-      if (total > MAX_BINARY_BYTES) throw new ApiError({ name: 'ValidationError', message: `${(total / 1048576).toFixed(0)} MB is more than the desktop app uploads at once (${MAX_BINARY_BYTES / 1048576} MB); upload fewer or smaller files, or use the API` });
+      if (total > MAX_BINARY_BYTES)
+        throw new ApiError({
+          name: 'ValidationError',
+          message: `${(total / 1048576).toFixed(0)} MB is more than the desktop app uploads at once (${MAX_BINARY_BYTES / 1048576} MB); upload fewer or smaller files, or use the API`,
+        });
       multipart = await Promise.all(
-        call.multipart.map(async (p): Promise<MultipartPart> => ('blob' in p ? { name: p.name, filename: p.filename, ...(p.blob.type ? { contentType: p.blob.type } : {}), data: new Uint8Array(await p.blob.arrayBuffer()) } : p)),
+        call.multipart.map(async (p): Promise<MultipartPart> =>
+          'blob' in p
+            ? { name: p.name, filename: p.filename, ...(p.blob.type ? { contentType: p.blob.type } : {}), data: new Uint8Array(await p.blob.arrayBuffer()) }
+            : p,
+        ),
       );
     }
     return this.invoke('api:binary', {

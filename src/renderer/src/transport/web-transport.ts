@@ -25,9 +25,7 @@ async function errorOf(res: globalThis.Response): Promise<ApiError> {
 export class WebTransport implements Transport {
   readonly kind = 'web' as const;
 
-  constructor(
-    private readonly opts: { base?: string; projectId?: () => string | undefined; onUnauthorized?: () => void } = {},
-  ) {}
+  constructor(private readonly opts: { base?: string; projectId?: () => string | undefined; onUnauthorized?: () => void } = {}) {}
 
   private headers(projectId?: string, extra: Record<string, string> = {}): Record<string, string> {
     const h: Record<string, string> = { [CONSOLE_HEADER]: '1', accept: 'application/json', ...extra };
@@ -36,7 +34,11 @@ export class WebTransport implements Transport {
     return h;
   }
 
-  private async fetch(method: string, path: string, opts: RequestOptions & { accept?: string; signal?: AbortSignal; form?: FormData } = {}): Promise<globalThis.Response> {
+  private async fetch(
+    method: string,
+    path: string,
+    opts: RequestOptions & { accept?: string; signal?: AbortSignal; form?: FormData } = {},
+  ): Promise<globalThis.Response> {
     const extra: Record<string, string> = {};
     if (opts.accept) extra.accept = opts.accept;
     if (opts.body !== undefined) extra['content-type'] = 'application/json';
@@ -102,7 +104,14 @@ export class WebTransport implements Transport {
       }
     }
     const abort = new AbortController();
-    const res = await this.fetch(call.method, call.path, { query: call.query, projectId: call.projectId, body: call.json, form, accept: '*/*', signal: abort.signal });
+    const res = await this.fetch(call.method, call.path, {
+      query: call.query,
+      projectId: call.projectId,
+      body: call.json,
+      form,
+      accept: '*/*',
+      signal: abort.signal,
+    });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
     // Read only what is wanted: a preview of a large file stops after `maxBytes`.
@@ -136,7 +145,11 @@ export class WebTransport implements Transport {
   async download(req: DownloadRequest): Promise<DownloadResult> {
     const parts: Uint8Array<ArrayBuffer>[] = [];
     const fetchChunk = async (cursor: string | undefined) => {
-      const res = await this.fetch('GET', req.path, { query: { ...req.query, ...(cursor ? { cursor } : {}) }, projectId: req.projectId, accept: 'application/octet-stream' });
+      const res = await this.fetch('GET', req.path, {
+        query: { ...req.query, ...(cursor ? { cursor } : {}) },
+        projectId: req.projectId,
+        accept: 'application/octet-stream',
+      });
       return { data: new Uint8Array(await res.arrayBuffer()), header: (name: string) => res.headers.get(name) ?? undefined };
     };
     let bytes: number;

@@ -35,7 +35,9 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
     setBusy(true);
     const t0 = performance.now();
     try {
-      const r = await transport().request<ExecResult>('POST', sessionPath(session, 'playwright/execute'), { body: { code, ...(timeout.trim() ? { timeout_sec: Number(timeout) } : {}) } });
+      const r = await transport().request<ExecResult>('POST', sessionPath(session, 'playwright/execute'), {
+        body: { code, ...(timeout.trim() ? { timeout_sec: Number(timeout) } : {}) },
+      });
       setOut({ r, ms: Math.round(performance.now() - t0) });
     } catch (err) {
       reportError(err);
@@ -48,7 +50,14 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
     <div className="code-pane">
       <div className="card">
         <Field label="Playwright code" hint="Ctrl+Enter (⌘+Enter) runs it.">
-          <textarea className="mono code-editor" spellCheck={false} rows={12} value={code} onChange={(e) => setCode(e.target.value)} onKeyDown={runOnCtrlEnter(() => void run())} />
+          <textarea
+            className="mono code-editor"
+            spellCheck={false}
+            rows={12}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            onKeyDown={runOnCtrlEnter(() => void run())}
+          />
         </Field>
         <div className="toolbar code-actions">
           <Field label="Timeout (s)">

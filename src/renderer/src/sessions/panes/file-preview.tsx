@@ -25,7 +25,17 @@ function looksBinary(bytes: Uint8Array): boolean {
 
 type Preview = { kind: 'image'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'binary' } | { kind: 'too-large' };
 
-export function FilePreview({ session, file, onDownload, onClose }: { session: Session; file: FileEntry; onDownload(): void; onClose(): void }): React.JSX.Element {
+export function FilePreview({
+  session,
+  file,
+  onDownload,
+  onClose,
+}: {
+  session: Session;
+  file: FileEntry;
+  onDownload(): void;
+  onClose(): void;
+}): React.JSX.Element {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -74,7 +84,9 @@ export function FilePreview({ session, file, onDownload, onClose }: { session: S
           {preview.truncated ? <p className="muted small">Showing the first {formatBytes(TEXT_LIMIT)}; download the file for the rest.</p> : null}
         </>
       ) : null}
-      {preview?.kind === 'too-large' ? <p className="muted">This image is larger than {formatBytes(IMAGE_LIMIT)}: no preview. Download it to open it.</p> : null}
+      {preview?.kind === 'too-large' ? (
+        <p className="muted">This image is larger than {formatBytes(IMAGE_LIMIT)}: no preview. Download it to open it.</p>
+      ) : null}
       {preview?.kind === 'binary' ? <p className="muted">This file is binary: no preview. Download it to open it.</p> : null}
     </aside>
   );

@@ -88,15 +88,21 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
   usePaneKey('u', () => input.current?.click());
 
   return (
-    <div className="files-pane" onDragOver={(e) => e.preventDefault()} onDrop={(e) => {
-      e.preventDefault();
-      void upload(e.dataTransfer.files);
-    }}>
+    <div
+      className="files-pane"
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        e.preventDefault();
+        void upload(e.dataTransfer.files);
+      }}
+    >
       <div className="toolbar">
         <nav className="breadcrumb path-crumbs" aria-label="Folder">
           {crumbs(dir).map((c, i, all) =>
             i === all.length - 1 ? (
-              <strong key={c.path} className="mono">{c.name}</strong>
+              <strong key={c.path} className="mono">
+                {c.name}
+              </strong>
             ) : (
               <span key={c.path}>
                 <button type="button" className="link mono" onClick={() => setDir(c.path)}>
@@ -111,7 +117,13 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
         {loading ? <Spinner label="Loading folder" /> : null}
         <Button onClick={() => void load()}>Refresh</Button>
         <Button onClick={() => setDialog({ kind: 'mkdir' })}>New folder</Button>
-        <Button onClick={() => void download({ name: dir.split('/').filter(Boolean).pop() ?? 'root', path: dir, is_dir: true, mode: '', mod_time: '', size_bytes: 0 })}>Download folder (.zip)</Button>
+        <Button
+          onClick={() =>
+            void download({ name: dir.split('/').filter(Boolean).pop() ?? 'root', path: dir, is_dir: true, mode: '', mod_time: '', size_bytes: 0 })
+          }
+        >
+          Download folder (.zip)
+        </Button>
         <Button variant="primary" busy={!!uploading} onClick={() => input.current?.click()}>
           {uploading ? `Uploading ${uploading}…` : 'Upload'} <kbd>u</kbd>
         </Button>

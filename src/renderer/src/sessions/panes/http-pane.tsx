@@ -22,7 +22,10 @@ interface CurlResult {
 
 export function parseHeaders(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const i = line.indexOf(':');
     if (i <= 0) throw new Error(`header line "${line}" must look like Name: value`);
     out[line.slice(0, i).trim()] = line.slice(i + 1).trim();
@@ -91,7 +94,14 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
               <option key={m}>{m}</option>
             ))}
           </select>
-          <input aria-label="URL" className="mono" placeholder="https://example.com/api" value={url} onChange={(e) => setUrl(e.target.value)} onKeyDown={keys} />
+          <input
+            aria-label="URL"
+            className="mono"
+            placeholder="https://example.com/api"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            onKeyDown={keys}
+          />
           <Button type="submit" variant="primary" busy={busy} disabled={!url.trim()}>
             Send
           </Button>
@@ -138,7 +148,9 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
           <pre className="output response-body">{shown.text || '(empty body)'}</pre>
         </section>
       ) : null}
-      {!res && !error ? <p className="muted">Type a URL and press Send (or Ctrl+Enter): the request leaves from the session's browser, with its cookies and proxy.</p> : null}
+      {!res && !error ? (
+        <p className="muted">Type a URL and press Send (or Ctrl+Enter): the request leaves from the session's browser, with its cookies and proxy.</p>
+      ) : null}
     </div>
   );
 }

@@ -28,7 +28,9 @@ function ViewportEditor({ session, reload }: PaneProps): React.JSX.Element {
   const apply = async (): Promise<void> => {
     setBusy(true);
     try {
-      await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, { body: { viewport: { width: Number(w), height: Number(h) } } });
+      await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, {
+        body: { viewport: { width: Number(w), height: Number(h) } },
+      });
       notify(`Viewport set to ${w} × ${h}`);
       setEditing(false);
       reload();
@@ -120,7 +122,13 @@ export function LivePane(props: PaneProps): React.JSX.Element {
           Open in new window
         </a>
       </div>
-      <iframe key={String(readOnly)} className="live-frame" title="Live view" src={liveUrl(session.browser_live_view_url, readOnly)} allow="clipboard-read; clipboard-write" />
+      <iframe
+        key={String(readOnly)}
+        className="live-frame"
+        title="Live view"
+        src={liveUrl(session.browser_live_view_url, readOnly)}
+        allow="clipboard-read; clipboard-write"
+      />
       {shot ? (
         <figure ref={shotRef} className="card screenshot">
           <figcaption className="toolbar">

@@ -140,7 +140,11 @@ export function LogsPane({ session }: PaneProps): React.JSX.Element {
         </div>
       ) : null}
       <XtermView readOnly label="Log console" className="console" onReady={onReady} />
-      {status.lines === 0 && status.state !== 'failed' ? <p className="muted small">Waiting for lines from {active.kind === 'supervisor' ? `the ${active.service} service` : active.path}… Pick another source above if this one is quiet.</p> : null}
+      {status.lines === 0 && status.state !== 'failed' ? (
+        <p className="muted small">
+          Waiting for lines from {active.kind === 'supervisor' ? `the ${active.service} service` : active.path}… Pick another source above if this one is quiet.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -13,7 +13,11 @@ function Row({ label, children }: { label: string; children: React.ReactNode }):
 }
 
 export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
-  const telemetry = s.telemetry?.browser ? Object.entries(s.telemetry.browser).filter(([, c]) => c?.enabled).map(([k]) => k) : [];
+  const telemetry = s.telemetry?.browser
+    ? Object.entries(s.telemetry.browser)
+        .filter(([, c]) => c?.enabled)
+        .map(([k]) => k)
+    : [];
   return (
     <div className="overview">
       <dl className="props">
@@ -24,10 +28,13 @@ export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
         <Row label="Created">{formatTime(s.created_at)}</Row>
         {s.deleted_at ? <Row label="Deleted">{formatTime(s.deleted_at)}</Row> : null}
         <Row label="Mode">
-          <Badge>{s.headless ? 'headless' : 'headful'}</Badge> {s.stealth ? <Badge tone="info">stealth</Badge> : null} {s.kiosk_mode ? <Badge>kiosk</Badge> : null} {s.gpu ? <Badge>gpu</Badge> : null}
+          <Badge>{s.headless ? 'headless' : 'headful'}</Badge> {s.stealth ? <Badge tone="info">stealth</Badge> : null}{' '}
+          {s.kiosk_mode ? <Badge>kiosk</Badge> : null} {s.gpu ? <Badge>gpu</Badge> : null}
         </Row>
         <Row label="Inactivity timeout">{s.timeout_seconds} s</Row>
-        <Row label="Viewport">{s.viewport ? `${s.viewport.width} × ${s.viewport.height}${s.viewport.refresh_rate ? ` @ ${s.viewport.refresh_rate} Hz` : ''}` : 'default'}</Row>
+        <Row label="Viewport">
+          {s.viewport ? `${s.viewport.width} × ${s.viewport.height}${s.viewport.refresh_rate ? ` @ ${s.viewport.refresh_rate} Hz` : ''}` : 'default'}
+        </Row>
         <Row label="Start URL">{s.start_url ?? '—'}</Row>
         <Row label="Profile">{s.profile ? (s.profile.name ?? s.profile.id) : '—'}</Row>
         <Row label="Proxy">{s.proxy_id ?? '—'}</Row>

@@ -14,9 +14,13 @@ function typing(target: EventTarget | null): boolean {
 // The shell's "g <key>" go-to sequence must not also trigger a pane key (e.g. "g s").
 let lastG = 0;
 if (typeof window !== 'undefined')
-  window.addEventListener('keydown', (e) => {
-    if (e.key === 'g' && !typing(e.target)) lastG = Date.now();
-  }, true);
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === 'g' && !typing(e.target)) lastG = Date.now();
+    },
+    true,
+  );
 
 export function usePaneKey(key: string, fn: () => void): void {
   const ref = useRef(fn);

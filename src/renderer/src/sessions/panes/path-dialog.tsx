@@ -3,7 +3,23 @@ import { useEffect, useState } from 'react';
 import { FormDialog } from '../../components/form-dialog';
 import { Field } from '../../components/ui';
 
-export function PathDialog({ open, title, label, initial, confirmLabel, onSubmit, onClose }: { open: boolean; title: string; label: string; initial: string; confirmLabel: string; onSubmit(path: string): Promise<void>; onClose(): void }): React.JSX.Element | null {
+export function PathDialog({
+  open,
+  title,
+  label,
+  initial,
+  confirmLabel,
+  onSubmit,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  label: string;
+  initial: string;
+  confirmLabel: string;
+  onSubmit(path: string): Promise<void>;
+  onClose(): void;
+}): React.JSX.Element | null {
   const [value, setValue] = useState(initial);
   useEffect(() => {
     if (open) setValue(initial);

@@ -62,14 +62,25 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
   const [attached, setAttached] = useState<string | null>(null);
 
   // Polled: a session's processes (and their exits) are not resources on the change feed.
-  usePolling(useCallback(() => refresh(session), [refresh, session]), 2000);
+  usePolling(
+    useCallback(() => refresh(session), [refresh, session]),
+    2000,
+  );
 
   const start = async (mode: 'spawn' | 'tty'): Promise<void> => {
     setBusy(mode);
     try {
-      const body = mode === 'tty' ? { command: 'bash', args: ['-i'], allocate_tty: true, cols: 120, rows: 32, env: { TERM: 'xterm-256color' } } : shellCommand(line);
+      const body =
+        mode === 'tty' ? { command: 'bash', args: ['-i'], allocate_tty: true, cols: 120, rows: 32, env: { TERM: 'xterm-256color' } } : shellCommand(line);
       const r = await transport().request<{ process_id: string; pid?: number; started_at?: string }>('POST', sessionPath(session, 'process/spawn'), { body });
-      add(sid, { process_id: r.process_id, pid: r.pid, started_at: r.started_at, command: mode === 'tty' ? 'bash -i (terminal)' : line, tty: mode === 'tty', state: 'running' });
+      add(sid, {
+        process_id: r.process_id,
+        pid: r.pid,
+        started_at: r.started_at,
+        command: mode === 'tty' ? 'bash -i (terminal)' : line,
+        tty: mode === 'tty',
+        state: 'running',
+      });
       setAttached(r.process_id);
     } catch (err) {
       reportError(err);
@@ -174,7 +185,13 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
                   {p.command}
                 </td>
                 <td>
-                  {p.state === 'running' ? <Badge tone="ok">running</Badge> : p.state === 'exited' ? <Badge>{`exited ${p.exit_code ?? ''}`}</Badge> : <Badge tone="warn">unknown</Badge>}
+                  {p.state === 'running' ? (
+                    <Badge tone="ok">running</Badge>
+                  ) : p.state === 'exited' ? (
+                    <Badge>{`exited ${p.exit_code ?? ''}`}</Badge>
+                  ) : (
+                    <Badge tone="warn">unknown</Badge>
+                  )}
                   {p.error ? <span className="muted small"> {p.error}</span> : null}
                 </td>
                 <td className="num">{p.state === 'running' && p.cpu_pct !== undefined ? `${p.cpu_pct.toFixed(1)} %` : '—'}</td>
@@ -197,7 +214,9 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
         <EmptyState title="No processes started from here yet">Run a command above, or open a terminal to work in the session interactively.</EmptyState>
       )}
 
-      {current ? <ProcessTerminal session={session} proc={current} onExit={(code) => patch(sid, current.process_id, { state: 'exited', exit_code: code })} /> : null}
+      {current ? (
+        <ProcessTerminal session={session} proc={current} onExit={(code) => patch(sid, current.process_id, { state: 'exited', exit_code: code })} />
+      ) : null}
     </div>
   );
 }

@@ -55,7 +55,13 @@ export const useProcesses = create<ProcessesState>((set, get) => ({
       running.map(async (p) => {
         try {
           const st = await transport().request<Status>('GET', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/status`));
-          get().patch(sid, p.process_id, { state: st.state ?? 'unknown', exit_code: st.exit_code, cpu_pct: st.cpu_pct, mem_bytes: st.mem_bytes, error: undefined });
+          get().patch(sid, p.process_id, {
+            state: st.state ?? 'unknown',
+            exit_code: st.exit_code,
+            cpu_pct: st.cpu_pct,
+            mem_bytes: st.mem_bytes,
+            error: undefined,
+          });
         } catch (err) {
           // A process the server no longer knows (session restarted, forgotten) is shown as such.
           get().patch(sid, p.process_id, { state: 'unknown', error: errorMessage(err) });

@@ -91,7 +91,10 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
   };
   const download = async (r: Replay): Promise<void> => {
     try {
-      const res = await transport().download({ path: sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}`), filename: `replay-${r.replay_id}.mp4` });
+      const res = await transport().download({
+        path: sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}`),
+        filename: `replay-${r.replay_id}.mp4`,
+      });
       if (res.saved) notify(`Downloaded replay (${formatBytes(res.bytes)})`);
     } catch (err) {
       reportError(err);
@@ -123,7 +126,11 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
       ) : null}
       {error ? <ErrorBanner message={error} onRetry={() => void load()} /> : null}
       {!items && !error ? <Spinner label="Loading replays" /> : null}
-      {items && !items.length ? <EmptyState title="No replays yet">{live ? 'Start a recording above, use the browser, then stop it to play it here.' : 'This session recorded none.'}</EmptyState> : null}
+      {items && !items.length ? (
+        <EmptyState title="No replays yet">
+          {live ? 'Start a recording above, use the browser, then stop it to play it here.' : 'This session recorded none.'}
+        </EmptyState>
+      ) : null}
       {items?.length ? (
         <table className="table replays">
           <thead>
@@ -143,7 +150,17 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
                   <td className="mono">{r.replay_id}</td>
                   <td className="nowrap small">{formatTime(r.started_at)}</td>
                   <td className="mono">{duration(r)}</td>
-                  <td>{finishing === r.replay_id && rec ? <Badge tone="warn">finishing…</Badge> : rec ? <Badge tone="bad"><RecordIcon className="icon icon-before" /> recording</Badge> : <Badge tone="ok">ready</Badge>}</td>
+                  <td>
+                    {finishing === r.replay_id && rec ? (
+                      <Badge tone="warn">finishing…</Badge>
+                    ) : rec ? (
+                      <Badge tone="bad">
+                        <RecordIcon className="icon icon-before" /> recording
+                      </Badge>
+                    ) : (
+                      <Badge tone="ok">ready</Badge>
+                    )}
+                  </td>
                   <td className="row-actions">
                     {rec && finishing === r.replay_id ? (
                       <Spinner label="Finishing the video" />
@@ -185,7 +202,9 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
             controls
             preload="auto"
             aria-label="Replay player"
-            onError={(e) => setVideoError(`The video could not be loaded (${e.currentTarget.error?.message || 'the recording may have failed'}). Try Download.`)}
+            onError={(e) =>
+              setVideoError(`The video could not be loaded (${e.currentTarget.error?.message || 'the recording may have failed'}). Try Download.`)
+            }
           />
         </figure>
       ) : null}

@@ -35,7 +35,7 @@ export function summary(e: TelemetryEvent): string {
     case 'interaction':
       return [str(d.key), str(d.selector), str(d.text)].filter(Boolean).join(' ');
     case 'screenshot':
-      return d.png ? `screenshot (${Math.round(str(d.png).length * 0.75 / 1024)} KB)` : 'screenshot';
+      return d.png ? `screenshot (${Math.round((str(d.png).length * 0.75) / 1024)} KB)` : 'screenshot';
     default: {
       const s = JSON.stringify(d);
       return s === '{}' ? '' : s.length > 300 ? s.slice(0, 300) + '…' : s;

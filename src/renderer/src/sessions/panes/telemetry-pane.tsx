@@ -15,7 +15,14 @@ import { TelemetrySettings } from './telemetry-settings';
 import { usePaneKey } from './pane-keys';
 
 const MAX = 2000;
-const TONE: Record<string, 'neutral' | 'ok' | 'warn' | 'bad' | 'info'> = { console: 'info', network: 'neutral', page: 'ok', system: 'bad', monitor: 'warn', control: 'neutral' };
+const TONE: Record<string, 'neutral' | 'ok' | 'warn' | 'bad' | 'info'> = {
+  console: 'info',
+  network: 'neutral',
+  page: 'ok',
+  system: 'bad',
+  monitor: 'warn',
+  control: 'neutral',
+};
 
 export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element {
   const [history, setHistory] = useState(true);
@@ -36,7 +43,8 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
     held.current = [];
     setHeldCount(0);
     setState({ s: 'connecting' });
-    const it = transport().stream(sessionPath(session, 'telemetry/stream'), { query: history ? { replay: 'all' } : {} })[Symbol.asyncIterator]();
+    const frames = transport().stream(sessionPath(session, 'telemetry/stream'), { query: history ? { replay: 'all' } : {} });
+    const it = frames[Symbol.asyncIterator]();
     let stopped = false;
     // Frames are batched per animation frame: a busy page can send hundreds per second.
     let batch: Envelope[] = [];
@@ -148,7 +156,10 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
         </div>
       ) : null}
       {!events.length && state.s !== 'failed' ? (
-        <EmptyState title="No telemetry events yet">Use the browser (or the Code tab) to produce some. Console, network, page and interaction events appear only when those categories are recorded — enable them above.</EmptyState>
+        <EmptyState title="No telemetry events yet">
+          Use the browser (or the Code tab) to produce some. Console, network, page and interaction events appear only when those categories are recorded —
+          enable them above.
+        </EmptyState>
       ) : null}
       {events.length ? (
         <div className="event-list" ref={list} role="log" aria-label="Telemetry events">
@@ -160,7 +171,9 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
                 <span className="mono strong">{env.event.type}</span>
                 <span className="mono event-summary">{summary(env.event)}</span>
               </button>
-              {open === env.seq ? <pre className="event-json">{JSON.stringify(env, (k, v) => (k === 'png' && typeof v === 'string' ? `<${v.length} base64 chars>` : v), 2)}</pre> : null}
+              {open === env.seq ? (
+                <pre className="event-json">{JSON.stringify(env, (k, v) => (k === 'png' && typeof v === 'string' ? `<${v.length} base64 chars>` : v), 2)}</pre>
+              ) : null}
             </div>
           ))}
           {!visible.length ? <p className="muted small">No event matches the filters.</p> : null}

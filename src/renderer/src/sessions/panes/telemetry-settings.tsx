@@ -32,7 +32,10 @@ export function TelemetrySettings({ session, reload }: { session: Session; reloa
   return (
     <details className="card telemetry-settings" open={session.telemetry === null || undefined}>
       <summary>
-        Recorded categories <span className="muted small">{session.telemetry === null ? '(telemetry is off for this session)' : `(${[...enabledOf(session)].join(', ') || 'none'})`}</span>
+        Recorded categories{' '}
+        <span className="muted small">
+          {session.telemetry === null ? '(telemetry is off for this session)' : `(${[...enabledOf(session)].join(', ') || 'none'})`}
+        </span>
       </summary>
       <div className="check-row">
         {CATEGORIES.map((c) => (
