@@ -1,0 +1,77 @@
+/**
+ * Whether a resource a route addresses by id (or name) is within a caller's reach: in its
+ * organization, and in its project when the credential is scoped to one. The HTTP layer's
+ * permission-before-validation hook (`http/resource-lookup-first.ts`) asks this before a
+ * request's body is parsed, so a resource out of reach answers 404 whatever the body says.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import { nameKey } from '../../../shared/name-key.js';
+
+type Scoped =
+  | 'browser_sessions'
+  | 'profiles'
+  | 'browser_pools'
+  | 'credentials'
+  | 'proxies'
+  | 'auth_connections'
+  | 'api_keys'
+  | 'extensions'
+  | 'deployments'
+  | 'invocations';
+export interface ReachTarget {
+  table: Scoped | 'projects' | 'credential_providers';
+  /** Whether the route accepts a name where the id goes. */
+  byName: boolean;
+  what: string;
+}
+
+export const REACH_TARGETS: Array<[RegExp, ReachTarget]> = [
+  [/^\/browsers\/:/, { table: 'browser_sessions', byName: true, what: 'browser session' }],
+  [/^\/profiles\/:/, { table: 'profiles', byName: true, what: 'profile' }],
+  [/^\/browser_pools\/:/, { table: 'browser_pools', byName: true, what: 'browser pool' }],
+  [/^\/credentials\/:/, { table: 'credentials', byName: true, what: 'credential' }],
+  [/^\/proxies\/:/, { table: 'proxies', byName: false, what: 'proxy' }],
+  [/^\/auth\/connections\/:/, { table: 'auth_connections', byName: false, what: 'auth connection' }],
+  [/^\/org\/api_keys\/:/, { table: 'api_keys', byName: false, what: 'API key' }],
+  [/^\/(org\/)?projects\/:/, { table: 'projects', byName: true, what: 'project' }],
+  [/^\/extensions\/:/, { table: 'extensions', byName: true, what: 'extension' }],
+  [/^\/deployments\/:/, { table: 'deployments', byName: false, what: 'deployment' }],
+  [/^\/invocations\/:/, { table: 'invocations', byName: false, what: 'invocation' }],
+  [/^\/org\/credential_providers\/:/, { table: 'credential_providers', byName: true, what: 'credential provider' }],
+];
+
+export async function inReach(db: Kysely<Database>, t: ReachTarget, key: string, orgId: string, project: string | null): Promise<boolean> {
+  if (t.table === 'projects') {
+    const row = await db
+      .selectFrom('projects')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where((w) => w.or([w('id', '=', key), w('name_key', '=', nameKey(key))]))
+      .$if(project !== null, (q) => q.where('id', '=', project!))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  if (t.table === 'credential_providers') {
+    const row = await db
+      .selectFrom('credential_providers')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where((w) => w.or([w('id', '=', key), w('name', '=', key)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  // Every project-owned table has id, org_id and project_id; the name column where byName.
+  const table = t.table as 'profiles';
+  const row = await db
+    .selectFrom(table)
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where((w) => (t.byName ? w.or([w('id', '=', key), w('name', '=', key)]) : w('id', '=', key)))
+    .$if(project !== null, (q) => q.where('project_id', '=', project!))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The database handle the check reads (the engine's own). */
+export type ReachDb = Kysely<Database>;
