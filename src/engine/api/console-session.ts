@@ -98,15 +98,14 @@ export class ConsoleSessions {
   /** The live key behind a console token, or null (unknown/idle token, deleted/expired key). */
   async resolve(token: string): Promise<{ credential: Credential; info: typeof SignedIn.static } | null> {
     const h = hashToken(token);
-    const entry = this.byTokenHash.get(h) ?? (await this.load(h));
-    if (!entry || Date.now() - entry.lastUsed > IDLE_TTL_MS) {
-      await this.forget(h);
-      return null;
-    }
+    // The stored row is read on every use, joined with its key: a sign-out on another node (or
+    // a deleted key) ends the console session here too, not only where it happened.
     const row = await this.ctx.db
-      .selectFrom('api_keys')
+      .selectFrom('console_sessions')
+      .innerJoin('api_keys', 'api_keys.id', 'console_sessions.key_id')
       .innerJoin('orgs', 'orgs.id', 'api_keys.org_id')
       .select([
+        'console_sessions.last_used_at',
         'api_keys.id',
         'api_keys.org_id',
         'api_keys.project_id',
@@ -116,9 +115,18 @@ export class ConsoleSessions {
         'api_keys.deleted_at',
         'orgs.admin_email',
       ])
-      .where('api_keys.id', '=', entry.keyId)
+      .where('console_sessions.token_hash', '=', h)
       .executeTakeFirst();
-    if (!row || row.deleted_at || (row.expires_at && Date.parse(row.expires_at) <= this.ctx.clock.now().getTime())) {
+    if (!row) {
+      this.byTokenHash.delete(h);
+      return null;
+    }
+    let entry = this.byTokenHash.get(h);
+    if (!entry) {
+      const lastUsed = Date.parse(row.last_used_at);
+      this.byTokenHash.set(h, (entry = { keyId: row.id, lastUsed, savedUse: lastUsed }));
+    }
+    if (Date.now() - entry.lastUsed > IDLE_TTL_MS || row.deleted_at || (row.expires_at && Date.parse(row.expires_at) <= this.ctx.clock.now().getTime())) {
       await this.forget(h);
       return null;
     }
@@ -136,16 +144,6 @@ export class ConsoleSessions {
       credential: { orgId: row.org_id, strategy: 'api_key', userId: row.id, email: row.admin_email, projectId: row.project_id },
       info: { key_id: row.id, name: row.name, masked_key: row.masked_key, project_id: row.project_id },
     };
-  }
-
-  /** A sign-in made before this process started (or on another node). */
-  private async load(h: string): Promise<ConsoleEntry | undefined> {
-    const row = await this.ctx.db.selectFrom('console_sessions').selectAll().where('token_hash', '=', h).executeTakeFirst();
-    if (!row) return undefined;
-    const lastUsed = Date.parse(row.last_used_at);
-    const entry = { keyId: row.key_id, lastUsed, savedUse: lastUsed };
-    this.byTokenHash.set(h, entry);
-    return entry;
   }
 
   private async forget(h: string): Promise<void> {
