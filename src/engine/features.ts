@@ -8,6 +8,8 @@ import { sessionsFeature } from './api/browsers.js';
 import { apiKeysFeature } from './api/api-keys.js';
 import { projectLimitsFeature } from './api/project-limits.js';
 import { orgLimitsFeature } from './api/org-limits.js';
+import { orgEntitlementsFeature } from './api/org-entitlements.js';
+import { authContextFeature } from './api/auth-context.js';
 import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
 import { liveViewFeature } from './runtime/live-view/live-view-feature.js';
@@ -39,6 +41,8 @@ export const features: Feature[] = [
   apiKeysFeature,
   projectLimitsFeature,
   orgLimitsFeature,
+  orgEntitlementsFeature,
+  authContextFeature,
   consoleSessionFeature,
   profilesFeature,
   extensionsFeature,

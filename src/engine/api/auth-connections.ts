@@ -3,6 +3,7 @@
  * real browser), `submit` (answers the current step), `events` (SSE of `managed_auth_state`
  * until the flow ends), `timeline`, and the hosted page a person can finish a flow on.
  */
+import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from '../domain/secrets/identity-options.js';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
@@ -70,7 +71,7 @@ export const authConnectionsFeature: Feature = {
   name: 'auth-connections',
   register(app, ctx) {
     const identity = ctx.config.identity;
-    const minInterval = identity.minHealthCheckIntervalSeconds ?? 300;
+    const minInterval = identity.minHealthCheckIntervalSeconds ?? DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS;
     const connections = new AuthConnections(ctx.db, ctx.clock, { minInterval });
     const timeline = new AuthTimeline(ctx.db, ctx.clock);
     const credentials = () => ctx.services.credentials as Credentials;

@@ -48,6 +48,7 @@ const NOT_FORWARDED = new Set([
   'proxy-connection',
   'accept-encoding',
   'x-kernel-project-id',
+  'x-kernel-project',
   'expect',
 ]);
 // Hop-by-hop headers of the target's answer, and those that no longer describe the body we pass on (already decoded).

@@ -64,16 +64,34 @@ function firstCredential(
   return null;
 }
 
+/**
+ * The project a request selects by header, if any: `X-Kernel-Project` (id or name; Kernel SDK
+ * ≥ 0.90, option `project`) and/or the older `X-Kernel-Project-Id` (also an id or a name here).
+ * When both arrive they must name the same project (400 otherwise: which one wins is not
+ * documented by Kernel, so neither silently does).
+ */
+export function selectedProject(request: Pick<FastifyRequest, 'headers'>): Array<{ header: string; value: string }> | null {
+  const out: Array<{ header: string; value: string }> = [];
+  for (const header of ['X-Kernel-Project', 'X-Kernel-Project-Id']) {
+    const raw = request.headers[header.toLowerCase()];
+    const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (value) out.push({ header, value });
+  }
+  return out.length ? out : null;
+}
+
 /** Sets `request.auth` (or throws 401/403/404); a promise only when a lookup is not cached. */
 function authorize(request: FastifyRequest, bearer: string | undefined, c: Credential | null, projects: ProjectResolver): void | Promise<void> {
   if (!c) throw ApiError.unauthorized(bearer ? 'invalid or expired API key' : 'missing bearer API key (Authorization: Bearer <key>)');
-  const raw = request.headers['x-kernel-project-id'];
-  const header = Array.isArray(raw) ? raw[0] : raw;
-  if (header && header.trim()) {
-    return projects.resolve(c.orgId, header.trim()).then((p) => {
-      if (!p) throw new ApiError(404, 'project_not_found', `project '${header}' (X-Kernel-Project-Id) not found`);
-      if (c.projectId && p.id !== c.projectId) throw ApiError.forbidden('this API key is scoped to another project than X-Kernel-Project-Id');
-      request.auth = authContext(c, p.id);
+  const selected = selectedProject(request);
+  if (selected) {
+    return Promise.all(selected.map((h) => projects.resolve(c.orgId, h.value).then((p) => ({ ...h, p })))).then((found) => {
+      for (const f of found) if (!f.p) throw new ApiError(404, 'project_not_found', `project '${f.value}' (${f.header}) not found`);
+      const ids = new Set(found.map((f) => f.p!.id));
+      if (ids.size > 1) throw ApiError.invalidField('X-Kernel-Project', 'X-Kernel-Project and X-Kernel-Project-Id name different projects');
+      const [id] = ids;
+      if (c.projectId && id !== c.projectId) throw ApiError.forbidden(`this API key is scoped to another project than ${found[0].header}`);
+      request.auth = authContext(c, id);
     });
   }
   if (c.projectId) {

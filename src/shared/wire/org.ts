@@ -53,8 +53,22 @@ export type ProjectLimits = Static<typeof ProjectLimitsSchema>;
 export const OrgLimitsSchema = Type.Object({
   max_concurrent_sessions: Type.Integer(),
   default_project_max_concurrent_sessions: Cap,
+  // Usage fields newer Kernel SDKs (0.89, ~0.101, 0.109) type as required.
+  concurrent_sessions_used: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'browsers running now across the organization, pool reservations included',
+  }),
+  concurrent_sessions_available: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'max_concurrent_sessions minus concurrent_sessions_used, floored at 0',
+  }),
+  auth_connections_used: Type.Integer({ description: 'managed-auth connections in the organization' }),
+  max_auth_connections: Type.Union([Type.Integer(), Type.Null()], { description: 'null: no cap' }),
+  min_health_check_interval_seconds: Type.Integer({ description: 'the smallest health_check_interval an auth connection accepts' }),
+  vaults_used: Type.Integer({ description: 'always 0: vaults are not offered by this engine' }),
+  max_vaults: Type.Union([Type.Integer(), Type.Null()], { description: 'always 0: vaults are not offered by this engine' }),
 });
 export type OrgLimits = Static<typeof OrgLimitsSchema>;
+/** The configured caps alone; the usage fields are added when the limits are read. */
+export type OrgCaps = Pick<OrgLimits, 'max_concurrent_sessions' | 'default_project_max_concurrent_sessions'>;
 
 export const ProjectIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 1020 }) });
 export const ProjectCreateSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 1020 }) }, { additionalProperties: false });
@@ -126,3 +140,63 @@ const CapPatch = Type.Optional(
 export const ProjectLimitsPatchSchema = Type.Optional(
   Type.Object({ max_concurrent_sessions: CapPatch, max_concurrent_invocations: CapPatch, max_pooled_sessions: CapPatch }, { additionalProperties: false }),
 );
+
+/** `GET /auth/context` (Kernel SDK 0.87): who is calling and in which scope; no secrets. */
+const NullableId = Type.Union([Type.String(), Type.Null()]);
+export const AuthContextSchema = Type.Object({
+  authentication: Type.Object({
+    method: Type.Union([Type.Literal('api_key'), Type.Literal('jwt')]),
+    source: Type.Union([Type.Literal('api_key'), Type.Literal('oauth'), Type.Literal('dashboard')]),
+    credential_id: NullableId,
+  }),
+  authorization: Type.Object({
+    credential_scope: Type.Object({ project_id: NullableId }),
+    effective_scope: Type.Object({ project_id: NullableId }),
+  }),
+  organization: Type.Object({ id: Type.String() }),
+  principal: Type.Object({ id: Type.String(), type: Type.Union([Type.Literal('api_key'), Type.Literal('user')]) }),
+});
+export type AuthContextInfo = Static<typeof AuthContextSchema>;
+
+/** `GET /org/entitlements` (Kernel SDK 0.92): what this engine really offers. Null: no cap. */
+const On = Type.Object({ enabled: Type.Boolean() });
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const Plan = Type.Union([Type.Literal('FREE'), Type.Literal('HOBBYIST'), Type.Literal('START_UP'), Type.Literal('ENTERPRISE')]);
+export const EntitlementsSchema = Type.Object({
+  features: Type.Object({
+    browser_extensions: Type.Object({ enabled: Type.Boolean(), max_stored_per_org: NullableInt }),
+    browser_pools: On,
+    browser_replays: Type.Object({ enabled: Type.Boolean(), retention_days: Type.Integer() }),
+    credential_providers: On,
+    credentials: On,
+    custom_proxies: On,
+    file_io: On,
+    gpu: On,
+    managed_proxies: On,
+    profiles: On,
+    proxy_bypass_hosts: On,
+    managed_auth: Type.Object({
+      enabled: Type.Boolean(),
+      health_check_interval_default_seconds: Type.Integer(),
+      health_check_interval_max_seconds: Type.Integer(),
+      health_check_interval_min_seconds: Type.Integer(),
+      max_connections: NullableInt,
+    }),
+    vaults: On,
+    search: On,
+  }),
+  limits: Type.Object({
+    default_max_concurrent_invocations_per_app: NullableInt,
+    max_concurrent_browsers: Type.Integer(),
+    max_concurrent_invocations: NullableInt,
+    max_vaults: NullableInt,
+  }),
+  plan: Type.Object({
+    id: Plan,
+    effective_id: Plan,
+    is_trialing: Type.Boolean(),
+    status: Type.Union([Type.Literal('NEEDS_PAYMENT_METHOD'), Type.Literal('ACTIVE'), Type.Literal('CANCELED'), Type.Literal('UNPAID'), Type.Null()]),
+    trial_ends_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+});
+export type Entitlements = Static<typeof EntitlementsSchema>;

@@ -63,11 +63,11 @@ describe('project limits', () => {
 
 describe('organization limits', () => {
   it('reports the configured organization cap and no default at first', async () => {
-    expect(await t.client.organization.limits.retrieve()).toEqual({ max_concurrent_sessions: ORG_CAP, default_project_max_concurrent_sessions: null });
+    expect(await t.client.organization.limits.retrieve()).toMatchObject({ max_concurrent_sessions: ORG_CAP, default_project_max_concurrent_sessions: null });
   });
 
   it('sets, keeps, and removes the default per-project cap', async () => {
-    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 4 })).toEqual({
+    expect(await t.client.organization.limits.update({ default_project_max_concurrent_sessions: 4 })).toMatchObject({
       max_concurrent_sessions: ORG_CAP,
       default_project_max_concurrent_sessions: 4,
     });

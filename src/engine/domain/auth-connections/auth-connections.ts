@@ -66,6 +66,10 @@ function checkCredentialRef(c: CredentialRef): CredentialRef {
   return Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as CredentialRef;
 }
 
+/** `health_check_interval` when a connection does not set one, and the largest accepted (seconds). */
+export const HEALTH_CHECK_DEFAULT_SECONDS = 3600;
+export const HEALTH_CHECK_MAX_SECONDS = 86400;
+
 export class AuthConnections {
   constructor(
     private readonly db: Kysely<Database>,
@@ -74,9 +78,9 @@ export class AuthConnections {
   ) {}
 
   private interval(v: number | undefined): number {
-    const n = v ?? 3600;
-    if (!Number.isInteger(n) || n < this.limits.minInterval || n > 86400)
-      throw DomainError.invalidField('health_check_interval', `must be an integer from ${this.limits.minInterval} to 86400 seconds`);
+    const n = v ?? HEALTH_CHECK_DEFAULT_SECONDS;
+    if (!Number.isInteger(n) || n < this.limits.minInterval || n > HEALTH_CHECK_MAX_SECONDS)
+      throw DomainError.invalidField('health_check_interval', `must be an integer from ${this.limits.minInterval} to ${HEALTH_CHECK_MAX_SECONDS} seconds`);
     return n;
   }
 

@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { OrgLimits, ProjectLimits } from '../../../shared/wire/org.js';
+import type { OrgCaps, ProjectLimits } from '../../../shared/wire/org.js';
 import type { EngineContext } from '../../context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
@@ -90,12 +90,12 @@ export class Limits implements LimitsService {
     return projectLimitsDto({ ...p, ...changes });
   }
 
-  async orgLimits(orgId: string): Promise<OrgLimits> {
+  async orgLimits(orgId: string): Promise<OrgCaps> {
     const org = await this.db.selectFrom('orgs').select('default_project_max_concurrent_sessions').where('id', '=', orgId).executeTakeFirstOrThrow();
     return { max_concurrent_sessions: this.orgCap, default_project_max_concurrent_sessions: org.default_project_max_concurrent_sessions };
   }
 
-  async updateOrgLimits(orgId: string, patch: { default_project_max_concurrent_sessions?: number | null }): Promise<OrgLimits> {
+  async updateOrgLimits(orgId: string, patch: { default_project_max_concurrent_sessions?: number | null }): Promise<OrgCaps> {
     if ('default_project_max_concurrent_sessions' in patch) {
       const value = cap(patch.default_project_max_concurrent_sessions);
       if (value !== null && value > this.orgCap) {

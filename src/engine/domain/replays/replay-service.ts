@@ -50,6 +50,11 @@ export class ReplayService {
   private readonly sweeper: NodeJS.Timeout;
   private stopped = false;
 
+  /** How long a finished recording is kept. */
+  get retentionMs(): number {
+    return this.o.retentionMs;
+  }
+
   constructor(private readonly o: ReplayServiceOptions) {
     this.sweeper = setInterval(() => void this.sweep().catch(() => {}), o.sweepIntervalMs);
     this.sweeper.unref();

@@ -6,6 +6,9 @@
 import type { SecretKeyProvider } from './secret-key-provider.js';
 import type { ProxyProviderConfig } from '../proxies/proxy-providers.js';
 
+/** `minHealthCheckIntervalSeconds` when not set. */
+export const DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS = 300;
+
 export interface IdentityOptions {
   /** Where the secret key comes from; default: env BROWSERDECK_SECRET_KEY, else `<dataDir>/secret.key`. */
   secretKeyProvider?: SecretKeyProvider;

@@ -1,6 +1,6 @@
 /**
  * Who may reach a session: the HTTP authenticator for `?jwt=` on `/browsers/{id}/…` routes
- * (a session token never authorizes anything else), and the check for WebSocket upgrades
+ * (a session token authorizes nothing else but `GET /auth/context`), and the check for WebSocket upgrades
  * (CDP, BiDi, live view), which accept that session's JWT or a bearer API key of its org.
  */
 import type { IncomingMessage } from 'node:http';
@@ -11,6 +11,8 @@ import type { SessionJwt } from './session-jwt.js';
 import type { ApiKeyAuthority } from '../org/api-keys.js';
 
 const SUB_ROUTE = /^\/browsers\/([^/?#]+)\/[^?#]+/;
+/** The one route outside its session a session token may call: the caller's own identity. */
+const SELF_DESCRIPTION = '/auth/context';
 
 function safeDecode(s: string): string {
   try {
@@ -26,7 +28,13 @@ export function sessionJwtAuthenticator(jwt: SessionJwt): Authenticator {
     const token = url.searchParams.get('jwt');
     if (!token || bearer) return null;
     const m = SUB_ROUTE.exec(url.pathname);
-    if (!m) throw DomainError.unauthorized('a session token (jwt) only authorizes the routes of its own session; use a bearer API key');
+    if (!m && url.pathname === SELF_DESCRIPTION) {
+      // Who am I (`GET /auth/context`, read-only, no secrets): answered for any valid token.
+      const claims = await jwt.verify(token);
+      if (!claims) throw DomainError.unauthorized('invalid or expired session token');
+      return credentialOf(claims);
+    }
+    if (!m) throw DomainError.unauthorized('a session token (jwt) only authorizes the routes of its own session and GET /auth/context; use a bearer API key');
     const claims = await jwt.verify(token);
     if (!claims) throw DomainError.unauthorized('invalid or expired session token');
     if (claims.sessionId !== safeDecode(m[1])) throw DomainError.forbidden('this session token belongs to another session');

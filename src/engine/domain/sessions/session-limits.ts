@@ -5,7 +5,7 @@
  * transactions one at a time. Pool reservations add to the org count through counters the
  * pools feature registers.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { DialectName } from '../../store/database.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
@@ -26,6 +26,14 @@ export class SessionLimits {
   /** Pools register how many browsers they hold in reserve (counted against the org and project caps). */
   addReservationCounter(fn: ReservationCounter): void {
     this.counters.push(fn);
+  }
+
+  /**
+   * Browsers counted against the org's cap right now: running session rows plus what pools
+   * hold in reserve (`GET /org/limits`'s `concurrent_sessions_used`). A snapshot, not a lock.
+   */
+  async inUse(db: Kysely<Database>, orgId: string): Promise<number> {
+    return db.transaction().execute((trx) => this.running(trx, orgId));
   }
 
   /** Locks the org's accounting for the rest of the transaction (a no-op on SQLite, see above). */

@@ -5,6 +5,7 @@
  */
 import type { HelperJail } from '../sandbox/helper-jail.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
 
 export interface FfmpegRun {
   child: ChildProcessWithoutNullStreams;
@@ -42,4 +43,23 @@ export async function exitWithin(run: FfmpegRun, ms: number): Promise<number | n
   const code = await Promise.race([run.exited, killed]);
   clearTimeout(timer);
   return code;
+}
+
+/** Whether the recorder's ffmpeg can be found (an absolute BROWSERDECK_FFMPEG, else on PATH). */
+export function ffmpegAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+  const name = env.BROWSERDECK_FFMPEG ?? 'ffmpeg';
+  const candidates = name.includes('/')
+    ? [name]
+    : (env.PATH ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => `${dir}/${name}`);
+  return candidates.some((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
