@@ -13,7 +13,7 @@ describe('engine foundation', () => {
   it('answers /healthz without auth', async () => {
     const res = await fetch(`${t.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, jail: { enabled: true } });
+    expect(await res.json()).toMatchObject({ ok: true, jail: { enabled: true }, store: { ok: true } });
   });
 
   it('writes the admin key with mode 0600 on first start', async () => {
