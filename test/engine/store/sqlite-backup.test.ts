@@ -12,13 +12,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { totpFromSecret } from '../../../src/engine/domain/credentials/totp.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-backup-'));
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+// Made and removed inside the suite: on the PostgreSQL pass the suite is skipped, and vitest
+// runs no hook of a file whose every test is skipped (a module-level dir was left behind).
+let work = '';
 
 /** `npm run serve -- <args>` as an operator runs it (the bootstrap, minus its install step). */
 function serveCli(args: string[]): Promise<{ code: number | null; output: string }> {
@@ -46,6 +47,11 @@ function idsIn(file: string): Record<string, Set<string>> {
 }
 
 describe.skipIf(process.env.BROWSERDECK_TEST_DATABASE_URL)('SQLite backup and restore', () => {
+  beforeAll(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-backup-'));
+  });
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
   it('backs up under write load and restores into a fresh engine with nothing committed lost', async () => {
     const a = await startTestEngine({ dataDir: path.join(work, 'a') });
     let b: TestEngine | undefined;
