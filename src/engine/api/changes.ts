@@ -31,9 +31,8 @@ export const changesFeature: Feature = {
       requireFeedAccess(req.auth);
       const auth = req.auth;
       const sse = openSse(reply, { keepaliveMs: HEARTBEAT_MS, heartbeat: () => ({ type: 'heartbeat' }) });
-      // One organization per engine: every change on this bus is in the caller's org.
-      const off = resourceChanges(ctx.db).on((e) => {
-        if (changeVisibleTo(auth, e)) sse.send(e);
+      const off = resourceChanges(ctx.db).on((c) => {
+        if (changeVisibleTo(auth, c)) sse.send(c.event);
       });
       sse.onClose(off);
       sse.send({ type: 'hello' });

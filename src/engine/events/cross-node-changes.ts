@@ -6,9 +6,8 @@
  * when their own stream reconnects, not when a node's listener does).
  */
 import { randomUUID } from 'node:crypto';
-import type { ChangeEvent } from '../../shared/wire/changes.js';
 import { pgListen, pgNotify } from '../store/pg-notify.js';
-import type { ResourceChanges } from './resource-changes.js';
+import type { OrgChange, ResourceChanges } from './resource-changes.js';
 
 const CHANNEL = 'browserdeck_changes';
 
@@ -24,8 +23,8 @@ export async function relayChangesAcrossNodes(opts: {
     CHANNEL,
     (payload) => {
       try {
-        const m = JSON.parse(payload) as { origin: string; event: ChangeEvent };
-        if (m.origin !== origin) opts.bus.deliver(m.event);
+        const m = JSON.parse(payload) as { origin: string; change: OrgChange };
+        if (m.origin !== origin) opts.bus.deliver(m.change);
       } catch (err) {
         opts.onError(err as Error);
       }
@@ -33,7 +32,7 @@ export async function relayChangesAcrossNodes(opts: {
     opts.onError,
   );
   await listener.ready;
-  const off = opts.bus.onLocal((event) => void pgNotify(opts.db, CHANNEL, JSON.stringify({ origin, event })).catch(opts.onError));
+  const off = opts.bus.onLocal((change) => void pgNotify(opts.db, CHANNEL, JSON.stringify({ origin, change })).catch(opts.onError));
   return {
     async close() {
       off();

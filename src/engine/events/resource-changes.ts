@@ -3,11 +3,19 @@
  * `resourceChanges(db).emit(...)` after a create, update or delete commits; the feed route
  * listens. Keyed by the engine's database handle, which every domain service already holds,
  * so engines sharing one process (tests) never hear each other and no constructor changes.
+ * Each change carries the organization it belongs to (never sent on the wire): one engine
+ * serves several organizations, and a feed follower only hears its own.
  * Listeners must be quick and must not throw; a throwing listener is isolated from the others.
  */
 import type { ChangeEvent } from '../../shared/wire/changes.js';
 
-type Listener = (e: ChangeEvent) => void;
+/** A change and the organization whose resource changed. */
+export interface OrgChange {
+  orgId: string;
+  event: ChangeEvent;
+}
+
+type Listener = (c: OrgChange) => void;
 
 export class ResourceChanges {
   private readonly listeners = new Set<Listener>();
@@ -26,22 +34,22 @@ export class ResourceChanges {
   }
 
   /** A change made on this node. */
-  emit(e: ChangeEvent): void {
-    this.deliver(e);
-    callEach(this.localListeners, e);
+  emit(c: OrgChange): void {
+    this.deliver(c);
+    callEach(this.localListeners, c);
   }
 
   /** A change made on another node: heard by this node's followers, not sent on again. */
-  deliver(e: ChangeEvent): void {
-    callEach(this.listeners, e);
+  deliver(c: OrgChange): void {
+    callEach(this.listeners, c);
   }
 
-  upsert(resource: ChangeEvent['resource'], id: string, projectId?: string | null): void {
-    this.emit({ type: 'upsert', resource, id, ...(projectId ? { project_id: projectId } : {}) });
+  upsert(orgId: string, resource: ChangeEvent['resource'], id: string, projectId?: string | null): void {
+    this.emit({ orgId, event: { type: 'upsert', resource, id, ...(projectId ? { project_id: projectId } : {}) } });
   }
 
-  delete(resource: ChangeEvent['resource'], id: string, projectId?: string | null): void {
-    this.emit({ type: 'delete', resource, id, ...(projectId ? { project_id: projectId } : {}) });
+  delete(orgId: string, resource: ChangeEvent['resource'], id: string, projectId?: string | null): void {
+    this.emit({ orgId, event: { type: 'delete', resource, id, ...(projectId ? { project_id: projectId } : {}) } });
   }
 
   get listenerCount(): number {
@@ -49,10 +57,10 @@ export class ResourceChanges {
   }
 }
 
-function callEach(listeners: Set<Listener>, e: ChangeEvent): void {
+function callEach(listeners: Set<Listener>, c: OrgChange): void {
   for (const fn of listeners) {
     try {
-      fn(e);
+      fn(c);
     } catch {
       /* a listener's failure is its own */
     }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { followChanges, type FeedReader } from '../../helpers/change-feed.js';
+import { createOtherOrg } from '../org/org-fixtures.js';
 
 describe('change feed', () => {
   let te: TestEngine;
@@ -72,6 +73,24 @@ describe('change feed', () => {
     expect(scoped.seen.filter((e) => e.type !== 'hello' && e.type !== 'heartbeat')).toEqual([
       { type: 'upsert', resource: 'profile', id: profileB.id, project_id: b.id },
     ]);
+  });
+
+  it("never shows an org-wide key of another organization this one's changes", async () => {
+    const other = await createOtherOrg(te, 'feed-other-org');
+    const otherFeed = await follow(other.key);
+    // Org-level and project changes in the first organization.
+    await te.client.apiKeys.create({ name: 'feed-first-org-key' });
+    await te.client.organization.limits.update({ default_project_max_concurrent_sessions: 2 });
+    const firstProfile = await te.client.profiles.create({ name: 'feed-first-org-profile' });
+    // Then one change in the other organization: once its key has it, everything before was delivered.
+    const otherProfile = await other.client.profiles.create({ name: 'feed-other-org-profile' });
+    expect(await otherFeed.next((e) => e.type !== 'heartbeat')).toEqual({
+      type: 'upsert',
+      resource: 'profile',
+      id: otherProfile.id,
+      project_id: other.projectId,
+    });
+    expect(otherFeed.seen.some((e) => e.id === firstProfile.id || e.resource === 'api_key' || e.resource === 'org_limits')).toBe(false);
   });
 
   it('announces a pool, the session an SDK client acquires from it, its release and the pool deletion', async () => {

@@ -95,7 +95,7 @@ export class CredentialProviders {
       updated_at: now,
     };
     await this.db.insertInto('credential_providers').values(row).execute();
-    resourceChanges(this.db).upsert('credential_provider', row.id);
+    resourceChanges(this.db).upsert(row.org_id, 'credential_provider', row.id);
     return row;
   }
 
@@ -152,14 +152,14 @@ export class CredentialProviders {
     if (Object.keys(c).length === 0) return row;
     c.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('credential_providers').set(c).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert('credential_provider', row.id);
+    resourceChanges(this.db).upsert(row.org_id, 'credential_provider', row.id);
     return { ...row, ...c };
   }
 
   async delete(orgId: string, id: string): Promise<ProviderRow> {
     const row = await this.get(orgId, id);
     await this.db.deleteFrom('credential_providers').where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete('credential_provider', row.id);
+    resourceChanges(this.db).delete(row.org_id, 'credential_provider', row.id);
     return row;
   }
 

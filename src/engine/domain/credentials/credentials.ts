@@ -122,7 +122,7 @@ export class Credentials {
       updated_at: now,
     };
     await this.db.insertInto('credentials').values(row).execute();
-    resourceChanges(this.db).upsert('credential', row.id, row.project_id);
+    resourceChanges(this.db).upsert(row.org_id, 'credential', row.id, row.project_id);
     return this.dto(row, { single: true, totp: secret ? totpFromSecret(secret, this.clock.now()) : undefined });
   }
 
@@ -181,14 +181,14 @@ export class Credentials {
     if (Object.keys(changes).length === 0) return this.dto(row, { single: true });
     changes.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('credentials').set(changes).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert('credential', row.id, row.project_id);
+    resourceChanges(this.db).upsert(row.org_id, 'credential', row.id, row.project_id);
     return this.dto({ ...row, ...changes }, { single: true, totp });
   }
 
   async delete(projectId: string, idOrName: string): Promise<void> {
     const row = await this.get(projectId, idOrName);
     await this.db.deleteFrom('credentials').where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete('credential', row.id, row.project_id);
+    resourceChanges(this.db).delete(row.org_id, 'credential', row.id, row.project_id);
   }
 
   async totpCode(projectId: string, idOrName: string): Promise<{ code: string; expires_at: string }> {

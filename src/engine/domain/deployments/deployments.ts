@@ -85,7 +85,7 @@ export class Deployments {
     await this.ctx.db.insertInto('deployments').values(row).execute();
     this.events.open(id);
     this.events.append(id, { event: 'deployment_state', timestamp: now, deployment: deploymentDto(row) });
-    resourceChanges(this.ctx.db).upsert('deployment', row.id, row.project_id);
+    resourceChanges(this.ctx.db).upsert(row.org_id, 'deployment', row.id, row.project_id);
     const abort = new AbortController();
     const done = runDeploymentPipeline(this.ctx, this.events, this.apps, row, dir, abort.signal, {
       setStatus: (i, s, r) => this.setStatus(i, s, r),
@@ -124,7 +124,7 @@ export class Deployments {
     if (!row) return;
     if (status === 'failed' && reason) this.events.log(id, `deployment failed: ${reason}`);
     this.events.append(id, { event: 'deployment_state', timestamp: now, deployment: deploymentDto(row) });
-    resourceChanges(this.ctx.db).upsert('deployment', row.id, row.project_id);
+    resourceChanges(this.ctx.db).upsert(row.org_id, 'deployment', row.id, row.project_id);
     if (isTerminalDeployment(status)) await this.events.close(id);
   }
 
@@ -191,7 +191,7 @@ export class Deployments {
       .where('id', '=', row.id)
       .execute();
     await this.events.deleteOwner(row.id);
-    resourceChanges(this.ctx.db).delete('deployment', row.id, row.project_id);
+    resourceChanges(this.ctx.db).delete(row.org_id, 'deployment', row.id, row.project_id);
     await fsp.rm(this.dirOf(row.id), { recursive: true, force: true });
   }
 

@@ -102,7 +102,7 @@ export class Extensions {
         throw DomainError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
       throw e;
     }
-    resourceChanges(this.db).upsert('extension', row.id, row.project_id);
+    resourceChanges(this.db).upsert(row.org_id, 'extension', row.id, row.project_id);
     return row;
   }
 
@@ -135,7 +135,7 @@ export class Extensions {
   async delete(scope: Scope, idOrName: string): Promise<void> {
     const r = await this.get(scope, idOrName);
     await this.db.deleteFrom('extensions').where('id', '=', r.id).execute();
-    resourceChanges(this.db).delete('extension', r.id, r.project_id);
+    resourceChanges(this.db).delete(r.org_id, 'extension', r.id, r.project_id);
     await fsp.rm(this.zipPath(r.id), { force: true });
   }
 

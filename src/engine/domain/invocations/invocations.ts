@@ -167,7 +167,7 @@ export class Invocations {
   }
 
   private stateEvent(row: InvocationRow): void {
-    resourceChanges(this.ctx.db).upsert('invocation', row.id, row.project_id);
+    resourceChanges(this.ctx.db).upsert(row.org_id, 'invocation', row.id, row.project_id);
     this.events.append(row.id, { event: 'invocation_state', timestamp: this.now(), invocation: invocationDto(row) });
   }
 

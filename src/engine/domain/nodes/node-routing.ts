@@ -82,7 +82,7 @@ export class NodeRouter {
   async endLostSessions(nodeId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('browser_sessions')
-      .select(['id', 'created_at', 'project_id'])
+      .select(['id', 'created_at', 'org_id', 'project_id'])
       .where('node_id', '=', nodeId)
       .where('deleted_at', 'is', null)
       .execute();
@@ -104,7 +104,7 @@ export class NodeRouter {
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 1) {
         ended.push(r.id);
-        resourceChanges(this.db).delete('session', r.id, r.project_id);
+        resourceChanges(this.db).delete(r.org_id, 'session', r.id, r.project_id);
       }
     }
     return ended;

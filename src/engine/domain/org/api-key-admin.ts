@@ -37,7 +37,7 @@ export class ApiKeyAdmin {
     const projectId = await this.projectForNewKey(auth, input.project_id);
     const lifetimeDays = input.days_to_expire ?? null;
     const { row, key } = await this.authority.issue({ orgId: auth.orgId, name, projectId, createdById: auth.userId, lifetimeDays });
-    resourceChanges(this.db).upsert('api_key', row.id, projectId);
+    resourceChanges(this.db).upsert(auth.orgId, 'api_key', row.id, projectId);
     return { ...(await this.get(auth, row.id, false)), key };
   }
 
@@ -59,7 +59,7 @@ export class ApiKeyAdmin {
       .set({ name, name_key: nameKey(name) })
       .where('id', '=', r.id)
       .execute();
-    resourceChanges(this.db).upsert('api_key', r.id, r.project_id);
+    resourceChanges(this.db).upsert(r.org_id, 'api_key', r.id, r.project_id);
     return this.get(auth, r.id, false);
   }
 
@@ -68,7 +68,7 @@ export class ApiKeyAdmin {
     if (auth.userId === r.id) throw DomainError.conflict('an API key cannot delete itself; delete it with a different key', 'cannot_delete_own_key');
     await this.db.updateTable('api_keys').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', r.id).where('deleted_at', 'is', null).execute();
     this.authority.evict(r.key_hash);
-    resourceChanges(this.db).delete('api_key', r.id, r.project_id);
+    resourceChanges(this.db).delete(r.org_id, 'api_key', r.id, r.project_id);
   }
 
   /** Issues the successor (same name and project) and schedules the rotated key's expiry. */
@@ -87,8 +87,8 @@ export class ApiKeyAdmin {
     const oldEnd = old.expires_at && Date.parse(old.expires_at) < Date.parse(graceEnd) ? old.expires_at : graceEnd;
     await this.db.updateTable('api_keys').set({ expires_at: oldEnd }).where('id', '=', old.id).execute();
     this.authority.evict(old.key_hash);
-    resourceChanges(this.db).upsert('api_key', old.id, old.project_id);
-    resourceChanges(this.db).upsert('api_key', row.id, old.project_id);
+    resourceChanges(this.db).upsert(old.org_id, 'api_key', old.id, old.project_id);
+    resourceChanges(this.db).upsert(old.org_id, 'api_key', row.id, old.project_id);
     return { ...(await this.get(auth, row.id, false)), key };
   }
 

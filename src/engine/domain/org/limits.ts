@@ -86,7 +86,7 @@ export class Limits implements LimitsService {
         .where('id', '=', p.id)
         .execute()
         .finally(() => this.projects.forgetListings());
-    resourceChanges(this.db).upsert('project', p.id, p.id);
+    resourceChanges(this.db).upsert(orgId, 'project', p.id, p.id);
     return projectLimitsDto({ ...p, ...changes });
   }
 
@@ -105,7 +105,7 @@ export class Limits implements LimitsService {
         );
       }
       await this.db.updateTable('orgs').set({ default_project_max_concurrent_sessions: value }).where('id', '=', orgId).execute();
-      resourceChanges(this.db).upsert('org_limits', orgId);
+      resourceChanges(this.db).upsert(orgId, 'org_limits', orgId);
     }
     return this.orgLimits(orgId);
   }

@@ -78,7 +78,7 @@ export class Projects {
       .catch((err) => this.nameTaken(err, name))
       .finally(() => this.forgetListings());
     // A project's own id is its project_id on the feed: a key scoped to it sees its changes.
-    resourceChanges(this.db).upsert('project', row.id, row.id);
+    resourceChanges(this.db).upsert(row.org_id, 'project', row.id, row.id);
     return row;
   }
 
@@ -175,7 +175,7 @@ export class Projects {
       .execute()
       .catch((err) => this.nameTaken(err, changes.name ?? p.name))
       .finally(() => this.forgetListings());
-    resourceChanges(this.db).upsert('project', p.id, p.id);
+    resourceChanges(this.db).upsert(p.org_id, 'project', p.id, p.id);
     return { ...p, ...changes };
   }
 
@@ -202,7 +202,7 @@ export class Projects {
       .execute()
       .finally(() => this.forgetListings());
     this.defaultCache.delete(orgId);
-    resourceChanges(this.db).delete('project', p.id, p.id);
+    resourceChanges(this.db).delete(p.org_id, 'project', p.id, p.id);
   }
 
   /** The org's oldest live project: where requests without a project scope act. */

@@ -140,7 +140,7 @@ export class PoolService {
       await trx.insertInto('browser_pools').values(row).execute();
     });
     this.run(row);
-    resourceChanges(this.ctx.db).upsert('pool', row.id, row.project_id);
+    resourceChanges(this.ctx.db).upsert(row.org_id, 'pool', row.id, row.project_id);
     return row;
   }
 
@@ -240,7 +240,7 @@ export class PoolService {
       }
       this.idleHolds.get(id)?.();
       this.idleHolds.delete(id);
-      resourceChanges(this.ctx.db).upsert('session', id, row.project_id);
+      resourceChanges(this.ctx.db).upsert(row.org_id, 'session', id, row.project_id);
       return this.sessions.dto(sessionRow, session);
     }
   }
@@ -300,7 +300,7 @@ export class PoolService {
       rt.resize(config.size, launchesPerMinute(config));
       if (body.discard_all_idle) await this.flush(auth, row.id);
     }
-    resourceChanges(this.ctx.db).upsert('pool', row.id, row.project_id);
+    resourceChanges(this.ctx.db).upsert(row.org_id, 'pool', row.id, row.project_id);
     return next;
   }
 
@@ -320,7 +320,7 @@ export class PoolService {
     const live = await this.ctx.db.selectFrom('browser_sessions').select('id').where('pool_id', '=', row.id).where('deleted_at', 'is', null).execute();
     await Promise.all(live.map((s) => this.endSession(s.id, 'pool_deleted')));
     await this.ctx.db.deleteFrom('browser_pools').where('id', '=', row.id).execute();
-    resourceChanges(this.ctx.db).delete('pool', row.id, row.project_id);
+    resourceChanges(this.ctx.db).delete(row.org_id, 'pool', row.id, row.project_id);
   }
 
   /** Engine start: resume the pools this node runs. */

@@ -88,7 +88,7 @@ export class Proxies {
       deleted_at: null,
     };
     await this.db.insertInto('proxies').values(row).execute();
-    resourceChanges(this.db).upsert('proxy', row.id, row.project_id);
+    resourceChanges(this.db).upsert(row.org_id, 'proxy', row.id, row.project_id);
     return row;
   }
 
@@ -142,19 +142,19 @@ export class Proxies {
     const row = await this.get(projectId, id);
     const changes = { name: checkDisplayName(name), updated_at: this.clock.now().toISOString() };
     await this.db.updateTable('proxies').set(changes).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert('proxy', row.id, row.project_id);
+    resourceChanges(this.db).upsert(row.org_id, 'proxy', row.id, row.project_id);
     return { ...row, ...changes };
   }
 
   async delete(projectId: string, id: string): Promise<void> {
     const row = await this.get(projectId, id);
     await this.db.updateTable('proxies').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete('proxy', row.id, row.project_id);
+    resourceChanges(this.db).delete(row.org_id, 'proxy', row.id, row.project_id);
   }
 
   async recordCheck(row: ProxyRow, result: { status: 'available' | 'unavailable'; ip_address: string | null; last_checked: string }): Promise<ProxyRow> {
     await this.db.updateTable('proxies').set(result).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert('proxy', row.id, row.project_id);
+    resourceChanges(this.db).upsert(row.org_id, 'proxy', row.id, row.project_id);
     return { ...row, ...result };
   }
 

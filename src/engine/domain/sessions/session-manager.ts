@@ -229,7 +229,7 @@ export class SessionManager implements SessionRegistry {
       await this.end(rt, 'create_aborted');
       throw clientGoneError();
     }
-    resourceChanges(this.ctx.db).upsert('session', id, auth.projectId);
+    resourceChanges(this.ctx.db).upsert(auth.orgId, 'session', id, auth.projectId);
     return this.dto(row, rt);
   }
 
@@ -338,7 +338,7 @@ export class SessionManager implements SessionRegistry {
     if (!row) throw DomainError.notFound('browser session', idOrName);
     const rt = this.running.get(row.id);
     if (rt) await this.end(rt, 'deleted');
-    else await this.markEnded(row.id, row.project_id, 'deleted', null);
+    else await this.markEnded(row.id, { orgId: row.org_id, projectId: row.project_id }, 'deleted', null);
   }
 
   /** Ends a running session for `reason` and records it (soft delete). Idempotent. */
@@ -346,17 +346,17 @@ export class SessionManager implements SessionRegistry {
     const uptime = rt.uptimeMs();
     await rt.end(reason, rt.saveProfile);
     this.running.delete(rt.id);
-    await this.markEnded(rt.id, rt.projectId, reason, uptime);
+    await this.markEnded(rt.id, { orgId: rt.orgId, projectId: rt.projectId }, reason, uptime);
   }
 
-  private async markEnded(id: string, projectId: string, reason: string, uptimeMs: number | null): Promise<void> {
+  private async markEnded(id: string, owner: { orgId: string; projectId: string }, reason: string, uptimeMs: number | null): Promise<void> {
     const { numUpdatedRows } = await this.ctx.db
       .updateTable('browser_sessions')
       .set({ deleted_at: this.now().toISOString(), ended_reason: reason, uptime_ms: uptimeMs, pid: null, pgid: null, xvfb_pid: null })
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    if (numUpdatedRows > 0n) resourceChanges(this.ctx.db).delete('session', id, projectId);
+    if (numUpdatedRows > 0n) resourceChanges(this.ctx.db).delete(owner.orgId, 'session', id, owner.projectId);
   }
 
   /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */

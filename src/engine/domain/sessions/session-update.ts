@@ -92,7 +92,7 @@ export async function updateSession(
     await resizeBrowser(rt, viewport);
   }
   if (Object.keys(changes).length) await db.updateTable('browser_sessions').set(changes).where('id', '=', row.id).execute();
-  if (Object.keys(changes).length || viewport) resourceChanges(db).upsert('session', row.id, row.project_id);
+  if (Object.keys(changes).length || viewport) resourceChanges(db).upsert(row.org_id, 'session', row.id, row.project_id);
   if (telemetry) rt.telemetry = telemetry;
   if (viewport) rt.viewport = viewport;
   if (telemetry || viewport) await rt.notifyUpdate();
