@@ -16,8 +16,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { engineAsset } from '../assets.js';
 import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from './bwrap.js';
+import { besideJailHelper, mountJailHelper } from './jail-helper-launch.js';
 
 export const JAIL_USER_DATA = `${SANDBOX_DIR}/user-data`;
 export const JAIL_TMP = `${SANDBOX_DIR}/tmp`;
@@ -117,14 +117,7 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
   const real = fs.realpathSync(spec.executable);
   if (!SYSTEM_PREFIXES.some((p) => real.startsWith(p))) a.push('--ro-bind', path.dirname(real), path.dirname(real));
   const node = runtimeMount(a);
-  a.push(
-    '--ro-bind',
-    engineAsset('sandbox/jail-helper.mjs'),
-    `${SANDBOX_DIR}/jail-helper.mjs`,
-    '--ro-bind',
-    engineAsset('sandbox/cdp-forwarder.mjs'),
-    `${SANDBOX_DIR}/cdp-forwarder.mjs`,
-  );
+  mountJailHelper(a);
   a.push('--chdir', JAIL_HOME, '--clearenv');
   const env: Record<string, string> = {
     PATH: DEFAULT_PATH,
@@ -137,21 +130,9 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
   };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
   // The helper starts beside Chromium (not before it): the engine waits for both to be ready.
-  const script = '"$1" "$2" "$3" "$4" "$5" "$6" & shift 6; exec "$@"';
-  a.push(
-    '--',
-    '/bin/sh',
-    '-c',
-    script,
-    'sh',
-    node,
-    `${SANDBOX_DIR}/jail-helper.mjs`,
-    JAIL_SOCK_DIR,
-    String(JAIL_DEVTOOLS_PORT),
-    String(JAIL_EGRESS_PORT),
-    JAIL_EGRESS_SOCKET,
+  besideJailHelper(a, node, { sockDir: JAIL_SOCK_DIR, inboundPort: JAIL_DEVTOOLS_PORT, outboundPort: JAIL_EGRESS_PORT, outboundSocket: JAIL_EGRESS_SOCKET }, [
     spec.executable,
     ...spec.args,
-  );
+  ]);
   return { file: spec.bwrap, args: a };
 }

@@ -10,7 +10,7 @@
  *    port 127.0.0.1:9515 inside. The engine's HTTP client speaks to chromedriver only there;
  *    no host TCP port is opened.
  */
-import { engineAsset } from '../assets.js';
+import { besideJailHelper, mountJailHelper } from '../sandbox/jail-helper-launch.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 
 /** chromedriver's port inside its own network namespace (the same for every session). */
@@ -36,33 +36,14 @@ export async function chromedriverJailCommand(spec: ChromedriverJailSpec): Promi
   const a = await baseSandboxArgs({ hide: spec.hide });
   a.push('--tmpfs', '/tmp');
   const node = runtimeMount(a);
-  a.push(
-    '--ro-bind',
-    engineAsset('sandbox/jail-helper.mjs'),
-    `${SANDBOX_DIR}/jail-helper.mjs`,
-    '--ro-bind',
-    engineAsset('sandbox/cdp-forwarder.mjs'),
-    `${SANDBOX_DIR}/cdp-forwarder.mjs`,
-  );
+  mountJailHelper(a);
   a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET, '--bind', spec.sockDir, SOCK_DIR);
   a.push('--chdir', '/tmp', '--clearenv', '--setenv', 'PATH', DEFAULT_PATH, '--setenv', 'HOME', '/tmp', '--setenv', 'LANG', 'C.UTF-8');
   for (const [k, v] of Object.entries(runtimeEnv())) a.push('--setenv', k, v);
-  // jail-helper.mjs <socket-dir> <inbound port> <outbound port> <outbound socket>: the helper
-  // runs beside chromedriver; chromedriver is the jail's main process (its exit ends the jail).
-  const script = '"$1" "$2" "$3" "$4" "$5" "$6" & shift 6; exec "$@"';
-  a.push(
-    '--',
-    '/bin/sh',
-    '-c',
-    script,
-    'sh',
-    node,
-    `${SANDBOX_DIR}/jail-helper.mjs`,
-    SOCK_DIR,
-    String(JAILED_CHROMEDRIVER_PORT),
-    String(SANDBOX_CDP_PORT),
-    SANDBOX_CDP_SOCKET,
-  );
-  a.push(spec.chromedriver, `--port=${JAILED_CHROMEDRIVER_PORT}`);
+  // The helper runs beside chromedriver; chromedriver is the jail's main process (its exit ends the jail).
+  besideJailHelper(a, node, { sockDir: SOCK_DIR, inboundPort: JAILED_CHROMEDRIVER_PORT, outboundPort: SANDBOX_CDP_PORT, outboundSocket: SANDBOX_CDP_SOCKET }, [
+    spec.chromedriver,
+    `--port=${JAILED_CHROMEDRIVER_PORT}`,
+  ]);
   return { file: spec.bwrap, args: a };
 }
