@@ -18,6 +18,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
+import { clientGoneSignal } from '../http/client-gone.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ChromedriverUnavailable, sessionChromedriver, type ChromedriverAnswer } from '../runtime/webdriver/session-chromedriver.js';
@@ -25,8 +26,12 @@ import { newSessionRequest, publicCapabilities } from '../runtime/webdriver/webd
 import { withErrorObject } from '../runtime/webdriver/webdriver-errors.js';
 import { WebdriverParamsSchema, type WebdriverParams } from '../../shared/wire/webdriver.js';
 
-/** File uploads (`/se/file`, a base64 zip) are the largest bodies a client sends. */
-const MAX_BODY = 64 * 1024 * 1024;
+/**
+ * Scripts and their arguments are the largest bodies a client sends (Selenium's `/se/file`
+ * upload, a base64 zip, is not supported: chromedriver's copy would land in its own jail).
+ * Each request is buffered whole, so the cap bounds what one client can make the engine hold.
+ */
+const MAX_BODY = 8 * 1024 * 1024;
 const METHODS = ['GET', 'POST', 'DELETE'];
 
 function parseJson(buf: Buffer): unknown {
@@ -61,12 +66,9 @@ export const webdriverFeature: Feature = {
         bidi = r.bidi;
       }
       // The command ends with the session, or when the client goes away.
-      const gone = new AbortController();
-      req.raw.once('close', () => req.raw.complete || gone.abort());
-      reply.raw.once('close', () => gone.abort());
       let answer: ChromedriverAnswer;
       try {
-        answer = await driver.request(req.method, path, body, AbortSignal.any([handle.signal, gone.signal]));
+        answer = await driver.request(req.method, path, body, AbortSignal.any([handle.signal, clientGoneSignal(reply)]));
       } catch (err) {
         if (handle.signal.aborted) throw ApiError.notFound('browser session', handle.id);
         throw new ApiError(502, 'webdriver_unavailable', `chromedriver did not answer: ${(err as Error).message}`);
