@@ -4,23 +4,14 @@
  * Chromium, Chrome and Edge on Linux, macOS and Windows. `exists` is injected so the search
  * order is unit-testable on any OS.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { isExecutable } from '../find-executable.js';
 
 export interface FindChromiumOptions {
   configured?: string;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   exists?: (p: string) => boolean;
-}
-
-function isExecutable(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Candidate paths in search order for one platform (configured path and env come first). */

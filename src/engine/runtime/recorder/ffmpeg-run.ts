@@ -5,7 +5,7 @@
  */
 import type { HelperJail } from '../sandbox/helper-jail.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import fs from 'node:fs';
+import { firstExecutable, onPath } from '../find-executable.js';
 
 export interface FfmpegRun {
   child: ChildProcessWithoutNullStreams;
@@ -48,18 +48,5 @@ export async function exitWithin(run: FfmpegRun, ms: number): Promise<number | n
 /** Whether the recorder's ffmpeg can be found (an absolute BROWSERDECK_FFMPEG, else on PATH). */
 export function ffmpegAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
   const name = env.BROWSERDECK_FFMPEG ?? 'ffmpeg';
-  const candidates = name.includes('/')
-    ? [name]
-    : (env.PATH ?? '')
-        .split(':')
-        .filter(Boolean)
-        .map((dir) => `${dir}/${name}`);
-  return candidates.some((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return firstExecutable(name.includes('/') ? [name] : onPath(name, env)) !== undefined;
 }

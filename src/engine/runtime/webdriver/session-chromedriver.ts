@@ -8,7 +8,6 @@
  * is started again by the next request.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -17,6 +16,7 @@ import type { SessionHandle } from '../session/session-handle.js';
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { killGroup } from '../chromium/process-group.js';
 import { DEFAULT_PATH } from '../sandbox/bwrap.js';
+import { firstExecutable, onPath } from '../find-executable.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { CHROMEDRIVER_SOCKET_NAME, JAILED_DEBUGGER_ADDRESS, chromedriverJailCommand } from './chromedriver-jail.js';
 
@@ -43,18 +43,7 @@ export class ChromedriverUnavailable extends Error {}
 
 /** The chromedriver binary (Debian's `chromium-driver`), or undefined. */
 export function findChromedriver(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const fromPath = (env.PATH ?? '')
-    .split(':')
-    .filter(Boolean)
-    .map((d) => path.join(d, 'chromedriver'));
-  return [...CANDIDATES, ...fromPath].find((p) => {
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return firstExecutable([...CANDIDATES, ...onPath('chromedriver', env)]);
 }
 
 interface Running extends SessionChromedriver {
