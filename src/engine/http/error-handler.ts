@@ -74,9 +74,17 @@ export function toApiError(error: FastifyError | ApiError | Error, request?: Fas
   return new ApiError(500, 'internal_error', 'internal server error');
 }
 
+/** Client errors a route may answer with a 404 instead when the resource is out of the caller's reach. */
+const REFUSALS_ALREADY = new Set([401, 403, 404]);
+
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    sendError(reply, toApiError(error as FastifyError, request));
+  app.setErrorHandler(async (error, request, reply) => {
+    let e = toApiError(error as FastifyError, request);
+    // Permission before validation (resource-lookup-first.ts): asked only on this error path.
+    const denyFirst = request.routeOptions?.config?.denyFirst;
+    if (denyFirst && e.status >= 400 && e.status < 500 && !REFUSALS_ALREADY.has(e.status)) e = (await denyFirst(request).catch(() => null)) ?? e;
+    sendError(reply, e);
+    return reply;
   });
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, new ApiError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
