@@ -28,6 +28,7 @@ import { sessionCurlFeature } from './api/session-curl.js';
 import { sessionCodeFeature } from './api/session-code.js';
 import { sessionTelemetryFeature } from './api/session-telemetry.js';
 import { sessionReplaysFeature } from './api/session-replays.js';
+import { sessionDevtoolsFeature } from './api/session-devtools.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
@@ -63,6 +64,7 @@ export const features: Feature[] = [
   sessionCodeFeature,
   sessionTelemetryFeature,
   sessionReplaysFeature,
+  sessionDevtoolsFeature,
   appsFeature,
   nodesFeature,
   changesFeature,

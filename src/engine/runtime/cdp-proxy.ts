@@ -13,6 +13,10 @@
  * `/browsers/{id}/cdp/devtools/page/{targetId}` (the addresses DevTools discovery lists) is the
  * same bridge to one target's own DevTools endpoint, checked to exist first so that a bad id
  * is a 404 rather than a failed handshake.
+ *
+ * `connect` is the same bridge for an upgrade another route has authorized itself (the DevTools
+ * frontend's token socket, `api/session-devtools.ts`), optionally with a guard on every client
+ * command (read-only DevTools: `cdp/read-only-guard.ts`).
  */
 import { guardUnjailedCommand } from './cdp/unjailed-guard.js';
 import type { IncomingMessage } from 'node:http';
@@ -25,6 +29,9 @@ import { TARGET_ID } from './cdp/devtools-targets.js';
 import { DomainError } from '../../shared/errors/domain-error.js';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
+
+/** Checks one client message: forward it (maybe rewritten) or answer it in the browser's place. */
+export type CommandGuard = (text: string) => { forward: string } | { reply: string };
 let connectionIds = 0;
 
 /** Sessions reach the proxy only through the SessionHandle contract (runtime sits below domain/). */
@@ -35,9 +42,17 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
     // A failure is thrown: the upgrade router answers it (and logs what is unexpected).
     const rt = await sessions.requireUpgrade(req, url, params.id);
+    await connect(req, socket, head, rt, params.targetId);
+  }
+
+  /**
+   * Bridges an upgrade its caller has already authorized for `rt` (the browser, or one target);
+   * `guard` sees each client message first and may rewrite it or answer it instead (read-only DevTools).
+   */
+  async function connect(req: IncomingMessage, socket: Duplex, head: Buffer, rt: SessionHandle, targetId?: string, guard?: CommandGuard): Promise<void> {
     const browserUrl = (await rt.ready()).wsUrl;
-    const upstreamUrl = params.targetId === undefined ? browserUrl : await pageUrl(browserUrl, params.targetId);
-    wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl));
+    const upstreamUrl = targetId === undefined ? browserUrl : await pageUrl(browserUrl, targetId);
+    wss.handleUpgrade(req, socket, head, (client) => bridge(client, rt, upstreamUrl, guard));
   }
 
   async function pageUrl(browserUrl: string, targetId: string): Promise<string> {
@@ -46,7 +61,7 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
     return targetWsUrl(browserUrl, targetId);
   }
 
-  function bridge(client: WebSocket, rt: SessionHandle, upstreamUrl: string): void {
+  function bridge(client: WebSocket, rt: SessionHandle, upstreamUrl: string, guard?: CommandGuard): void {
     clients.add(client);
     const release = rt.holdActive();
     const upstream = new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
@@ -95,7 +110,14 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
 
     client.on('message', (data, binary) => {
       messageCount++;
-      const text = data.toString();
+      let text = data.toString();
+      if (guard) {
+        const checked = guard(text);
+        if ('reply' in checked) return void client.send(checked.reply);
+        text = checked.forward;
+        data = Buffer.from(text);
+        binary = false;
+      }
       if (text.includes('"Browser.close"') && answerBrowserClose(text)) return;
       if (!rt.jailed) {
         const guarded = guardUnjailedCommand(text, rt.dirs.root);
@@ -130,6 +152,7 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
 
   return {
     handle,
+    connect,
     /** Number of connected CDP clients (all sessions). */
     get clientCount() {
       return clients.size;

@@ -1,0 +1,35 @@
+/**
+ * Wire schemas of the inspection routes of a session (issue 17): the DevTools frontend on one
+ * tab (`GET /browsers/{id}/devtools`), its token-addressed assets, the HAR export, and the
+ * Playwright trace viewer. Session-JWT callers pass `?jwt=`.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+export const InspectSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+
+/** `?target=<targetId>[&mode=read][&format=json]`: without `format=json` the answer is a redirect to the frontend. */
+export const DevtoolsOpenQuerySchema = Type.Object({
+  target: Type.String({ minLength: 1, maxLength: 128 }),
+  mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('read')])),
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('redirect')])),
+  jwt: Type.Optional(Type.String()),
+});
+
+/** Where the frontend of one tab is, for clients that open it themselves (the console, the desktop app). */
+export const DevtoolsLinkSchema = Type.Object({
+  url: Type.String(),
+  target_id: Type.String(),
+  mode: Type.Union([Type.Literal('full'), Type.Literal('read')]),
+  expires_at: Type.String(),
+});
+export type DevtoolsLink = Static<typeof DevtoolsLinkSchema>;
+
+/** `/devtools-frontend/{token}/{asset path}`: the token names the session, tab and mode. */
+export const FrontendAssetParamsSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 2048 }), '*': Type.String({ maxLength: 512 }) });
+
+/** `GET /browsers/{id}/har[?bodies=true&max_body_bytes=n]`: request bodies are included on request, each capped. */
+export const HarQuerySchema = Type.Object({
+  bodies: Type.Optional(Type.Boolean()),
+  max_body_bytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 * 1024 })),
+  jwt: Type.Optional(Type.String()),
+});
