@@ -29,6 +29,7 @@ import { sessionCodeFeature } from './api/session-code.js';
 import { sessionTelemetryFeature } from './api/session-telemetry.js';
 import { sessionReplaysFeature } from './api/session-replays.js';
 import { sessionDevtoolsFeature } from './api/session-devtools.js';
+import { sessionHarFeature } from './api/session-har.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
@@ -65,6 +66,7 @@ export const features: Feature[] = [
   sessionTelemetryFeature,
   sessionReplaysFeature,
   sessionDevtoolsFeature,
+  sessionHarFeature,
   appsFeature,
   nodesFeature,
   changesFeature,
