@@ -78,7 +78,8 @@ describe('API keys: create and read', () => {
       { name: 'a', days_to_expire: '5' },
       { name: 'a', project_id: 5 },
       { name: 'a', project_id: '' },
-      { name: 'a', unknown_field: true },
+      // An unknown field alone is ignored (forward compatibility, http/unknown-fields.ts); with a bad one it is still a 400.
+      { name: 5, unknown_field: true },
     ];
     for (const body of cases) {
       const res = await t.api('/org/api_keys', { method: 'POST', json: body });
@@ -103,7 +104,7 @@ describe('API keys: rename and delete', () => {
     const k = await t.client.apiKeys.create({ name: 'old-name' });
     expect((await t.client.apiKeys.update(k.id, { name: 'new-name' })).name).toBe('new-name');
     expect((await t.client.apiKeys.retrieve(k.id)).name).toBe('new-name');
-    for (const body of [{}, { name: '' }, { name: 7 }, { name: 'x'.repeat(256) }, { name: 'ok', extra: 1 }]) {
+    for (const body of [{}, { name: '' }, { name: 7 }, { name: 'x'.repeat(256) }, { name: '', extra: 1 }]) {
       await expectErrorResponse(await t.api(`/org/api_keys/${k.id}`, { method: 'PATCH', json: body }), 400);
     }
   });

@@ -61,7 +61,7 @@ describe('projects', () => {
     const archived = await t.client.projects.update('PATCHED', { status: 'archived' });
     expect(archived.status).toBe('archived');
     expect((await t.client.projects.retrieve(p.id)).status).toBe('archived');
-    for (const body of [{ status: 'frozen' }, { name: '' }, { name: '  ' }, { name: 'x'.repeat(256) }, { name: 3 }, { extra: true }]) {
+    for (const body of [{ status: 'frozen' }, { name: '' }, { name: '  ' }, { name: 'x'.repeat(256) }, { name: 3 }, { extra: true, name: '' }]) {
       await expectErrorResponse(await t.api(`/org/projects/${p.id}`, { method: 'PATCH', json: body }), 400);
     }
     const clash = await t.api(`/org/projects/${p.id}`, { method: 'PATCH', json: { name: 'alpha team' } });

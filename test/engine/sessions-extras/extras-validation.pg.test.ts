@@ -19,7 +19,8 @@ const CASES: Array<[string, string, unknown, number]> = [
   ['POST', '/browser_pools', { size: 1, timeout_seconds: 5 }, 400],
   ['POST', '/browser_pools', { size: 1, profile: { id: 'a', name: 'b' } }, 400],
   ['POST', '/browser_pools', { size: 1, chrome_policy: { 'not a policy!': 'x' } }, 400],
-  ['POST', '/browser_pools', { size: 1, unknown_field: true }, 400],
+  // An unknown field is ignored (forward compatibility), a wrong known one still refused.
+  ['POST', '/browser_pools', { size: 1, unknown_field: true, headless: 'no' }, 400],
   ['PATCH', '/browser_pools/nope', { size: 2 }, 404],
   ['GET', '/browser_pools/nope', undefined, 404],
   ['DELETE', '/browser_pools/nope', {}, 404],

@@ -1,0 +1,73 @@
+/**
+ * Forward compatibility (Kernel spec §17): a newer client may send body fields this engine does
+ * not know yet, and a strict schema would answer them 400. Body validation therefore strips
+ * every property a schema's `additionalProperties: false` refuses and validates again; the
+ * request goes on without them and the names are kept for the debug log (`ignoredFieldsOf`).
+ * Other errors still answer 400. Inside a union (`anyOf`/`oneOf`) a property is stripped only
+ * when every other branch failed on the value's JSON type alone (`Object | null`, the usual
+ * nullable): otherwise which branch it was extra to is not known, and the union stays strict.
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+const ignored = new WeakMap<object, string[]>();
+
+/** The body fields the validator dropped from this request body (dotted paths), if any. */
+export function ignoredFieldsOf(body: unknown): string[] | undefined {
+  return body !== null && typeof body === 'object' ? ignored.get(body) : undefined;
+}
+
+const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+
+const UNION = /\/(anyOf|oneOf)\/(\d+)\//g;
+
+/** Whether `e` is an extra property the schema would otherwise accept (see the header). */
+function strippable(e: ErrorObject, all: ErrorObject[]): boolean {
+  if (e.keyword !== 'additionalProperties') return false;
+  for (const m of e.schemaPath.matchAll(UNION)) {
+    const union = e.schemaPath.slice(0, m.index + m[1].length + 2);
+    const branch = union + m[2] + '/';
+    const others = all.filter((o) => o.schemaPath.startsWith(union) && !o.schemaPath.startsWith(branch));
+    const onlyTypes = others.every((o) => o.keyword === 'type' && (e.instancePath + '/').startsWith(o.instancePath + '/'));
+    if (others.length === 0 || !onlyTypes) return false;
+  }
+  return true;
+}
+
+/** The object at a JSON pointer inside `root` (undefined when the path does not lead to one). */
+function objectAt(root: unknown, pointer: string): Record<string, unknown> | undefined {
+  let cur = root;
+  for (const seg of pointer.split('/').slice(1).map(unescape)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>) : undefined;
+}
+
+/** Wraps a compiled body validator so unknown properties are dropped instead of refused. */
+export function ignoringUnknownFields(validate: ValidateFunction): ValidateFunction {
+  const lenient = ((data: unknown, ...rest: unknown[]) => {
+    const call = validate as unknown as (d: unknown, ...r: unknown[]) => boolean;
+    if (call(data, ...rest)) return true;
+    const all = validate.errors ?? [];
+    const extras = all.filter((e) => strippable(e, all));
+    if (extras.length === 0) {
+      lenient.errors = validate.errors;
+      return false;
+    }
+    const names: string[] = [];
+    for (const e of extras) {
+      const key = (e.params as { additionalProperty: string }).additionalProperty;
+      const obj = objectAt(data, e.instancePath);
+      if (obj && Object.prototype.hasOwnProperty.call(obj, key)) {
+        delete obj[key];
+        names.push([...e.instancePath.split('/').slice(1).map(unescape), key].join('.'));
+      }
+    }
+    const ok = call(data, ...rest);
+    lenient.errors = ok ? null : validate.errors;
+    if (ok && data !== null && typeof data === 'object') ignored.set(data, names);
+    return ok;
+  }) as ValidateFunction;
+  lenient.schema = validate.schema;
+  return lenient;
+}
