@@ -29,6 +29,7 @@ import { sessionCodeFeature } from './api/session-code.js';
 import { sessionTelemetryFeature } from './api/session-telemetry.js';
 import { sessionReplaysFeature } from './api/session-replays.js';
 import { sessionDevtoolsFeature } from './api/session-devtools.js';
+import { sessionTraceFeature } from './api/session-trace.js';
 import { sessionHarFeature } from './api/session-har.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
@@ -66,6 +67,7 @@ export const features: Feature[] = [
   sessionTelemetryFeature,
   sessionReplaysFeature,
   sessionDevtoolsFeature,
+  sessionTraceFeature,
   sessionHarFeature,
   appsFeature,
   nodesFeature,

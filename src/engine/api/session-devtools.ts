@@ -13,10 +13,10 @@
  * window group: it cannot call the console's API with the operator's cookie, nor script a
  * console window it opens.
  */
-import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
+import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
 import { loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { DevtoolsTokens, type DevtoolsClaims } from '../domain/sessions/devtools-token.js';
 import type { SessionHandle, SessionRegistry } from '../runtime/session/session-handle.js';
@@ -37,15 +37,8 @@ import {
 export const DEVTOOLS_TOKEN_TTL_MS = 60 * 60_000;
 export const FRONTEND_PREFIX = '/devtools-frontend';
 
-/** The origin the caller reached the engine at: the frontend's CSP and WebSocket address are built on it. */
-function originOf(req: Pick<FastifyRequest, 'protocol' | 'headers'>): { http: string; host: string; secure: boolean } {
-  const host = String(req.headers.host ?? '127.0.0.1');
-  const secure = req.protocol === 'https';
-  return { http: `${secure ? 'https' : 'http'}://${host}`, host, secure };
-}
-
 /** The response CSP of every frontend file: nothing outside this token's own path, no frames, no forms. */
-function frontendCsp(origin: ReturnType<typeof originOf>, token: string): string {
+function frontendCsp(origin: RequestOrigin, token: string): string {
   const base = `${origin.http}${FRONTEND_PREFIX}/${token}/`;
   const ws = `${origin.secure ? 'wss' : 'ws'}://${origin.host}${FRONTEND_PREFIX}/${token}/ws`;
   return [
@@ -91,7 +84,7 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
         const mode = req.query.mode ?? 'full';
         const expiresAt = new Date(ctx.clock.now().getTime() + DEVTOOLS_TOKEN_TTL_MS);
         const token = await tokens.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId, targetId, mode }, expiresAt);
-        const origin = originOf(req);
+        const origin = requestOrigin(req);
         const ws = `${origin.host}${FRONTEND_PREFIX}/${token}/ws`;
         const url = `${origin.http}${FRONTEND_PREFIX}/${token}/inspector.html?${origin.secure ? 'wss' : 'ws'}=${encodeURIComponent(ws)}`;
         reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
@@ -107,7 +100,7 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
       return reply
         .type(asset.contentType)
         .header('cache-control', 'private, max-age=600')
-        .header('content-security-policy', frontendCsp(originOf(req), req.params.token))
+        .header('content-security-policy', frontendCsp(requestOrigin(req), req.params.token))
         .header('cross-origin-opener-policy', 'same-origin')
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')

@@ -33,3 +33,14 @@ export const HarQuerySchema = Type.Object({
   max_body_bytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 * 1024 })),
   jwt: Type.Optional(Type.String()),
 });
+
+/** `GET /browsers/{id}/trace?path=<trace zip in the session's files>[&format=json]`: opens it in the trace viewer. */
+export const TraceOpenQuerySchema = Type.Object({
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('redirect')])),
+  jwt: Type.Optional(Type.String()),
+});
+export const TraceLinkSchema = Type.Object({ url: Type.String(), path: Type.String(), expires_at: Type.String() });
+export type TraceLink = Static<typeof TraceLinkSchema>;
+/** `/trace-viewer/{token}/{file}`: the viewer's files, and `trace.zip`, the one trace the token names. */
+export const TraceViewerParamsSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }), '*': Type.String({ maxLength: 512 }) });
