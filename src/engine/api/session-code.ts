@@ -1,34 +1,75 @@
 /**
- * `POST /browsers/{id}/playwright/execute` (wire §3.11): `{code, timeout_sec?}` →
- * `{success, result?, error?, stdout?, stderr?}`. The code runs in a separate executor process
- * (runtime/code-runner) with `page`, `context` (a fresh browser context per call) and
- * `browser`; TypeScript is accepted. Failures of the code — thrown errors, syntax errors,
- * timeouts, non-serializable results — are `success: false` with HTTP 200.
+ * Playwright execution (wire §3.11, spec §7). `POST /browsers/{id}/playwright/execute`:
+ * `{code, timeout_sec?, executor?, trace?}` → `{success, result?, error?, stdout?, stderr?,
+ * tab?, trace_path?}`. The code runs on one of the session's executors (runtime/code-runner:
+ * long-lived jailed processes; `default` binds `page` to the browser's active tab, a named one
+ * to its own background tab) with `page`, `context` and `browser`; TypeScript is accepted.
+ * Failures of the code — thrown errors, syntax errors, timeouts, crashes, non-serializable
+ * results — are `success: false` with HTTP 200; a 9th named executor is 409 with the list.
+ * `GET …/playwright/executors` lists them; `DELETE …/playwright/executors/{name}` deletes one
+ * (`default`: restarts it). The REPL's route (`/browsers/{id}/repl`) registers here too.
  */
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
 import { requireSession } from './session-fs.js';
 import { executePlaywright, killAllExecutors } from '../runtime/code-runner/code-runner.js';
-import { CodeIdParamSchema, ExecuteCodeSchema, ExecuteResultSchema } from '../../shared/wire/session-code.js';
+import { ExecutorLimitError, SessionExecutors } from '../runtime/code-runner/session-executors.js';
+import { ApiError } from '../http/api-error.js';
+import { registerRepl } from './session-repl.js';
+import {
+  CodeIdParamSchema,
+  DeleteExecutorQuerySchema,
+  ExecuteCodeSchema,
+  ExecuteResultSchema,
+  ExecutorLimitErrorSchema,
+  ExecutorListSchema,
+  ExecutorParamSchema,
+} from '../../shared/wire/session-code.js';
 
 const DEFAULT_TIMEOUT_SEC = 60;
-export const sessionCodeFeature: Feature = {
+const TAGS = ['browser playwright'];
+
+export const sessionCodeFeature: Feature<'sessions'> = {
   name: 'session-code',
-  register(app, ctx: EngineContext) {
+  register(app, ctx, { sessions }) {
     ctx.onStop(() => killAllExecutors());
+    registerRepl(app, ctx, sessions);
+    const hide = [ctx.config.dataDir];
     app.post(
       '/browsers/:id/playwright/execute',
-      { schema: { tags: ['browser playwright'], params: CodeIdParamSchema, body: ExecuteCodeSchema, response: { 200: ExecuteResultSchema } } },
-      async (req) => {
-        const handle = await requireSession(ctx, req);
-        const { code, timeout_sec } = req.body;
+      {
+        schema: { tags: TAGS, params: CodeIdParamSchema, body: ExecuteCodeSchema, response: { 200: ExecuteResultSchema, 409: ExecutorLimitErrorSchema } },
+      },
+      async (req, reply) => {
+        const handle = await requireSession(sessions, req);
+        const { code, timeout_sec, executor, trace } = req.body;
         // Keep the session alive while its code runs (it may run longer than the inactivity timeout).
         const release = handle.holdActive();
         try {
-          return await executePlaywright(handle, code, timeout_sec ?? DEFAULT_TIMEOUT_SEC, [ctx.config.dataDir]);
+          return await executePlaywright(handle, { code, timeoutSec: timeout_sec ?? DEFAULT_TIMEOUT_SEC, executor, trace }, hide);
+        } catch (err) {
+          if (!(err instanceof ExecutorLimitError)) throw err;
+          // Kernel's ExecutorLimitError body ({executors, message}) inside our Error object.
+          return reply
+            .code(409)
+            .header('x-should-retry', 'false')
+            .send({ code: err.code, message: err.message, details: err.details, executors: err.executors });
         } finally {
           release();
         }
+      },
+    );
+    app.get('/browsers/:id/playwright/executors', { schema: { tags: TAGS, params: CodeIdParamSchema, response: { 200: ExecutorListSchema } } }, async (req) => {
+      const handle = await requireSession(sessions, req);
+      return { executors: await SessionExecutors.of(handle, hide).list() };
+    });
+    app.delete(
+      '/browsers/:id/playwright/executors/:name',
+      { schema: { tags: TAGS, params: ExecutorParamSchema, querystring: DeleteExecutorQuerySchema } },
+      async (req, reply) => {
+        const handle = await requireSession(sessions, req);
+        const deleted = await SessionExecutors.of(handle, hide).delete(req.params.name, req.query.close_tab ?? true);
+        if (!deleted) throw ApiError.notFound('executor', req.params.name);
+        return reply.code(204).send();
       },
     );
   },

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 /** Script files children are started from, relative to the assets root. */
 export const ENGINE_ASSETS = [
   'code-runner/code-runner-child.mjs',
+  'code-runner/repl-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
   'sandbox/jail-helper.mjs',

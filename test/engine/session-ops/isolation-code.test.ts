@@ -85,6 +85,8 @@ describe('Playwright code without bwrap (BROWSERDECK_NO_BWRAP=1)', () => {
   it('drives its page but cannot read the admin key or other sessions (Node permission model)', async () => {
     process.env.BROWSERDECK_NO_BWRAP = '1';
     try {
+      // Executors are long-lived: restart the default one so its next process starts without bwrap.
+      expect((await f.te.api(`/browsers/${f.a}/playwright/executors/default`, { method: 'DELETE' })).status).toBe(204);
       const r = await run(
         `await page.setContent('<title>fallback</title>'); const files = await (async () => { ${READ(secretPaths())} })(); return { title: await page.title(), ...files };`,
       );
@@ -92,6 +94,7 @@ describe('Playwright code without bwrap (BROWSERDECK_NO_BWRAP=1)', () => {
       for (const name of Object.keys(secretPaths())) expect(r[name], name).toBe('error ERR_ACCESS_DENIED');
     } finally {
       delete process.env.BROWSERDECK_NO_BWRAP;
+      await f.te.api(`/browsers/${f.a}/playwright/executors/default`, { method: 'DELETE' });
     }
   });
 });

@@ -1,21 +1,170 @@
 /**
- * The executor process of `/playwright/execute` (started by code-runner.ts, one per call, inside
- * the session's sandbox when bwrap works — see runner-launch.ts): receives
- * `{js, cdpUrl, playwright, forward?}` over IPC — the user's code already compiled to JavaScript
- * by the engine — starts the CDP forwarder when sandboxed (127.0.0.1:9222 → the session's CDP
- * socket), connects Playwright to the session's browser, runs the code as an async function
- * body with `page`, `context` and `browser` in a fresh browser context, and answers
- * `{success, result?, error?}`. Anything the code prints goes to this process's stdout/stderr,
- * which the parent captures. The parent ends this process on timeout; the context then goes
- * with the CDP connection.
+ * One Playwright executor (spec §7): a long-lived process started by executor.ts, inside the
+ * session's sandbox when bwrap works (runner-launch.ts). It keeps one Playwright connection to
+ * its session's browser across calls and runs each call's code — compiled by the engine — in a
+ * new `vm` context, so every call starts with fresh JavaScript globals while the connection and
+ * the executor's tab persist.
  *
- * Plain JavaScript on purpose: it starts under bare `node` (no TypeScript loader to pay for
- * on every call) from sources, from a packaged build and inside the sandbox alike.
+ * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}` once, then
+ * `{type:'run', callId, js, bind, trace?}` (one at a time; the engine serializes) and
+ * `{type:'drop'}` after a timeout: the browser connection is closed so abandoned code can no
+ * longer drive the browser, and the next call reconnects. Messages out: `{type:'bound', callId,
+ * tab}` once `page` is chosen, `{type:'output', callId, stream, text}` as the code prints,
+ * `{type:'answer', callId, answer}`, `{type:'dropped'}`.
+ * `bind`: `{targetId?}` — the tab to use (the engine picks the default executor's from the
+ * browser's active tab, and remembers a named executor's); `{targetId: undefined, background}`
+ * opens a tab, in the background for named executors.
+ *
+ * Plain JavaScript on purpose: it starts under bare `node` from sources, a packaged build and
+ * inside the sandbox alike.
  */
+import vm from 'node:vm';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Console } from 'node:console';
+import { Writable } from 'node:stream';
 
-/** @param {string} js @returns {(page: unknown, context: unknown, browser: unknown) => Promise<unknown>} */
-function load(js) {
-  return new Function(`${js}\nreturn __browserdeck_user_code__;`)();
+/** @type {{cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} */
+let init;
+/** @type {Promise<any> | undefined} */
+let connection;
+let forwarding;
+const OUTPUT_CAP = 1024 * 1024;
+
+function connect() {
+  connection ??= (async () => {
+    if (init.forward && !forwarding) {
+      const { listenForwarder } = await import('../sandbox/cdp-forwarder.mjs');
+      forwarding = await listenForwarder(init.forward.socket, init.forward.port);
+      forwarding.unref();
+    }
+    const { chromium } = await import(init.playwright);
+    const browser = await chromium.connectOverCDP(init.cdpUrl);
+    browser.on('disconnected', () => (connection = undefined));
+    return browser;
+  })();
+  connection.catch(() => (connection = undefined));
+  return connection;
+}
+
+const targetIds = new WeakMap();
+
+/** The CDP target id of a Playwright page (asked once per page). @param {any} page */
+async function targetIdOf(page) {
+  let id = targetIds.get(page);
+  if (!id) {
+    const s = await page.context().newCDPSession(page);
+    try {
+      id = (await s.send('Target.getTargetInfo')).targetInfo.targetId;
+    } finally {
+      await s.detach().catch(() => {});
+    }
+    targetIds.set(page, id);
+  }
+  return id;
+}
+
+/** @param {any} browser @param {string} targetId */
+async function findPage(browser, targetId) {
+  for (const context of browser.contexts()) for (const page of context.pages()) if ((await targetIdOf(page).catch(() => '')) === targetId) return page;
+  return undefined;
+}
+
+/** Opens a tab in the default context; `background` keeps every window's active tab as it is. */
+async function openTab(browser, background) {
+  const context = browser.contexts()[0];
+  if (!background) return context.newPage();
+  const cdp = await browser.newBrowserCDPSession();
+  let created;
+  try {
+    created = await cdp.send('Target.createTarget', { url: 'about:blank', background: true });
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+  // Playwright learns of the tab through its own attachment; wait until it has.
+  for (let i = 0; i < 600; i++) {
+    const found = await findPage(browser, created.targetId);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the new tab did not appear');
+}
+
+/** @param {any} browser @param {{targetId?: string, background?: boolean}} bind */
+async function bindPage(browser, bind) {
+  const existing = bind.targetId ? await findPage(browser, bind.targetId) : undefined;
+  if (existing) return { page: existing, created: false };
+  // The default executor uses any open tab before opening one (the engine found none active).
+  if (!bind.background) {
+    const open = browser.contexts()[0]?.pages()[0];
+    if (open && !bind.targetId) return { page: open, created: false };
+  }
+  return { page: await openTab(browser, Boolean(bind.background)), created: true };
+}
+
+/**
+ * A per-call sink for console output and `process.stdout/stderr` writes: each write goes to the
+ * engine at once (a timed-out call still reports what it printed), bounded per call.
+ */
+function sink(callId, stream) {
+  let size = 0;
+  let truncated = false;
+  const writable = new Writable({
+    write(chunk, _enc, done) {
+      const text = String(chunk).slice(0, Math.max(0, OUTPUT_CAP - size));
+      size += text.length;
+      if (text) process.send({ type: 'output', callId, stream, text });
+      else if (!truncated) process.send({ type: 'output', callId, stream, text: '\n[output truncated]' });
+      truncated ||= !text;
+      done();
+    },
+  });
+  return { stream: writable };
+}
+
+/** Node's globals a call sees besides the language's own (a fresh `vm` context has only those). */
+const NODE_GLOBALS = [
+  'Buffer',
+  'URL',
+  'URLSearchParams',
+  'TextEncoder',
+  'TextDecoder',
+  'AbortController',
+  'AbortSignal',
+  'Blob',
+  'Event',
+  'EventTarget',
+  'FormData',
+  'Headers',
+  'Request',
+  'Response',
+  'fetch',
+  'atob',
+  'btoa',
+  'crypto',
+  'performance',
+  'structuredClone',
+  'queueMicrotask',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+  'MessageChannel',
+  'BroadcastChannel',
+];
+
+/** `process` as the call sees it: the real one, with stdout/stderr writing to the call's sinks. */
+function processFor(out, err) {
+  return new Proxy(process, {
+    get(target, key) {
+      if (key === 'stdout') return out.stream;
+      if (key === 'stderr') return err.stream;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** @param {unknown} value */
@@ -31,41 +180,61 @@ function serializable(value) {
 
 /** @param {unknown} err */
 function messageOf(err) {
-  if (err instanceof Error) return err.message || String(err);
+  if (err && typeof err === 'object' && 'message' in err) return String(err.message) || String(err);
   return typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
 }
 
-/** @param {{js: string, cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} job */
 async function run(job) {
-  // Sandboxed, the marker is not on the command line (it would be on bwrap's too): show it as the title.
-  if (job.title) process.title = job.title;
-  let fn;
+  const out = sink(job.callId, 'stdout');
+  const err = sink(job.callId, 'stderr');
+  let page;
+  let tracing;
   try {
-    fn = load(job.js);
-  } catch (err) {
-    return { success: false, error: `syntax error: ${messageOf(err)}` };
-  }
-  let context;
-  try {
-    if (job.forward) {
-      const { listenForwarder } = await import('../sandbox/cdp-forwarder.mjs');
-      const server = await listenForwarder(job.forward.socket, job.forward.port);
-      server.unref();
+    const browser = await connect();
+    const bound = await bindPage(browser, job.bind);
+    page = bound.page;
+    process.send({ type: 'bound', callId: job.callId, tab: { created: bound.created, target_id: await targetIdOf(page) } });
+    const context = page.context();
+    if (job.trace) {
+      await context.tracing.start({ screenshots: true, snapshots: true, sources: false, title: job.callId });
+      tracing = context;
     }
-    const { chromium } = await import(job.playwright);
-    const browser = await chromium.connectOverCDP(job.cdpUrl);
-    context = await browser.newContext();
-    const page = await context.newPage();
-    // The parent's clock for timeout_sec starts now: startup is not the code's time.
-    process.send({ started: true });
-    return serializable(await fn(page, context, browser));
-  } catch (err) {
-    return { success: false, error: messageOf(err) };
+    const globals = { page, context, browser, console: new Console({ stdout: out.stream, stderr: err.stream }), process: processFor(out, err) };
+    for (const name of NODE_GLOBALS) if (name in globalThis) globals[name] = globalThis[name];
+    const sandbox = vm.createContext(globals, { name: `call ${job.callId}` });
+    const script = new vm.Script(`${job.js}\n__browserdeck_user_code__(page, context, browser);`, {
+      filename: 'code.js',
+      importModuleDynamically: (specifier) => import(specifier),
+    });
+    return serializable(await script.runInContext(sandbox));
+  } catch (e) {
+    return { success: false, error: messageOf(e) };
   } finally {
-    await context?.close().catch(() => {});
+    if (tracing) {
+      try {
+        fs.mkdirSync(path.dirname(job.trace.path), { recursive: true });
+        await tracing.tracing.stop({ path: job.trace.path });
+      } catch (e) {
+        err.stream.write(`[browserdeck] the trace was not saved: ${messageOf(e)}\n`);
+      }
+    }
   }
 }
 
-process.once('message', (job) => {
-  void run(job).then((answer) => process.send({ answer }, () => process.exit(0)));
+process.on('message', (m) => {
+  if (m.type === 'init') {
+    init = m;
+    // Sandboxed, the marker is not on the command line (it would be on bwrap's too): show it as the title.
+    if (m.title) process.title = m.title;
+  } else if (m.type === 'run') {
+    void run(m).then((answer) => process.send({ type: 'answer', callId: m.callId, answer }));
+  } else if (m.type === 'drop') {
+    const current = connection;
+    connection = undefined;
+    void Promise.resolve(current)
+      .then((b) => b?.close())
+      .catch(() => {})
+      .then(() => process.send({ type: 'dropped' }));
+  }
 });
+process.on('disconnect', () => process.exit(0));

@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
+import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
 
 export interface RunnerLaunch {
@@ -27,6 +28,8 @@ export interface RunnerLaunch {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** The host user to start it as (the session's jail user when the engine is root). */
+  user?: JailUser;
   /** NUL-separated bwrap arguments to write to fd 4, when sandboxed. */
   argsData?: Buffer;
   sandboxed: boolean;
@@ -34,7 +37,10 @@ export interface RunnerLaunch {
   job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
 }
 
-const CHILD = 'code-runner-child.mjs';
+/** Which child to start: the executor (code-runner-child.mjs) or the REPL (repl-child.mjs). */
+export type RunnerScript = 'code-runner-child.mjs' | 'repl-child.mjs';
+/** Node flags of every runner: `vm` scripts may `import()` (each call runs in its own context). */
+const NODE_FLAGS = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
 const WSL_PROBES = ['/proc/sys/fs/binfmt_misc/WSLInterop', '/run/WSL'];
 
 function playwrightDir(): string {
@@ -49,7 +55,24 @@ function permissionFlag(): string | undefined {
   return undefined;
 }
 
-export async function buildRunnerLaunch(handle: SessionHandle, marker: string, wsUrl: string, hide: string[], bwrap: string | null): Promise<RunnerLaunch> {
+/** The browser's CDP URL as a runner reaches it: in the jail, through its forwarded port. */
+export function runnerCdpUrl(wsUrl: string, sandboxed: boolean): string {
+  return sandboxed ? `ws://127.0.0.1:${SANDBOX_CDP_PORT}${devtoolsEndpoint(wsUrl).path}` : wsUrl;
+}
+
+/**
+ * `writable`: session paths (inside its root, e.g. `/tmp/traces`) the child may write without
+ * the jail too (with the jail, the whole session root is its `/`).
+ */
+export async function buildRunnerLaunch(
+  handle: SessionHandle,
+  marker: string,
+  wsUrl: string,
+  hide: string[],
+  bwrap: string | null,
+  script: RunnerScript = 'code-runner-child.mjs',
+  writable: string[] = [],
+): Promise<RunnerLaunch> {
   const pw = playwrightDir();
   const pwEntry = path.join(pw, 'index.mjs');
   // Asset dirs resolved per launch: the engine sets the assets root at start (runtime/assets.ts).
@@ -60,11 +83,16 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
     // playwright-core probes for WSL at import time; Node 20 throws on existsSync of a denied path.
     const read = [`${RUNNER_DIR}/`, `${SANDBOX_SRC_DIR}/`, `${pw}/`, `${handle.dirs.tmp}/`, ...WSL_PROBES];
     const execArgv = perm
-      ? [perm, '--disable-warning=ExperimentalWarning', ...read.map((r) => `--allow-fs-read=${r}`), `--allow-fs-write=${handle.dirs.tmp}/`]
+      ? [
+          perm,
+          ...read.map((r) => `--allow-fs-read=${r}`),
+          `--allow-fs-write=${handle.dirs.tmp}/`,
+          ...writable.map((w) => `--allow-fs-write=${path.join(handle.dirs.root, w)}/`),
+        ]
       : [];
     return {
       file: childNode().path,
-      args: [...execArgv, engineAsset('code-runner/code-runner-child.mjs'), marker],
+      args: [...NODE_FLAGS, ...execArgv, engineAsset(`code-runner/${script}` as const), marker],
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: handle.dirs.tmp,
@@ -75,11 +103,14 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
       },
       cwd: handle.dirs.tmp,
       sandboxed: false,
-      job: { cdpUrl: wsUrl, playwright: pwEntry },
+      job: { cdpUrl: runnerCdpUrl(wsUrl, false), playwright: pwEntry },
     };
   }
   const socket = await sessionCdpSocket(handle);
+  const user = jailUserOf(handle.dirs.root);
   const a = await baseSandboxArgs({ root: handle.dirs.root, hide });
+  // As a jail user, inside it is still root (uid 0 mapped onto the session's own uid), as before.
+  if (user) a.push('--uid', '0', '--gid', '0');
   const node = runtimeMount(a);
   const inside = {
     runner: `${SANDBOX_DIR}/code-runner`,
@@ -100,18 +131,18 @@ export async function buildRunnerLaunch(handle: SessionHandle, marker: string, w
     ...runtimeEnv(),
   };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
-  const browserPath = devtoolsEndpoint(wsUrl).path;
   return {
     file: bwrap,
     // bwrap takes only options from --args: the command stays on its command line, the marker
     // does not (the child shows it as its title), so exactly one process carries it.
-    args: ['--args', '4', '--', node, `${inside.runner}/${CHILD}`],
+    args: ['--args', '4', '--', node, ...NODE_FLAGS, `${inside.runner}/${script}`],
     env: { PATH: DEFAULT_PATH },
     cwd: '/',
     argsData: Buffer.from(a.map((x) => `${x}\0`).join('')),
+    user,
     sandboxed: true,
     job: {
-      cdpUrl: `ws://127.0.0.1:${SANDBOX_CDP_PORT}${browserPath}`,
+      cdpUrl: runnerCdpUrl(wsUrl, true),
       forward: { socket: SANDBOX_CDP_SOCKET, port: SANDBOX_CDP_PORT },
       playwright: `${inside.pw}/index.mjs`,
       title: `node ${marker}`,

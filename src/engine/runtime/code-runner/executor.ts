@@ -1,0 +1,214 @@
+/**
+ * One Playwright executor (spec §7): a long-lived Node process (code-runner-child.mjs, in the
+ * session's jail — runner-launch.ts) with its own browser connection. Calls on it run one at a
+ * time in arrival order; the process and its tab persist between calls, each call's code gets
+ * fresh JavaScript globals. A timeout answers at once and tells the process to drop its browser
+ * connection (abandoned code can no longer drive the browser); if it does not confirm — its
+ * event loop is blocked — the process group is killed and the next call starts a new one, as
+ * after a crash. Stopping (delete, restart, session end, engine stop) kills the group and fails
+ * a running call with the reason.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { spawnAs } from '../sandbox/jail-user.js';
+import { endGroup } from './process-group.js';
+import type { RunnerLaunch } from './runner-launch.js';
+
+export interface TabRef {
+  created: boolean;
+  target_id: string;
+}
+
+export interface CallResult {
+  success: boolean;
+  result?: unknown;
+  error?: string;
+  stdout: string;
+  stderr: string;
+  tab?: TabRef;
+}
+
+/** The tab a call binds `page` to: an existing target, or a new (background) tab when none. */
+export interface TabChoice {
+  targetId?: string;
+  background: boolean;
+}
+
+export interface ExecutorCall {
+  js: string;
+  timeoutSec: number;
+  /** Where the child writes a Playwright trace of the call (a path as the child sees it). */
+  tracePath?: string;
+}
+
+type ChildAnswer = Pick<CallResult, 'success' | 'result' | 'error'>;
+type ChildMessage =
+  | { type: 'bound'; callId: string; tab: TabRef }
+  | { type: 'output'; callId: string; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'answer'; callId: string; answer: ChildAnswer }
+  | { type: 'dropped' };
+
+/** Longest wait for a process to start, connect and bind a tab before the code's own clock runs. */
+const STARTUP_TIMEOUT_MS = 60_000;
+/** How long a timed-out process may take to drop its browser connection before it is killed. */
+const DROP_GRACE_MS = 3_000;
+
+interface Running {
+  callId: string;
+  finish(r: CallResult): void;
+  tab?: TabRef;
+  stdout: string;
+  stderr: string;
+  /** The process the call was sent to (an earlier process exiting late is not its crash). */
+  child?: ChildProcess;
+}
+
+export class Executor {
+  readonly createdAt = new Date();
+  lastUsedAt = this.createdAt;
+  /** The tab `page` was last bound to (a named executor's own tab). */
+  targetId?: string;
+  private child?: ChildProcess;
+  private running?: Running;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Calls waiting behind the running one. */
+  queued = 0;
+  private recovering?: Promise<void>;
+  private stopped?: string;
+
+  constructor(
+    readonly name: string,
+    private readonly launch: () => Promise<RunnerLaunch>,
+    /** Which tab the next call binds to (asked just before it runs). */
+    private readonly chooseTab: (executor: Executor) => Promise<TabChoice>,
+  ) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Runs a call after the ones before it on this executor; never rejects for what the code does. */
+  run(call: ExecutorCall): Promise<CallResult> {
+    this.queued++;
+    const result = this.queue.then(() => {
+      this.queued--;
+      return this.runNow(call);
+    });
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  private async runNow(call: ExecutorCall): Promise<CallResult> {
+    if (this.stopped) return { ...fail(this.stopped), stdout: '', stderr: '' };
+    this.lastUsedAt = new Date();
+    const callId = randomUUID();
+    const answer = new Promise<CallResult>((resolve) => (this.running = { callId, finish: resolve, stdout: '', stderr: '' }));
+    try {
+      await this.recovering;
+      const child = await this.process();
+      const bind = await this.chooseTab(this);
+      if (this.running?.callId === callId) this.running.child = child;
+      child.send({ type: 'run', callId, js: call.js, bind, trace: call.tracePath ? { path: call.tracePath } : undefined });
+      let timer = setTimeout(() => this.timeOut(callId, `the executor did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
+      const onBound = (m: ChildMessage) => {
+        if (m.type !== 'bound' || m.callId !== callId) return;
+        // timeout_sec counts from the moment the code starts, not the process start or connect.
+        clearTimeout(timer);
+        timer = setTimeout(() => this.timeOut(callId, `execution timed out after ${call.timeoutSec} s`), call.timeoutSec * 1000);
+      };
+      child.on('message', onBound);
+      void answer.finally(() => {
+        clearTimeout(timer);
+        child.off('message', onBound);
+      });
+    } catch (err) {
+      this.finish(callId, fail(err instanceof Error ? err.message : String(err)));
+    }
+    return answer;
+  }
+
+  /** Answers the running call (once): what the code printed until now, and its tab once bound. */
+  private finish(callId: string, r: ChildAnswer): void {
+    const running = this.running;
+    if (running?.callId !== callId) return;
+    this.running = undefined;
+    running.finish({ ...r, stdout: running.stdout, stderr: running.stderr, ...(running.tab ? { tab: running.tab } : {}) });
+  }
+
+  private async process(): Promise<ChildProcess> {
+    if (this.child) return this.child;
+    const launch = await this.launch();
+    const child = spawn(launch.file, launch.args, {
+      // As the session's jail user when the engine is root (sandbox/jail-user.ts).
+      ...spawnAs(launch.user),
+      cwd: launch.cwd,
+      env: launch.env,
+      // Own process group: the sandbox's wrappers and everything the code starts go with one kill.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', launch.argsData ? 'pipe' : 'ignore'],
+      serialization: 'advanced',
+    });
+    if (launch.argsData) (child.stdio[4] as NodeJS.WritableStream).end(launch.argsData);
+    // The code's output reaches the call through its console; anything written to the raw fds is dropped.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    child.on('error', () => void endGroup(child));
+    child.on('message', (m: ChildMessage) => {
+      if (m.type === 'bound' && this.running?.callId === m.callId) {
+        this.running.tab = m.tab;
+        this.targetId = m.tab.target_id;
+      } else if (m.type === 'output' && this.running?.callId === m.callId) this.running[m.stream] += m.text;
+      else if (m.type === 'answer') this.finish(m.callId, m.answer);
+    });
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      const r = this.running;
+      if (r?.child === child)
+        this.finish(r.callId, fail(this.stopped ?? `the executor exited unexpectedly (${signal ?? `exit code ${code}`}); the next call starts a new one`));
+      void endGroup(child);
+    });
+    child.send({ type: 'init', ...launch.job });
+    this.child = child;
+    return child;
+  }
+
+  private timeOut(callId: string, message: string): void {
+    if (this.running?.callId !== callId) return;
+    const child = this.child;
+    this.finish(callId, fail(`${message}; its browser connection was dropped`));
+    if (!child) return;
+    this.recovering = new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(grace);
+        child.off('message', onDropped);
+        resolve();
+      };
+      const onDropped = (m: ChildMessage) => m.type === 'dropped' && done();
+      // A blocked event loop never answers: the process goes, the next call starts a fresh one.
+      const grace = setTimeout(() => {
+        if (this.child === child) this.child = undefined;
+        void endGroup(child).then(done);
+      }, DROP_GRACE_MS);
+      child.on('message', onDropped);
+      child.once('exit', done);
+      child.send({ type: 'drop' });
+    });
+  }
+
+  /**
+   * Ends the process; a running call fails with `reason`. `final`: later calls fail too (a
+   * deleted executor); otherwise the next call starts a new process (a restart).
+   */
+  async stop(reason: string, final: boolean): Promise<void> {
+    if (final) this.stopped = reason;
+    const child = this.child;
+    this.child = undefined;
+    const r = this.running;
+    if (r) this.finish(r.callId, fail(reason));
+    if (child) await endGroup(child);
+  }
+}
+
+function fail(error: string): ChildAnswer {
+  return { success: false, error };
+}

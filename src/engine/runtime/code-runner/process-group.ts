@@ -1,0 +1,44 @@
+/**
+ * Ending a code runner's whole process group: executors and REPLs start detached (their own
+ * group), so one SIGKILL takes the sandbox's wrappers, the Node process and anything the
+ * tenant's code started.
+ */
+import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+
+export function killGroup(child: ChildProcess): void {
+  if (!child.pid) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+/** Whether a live (not zombie) process is left in the group; zombies wait for a slow host init. */
+function groupAlive(pgid: number): boolean {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[2]) === pgid && f[0] !== 'Z') return true;
+    } catch {}
+  }
+  return false;
+}
+
+/** Kills the group and waits (bounded) until no process of it is left running. */
+export async function endGroup(child: ChildProcess): Promise<void> {
+  killGroup(child);
+  if (!child.pid) return;
+  for (let i = 0; i < 200 && groupAlive(child.pid); i++) await new Promise((r) => setTimeout(r, 10));
+}

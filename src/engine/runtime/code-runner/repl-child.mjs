@@ -1,0 +1,221 @@
+/**
+ * A session's browser REPL (spec §9): one long-lived Node process, started by session-repl.ts
+ * inside the session's jail (runner-launch.ts). Each call's code is a new cell evaluated through
+ * this process's own V8 inspector in REPL mode — the mode of the DevTools console — so top-level
+ * `let/const/function/class` bindings persist (and may be declared again), top-level `await`
+ * works, and static `import`/`export` or a top-level `return` are syntax errors. `import()` is
+ * rewritten to a function resolving from this file (the inspector's scripts have no module
+ * loader of their own), so `import('playwright-core')` and Node's builtins load.
+ *
+ * Globals for the code: `repl.write(text)`, `repl.emitImage(data, mimeType?)`, `console`, the
+ * browser (`browser`, `context`, `page` — the current tab), `gotoUrl`, `click`, `fillInput`,
+ * `accessibilitySnapshot`, `listTabs`, `newTab`, `switchTab`, `closeTab`, `cdp(method, params)`
+ * (raw CDP on the current tab; `cdp.browser(...)` on the browser), `playwright` (the module).
+ *
+ * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}`, then `{type:'run', callId,
+ * code, activeTargetId?}` one at a time. Out: `{type:'ready'}`, `{type:'content', callId, item}`
+ * in order, `{type:'answer', callId, success, error?, stack?}`. An unhandled async exception ends
+ * the process (Node's default): the engine reports the REPL terminated.
+ */
+import inspector from 'node:inspector';
+import { Console } from 'node:console';
+import { Writable } from 'node:stream';
+
+const TEXT_CAP = 1024 * 1024;
+const IMAGE_CAP = 8 * 1024 * 1024;
+
+let init;
+let connection;
+let playwrightModule;
+/** The tab `page` stands for; switchTab and newTab change it, closing it falls back to the active tab. */
+let current;
+/** The call that content belongs to (output of code still running from an earlier call goes to it too). */
+let callId;
+let budget = { text: TEXT_CAP, image: IMAGE_CAP, truncated: false };
+
+function emit(item, size, kind) {
+  if (!callId) return;
+  if (size > budget[kind]) {
+    if (!budget.truncated) process.send({ type: 'content', callId, truncated: true });
+    budget.truncated = true;
+    return;
+  }
+  budget[kind] -= size;
+  process.send({ type: 'content', callId, item });
+}
+
+function channel(name) {
+  return new Writable({
+    write(chunk, _enc, done) {
+      const text = String(chunk);
+      emit({ type: 'text', channel: name, text }, text.length, 'text');
+      done();
+    },
+  });
+}
+
+async function connect() {
+  connection ??= (async () => {
+    if (init.forward) {
+      const { listenForwarder } = await import('../sandbox/cdp-forwarder.mjs');
+      (await listenForwarder(init.forward.socket, init.forward.port)).unref();
+      init.forward = undefined;
+    }
+    playwrightModule ??= await import(init.playwright);
+    const b = await playwrightModule.chromium.connectOverCDP(init.cdpUrl);
+    b.on('disconnected', () => {
+      connection = undefined;
+      current = undefined;
+    });
+    return b;
+  })();
+  connection.catch(() => (connection = undefined));
+  return connection;
+}
+
+const targetIds = new WeakMap();
+async function targetIdOf(p) {
+  if (!targetIds.has(p)) {
+    const s = await p.context().newCDPSession(p);
+    try {
+      targetIds.set(p, (await s.send('Target.getTargetInfo')).targetInfo.targetId);
+    } finally {
+      await s.detach().catch(() => {});
+    }
+  }
+  return targetIds.get(p);
+}
+
+function allPages(b) {
+  return b.contexts().flatMap((c) => c.pages());
+}
+
+async function pageById(b, targetId) {
+  for (const p of allPages(b)) if ((await targetIdOf(p).catch(() => '')) === targetId) return p;
+  return undefined;
+}
+
+/** Binds `page` for a call: the tab switched to, else the browser's active tab, else a new one. */
+async function bind(activeTargetId) {
+  const b = await connect();
+  if (current && !current.isClosed()) return;
+  current = (activeTargetId && (await pageById(b, activeTargetId))) || allPages(b)[0] || (await b.contexts()[0].newPage());
+}
+
+function currentPage() {
+  if (!current || current.isClosed()) throw new Error('no current tab: open one with newTab(url)');
+  return current;
+}
+
+const helpers = {
+  repl: {
+    write: (text) => void emit({ type: 'text', channel: 'write', text: String(text) }, String(text).length, 'text'),
+    emitImage(data, mimeType = 'image/png') {
+      const b64 = Buffer.isBuffer(data) || data instanceof Uint8Array ? Buffer.from(data).toString('base64') : String(data);
+      emit({ type: 'image', mime_type: mimeType, data_b64: b64 }, b64.length, 'image');
+    },
+  },
+  async gotoUrl(url, options = {}) {
+    const r = await currentPage().goto(url, options);
+    return { url: currentPage().url(), status: r?.status() ?? null };
+  },
+  click: (selector, options) => currentPage().click(selector, options),
+  fillInput: (selector, value, options) => currentPage().fill(selector, String(value), options),
+  accessibilitySnapshot: (selector = ':root') => currentPage().locator(selector).ariaSnapshot(),
+  async listTabs() {
+    const b = await connect();
+    return Promise.all(
+      allPages(b).map(async (p) => ({ target_id: await targetIdOf(p), url: p.url(), title: await p.title().catch(() => ''), current: p === current })),
+    );
+  },
+  async newTab(url) {
+    const b = await connect();
+    current = await b.contexts()[0].newPage();
+    if (url) await current.goto(url);
+    return targetIdOf(current);
+  },
+  async switchTab(targetId) {
+    const p = await pageById(await connect(), targetId);
+    if (!p) throw new Error(`no tab with target id ${targetId}`);
+    current = p;
+    await p.bringToFront();
+    return targetId;
+  },
+  async closeTab(targetId) {
+    const p = targetId ? await pageById(await connect(), targetId) : currentPage();
+    if (!p) throw new Error(`no tab with target id ${targetId}`);
+    await p.close();
+    if (p === current) current = undefined;
+  },
+};
+
+async function cdp(method, params = {}) {
+  const p = currentPage();
+  const s = await p.context().newCDPSession(p);
+  try {
+    return await s.send(method, params);
+  } finally {
+    await s.detach().catch(() => {});
+  }
+}
+cdp.browser = async (method, params = {}) => {
+  const s = await (await connect()).newBrowserCDPSession();
+  try {
+    return await s.send(method, params);
+  } finally {
+    await s.detach().catch(() => {});
+  }
+};
+
+Object.assign(globalThis, helpers, { cdp, __browserdeck_import__: (specifier) => import(specifier) });
+globalThis.console = new Console({ stdout: channel('stdout'), stderr: channel('stderr') });
+for (const [name, get] of Object.entries({
+  browser: () => connection,
+  context: () => current?.context(),
+  page: () => current,
+  playwright: () => playwrightModule,
+}))
+  Object.defineProperty(globalThis, name, { get, configurable: true });
+
+/** `import(` outside a property access becomes the module-relative loader (best effort: also inside strings). */
+function rewriteImports(code) {
+  return code.replace(/(?<![\w$.])import(\s*\()/g, '__browserdeck_import__$1');
+}
+
+const session = new inspector.Session();
+session.connect();
+function evaluate(expression) {
+  return new Promise((resolve, reject) =>
+    session.post('Runtime.evaluate', { expression, replMode: true, awaitPromise: true, silent: false }, (err, r) => (err ? reject(err) : resolve(r))),
+  );
+}
+
+async function run(m) {
+  callId = m.callId;
+  budget = { text: TEXT_CAP, image: IMAGE_CAP, truncated: false };
+  try {
+    await bind(m.activeTargetId);
+  } catch (err) {
+    // The browser is unreachable for now: the code still runs (it may not need it).
+    globalThis.console.error(`[browserdeck] no browser connection: ${err.message}`);
+  }
+  try {
+    const r = await evaluate(rewriteImports(m.code));
+    if (!r.exceptionDetails) return { success: true };
+    const description = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text;
+    return { success: false, error: description.split('\n')[0], stack: description };
+  } catch (err) {
+    return { success: false, error: err.message, stack: err.stack };
+  }
+}
+
+process.on('message', (m) => {
+  if (m.type === 'init') {
+    init = m;
+    if (m.title) process.title = m.title;
+    process.send({ type: 'ready' });
+  } else if (m.type === 'run') {
+    void run(m).then((answer) => process.send({ type: 'answer', callId: m.callId, ...answer }));
+  }
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,197 @@
+/**
+ * A session's browser REPL (spec §9): one persistent Node process (repl-child.mjs) in the
+ * session's jail, made on first use. Calls run one at a time in arrival order; state lives in
+ * the process, so it survives calls and browser restarts (the child reconnects to the new
+ * browser). A timeout or a crash ends the whole process group: that call answers
+ * `repl_terminated: true` and the next one starts a fresh process with a new `repl_id`.
+ * `reset` does the same on purpose before running its code. It ends with the session and the
+ * engine. Without the jail there is no REPL: Node's permission model, the executors' fallback,
+ * forbids the inspector the REPL evaluates through.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SessionHandle } from '../session/session-handle.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
+import { usableBwrap } from '../sandbox/bwrap.js';
+import { spawnAs } from '../sandbox/jail-user.js';
+import { endGroup } from './process-group.js';
+import { buildRunnerLaunch, runnerCdpUrl } from './runner-launch.js';
+import { activeTab } from './active-tab.js';
+
+/** Marks REPL processes (their title inside the jail). */
+export const REPL_MARKER = '--browserdeck-repl';
+const STARTUP_TIMEOUT_MS = 60_000;
+
+export type ReplContent = { type: 'text'; channel: 'write' | 'stdout' | 'stderr'; text: string } | { type: 'image'; mime_type: string; data_b64: string };
+
+export interface ReplResult {
+  repl_id: string;
+  success: boolean;
+  content: ReplContent[];
+  content_truncated?: boolean;
+  duration_ms: number;
+  error?: string;
+  stack?: string;
+  repl_terminated?: boolean;
+}
+
+type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'content'; callId: string; item?: ReplContent; truncated?: boolean }
+  | { type: 'answer'; callId: string; success: boolean; error?: string; stack?: string };
+
+interface Process {
+  child: ChildProcess;
+  id: string;
+  ready: Promise<void>;
+}
+
+const repls = new Map<string, SessionRepl>();
+
+/** A CUID2-shaped id (a letter, then 23 base-36 characters), as Kernel's `repl_id` is. */
+function replId(): string {
+  const digits = [...randomBytes(23)].map((b) => (b % 36).toString(36)).join('');
+  return String.fromCharCode(97 + (randomBytes(1)[0] % 26)) + digits;
+}
+
+export class SessionRepl {
+  private proc?: Process;
+  private queue: Promise<unknown> = Promise.resolve();
+  private ended = false;
+
+  private constructor(
+    private readonly handle: SessionHandle,
+    private readonly hide: string[],
+  ) {
+    handle.onEnd(() => this.end());
+  }
+
+  static async of(handle: SessionHandle, hide: string[]): Promise<SessionRepl> {
+    if (!(await usableBwrap()))
+      throw DomainError.unprocessable('the browser REPL needs the bubblewrap jail, which is not usable on this engine', 'repl_unavailable');
+    let r = repls.get(handle.id);
+    if (!r) repls.set(handle.id, (r = new SessionRepl(handle, hide)));
+    return r;
+  }
+
+  run(code: string, timeoutSec: number, reset: boolean): Promise<ReplResult> {
+    const result = this.queue.then(() => this.runNow(code, timeoutSec, reset));
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  private async runNow(code: string, timeoutSec: number, reset: boolean): Promise<ReplResult> {
+    const started = Date.now();
+    if (reset) await this.kill();
+    const content: ReplContent[] = [];
+    let truncated = false;
+    const finish = (r: Partial<ReplResult> & { success: boolean; repl_id: string }): ReplResult => ({
+      content,
+      ...(truncated ? { content_truncated: true } : {}),
+      duration_ms: Date.now() - started,
+      ...r,
+    });
+    if (this.ended) throw DomainError.notFound('browser session', this.handle.id);
+    let proc: Process;
+    try {
+      proc = await this.process();
+      await proc.ready;
+    } catch (err) {
+      await this.kill();
+      return finish({
+        repl_id: replId(),
+        success: false,
+        error: `the REPL did not start: ${err instanceof Error ? err.message : String(err)}`,
+        repl_terminated: true,
+      });
+    }
+    if (code === '') return finish({ repl_id: proc.id, success: true });
+    const callId = randomUUID();
+    const { wsUrl } = await this.handle.ready();
+    const activeTargetId = await activeTab(this.handle, new Set()).catch(() => undefined);
+    return new Promise<ReplResult>((resolve) => {
+      const { child } = proc;
+      const done = (r: Omit<ReplResult, 'content' | 'duration_ms'>) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(finish(r));
+      };
+      const onMessage = (m: ChildMessage) => {
+        if (m.type === 'content' && m.callId === callId) {
+          if (m.item) content.push(m.item);
+          truncated ||= Boolean(m.truncated);
+        } else if (m.type === 'answer' && m.callId === callId)
+          done({ repl_id: proc.id, success: m.success, ...(m.error !== undefined ? { error: m.error, stack: m.stack } : {}) });
+      };
+      const onExit = (code: number | null, signal: string | null) =>
+        done({
+          repl_id: proc.id,
+          success: false,
+          error: this.ended
+            ? 'the session ended during execution'
+            : `the REPL process exited (${signal ?? `exit code ${code}`}), e.g. on an unhandled exception`,
+          repl_terminated: true,
+        });
+      const timer = setTimeout(() => {
+        child.off('exit', onExit);
+        void this.kill().then(() =>
+          done({ repl_id: proc.id, success: false, error: `execution timed out after ${timeoutSec} s; the REPL was terminated`, repl_terminated: true }),
+        );
+      }, timeoutSec * 1000);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send({ type: 'run', callId, code, activeTargetId, cdpUrl: runnerCdpUrl(wsUrl, true) });
+    });
+  }
+
+  private async process(): Promise<Process> {
+    if (this.proc) return this.proc;
+    const { wsUrl } = await this.handle.ready();
+    const launch = await buildRunnerLaunch(this.handle, `${REPL_MARKER}=${this.handle.id}`, wsUrl, this.hide, await usableBwrap(), 'repl-child.mjs');
+    const child = spawn(launch.file, launch.args, {
+      // As the session's jail user when the engine is root (sandbox/jail-user.ts).
+      ...spawnAs(launch.user),
+      cwd: launch.cwd,
+      env: launch.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', launch.argsData ? 'pipe' : 'ignore'],
+      serialization: 'advanced',
+    });
+    if (launch.argsData) (child.stdio[4] as NodeJS.WritableStream).end(launch.argsData);
+    child.stdout?.resume();
+    child.stderr?.resume();
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+      child.on('message', (m: ChildMessage) => m.type === 'ready' && (clearTimeout(timer), resolve()));
+      child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`exited (${signal ?? code})`))));
+      child.once('error', (err) => (clearTimeout(timer), reject(err)));
+    });
+    ready.catch(() => {});
+    const proc: Process = { child, id: replId(), ready };
+    child.once('exit', () => {
+      if (this.proc === proc) this.proc = undefined;
+      void endGroup(child);
+    });
+    child.send({ type: 'init', ...launch.job });
+    this.proc = proc;
+    return proc;
+  }
+
+  private async kill(): Promise<void> {
+    const proc = this.proc;
+    this.proc = undefined;
+    if (proc) await endGroup(proc.child);
+  }
+
+  private async end(): Promise<void> {
+    this.ended = true;
+    if (repls.get(this.handle.id) === this) repls.delete(this.handle.id);
+    await this.kill();
+  }
+
+  /** Engine stop: ends every REPL. */
+  static async endAll(): Promise<void> {
+    await Promise.all([...repls.values()].map((r) => r.end()));
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Playwright executors (spec §7), as raw HTTP written from the spec (SDK 0.84 predates them),
+ * against real Chromium: `default` binds `page` to the user's current tab (one a CDP client
+ * opened), a named executor keeps its own background tab across calls while each call gets
+ * fresh globals, two executors run at once while calls on one run in order, a 9th named
+ * executor is 409 with the list, delete closes the tab (default: restarts), a timeout or a crash
+ * leaves other executors alone, a trace is recorded into the session's files, code on a named
+ * executor is jailed like the default's, and executors end with their session.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startTestWebServer, processesWith, type TestWebServer } from '../../helpers/chromium-web.js';
+import { RUNNER_MARKER } from '../../../src/engine/runtime/code-runner/code-runner.js';
+import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
+
+let te: TestEngine;
+let web: TestWebServer;
+let id: string;
+let browser: Browser;
+const sandboxed = Boolean(await usableBwrap());
+/** Polls wait for an outcome, not for a time: the bound only ends a hung test. */
+const POLL = { timeout: 120_000 };
+
+interface Result {
+  success: boolean;
+  result?: any;
+  error?: string;
+  stdout?: string;
+  tab?: { created: boolean; target_id: string };
+  trace_path?: string;
+}
+interface ExecutorInfo {
+  name: string;
+  busy: boolean;
+  queued: number;
+  target_id?: string;
+  url?: string;
+  created_at: string;
+  last_used_at: string;
+}
+
+beforeAll(async () => {
+  web = await startTestWebServer();
+  te = await startTestEngine();
+  const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300 });
+  id = s.session_id;
+  browser = await chromium.connectOverCDP(s.cdp_ws_url);
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => {});
+  await te?.stop();
+  await web?.close();
+});
+
+async function execute(body: Record<string, unknown>, session = id): Promise<Result> {
+  const res = await te.api(`/browsers/${session}/playwright/execute`, { method: 'POST', json: { timeout_sec: 120, ...body } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Result;
+}
+const list = async (): Promise<ExecutorInfo[]> =>
+  ((await (await te.api(`/browsers/${id}/playwright/executors`)).json()) as { executors: ExecutorInfo[] }).executors;
+const del = (name: string, query = '') => te.api(`/browsers/${id}/playwright/executors/${name}${query}`, { method: 'DELETE' });
+const targetIdOf = async (p: Page) => {
+  const s = await p.context().newCDPSession(p);
+  const { targetInfo } = (await s.send('Target.getTargetInfo')) as { targetInfo: { targetId: string } };
+  await s.detach();
+  return targetInfo.targetId;
+};
+/** Code that appends `mark` to a file in the session, then waits until `waitFor` is in it. */
+const marking = (file: string, mark: string, waitFor?: string) => `
+const fs = await import('node:fs');
+fs.mkdirSync('/tmp', { recursive: true });
+fs.appendFileSync(${JSON.stringify(file)}, ${JSON.stringify(mark)} + '\\n');
+${waitFor ? `while (!fs.readFileSync(${JSON.stringify(file)}, 'utf8').split('\\n').includes(${JSON.stringify(waitFor)})) await new Promise((r) => setTimeout(r, 20));` : ''}
+return fs.readFileSync(${JSON.stringify(file)}, 'utf8').trim().split('\\n');`;
+/** A value kept on the executor's process (globals are fresh per call, `process` is the real one). */
+const PROCESS_TOKEN = `return (process.browserdeckToken ??= Math.random().toString(36).slice(2));`;
+
+// Every executor's first call starts a Node process and a Playwright connection: slow on a loaded host.
+describe('playwright executors', { timeout: 300_000 }, () => {
+  it('default binds page to the tab the user is on, in the default context', async () => {
+    const mine = await browser.contexts()[0].newPage();
+    await mine.goto(`${web.url}/title/Current`);
+    const r = await execute({ code: 'return { url: page.url(), sameContext: context === browser.contexts()[0] };' });
+    expect(r).toMatchObject({ success: true, result: { url: `${web.url}/title/Current`, sameContext: true } });
+    expect(r.tab).toEqual({ created: false, target_id: await targetIdOf(mine) });
+    // A tab a CDP client opens in the foreground becomes the current one.
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetId } = (await cdp.send('Target.createTarget', { url: `${web.url}/title/Opened` })) as { targetId: string };
+    await expect.poll(async () => (await execute({ code: 'return page.url()' })).result, POLL).toBe(`${web.url}/title/Opened`);
+    expect((await execute({ code: 'return 1', executor: 'default' })).tab).toEqual({ created: false, target_id: targetId });
+    await cdp.send('Target.closeTarget', { targetId });
+    await cdp.detach();
+  });
+
+  it('a named executor keeps its background tab across calls, with fresh globals each call', async () => {
+    const before = (await execute({ code: 'return page.url()' })).result;
+    const first = await execute({
+      executor: 'keeper',
+      code: `globalThis.leftover = 1; await page.goto(${JSON.stringify(`${web.url}/title/Keeper`)}); return typeof leftover;`,
+    });
+    expect(first).toMatchObject({ success: true, result: 'number', tab: { created: true } });
+    const second = await execute({ executor: 'keeper', code: 'return { url: page.url(), leftover: typeof leftover };' });
+    expect(second).toMatchObject({ success: true, result: { url: `${web.url}/title/Keeper`, leftover: 'undefined' } });
+    expect(second.tab).toEqual({ created: false, target_id: first.tab!.target_id });
+    // Opened in the background: the user's tab is still the default's page.
+    expect((await execute({ code: 'return page.url()' })).result).toBe(before);
+    const keeper = (await list()).find((e) => e.name === 'keeper');
+    expect(keeper).toMatchObject({ busy: false, target_id: first.tab!.target_id, url: `${web.url}/title/Keeper` });
+    // Closed by someone else, its next call opens a new one.
+    const page = browser
+      .contexts()[0]
+      .pages()
+      .find((p) => p.url() === `${web.url}/title/Keeper`)!;
+    await page.close();
+    const third = await execute({ executor: 'keeper', code: 'return page.url()' });
+    expect(third).toMatchObject({ success: true, result: 'about:blank', tab: { created: true } });
+    expect(third.tab!.target_id).not.toBe(first.tab!.target_id);
+  });
+
+  it('different executors run at the same time', async () => {
+    // Each waits for the other's mark: only concurrent calls can both finish.
+    const file = '/tmp/concurrent.log';
+    const [a, b] = await Promise.all([
+      execute({ executor: 'left', code: marking(file, 'left', 'right') }),
+      execute({ executor: 'right', code: marking(file, 'right', 'left') }),
+    ]);
+    expect(a, a.error).toMatchObject({ success: true });
+    expect(b, b.error).toMatchObject({ success: true });
+  });
+
+  it('calls on one executor run one after the other, in order', async () => {
+    const file = '/tmp/serial.log';
+    const first = execute({
+      executor: 'serial',
+      code: marking(file, 'first-start', 'release').replace(/return .*$/, "fs.appendFileSync('/tmp/serial.log', 'first-end\\n');"),
+    });
+    const read = async () => (await te.api(`/browsers/${id}/fs/read_file?path=${encodeURIComponent(file)}`)).text();
+    await expect.poll(read, POLL).toBe('first-start\n');
+    const second = execute({ executor: 'serial', code: marking(file, 'second') });
+    // The second call waits behind the first (the list counts it), and has not started.
+    await expect.poll(async () => (await list()).find((e) => e.name === 'serial')?.queued, POLL).toBe(1);
+    await execute({ executor: 'releaser', code: `(await import('node:fs')).appendFileSync('/tmp/serial.log', 'release\\n');` });
+    expect(await first).toMatchObject({ success: true });
+    expect((await second).result).toEqual(['first-start', 'release', 'first-end', 'second']);
+  });
+
+  it('a 9th named executor is 409 with the executor list; deleting one makes room', async () => {
+    const existing = (await list()).filter((e) => e.name !== 'default').length;
+    for (let i = existing; i < 8; i++) expect(await execute({ executor: `fill-${i}`, code: 'return 1' })).toMatchObject({ success: true });
+    const res = await te.api(`/browsers/${id}/playwright/execute`, { method: 'POST', json: { executor: 'ninth', code: 'return 1' } });
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { code: string; message: string; executors: ExecutorInfo[] };
+    expect(body.code).toBe('executor_limit_reached');
+    expect(body.message).toMatch(/8/);
+    expect(body.executors.map((e) => e.name)[0]).toBe('default');
+    expect(body.executors).toHaveLength(9);
+    // `default` never counts.
+    expect(await execute({ code: 'return 1' })).toMatchObject({ success: true });
+    expect((await del('fill-7')).status).toBe(204);
+    expect(await execute({ executor: 'ninth', code: 'return 2' })).toMatchObject({ success: true, result: 2 });
+    for (const e of (await list()).filter((e) => e.name !== 'default')) expect((await del(e.name)).status).toBe(204);
+    expect((await list()).map((e) => e.name)).toEqual(['default']);
+  });
+
+  it('delete closes the tab (unless close_tab=false) and fails a running call; default restarts', async () => {
+    const tabs = async () => Promise.all(browser.contexts()[0].pages().map(targetIdOf));
+    const a = await execute({ executor: 'doomed', code: 'return 1' });
+    expect(await tabs()).toContain(a.tab!.target_id);
+    expect((await del('doomed')).status).toBe(204);
+    await expect.poll(tabs, POLL).not.toContain(a.tab!.target_id);
+    const b = await execute({ executor: 'kept-tab', code: 'return 1' });
+    expect((await del('kept-tab', '?close_tab=false')).status).toBe(204);
+    expect(await tabs()).toContain(b.tab!.target_id);
+    expect((await del('no-such-executor')).status).toBe(404);
+
+    const running = execute({ executor: 'busy', code: 'await new Promise(() => {})' });
+    await expect.poll(async () => (await list()).find((e) => e.name === 'busy')?.busy, POLL).toBe(true);
+    expect((await del('busy')).status).toBe(204);
+    expect(await running).toMatchObject({ success: false, error: 'the executor was deleted' });
+
+    const token = (await execute({ code: PROCESS_TOKEN })).result;
+    const stuck = execute({ code: 'await new Promise(() => {})' });
+    await expect.poll(async () => (await list())[0].busy, POLL).toBe(true);
+    expect((await del('default')).status).toBe(204);
+    expect(await stuck).toMatchObject({ success: false, error: 'the executor was restarted' });
+    expect((await list())[0].name).toBe('default');
+    const after = await execute({ code: PROCESS_TOKEN });
+    expect(after).toMatchObject({ success: true });
+    expect(after.result).not.toBe(token);
+  });
+
+  it('a timeout keeps the process, a blocked loop or a crash replaces it, and other executors go on', async () => {
+    const other = (await execute({ executor: 'bystander', code: PROCESS_TOKEN })).result;
+    const token = (await execute({ executor: 'victim', code: PROCESS_TOKEN })).result;
+    const timedOut = await execute({ executor: 'victim', code: 'await new Promise(() => {})', timeout_sec: 1 });
+    expect(timedOut.error).toMatch(/timed out after 1 s; its browser connection was dropped/);
+    expect(await execute({ executor: 'victim', code: PROCESS_TOKEN })).toMatchObject({ success: true, result: token });
+
+    const blocked = await execute({ executor: 'victim', code: 'for (;;) {}', timeout_sec: 1 });
+    expect(blocked.error).toMatch(/timed out/);
+    const fresh = await execute({ executor: 'victim', code: PROCESS_TOKEN });
+    expect(fresh).toMatchObject({ success: true });
+    expect(fresh.result).not.toBe(token);
+
+    const crashed = await execute({ executor: 'victim', code: 'process.exit(3)' });
+    expect(crashed).toMatchObject({ success: false });
+    expect(crashed.error).toMatch(/exited unexpectedly \(exit code 3\)/);
+    const again = await execute({ executor: 'victim', code: PROCESS_TOKEN });
+    expect(again.result).not.toBe(fresh.result);
+    expect(await execute({ executor: 'bystander', code: PROCESS_TOKEN })).toMatchObject({ success: true, result: other });
+  });
+
+  it('records a Playwright trace into the session files on request', async () => {
+    const r = await execute({
+      executor: 'traced',
+      trace: true,
+      code: `await page.goto(${JSON.stringify(`${web.url}/title/Traced`)}); return await page.title();`,
+    });
+    expect(r).toMatchObject({ success: true, result: 'Traced' });
+    expect(r.trace_path).toMatch(/^\/tmp\/traces\/[0-9a-f-]+\.zip$/);
+    const file = await te.api(`/browsers/${id}/fs/read_file?path=${encodeURIComponent(r.trace_path!)}`);
+    expect(file.status).toBe(200);
+    const zip = Buffer.from(await file.arrayBuffer());
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    expect(zip.includes(Buffer.from('trace.trace'))).toBe(true);
+    expect((await execute({ executor: 'traced', code: 'return 1' })).trace_path).toBeUndefined();
+  });
+
+  it('rejects bad executor names and unknown sessions', async () => {
+    for (const executor of ['', 'has space', '../x', 'x'.repeat(65)]) {
+      const res = await te.api(`/browsers/${id}/playwright/execute`, { method: 'POST', json: { executor, code: 'return 1' } });
+      expect(res.status, executor).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'invalid_request' });
+    }
+    expect((await te.api('/browsers/nope/playwright/executors')).status).toBe(404);
+    expect((await te.api('/browsers/nope/playwright/executors/default', { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it.runIf(sandboxed)('code on a named executor is jailed too', async () => {
+    const paths = { adminKey: path.join(te.dataDir, 'admin-api-key'), shadow: '/etc/shadow', dataDir: te.dataDir };
+    const r = await execute({
+      executor: 'escaper',
+      code: `const fs = await import('node:fs'); const out = {};
+for (const [k, p] of Object.entries(${JSON.stringify(paths)})) { try { fs.readFileSync(p); out[k] = 'read'; } catch (e) { out[k] = e.code; } }
+return out;`,
+    });
+    expect(r.result).toEqual({ adminKey: 'ENOENT', shadow: expect.stringMatching(/^(ENOENT|EACCES)$/), dataDir: 'ENOENT' });
+  });
+
+  it('executors end with their session', async () => {
+    const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300 });
+    const marker = `${RUNNER_MARKER}=${s.session_id}`;
+    await execute({ code: 'return 1' }, s.session_id);
+    await execute({ executor: 'second', code: 'return 1' }, s.session_id);
+    expect(processesWith(marker)).toHaveLength(2);
+    await te.client.browsers.deleteByID(s.session_id);
+    await expect.poll(() => processesWith(marker), POLL).toEqual([]);
+  });
+});
