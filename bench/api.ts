@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   } finally {
     bare.child.kill();
   }
-  const writer = engine.context.services.auditWriter as AuditWriter;
+  const writer = engine.services.auditWriter as AuditWriter;
   await writer.flush();
   const { n } = await engine.context.db
     .selectFrom('audit_logs')

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     );
 
     // Baseline: a CDP client straight on Chromium (not through the engine's CDP proxy), like the collector.
-    const direct = (engine.context.services.sessions as { get(id: string): { browserCdpUrl(): string } }).get(id).browserCdpUrl();
+    const direct = (engine.services.sessions as { get(id: string): { browserCdpUrl(): string } }).get(id).browserCdpUrl();
     const tel = await telemetryLatency(url, adminKey, id, direct, Number(process.env.BENCH_TELEMETRY_SAMPLES ?? 200));
     console.log(
       `telemetry console.log -> SSE client: p50 ${f1(tel.sse.p50)} ms, p99 ${f1(tel.sse.p99)} ms (${tel.received}/${tel.n} received); raw CDP Runtime.consoleAPICalled straight from Chromium (baseline): p50 ${f1(tel.cdp.p50)} ms, p99 ${f1(tel.cdp.p99)} ms; p99 ratio ${(tel.sse.p99 / tel.cdp.p99).toFixed(2)} (target p99 <= 20 ms)`,

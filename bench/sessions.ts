@@ -185,7 +185,7 @@ async function main(): Promise<void> {
       }
     }
     await new Promise((r) => setTimeout(r, 3000)); // let startup work settle before measuring
-    const m = engine.context.services.sessions as SessionManager;
+    const m = engine.services.sessions as SessionManager;
     const pids = new Set(
       m
         .all()

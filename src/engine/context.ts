@@ -1,7 +1,7 @@
 /**
  * What every feature of a running engine can reach: configuration, storage, clock, the org
  * services, auth hooks, the WebSocket upgrade router, and a stop list. Features receive this
- * in `register` and add their own services to `services` for others to use.
+ * in `register`, beside the typed services they use (services.ts, built by compose.ts).
  */
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -31,6 +31,4 @@ export interface EngineContext {
   listenUrl(): string;
   /** Runs at engine stop, in reverse order of registration. */
   onStop(fn: () => Promise<void> | void): void;
-  /** Feature services by name, for features that build on others. */
-  services: Record<string, unknown>;
 }

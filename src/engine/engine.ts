@@ -19,9 +19,11 @@ import { bootstrapOrg } from './domain/org/bootstrap.js';
 import { issueLaunchKey } from './domain/org/launch-key.js';
 import type { EngineContext } from './context.js';
 import { features as defaultFeatures } from './features.js';
-import type { Feature } from './feature.js';
+import type { AnyFeature } from './feature.js';
+import { composeServices } from './compose.js';
+import type { EngineServices } from './services.js';
 import { serveUi } from './http/serve-ui.js';
-import { recoveredLine, takeRecovered } from './domain/recovery-report.js';
+import { recoveredLine } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
@@ -35,11 +37,13 @@ export interface Engine {
   /** With `ephemeralAdminKey`: the org-wide key valid only while this engine runs. */
   readonly launchApiKey?: string;
   readonly context: EngineContext;
+  /** The services compose.ts built (once started). */
+  readonly services: EngineServices;
   start(): Promise<{ url: string }>;
   stop(): Promise<void>;
 }
 
-export function createEngine(options: EngineOptions = {}, featureList: Feature[] = defaultFeatures): Engine {
+export function createEngine(options: EngineOptions = {}, featureList: AnyFeature[] = defaultFeatures): Engine {
   const config = resolveConfig(options);
   let app: FastifyInstance | undefined;
   let store: Store | undefined;
@@ -47,6 +51,7 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
   let adminApiKey: string | undefined;
   let launchApiKey: string | undefined;
   let context: EngineContext | undefined;
+  let services: EngineServices | undefined;
   const stopHooks: Array<() => Promise<void> | void> = [];
   let stopping: Promise<void> | undefined;
   let restoreAssets: (() => void) | undefined;
@@ -66,6 +71,10 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
     get context() {
       if (!context) throw new Error('engine not started');
       return context;
+    },
+    get services() {
+      if (!services) throw new Error('engine not started');
+      return services;
     },
     async start() {
       restoreAssets = configureEngineAssets({ assetsRoot: config.assetsRoot, childNode: config.childNode });
@@ -105,7 +114,6 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
         publicUrl: () => config.publicUrl ?? url,
         listenUrl: () => url,
         onStop: (fn) => stopHooks.push(fn),
-        services: {},
       };
       installAuth(app, authenticators, {
         resolve: async (orgId, idOrName) => (await projects.find(orgId, idOrName)) ?? null,
@@ -113,7 +121,8 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       });
       // Right after authentication: a resource out of the caller's reach is a 404 before any validation.
       installResourceLookupFirst(app, db);
-      for (const f of featureList) await f.register(app, context);
+      services = await composeServices(context);
+      for (const f of featureList) await f.register(app, context, services);
       if (config.uiDir) await serveUi(app, config.uiDir);
       upgrades.attach(app.server);
       // A malformed --egress-deny range fails the start, not the first session.
@@ -128,9 +137,9 @@ export function createEngine(options: EngineOptions = {}, featureList: Feature[]
       const addr = app.server.address() as AddressInfo;
       const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
-      for (const f of featureList) await f.started?.(context);
+      for (const f of featureList) await f.started?.(context, services);
       // After a crash the recoveries above end what the last run left; say so once, loudly.
-      const recovered = takeRecovered(db);
+      const recovered = services.recovery.take();
       if (recovered) log.warn({ recovered }, recoveredLine(recovered));
       return { url };
     },

@@ -1,10 +1,13 @@
 /**
- * A feature plugs routes, services, upgrade handlers and stop hooks into a running engine.
- * `src/engine/features.ts` lists them in the order they register.
+ * A feature plugs routes, upgrade handlers and stop hooks into a running engine.
+ * `src/engine/features.ts` lists them in the order they register; `compose.ts` builds the
+ * services they use. A feature names those services in its type, `Feature<'sessions' | 'pools'>`,
+ * and receives exactly them, typed, as `deps`.
  */
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { EngineContext } from './context.js';
+import type { EngineServices, ServiceName } from './services.js';
 
 /**
  * The engine's Fastify app with the TypeBox type provider: a route's `req.body`, `req.params`,
@@ -12,9 +15,15 @@ import type { EngineContext } from './context.js';
  */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export interface Feature {
+/** The services a feature uses, picked from the engine's. */
+export type Deps<K extends ServiceName> = Pick<EngineServices, K>;
+
+export interface Feature<K extends ServiceName = never> {
   name: string;
-  register(app: App, ctx: EngineContext): Promise<void> | void;
+  register(app: App, ctx: EngineContext, deps: Deps<K>): Promise<void> | void;
   /** Runs after the server listens (e.g. recovering sessions that need the public URL). */
-  started?(ctx: EngineContext): Promise<void> | void;
+  started?(ctx: EngineContext, deps: Deps<K>): Promise<void> | void;
 }
+
+/** A feature of any service needs: what the engine's list holds. */
+export type AnyFeature = Feature<ServiceName>;

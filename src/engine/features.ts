@@ -1,5 +1,5 @@
-/** Every feature of the engine, in registration order (later features may use earlier ones' services). */
-import type { Feature } from './feature.js';
+/** Every feature of the engine, in registration order (stop hooks run in reverse). Their services come from compose.ts. */
+import type { AnyFeature } from './feature.js';
 import { auditRecordingFeature } from './http/audit-feature.js';
 import { auditLogsFeature } from './api/audit-logs.js';
 import { healthFeature } from './api/health.js';
@@ -36,7 +36,7 @@ import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
 import { changesFeature } from './api/changes.js';
 
-export const features: Feature[] = [
+export const features: AnyFeature[] = [
   auditRecordingFeature,
   healthFeature,
   projectsFeature,

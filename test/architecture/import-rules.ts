@@ -62,8 +62,8 @@ export interface Violation {
 
 // ── the map ─────────────────────────────────────────────────────────────────────────────────
 
-/** What every engine feature is written against: the request context, the Feature interface, the config. */
-const ENGINE_CONTRACTS = ['src/engine/context', 'src/engine/feature', 'src/engine/config', 'src/engine/engine-version'];
+/** What every engine feature is written against: the request context, the Feature interface, the services' types, the config. */
+const ENGINE_CONTRACTS = ['src/engine/context', 'src/engine/feature', 'src/engine/services', 'src/engine/config', 'src/engine/engine-version'];
 /** http/ files below api/: the request's AuthContext, and the WebSocket upgrade router and its identity note. */
 const HTTP_CONTRACTS = ['src/engine/http/auth', 'src/engine/http/upgrade-identity', 'src/engine/http/upgrade-router'];
 /** Who is calling (AuthContext, Credential, bearer parsing): defined in domain/ so domain/ needs nothing of http/ (issue 13 item 2); http/auth re-exports it. */
@@ -107,7 +107,7 @@ const MAIN = {
 
 export const LAYERS: Record<string, Layer> = {
   engine: {
-    paths: ['src/engine/engine', 'src/engine/features', 'src/engine/cli', 'src/engine/cli-backup', 'src/engine/index'],
+    paths: ['src/engine/engine', 'src/engine/compose', 'src/engine/features', 'src/engine/cli', 'src/engine/cli-backup', 'src/engine/index'],
     may: ['src/engine', 'src/shared'],
     packages: [...HTTP_PACKAGES, ...STORE_PACKAGES],
     node: true,
@@ -133,8 +133,8 @@ export const LAYERS: Record<string, Layer> = {
   'engine/contracts': {
     paths: [...ENGINE_CONTRACTS, ...CALLER_CONTRACT, ...HTTP_CONTRACTS, ...HTTP_ERRORS],
     may: ['src/shared', 'package.json'],
-    // The context names the services it carries (item 1 of issue 13 replaces it by typed services).
-    types: ['src/engine/domain', 'src/engine/store'],
+    // services.ts names the type of every service compose.ts builds (domain, runtime, events).
+    types: ['src/engine/domain', 'src/engine/runtime', 'src/engine/events', 'src/engine/store'],
     packages: ['fastify', '@fastify/type-provider-typebox', 'kysely'],
     node: true,
     never: UI_PACKAGES,

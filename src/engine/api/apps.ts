@@ -1,35 +1,19 @@
 /**
  * The apps feature: deployments, app versions (`GET /apps`, wire reference §3.2),
- * invocations and their browsers and events. Wires the services (`ctx.services.deployments`,
- * `ctx.services.invocations`), the invocation-key authenticator, the check of `invocation_id`
- * on browser creation, recovery at start and stopping every app process at engine stop.
+ * invocations and their browsers and events. Wires the invocation-key authenticator, recovery
+ * at start and stopping every app process at engine stop (the services come from compose.ts;
+ * the check of `invocation_id` on browser creation is declared in api/browsers.ts).
  */
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { AppListQuerySchema, AppVersionListSchema } from '../../shared/wire/apps.js';
-import { AppEventLog } from '../domain/apps/app-event-log.js';
-import { AppVersions } from '../domain/apps/app-versions.js';
-import { Deployments } from '../domain/deployments/deployments.js';
-import { Invocations } from '../domain/invocations/invocations.js';
-import { invocationRunner } from '../domain/invocations/invocation-run.js';
-import { installInvocationBrowserChecks, sessionsOf } from '../domain/invocations/invocation-browsers.js';
-import { limitsService } from '../domain/org/limits.js';
-import { nodeIdOf } from '../domain/sessions/session-recovery.js';
 import { registerDeploymentRoutes } from './deployments.js';
 import { registerInvocationRoutes } from './invocations.js';
 
-export const appsFeature: Feature = {
+export const appsFeature: Feature<'apps' | 'sessions'> = {
   name: 'apps',
-  async register(app, ctx) {
-    const nodeId = nodeIdOf(ctx.config.dataDir);
-    const events = new AppEventLog(ctx.db, ctx.clock, { onWriteError: (err) => ctx.log.error({ err }, 'storing app events failed') });
-    const versions = new AppVersions(ctx.db);
-    const deployments = new Deployments(ctx, events, versions, nodeId);
-    const invocations = new Invocations(ctx, events, versions, limitsService(ctx), nodeId, () => sessionsOf(ctx));
-    invocations.runner = invocationRunner(ctx, invocations, deployments);
-    deployments.onDelete = (id) => invocations.failForDeployment(id);
-    ctx.services.deployments = deployments;
-    ctx.services.invocations = invocations;
+  async register(app, ctx, { apps, sessions }) {
+    const { events, versions, deployments, invocations } = apps;
     ctx.authenticators.push(invocations.keys.authenticator());
     ctx.projects.addUsageCounter(async (projectId) => {
       const r = await ctx.db
@@ -40,7 +24,6 @@ export const appsFeature: Feature = {
         .executeTakeFirstOrThrow();
       return { what: 'deployments', count: Number(r.n) };
     });
-    installInvocationBrowserChecks(app, ctx);
     await deployments.recover();
     await invocations.recover();
     ctx.onStop(async () => {
@@ -64,6 +47,6 @@ export const appsFeature: Feature = {
       },
     );
     await registerDeploymentRoutes(app, ctx, deployments, events);
-    registerInvocationRoutes(app, ctx, invocations, events);
+    registerInvocationRoutes(app, ctx, invocations, events, sessions);
   },
 };

@@ -10,16 +10,15 @@ import { decodeCursor, encodeCursor } from '../domain/audit/audit-cursor.js';
 import { entryOf, findAuditRows, positionOf } from '../domain/audit/audit-query.js';
 import { AuditExportChunkSchema, AuditExportQuerySchema, AuditLogListSchema, AuditSearchQuerySchema } from '../../shared/wire/audit.js';
 import { buildExportChunk } from '../domain/audit/audit-export.js';
-import type { AuditWriter } from '../domain/audit/audit-writer.js';
 
-export const auditLogsFeature: Feature = {
+export const auditLogsFeature: Feature<'auditWriter'> = {
   name: 'audit-logs',
-  register(app, ctx) {
+  register(app, ctx, { auditWriter }) {
     const tags = ['audit-logs'];
     // Rows are batched (audit-writer.ts), so a read first writes what is queued: a request's row
     // is queued when its response ends, and a search that starts after that response sees it.
     // Only reads of the log pay for this; recording stays off every other request's path.
-    const flushed = () => (ctx.services.auditWriter as AuditWriter | undefined)?.flush();
+    const flushed = () => auditWriter.flush();
     app.get('/audit-logs', { schema: { tags, querystring: AuditSearchQuerySchema, response: { 200: AuditLogListSchema } } }, async (req, reply) => {
       const q = req.query;
       const { limit = 100 } = q; // the schema's default: always set by validation

@@ -3,26 +3,17 @@
  * real browser), `submit` (answers the current step), `events` (SSE of `managed_auth_state`
  * until the flow ends), `timeline`, and the hosted page a person can finish a flow on.
  */
-import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from '../domain/secrets/identity-options.js';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { openSse } from '../http/sse.js';
-import { AuthConnections, type ConnectionRow, type Scope } from '../domain/auth-connections/auth-connections.js';
+import type { ConnectionRow, Scope } from '../domain/auth-connections/auth-connections.js';
 import { AuthTimeline } from '../domain/auth-connections/auth-timeline.js';
-import { AuthService, type ProfileAccess } from '../domain/auth-connections/auth-service.js';
-import { HealthChecks } from '../domain/auth-connections/health-checks.js';
 import { connectionDto, stateEvent } from '../domain/auth-connections/connection-dto.js';
 import { registerHostedPage } from './auth-connections-hosted.js';
 import { TERMINAL, type FlowView } from '../domain/auth-connections/flow-state.js';
-import type { FlowSessions } from '../domain/auth-connections/login-flow.js';
-import type { Credentials } from '../domain/credentials/credentials.js';
-import type { ProviderService } from '../domain/credential-providers/provider-service.js';
-import type { Proxies } from '../domain/proxies/proxies.js';
-import type { ProfileService } from '../domain/profiles/profile-binding.js';
 import { LoginResponseSchema, ManagedAuthSchema } from '../../shared/wire/identity.js';
 import {
   ConnectionCreateSchema,
@@ -36,73 +27,17 @@ import {
   TimelineListSchema,
   TimelineQuerySchema,
 } from '../../shared/wire/auth-connections.js';
-import { checkBrowserTelemetry, type FlowReplays } from '../domain/auth-connections/flow-recording.js';
-import { noteRecovered } from '../domain/recovery-report.js';
+import { checkBrowserTelemetry } from '../domain/auth-connections/flow-recording.js';
+import { profileAccess } from '../domain/auth-connections/profile-access.js';
 
 function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
 }
 
-function profileAccess(ctx: EngineContext): ProfileAccess {
-  return {
-    async ensure(scope, name) {
-      const svc = ctx.services.profiles as ProfileService | undefined;
-      if (!svc) throw ApiError.unprocessable('profiles are not available on this engine', 'profiles_unavailable');
-      const found = await svc.profiles.find(scope, name);
-      if (found) return found.id;
-      try {
-        return (await svc.profiles.create(scope, name)).id;
-      } catch (err) {
-        const again = await svc.profiles.find(scope, name); // created concurrently
-        if (again) return again.id;
-        throw err;
-      }
-    },
-  };
-}
-
-function sessionsOf(ctx: EngineContext): FlowSessions {
-  const s = ctx.services.sessions as FlowSessions | undefined;
-  if (!s || typeof s.create !== 'function') throw ApiError.unprocessable('browser sessions are not available on this engine', 'sessions_unavailable');
-  return s;
-}
-
-export const authConnectionsFeature: Feature = {
+export const authConnectionsFeature: Feature<'auth' | 'proxies' | 'profiles' | 'credentialProviders' | 'recovery'> = {
   name: 'auth-connections',
-  register(app, ctx) {
-    const identity = ctx.config.identity;
-    const minInterval = identity.minHealthCheckIntervalSeconds ?? DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS;
-    const connections = new AuthConnections(ctx.db, ctx.clock, { minInterval });
-    const timeline = new AuthTimeline(ctx.db, ctx.clock);
-    const credentials = () => ctx.services.credentials as Credentials;
-    const providers = () => ctx.services.credentialProviders as ProviderService | undefined;
-    const log = (msg: string, err?: unknown) => ctx.log.warn({ err }, msg);
-    const service = new AuthService({
-      connections,
-      timeline,
-      get credentials() {
-        return credentials();
-      },
-      providers,
-      sessions: () => sessionsOf(ctx),
-      profiles: () => profileAccess(ctx),
-      replays: () => ctx.services.replays as FlowReplays | undefined,
-      clock: ctx.clock,
-      flowTtlMs: (identity.authFlowTtlSeconds ?? 600) * 1000,
-      publicUrl: () => ctx.publicUrl(),
-      log,
-    });
-    const health = new HealthChecks({
-      connections,
-      timeline,
-      service,
-      sessions: () => ctx.services.sessions as FlowSessions | undefined,
-      clock: ctx.clock,
-      tickMs: Math.min(15_000, Math.max(250, (minInterval * 1000) / 4)),
-      log,
-    });
-    ctx.services.authConnections = service;
-    ctx.services.authHealthChecks = health;
+  register(app, ctx, { auth, proxies, profiles, credentialProviders }) {
+    const { connections, timeline, flows: service, health } = auth;
     ctx.projects.addUsageCounter(async (projectId) => {
       const r = await ctx.db
         .selectFrom('auth_connections')
@@ -120,7 +55,7 @@ export const authConnectionsFeature: Feature = {
     const proxyIdOf = async (scope: Scope, sel: { id?: string; name?: string } | undefined): Promise<string | null | undefined> => {
       if (sel === undefined) return undefined;
       if (!sel.id && !sel.name) return null;
-      return (await (ctx.services.proxies as Proxies).select(scope.projectId, sel)).id;
+      return (await proxies.select(scope.projectId, sel)).id;
     };
     const tags = ['auth'];
 
@@ -138,10 +73,10 @@ export const authConnectionsFeature: Feature = {
         const scope = scopeOf(req);
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
-        await providers()?.checkRef(scope.orgId, body.credential);
+        await credentialProviders.checkRef(scope.orgId, body.credential);
         // Validate before creating the profile, so a bad request leaves nothing behind.
         const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
-        const profileId = await profileAccess(ctx).ensure(scope, row.profile_name);
+        const profileId = await profileAccess(profiles).ensure(scope, row.profile_name);
         return dto(
           await connections.update(
             row.id,
@@ -181,7 +116,7 @@ export const authConnectionsFeature: Feature = {
         const body = req.body ?? {};
         checkBrowserTelemetry(body.browser_telemetry);
         const proxyId = await proxyIdOf(scope, body.proxy);
-        await providers()?.checkRef(scope.orgId, body.credential);
+        await credentialProviders.checkRef(scope.orgId, body.credential);
         const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
         if (body.health_check_interval !== undefined)
           await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
@@ -280,7 +215,7 @@ export const authConnectionsFeature: Feature = {
 
     registerHostedPage(app, connections, service);
   },
-  async started(ctx) {
+  async started(ctx, { auth, recovery }) {
     // Flows do not survive a restart (their browsers are gone): record that honestly.
     const rows = await ctx.db.selectFrom('auth_connections').select(['id', 'flow']).where('flow', 'like', '%"flow_status":"IN_PROGRESS"%').execute();
     for (const r of rows) {
@@ -297,7 +232,7 @@ export const authConnectionsFeature: Feature = {
         .execute();
       await ctx.db.updateTable('auth_timeline').set({ status: 'FAILED', error_code: 'engine_restarted' }).where('id', '=', flow.id).execute();
     }
-    noteRecovered(ctx.db, 'login flows (FAILED engine_restarted)', rows.length);
-    (ctx.services.authHealthChecks as HealthChecks).start();
+    recovery.note('login flows (FAILED engine_restarted)', rows.length);
+    auth.health.start();
   },
 };

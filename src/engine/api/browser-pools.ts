@@ -18,14 +18,11 @@ import {
   PoolReleaseSchema,
   PoolUpdateSchema,
 } from '../../shared/wire/pools.js';
-import { PoolService } from '../domain/pools/pool-service.js';
 import { getPool, listPools } from '../domain/pools/pool-records.js';
 
-export const browserPoolsFeature: Feature = {
+export const browserPoolsFeature: Feature<'pools'> = {
   name: 'browser-pools',
-  register(app, ctx) {
-    const pools = new PoolService(ctx);
-    ctx.services.pools = pools;
+  register(app, ctx, { pools }) {
     pools.install();
     ctx.onStop(() => pools.stop());
     const tags = ['browser_pools'];
@@ -77,7 +74,7 @@ export const browserPoolsFeature: Feature = {
       return reply.status(204).send();
     });
   },
-  async started(ctx) {
-    await (ctx.services.pools as PoolService).resume();
+  async started(_ctx, { pools }) {
+    await pools.resume();
   },
 };

@@ -19,7 +19,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { clientGoneSignal } from '../http/client-gone.js';
-import type { SessionManager } from '../domain/sessions/session-manager.js';
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ChromedriverUnavailable, sessionChromedriver, type ChromedriverAnswer } from '../runtime/webdriver/session-chromedriver.js';
 import { newSessionRequest, publicCapabilities } from '../runtime/webdriver/webdriver-capabilities.js';
@@ -42,11 +41,9 @@ function parseJson(buf: Buffer): unknown {
   }
 }
 
-export const webdriverFeature: Feature = {
+export const webdriverFeature: Feature<'sessions'> = {
   name: 'webdriver-classic',
-  register(app, ctx) {
-    const sessions = ctx.services.sessions as SessionManager;
-
+  register(app, ctx, { sessions }) {
     const handler = async (req: FastifyRequest<{ Params: WebdriverParams }>, reply: FastifyReply) => {
       const handle = await sessions.require(req.auth, req.params.id);
       const { bwrap } = await jailStatus(ctx.config);

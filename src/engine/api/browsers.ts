@@ -1,6 +1,6 @@
 /**
  * `/browsers`: create, retrieve, update, list and (soft) delete sessions, plus the session
- * feature's wiring — the manager as `ctx.services.sessions`, the session-JWT authenticator,
+ * feature's wiring — the session-JWT authenticator,
  * the CDP proxy and its DevTools discovery (`browsers-devtools.ts`), recovery at start and
  * ending every session at stop.
  */
@@ -8,17 +8,15 @@ import path from 'node:path';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { SessionManager } from '../domain/sessions/session-manager.js';
-import { SessionJwt, loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
-import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
 import { clientGoneSignal } from '../http/client-gone.js';
 import { sessionJwtAuthenticator, webdriverBasicAuthenticator } from '../domain/sessions/session-access.js';
 import { listSessions } from '../domain/sessions/session-list.js';
 import { updateSession } from '../domain/sessions/session-update.js';
-import { nodeIdOf, recoverSessions } from '../domain/sessions/session-recovery.js';
+import { recoverSessions } from '../domain/sessions/session-recovery.js';
 import { registerDevtoolsDiscovery } from './browsers-devtools.js';
-import { PROXY_HOOKS, type ProxyHooks } from '../domain/sessions/session-hooks.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
+import { assertJoinable, endIfInvocationFinished } from '../domain/invocations/invocation-browsers.js';
+import { recordApiCalls } from './session-telemetry.js';
 import {
   SessionCreateSchema,
   SessionGetQuerySchema,
@@ -41,14 +39,10 @@ function tagFilters(query: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-export const sessionsFeature: Feature = {
+export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' | 'telemetry'> = {
   name: 'sessions',
-  async register(app, ctx) {
-    const key = await loadSessionJwtKey(ctx.db, ctx.clock.now());
-    const jwt = new SessionJwt(key, () => ctx.clock.now());
-    const sessions = new SessionManager(ctx, jwt, nodeIdOf(ctx.config.dataDir), noteUpgradeIdentity);
-    ctx.services.sessions = sessions;
-    ctx.services.sessionLimits = sessions.limits;
+  async register(app, ctx, { sessions, proxyRouting, telemetry }) {
+    const jwt = sessions.jwt;
     ctx.authenticators.push(sessionJwtAuthenticator(jwt), webdriverBasicAuthenticator(jwt, ctx.apiKeys));
     ctx.projects.addUsageCounter(async (projectId) => {
       const r = await ctx.db
@@ -65,9 +59,26 @@ export const sessionsFeature: Feature = {
     ctx.upgrades.add('/browsers/:id/cdp/devtools/page/:targetId', proxy.handle);
     ctx.onStop(() => sessions.stopAll());
 
+    // Everything else that runs on a create. When the browser has started, before the create
+    // answers (in this order): telemetry's collector attaches; a browser of an invocation that
+    // ended while it launched is deleted.
+    sessions.onSessionStart((h) => telemetry.sessionStarted(h));
+    ctx.onStop(sessions.onSessionStart(endIfInvocationFinished(ctx.db, sessions, ctx.log)));
+    // After every call on a session's routes (`/browsers/:id…`, any feature's): a telemetry api_call event.
+    app.addHook('onResponse', recordApiCalls(telemetry));
+
     const tags = ['browsers'];
-    app.post('/browsers', { schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } } }, async (req, reply) =>
-      sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }),
+    app.post(
+      '/browsers',
+      {
+        schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } },
+        // `invocation_id` must name a running invocation of the caller's project (404, 409).
+        preHandler: async (req) => {
+          const invocationId = req.body?.invocation_id;
+          if (invocationId) await assertJoinable(ctx.db, req.auth, invocationId);
+        },
+      },
+      async (req, reply) => sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }),
     );
 
     app.get(
@@ -102,7 +113,7 @@ export const sessionsFeature: Feature = {
     });
 
     app.patch('/browsers/:id', { schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } } }, async (req) => {
-      const row = await updateSession(ctx.db, sessions, req.auth, req.params.id, req.body ?? {}, ctx.services[PROXY_HOOKS] as ProxyHooks | undefined);
+      const row = await updateSession(ctx.db, sessions, req.auth, req.params.id, req.body ?? {}, proxyRouting);
       return sessions.dto(row);
     });
 
@@ -116,9 +127,9 @@ export const sessionsFeature: Feature = {
     // Chromium. (ignoreTrailingSlash also serves `/json/version/`.)
     registerDevtoolsDiscovery(app, ctx, sessions, jwt);
   },
-  async started(ctx) {
-    const sessions = ctx.services.sessions as SessionManager;
+  async started(ctx, { sessions, recovery }) {
     await recoverSessions({
+      recovery,
       db: ctx.db,
       nodeId: sessions.nodeId,
       sessionsDir: path.join(ctx.config.dataDir, 'sessions'),

@@ -9,20 +9,19 @@
  */
 import type { Feature } from '../feature.js';
 import { openSse } from '../http/sse.js';
-import { resourceChanges } from '../events/resource-changes.js';
 import { changeVisibleTo, requireFeedAccess } from '../domain/org/change-visibility.js';
 import { relayChangesAcrossNodes } from '../events/cross-node-changes.js';
 
 const HEARTBEAT_MS = 15_000;
 
-export const changesFeature: Feature = {
+export const changesFeature: Feature<'changes'> = {
   name: 'changes',
-  async register(app, ctx) {
+  async register(app, ctx, { changes }) {
     if (ctx.store.dialect === 'postgres' && ctx.config.databaseUrl) {
       const relay = await relayChangesAcrossNodes({
         db: ctx.db,
         databaseUrl: ctx.config.databaseUrl,
-        bus: resourceChanges(ctx.db),
+        bus: changes,
         onError: (err) => ctx.log.warn({ err }, 'change feed relay between nodes'),
       });
       ctx.onStop(() => relay.close());
@@ -31,7 +30,7 @@ export const changesFeature: Feature = {
       requireFeedAccess(req.auth);
       const auth = req.auth;
       const sse = openSse(reply, { keepaliveMs: HEARTBEAT_MS, heartbeat: () => ({ type: 'heartbeat' }) });
-      const off = resourceChanges(ctx.db).on((c) => {
+      const off = changes.on((c) => {
         if (changeVisibleTo(auth, c)) sse.send(c.event);
       });
       sse.onClose(off);

@@ -168,7 +168,6 @@ export const consoleSessionFeature: Feature = {
     // every request is off (`hook: false`): only this feature reads its one cookie.
     await app.register(fastifyCookie, { hook: false });
     const sessions = new ConsoleSessions(ctx);
-    ctx.services.consoleSessions = sessions;
     ctx.onStop(() => sessions.clear());
 
     // Bearer credentials win; the cookie counts only on console requests (CSRF guard).

@@ -7,11 +7,7 @@
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
-import { secretsOf } from '../domain/secrets/secrets-service.js';
 import { CredentialProviders } from '../domain/credential-providers/credential-providers.js';
-import { ProviderAccess } from '../domain/credential-providers/provider-access.js';
-import { ProviderService } from '../domain/credential-providers/provider-service.js';
-import { OnePasswordAdapter } from '../domain/credential-providers/onepassword-adapter.js';
 import {
   CredentialProviderCreateSchema,
   CredentialProviderIdParamSchema as IdParam,
@@ -23,20 +19,10 @@ import {
   CredentialProviderTestResultSchema,
 } from '../../shared/wire/credential-providers.js';
 
-const DEFAULT_TIMEOUT_MS = 15_000;
-
-export const credentialProvidersFeature: Feature = {
+export const credentialProvidersFeature: Feature<'credentialProviders'> = {
   name: 'credential-providers',
-  async register(app, ctx) {
-    const records = new CredentialProviders(ctx.db, ctx.clock, await secretsOf(ctx));
-    const access = new ProviderAccess({
-      clock: ctx.clock,
-      timeoutMs: ctx.config.identity.credentialProviderTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      tokenOf: (row) => records.tokenOf(row),
-      adapterFor: (_type, token) => new OnePasswordAdapter(token),
-    });
-    const service = new ProviderService(records, access);
-    ctx.services.credentialProviders = service;
+  register(app, _ctx, { credentialProviders: service }) {
+    const records = service.records;
     const tags = ['credential providers'];
     const configuring = orgWideKeyFirst('configuring credential providers');
 

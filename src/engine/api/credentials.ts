@@ -4,8 +4,6 @@
  */
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { Credentials } from '../domain/credentials/credentials.js';
-import { secretsOf } from '../domain/secrets/secrets-service.js';
 import {
   CredentialCreateSchema,
   CredentialIdParamSchema as IdParam,
@@ -16,11 +14,9 @@ import {
   TotpCodeSchema,
 } from '../../shared/wire/identity.js';
 
-export const credentialsFeature: Feature = {
+export const credentialsFeature: Feature<'credentials'> = {
   name: 'credentials',
-  async register(app, ctx) {
-    const credentials = new Credentials(ctx.db, ctx.clock, await secretsOf(ctx));
-    ctx.services.credentials = credentials;
+  register(app, ctx, { credentials }) {
     ctx.projects.addUsageCounter(async (projectId) => {
       const r = await ctx.db
         .selectFrom('credentials')

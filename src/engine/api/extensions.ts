@@ -2,7 +2,7 @@
  * `/extensions` (wire reference §3.18): upload a zipped unpacked extension, list, get metadata,
  * download the zip as uploaded, delete, and fetch one from the Chrome Web Store; plus
  * `POST /browsers/{id}/extensions`, which unpacks uploaded zips into a running session and
- * restarts its Chromium with them. Registers `ctx.services.extensions` (ExtensionService),
+ * restarts its Chromium with them. Uses `services.extensions` (ExtensionService),
  * which sessions and pools use to resolve and load their `extensions` option.
  */
 import fs from 'node:fs';
@@ -22,13 +22,12 @@ import {
   ExtensionSchema,
   ExtensionSessionParamSchema as SessionIdParam,
 } from '../../shared/wire/extensions.js';
-import { Extensions, extensionDto, type Scope } from '../domain/extensions/extensions.js';
-import { EXTENSION_SERVICE, extensionService, requireArchive } from '../domain/extensions/extension-service.js';
+import { extensionDto, type Scope } from '../domain/extensions/extensions.js';
+import { requireArchive } from '../domain/extensions/extension-service.js';
 import { MAX_EXTENSION_ZIP_BYTES, readExtensionUpload, readSessionExtensionUploads } from '../domain/extensions/extension-uploads.js';
 import { unpackExtension } from '../domain/extensions/extension-archive.js';
 import { DEFAULT_CHROME_STORE_TIMEOUT_MS, DEFAULT_CHROME_STORE_URL, fetchFromChromeStore } from '../domain/extensions/chrome-store.js';
 import { newId } from '../domain/ids.js';
-import type { SessionRegistry } from '../runtime/session/session-handle.js';
 
 function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
@@ -40,11 +39,11 @@ function sendZip(reply: import('fastify').FastifyReply, body: Buffer | fs.ReadSt
   return reply.send(body);
 }
 
-export const extensionsFeature: Feature = {
+export const extensionsFeature: Feature<'extensions' | 'sessions'> = {
   name: 'extensions',
-  async register(app, ctx) {
-    const extensions = new Extensions(ctx.db, ctx.clock, path.join(ctx.config.dataDir, 'extensions'));
-    ctx.services[EXTENSION_SERVICE] = extensionService(extensions);
+  async register(app, ctx, deps) {
+    const { sessions } = deps;
+    const extensions = deps.extensions.extensions;
     ctx.projects.addUsageCounter(async (projectId) => ({ what: 'extensions', count: await extensions.countInProject(projectId) }));
     const tags = ['extensions'];
 
@@ -67,7 +66,6 @@ export const extensionsFeature: Feature = {
         '/browsers/:id/extensions',
         { schema: { tags: ['browsers'], params: SessionIdParam, consumes: ['multipart/form-data'] } },
         async (req, reply) => {
-          const sessions = ctx.services.sessions as SessionRegistry;
           const handle = await sessions.require(req.auth, req.params.id);
           const staging = path.join(handle.extensionsDir, '.uploads', newId());
           try {

@@ -5,7 +5,6 @@
  */
 import type { App } from '../feature.js';
 import type { EngineContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import type { AppEventLog } from '../domain/apps/app-event-log.js';
 import { heartbeat, streamAppEvents } from '../domain/apps/event-stream.js';
@@ -13,7 +12,7 @@ import { openSse } from '../http/sse.js';
 import { parseSince } from '../domain/apps/since.js';
 import { createResponse, invocationDto, isTerminalInvocation } from '../domain/invocations/invocation-record.js';
 import type { Invocations } from '../domain/invocations/invocations.js';
-import { sessionsOf } from '../domain/invocations/invocation-browsers.js';
+import type { InvocationSessionManager } from '../domain/invocations/invocation-browsers.js';
 import {
   AppObjectIdParamSchema as IdParam,
   EventsSinceQuerySchema,
@@ -26,13 +25,14 @@ import {
   InvocationUpdateSchema,
 } from '../../shared/wire/apps.js';
 
-export function registerInvocationRoutes(app: App, ctx: EngineContext, invocations: Invocations, events: AppEventLog): void {
+export function registerInvocationRoutes(
+  app: App,
+  ctx: EngineContext,
+  invocations: Invocations,
+  events: AppEventLog,
+  sessions: InvocationSessionManager,
+): void {
   const tags = ['invocations'];
-  const sessions = () => {
-    const s = sessionsOf(ctx);
-    if (!s) throw new ApiError(503, 'sessions_unavailable', 'browser sessions are not available on this engine');
-    return s;
-  };
 
   app.post(
     '/invocations',
@@ -77,12 +77,12 @@ export function registerInvocationRoutes(app: App, ctx: EngineContext, invocatio
 
   app.get('/invocations/:id/browsers', { schema: { tags, params: IdParam, response: { 200: InvocationBrowsersSchema } } }, async (req) => {
     const row = await invocations.get(req.auth, req.params.id);
-    return { browsers: await sessions().listByInvocation(req.auth, row.id) };
+    return { browsers: await sessions.listByInvocation(req.auth, row.id) };
   });
 
   app.delete('/invocations/:id/browsers', { schema: { tags, params: IdParam } }, async (req, reply) => {
     const row = await invocations.get(req.auth, req.params.id);
-    await sessions().deleteByInvocation(req.auth, row.id);
+    await sessions.deleteByInvocation(req.auth, row.id);
     return reply.status(204).send();
   });
 

@@ -10,25 +10,23 @@ import { EntitlementsSchema, type Entitlements } from '../../shared/wire/org.js'
 import { requireApiKey } from '../domain/org/access.js';
 import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from '../domain/secrets/identity-options.js';
 import { HEALTH_CHECK_DEFAULT_SECONDS, HEALTH_CHECK_MAX_SECONDS } from '../domain/auth-connections/auth-connections.js';
-import type { ReplayService } from '../domain/replays/replay-service.js';
 import { ffmpegAvailable } from '../runtime/recorder/ffmpeg-run.js';
 
 const DAY_MS = 24 * 3600_000;
 
-export const orgEntitlementsFeature: Feature = {
+export const orgEntitlementsFeature: Feature<'replays'> = {
   name: 'org-entitlements',
-  register(app, ctx) {
+  register(app, ctx, { replays }) {
     const on = { enabled: true };
     app.get('/org/entitlements', { schema: { tags: ['organization'], response: { 200: EntitlementsSchema } } }, async (req): Promise<Entitlements> => {
       requireApiKey(req.auth);
-      const replays = ctx.services.replays as ReplayService | undefined;
       return {
         features: {
           browser_extensions: { enabled: true, max_stored_per_org: null },
           browser_pools: on,
           browser_replays: {
-            enabled: replays !== undefined && ffmpegAvailable(ctx.config.env),
-            retention_days: Math.ceil((replays?.retentionMs ?? 0) / DAY_MS),
+            enabled: ffmpegAvailable(ctx.config.env),
+            retention_days: Math.ceil(replays.retentionMs / DAY_MS),
           },
           credential_providers: on,
           credentials: on,

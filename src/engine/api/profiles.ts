@@ -1,9 +1,7 @@
 /**
  * `/profiles`: create, list, get/patch/delete by id or name, download as tar or tar.zst.
- * Also registers `ctx.services.profiles` (ProfileService) for the session manager and a
- * project usage counter so a project with profiles is not "empty".
+ * Also registers a project usage counter so a project with profiles is not "empty".
  */
-import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
@@ -17,19 +15,17 @@ import {
   ProfileRenameSchema,
   ProfileSchema,
 } from '../../shared/wire/profiles.js';
-import { Profiles, profileDto, type Scope } from '../domain/profiles/profiles.js';
-import { ProfileStore, STORED_FORMAT, type ProfileArchiveFormat } from '../domain/profiles/profile-store.js';
-import { profileService } from '../domain/profiles/profile-binding.js';
+import { profileDto, type Scope } from '../domain/profiles/profiles.js';
+import { STORED_FORMAT, type ProfileArchiveFormat } from '../domain/profiles/profile-store.js';
 
 function scopeOf(req: FastifyRequest): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
 }
 
-export const profilesFeature: Feature = {
+export const profilesFeature: Feature<'profiles'> = {
   name: 'profiles',
-  register(app, ctx) {
-    const profiles = new Profiles(ctx.db, ctx.clock, new ProfileStore(path.join(ctx.config.dataDir, 'profiles')));
-    ctx.services.profiles = profileService(profiles);
+  register(app, ctx, deps) {
+    const profiles = deps.profiles.profiles;
     ctx.projects.addUsageCounter(async (projectId) => ({ what: 'profiles', count: await profiles.countInProject(projectId) }));
     const tags = ['profiles'];
 

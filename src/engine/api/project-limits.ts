@@ -9,7 +9,7 @@ import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { ProjectIdParamSchema as IdParam, ProjectLimitsPatchSchema as LimitsBody, ProjectLimitsSchema } from '../../shared/wire/org.js';
-import { limitsService, projectLimitsDto } from '../domain/org/limits.js';
+import { projectLimitsDto } from '../domain/org/limits.js';
 import { getVisibleProject, orgWideKeyFirst } from '../domain/org/access.js';
 
 /** When the old route stops working (from the product's deprecation notice). */
@@ -17,11 +17,10 @@ export const LEGACY_LIMITS_SUNSET = new Date('2026-11-24T00:00:00Z');
 /** When it was marked deprecated; the notice names only the sunset, so we date it a year earlier. */
 export const LEGACY_LIMITS_DEPRECATED = new Date('2025-11-24T00:00:00Z');
 
-export const projectLimitsFeature: Feature = {
+export const projectLimitsFeature: Feature<'limits'> = {
   name: 'project-limits',
-  register(app, ctx) {
+  register(app, ctx, { limits }) {
     const tags = ['projects'];
-    const limits = limitsService(ctx);
 
     const orgWideKey = orgWideKeyFirst('changing project limits');
 

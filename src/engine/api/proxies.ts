@@ -3,17 +3,11 @@
  * records status/ip/last_checked on the proxy; a check with `url` only reports reachability of
  * that target through the proxy and leaves the stored status alone.
  */
-import { jailStatus } from '../runtime/sandbox/jail-status.js';
-import { egressPolicyOf } from '../runtime/proxy-forwarder/egress-policy.js';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
-import { Proxies } from '../domain/proxies/proxies.js';
-import { loadProviderConfig } from '../domain/proxies/proxy-providers.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
-import { secretsOf } from '../domain/secrets/secrets-service.js';
-import { SessionProxyRouting } from '../domain/proxies/session-proxy-routing.js';
 import {
   ProxyCheckSchema,
   ProxyCreateSchema,
@@ -37,13 +31,10 @@ function checkTarget(url: string | undefined): string | undefined {
   return u.toString();
 }
 
-export const proxiesFeature: Feature = {
+export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
   name: 'proxies',
-  async register(app, ctx) {
+  register(app, ctx, { proxies, proxyRouting: routing }) {
     const identity = ctx.config.identity;
-    const providers = loadProviderConfig({ configured: identity.proxyProviders, env: ctx.config.env, dataDir: ctx.config.dataDir });
-    const proxies = new Proxies(ctx.db, ctx.clock, await secretsOf(ctx), providers);
-    ctx.services.proxies = proxies;
     ctx.projects.addUsageCounter(async (projectId) => {
       const r = await ctx.db
         .selectFrom('proxies')
@@ -54,15 +45,7 @@ export const proxiesFeature: Feature = {
       return { what: 'proxies', count: Number(r?.n ?? 0) };
     });
     const timeoutMs = identity.proxyTimeoutMs ?? 10_000;
-    // Sessions reach proxies through these hooks: 'proxyHooks' is PROXY_HOOKS of domain/sessions/session-hooks.ts.
-    const routing = new SessionProxyRouting(proxies, {
-      connectTimeoutMs: timeoutMs,
-      log: (msg) => ctx.log.warn(msg),
-      policy: egressPolicyOf(ctx.config.egressDeny),
-      jailed: async () => !!(await jailStatus(ctx.config)).bwrap,
-    });
-    ctx.services.proxyHooks = routing;
-    ctx.services.proxyRouting = routing;
+    // Sessions reach proxies through `routing` (the session manager's ProxyHooks, compose.ts).
     ctx.onStop(() => routing.closeAll());
     const defaultCheckUrl = identity.proxyCheckUrl ?? ctx.config.env.BROWSERDECK_PROXY_CHECK_URL ?? DEFAULT_CHECK_URL;
     const tags = ['proxies'];

@@ -7,11 +7,10 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession, type SessionRequest } from './session-fs.js';
 import { SessionComputer, BatchError, type BatchAction } from '../runtime/computer/session-computer.js';
-import { InputError, type CursorSink } from '../runtime/computer/input-target.js';
+import { InputError } from '../runtime/computer/input-target.js';
 import { screenshot } from '../runtime/computer/screenshot.js';
 import {
   BatchSchema,
@@ -49,12 +48,12 @@ function toApiError(err: unknown): unknown {
   return new ApiError(502, 'browser_error', `the browser did not accept the input: ${(err as Error).message}`);
 }
 
-export const sessionComputerFeature: Feature = {
+export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
   name: 'session-computer',
-  register(app, ctx: EngineContext) {
+  register(app, _ctx, { sessions, liveView }) {
     const tags = ['browser computer'];
     const base = '/browsers/:id/computer';
-    const computer = async (req: SessionRequest) => SessionComputer.of(await requireSession(ctx, req), ctx.services.liveView as CursorSink | undefined);
+    const computer = async (req: SessionRequest) => SessionComputer.of(await requireSession(sessions, req), liveView);
 
     const action = (path: string, body: TSchema, run: (c: SessionComputer, b: any) => Promise<unknown>) =>
       app.post(`${base}/${path}`, { schema: { tags, params: IdParam, body } }, async (req, reply) => {

@@ -15,9 +15,9 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession } from './session-fs.js';
+import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { BrowserCurl, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
 import { CurlInputError } from '../runtime/browser-curl/curl-page.js';
 import { NetError } from '../runtime/browser-curl/net-errors.js';
@@ -102,9 +102,9 @@ async function collect(res: CurlResponse): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-export const sessionCurlFeature: Feature = {
+export const sessionCurlFeature: Feature<'sessions'> = {
   name: 'session-curl',
-  register(app, ctx: EngineContext) {
+  register(app, _ctx, { sessions }) {
     const tags = ['browsers'];
 
     app.post('/browsers/:id/curl', { schema: { tags, params: IdParam, body: CurlRequestSchema, response: { 200: CurlResultSchema } } }, async (req, reply) => {
@@ -112,7 +112,7 @@ export const sessionCurlFeature: Feature = {
       const url = targetUrl(b.url, 'url');
       const method = b.method ?? 'GET';
       if ((method === 'GET' || method === 'HEAD') && b.body) throw ApiError.invalidField('body', `a ${method} request cannot carry a body`);
-      const handle = await requireSession(ctx, req);
+      const handle = await requireSession(sessions, req);
       const started = performance.now();
       try {
         const res = await BrowserCurl.of(handle).request(
@@ -145,7 +145,7 @@ export const sessionCurlFeature: Feature = {
         url: '/browsers/:id/curl/raw',
         exposeHeadRoute: false,
         schema: { tags, params: IdParam, querystring: CurlRawQuerySchema },
-        handler: (req, reply) => rawFetch(ctx, req, reply),
+        handler: (req, reply) => rawFetch(sessions, req, reply),
       });
     });
   },
@@ -156,12 +156,12 @@ type RawFetchRequest = Pick<FastifyRequest, 'auth' | 'method' | 'headers' | 'bod
   query: Static<typeof CurlRawQuerySchema>;
 };
 
-async function rawFetch(ctx: EngineContext, req: RawFetchRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function rawFetch(sessions: SessionRegistry, req: RawFetchRequest, reply: FastifyReply): Promise<FastifyReply> {
   const q = req.query;
   const url = targetUrl(q.url, 'url');
   const body = Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined;
   if ((req.method === 'GET' || req.method === 'HEAD') && body) throw ApiError.badRequest(`a ${req.method} request cannot carry a body`);
-  const handle = await requireSession(ctx, req);
+  const handle = await requireSession(sessions, req);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     const lower = name.toLowerCase();

@@ -1,6 +1,6 @@
 /**
  * `/browsers/{id}/fs/*` (wire §3.8, §3.9): the session's own filesystem. Routes only validate,
- * find the session through `ctx.services.sessions` (bearer key or the session's JWT alike) and
+ * find the session through the session registry (bearer key or the session's JWT alike) and
  * call `runtime/session-fs`, where every path is walked by handles inside the session root. Bodies and
  * downloads are streamed. Watches end when their session ends.
  */
@@ -9,7 +9,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import type { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
 import type { SessionHandle, SessionRegistry } from '../runtime/session/session-handle.js';
@@ -36,11 +35,8 @@ import {
 export type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
 
 /** The running session named by `:id`, as the caller may see it (404 otherwise). */
-export async function requireSession(ctx: EngineContext, request: SessionRequest): Promise<SessionHandle> {
-  const sessions = ctx.services.sessions as SessionRegistry | undefined;
-  const id = request.params.id;
-  if (!sessions) throw ApiError.notFound('browser session', id);
-  return sessions.require(request.auth, id);
+export async function requireSession(sessions: SessionRegistry, request: SessionRequest): Promise<SessionHandle> {
+  return sessions.require(request.auth, request.params.id);
 }
 
 function modeOf(value: string | undefined, fallback: number): number {
@@ -61,14 +57,14 @@ function rawFileBody(body: unknown): Readable | Buffer | string | undefined {
   throw new ApiError(415, 'unsupported_media_type', 'write_file takes the raw file bytes (Content-Type: application/octet-stream)');
 }
 
-export const sessionFsFeature: Feature = {
+export const sessionFsFeature: Feature<'sessions'> = {
   name: 'session-fs',
-  async register(app, ctx) {
+  async register(app, ctx, { sessions }) {
     const watches = new FsWatches();
     const hooked = new WeakSet<SessionHandle>();
     ctx.onStop(() => watches.stopAll());
     const session = async (req: SessionRequest): Promise<SessionHandle> => {
-      const handle = await requireSession(ctx, req);
+      const handle = await requireSession(sessions, req);
       if (!hooked.has(handle)) {
         hooked.add(handle);
         handle.onEnd(() => watches.stopSession(handle.id));

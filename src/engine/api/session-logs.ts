@@ -10,14 +10,12 @@ import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
 import { requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { tailFile } from '../runtime/log-tail.js';
-import { serviceLogsOf } from '../runtime/service-logs.js';
 import { requireSession } from './session-fs.js';
 import { LogsIdParamSchema, LogStreamQuerySchema } from '../../shared/wire/session-logs.js';
 
-export const sessionLogsFeature: Feature = {
+export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
   name: 'session-logs',
-  register(app, ctx) {
-    const logs = serviceLogsOf(ctx);
+  register(app, _ctx, { sessions, serviceLogs: logs }) {
     const hooked = new WeakSet<object>();
     app.get(
       '/browsers/:id/logs/stream',
@@ -25,7 +23,7 @@ export const sessionLogsFeature: Feature = {
       async (req, reply) => {
         const q = req.query;
         const follow = q.follow ?? true;
-        const s = await requireSession(ctx, req);
+        const s = await requireSession(sessions, req);
         if (!hooked.has(s)) {
           hooked.add(s);
           s.onEnd(() => logs.endSession(s.id));

@@ -7,7 +7,6 @@
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { ProcessTable } from '../runtime/processes/process-table.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
@@ -31,13 +30,13 @@ function refuseIdentityChange(b: ProcessExec): void {
   if (b.as_user) throw ApiError.unprocessable('as_user is not supported: session processes run with the sandbox identity', 'unsupported_option');
 }
 
-export const sessionProcessesFeature: Feature = {
+export const sessionProcessesFeature: Feature<'sessions'> = {
   name: 'session-processes',
-  register(app, ctx) {
+  register(app, ctx, { sessions }) {
     const table = new ProcessTable([ctx.config.dataDir]);
     // Loud at start when processes and Playwright code cannot be sandboxed here.
     void sandboxWarning().then((w) => w && ctx.log.warn(w));
-    const attach = createTerminalAttach(() => ctx.services.sessions as SessionRegistry | undefined, table);
+    const attach = createTerminalAttach(() => sessions, table);
     ctx.upgrades.add('/browsers/:id/process/:process_id/attach', attach.handle);
     ctx.onStop(async () => {
       attach.closeAll();
@@ -47,7 +46,7 @@ export const sessionProcessesFeature: Feature = {
     const base = '/browsers/:id/process';
 
     app.post(`${base}/exec`, { schema: { tags, params: IdParam, body: ProcessExecSchema } }, async (req, reply) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);
       const started = Date.now();
@@ -82,7 +81,7 @@ export const sessionProcessesFeature: Feature = {
     });
 
     app.post(`${base}/spawn`, { schema: { tags, params: IdParam, body: SpawnBody } }, async (req) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);
       if (!b.allocate_tty && (b.cols !== undefined || b.rows !== undefined))
@@ -92,12 +91,12 @@ export const sessionProcessesFeature: Feature = {
     });
 
     app.get(`${base}/:process_id/status`, { schema: { tags, params: ProcParams } }, async (req) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       return table.get(s.id, req.params.process_id).status();
     });
 
     app.post(`${base}/:process_id/stdin`, { schema: { tags, params: ProcParams, body: ProcessStdinSchema } }, async (req) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       const b64 = req.body.data_b64.replace(/\s+/g, '');
       if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw ApiError.invalidField('data_b64', 'must be base64');
@@ -106,7 +105,7 @@ export const sessionProcessesFeature: Feature = {
     });
 
     app.get(`${base}/:process_id/stdout/stream`, { schema: { tags, params: ProcParams } }, async (req, reply) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       const release = s.holdActive();
       const sse = openSse(reply);
@@ -127,14 +126,14 @@ export const sessionProcessesFeature: Feature = {
     });
 
     app.post(`${base}/:process_id/kill`, { schema: { tags, params: ProcParams, body: ProcessKillSchema } }, async (req) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       proc.signal(req.body.signal);
       return { ok: true };
     });
 
     app.post(`${base}/:process_id/resize`, { schema: { tags, params: ProcParams, body: ProcessResizeSchema } }, async (req) => {
-      const s = await requireSession(ctx, req);
+      const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       if (!proc.tty) throw ApiError.badRequest('resize needs a process spawned with allocate_tty: true');
       if (!proc.running) throw ApiError.conflict('the process has exited', 'process_exited');

@@ -9,18 +9,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import type { ReplayTable } from '../store/schema.js';
-import type { SessionManager } from '../domain/sessions/session-manager.js';
 import { sessionUrls } from '../domain/sessions/session-record.js';
-import { nodeIdOf } from '../domain/sessions/session-recovery.js';
-import { ReplayService } from '../domain/replays/replay-service.js';
 import { resolveRange } from '../domain/replays/byte-range.js';
 import { replayPlayerHtml } from '../domain/replays/replay-player.js';
-import { serviceLogsOf } from '../runtime/service-logs.js';
-import type { LiveViewService } from '../runtime/live-view/live-view-state.js';
-import { TELEMETRY_SERVICE, type TelemetryService } from '../runtime/telemetry/telemetry-service.js';
 import {
   JwtQuerySchema as JwtQuery,
   ReplayInfoListSchema,
@@ -34,44 +27,14 @@ import {
 type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
 type ReplayRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string; replay_id: string } };
 
-export interface ReplaysFeatureOptions {
-  retentionMs?: number;
-  sweepIntervalMs?: number;
-}
-
-export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
+export function createReplaysFeature(): Feature<'sessions' | 'replays'> {
   return {
     name: 'session-replays',
-    register(app, ctx: EngineContext) {
-      const env = ctx.config.env;
-      const hours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
-      const sessions = () => ctx.services.sessions as SessionManager;
-      const logs = serviceLogsOf(ctx);
-      const service = new ReplayService({
-        db: ctx.db,
-        dataDir: ctx.config.dataDir,
-        insecureNoJail: ctx.config.insecureNoJail,
-        hide: [ctx.config.dataDir],
-        nodeId: nodeIdOf(ctx.config.dataDir),
-        now: () => ctx.clock.now(),
-        retentionMs: fo.retentionMs ?? (hours > 0 ? hours * 3600_000 : 7 * 24 * 3600_000),
-        sweepIntervalMs: fo.sweepIntervalMs ?? 10 * 60_000,
-        maxFramerate: 20,
-        defaultFramerate: 10,
-        maxDurationSeconds: 4 * 3600,
-        cursor: (id) => (ctx.services.liveView as LiveViewService | undefined)?.cursor(id) ?? { visible: true },
-        log: (id, chunk) => logs.append(id, 'recorder', chunk),
-        onCrash: (id) =>
-          (ctx.services[TELEMETRY_SERVICE] as TelemetryService | undefined)?.emit(id, 'system', 'service_crashed', {
-            source: { kind: 'local_process' },
-            data: { phase: 'running', service_name: 'recorder' },
-          }),
-      });
-      ctx.services.replays = service;
+    register(app, ctx, { sessions, replays: service }) {
       ctx.onStop(() => service.stopAll());
 
       async function info(row: ReplayTable) {
-        const token = await sessions().jwt.sign(
+        const token = await sessions.jwt.sign(
           { sessionId: row.session_id, orgId: row.org_id, projectId: row.project_id },
           new Date(ctx.clock.now().getTime() + 24 * 3600_000),
         );
@@ -88,11 +51,11 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
       async function sessionIdOf(req: SessionRequest): Promise<string> {
         const id = req.params.id;
         try {
-          return (await sessions().require(req.auth, id)).id;
+          return (await sessions.require(req.auth, id)).id;
         } catch (err) {
           if (!(err instanceof ApiError) || err.status !== 404) throw err;
           if (req.auth.sessionId && req.auth.sessionId !== id) throw err;
-          if (await sessions().exists(req.auth, id)) return id;
+          if (await sessions.exists(req.auth, id)) return id;
           throw err;
         }
       }
@@ -110,7 +73,7 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
         '/browsers/:id/replays',
         { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } },
         async (req) => {
-          const handle = await sessions().require(req.auth, req.params.id);
+          const handle = await sessions.require(req.auth, req.params.id);
           return info(await service.start(handle, req.body ?? {}));
         },
       );
@@ -171,8 +134,8 @@ export function createReplaysFeature(fo: ReplaysFeatureOptions = {}): Feature {
         return reply.send(fs.createReadStream(file));
       }
     },
-    async started(ctx) {
-      await (ctx.services.replays as ReplayService).recover();
+    async started(_ctx, { replays }) {
+      await replays.recover();
     },
   };
 }

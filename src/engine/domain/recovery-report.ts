@@ -1,25 +1,25 @@
 /**
  * What the start of an engine ended because its previous run stopped uncleanly (sessions whose
  * browsers nobody supervises any more, invocations and login flows that cannot finish). Each
- * recovery notes its count here, under the engine's database handle (one per engine, also when
- * several engines share a process, as in tests); the engine prints one line once every feature
- * has started, so an operator can see that a crash happened and what it cost.
+ * recovery notes its count in the engine's one report (`services.recovery`, built in
+ * compose.ts); the engine prints one line once every feature has started, so an operator can
+ * see that a crash happened and what it cost.
  */
-const reports = new WeakMap<object, Map<string, number>>();
+export class RecoveryReport {
+  private readonly counts = new Map<string, number>();
 
-/** `what` is plural and says why, e.g. 'browser sessions (engine_restarted)'. */
-export function noteRecovered(engineDb: object, what: string, count: number): void {
-  if (count <= 0) return;
-  const r = reports.get(engineDb) ?? new Map<string, number>();
-  r.set(what, (r.get(what) ?? 0) + count);
-  reports.set(engineDb, r);
-}
+  /** `what` is plural and says why, e.g. 'browser sessions (engine_restarted)'. */
+  note(what: string, count: number): void {
+    if (count <= 0) return;
+    this.counts.set(what, (this.counts.get(what) ?? 0) + count);
+  }
 
-/** The counts noted so far, cleared: null when nothing was recovered. */
-export function takeRecovered(engineDb: object): Record<string, number> | null {
-  const r = reports.get(engineDb);
-  reports.delete(engineDb);
-  return r && r.size ? Object.fromEntries(r) : null;
+  /** The counts noted so far, cleared: null when nothing was recovered. */
+  take(): Record<string, number> | null {
+    const r = this.counts.size ? Object.fromEntries(this.counts) : null;
+    this.counts.clear();
+    return r;
+  }
 }
 
 export function recoveredLine(r: Record<string, number>): string {

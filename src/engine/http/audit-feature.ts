@@ -1,32 +1,17 @@
 /**
  * The audit-recording feature. It must be registered first so its hooks reach every route.
- * Rows go through one batching writer (`ctx.services.auditWriter`). At stop, the writer is
+ * Rows go through one batching writer (`services.auditWriter`, built in compose.ts). At stop, the writer is
  * flushed only after the HTTP server has closed and every request it saw has been recorded:
  * requests still finishing while the server shuts down (force-closed streams, 503s) are
  * recorded too, and then nothing more can arrive.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
-import type { EngineContext } from '../context.js';
-import { AuditWriter } from '../domain/audit/audit-writer.js';
-import { kyselyBatchInsert } from '../domain/audit/audit-insert.js';
-import { startSqliteAuditWorker } from '../domain/audit/audit-sqlite-worker.js';
 import { InFlight, installAuditRecorder } from './audit-recorder.js';
 import { installUpgradeAudit } from './audit-upgrades.js';
 
-export const auditRecordingFeature: Feature = {
+export const auditRecordingFeature: Feature<'auditWriter' | 'auditWorker'> = {
   name: 'audit-recording',
-  register(app: FastifyInstance, ctx: EngineContext) {
-    const direct = kyselyBatchInsert(ctx.db, ctx.store.dialect);
-    const file = ctx.store.sqliteFile;
-    const worker =
-      file && file !== ':memory:'
-        ? startSqliteAuditWorker(file, direct, (err) => ctx.log.error({ err }, 'audit worker failed; writing audit rows on the main thread'))
-        : undefined;
-    const writer = new AuditWriter(worker?.insert ?? direct, {
-      onError: (err, rows) => ctx.log.error({ err, rows }, 'audit log write failed; rows kept for retry'),
-    });
-    ctx.services.auditWriter = writer;
+  register(app, ctx, { auditWriter: writer, auditWorker: worker }) {
     const inFlight = new InFlight();
     installAuditRecorder(app, { sink: writer, clock: ctx.clock, defaultOrgId: ctx.orgId, inFlight });
     installUpgradeAudit(app.server, {

@@ -2,14 +2,11 @@
  * Per-session log rings of the session's own services (what `/logs/stream?source=supervisor`
  * shows): `browser` (Chromium's stderr/stdout), `display` (Xvfb), `recorder` (ffmpeg of
  * replays), `session` (lifecycle lines of the session manager: launch, restart, end).
- * Producers call `append(sessionId, service, line)`; registered as `ctx.services.serviceLogs`.
+ * Producers call `append(sessionId, service, line)`; one per engine (`services.serviceLogs`, compose.ts).
  * Each (session, service) keeps its last lines in a bounded ring so a late reader sees recent
  * history; subscribers get new lines live and an end call when the session's logs are dropped.
  */
-import type { EngineContext } from '../context.js';
-
 export const SUPERVISOR_SERVICES = ['browser', 'display', 'recorder', 'session'] as const;
-export const SERVICE_LOGS = 'serviceLogs';
 
 export interface ServiceLogLine {
   timestamp: string;
@@ -107,11 +104,4 @@ export function serviceLogSink(logs: ServiceLogs, sessionId: string): (service: 
     if (!feed) feeders.set(service, (feed = logs.feeder(sessionId, service)));
     feed(chunk);
   };
-}
-
-/** The engine's ServiceLogs, creating and registering it on first use (any feature may produce). */
-export function serviceLogsOf(ctx: EngineContext): ServiceLogs {
-  let logs = ctx.services[SERVICE_LOGS] as ServiceLogs | undefined;
-  if (!logs) ctx.services[SERVICE_LOGS] = logs = new ServiceLogs();
-  return logs;
 }

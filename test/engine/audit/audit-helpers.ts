@@ -23,7 +23,7 @@ export function manualClock(start: string | Date): ManualClock {
 }
 
 export async function flushAudit(t: TestEngine): Promise<void> {
-  await (t.engine.context.services.auditWriter as AuditWriter).flush();
+  await (t.engine.services.auditWriter as AuditWriter).flush();
 }
 
 export async function auditTable(t: TestEngine) {

@@ -154,7 +154,7 @@ describe('auth connections', () => {
     expect(timeline.items[0]).toMatchObject({ type: 'login', status: 'SUCCESS', step: 'COMPLETED' });
 
     // The flow browser is gone, and a new session on the profile is signed in.
-    const sessions = t.engine.context.services.sessions as SessionRegistry;
+    const sessions = t.engine.services.sessions as SessionRegistry;
     expect(sessions.get(state.browser_session_id ?? login.id)).toBeUndefined();
     expect(await pageShowsSignedIn('ann-profile')).toContain('Signed in as ann@example.test');
   });
@@ -238,7 +238,7 @@ describe('auth connections', () => {
     const state = await awaitingInput(c.id);
     expect(proxy.targets()).toContain(site.loginUrl); // the flow's browser uses the connection's proxy
     const sessionId = state.browser_session_id!;
-    const sessions = t.engine.context.services.sessions as SessionRegistry;
+    const sessions = t.engine.services.sessions as SessionRegistry;
     expect(sessions.get(sessionId)).toBeDefined();
     await t.client.auth.connections.delete(c.id);
     expect(sessions.get(sessionId)).toBeUndefined();
@@ -264,7 +264,7 @@ describe('auth flow expiry', () => {
       const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
       expect(entry).toMatchObject({ type: 'login', status: 'EXPIRED', step: 'EXPIRED' });
       // The flow's browser is closed before EXPIRED is reported.
-      const sessions = e.engine.context.services.sessions as SessionRegistry;
+      const sessions = e.engine.services.sessions as SessionRegistry;
       expect(sessions.get(entry.browser_session_id!)).toBeUndefined();
       await expect(e.client.auth.connections.submit(c.id, { fields: { email: 'x' } })).rejects.toMatchObject({ status: 409 });
     } finally {
@@ -283,7 +283,7 @@ describe('auth flow expiry', () => {
         () => e.client.auth.connections.retrieve(c.id),
         (x) => x.flow_status === 'EXPIRED',
       );
-      const sessions = e.engine.context.services.sessions as SessionRegistry;
+      const sessions = e.engine.services.sessions as SessionRegistry;
       const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
       expect(entry.browser_session_id).toBeTruthy();
       expect(sessions.get(entry.browser_session_id!)).toBeUndefined();

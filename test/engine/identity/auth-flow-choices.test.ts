@@ -133,7 +133,7 @@ describe('auth connection flows: SSO', () => {
     const [entry] = (await t.client.auth.connections.timeline(c.id)).items;
     expect(entry).toMatchObject({ type: 'login', status: 'FAILED', error_code: 'domain_not_allowed' });
     // FAILED is reported only once the flow's browser is closed.
-    expect((t.engine.context.services.sessions as SessionRegistry).get(entry.browser_session_id!)).toBeUndefined();
+    expect((t.engine.services.sessions as SessionRegistry).get(entry.browser_session_id!)).toBeUndefined();
   });
 
   it('follows the SSO button to the identity provider in allowed_domains and logs in there', async () => {

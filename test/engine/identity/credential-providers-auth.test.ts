@@ -86,7 +86,7 @@ describe('auth connections with a credential provider', () => {
     expect(end).toMatchObject({ flow_status: 'FAILED', error_code: 'credential_provider_unavailable' });
     expect(end.error_message).toMatch(new RegExp(`credential provider 'down-1p': 1Password could not be reached at 127\\.0\\.0\\.1:${port}`));
     expect(site.signIns['ann@example.test'] ?? 0).toBe(0);
-    const sessions = t.engine.context.services.sessions as SessionRegistry;
+    const sessions = t.engine.services.sessions as SessionRegistry;
     expect(end.browser_session_id && sessions.get(end.browser_session_id)).toBeFalsy();
     await t.client.auth.connections.delete(c.id);
   });

@@ -29,7 +29,7 @@ afterAll(async () => {
   await Promise.all([authed?.close(), open?.close(), echo?.close()]);
 });
 
-const routing = () => t.engine.context.services.proxyRouting as SessionProxyRouting;
+const routing = () => t.engine.services.proxyRouting as SessionProxyRouting;
 
 async function connect(cdpUrl: string) {
   const b = await chromium.connectOverCDP(cdpUrl);

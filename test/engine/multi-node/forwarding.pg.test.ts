@@ -18,7 +18,7 @@ let b: TestEngine;
 let id: string;
 let cdpUrl: string;
 
-const sessionsOf = (t: TestEngine) => t.engine.context.services.sessions as SessionManager;
+const sessionsOf = (t: TestEngine) => t.engine.services.sessions as SessionManager;
 const text = (b64: string | undefined) => Buffer.from(b64 ?? '', 'base64').toString('utf8');
 
 describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_SKIP_REASON}`, () => {
@@ -254,7 +254,7 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     ])
       await b.client.browsers.computer.moveMouse(s.session_id, { x, y });
     // A video of a frame or two cannot be finished; wait until A's recorder has a second's worth.
-    const replays = a.engine.context.services.replays as ReplayService;
+    const replays = a.engine.services.replays as ReplayService;
     await pollUntil(
       'frames recorded on A',
       async () => replays.recorder(replay.replay_id)?.framesWritten ?? 0,

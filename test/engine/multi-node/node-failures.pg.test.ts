@@ -20,7 +20,7 @@ import { secondOrg } from '../audit/audit-helpers.js';
 let a: TestEngine;
 let b: TestEngine;
 
-const sessionsOf = (t: TestEngine) => t.engine.context.services.sessions as SessionManager;
+const sessionsOf = (t: TestEngine) => t.engine.services.sessions as SessionManager;
 const db = () => a.engine.context.db;
 
 async function statusOf(p: Promise<unknown>): Promise<{ status?: number; code?: string; message?: string }> {

@@ -8,7 +8,7 @@
 import net from 'node:net';
 import type { EngineOptions } from '../../../src/engine/config.js';
 import type { AuditWriter } from '../../../src/engine/domain/audit/audit-writer.js';
-import type { NodesService } from '../../../src/engine/http/node-feature.js';
+import type { NodesService } from '../../../src/engine/domain/nodes/nodes-service.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 
 export const PG_URL = process.env.BROWSERDECK_TEST_DATABASE_URL;
@@ -24,7 +24,7 @@ export function joinNode(a: TestEngine, opts: EngineOptions = {}): Promise<TestE
 }
 
 export function nodesOf(t: TestEngine): NodesService {
-  return t.engine.context.services.nodes as NodesService;
+  return t.engine.services.nodes as NodesService;
 }
 
 export function nodeIdOf(t: TestEngine): string {
@@ -33,7 +33,7 @@ export function nodeIdOf(t: TestEngine): string {
 
 /** Flushes both nodes' audit writers (they share the table). */
 export async function flushAudits(...nodes: TestEngine[]): Promise<void> {
-  for (const n of nodes) await (n.engine.context.services.auditWriter as AuditWriter).flush();
+  for (const n of nodes) await (n.engine.services.auditWriter as AuditWriter).flush();
 }
 
 /** A loopback port nothing listens on (bound, then released). */

@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { expectApiError, expectErrorResponse, manualClock } from './org-fixtures.js';
-import { limitsService } from '../../../src/engine/domain/org/limits.js';
 
 const ORG_CAP = 12;
 const clock = manualClock('2026-11-23T23:59:59.000Z');
@@ -106,10 +105,9 @@ describe('organization limits', () => {
   });
 });
 
-describe('limits service (ctx.services.limits)', () => {
+describe('limits service (services.limits)', () => {
   it('resolves a project session cap: override, else org default, else none', async () => {
-    const limits = limitsService(t.engine.context);
-    expect(t.engine.context.services.limits).toBe(limits);
+    const limits = t.engine.services.limits;
     expect(limits.orgMaxConcurrentSessions()).toBe(ORG_CAP);
     const p = (await t.client.projects.create({ name: 'cap-resolution' })).id;
     const orgId = t.engine.context.orgId;

@@ -145,7 +145,7 @@ describe('computer: mouse', () => {
     expect(moves.at(-1)).toMatchObject({ x: 50, y: 40 });
     expect(await te.client.browsers.computer.getMousePosition(id)).toEqual({ x: 50, y: 40 });
     // The live view's cursor overlay follows automation.
-    const liveView = te.engine.context.services.liveView as { cursor(id: string): { x?: number; y?: number } };
+    const liveView = te.engine.services.liveView as { cursor(id: string): { x?: number; y?: number } };
     expect(liveView.cursor(id)).toMatchObject({ x: 50, y: 40 });
   });
 
@@ -285,7 +285,7 @@ describe('computer: screen, cursor and batches', () => {
 
   it('sets cursor visibility for the live view', async () => {
     expect(await te.client.browsers.computer.setCursorVisibility(id, { hidden: true })).toEqual({ ok: true });
-    const liveView = te.engine.context.services.liveView as { cursor(id: string): { visible: boolean } };
+    const liveView = te.engine.services.liveView as { cursor(id: string): { visible: boolean } };
     expect(liveView.cursor(id).visible).toBe(false);
     expect(await te.client.browsers.computer.setCursorVisibility(id, { hidden: false })).toEqual({ ok: true });
     expect(liveView.cursor(id).visible).toBe(true);

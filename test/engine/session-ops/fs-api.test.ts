@@ -25,7 +25,7 @@ beforeAll(async () => {
   id = s.session_id;
   baseUrl = s.base_url!;
   jwt = new URL(s.cdp_ws_url).searchParams.get('jwt')!;
-  root = (te.engine.context.services.sessions as { get(id: string): { dirs: { root: string } } }).get(id).dirs.root;
+  root = (te.engine.services.sessions as { get(id: string): { dirs: { root: string } } }).get(id).dirs.root;
 });
 
 afterAll(async () => {

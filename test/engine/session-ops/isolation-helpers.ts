@@ -28,7 +28,7 @@ interface Handle {
 }
 
 export function handleOf(te: TestEngine, id: string): Handle {
-  return (te.engine.context.services.sessions as { get(id: string): Handle }).get(id);
+  return (te.engine.services.sessions as { get(id: string): Handle }).get(id);
 }
 
 export async function startIsolationFixture(): Promise<IsolationFixture> {

@@ -17,7 +17,7 @@ let root: string;
 let baseUrl: string;
 let jwt: string;
 
-const rootOf = (sid: string) => (te.engine.context.services.sessions as { get(id: string): { dirs: { root: string } } }).get(sid).dirs.root;
+const rootOf = (sid: string) => (te.engine.services.sessions as { get(id: string): { dirs: { root: string } } }).get(sid).dirs.root;
 
 async function status(p: Promise<unknown>): Promise<number> {
   try {

@@ -20,7 +20,7 @@ let jwt: string;
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const text = (s?: string) => Buffer.from(s ?? '', 'base64').toString();
-const rootOf = (sid: string) => (te.engine.context.services.sessions as { get(id: string): { dirs: { root: string } } }).get(sid).dirs.root;
+const rootOf = (sid: string) => (te.engine.services.sessions as { get(id: string): { dirs: { root: string } } }).get(sid).dirs.root;
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);

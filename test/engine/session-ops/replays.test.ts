@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { cmdlineOf, parentOf } from '../../helpers/proc.js';
-import type { ReplayService } from '../../../src/engine/domain/replays/replay-service.js';
 
 let te: TestEngine;
 let id: string;
@@ -173,7 +172,7 @@ describe('replays', () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', r.replay_id)
       .execute();
-    const service = ctx.services.replays as ReplayService;
+    const service = te.engine.services.replays;
     const row = await service.row(
       id,
       r.replay_id,

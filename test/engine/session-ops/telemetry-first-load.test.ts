@@ -46,7 +46,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-const sessions = () => te.engine.context.services.sessions as SessionManager;
+const sessions = () => te.engine.services.sessions as SessionManager;
 
 /** The URL Chromium was given on its command line (its last argument). */
 function commandLineUrl(id: string): string {

@@ -17,8 +17,9 @@ let te: TestEngine;
 let id: string;
 
 beforeAll(async () => {
-  const list = features.map((f) => (f.name === 'session-telemetry' ? createTelemetryFeature({ keepaliveMs: 300, bufferEvents: BUFFER }) : f));
-  te = await startTestEngine({}, list);
+  const list = features.map((f) => (f.name === 'session-telemetry' ? createTelemetryFeature({ keepaliveMs: 300 }) : f));
+  // The buffer is sized where the service is built (compose.ts), from the environment.
+  te = await startTestEngine({ env: { ...process.env, BROWSERDECK_TELEMETRY_BUFFER_EVENTS: String(BUFFER) } }, list);
   id = (await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 640, height: 480 } })).session_id;
 }, 60_000);
 

@@ -23,7 +23,7 @@ afterAll(async () => {
   expect(sessionDirsLeft(te.dataDir)).toEqual([]);
 });
 
-const manager = () => te.engine.context.services.sessions as SessionManager;
+const manager = () => te.engine.services.sessions as SessionManager;
 
 const sizeOf = (page: Page) => page.evaluate(() => ({ width: innerWidth, height: innerHeight, screen: `${screen.width}x${screen.height}` }));
 

@@ -160,7 +160,7 @@ describe('live view (browser_live_view_url)', () => {
     try {
       await p.goto(s.browser_live_view_url!);
       await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
-      const sessions = t.engine.context.services.sessions as SessionManager;
+      const sessions = t.engine.services.sessions as SessionManager;
       const pid = sessions.get(s.session_id)!.browser!.pid;
       process.kill(pid, 'SIGKILL');
       await expect.poll(() => sessions.get(s.session_id)?.browser?.pid, { timeout: 20_000 }).not.toBe(pid);

@@ -27,7 +27,7 @@ afterAll(async () => {
   expect(sessionDirsLeft(te.dataDir)).toEqual([]);
 });
 
-const manager = () => te.engine.context.services.sessions as SessionManager;
+const manager = () => te.engine.services.sessions as SessionManager;
 
 describe('CDP proxy', () => {
   it('lets Playwright connect over cdp_ws_url, navigate a local page and read its title; stealth hides webdriver', async () => {

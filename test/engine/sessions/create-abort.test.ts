@@ -42,7 +42,7 @@ describe('a client that goes away while its browser starts', () => {
   });
 
   it.each([true, false])('aborts the create (headless: %s): no process, no directory, no active session', async (headless) => {
-    const sessions = t.engine.context.services.sessions as SessionManager;
+    const sessions = t.engine.services.sessions as SessionManager;
     // Holds every create after its launch until the create's deadline releases it, so the
     // answer can never be sent before this client has gone (what the abort must release).
     const unhold = sessions.onSessionStart(() => new Promise<void>(() => {}));

@@ -135,7 +135,7 @@ describe('a jailed session (project-scoped key)', () => {
     const secret = path.join(te.dataDir, 'planted-secret.txt');
     fs.writeFileSync(secret, 'host secret for the jail');
     await withPage(async (_page, browser, id) => {
-      const rt = (te.engine.context.services.sessions as { get(id: string): { restarts: number } }).get(id);
+      const rt = (te.engine.services.sessions as { get(id: string): { restarts: number } }).get(id);
       // What the browser can write from inside: its socket dir (`jail/`). Plant the names the
       // engine binds into a launch, then crash the browser so it is launched again.
       const sockDir = path.join(te.dataDir, 'sessions', id, 'jail');
@@ -197,7 +197,7 @@ describe('a jailed session (project-scoped key)', () => {
   it('opens no DevTools port on the host', async () => {
     await withPage(async (_page, _browser, id) => {
       const listening = listeningInodes();
-      const rt = te.engine.context.services.sessions as { get(id: string): { browser?: { pid: number } } };
+      const rt = te.engine.services.sessions as { get(id: string): { browser?: { pid: number } } };
       const pids = descendants(rt.get(id).browser!.pid);
       expect(pids.length).toBeGreaterThan(3);
       const open = pids.flatMap((pid) => socketInodes(pid)).filter((inode) => listening.has(inode));

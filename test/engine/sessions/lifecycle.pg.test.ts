@@ -34,7 +34,7 @@ afterAll(async () => {
   expect(sessionDirsLeft(te.dataDir)).toEqual([]);
 });
 
-const manager = (t = te) => t.engine.context.services.sessions as SessionManager;
+const manager = (t = te) => t.engine.services.sessions as SessionManager;
 const endedReason = async (t: TestEngine, id: string) =>
   (await t.engine.context.db.selectFrom('browser_sessions').select(['ended_reason', 'deleted_at']).where('id', '=', id).executeTakeFirstOrThrow()).ended_reason;
 

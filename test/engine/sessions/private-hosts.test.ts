@@ -79,7 +79,7 @@ afterAll(async () => {
   await Promise.all([proxy?.close(), echo?.close(), privateOrigin?.close(), deniedOrigin?.close(), named?.close()]);
 });
 
-const routing = () => t.engine.context.services.proxyRouting as SessionProxyRouting;
+const routing = () => t.engine.services.proxyRouting as SessionProxyRouting;
 
 async function json<T = Record<string, unknown>>(res: Response): Promise<{ status: number; body: T }> {
   return { status: res.status, body: (await res.json()) as T };

@@ -19,7 +19,7 @@ afterAll(async () => {
 describe('waiting for a session browser', () => {
   it('ends with session_ended when the session ends during a browser restart', async () => {
     const s = await t.client.browsers.create({ headless: true });
-    const rt = (t.engine.context.services.sessions as SessionManager).get(s.session_id)!;
+    const rt = (t.engine.services.sessions as SessionManager).get(s.session_id)!;
     // Replacing the browser (what loading extensions does) leaves a moment with no browser.
     const restarting = rt.loadExtensions([]).catch((err: Error) => err);
     for (let i = 0; i < 2000 && rt.browser; i++) await new Promise((r) => setTimeout(r, 2));

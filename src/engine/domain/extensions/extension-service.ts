@@ -1,5 +1,5 @@
 /**
- * The sessions' and pools' hook into extensions (`ctx.services.extensions`): resolve the
+ * The sessions' and pools' hook into extensions (`services.extensions`): resolve the
  * `extensions: [{id}|{name}]` option of a session or pool in the caller's project (400 for a
  * bad selector, 404 naming an unknown one), and unpack resolved extensions into a session's own
  * directory for Chromium's --load-extension. Every session gets its own copy, so a browser
@@ -11,7 +11,6 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import { unpackExtension } from './extension-archive.js';
 import type { ExtensionRow, Extensions, Scope } from './extensions.js';
 
-export const EXTENSION_SERVICE = 'extensions';
 /** More would make a command line (and a browser) no one wants; Kernel's own limit is lower. */
 export const MAX_EXTENSIONS_PER_SESSION = 20;
 

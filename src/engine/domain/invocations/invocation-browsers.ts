@@ -1,14 +1,15 @@
 /**
  * Browsers that belong to an invocation. `POST /browsers` with `invocation_id` is checked
- * here (a hook in front of the sessions feature's route): the invocation must exist in the
- * caller's project (404) and still run (409). A browser created with an invocation key and
+ * here (api/browsers.ts runs `assertJoinable` before its handler): the invocation must exist in
+ * the caller's project (404) and still run (409). A browser created with an invocation key and
  * no `invocation_id` belongs to that invocation (the session manager stamps it). When an
  * invocation ends its browsers are deleted (invocations.ts); a browser whose creation raced
- * with that end is deleted as soon as it starts.
+ * with that end is deleted as soon as it starts (`endIfInvocationFinished`, also installed by
+ * api/browsers.ts).
  */
-import type { FastifyInstance } from 'fastify';
-import { stringField } from '../../../shared/string-field.js';
+import type { Kysely } from 'kysely';
 import type { EngineContext } from '../../context.js';
+import type { Database } from '../../store/schema.js';
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionDto } from '../sessions/session-record.js';
@@ -23,12 +24,9 @@ export interface InvocationSessionManager {
   delete(auth: AuthContext, idOrName: string): Promise<void>;
 }
 
-export function sessionsOf(ctx: EngineContext): InvocationSessionManager | undefined {
-  return ctx.services.sessions as InvocationSessionManager | undefined;
-}
-
-async function assertJoinable(ctx: EngineContext, auth: AuthContext, invocationId: string): Promise<void> {
-  const row = await ctx.db
+/** A browser may join `invocationId` only while it runs in the caller's project. */
+export async function assertJoinable(db: Kysely<Database>, auth: AuthContext, invocationId: string): Promise<void> {
+  const row = await db
     .selectFrom('invocations')
     .select(['status'])
     .where('id', '=', invocationId)
@@ -40,25 +38,17 @@ async function assertJoinable(ctx: EngineContext, auth: AuthContext, invocationI
     throw DomainError.conflict(`invocation '${invocationId}' already ${row.status}; browsers can only join a running invocation`, 'invocation_finished');
 }
 
-export function installInvocationBrowserChecks(app: FastifyInstance, ctx: EngineContext): void {
-  // Runs for every request of the engine: callback style, so only POST /browsers with an invocation pays for a promise.
-  app.addHook('preHandler', (req, _reply, done) => {
-    const invocationId = req.method === 'POST' && req.routeOptions.url === '/browsers' ? stringField(req.body, 'invocation_id') : undefined;
-    if (typeof invocationId !== 'string' || invocationId === '') return done();
-    assertJoinable(ctx, req.auth, invocationId).then(() => done(), done);
-  });
-  const sessions = sessionsOf(ctx);
-  if (!sessions) return;
-  const unsubscribe = sessions.onSessionStart((h) => {
+/** A session-start listener: a browser whose invocation ended while it launched is deleted. */
+export function endIfInvocationFinished(db: Kysely<Database>, sessions: InvocationSessionManager, log: EngineContext['log']): (h: { id: string }) => void {
+  return (h) => {
     void (async () => {
-      const row = await ctx.db
+      const row = await db
         .selectFrom('browser_sessions')
         .innerJoin('invocations', 'invocations.id', 'browser_sessions.invocation_id')
         .select(['invocations.status', 'browser_sessions.org_id', 'browser_sessions.project_id'])
         .where('browser_sessions.id', '=', h.id)
         .executeTakeFirst();
       if (row && isTerminalInvocation(row.status)) await sessions.delete(projectAuth(row), h.id);
-    })().catch((err) => ctx.log.error({ err }, 'ending a browser of a finished invocation failed'));
-  });
-  ctx.onStop(unsubscribe);
+    })().catch((err) => log.error({ err }, 'ending a browser of a finished invocation failed'));
+  };
 }

@@ -18,7 +18,7 @@ import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { AppProcess } from '../../runtime/app-runtime/app-process.js';
 import { InvocationKeys, newInvocationKey } from './invocation-keys.js';
 import { invocationDto, isTerminalInvocation, type InvocationRow, type InvocationStatus } from './invocation-record.js';
-import { noteRecovered } from '../recovery-report.js';
+import type { RecoveryReport } from '../recovery-report.js';
 import { resourceChanges } from '../../events/resource-changes.js';
 
 /** How long a synchronous `POST /invocations` waits for the result before answering the running invocation. */
@@ -70,6 +70,7 @@ export class Invocations {
     private readonly limits: LimitsService,
     private readonly nodeId: string,
     private readonly browsers: () => InvocationBrowsers | undefined,
+    private readonly recovery: RecoveryReport,
   ) {
     this.keys = new InvocationKeys(ctx.db);
   }
@@ -317,7 +318,7 @@ export class Invocations {
         .where('status', 'in', ['queued', 'running'])
         .execute();
     }
-    noteRecovered(this.ctx.db, 'invocations (failed: the engine stopped while they ran)', rows.length);
+    this.recovery.note('invocations (failed: the engine stopped while they ran)', rows.length);
   }
 
   async stopAll(): Promise<void> {

@@ -3,12 +3,11 @@
  * configuration and read-only here. Each org stores a default per-project session cap (never
  * above the org cap) and each project may override its caps; 0 or null removes a cap and an
  * omitted field stays as it is. Other features ask `LimitsService` for a project's effective
- * caps instead of reading these columns themselves. It is registered as `ctx.services.limits`.
+ * caps instead of reading these columns themselves. It is `services.limits` (compose.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { OrgCaps, ProjectLimits } from '../../../shared/wire/org.js';
-import type { EngineContext } from '../../context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
 import { resourceChanges } from '../../events/resource-changes.js';
@@ -109,13 +108,4 @@ export class Limits implements LimitsService {
     }
     return this.orgLimits(orgId);
   }
-}
-
-/**
- * The engine's limits service (`ctx.services.limits`), created on first use so features may
- * ask for it regardless of registration order.
- */
-export function limitsService(ctx: EngineContext): Limits {
-  ctx.services.limits ??= new Limits(ctx.db, ctx.projects, ctx.config.maxConcurrentSessions);
-  return ctx.services.limits as Limits;
 }

@@ -16,8 +16,8 @@ import type { SessionDto } from '../sessions/session-record.js';
 import { updateSession } from '../sessions/session-update.js';
 import { validateName, validateStartUrl, validateTags, normalizeTelemetry } from '../sessions/session-options.js';
 import type { ProfileService } from '../profiles/profile-binding.js';
-import { PROXY_HOOKS, type ProxyHooks } from '../sessions/session-hooks.js';
-import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
+import type { ProxyHooks } from '../sessions/session-hooks.js';
+import type { ExtensionService } from '../extensions/extension-service.js';
 import type { PoolAcquire, PoolConfig, PoolCreate, PoolUpdate, BrowserPool } from '../../../shared/wire/pools.js';
 import { configFromCreate, configWithUpdate, launchesPerMinute, sessionBodyOf } from './pool-config.js';
 import { assertPoolNameFree, configOf, getPool, poolCounts, poolDto, reservedSlots, type PoolRow, type PoolScope } from './pool-records.js';
@@ -28,16 +28,27 @@ import { resourceChanges } from '../../events/resource-changes.js';
 /** Long-poll default: well below the official client's 60 s request timeout. */
 export const DEFAULT_ACQUIRE_TIMEOUT_SECONDS = 30;
 
+/** What pools launch their browsers with (built before the pools in compose.ts). */
+export interface PoolServices {
+  sessions: SessionManager;
+  profiles: ProfileService;
+  proxies: ProxyHooks;
+  extensions: ExtensionService;
+}
+
 export class PoolService {
   private readonly runtimes = new Map<string, PoolRuntime>();
   private readonly configs = new Map<string, { row: PoolRow; config: PoolConfig }>();
   private readonly idleHolds = new Map<string, () => void>();
   private readonly replaceOnEnd = new Set<string>();
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly services: PoolServices,
+  ) {}
 
   private get sessions(): SessionManager {
-    return this.ctx.services.sessions as SessionManager;
+    return this.services.sessions;
   }
 
   private now(): string {
@@ -55,7 +66,7 @@ export class PoolService {
         .executeTakeFirst();
       return { what: 'browser pools', count: Number(r?.n ?? 0) };
     });
-    (this.ctx.services.profiles as ProfileService | undefined)?.profiles.onSaved((profileId) => void this.refreshProfile(profileId));
+    this.services.profiles.profiles.onSaved((profileId) => void this.refreshProfile(profileId));
   }
 
   /** A profile's saved state changed: idle browsers that loaded the old state are replaced. */
@@ -71,8 +82,7 @@ export class PoolService {
 
   private async resolveProfileId(scope: PoolScope, c: PoolConfig): Promise<string | null> {
     if (!c.profile) return null;
-    const service = this.ctx.services.profiles as ProfileService | undefined;
-    if (!service) throw DomainError.unprocessable('profiles are not available on this engine', 'profiles_unavailable');
+    const service = this.services.profiles;
     const key = (c.profile.id || c.profile.name) as string;
     const p = await service.profiles.find(scope, key);
     if (!p) throw new DomainError(404, 'profile_not_found', `profile '${key}' not found`);
@@ -82,8 +92,7 @@ export class PoolService {
   /** A pool whose browsers could never start must be refused now, not retried forever. */
   private async checkProxy(auth: AuthContext, c: PoolConfig): Promise<void> {
     if (!c.proxy_id) return;
-    const hooks = this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined;
-    if (!hooks) throw DomainError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
+    const hooks = this.services.proxies;
     const resolved = await hooks.resolve(auth, c.proxy_id);
     await resolved.release?.();
   }
@@ -95,8 +104,8 @@ export class PoolService {
   /** The ids of the pool's extensions that still exist (a deleted one is left out). */
   private async extensionIds(row: PoolRow): Promise<string[]> {
     const selectors = configOf(row).extensions ?? [];
-    const service = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
-    if (!selectors.length || !service) return [];
+    const service = this.services.extensions;
+    if (!selectors.length) return [];
     const scope = { orgId: row.org_id, projectId: row.project_id };
     const ids: string[] = [];
     for (const s of selectors) {
@@ -109,9 +118,7 @@ export class PoolService {
   /** A pool whose extensions do not exist is refused now (404 naming it), not retried forever. */
   private async checkExtensions(scope: PoolScope, c: PoolConfig): Promise<void> {
     if (!c.extensions?.length) return;
-    const service = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
-    if (!service) throw DomainError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
-    await service.resolve(scope, c.extensions);
+    await this.services.extensions.resolve(scope, c.extensions);
   }
 
   async create(auth: AuthContext, body: PoolCreate): Promise<PoolRow> {

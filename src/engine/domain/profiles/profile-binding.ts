@@ -1,5 +1,5 @@
 /**
- * The session manager's hook into profiles (`ctx.services.profiles`, type ProfileService).
+ * The session manager's hook into profiles (`services.profiles`, type ProfileService).
  * Usage from the session manager:
  *
  *   const binding = await profiles.attach(auth, body.profile, sessionId); // 404 if missing

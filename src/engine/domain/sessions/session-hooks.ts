@@ -1,8 +1,8 @@
 /**
- * Extension points other features fill in: profiles (`ctx.services.profiles`, the
- * ProfileService of domain/profiles: restore before launch, save at the end) and proxies
- * (`ctx.services.proxyHooks`: launch flags). Until a feature registers one, a session asking
- * for it is refused with a 422 instead of the option being ignored.
+ * What a session launch asks of other services: profiles (the ProfileService of
+ * domain/profiles: restore before launch, save at the end) and proxies (ProxyHooks: launch
+ * flags, implemented by domain/proxies/session-proxy-routing.ts). compose.ts hands both to the
+ * session manager.
  */
 import type { AuthContext } from '../org/auth-context.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
@@ -31,7 +31,3 @@ export interface ProxyHooks {
   /** Points a running session at another proxy (null: none) without restarting its browser. */
   switchProxy?(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<{ id: string } | null>;
 }
-
-/** Service names under `ctx.services`. */
-export const PROFILE_SERVICE = 'profiles';
-export const PROXY_HOOKS = 'proxyHooks';

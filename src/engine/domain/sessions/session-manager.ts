@@ -18,13 +18,13 @@ import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
 import { sessionDto, type ProfileRef, type SessionDto, type SessionRow } from './session-record.js';
 import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
-import { PROFILE_SERVICE, PROXY_HOOKS, type ProfileService, type ProxyHooks } from './session-hooks.js';
+import type { ProfileService, ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
-import { serviceLogSink, serviceLogsOf } from '../../runtime/service-logs.js';
+import { serviceLogSink, type ServiceLogs } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
 import { BoundedListeners, type BoundedListener } from '../../runtime/session/bounded-listeners.js';
-import { EXTENSION_SERVICE, type ExtensionService } from '../extensions/extension-service.js';
+import type { ExtensionService } from '../extensions/extension-service.js';
 import { resourceChanges } from '../../events/resource-changes.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
@@ -43,6 +43,14 @@ export interface CreateInternal {
   clientGone?: AbortSignal;
 }
 
+/** The services a session is made with (built before the manager in compose.ts). */
+export interface SessionServices {
+  profiles: ProfileService;
+  proxies: ProxyHooks;
+  extensions: ExtensionService;
+  serviceLogs: ServiceLogs;
+}
+
 /** A create whose client went away: nothing is left of it (the row ends as `create_aborted`). */
 const clientGoneError = () => new DomainError(400, 'request_aborted', 'the client closed the request before the browser session was created');
 
@@ -58,6 +66,7 @@ export class SessionManager implements SessionRegistry {
     readonly nodeId: string,
     /** Tells the audit log who an upgrade was accepted for (http/upgrade-identity.ts; injected so domain stays below http/). */
     private readonly noteUpgrade: (req: IncomingMessage, who: Pick<Credential, 'orgId' | 'strategy' | 'userId' | 'email'>) => void,
+    private readonly services: SessionServices,
   ) {
     this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
     this.startListeners = new BoundedListeners(ctx.log, 'session start');
@@ -111,11 +120,7 @@ export class SessionManager implements SessionRegistry {
     const deadline = clientGone
       ? AbortSignal.any([clientGone, AbortSignal.timeout(this.ctx.config.createDeadlineMs)])
       : AbortSignal.timeout(this.ctx.config.createDeadlineMs);
-    const plan = await planCreate(auth, body, id, {
-      profiles: this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined,
-      proxies: this.ctx.services[PROXY_HOOKS] as ProxyHooks | undefined,
-      extensions: this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined,
-    });
+    const plan = await planCreate(auth, body, id, this.services);
     let jail: SessionJailConfig | undefined;
     try {
       if (clientGone?.aborted) throw clientGoneError();
@@ -164,7 +169,7 @@ export class SessionManager implements SessionRegistry {
     }
     const binding = plan.profile;
     const deferStartUrl = !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser);
-    const extensionHooks = this.ctx.services[EXTENSION_SERVICE] as ExtensionService | undefined;
+    const extensionHooks = this.services.extensions;
     const rt = new SessionRuntime({
       id,
       orgId: auth.orgId,
@@ -189,7 +194,7 @@ export class SessionManager implements SessionRegistry {
       now: () => this.now().getTime(),
       launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
-      serviceLog: serviceLogSink(serviceLogsOf(this.ctx), id),
+      serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
       onBrowserChanged: (b) =>
         void this.ctx.db
@@ -200,7 +205,7 @@ export class SessionManager implements SessionRegistry {
           .catch(() => {}),
     });
     plan.proxy?.attach?.(rt);
-    rt.onEnd(() => serviceLogsOf(this.ctx).endSession(id)); // supervisor log rings end with the session
+    rt.onEnd(() => this.services.serviceLogs.endSession(id)); // supervisor log rings end with the session
     if (binding) {
       // Saved (when save_changes) only after a clean Browser.close: a torn copy is never saved.
       rt.saveProfile = (dirs, clean) => binding.finish(dirs.userData, { save: clean });
@@ -265,9 +270,8 @@ export class SessionManager implements SessionRegistry {
 
   private async profileRefs(rows: SessionRow[]): Promise<Map<string, ProfileRef>> {
     const ids = rows.map((r) => r.profile_id).filter((id): id is string => !!id);
-    const svc = this.ctx.services[PROFILE_SERVICE] as ProfileService | undefined;
-    if (ids.length === 0 || !svc) return new Map();
-    return svc.dtos(ids);
+    if (ids.length === 0) return new Map();
+    return this.services.profiles.dtos(ids);
   }
 
   /** The row of a session visible to this caller (by id, or by name among active sessions). */

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { shortTmpLink } from '../../runtime/session/session-runtime.js';
-import { noteRecovered } from '../recovery-report.js';
+import type { RecoveryReport } from '../recovery-report.js';
 
 /** A stable id for the engine node that owns this data dir. */
 export function nodeIdOf(dataDir: string): string {
@@ -37,6 +37,8 @@ function cmdlineHas(pid: number, marker: string): boolean {
 }
 
 export async function recoverSessions(opts: {
+  /** Where the count of ended sessions is noted (logged once after every recovery). */
+  recovery: RecoveryReport;
   db: Kysely<Database>;
   nodeId: string;
   sessionsDir: string;
@@ -76,7 +78,7 @@ export async function recoverSessions(opts: {
       .execute();
     ended.push(r.id);
   }
-  noteRecovered(opts.db, 'browser sessions (engine_restarted: their browsers and processes killed)', ended.length);
+  opts.recovery.note('browser sessions (engine_restarted: their browsers and processes killed)', ended.length);
   // Directories of sessions that no row claims any more (e.g. a crash between insert and cleanup).
   for (const name of await fsp.readdir(opts.sessionsDir).catch(() => [] as string[])) {
     if (opts.owned(name)) continue;

@@ -10,7 +10,7 @@ import { startJailedBidiMapper } from './bidi-jail.js';
 import { jailStatus } from '../sandbox/jail-status.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Feature } from '../../feature.js';
-import type { SessionHandle, SessionRegistry } from '../session/session-handle.js';
+import type { SessionHandle } from '../session/session-handle.js';
 import { startBidiMapper, type BidiMapper } from './bidi-mapper.js';
 import { implicitSession } from './implicit-session.js';
 
@@ -79,16 +79,16 @@ function serveBidiClient(ws: WebSocket, handle: SessionHandle, start: StartMappe
   })();
 }
 
-export const bidiFeature: Feature = {
+export const bidiFeature: Feature<'sessions'> = {
   name: 'webdriver-bidi',
-  register(_app, ctx) {
+  register(_app, ctx, { sessions }) {
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
     ctx.onStop(() => {
       for (const c of wss.clients) c.close(1001, 'engine stopping');
       wss.close();
     });
     const handler = async (...[req, socket, head, params, url]: Parameters<Parameters<typeof ctx.upgrades.add>[1]>) => {
-      const handle = await (ctx.services.sessions as SessionRegistry).requireUpgrade(req, url, params.id); // a failure: the router answers it
+      const handle = await sessions.requireUpgrade(req, url, params.id); // a failure: the router answers it
       const { bwrap } = await jailStatus(ctx.config);
       const start: StartMapper =
         bwrap && handle.jailed

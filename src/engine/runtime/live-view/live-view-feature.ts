@@ -1,24 +1,18 @@
 /**
  * Live view: `GET /browsers/{id}/live?jwt=…[&readOnly=true]` serves the viewer page and
- * `/browsers/{id}/live/ws` (same query) its WebSocket. Registers `ctx.services.liveView`
- * (cursor state other features set). Works for headless and headful sessions alike, since
+ * `/browsers/{id}/live/ws` (same query) its WebSocket, over `services.liveView` (cursor state
+ * other features set). Works for headless and headful sessions alike, since
  * both are fed by the CDP screencast.
  */
 import { WebSocketServer } from 'ws';
 import { LiveViewQuerySchema, SessionIdParamSchema } from '../../../shared/wire/sessions.js';
 import type { Feature } from '../../feature.js';
-import type { SessionRegistry } from '../session/session-handle.js';
 import { liveViewHtml } from './live-view-page.js';
 import { serveViewer } from './live-view-socket.js';
-import { createLiveViewService } from './live-view-state.js';
 
-export const liveViewFeature: Feature = {
+export const liveViewFeature: Feature<'sessions' | 'liveView'> = {
   name: 'live-view',
-  register(app, ctx) {
-    const liveView = createLiveViewService();
-    ctx.services.liveView = liveView;
-    const sessions = () => ctx.services.sessions as SessionRegistry;
-
+  register(app, ctx, { sessions, liveView }) {
     app.get(
       '/browsers/:id/live',
       {
@@ -29,7 +23,7 @@ export const liveViewFeature: Feature = {
         },
       },
       async (req, reply) => {
-        const handle = await sessions().require(req.auth, req.params.id);
+        const handle = await sessions.require(req.auth, req.params.id);
         reply.header('content-type', 'text/html; charset=utf-8');
         reply.header('cache-control', 'no-store');
         reply.header('referrer-policy', 'no-referrer');
@@ -44,7 +38,7 @@ export const liveViewFeature: Feature = {
       wss.close();
     });
     ctx.upgrades.add('/browsers/:id/live/ws', async (req, socket, head, params, url) => {
-      const handle = await sessions().requireUpgrade(req, url, params.id); // a failure: the router answers it
+      const handle = await sessions.requireUpgrade(req, url, params.id); // a failure: the router answers it
       const readOnly = ['true', '1'].includes(url.searchParams.get('readOnly') ?? url.searchParams.get('readonly') ?? '');
       wss.handleUpgrade(req, socket, head, (ws) => serveViewer(ws, handle, { readOnly, liveView }));
     });

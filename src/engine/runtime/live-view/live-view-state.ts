@@ -1,5 +1,5 @@
 /**
- * Per-session live-view state other features can set (`ctx.services.liveView`): whether the
+ * Per-session live-view state other features can set (`services.liveView`): whether the
  * cursor is shown and where it was last moved by automation (the computer feature). Every
  * connected viewer of the session hears each change; the state dies with the session.
  */

@@ -3,7 +3,7 @@
  * files, processes, logs, telemetry, replays, code, curl, live view, BiDi, auth flows).
  * It lives in runtime, below domain: `SessionRuntime` implements the handle, the session manager
  * (domain) implements the registry, and operation features only ever see these interfaces,
- * registered as `ctx.services.sessions`.
+ * registered as `services.sessions`.
  */
 
 /** The caller of a registry lookup: the fields of the domain's AuthContext that scope a session. */

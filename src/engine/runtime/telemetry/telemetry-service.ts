@@ -1,5 +1,5 @@
 /**
- * The engine's telemetry (`ctx.services.telemetry`): one `SessionTelemetry` per session,
+ * The engine's telemetry (`services.telemetry`): one `SessionTelemetry` per session,
  * attached when the session starts, with its CDP collector, the supervisor's crash reports
  * (`service_crashed`), and connection signals from the CDP proxy and live view. When the
  * session ends the buffer closes (streams end) but stays readable for `retainEndedMs`, so
@@ -11,8 +11,6 @@ import { SessionTelemetry } from './session-telemetry.js';
 import { CdpCollector, watchesPageLoads } from './cdp-collector.js';
 import type { EventCategory } from './telemetry-event.js';
 import type { EmitOptions } from './session-telemetry.js';
-
-export const TELEMETRY_SERVICE = 'telemetry';
 
 export interface TelemetryOptions {
   /** Events retained per session (at least 1,024 by default). */

@@ -1,0 +1,225 @@
+/**
+ * The composition root: builds every service of an engine (`EngineServices`), once, in
+ * dependency order, and wires the hooks one feature's service installs on another's (listed
+ * at the end). Building starts nothing that must be stopped except the audit worker thread;
+ * features start and stop what they own (stop hooks, recoveries, timers) in `register`/`started`,
+ * in the order features.ts lists them.
+ */
+import path from 'node:path';
+import type { EngineContext } from './context.js';
+import type { EngineServices } from './services.js';
+import { AuditWriter } from './domain/audit/audit-writer.js';
+import { kyselyBatchInsert } from './domain/audit/audit-insert.js';
+import { startSqliteAuditWorker } from './domain/audit/audit-sqlite-worker.js';
+import { SecretCipher } from './domain/secrets/secret-cipher.js';
+import { defaultSecretKeyProvider } from './domain/secrets/secret-key-provider.js';
+import { Limits } from './domain/org/limits.js';
+import { RecoveryReport } from './domain/recovery-report.js';
+import { Profiles } from './domain/profiles/profiles.js';
+import { ProfileStore } from './domain/profiles/profile-store.js';
+import { profileService } from './domain/profiles/profile-binding.js';
+import { Extensions } from './domain/extensions/extensions.js';
+import { extensionService } from './domain/extensions/extension-service.js';
+import { Proxies } from './domain/proxies/proxies.js';
+import { loadProviderConfig } from './domain/proxies/proxy-providers.js';
+import { SessionProxyRouting } from './domain/proxies/session-proxy-routing.js';
+import { SessionManager } from './domain/sessions/session-manager.js';
+import { SessionJwt, loadSessionJwtKey } from './domain/sessions/session-jwt.js';
+import { nodeIdOf } from './domain/sessions/session-recovery.js';
+import { PoolService } from './domain/pools/pool-service.js';
+import { Credentials } from './domain/credentials/credentials.js';
+import { CredentialProviders } from './domain/credential-providers/credential-providers.js';
+import { ProviderAccess } from './domain/credential-providers/provider-access.js';
+import { ProviderService } from './domain/credential-providers/provider-service.js';
+import { OnePasswordAdapter } from './domain/credential-providers/onepassword-adapter.js';
+import { AuthConnections } from './domain/auth-connections/auth-connections.js';
+import { AuthTimeline } from './domain/auth-connections/auth-timeline.js';
+import { AuthService } from './domain/auth-connections/auth-service.js';
+import { HealthChecks } from './domain/auth-connections/health-checks.js';
+import { profileAccess } from './domain/auth-connections/profile-access.js';
+import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from './domain/secrets/identity-options.js';
+import { ReplayService } from './domain/replays/replay-service.js';
+import { AppEventLog } from './domain/apps/app-event-log.js';
+import { AppVersions } from './domain/apps/app-versions.js';
+import { Deployments } from './domain/deployments/deployments.js';
+import { Invocations } from './domain/invocations/invocations.js';
+import { invocationRunner } from './domain/invocations/invocation-run.js';
+import { NodeRegistry } from './domain/nodes/node-registry.js';
+import { NodeRouter } from './domain/nodes/node-routing.js';
+import { ServiceLogs } from './runtime/service-logs.js';
+import { createLiveViewService } from './runtime/live-view/live-view-state.js';
+import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
+import { egressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
+import { jailStatus } from './runtime/sandbox/jail-status.js';
+import { resourceChanges } from './events/resource-changes.js';
+import { noteUpgradeIdentity } from './http/upgrade-identity.js';
+
+/** A positive number from the environment, else the default. */
+const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
+
+export async function composeServices(ctx: EngineContext): Promise<EngineServices> {
+  const { config, db, clock, log } = ctx;
+  const env = config.env;
+  const dataDir = config.dataDir;
+  const nodeId = nodeIdOf(dataDir);
+
+  // ── org-wide ──
+  const auditInsert = kyselyBatchInsert(db, ctx.store.dialect);
+  const file = ctx.store.sqliteFile;
+  const auditWorker =
+    file && file !== ':memory:'
+      ? startSqliteAuditWorker(file, auditInsert, (err) => log.error({ err }, 'audit worker failed; writing audit rows on the main thread'))
+      : undefined;
+  const auditWriter = new AuditWriter(auditWorker?.insert ?? auditInsert, {
+    onError: (err, rows) => log.error({ err, rows }, 'audit log write failed; rows kept for retry'),
+  });
+  // Desktop: the OS keychain; server: an env variable, else a key file.
+  const secrets = new SecretCipher(config.identity.secretKeyProvider ?? defaultSecretKeyProvider(env, dataDir));
+  await secrets.ready();
+  const limits = new Limits(db, ctx.projects, config.maxConcurrentSessions);
+  const changes = resourceChanges(db);
+  const recovery = new RecoveryReport();
+  const serviceLogs = new ServiceLogs();
+
+  // ── what a session is made of ──
+  const profiles = profileService(new Profiles(db, clock, new ProfileStore(path.join(dataDir, 'profiles'))));
+  const extensions = extensionService(new Extensions(db, clock, path.join(dataDir, 'extensions')));
+  const proxies = new Proxies(db, clock, secrets, loadProviderConfig({ configured: config.identity.proxyProviders, env, dataDir }));
+  const proxyRouting = new SessionProxyRouting(proxies, {
+    connectTimeoutMs: config.identity.proxyTimeoutMs ?? 10_000,
+    log: (msg) => log.warn(msg),
+    policy: egressPolicyOf(config.egressDeny),
+    jailed: async () => !!(await jailStatus(config)).bwrap,
+  });
+  const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());
+  const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, { profiles, proxies: proxyRouting, extensions, serviceLogs });
+
+  // ── what runs beside a session ──
+  const liveView = createLiveViewService();
+  const telemetry = new TelemetryService({
+    bufferEvents: num(env.BROWSERDECK_TELEMETRY_BUFFER_EVENTS, 4096),
+    bufferBytes: num(env.BROWSERDECK_TELEMETRY_BUFFER_BYTES, 32 * 1024 * 1024),
+    retainEndedMs: 10 * 60_000,
+    screenshotIntervalMs: num(env.BROWSERDECK_TELEMETRY_SCREENSHOT_MS, 10_000),
+    now: () => clock.now().getTime(),
+  });
+  const retentionHours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
+  const replays = new ReplayService({
+    db,
+    dataDir,
+    insecureNoJail: config.insecureNoJail,
+    hide: [dataDir],
+    nodeId,
+    now: () => clock.now(),
+    retentionMs: retentionHours > 0 ? retentionHours * 3600_000 : 7 * 24 * 3600_000,
+    sweepIntervalMs: 10 * 60_000,
+    maxFramerate: 20,
+    defaultFramerate: 10,
+    maxDurationSeconds: 4 * 3600,
+    cursor: (id) => liveView.cursor(id),
+    log: (id, chunk) => serviceLogs.append(id, 'recorder', chunk),
+    onCrash: (id) =>
+      telemetry.emit(id, 'system', 'service_crashed', {
+        source: { kind: 'local_process' },
+        data: { phase: 'running', service_name: 'recorder' },
+      }),
+  });
+  const pools = new PoolService(ctx, { sessions, profiles, proxies: proxyRouting, extensions });
+
+  // ── identity ──
+  const credentials = new Credentials(db, clock, secrets);
+  const providerRecords = new CredentialProviders(db, clock, secrets);
+  const credentialProviders = new ProviderService(
+    providerRecords,
+    new ProviderAccess({
+      clock,
+      timeoutMs: config.identity.credentialProviderTimeoutMs ?? 15_000,
+      tokenOf: (row) => providerRecords.tokenOf(row),
+      adapterFor: (_type, token) => new OnePasswordAdapter(token),
+    }),
+  );
+  const minInterval = config.identity.minHealthCheckIntervalSeconds ?? DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS;
+  const connections = new AuthConnections(db, clock, { minInterval });
+  const timeline = new AuthTimeline(db, clock);
+  const authLog = (msg: string, err?: unknown) => log.warn({ err }, msg);
+  const flows = new AuthService({
+    connections,
+    timeline,
+    credentials,
+    providers: () => credentialProviders,
+    sessions: () => sessions,
+    profiles: () => profileAccess(profiles),
+    replays: () => replays,
+    clock,
+    flowTtlMs: (config.identity.authFlowTtlSeconds ?? 600) * 1000,
+    publicUrl: () => ctx.publicUrl(),
+    log: authLog,
+  });
+  const health = new HealthChecks({
+    connections,
+    timeline,
+    service: flows,
+    sessions: () => sessions,
+    clock,
+    tickMs: Math.min(15_000, Math.max(250, (minInterval * 1000) / 4)),
+    log: authLog,
+  });
+
+  // ── apps ──
+  const events = new AppEventLog(db, clock, { onWriteError: (err) => log.error({ err }, 'storing app events failed') });
+  const versions = new AppVersions(db);
+  const deployments = new Deployments(ctx, events, versions, nodeId);
+  const invocations = new Invocations(ctx, events, versions, limits, nodeId, () => sessions, recovery);
+  invocations.runner = invocationRunner(ctx, invocations, deployments);
+  deployments.onDelete = (id) => invocations.failForDeployment(id);
+
+  // ── several nodes (PostgreSQL only) ──
+  let nodes: EngineServices['nodes'];
+  if (ctx.store.dialect === 'postgres') {
+    const configured = checkedNodeUrl(config.nodeUrl);
+    const registry = new NodeRegistry(db, sessions.nodeId, clock, (err) => log.warn({ err }, 'node heartbeat failed'));
+    nodes = {
+      registry,
+      router: new NodeRouter(db, registry, sessions, () => pools, clock),
+      nodeUrl: configured,
+      listenUrl: () => configured ?? ctx.listenUrl(),
+    };
+  }
+
+  return {
+    auditWriter,
+    auditWorker,
+    secrets,
+    limits,
+    changes,
+    recovery,
+    serviceLogs,
+    profiles,
+    extensions,
+    proxies,
+    proxyRouting,
+    sessions,
+    liveView,
+    telemetry,
+    replays,
+    pools,
+    credentials,
+    credentialProviders,
+    auth: { connections, timeline, flows, health },
+    apps: { events, versions, deployments, invocations },
+    nodes,
+  };
+}
+
+/** `nodeUrl` as other nodes will call it: an http origin, checked before anything listens. */
+function checkedNodeUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`nodeUrl (--node-url / BROWSERDECK_NODE_URL) is not a URL: ${url}`);
+  }
+  if (u.protocol !== 'http:') throw new Error(`nodeUrl must be an http:// address other nodes can reach, not ${url}`);
+  return u.origin;
+}
