@@ -10,6 +10,7 @@ import { EngineHost, type EngineHostOptions } from './engine-host.js';
 import { CredentialVault, type Cipher } from './credential-vault.js';
 import { Connections } from './connections.js';
 import { ControlPlane } from './control-plane.js';
+import { createInspectorOpener } from './inspector-window.js';
 import { createHandlers } from './ipc-handlers.js';
 import type { InvokeHandlers } from './ipc-router.js';
 import { checkHealth, verifyKey } from './server-probe.js';
@@ -26,6 +27,8 @@ export interface AppCoreDeps {
   engine?: Pick<EngineHostOptions, 'secretKeyProvider' | 'assetsRoot' | 'childNode' | 'chromiumPath'>;
   chooseSavePath: (suggestedName: string) => Promise<string | null>;
   openExternal: (url: string) => Promise<void>;
+  /** A native window showing an inspection tool page (index.ts: BrowserWindow). */
+  openInspectorWindow: (url: string, title: string) => void;
   broadcast: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void;
   log?: (line: string) => void;
   healthPollMs?: number;
@@ -56,7 +59,8 @@ export function createAppCore(d: AppCoreDeps): AppCore {
     onChange: (list) => d.broadcast('connections:changed', list),
   });
   const controlPlane = new ControlPlane({ target: () => connections.activeTarget(), chooseSavePath: d.chooseSavePath });
-  const handlers = createHandlers({ version: d.version, platform: d.platform, vault, connections, controlPlane, openExternal: d.openExternal });
+  const openInspector = createInspectorOpener({ engineUrl: async () => (await connections.activeTarget()).url, openWindow: d.openInspectorWindow });
+  const handlers = createHandlers({ version: d.version, platform: d.platform, vault, connections, controlPlane, openExternal: d.openExternal, openInspector });
   return {
     host,
     connections,

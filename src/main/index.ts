@@ -47,6 +47,17 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/**
+ * DevTools on a session's tab or the trace viewer (inspector-window.ts checked the URL): a
+ * sandboxed window without the preload, in its own partition so the console's storage is not
+ * shared with pages the engine serves from a tenant's browser.
+ */
+function openInspectorWindow(url: string, title: string): void {
+  const win = new BrowserWindow({ width: 1280, height: 860, title, webPreferences: { ...secureWebPreferences, partition: 'inspector' } });
+  win.on('page-title-updated', (e) => e.preventDefault());
+  void win.loadURL(url);
+}
+
 async function main(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
@@ -67,6 +78,7 @@ async function main(): Promise<void> {
     log: (line) => console.log(line),
     broadcast,
     openExternal,
+    openInspectorWindow,
     chooseSavePath: async (name) => {
       const win = BrowserWindow.getFocusedWindow();
       const r = win
@@ -78,6 +90,8 @@ async function main(): Promise<void> {
   await core.load();
   registerIpc(core.handlers, core.controlPlane, trusted);
   guardSession(session.defaultSession, { isAppUrl });
+  // Inspector windows (openInspectorWindow): no permission for anything they show.
+  guardSession(session.fromPartition('inspector'), { isAppUrl: () => false });
   app.on('web-contents-created', (_e, contents) => guardContents(contents, { isAppUrl, openExternal: (url) => void openExternal(url) }));
 
   let quitting = false;

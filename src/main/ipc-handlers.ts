@@ -15,6 +15,8 @@ export interface HandlerDeps {
   connections: Connections;
   controlPlane: ControlPlane;
   openExternal: (url: string) => Promise<void>;
+  /** Opens DevTools or the trace viewer in a native window (inspector-window.ts). */
+  openInspector: (args: { url: string; title: string }) => Promise<null>;
 }
 
 export function createHandlers(d: HandlerDeps): InvokeHandlers {
@@ -33,5 +35,6 @@ export function createHandlers(d: HandlerDeps): InvokeHandlers {
       await d.openExternal(url);
       return null;
     },
+    'inspect:open-window': (args) => d.openInspector(args),
   };
 }

@@ -14,6 +14,7 @@ export const INVOKE_CHANNELS = [
   'api:download',
   'api:binary',
   'shell:open-external',
+  'inspect:open-window',
 ] as const;
 
 export const EVENT_CHANNELS = ['connections:changed'] as const;

@@ -160,6 +160,10 @@ export const invokeArgs = {
   'api:download': Type.Tuple([DownloadRequestSchema]),
   'api:binary': Type.Tuple([BinaryRequestSchema]),
   'shell:open-external': Type.Tuple([Type.Object({ url: Type.String({ maxLength: 4096, pattern: '^https?://' }) }, { additionalProperties: false })]),
+  /** DevTools on a session's tab or the trace viewer, in a native window (main checks it is the connected engine's). */
+  'inspect:open-window': Type.Tuple([
+    Type.Object({ url: Type.String({ maxLength: 8192, pattern: '^https?://' }), title: Type.String({ maxLength: 1000 }) }, { additionalProperties: false }),
+  ]),
 } satisfies Record<string, TSchema>;
 
 /** Result type of each invoke channel. */
@@ -174,6 +178,7 @@ export interface InvokeResults {
   'api:download': DownloadResult;
   'api:binary': BinaryResponse;
   'shell:open-external': null;
+  'inspect:open-window': null;
 }
 
 export type InvokeChannel = keyof typeof invokeArgs & keyof InvokeResults;

@@ -2,7 +2,8 @@
  * Live view tab: the engine's live-view page (`browser_live_view_url`, session JWT) in an
  * iframe — interactive unless "Read-only" adds `readOnly=true` — plus the cursor visibility
  * switch (`POST computer/cursor`), the viewport (shown, and changed with PATCH), and a
- * screenshot (`POST computer/screenshot` → PNG shown in the pane, downloadable).
+ * screenshot (`POST computer/screenshot` → PNG shown in the pane, downloadable). Under it, the
+ * session's recent telemetry on the same timeline as a replay's (`sessions/timeline/`).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
@@ -11,6 +12,7 @@ import { Button, EmptyState } from '../../components/ui';
 import { reportError, notify } from '../../stores/toasts';
 import { saveBlob, sessionBinary, sessionPath, toBlob } from './session-api';
 import { usePaneKey } from './pane-keys';
+import { LiveTimeline } from '../timeline/live-timeline';
 
 function liveUrl(url: string, readOnly: boolean): string {
   const u = new URL(url);
@@ -129,6 +131,7 @@ export function LivePane(props: PaneProps): React.JSX.Element {
         src={liveUrl(session.browser_live_view_url, readOnly)}
         allow="clipboard-read; clipboard-write"
       />
+      <LiveTimeline session={session} />
       {shot ? (
         <figure ref={shotRef} className="card screenshot">
           <figcaption className="toolbar">

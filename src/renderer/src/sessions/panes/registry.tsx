@@ -15,6 +15,7 @@ import { TelemetryPane } from './telemetry-pane';
 import { ReplaysPane } from './replays-pane';
 import { CodePane } from './code-pane';
 import { HttpPane } from './http-pane';
+import { InspectPane } from './inspect-pane';
 
 export const SESSION_PANES: PaneDef[] = [
   { id: 'overview', title: 'Overview', component: OverviewPane },
@@ -26,4 +27,5 @@ export const SESSION_PANES: PaneDef[] = [
   { id: 'replays', title: 'Replays', component: ReplaysPane },
   { id: 'code', title: 'Code', component: CodePane, needsLiveSession: true },
   { id: 'http', title: 'HTTP', component: HttpPane, needsLiveSession: true },
+  { id: 'inspect', title: 'Inspect', component: InspectPane },
 ];

@@ -2,8 +2,10 @@
  * Replays tab: start a recording (framerate, max duration), stop it, list the session's
  * replays, play one in an in-app <video> (the MP4 from the session's JWT URL — a media
  * element needs no API key and no CORS), and download it. The list polls while recording.
+ * Under the video, the session's telemetry on a timeline (`sessions/timeline/`): clicking an
+ * event seeks the video, playing highlights the events at the playhead.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { errorMessage } from '../../transport/transport';
@@ -13,6 +15,9 @@ import { formatBytes, sessionPath } from './session-api';
 import { sessionUrl } from '../session-urls';
 import { RecordIcon } from '../../components/icons';
 import type { ReplayInfo } from '../../../../shared/wire/session-replays';
+import { EventTimeline } from '../timeline/event-timeline';
+import { timelineMarks } from '../timeline/timeline-events';
+import { useSessionEvents } from '../timeline/use-session-events';
 
 type Replay = ReplayInfo;
 
@@ -102,6 +107,14 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
   };
 
   const videoSrc = playing ? sessionUrl(session, `replays/${encodeURIComponent(playing)}`) : undefined;
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [playheadMs, setPlayheadMs] = useState(0);
+  useEffect(() => setPlayheadMs(0), [playing]);
+  const { events } = useSessionEvents(session, false);
+  const marks = useMemo(() => timelineMarks(events), [events]);
+  const played = items?.find((r) => r.replay_id === playing);
+  const originMs = played?.started_at ? new Date(played.started_at).getTime() : 0;
+  const spanMs = played?.started_at ? (played.finished_at ? new Date(played.finished_at).getTime() : Date.now()) - originMs : 0;
 
   return (
     <div className="replays-pane">
@@ -202,10 +215,26 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
             controls
             preload="auto"
             aria-label="Replay player"
+            ref={videoRef}
+            onTimeUpdate={(e) => setPlayheadMs(e.currentTarget.currentTime * 1000)}
+            onSeeked={(e) => setPlayheadMs(e.currentTarget.currentTime * 1000)}
             onError={(e) =>
               setVideoError(`The video could not be loaded (${e.currentTarget.error?.message || 'the recording may have failed'}). Try Download.`)
             }
           />
+          {played?.started_at ? (
+            <EventTimeline
+              label="Replay timeline"
+              marks={marks}
+              originMs={originMs}
+              spanMs={spanMs}
+              currentMs={playheadMs}
+              onSeek={(ms) => {
+                if (videoRef.current) videoRef.current.currentTime = ms / 1000;
+                setPlayheadMs(ms);
+              }}
+            />
+          ) : null}
         </figure>
       ) : null}
     </div>

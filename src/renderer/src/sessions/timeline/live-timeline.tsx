@@ -1,0 +1,22 @@
+/**
+ * The event timeline of a live session, under its live view: the last few minutes of its
+ * telemetry, the playhead at "now" on the right edge, read again every two seconds.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { Session } from '../../../../shared/wire/sessions';
+import { EventTimeline } from './event-timeline';
+import { timelineMarks } from './timeline-events';
+import { useSessionEvents } from './use-session-events';
+
+const WINDOW_MS = 5 * 60_000;
+
+export function LiveTimeline({ session }: { session: Session }): React.JSX.Element {
+  const { events } = useSessionEvents(session, true);
+  const marks = useMemo(() => timelineMarks(events), [events]);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return <EventTimeline label="Live timeline" marks={marks} originMs={now - WINDOW_MS} spanMs={WINDOW_MS} currentMs={WINDOW_MS} />;
+}

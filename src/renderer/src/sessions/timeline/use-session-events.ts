@@ -1,0 +1,55 @@
+/**
+ * Loads a session's retained telemetry for the timeline (paged reads of `telemetry/events`,
+ * screenshots left out), and keeps reading newer events while `follow` is on (a live session:
+ * the telemetry history is not on the change feed, so it is polled).
+ */
+import { useEffect, useState } from 'react';
+import type { Session } from '../../../../shared/wire/sessions';
+import { transport } from '../../transport';
+import { errorMessage } from '../../transport/transport';
+import { sessionPath } from '../panes/session-api';
+import type { Envelope } from '../panes/telemetry-format';
+import { TIMELINE_CATEGORIES } from './timeline-events';
+
+const PAGE = 1000;
+const MAX_EVENTS = 20_000;
+
+export function useSessionEvents(session: Session, follow: boolean): { events: Envelope[]; error: string | null } {
+  const [events, setEvents] = useState<Envelope[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const all: Envelope[] = [];
+    let offset = 0;
+    let shown = -1;
+    const read = async (): Promise<void> => {
+      try {
+        for (;;) {
+          const page = await transport().request<Envelope[]>('GET', sessionPath(session, 'telemetry/events'), {
+            query: { category: TIMELINE_CATEGORIES.join(','), limit: String(PAGE), offset: String(offset), order: 'asc' },
+          });
+          if (cancelled) return;
+          all.push(...page);
+          // The offset is a cursor in sequence space: the next read starts after the last event.
+          if (page.length) offset = page[page.length - 1].seq + 1;
+          if (page.length < PAGE || all.length >= MAX_EVENTS) break;
+        }
+        if (all.length !== shown) {
+          shown = all.length;
+          setEvents([...all]);
+        }
+        setError(null);
+      } catch (err) {
+        if (!cancelled) setError(errorMessage(err));
+      }
+      if (follow && !cancelled) timer = setTimeout(() => void read(), 2000);
+    };
+    void read();
+    return () => {
+      cancelled = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [session, follow]);
+  return { events, error };
+}
