@@ -6,7 +6,8 @@
  * they outlive the session directory.
  */
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
-import { helperJail } from '../../runtime/sandbox/helper-jail.js';
+import { helperJail, type HelperJail } from '../../runtime/sandbox/helper-jail.js';
+import { ensureTraversable, jailUserOf, own } from '../../runtime/sandbox/jail-user.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -60,6 +61,17 @@ export class ReplayService {
     this.sweeper.unref();
   }
 
+  /** ffmpeg's jail: as the session's jail user (jail-user.ts), owning the session's replay dir. */
+  private async ffmpegJail(bwrap: string, handle: SessionHandle): Promise<HelperJail> {
+    const writable = path.join(this.dir, handle.id);
+    const user = jailUserOf(handle.dirs.root);
+    if (user) {
+      await ensureTraversable(writable, [this.dir, path.dirname(this.dir)]);
+      await own(user, writable);
+    }
+    return helperJail(bwrap, { writable, hide: this.o.hide ?? [], user });
+  }
+
   get dir(): string {
     return path.join(this.o.dataDir, 'replays');
   }
@@ -98,7 +110,7 @@ export class ReplayService {
     await fsp.mkdir(path.join(this.dir, handle.id), { recursive: true });
     // ffmpeg decodes frames of the tenant's pages: jailed with this replay's directory only.
     const { bwrap } = await jailStatus({ insecureNoJail: this.o.insecureNoJail ?? false });
-    const jail = bwrap ? await helperJail(bwrap, { writable: path.join(this.dir, handle.id), hide: this.o.hide ?? [] }) : undefined;
+    const jail = bwrap ? await this.ffmpegJail(bwrap, handle) : undefined;
     const row: ReplayTable = {
       id,
       session_id: handle.id,

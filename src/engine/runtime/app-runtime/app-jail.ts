@@ -14,10 +14,13 @@
  * and the engine's public URL piped to the engine (app-network.ts). So the operator's
  * `--egress-deny` holds for apps too, and nothing leaves without a proxy-aware client.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { engineAsset, engineAssetDir } from '../assets.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { openAppNetwork, type AppNetwork } from './app-network.js';
+import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree, spawnAs } from '../sandbox/jail-user.js';
 
 export interface AppJail {
   bwrap: string;
@@ -43,11 +46,29 @@ export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
  * `node` is the JavaScript runtime's path inside. `dir` is the deployment; `writable` only for
  * the install step; `env` replaces the environment (HOME is the private /tmp); `ipcFd` is an
  * IPC channel of bwrap's that the command (not the helper) uses.
+ * When the engine is root each app process runs as a host uid of its own (jail-user.ts), spawned
+ * with `spawn`: the install's owns the deployment while it runs and gives it back to root
+ * (readable by all, as the invocations' uids read it) when it has ended.
  */
 export async function appJailArgs(
   jail: AppJail,
   o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number },
-): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; cleanup: () => Promise<void> }> {
+): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; spawn: { uid?: number; gid?: number }; cleanup: () => Promise<void> }> {
+  const claim = jailUsersOn() ? claimJailUser() : undefined;
+  const user = claim?.user;
+  if (user) {
+    await ensureTraversable(
+      o.dir,
+      jail.hide.flatMap((h) => ancestorsWithin(o.dir, h)),
+    );
+    // Nothing of this deployment runs during its install: no jail can swap a directory under the walk.
+    if (o.writable) await ownTree(user, o.dir);
+    // The network's sockets (a private dir of this process, app-network.ts) are its alone.
+    for (let i = 0; i + 2 < o.net.binds.length; i += 3) {
+      await own(user, o.net.binds[i + 1]);
+      await fs.chmod(path.dirname(o.net.binds[i + 1]), 0o711);
+    }
+  }
   const a = await baseSandboxArgs({ hide: jail.hide });
   a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
   const node = runtimeMount(a);
@@ -67,6 +88,21 @@ export async function appJailArgs(
   // The app's KERNEL_API_KEY and its deployment's env_vars: on no command line, never bwrap's own
   // environment (bwrapWithPrivateArgs; its --clearenv also drops the IPC markers Node sets for
   // bwrap, which the helper, a Node program too, must not take).
-  const launch = await bwrapWithPrivateArgs(jail.bwrap, { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME }, a);
-  return { ...launch, node };
+  const launch = await bwrapWithPrivateArgs(jail.bwrap, { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME }, a, user);
+  const cleanup = async (): Promise<void> => {
+    await launch.cleanup();
+    if (user && o.writable) await shareTree(o.dir);
+    claim?.release();
+  };
+  return { ...launch, node, spawn: spawnAs(user), cleanup };
+}
+
+/** `dir`'s ancestors from `top` (included) down, when `dir` lies under `top`. */
+function ancestorsWithin(dir: string, top: string): string[] {
+  const out: string[] = [];
+  for (let d = path.dirname(dir); d.startsWith(`${top}/`) || d === top; d = path.dirname(d)) {
+    out.push(d);
+    if (d === top) break;
+  }
+  return out;
 }

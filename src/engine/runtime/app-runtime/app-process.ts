@@ -97,6 +97,7 @@ export async function startAppProcess(opts: {
       const launch = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
       cleanup = launch.cleanup;
       child = spawn(launch.file, [...launch.args, launch.node, ...execArgv, script, APP_RUNNER_MARKER], {
+        ...launch.spawn,
         cwd: '/',
         env: launch.env,
         detached: true,

@@ -33,7 +33,7 @@ export async function npmInstall(
   const command = `npm ${args.join(' ')}`;
   opts.onLine(`$ ${command}`);
   const network = opts.jail ? await openAppJailNetwork(opts.jail) : undefined;
-  let jailed: { file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> } | undefined;
+  let jailed: Awaited<ReturnType<typeof appJailArgs>> | undefined;
   try {
     jailed =
       opts.jail && network ? await appJailArgs(opts.jail, { dir, writable: true, env: opts.env, modules: opts.modules ?? dir, net: network }) : undefined;
@@ -49,12 +49,12 @@ function runNpm(
   dir: string,
   args: string[],
   command: string,
-  jailed: { file: string; args: string[]; env: Record<string, string> } | undefined,
+  jailed: { file: string; args: string[]; env: Record<string, string>; spawn: { uid?: number; gid?: number } } | undefined,
   opts: { env: Record<string, string>; timeoutMs: number; signal?: AbortSignal; onLine: (line: string) => void },
 ): Promise<InstallResult> {
   return new Promise((resolve) => {
     const child = jailed
-      ? spawn(jailed.file, [...jailed.args, 'npm', ...args], { cwd: '/', env: jailed.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(jailed.file, [...jailed.args, 'npm', ...args], { ...jailed.spawn, cwd: '/', env: jailed.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn('npm', args, { cwd: dir, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let why: string | undefined;
     const killTree = (reason: string): void => {

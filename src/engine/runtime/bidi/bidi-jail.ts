@@ -14,6 +14,7 @@ import { engineAsset, unpackedPath } from '../assets.js';
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { DEFAULT_PATH, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
+import { jailUserOf, spawnAs } from '../sandbox/jail-user.js';
 import type { BidiMapper } from './bidi-mapper.js';
 
 /** What the mapper imports: chromium-bidi and its dependencies, and ws for the CDP socket. */
@@ -37,6 +38,7 @@ export async function startJailedBidiMapper(handle: SessionHandle, bwrap: string
   for (const [k, v] of Object.entries(runtimeEnv())) a.push('--setenv', k, v);
   const browserPath = devtoolsEndpoint(handle.browserCdpUrl()).path;
   const child = spawn(bwrap, [...a, '--', node, `${SANDBOX_DIR}/bidi-mapper-child.mjs`, INSIDE_MODULES, SANDBOX_CDP_SOCKET, browserPath], {
+    ...spawnAs(jailUserOf(handle.dirs.root)),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));

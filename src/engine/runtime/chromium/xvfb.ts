@@ -36,7 +36,7 @@ export async function startXvfb(opts: {
   const signal = opts.signal ?? AbortSignal.timeout(opts.timeoutMs ?? 10_000);
   const command = [opts.executable ?? 'Xvfb', '-displayfd', '3', '-screen', '0', `${opts.width}x${opts.height}x24`, '-nolisten', 'tcp'];
   const child = opts.jail
-    ? spawn(opts.jail.file, [...opts.jail.prefix, ...command], { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] })
+    ? spawn(opts.jail.file, [...opts.jail.prefix, ...command], { ...opts.jail.spawn, detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] })
     : spawn(command[0], command.slice(1), { argv0: `Xvfb ${opts.marker}`, detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());

@@ -31,6 +31,7 @@ import {
   runtimeEnv,
   runtimeMount,
 } from '../sandbox/bwrap.js';
+import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
 
 export { findBwrap };
 
@@ -57,6 +58,8 @@ export interface LaunchSpec {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** The host user to start it as (the session's jail user when the engine is root), else the engine's. */
+  user?: JailUser;
   sandboxed: boolean;
   /** How many generations below the spawned process the user's command runs (0 = it is the command). */
   commandDepth: number;
@@ -81,7 +84,10 @@ export function cdpEnv(httpUrl: string): Record<string, string> {
 export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Promise<LaunchSpec> {
   if (!bwrap) return { file: spec.command, args: spec.args, cwd: spec.cwdHost, env: spec.env, sandboxed: false, commandDepth: 0 };
   await fsp.mkdir(path.join(spec.root, 'tmp'), { recursive: true, mode: 0o1777 }).catch(() => {});
+  const user = jailUserOf(spec.root);
   const a = await baseSandboxArgs({ root: spec.root, hide: spec.hide });
+  // As a jail user, inside it is still root (uid 0 mapped onto the session's own uid), as before.
+  if (user) a.push('--uid', '0', '--gid', '0');
   if (spec.x11Dir) a.push('--ro-bind', spec.x11Dir, '/tmp/.X11-unix');
   let command = [spec.command, ...spec.args];
   let env = spec.env;
@@ -106,12 +112,13 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   a.push('--', ...command);
   // sh execs bwrap → its init (pid 1 inside) → [cdp-exec →] command. The client's environment
   // reaches the command through bwrapWithPrivateArgs: on no command line, never bwrap's own.
-  const launch = await bwrapWithPrivateArgs(bwrap, env, a);
+  const launch = await bwrapWithPrivateArgs(bwrap, env, a, user);
   return {
     file: launch.file,
     args: launch.args,
     cwd: spec.root,
     env: launch.env,
+    user,
     sandboxed: true,
     commandDepth: spec.cdpSocket ? 3 : 2,
     cleanup: launch.cleanup,

@@ -12,6 +12,7 @@ import * as pty from 'node-pty';
 import { OutputBuffer, type OutputChunk, type StreamName } from './output-buffer.js';
 import { ProcStats, childrenOf } from './proc-stats.js';
 import type { LaunchSpec } from './sandbox-command.js';
+import { commandAs, spawnAs } from '../sandbox/jail-user.js';
 
 import type { ProcessSignal } from '../../../shared/wire/session-processes.js';
 
@@ -67,7 +68,9 @@ export class SessionProcess {
       resolveExit(code);
     };
     if (opts.tty) {
-      this.term = pty.spawn(launch.file, launch.args, {
+      // node-pty's own uid switch keeps root's supplementary groups: setpriv clears them.
+      const as = commandAs(launch.user, launch.file, launch.args);
+      this.term = pty.spawn(as.file, as.args, {
         cols: opts.tty.cols,
         rows: opts.tty.rows,
         cwd: launch.cwd,
@@ -79,7 +82,13 @@ export class SessionProcess {
       this.term.onExit(({ exitCode, signal }) => onExit(signal ? 128 + signal : exitCode));
       this.groupPid = this.term.pid;
     } else {
-      this.child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      this.child = spawn(launch.file, launch.args, {
+        ...spawnAs(launch.user),
+        cwd: launch.cwd,
+        env: launch.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       this.child.stdout!.on('data', (d: Buffer) => this.emit('stdout', d));
       this.child.stderr!.on('data', (d: Buffer) => this.emit('stderr', d));
       this.child.stdin!.on('error', () => {});

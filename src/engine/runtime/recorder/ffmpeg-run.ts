@@ -16,7 +16,7 @@ export interface FfmpegRun {
 export function runFfmpeg(args: string[], log: (chunk: string) => void, jail?: HelperJail, ffmpeg = process.env.BROWSERDECK_FFMPEG ?? 'ffmpeg'): FfmpegRun {
   const command = [ffmpeg, '-hide_banner', '-nostdin', '-loglevel', 'warning', ...args];
   const child = jail
-    ? spawn(jail.file, [...jail.prefix, ...command], { stdio: ['pipe', 'pipe', 'pipe'] })
+    ? spawn(jail.file, [...jail.prefix, ...command], { ...jail.spawn, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(command[0], command.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.on('data', (c: Buffer) => log(c.toString()));
   child.stdout.resume();

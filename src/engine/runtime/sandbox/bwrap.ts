@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { childNode } from '../assets.js';
+import { own, type JailUser } from './jail-user.js';
 
 /** Directory inside every sandbox for Browserdeck's own mounts (a tmpfs). */
 export const SANDBOX_DIR = '/run/browserdeck';
@@ -142,16 +143,19 @@ export function runtimeEnv(): Record<string, string> {
  * environment, loader variables (LD_PRELOAD, LD_LIBRARY_PATH…) would act on bwrap itself, outside
  * the sandbox, as the engine's user. So they go into a 0600 file that a shell opens as fd 4,
  * deletes, and hands to bwrap (`--args 4`); bwrap starts with PATH only. `--clearenv` comes first
- * in the private options. `cleanup` removes the file should the shell never have run.
+ * in the private options. `cleanup` removes the file should the shell never have run. With a
+ * jail `user` (jail-user.ts) the file is that user's: the shell runs as it, opens and deletes it.
  */
 export async function bwrapWithPrivateArgs(
   bwrap: string,
   env: Record<string, string>,
   args: string[],
+  user?: JailUser,
 ): Promise<{ file: string; args: string[]; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const privateArgs = ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
   const argsFile = path.join(os.tmpdir(), `bd-bwrap-args-${randomUUID()}`);
   await fsp.writeFile(argsFile, privateArgs.map((a) => `${a}\0`).join(''), { mode: 0o600, flag: 'wx' });
+  await own(user, argsFile);
   return {
     file: '/bin/sh',
     args: ['-c', 'exec 4<"$0" && rm -f "$0" && exec "$@"', argsFile, bwrap, '--args', '4', ...args],

@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
+import { own, recordedJailUser } from './jail-user.js';
 
 /** sun_path holds 108 bytes on Linux (104 on macOS) including the NUL. */
 const MAX_SOCKET_PATH = 100;
@@ -43,7 +44,9 @@ async function open(handle: SessionHandle): Promise<string> {
   const conns = new Set<net.Socket>();
   const server = net.createServer((client) => {
     conns.add(client);
-    client.on('close', () => conns.delete(client));
+    // A process's CDP client is a client like any other: the session stays active and unfrozen while it is connected.
+    const release = handle.holdActive();
+    client.on('close', () => (conns.delete(client), release()));
     client.on('error', () => client.destroy());
     client.pause();
     handle
@@ -66,8 +69,11 @@ async function open(handle: SessionHandle): Promise<string> {
     server.listen(file, () => resolve());
   });
   server.on('error', () => {});
-  // Only the engine's user (the sandbox runs as that user) may connect.
+  // Only the session's jails may connect: they run as the engine's user, or as the session's jail user (jail-user.ts).
   await fs.chmod(file, 0o600);
+  const user = recordedJailUser(handle.dirs.root);
+  await own(user, file);
+  if (user && ownDir) await fs.chmod(dir, 0o711);
   handle.onEnd(async () => {
     sockets.delete(handle.id);
     for (const c of conns) c.destroy();

@@ -13,6 +13,7 @@ import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/loc
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from './browser-jail.js';
 import { helperJail } from './helper-jail.js';
+import { claimJailUser, commandAs, ensureTraversable, jailUsersOn, own, ownTree, type ClaimedJailUser, type JailUser } from './jail-user.js';
 
 export interface SessionJailConfig {
   bwrap: string;
@@ -51,6 +52,10 @@ export class SessionJail {
    */
   private base?: string;
   private egress?: LocalForwarder;
+  /** The session's own host uid when the engine is root (jail-user.ts); released at close. */
+  private claim?: ClaimedJailUser;
+  /** Whether the session's tree has been given to its jail user (before its first launch). */
+  private handedOver = false;
 
   constructor(
     readonly config: SessionJailConfig,
@@ -71,17 +76,38 @@ export class SessionJail {
   /** Mount points and home in the session root, the socket dir, the egress proxy, the policy file. */
   async prepare(): Promise<void> {
     await prepareJailRoot(this.dirs.root);
+    if (jailUsersOn()) {
+      this.claim = claimJailUser();
+      // bwrap runs as the jail user: the data dir and `sessions` get o+x, the session dir stays root's (0711).
+      const sessions = path.dirname(this.sessionDir);
+      await ensureTraversable(this.dirs.root, [this.sessionDir, sessions, path.dirname(sessions)]);
+      await fs.chmod(this.sessionDir, 0o711);
+      // The owner of the session root records the uid (jailUserOf): every jail of the session reads it there.
+      await ownTree(this.user, this.dirs.root);
+      await own(this.user, this.dirs.userData, this.dirs.tmp);
+    }
     let base = this.sessionDir;
     if (Buffer.byteLength(path.join(base, 'jail', 'devtools.sock')) > MAX_SOCKET_PATH)
       base = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
     this.base = base;
     await fs.mkdir(this.sockDir, { recursive: true, mode: 0o700 });
+    if (base !== this.sessionDir && this.user) await fs.chmod(base, 0o711);
+    await own(this.user, this.sockDir);
     this.egress = this.config.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false }));
     await this.egress.listenUnix(this.egressSocket);
+    // The jail's helper connects to it; nobody else may.
+    await own(this.user, this.egressSocket);
+    if (this.user) await fs.chmod(this.egressSocket, 0o600);
     if (this.config.chromePolicy) {
       await fs.mkdir(this.policyDir, { recursive: true });
       await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(this.config.chromePolicy));
+      await ownTree(this.user, this.policyDir);
     }
+  }
+
+  /** The host user every jail of this session runs as; undefined when the engine is not root. */
+  get user(): JailUser | undefined {
+    return this.claim?.user;
   }
 
   /** The helper's socket dir, read-write in the jail. */
@@ -102,7 +128,8 @@ export class SessionJail {
   startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void, signal?: AbortSignal): Promise<XvfbServer> {
     return fs
       .mkdir(this.x11Dir, { recursive: true, mode: 0o700 })
-      .then(() => helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide }))
+      .then(() => own(this.user, this.x11Dir))
+      .then(() => helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide, user: this.user }))
       .then((jail) => startXvfb({ ...size, marker: this.sessionDir, onOutput, jail, signal }));
   }
 
@@ -153,7 +180,15 @@ export class SessionJail {
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
     // The helper of a previous (crashed) launch left its socket file behind.
     await fs.rm(devtoolsSocket, { force: true });
-    const cmd = await browserJailCommand({
+    if (this.user) {
+      // Restored profile, uploaded extensions: written by the engine. The whole user-data tree only
+      // before the first launch (no jail of the session can swap a directory under the walk yet);
+      // extensions are read-only in every jail, so they are safe to walk at each launch.
+      if (!this.handedOver) await ownTree(this.user, this.dirs.userData);
+      this.handedOver = true;
+      await ownTree(this.user, o.extensionsDir);
+    }
+    const jailed = await browserJailCommand({
       bwrap: this.config.bwrap,
       root: this.dirs.root,
       userData: this.dirs.userData,
@@ -168,6 +203,8 @@ export class SessionJail {
       executable: o.executable,
       args: o.args,
     });
+    // bwrap as the session's own uid (setpriv, so a freezer group below is still joined as root).
+    const cmd = commandAs(this.user, jailed.file, jailed.args);
     return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
   }
 
@@ -175,5 +212,6 @@ export class SessionJail {
   async close(): Promise<void> {
     if (!this.config.egress) await this.egress?.close();
     if (this.base && this.base !== this.sessionDir) await fs.rm(this.base, { recursive: true, force: true });
+    this.claim?.release();
   }
 }

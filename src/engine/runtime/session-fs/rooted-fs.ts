@@ -22,6 +22,7 @@ import path from 'node:path';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { normalizeClientPath } from './client-path.js';
 import { fsError } from './fs-errors.js';
+import { jailUsersOn } from '../sandbox/jail-user.js';
 
 const BY_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
 /** Not in fs.constants; the same value on every Linux architecture Node supports. */
@@ -95,6 +96,21 @@ export class RootedFs {
     return name === '' ? dir.path : `${dir.path}/${name}`;
   }
 
+  /**
+   * The session's jail user (the owner of its root, runtime/sandbox/jail-user.ts) when the engine
+   * is root; what the engine creates goes to it, so the session's processes can change it.
+   */
+  get sessionOwner(): { uid: number; gid: number } | undefined {
+    if (!jailUsersOn() || this.root.stat.uid === 0) return undefined;
+    return { uid: this.root.stat.uid, gid: this.root.stat.gid };
+  }
+
+  /** Gives what the engine just made at `kernelPath` (a link there is not followed) to the session's jail user. */
+  async giveToSession(kernelPath: string): Promise<void> {
+    const o = this.sessionOwner;
+    if (o) await fsp.lchown(kernelPath, o.uid, o.gid);
+  }
+
   /** Opens what `p` names without following a link there; null when nothing is there. */
   async pin(p: string): Promise<Pinned | null> {
     try {
@@ -150,9 +166,14 @@ export class RootedFs {
       }
       if (!pinned) {
         if (!opts.createParents) throw notFound(requested);
-        await fsp.mkdir(kernelPath, { mode: 0o755 }).catch((err) => {
-          if (errno(err) !== 'EEXIST') throw err;
-        });
+        const made = await fsp.mkdir(kernelPath, { mode: 0o755 }).then(
+          () => true,
+          (err) => {
+            if (errno(err) !== 'EEXIST') throw err;
+            return false;
+          },
+        );
+        if (made) await this.giveToSession(kernelPath);
         pinned = await this.pin(kernelPath);
         if (!pinned) {
           if (++retries > MAX_RETRIES) throw notFound(requested);
@@ -196,6 +217,8 @@ export class RootedFs {
       try {
         if (r.leaf) return { handle: await this.reopen(r.leaf, O_WRONLY), created: false, virtual: r.virtual };
         const handle = await fsp.open(this.at(r.parent, r.name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, mode);
+        const o = this.sessionOwner;
+        if (o) await handle.chown(o.uid, o.gid);
         return { handle, created: true, virtual: r.virtual };
       } catch (err) {
         // Created (or replaced) by a session process meanwhile: look again.

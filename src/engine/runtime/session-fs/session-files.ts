@@ -59,6 +59,7 @@ export async function createDirectory(root: string, clientPath: unknown, mode: n
       }
       try {
         await fsp.mkdir(r.at(p.parent, p.name), { mode });
+        await r.giveToSession(r.at(p.parent, p.name));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 3) continue; // raced: look again
         throw err;
@@ -136,8 +137,11 @@ export async function setPermissions(root: string, clientPath: unknown, mode: nu
     if (!p.leaf) throw notFound(p.virtual);
     // `p.leaf.path` names the pinned inode itself: a link swapped in afterwards is not followed.
     if (owner || group) {
+      // With a jail user, 0 (root) is the session's own user — what its processes see as root
+      // (they run as uid 0 mapped onto it); a host-root file would be one nobody there could change.
+      const o = r.sessionOwner;
       try {
-        await fsp.chown(p.leaf.path, uid, gid);
+        await fsp.chown(p.leaf.path, o && uid === 0 ? o.uid : uid, o && gid === 0 ? o.gid : gid);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EPERM' || code === 'EACCES')

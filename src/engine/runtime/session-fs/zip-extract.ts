@@ -27,7 +27,8 @@ async function mkdirIn(r: RootedFs, virtual: string, field: string): Promise<voi
       return;
     }
     try {
-      return await fsp.mkdir(r.at(t.parent, t.name), { mode: 0o755 });
+      await fsp.mkdir(r.at(t.parent, t.name), { mode: 0o755 });
+      return await r.giveToSession(r.at(t.parent, t.name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 3) throw fsError(err, t.virtual);
     }

@@ -18,6 +18,7 @@ import { killGroup } from '../chromium/process-group.js';
 import { DEFAULT_PATH } from '../sandbox/bwrap.js';
 import { firstExecutable, onPath } from '../find-executable.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
+import { jailUserOf, own, spawnAs } from '../sandbox/jail-user.js';
 import { CHROMEDRIVER_SOCKET_NAME, JAILED_DEBUGGER_ADDRESS, chromedriverJailCommand } from './chromedriver-jail.js';
 
 const START_TIMEOUT_MS = 30_000;
@@ -100,8 +101,11 @@ async function startJailed(handle: SessionHandle, bwrap: string, binary: string,
     await fsp.mkdir(sockDir, { mode: 0o700 });
   }
   await fsp.chmod(sockDir, 0o700);
+  // The session's jail user (jail-user.ts) runs it and creates its socket there.
+  const user = jailUserOf(handle.dirs.root);
+  await own(user, sockDir);
   const cmd = await chromedriverJailCommand({ bwrap, chromedriver: binary, cdpSocket, sockDir, hide });
-  const child = spawn(cmd.file, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { PATH: DEFAULT_PATH } });
+  const child = spawn(cmd.file, cmd.args, { ...spawnAs(user), stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { PATH: DEFAULT_PATH } });
   const cleanup = () => fsp.rm(sockDir, { recursive: true, force: true });
   try {
     await untilReady(child, [/browserdeck-jail: ready/, /started successfully/]);
