@@ -82,6 +82,11 @@ export interface EngineOptions {
    * cloud metadata (`169.254.0.0/16`, `fd00:ec2::254/128`).
    */
   egressDeny?: string[];
+  /**
+   * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
+   * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
+   */
+  region?: string;
 }
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
@@ -137,6 +142,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     chromeStoreTimeoutMs: opts.chromeStoreTimeoutMs,
     insecureNoJail: opts.insecureNoJail ?? env.BROWSERDECK_INSECURE_NO_JAIL === '1',
     egressDeny: opts.egressDeny ?? listFrom(env.BROWSERDECK_EGRESS_DENY) ?? DEFAULT_EGRESS_DENY,
+    region: opts.region ?? env.BROWSERDECK_REGION ?? 'us-east',
   };
 }
 

@@ -5,7 +5,6 @@
  */
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { SessionSchema } from '../../shared/wire/sessions.js';
 import {
   BrowserPoolListSchema,
@@ -15,6 +14,7 @@ import {
   PoolCreateSchema,
   PoolDeleteBodySchema,
   PoolIdParamSchema as IdParam,
+  PoolListQuerySchema,
   PoolReleaseSchema,
   PoolUpdateSchema,
 } from '../../shared/wire/pools.js';
@@ -35,14 +35,14 @@ export const browserPoolsFeature: Feature<'pools'> = {
       {
         schema: {
           tags,
-          querystring: NamedListQuerySchema,
+          querystring: PoolListQuerySchema,
           response: { 200: BrowserPoolListSchema },
         },
       },
       async (req, reply) => {
         const q = req.query;
         const page = pageOf(q);
-        const rows = sendPage(reply, await listPools(ctx.db, req.auth, { ...page, name: q.name, query: q.query }), page);
+        const rows = sendPage(reply, await listPools(ctx.db, req.auth, { ...page, name: q.name, query: q.query, region: q.region }, ctx.store.dialect), page);
         return Promise.all(rows.map((r) => pools.dto(r)));
       },
     );

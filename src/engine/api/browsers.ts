@@ -99,6 +99,7 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
           projectId: req.auth.projectId,
           status,
           query: q.query,
+          region: q.region,
           tags: tagFilters(q),
           ...page,
         });

@@ -1,6 +1,15 @@
 /** Wire schemas of browser pools (wire reference §3.5): the pool, its config, and the bodies. */
 import { Type, type Static } from '@sinclair/typebox';
-import { NetworkConfigSchema, NetworkRequestSchema, TagsSchema, TelemetryConfigSchema, TelemetryRequestSchema, ViewportSchema } from './sessions.js';
+import {
+  NetworkConfigSchema,
+  NetworkRequestSchema,
+  RegionSchema,
+  TagsSchema,
+  TelemetryConfigSchema,
+  TelemetryRequestSchema,
+  ViewportSchema,
+} from './sessions.js';
+import { OffsetQuery } from './pagination.js';
 
 const Selector = Type.Object(
   { id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) },
@@ -27,7 +36,8 @@ const configFields = {
   viewport: Type.Optional(ViewportSchema),
 };
 
-export const PoolCreateSchema = Type.Object({ size: Type.Integer(), ...configFields }, { additionalProperties: false });
+/** `region` (0.89) is fixed at create: a PATCH carrying it has it ignored, as any field it does not take. */
+export const PoolCreateSchema = Type.Object({ size: Type.Integer(), region: Type.Optional(RegionSchema), ...configFields }, { additionalProperties: false });
 export type PoolCreate = Static<typeof PoolCreateSchema>;
 
 export const PoolUpdateSchema = Type.Object(
@@ -48,6 +58,7 @@ export const PoolConfigSchema = Type.Object({
   profile: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) })),
   proxy_id: Type.Optional(Type.String()),
   refresh_on_profile_update: Type.Optional(Type.Boolean()),
+  region: Type.Optional(Type.String()),
   start_url: Type.Optional(Type.String()),
   stealth: Type.Optional(Type.Boolean()),
   telemetry: Type.Optional(TelemetryConfigSchema),
@@ -65,6 +76,8 @@ export const BrowserPoolSchema = Type.Object({
   extension_ids: Type.Array(Type.String()),
   name: Type.Optional(Type.String()),
   profile_id: Type.Optional(Type.String()),
+  /** Required by newer SDKs (0.89): the region of the node its browsers run on. */
+  region: Type.String(),
 });
 export type BrowserPool = Static<typeof BrowserPoolSchema>;
 
@@ -86,6 +99,12 @@ export const PoolReleaseSchema = Type.Object(
 );
 export const PoolDeleteSchema = Type.Object({ force: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export const PoolIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
+export const PoolListQuerySchema = Type.Object({
+  ...OffsetQuery,
+  name: Type.Optional(Type.String()),
+  query: Type.Optional(Type.String()),
+  region: Type.Optional(RegionSchema),
+});
 export const BrowserPoolListSchema = Type.Array(BrowserPoolSchema);
 /** 204 of acquire: no browser became free in time. */
 export const PoolAcquireTimeoutSchema = Type.Null({ description: 'no browser became free within acquire_timeout_seconds' });

@@ -46,6 +46,47 @@ export const NetworkRequestSchema = Type.Object(
 );
 export const NetworkConfigSchema = Type.Object({ private_hosts: Type.Optional(Type.Array(Type.String())) });
 
+/**
+ * Newer Kernel session fields (spec kernel-api-after-0.84 §2). `region` is a name the operator
+ * gives each engine node (`--region`); Kernel's names are the usual ones, any lowercase name is
+ * accepted here and placed on a node of that region (422 `region_unavailable` when none).
+ */
+export const RegionSchema = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: "an engine node's region (us-east, eu-west, …)" });
+/** The memory a headful session asks for (0.91); reported on every session. */
+export const MemoryRequestSchema = Type.Union([Type.Literal('8GiB'), Type.Literal('16GiB')]);
+export const MemorySchema = Type.Union([Type.Literal('1GiB'), Type.Literal('2GiB'), Type.Literal('6GiB'), Type.Literal('8GiB'), Type.Literal('16GiB')]);
+/** Typed proxy choice (0.88): exactly one of `mode`, `id`, `name`. */
+export const ProxySelectorSchema = Type.Object(
+  {
+    mode: Type.Optional(Type.Union([Type.Literal('direct'), Type.Literal('default')])),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+export const ProxyChoiceSchema = Type.Object({
+  mode: Type.Optional(Type.Union([Type.Literal('direct'), Type.Literal('default')])),
+  id: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+});
+/** `location` overrides (Kernel docs): IANA time zone and BCP 47 locale; `null` clears one on PATCH. */
+export const LocationRequestSchema = Type.Object(
+  {
+    timezone: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+    locale: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const Source = Type.Union([Type.Literal('override'), Type.Literal('metro')]);
+export const LocationSchema = Type.Object({
+  timezone: Type.String(),
+  locale: Type.String(),
+  timezone_source: Source,
+  locale_source: Source,
+  /** Accepted but not yet applied in the running browser. */
+  pending: Type.Boolean(),
+});
+
 export const SessionCreateSchema = Type.Object(
   {
     chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -54,10 +95,14 @@ export const SessionCreateSchema = Type.Object(
     headless: Type.Optional(Type.Boolean()),
     invocation_id: Type.Optional(Type.String({ maxLength: 255 })),
     kiosk_mode: Type.Optional(Type.Boolean()),
+    location: Type.Optional(LocationRequestSchema),
+    memory: Type.Optional(MemoryRequestSchema),
     name: Type.Optional(Name),
     network: Type.Optional(NetworkRequestSchema),
     profile: Type.Optional(ProfileSelectorSchema),
+    proxy: Type.Optional(ProxySelectorSchema),
     proxy_id: Type.Optional(Type.String({ maxLength: 255 })),
+    region: Type.Optional(RegionSchema),
     start_url: Type.Optional(Type.String({ maxLength: 8192 })),
     stealth: Type.Optional(Type.Boolean()),
     tags: Type.Optional(TagsSchema),
@@ -71,11 +116,15 @@ export const SessionCreateSchema = Type.Object(
 export const SessionUpdateSchema = Type.Object(
   {
     disable_default_proxy: Type.Optional(Type.Boolean()),
+    location: Type.Optional(LocationRequestSchema),
     name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
     /** Create-only: present only so a PATCH carrying it gets a 400 saying so. */
     network: Type.Optional(Type.Unknown()),
     profile: Type.Optional(ProfileSelectorSchema),
+    proxy: Type.Optional(ProxySelectorSchema),
     proxy_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+    /** Navigate after the update (0.106); `""` leaves the page alone. */
+    start_url: Type.Optional(Type.String({ maxLength: 8192 })),
     tags: Type.Optional(Type.Union([TagsSchema, Type.Null()])),
     telemetry: Type.Optional(TelemetryRequestSchema),
     viewport: Type.Optional(
@@ -104,6 +153,8 @@ export const SessionSchema = Type.Object({
   deleted_at: Type.Optional(Type.String({ format: 'date-time' })),
   gpu: Type.Optional(Type.Boolean()),
   kiosk_mode: Type.Optional(Type.Boolean()),
+  location: Type.Optional(LocationSchema),
+  memory: MemorySchema,
   name: Type.Optional(Type.String()),
   network: Type.Optional(NetworkConfigSchema),
   pool: Type.Optional(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) })),
@@ -117,7 +168,11 @@ export const SessionSchema = Type.Object({
       last_used_at: Type.Optional(Type.String()),
     }),
   ),
+  /** Whether this session writes back to its profile when it ends (0.87); only with a profile. */
+  profile_save_changes: Type.Optional(Type.Boolean()),
+  proxy: Type.Optional(ProxyChoiceSchema),
   proxy_id: Type.Optional(Type.String()),
+  region: RegionSchema,
   start_url: Type.Optional(Type.String()),
   tags: Type.Optional(TagsSchema),
   telemetry: Type.Optional(TelemetryConfigSchema),
@@ -136,6 +191,7 @@ export const SessionListQuerySchema = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('all')])),
   include_deleted: Type.Optional(Type.Boolean()),
   query: Type.Optional(Type.String({ maxLength: 255 })),
+  region: Type.Optional(RegionSchema),
 });
 export const SessionListSchema = Type.Array(SessionSchema);
 export const SessionGetQuerySchema = Type.Object({ include_deleted: Type.Optional(Type.Boolean()) });

@@ -17,6 +17,7 @@ import {
   validateViewport,
 } from '../sessions/session-options.js';
 import { checkNetwork } from '../sessions/session-network.js';
+import { checkRegion, DEFAULT_REGION } from '../sessions/session-region.js';
 import type { PoolConfig, PoolCreate, PoolUpdate } from '../../../shared/wire/pools.js';
 
 export const MAX_POOL_SIZE = 500;
@@ -53,10 +54,12 @@ function checkSelector(p: { id?: string; name?: string } | undefined): void {
   if (p && p.id && p.name) throw DomainError.invalidField('profile', 'give either id or name, not both');
 }
 
-export function configFromCreate(body: PoolCreate): PoolConfig {
+/** `nodeRegion`: the region of this node, where the pool's browsers run (the pool's `region`). */
+export function configFromCreate(body: PoolCreate, nodeRegion = DEFAULT_REGION): PoolConfig {
   checkSelector(body.profile);
   const c: PoolConfig = {
     size: body.size,
+    region: checkRegion(body.region, nodeRegion, 'browser pool'),
     fill_rate_per_minute: body.fill_rate_per_minute ?? DEFAULT_FILL_RATE,
     headless: body.headless ?? false,
     kiosk_mode: body.kiosk_mode ?? false,

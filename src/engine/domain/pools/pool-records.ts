@@ -3,11 +3,13 @@
  * or acquired, and how many slots a pool reserves against the concurrency limits — its size
  * minus its browsers that already exist as session rows (so nothing is counted twice).
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { BrowserPoolTable, Database } from '../../store/schema.js';
 import type { PoolConfig, BrowserPool } from '../../../shared/wire/pools.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
+import type { DialectName } from '../../store/database.js';
+import { DEFAULT_REGION } from '../sessions/session-region.js';
 
 export type PoolRow = BrowserPoolTable;
 
@@ -34,10 +36,18 @@ export async function getPool(db: Kysely<Database>, scope: PoolScope, idOrName: 
 export async function listPools(
   db: Kysely<Database>,
   scope: PoolScope,
-  q: { offset: number; limit: number; name?: string; query?: string },
+  q: { offset: number; limit: number; name?: string; query?: string; region?: string },
+  dialect: DialectName = 'sqlite',
 ): Promise<PoolRow[]> {
   let sel = db.selectFrom('browser_pools').selectAll().where('org_id', '=', scope.orgId).where('project_id', '=', scope.projectId);
   if (q.name !== undefined) sel = sel.where('name', '=', q.name);
+  // The region is kept in the pool's config (pools from before regions: the default).
+  if (q.region)
+    sel = sel.where(
+      dialect === 'postgres'
+        ? sql<boolean>`coalesce(config::jsonb ->> 'region', ${DEFAULT_REGION}) = ${q.region}`
+        : sql<boolean>`coalesce(json_extract(config, '$.region'), ${DEFAULT_REGION}) = ${q.region}`,
+    );
   const text = q.query?.trim();
   if (text) sel = sel.where((eb) => eb.or([containsInsensitive('name', text), eb('id', '=', text)]));
   return sel
@@ -98,6 +108,7 @@ export function poolDto(row: PoolRow, counts: { idle: number; acquired: number }
     browser_pool_config: configOf(row),
     created_at: row.created_at,
     extension_ids: extensionIds,
+    region: configOf(row).region ?? DEFAULT_REGION,
   };
   if (row.name) dto.name = row.name;
   if (row.profile_id) dto.profile_id = row.profile_id;

@@ -123,7 +123,7 @@ export class PoolService {
 
   async create(auth: AuthContext, body: PoolCreate): Promise<PoolRow> {
     const scope = { orgId: auth.orgId, projectId: auth.projectId };
-    const config = configFromCreate(body);
+    const config = configFromCreate(body, this.ctx.config.region);
     const profileId = await this.resolveProfileId(scope, config);
     await this.checkExtensions(scope, config);
     await this.checkProxy(auth, config);

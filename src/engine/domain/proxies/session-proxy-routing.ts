@@ -15,6 +15,7 @@
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Proxies, ProxyRow } from './proxies.js';
+import type { ProxyRef } from '../sessions/session-proxy-choice.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { startLocalForwarder, type LocalForwarder, type Route } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import type { EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
@@ -64,7 +65,9 @@ export class SessionProxyRouting {
     return { upstream: this.proxies.upstreamOf(row), bypass: JSON.parse(row.bypass_hosts) as string[], privateHosts };
   }
 
-  private async lookup(auth: AuthContext, proxyId: string): Promise<ProxyRow> {
+  private async lookup(auth: AuthContext, proxyId: ProxyRef): Promise<ProxyRow> {
+    // By name (typed `proxy: {name}`): exactly one active proxy of the project must have it.
+    if (typeof proxyId !== 'string') return this.proxies.select(auth.projectId, proxyId);
     try {
       return await this.proxies.get(auth.projectId, proxyId);
     } catch (err) {
@@ -81,7 +84,7 @@ export class SessionProxyRouting {
    * `privateHosts`: the session's effective `network.private_hosts` (already validated; the
    * session manager applies the defaults), reached directly instead of through the proxy.
    */
-  async resolve(auth: AuthContext, proxyId: string, opts: { privateHosts?: readonly string[] } = {}): Promise<ResolvedSessionProxy> {
+  async resolve(auth: AuthContext, proxyId: ProxyRef, opts: { privateHosts?: readonly string[] } = {}): Promise<ResolvedSessionProxy> {
     const row = await this.lookup(auth, proxyId);
     const privateHosts = opts.privateHosts ?? [];
     // A jailed browser reaches its forwarder through its jail only: no loopback port.
@@ -117,7 +120,7 @@ export class SessionProxyRouting {
    * Points a running session at another proxy without restarting its browser. Only sessions
    * launched with a proxy have a forwarder to switch; others need a new session (422).
    */
-  async switchProxy(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<ProxyRow | null> {
+  async switchProxy(auth: AuthContext, sessionId: string, proxyId: ProxyRef | null): Promise<ProxyRow | null> {
     const entry = this.bySession.get(sessionId);
     if (!entry)
       throw DomainError.unprocessable(

@@ -28,6 +28,9 @@ import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
 import type { ExtensionSelector, ExtensionService } from '../extensions/extension-service.js';
 import type { ExtensionRow } from '../extensions/extensions.js';
 import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './session-network.js';
+import { checkMemory, checkRegion, DEFAULT_REGION } from './session-region.js';
+import { mergeLocation, type LocationRequest } from './session-location.js';
+import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
 
 export interface CreateBody {
   chrome_policy?: Record<string, unknown>;
@@ -36,10 +39,14 @@ export interface CreateBody {
   headless?: boolean;
   invocation_id?: string;
   kiosk_mode?: boolean;
+  location?: LocationRequest;
+  memory?: '8GiB' | '16GiB';
   name?: string;
   network?: NetworkRequest;
   profile?: ProfileSelector;
+  proxy?: ProxySelector;
   proxy_id?: string;
+  region?: string;
   start_url?: string;
   stealth?: boolean;
   tags?: Record<string, string>;
@@ -69,16 +76,24 @@ export async function planCreate(
   auth: AuthContext,
   body: CreateBody,
   sessionId: string,
-  hooks: { profiles?: ProfileService; proxies?: ProxyHooks; extensions?: ExtensionService },
+  hooks: { profiles?: ProfileService; proxies?: ProxyHooks; extensions?: ExtensionService; region?: string },
 ): Promise<CreatePlan> {
+  const headless = body.headless ?? false;
+  const location = mergeLocation(undefined, body.location);
+  const choice = proxyChoice(body.proxy, body.proxy_id);
   const options: LaunchOptions = {
-    headless: body.headless ?? false,
+    headless,
     stealth: body.stealth ?? false,
     viewport: validateViewport(body.viewport ?? DEFAULT_VIEWPORT),
     kiosk_mode: body.kiosk_mode ?? false,
     gpu: checkGpu(body.gpu),
     ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
     ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
+    region: checkRegion(body.region, hooks.region ?? DEFAULT_REGION),
+    memory: checkMemory(body.memory, headless, !!body.gpu),
+    ...(location ? { location } : {}),
+    ...(choice.mode ? { proxy_mode: choice.mode } : {}),
+    ...(body.profile && (body.profile.id || body.profile.name) ? { profile_save_changes: body.profile.save_changes === true } : {}),
   };
   const network = checkNetwork(body.network);
   if (network) options.network = network;
@@ -98,11 +113,11 @@ export async function planCreate(
     if (!hooks.extensions) throw DomainError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
     plan.extensions = await hooks.extensions.resolve({ orgId: auth.orgId, projectId: auth.projectId }, body.extensions, { use: true });
   }
-  if (body.proxy_id) {
+  if (choice.selector) {
     if (!hooks.proxies) throw DomainError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     // Private hosts only change anything behind an upstream proxy: without one every
     // destination is reached directly already.
-    const p = await hooks.proxies.resolve(auth, body.proxy_id, { privateHosts: effectivePrivateHosts(network) });
+    const p = await hooks.proxies.resolve(auth, choice.selector, { privateHosts: effectivePrivateHosts(network) });
     plan.proxyId = p.id;
     plan.proxy = p;
     plan.extraArgs.push(...p.launchArgs);

@@ -7,6 +7,7 @@
 import type { AuthContext } from '../org/auth-context.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
+import type { ProxyRef } from './session-proxy-choice.js';
 export type { ProfileSelector, ProfileService, ProfileBinding } from '../profiles/profile-binding.js';
 
 /** A proxy resolved for one session launch (see domain/proxies/session-proxy-routing.ts). */
@@ -24,10 +25,11 @@ export interface SessionProxy {
 
 export interface ProxyHooks {
   /**
-   * Resolves a proxy id for this caller into Chromium launch flags; throws DomainError when unusable.
+   * Resolves a proxy (id, or `{name}` matching one active proxy) for this caller into Chromium
+   * launch flags; throws DomainError when unusable.
    * `privateHosts`: the session's effective `network.private_hosts`, reached without the proxy.
    */
-  resolve(auth: AuthContext, proxyId: string, opts?: { privateHosts?: readonly string[] }): Promise<SessionProxy>;
+  resolve(auth: AuthContext, proxy: ProxyRef, opts?: { privateHosts?: readonly string[] }): Promise<SessionProxy>;
   /** Points a running session at another proxy (null: none) without restarting its browser. */
-  switchProxy?(auth: AuthContext, sessionId: string, proxyId: string | null): Promise<{ id: string } | null>;
+  switchProxy?(auth: AuthContext, sessionId: string, proxy: ProxyRef | null): Promise<{ id: string } | null>;
 }

@@ -1,23 +1,33 @@
 /**
  * `GET /browsers` as a query: status (active|deleted|all, deprecated include_deleted),
- * free-text `query` over name, session id, profile id, proxy id and pool name, and `tags[k]=v`
- * filters ANDed, newest first with offset pagination (fetches limit + 1 rows).
+ * free-text `query` over name, session id, profile id and name (0.86.1), proxy id and pool name,
+ * `region` (0.89), and `tags[k]=v` filters ANDed, newest first with offset pagination (fetches
+ * limit + 1 rows).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { DialectName } from '../../store/database.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SessionRow } from './session-record.js';
+import { DEFAULT_REGION } from './session-region.js';
 
 export interface ListQuery {
   orgId: string;
   projectId: string;
   status: 'active' | 'deleted' | 'all';
   query?: string;
+  region?: string;
   tags: Record<string, string>;
   invocationId?: string;
   offset: number;
   limit: number;
+}
+
+/** The session's region, kept in its options (rows from before regions: the default). */
+function regionEquals(dialect: DialectName, region: string) {
+  return dialect === 'postgres'
+    ? sql<boolean>`coalesce(options::jsonb ->> 'region', ${DEFAULT_REGION}) = ${region}`
+    : sql<boolean>`coalesce(json_extract(options, '$.region'), ${DEFAULT_REGION}) = ${region}`;
 }
 
 function tagEquals(dialect: DialectName, key: string, value: string) {
@@ -39,11 +49,17 @@ export async function listSessions(db: Kysely<Database>, dialect: DialectName, q
         containsInsensitive('name', text),
         eb('id', '=', text),
         eb('profile_id', '=', text),
+        eb(
+          'profile_id',
+          'in',
+          eb.selectFrom('profiles').select('profiles.id').where('profiles.project_id', '=', q.projectId).where(containsInsensitive('profiles.name', text)),
+        ),
         eb('proxy_id', '=', text),
         containsInsensitive('pool_name', text),
       ]),
     );
   }
+  if (q.region) sel = sel.where(regionEquals(dialect, q.region));
   for (const [k, v] of Object.entries(q.tags)) sel = sel.where(tagEquals(dialect, k, v));
   return sel
     .orderBy('created_at', 'desc')

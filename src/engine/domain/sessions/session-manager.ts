@@ -17,6 +17,7 @@ import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forward
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
 import { sessionDto, type ProfileRef, type SessionDto, type SessionRow } from './session-record.js';
+import { applyLocation } from './session-location.js';
 import { planCreate, stealthUserAgent, type CreateBody } from './session-create.js';
 import type { ProfileService, ProxyHooks } from './session-hooks.js';
 import { authenticateUpgrade } from './session-access.js';
@@ -120,7 +121,7 @@ export class SessionManager implements SessionRegistry {
     const deadline = clientGone
       ? AbortSignal.any([clientGone, AbortSignal.timeout(this.ctx.config.createDeadlineMs)])
       : AbortSignal.timeout(this.ctx.config.createDeadlineMs);
-    const plan = await planCreate(auth, body, id, this.services);
+    const plan = await planCreate(auth, body, id, { ...this.services, region: this.ctx.config.region });
     let jail: SessionJailConfig | undefined;
     try {
       if (clientGone?.aborted) throw clientGoneError();
@@ -228,6 +229,7 @@ export class SessionManager implements SessionRegistry {
     }
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     if (deferStartUrl) await rt.prepareFirstTab();
+    await applyLocation(rt, plan.options.location).catch((err) => this.ctx.log.warn({ err }, 'location overrides not applied'));
     await this.startListeners.run(rt, deadline);
     await rt.openStartUrl();
     if (clientGone?.aborted) {

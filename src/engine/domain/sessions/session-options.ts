@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { NetworkConfig } from './session-network.js';
+import type { LocationOverride } from './session-location.js';
+import type { Memory } from './session-region.js';
 
 export interface Viewport {
   width: number;
@@ -24,6 +26,16 @@ export interface LaunchOptions {
   chrome_policy?: Record<string, unknown>;
   /** Create-only `network` (session-network.ts): kept with the options, echoed in the Session object. */
   network?: NetworkConfig;
+  /** The node region it runs in (session-region.ts); absent on sessions created before regions: `us-east`. */
+  region?: string;
+  /** The memory reported for it (session-region.ts); absent on older sessions: by headless. */
+  memory?: Memory;
+  /** `location` overrides (session-location.ts), applied over CDP; changed by PATCH. */
+  location?: LocationOverride;
+  /** Typed `proxy.mode` when no proxy was selected (`direct` or `default`; both direct here). */
+  proxy_mode?: 'direct' | 'default';
+  /** The profile's `save_changes`, reported as `profile_save_changes`. */
+  profile_save_changes?: boolean;
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1920, height: 1080, refresh_rate: 25 };

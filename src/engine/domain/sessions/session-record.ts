@@ -6,6 +6,9 @@
 import type { BrowserSessionTable } from '../../store/schema.js';
 import type { LaunchOptions, TelemetryConfig, Viewport } from './session-options.js';
 import type { NetworkConfig } from './session-network.js';
+import { effectiveLocation, type EffectiveLocation } from './session-location.js';
+import { DEFAULT_REGION, HEADFUL_MEMORY, HEADLESS_MEMORY, type Memory } from './session-region.js';
+import { LocationEmulation } from '../../runtime/cdp/location-emulation.js';
 
 export type SessionRow = BrowserSessionTable;
 
@@ -34,11 +37,16 @@ export interface SessionDto {
   deleted_at?: string;
   gpu: boolean;
   kiosk_mode: boolean;
+  location: EffectiveLocation;
+  memory: Memory;
   name?: string;
   network?: NetworkConfig;
   pool?: { id: string; name?: string };
   profile?: ProfileRef;
+  profile_save_changes?: boolean;
+  proxy: { mode?: 'direct' | 'default'; id?: string };
   proxy_id?: string;
+  region: string;
   start_url?: string;
   tags: Record<string, string>;
   telemetry: TelemetryConfig | null;
@@ -80,6 +88,12 @@ export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: stri
     base_url: urls.base_url,
     gpu: o.gpu,
     kiosk_mode: o.kiosk_mode,
+    // Newer Kernel SDKs type region and memory as required; rows from before them get the defaults.
+    location: effectiveLocation(o.location, !row.deleted_at && LocationEmulation.pending(row.id)),
+    memory: o.memory ?? (o.headless ? HEADLESS_MEMORY : HEADFUL_MEMORY),
+    // A selected proxy is reported by its id; otherwise the mode asked for (none asked: default).
+    proxy: row.proxy_id ? { id: row.proxy_id } : { mode: o.proxy_mode ?? 'default' },
+    region: o.region ?? DEFAULT_REGION,
     tags: JSON.parse(row.tags) as Record<string, string>,
     telemetry: row.telemetry ? (JSON.parse(row.telemetry) as TelemetryConfig) : null,
     usage: { uptime_ms: Math.round(row.uptime_ms ?? opts.uptimeMs) },
@@ -95,6 +109,7 @@ export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: stri
   if (row.pool_id) dto.pool = { id: row.pool_id, ...(row.pool_name ? { name: row.pool_name } : {}) };
   // A profile deleted after the session ended has no known timestamps left: only its id.
   if (row.profile_id) dto.profile = opts.profile?.id === row.profile_id ? opts.profile : { id: row.profile_id };
+  if (row.profile_id) dto.profile_save_changes = o.profile_save_changes ?? false;
   if (row.proxy_id) dto.proxy_id = row.proxy_id;
   if (o.start_url) dto.start_url = o.start_url;
   if (row.invocation_id) dto.invocation_id = row.invocation_id;

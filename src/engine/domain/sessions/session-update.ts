@@ -7,11 +7,12 @@
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionManager } from './session-manager.js';
-import type { SessionRow } from './session-record.js';
+import { parseOptions, type SessionRow } from './session-record.js';
 import type { SessionRuntime } from '../../runtime/session/session-runtime.js';
 import {
   normalizeTelemetry,
   validateName,
+  validateStartUrl,
   validateTags,
   validateViewport,
   type TelemetryConfig,
@@ -21,14 +22,19 @@ import {
 import type { ProfileSelector, ProxyHooks } from './session-hooks.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import { applyLocation, mergeLocation, type LocationRequest } from './session-location.js';
+import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
+import { SessionCdp } from '../../runtime/cdp/session-cdp.js';
 
 export interface UpdateBody {
   disable_default_proxy?: boolean;
+  location?: LocationRequest;
   name?: string | null;
   network?: unknown;
   profile?: ProfileSelector;
+  proxy?: ProxySelector;
   proxy_id?: string | null;
+  start_url?: string;
   tags?: Record<string, string> | null;
   telemetry?: TelemetryRequest | null;
   viewport?: Viewport & { force?: boolean };
@@ -44,9 +50,14 @@ export async function updateSession(
 ): Promise<SessionRow> {
   // Kernel: network is fixed at create (the forwarder's routes are built from it then).
   if (body.network !== undefined) throw DomainError.invalidField('network', 'cannot be changed after the session is created; create a new session with it');
+  // Everything is checked before anything changes (an unknown time zone changes nothing).
+  const choice = body.proxy !== undefined ? proxyChoice(body.proxy, body.proxy_id, body.disable_default_proxy) : undefined;
+  const startUrl = body.start_url ? validateStartUrl(body.start_url) : undefined;
   const row = await m.getRow(auth, idOrName);
   const rt = m.get(row.id);
   if (!rt) throw new DomainError(404, 'session_ended', `browser session '${idOrName}' has ended`);
+  const options = parseOptions(row);
+  const location = body.location !== undefined ? mergeLocation(options.location, body.location) : options.location;
   const changes: Partial<SessionRow> = {};
   if (body.name !== undefined) {
     const name = body.name ? validateName(body.name) : null;
@@ -71,13 +82,25 @@ export async function updateSession(
       'profile_change_unsupported',
     );
   }
-  const wantsProxy = body.proxy_id !== undefined && (body.proxy_id || null) !== row.proxy_id;
+  // Typed `proxy` (0.88): a mode means no selected proxy; an id or name selects one.
+  const target = choice ? (choice.selector ?? null) : body.proxy_id !== undefined ? body.proxy_id || null : undefined;
+  const wantsProxy = target !== undefined && (typeof target !== 'string' || target !== row.proxy_id) && !(target === null && !row.proxy_id);
   if (wantsProxy) {
     // The proxy feature switches the session's local forwarder live (no browser restart).
     if (!proxies?.switchProxy)
       throw DomainError.unprocessable('changing the proxy of a running session is not supported on this engine', 'proxy_change_unsupported');
-    changes.proxy_id = (await proxies.switchProxy(auth, row.id, body.proxy_id || null))?.id ?? null;
+    changes.proxy_id = (await proxies.switchProxy(auth, row.id, target))?.id ?? null;
   }
+  const nextOptions = { ...options };
+  if (choice?.mode) nextOptions.proxy_mode = choice.mode;
+  else if (choice) delete nextOptions.proxy_mode;
+  if (body.location !== undefined) {
+    if (location) nextOptions.location = location;
+    else delete nextOptions.location;
+  }
+  // The Session object's start_url is the one most recently asked for (0.106), loaded or not.
+  if (startUrl) nextOptions.start_url = startUrl;
+  if (JSON.stringify(nextOptions) !== row.options) changes.options = JSON.stringify(nextOptions);
   // disable_default_proxy: this engine has no default proxy, so there is nothing to disable.
   let telemetry: TelemetryConfig | undefined;
   if (body.telemetry !== undefined) {
@@ -92,11 +115,25 @@ export async function updateSession(
     await resizeBrowser(rt, viewport);
   }
   if (Object.keys(changes).length) await db.updateTable('browser_sessions').set(changes).where('id', '=', row.id).execute();
-  if (Object.keys(changes).length || viewport) resourceChanges(db).upsert(row.org_id, 'session', row.id, row.project_id);
+  if (Object.keys(changes).length || viewport) m.changes.upsert(row.org_id, 'session', row.id, row.project_id);
   if (telemetry) rt.telemetry = telemetry;
   if (viewport) rt.viewport = viewport;
   if (telemetry || viewport) await rt.notifyUpdate();
+  // Applied without restarting Chromium; a proxy change keeps the overrides (they are the browser's).
+  if (body.location !== undefined) await applyLocation(rt, location);
+  if (startUrl) await navigateBestEffort(rt, startUrl);
   return { ...row, ...changes };
+}
+
+/** PATCH `start_url`: the active tab goes there; a failed navigation does not fail the update (Kernel). */
+async function navigateBestEffort(rt: SessionRuntime, url: string): Promise<void> {
+  try {
+    const cdp = SessionCdp.of(rt);
+    const page = await cdp.activePage();
+    await cdp.send('Page.navigate', { url }, page.sessionId);
+  } catch {
+    // best effort
+  }
 }
 
 /** Applies the viewport to the browser; a headful session's windows cannot outgrow its X screen. */

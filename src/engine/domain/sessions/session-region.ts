@@ -1,0 +1,29 @@
+/**
+ * `region` (Kernel 0.89) and `memory` (0.91) of a session. A region is the name the operator
+ * gives an engine node (`--region`, default `us-east`): a session or pool runs on a node of the
+ * region it asks for, fixed for its life; a region no node serves is 422 `region_unavailable`.
+ *
+ * `memory` is what a headful session asks for (`8GiB` default, `16GiB`) and is reported on
+ * every session (headless: `1GiB`). The jail does not enforce it: memory.max needs a delegated
+ * cgroup v2 subtree, which this engine does not manage (README "Newer Kernel fields").
+ */
+import { DomainError } from '../../../shared/errors/domain-error.js';
+
+export const DEFAULT_REGION = 'us-east';
+export type Memory = '1GiB' | '2GiB' | '6GiB' | '8GiB' | '16GiB';
+export const HEADFUL_MEMORY: Memory = '8GiB';
+export const HEADLESS_MEMORY: Memory = '1GiB';
+
+/** The region a create asked for, when this node serves it. */
+export function checkRegion(asked: string | undefined, nodeRegion: string, what = 'browser session'): string {
+  if (asked === undefined || asked === nodeRegion) return nodeRegion;
+  throw DomainError.unprocessable(`no engine node serves region '${asked}' for this ${what} (this node's region is '${nodeRegion}')`, 'region_unavailable');
+}
+
+/** `memory` is for headful, non-GPU sessions (Kernel); the default follows the kind of session. */
+export function checkMemory(asked: '8GiB' | '16GiB' | undefined, headless: boolean, gpu: boolean): Memory {
+  if (asked === undefined) return headless ? HEADLESS_MEMORY : HEADFUL_MEMORY;
+  if (headless) throw DomainError.invalidField('memory', 'can only be chosen for headful sessions (headless: false)');
+  if (gpu) throw DomainError.invalidField('memory', 'cannot be chosen for GPU sessions');
+  return asked;
+}

@@ -1,0 +1,161 @@
+/**
+ * A session's time zone and locale overrides, applied in its running browser over CDP without
+ * a restart: `Emulation.setTimezoneOverride` / `setLocaleOverride` on every target — pages,
+ * frames in other processes, dedicated/shared/service workers — existing ones and each new one
+ * before it runs a line (auto-attach with `waitForDebuggerOnStart`, then resumed).
+ *
+ * One engine-side connection per session that has overrides, opened by the first `apply`, kept
+ * across PATCHes, reopened after a browser restart and closed when the session ends. The
+ * overrides are in-memory here; the session's stored options are their record.
+ */
+import type { SessionHandle } from '../session/session-handle.js';
+import { CdpConnection } from '../chromium/cdp-connection.js';
+
+export interface LocationValues {
+  timezone?: string;
+  locale?: string;
+}
+
+interface TargetInfo {
+  targetId: string;
+  type: string;
+}
+
+const byId = new Map<string, LocationEmulation>();
+/** Target kinds that can have children (workers, out-of-process frames) of their own. */
+const PARENTS = new Set(['page', 'iframe']);
+
+export class LocationEmulation {
+  private desired: LocationValues = {};
+  private conn?: Promise<CdpConnection>;
+  private readonly attached = new Set<string>();
+  private readonly agents = new WeakMap<CdpConnection, Promise<string>>();
+  /** Applies not yet confirmed on every target: the Session object's `location.pending`. */
+  private inFlight = 0;
+  private closed = false;
+
+  private constructor(private readonly handle: SessionHandle) {
+    handle.onBrowserRestart(() => {
+      this.drop();
+      if (this.desired.timezone || this.desired.locale) void this.applyAll().catch(() => {});
+    });
+    handle.onEnd(() => this.close());
+  }
+
+  static of(handle: SessionHandle): LocationEmulation {
+    let e = byId.get(handle.id);
+    if (!e || e.closed) byId.set(handle.id, (e = new LocationEmulation(handle)));
+    return e;
+  }
+
+  /** Whether overrides were ever applied in this session (then clearing them needs the connection). */
+  static active(sessionId: string): boolean {
+    return byId.has(sessionId);
+  }
+
+  /** Whether the last requested overrides are still being applied (false for unknown sessions). */
+  static pending(sessionId: string): boolean {
+    return (byId.get(sessionId)?.inFlight ?? 0) > 0;
+  }
+
+  /** Sets the overrides (undefined fields: the browser's own default) on every target. */
+  async apply(values: LocationValues): Promise<void> {
+    this.desired = { ...values };
+    await this.applyAll();
+  }
+
+  private async applyAll(): Promise<void> {
+    this.inFlight++;
+    try {
+      const c = await this.connection();
+      await Promise.all([...this.attached].map((sid) => this.emulate(c, sid)));
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private connection(): Promise<CdpConnection> {
+    if (this.closed) return Promise.reject(new Error('session ended'));
+    if (!this.conn) {
+      const p = this.open();
+      this.conn = p;
+      p.then(
+        (c) => void c.closed.then(() => this.conn === p && this.drop()),
+        () => this.conn === p && (this.conn = undefined),
+      );
+    }
+    return this.conn;
+  }
+
+  private async open(): Promise<CdpConnection> {
+    await this.handle.ready();
+    const c = await CdpConnection.connect(this.handle.browserCdpUrl());
+    if (this.closed) {
+      c.close();
+      throw new Error('session ended');
+    }
+    c.on('Target.attachedToTarget', (p) => void this.onAttached(c, p.sessionId as string, p.targetInfo as TargetInfo, !!p.waitingForDebugger));
+    c.on('Target.detachedFromTarget', (p) => this.attached.delete(p.sessionId as string));
+    // Browser-wide: every page and worker target now and later; children of each come below.
+    await c.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
+    return c;
+  }
+
+  private async onAttached(c: CdpConnection, sessionId: string, target: TargetInfo, waiting: boolean): Promise<void> {
+    this.attached.add(sessionId);
+    try {
+      await Promise.all([
+        this.emulate(c, sessionId),
+        PARENTS.has(target.type)
+          ? c.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, { sessionId }).catch(() => {})
+          : undefined,
+      ]);
+    } finally {
+      // A new target waits for us before it runs: always let it go.
+      if (waiting) await c.send('Runtime.runIfWaitingForDebugger', {}, { sessionId }).catch(() => {});
+    }
+  }
+
+  /**
+   * Sets (or clears, with empty values) both overrides on one target; targets without a domain
+   * skip it. The locale is ICU's (Intl) and the language the page reports and sends
+   * (`navigator.language`, Accept-Language), which needs the user agent restated as it is.
+   */
+  private async emulate(c: CdpConnection, sessionId: string): Promise<void> {
+    const { timezone, locale } = this.desired;
+    const ua = locale ? await this.userAgent(c) : '';
+    const uaParams = locale ? { userAgent: ua, acceptLanguage: locale } : { userAgent: '' };
+    await Promise.all([
+      c.send('Emulation.setTimezoneOverride', { timezoneId: timezone ?? '' }, { sessionId }).catch(() => {}),
+      c.send('Emulation.setLocaleOverride', locale ? { locale } : {}, { sessionId }).catch(() => {}),
+      // Workers have no Emulation domain for it, but Network's twin.
+      c
+        .send('Emulation.setUserAgentOverride', uaParams, { sessionId })
+        .catch(() => c.send('Network.setUserAgentOverride', uaParams, { sessionId }).catch(() => {})),
+    ]);
+  }
+
+  /** The browser's own user agent (its `--user-agent` for stealth sessions), once per connection. */
+  private userAgent(c: CdpConnection): Promise<string> {
+    let ua = this.agents.get(c);
+    if (!ua) {
+      ua = c.send<{ userAgent: string }>('Browser.getVersion').then((v) => v.userAgent);
+      this.agents.set(c, ua);
+    }
+    return ua;
+  }
+
+  private drop(): void {
+    const old = this.conn;
+    this.conn = undefined;
+    this.attached.clear();
+    void old?.then((c) => c.close()).catch(() => {});
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.drop();
+    if (byId.get(this.handle.id) === this) byId.delete(this.handle.id);
+  }
+}
