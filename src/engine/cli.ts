@@ -22,7 +22,8 @@ const { values, positionals } = parseArgs({
     'max-concurrent-sessions': { type: 'string' },
     'insecure-no-jail': { type: 'boolean' },
     'egress-deny': { type: 'string' },
-    region: { type: 'string' },
+    'jail-uid-base': { type: 'string' },
+    'jail-uid-count': { type: 'string' },
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -30,7 +31,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--region us-east] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -61,7 +62,10 @@ const engine = createEngine({
   maxConcurrentSessions: values['max-concurrent-sessions'] ? Number(values['max-concurrent-sessions']) : undefined,
   uiDir: path.join(root, 'out/renderer'),
   insecureNoJail: values['insecure-no-jail'] || undefined,
-  region: values.region,
+  jailUids: {
+    base: values['jail-uid-base'] !== undefined ? Number(values['jail-uid-base']) : undefined,
+    count: values['jail-uid-count'] !== undefined ? Number(values['jail-uid-count']) : undefined,
+  },
   egressDeny:
     values['egress-deny'] !== undefined
       ? values['egress-deny']

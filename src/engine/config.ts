@@ -83,10 +83,11 @@ export interface EngineOptions {
    */
   egressDeny?: string[];
   /**
-   * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
-   * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
+   * The host uids jails run as when the engine is root (`--jail-uid-base`, `--jail-uid-count`, env
+   * BROWSERDECK_JAIL_UID_BASE / BROWSERDECK_JAIL_UID_COUNT; default 200000 and 65536): each session
+   * and each app process gets one of its own (runtime/sandbox/jail-user.ts). See README "Security model".
    */
-  region?: string;
+  jailUids?: { base?: number; count?: number };
 }
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
@@ -142,8 +143,16 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     chromeStoreTimeoutMs: opts.chromeStoreTimeoutMs,
     insecureNoJail: opts.insecureNoJail ?? env.BROWSERDECK_INSECURE_NO_JAIL === '1',
     egressDeny: opts.egressDeny ?? listFrom(env.BROWSERDECK_EGRESS_DENY) ?? DEFAULT_EGRESS_DENY,
-    region: opts.region ?? env.BROWSERDECK_REGION ?? 'us-east',
+    jailUids: {
+      base: opts.jailUids?.base ?? numberFrom(env.BROWSERDECK_JAIL_UID_BASE),
+      count: opts.jailUids?.count ?? numberFrom(env.BROWSERDECK_JAIL_UID_COUNT),
+    },
   };
+}
+
+/** A number setting; a malformed one becomes NaN, which the setting's own check refuses at start. */
+function numberFrom(v: string | undefined): number | undefined {
+  return v === undefined || v === '' ? undefined : Number(v);
 }
 
 function listFrom(v: string | undefined): string[] | undefined {

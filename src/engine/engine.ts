@@ -25,6 +25,7 @@ import type { EngineServices } from './services.js';
 import { serveUi } from './http/serve-ui.js';
 import { recoveredLine } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
+import { configureJailUids } from './runtime/sandbox/jail-user.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 
@@ -78,6 +79,8 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
     },
     async start() {
       restoreAssets = configureEngineAssets({ assetsRoot: config.assetsRoot, childNode: config.childNode });
+      // Jails of a root engine run as uids of this range; a malformed one fails the start.
+      configureJailUids(config.jailUids);
       // A build that forgot to ship its child scripts fails here, not at the first process.
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);

@@ -8,11 +8,13 @@
  * Only meaningful when the tests run as root (a non-root engine's jails are its own user).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type Kernel from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { createEngine } from '../../../src/engine/engine.js';
 import { descendants, pidsWith } from '../../helpers/proc.js';
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
 import { deploy, logLines } from '../apps/app-helpers.js';
@@ -20,6 +22,7 @@ import { deploy, logLines } from '../apps/app-helpers.js';
 const asRoot = process.getuid?.() === 0 && Boolean(await usableBwrap());
 const SECRET_FILE = `/etc/browserdeck-test-secret-${process.pid}`;
 const SECRET = `root-only secret ${process.pid}`;
+const RANGE = { base: 300_000 + (process.pid % 1000) * 100, count: 100 };
 
 let te: TestEngine;
 let tenant: Kernel;
@@ -30,7 +33,8 @@ beforeAll(async () => {
   fs.writeFileSync(SECRET_FILE, SECRET, { mode: 0o600 });
   // Like a root shell's engine: supplementary groups (root, adm) a jail must not inherit.
   process.setgroups?.([0, 4]);
-  te = await startTestEngine();
+  // The operator's range (--jail-uid-base/--jail-uid-count), kept apart from other engines on this host.
+  te = await startTestEngine({ jailUids: { base: RANGE.base, count: RANGE.count } });
   const project = await te.client.projects.create({ name: 'jail-uid' });
   const key = await te.client.apiKeys.create({ name: 'jail-uid-key', project_id: project.id });
   tenant = te.clientWith({ apiKey: key.key! });
@@ -56,6 +60,17 @@ function uidsOf(pid: number): number[] | undefined {
 }
 
 describe.runIf(asRoot)('jails of a root engine run as unprivileged host users', () => {
+  it('refuses to start with a range that is not unprivileged uids', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-uids-'));
+    const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, jailUids: { base: 0, count: 10 } });
+    try {
+      await expect(engine.start()).rejects.toThrow(/jail uid range 0\+10 is not a range of unprivileged uids/);
+    } finally {
+      await engine.stop().catch(() => {});
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('a page cannot read a root-only file through file://', async () => {
     const s = await tenant.browsers.retrieve(sessions[0]);
     const browser = await chromium.connectOverCDP(s.cdp_ws_url);
@@ -149,6 +164,7 @@ new Kernel().app('uid-probe').action('read', async (_ctx) => { try { return fs.r
     }
     const [a, b] = uidSets.map((s) => [...s][0]);
     expect(a).not.toBe(b);
+    for (const u of [a, b]) expect(u >= RANGE.base && u < RANGE.base + RANGE.count, `${u} in the operator's range`).toBe(true);
     // Recorded as the owner of the session root.
     expect(fs.statSync(path.join(te.dataDir, 'sessions', sessions[0], 'root')).uid).toBe(a);
   });
