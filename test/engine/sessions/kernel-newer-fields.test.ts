@@ -121,6 +121,15 @@ describe('typed proxy', () => {
     expect(direct.proxy_id).toBeUndefined();
   });
 
+  it('a custom proxy with ca_bundle is refused by name (its browsers could not trust the CA)', async () => {
+    const r = await post('/proxies', {
+      type: 'custom',
+      config: { host: '127.0.0.1', port: proxy.port, ca_bundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('ca_bundle_unsupported');
+  });
+
   it('selects a proxy by name and reports it by id; PATCH switches with proxy and back with mode', async () => {
     const p = await post('/proxies', { type: 'custom', name: 'named-upstream', config: { host: '127.0.0.1', port: proxy.port } });
     expect(p.status, JSON.stringify(p.body)).toBe(200);
@@ -217,6 +226,22 @@ describe('other session fields', () => {
       await browser.close();
     }
     expect((await patch(`/browsers/${s.session_id}`, { start_url: 'javascript:alert(1)' })).status).toBe(400);
+  });
+
+  it('/process/* answers at {base_url} with ?jwt= and no bearer (0.95 SDKs send it there), for that session only', async () => {
+    const s = await createSession({});
+    const other = await createSession({});
+    const call = (base: string, jwt: string) =>
+      fetch(`${base}/process/exec?jwt=${encodeURIComponent(jwt)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ command: 'echo', args: ['hi'] }),
+      });
+    const ok = await call(s.base_url, s.jwt);
+    expect(ok.status).toBe(200);
+    expect(Buffer.from(((await ok.json()) as Json).stdout_b64, 'base64').toString()).toBe('hi\n');
+    expect((await call(other.base_url, s.jwt)).status).toBe(403);
+    expect((await call(s.base_url, 'not-a-jwt')).status).toBe(401);
   });
 
   it('profile_save_changes is reported with a profile, and list query matches the profile name', async () => {

@@ -46,6 +46,13 @@ export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> |
     const username = str(config, 'username');
     const password = config.password === undefined || config.password === null ? undefined : config.password;
     if (password !== undefined && typeof password !== 'string') throw DomainError.invalidField('config.password', 'must be a string');
+    // Kernel 0.85's CA of a TLS-intercepting proxy: refused by name until the jailed browser can
+    // be made to trust it (accepting it silently would leave every HTTPS page a certificate error).
+    if (config.ca_bundle !== undefined)
+      throw DomainError.unprocessable(
+        'config.ca_bundle is not supported by this engine yet: its browsers cannot be made to trust a custom CA',
+        'ca_bundle_unsupported',
+      );
     for (const k of Object.keys(config))
       if (!['host', 'port', 'username', 'password'].includes(k)) throw DomainError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
     const pub: Record<string, unknown> = { host, port };
