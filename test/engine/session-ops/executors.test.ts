@@ -230,6 +230,20 @@ describe('playwright executors', { timeout: 300_000 }, () => {
     expect((await execute({ executor: 'traced', code: 'return 1' })).trace_path).toBeUndefined();
   });
 
+  it('records a trace without bwrap too (Node permission model)', async () => {
+    process.env.BROWSERDECK_NO_BWRAP = '1';
+    try {
+      // A new executor: its process starts in the unjailed mode.
+      const r = await execute({ executor: 'unjailed-trace', trace: true, code: 'await page.evaluate(() => 1); return 1;' });
+      expect(r).toMatchObject({ success: true, stderr: '' });
+      const file = await te.api(`/browsers/${id}/fs/read_file?path=${encodeURIComponent(r.trace_path!)}`);
+      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    } finally {
+      delete process.env.BROWSERDECK_NO_BWRAP;
+      await del('unjailed-trace');
+    }
+  });
+
   it('rejects bad executor names and unknown sessions', async () => {
     for (const executor of ['', 'has space', '../x', 'x'.repeat(65)]) {
       const res = await te.api(`/browsers/${id}/playwright/execute`, { method: 'POST', json: { executor, code: 'return 1' } });

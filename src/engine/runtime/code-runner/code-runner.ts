@@ -6,6 +6,7 @@
  * session's files and the answer names it.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
@@ -35,7 +36,11 @@ export async function executePlaywright(handle: SessionHandle, req: ExecuteReque
   if ('error' in compiled) return { success: false, error: compiled.error, stdout: '', stderr: '' };
   // The session path of the trace; the jailed executor sees the session root as `/`.
   const trace = req.trace ? path.posix.join(TRACES_DIR, `${randomUUID()}.zip`) : undefined;
-  const tracePath = trace && ((await usableBwrap()) ? trace : path.join(handle.dirs.root, trace));
+  const jailed = Boolean(await usableBwrap());
+  // Without the jail, Node's permission model lets the executor write `<root>/tmp/traces` but not
+  // make `<root>/tmp`; mkdir never follows a final symlink the session may have put there.
+  if (trace && !jailed) await fs.mkdir(path.join(handle.dirs.root, 'tmp')).catch(() => {});
+  const tracePath = trace && (jailed ? trace : path.join(handle.dirs.root, trace));
   const r = await executor.run({ js: compiled.js, timeoutSec: req.timeoutSec, tracePath });
   return trace ? { ...r, trace_path: trace } : r;
 }
