@@ -237,7 +237,11 @@ describe('playwright executors', { timeout: 300_000 }, () => {
       const r = await execute({ executor: 'unjailed-trace', trace: true, code: 'await page.evaluate(() => 1); return 1;' });
       expect(r).toMatchObject({ success: true, stderr: '' });
       const file = await te.api(`/browsers/${id}/fs/read_file?path=${encodeURIComponent(r.trace_path!)}`);
-      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+      expect(
+        Buffer.from(await file.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
     } finally {
       delete process.env.BROWSERDECK_NO_BWRAP;
       await del('unjailed-trace');
