@@ -51,7 +51,6 @@ import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import { egressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
 import { jailStatus } from './runtime/sandbox/jail-status.js';
-import { resourceChanges } from './events/resource-changes.js';
 import { noteUpgradeIdentity } from './http/upgrade-identity.js';
 
 /** A positive number from the environment, else the default. */
@@ -76,15 +75,15 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   // Desktop: the OS keychain; server: an env variable, else a key file.
   const secrets = new SecretCipher(config.identity.secretKeyProvider ?? defaultSecretKeyProvider(env, dataDir));
   await secrets.ready();
-  const limits = new Limits(db, ctx.projects, config.maxConcurrentSessions);
-  const changes = resourceChanges(db);
+  const changes = ctx.changes;
+  const limits = new Limits(db, ctx.projects, config.maxConcurrentSessions, changes);
   const recovery = new RecoveryReport();
   const serviceLogs = new ServiceLogs();
 
   // ── what a session is made of ──
-  const profiles = profileService(new Profiles(db, clock, new ProfileStore(path.join(dataDir, 'profiles'))));
-  const extensions = extensionService(new Extensions(db, clock, path.join(dataDir, 'extensions')));
-  const proxies = new Proxies(db, clock, secrets, loadProviderConfig({ configured: config.identity.proxyProviders, env, dataDir }));
+  const profiles = profileService(new Profiles(db, clock, new ProfileStore(path.join(dataDir, 'profiles')), changes));
+  const extensions = extensionService(new Extensions(db, clock, path.join(dataDir, 'extensions'), changes));
+  const proxies = new Proxies(db, clock, secrets, loadProviderConfig({ configured: config.identity.proxyProviders, env, dataDir }), changes);
   const proxyRouting = new SessionProxyRouting(proxies, {
     connectTimeoutMs: config.identity.proxyTimeoutMs ?? 10_000,
     log: (msg) => log.warn(msg),
@@ -127,8 +126,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   const pools = new PoolService(ctx, { sessions, profiles, proxies: proxyRouting, extensions });
 
   // ── identity ──
-  const credentials = new Credentials(db, clock, secrets);
-  const providerRecords = new CredentialProviders(db, clock, secrets);
+  const credentials = new Credentials(db, clock, secrets, changes);
+  const providerRecords = new CredentialProviders(db, clock, secrets, changes);
   const credentialProviders = new ProviderService(
     providerRecords,
     new ProviderAccess({
@@ -139,7 +138,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     }),
   );
   const minInterval = config.identity.minHealthCheckIntervalSeconds ?? DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS;
-  const connections = new AuthConnections(db, clock, { minInterval });
+  const connections = new AuthConnections(db, clock, { minInterval }, changes);
   const timeline = new AuthTimeline(db, clock);
   const authLog = (msg: string, err?: unknown) => log.warn({ err }, msg);
   const flows = new AuthService({
@@ -180,7 +179,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     const registry = new NodeRegistry(db, sessions.nodeId, clock, (err) => log.warn({ err }, 'node heartbeat failed'));
     nodes = {
       registry,
-      router: new NodeRouter(db, registry, sessions, () => pools, clock),
+      router: new NodeRouter(db, registry, sessions, () => pools, clock, changes),
       nodeUrl: configured,
       listenUrl: () => configured ?? ctx.listenUrl(),
     };

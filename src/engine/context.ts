@@ -13,6 +13,7 @@ import type { UpgradeRouter } from './http/upgrade-router.js';
 import type { Projects } from './domain/org/projects.js';
 import type { ApiKeyAuthority } from './domain/org/api-keys.js';
 import type { Clock } from '../shared/clock.js';
+import type { ResourceChanges } from './events/resource-changes.js';
 
 export interface EngineContext {
   config: EngineConfig;
@@ -23,6 +24,8 @@ export interface EngineContext {
   orgId: string;
   projects: Projects;
   apiKeys: ApiKeyAuthority;
+  /** This engine's resource changes: domain services announce their writes, the change feed listens. */
+  changes: ResourceChanges;
   authenticators: Authenticator[];
   upgrades: UpgradeRouter;
   /** The engine's external address, e.g. http://127.0.0.1:8420 (known once listening). */

@@ -14,6 +14,7 @@ import { createHttpServer } from './http/server.js';
 import { installAuth } from './http/auth.js';
 import { UpgradeRouter } from './http/upgrade-router.js';
 import { Projects } from './domain/org/projects.js';
+import { ResourceChanges } from './events/resource-changes.js';
 import { ApiKeyAuthority } from './domain/org/api-keys.js';
 import { bootstrapOrg } from './domain/org/bootstrap.js';
 import { issueLaunchKey } from './domain/org/launch-key.js';
@@ -90,7 +91,8 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
       app = await createHttpServer({ logLevel: config.logLevel });
       const db = store.db;
-      const projects = new Projects(db, config.clock);
+      const changes = new ResourceChanges();
+      const projects = new Projects(db, config.clock, changes);
       const apiKeys = new ApiKeyAuthority(db, config.clock);
       const boot = await bootstrapOrg({ db, clock: config.clock, dataDir: config.dataDir, apiKeys, adminKey: config.adminApiKey, log: config.print });
       adminApiKey = boot.adminKey;
@@ -112,6 +114,7 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
         orgId: boot.orgId,
         projects,
         apiKeys,
+        changes,
         authenticators,
         upgrades,
         publicUrl: () => config.publicUrl ?? url,

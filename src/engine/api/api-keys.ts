@@ -23,7 +23,7 @@ import { apiKeyFirst } from '../domain/org/access.js';
 export const apiKeysFeature: Feature = {
   name: 'api-keys',
   register(app, ctx) {
-    const keys = new ApiKeyAdmin(ctx.db, ctx.clock, ctx.apiKeys, ctx.projects);
+    const keys = new ApiKeyAdmin(ctx.db, ctx.clock, ctx.apiKeys, ctx.projects, ctx.changes);
     // A project with live keys is not empty: deleting it would leave keys scoped to nothing.
     ctx.projects.addUsageCounter(async (projectId) => ({ what: 'API keys', count: await keys.liveKeysOf(projectId) }));
     const tags = ['api-keys'];

@@ -1,8 +1,8 @@
 /**
- * In-process fan-out of resource changes (the change feed's source). Domain services call
- * `resourceChanges(db).emit(...)` after a create, update or delete commits; the feed route
- * listens. Keyed by the engine's database handle, which every domain service already holds,
- * so engines sharing one process (tests) never hear each other and no constructor changes.
+ * In-process fan-out of resource changes (the change feed's source). One per engine
+ * (`ctx.changes`, made in engine.ts and handed to each domain service that writes), so
+ * engines sharing one process (tests) never hear each other. Domain services call
+ * `changes.upsert|delete(...)` after a create, update or delete commits; the feed route listens.
  * Each change carries the organization it belongs to (never sent on the wire): one engine
  * serves several organizations, and a feed follower only hears its own.
  * Listeners must be quick and must not throw; a throwing listener is isolated from the others.
@@ -65,13 +65,4 @@ function callEach(listeners: Set<Listener>, c: OrgChange): void {
       /* a listener's failure is its own */
     }
   }
-}
-
-const byDb = new WeakMap<object, ResourceChanges>();
-
-/** The change bus of the engine that owns `db`. */
-export function resourceChanges(db: object): ResourceChanges {
-  let bus = byDb.get(db);
-  if (!bus) byDb.set(db, (bus = new ResourceChanges()));
-  return bus;
 }

@@ -16,6 +16,7 @@ import { ProviderService, isProviderRef } from '../../../src/engine/domain/crede
 import { ProviderError, type ProviderAdapter, type ProviderItem } from '../../../src/engine/domain/credential-providers/provider-adapter.js';
 import { SecretCipher } from '../../../src/engine/domain/secrets/secret-cipher.js';
 import { envSecretKeyProvider } from '../../../src/engine/domain/secrets/secret-key-provider.js';
+import { ResourceChanges } from '../../../src/engine/events/resource-changes.js';
 
 let store: Store;
 let dir: string;
@@ -54,7 +55,7 @@ beforeAll(async () => {
   store = await openStore({ dataDir: dir });
   const cipher = new SecretCipher(envSecretKeyProvider(crypto.randomBytes(32).toString('base64')));
   await cipher.ready();
-  records = new CredentialProviders(store.db, { now: () => new Date() }, cipher);
+  records = new CredentialProviders(store.db, { now: () => new Date() }, cipher, new ResourceChanges());
   const access = new ProviderAccess({
     clock: { now: () => new Date() },
     timeoutMs: 2000,

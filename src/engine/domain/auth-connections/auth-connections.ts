@@ -12,7 +12,7 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { normalizeDomain } from '../credentials/credentials.js';
 import type { FlowView } from './flow-state.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 export type ConnectionRow = AuthConnectionTable;
 
@@ -75,6 +75,8 @@ export class AuthConnections {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly limits: { minInterval: number },
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   private interval(v: number | undefined): number {
@@ -132,7 +134,7 @@ export class AuthConnections {
       updated_at: now,
     };
     await this.db.insertInto('auth_connections').values(row).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'auth_connection', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'auth_connection', row.id, row.project_id);
     return row;
   }
 
@@ -186,7 +188,7 @@ export class AuthConnections {
     c.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('auth_connections').set(c).where('id', '=', id).execute();
     const row = base ? { ...base, ...c } : ((await this.byId(id)) as ConnectionRow);
-    if (row) resourceChanges(this.db).upsert(row.org_id, 'auth_connection', id, row.project_id);
+    if (row) this.changes.upsert(row.org_id, 'auth_connection', id, row.project_id);
     return row;
   }
 
@@ -198,13 +200,13 @@ export class AuthConnections {
       .execute();
     // A login flow's progress shows on the connection: consoles refetch it.
     const row = await this.byId(id);
-    if (row) resourceChanges(this.db).upsert(row.org_id, 'auth_connection', id, row.project_id);
+    if (row) this.changes.upsert(row.org_id, 'auth_connection', id, row.project_id);
   }
 
   async delete(row: ConnectionRow): Promise<void> {
     await this.db.deleteFrom('auth_timeline').where('connection_id', '=', row.id).execute();
     await this.db.deleteFrom('auth_connections').where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete(row.org_id, 'auth_connection', row.id, row.project_id);
+    this.changes.delete(row.org_id, 'auth_connection', row.id, row.project_id);
   }
 
   /** Connections whose health check is due (engine-wide; the scheduler filters running flows). */

@@ -13,7 +13,7 @@ import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 import type { Static } from '@sinclair/typebox';
 import type { CredentialProviderCreateSchema, CredentialProviderPatchSchema } from '../../../shared/wire/credential-providers.js';
 
@@ -55,6 +55,8 @@ export class CredentialProviders {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly cipher: SecretCipher,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   static dto(row: ProviderRow): ProviderDto {
@@ -95,7 +97,7 @@ export class CredentialProviders {
       updated_at: now,
     };
     await this.db.insertInto('credential_providers').values(row).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'credential_provider', row.id);
+    this.changes.upsert(row.org_id, 'credential_provider', row.id);
     return row;
   }
 
@@ -152,14 +154,14 @@ export class CredentialProviders {
     if (Object.keys(c).length === 0) return row;
     c.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('credential_providers').set(c).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'credential_provider', row.id);
+    this.changes.upsert(row.org_id, 'credential_provider', row.id);
     return { ...row, ...c };
   }
 
   async delete(orgId: string, id: string): Promise<ProviderRow> {
     const row = await this.get(orgId, id);
     await this.db.deleteFrom('credential_providers').where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete(row.org_id, 'credential_provider', row.id);
+    this.changes.delete(row.org_id, 'credential_provider', row.id);
     return row;
   }
 

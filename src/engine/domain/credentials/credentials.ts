@@ -13,7 +13,7 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { decodeBase32, normalizeBase32, totpFromSecret, type TotpCode } from './totp.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 import type { Static } from '@sinclair/typebox';
 import type { CredentialCreateSchema, CredentialPatchSchema } from '../../../shared/wire/identity.js';
 
@@ -73,6 +73,8 @@ export class Credentials {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly cipher: SecretCipher,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   dto(row: CredentialRow, opts: { single?: boolean; totp?: TotpCode } = {}): CredentialDto {
@@ -122,7 +124,7 @@ export class Credentials {
       updated_at: now,
     };
     await this.db.insertInto('credentials').values(row).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'credential', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'credential', row.id, row.project_id);
     return this.dto(row, { single: true, totp: secret ? totpFromSecret(secret, this.clock.now()) : undefined });
   }
 
@@ -181,14 +183,14 @@ export class Credentials {
     if (Object.keys(changes).length === 0) return this.dto(row, { single: true });
     changes.updated_at = this.clock.now().toISOString();
     await this.db.updateTable('credentials').set(changes).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'credential', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'credential', row.id, row.project_id);
     return this.dto({ ...row, ...changes }, { single: true, totp });
   }
 
   async delete(projectId: string, idOrName: string): Promise<void> {
     const row = await this.get(projectId, idOrName);
     await this.db.deleteFrom('credentials').where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete(row.org_id, 'credential', row.id, row.project_id);
+    this.changes.delete(row.org_id, 'credential', row.id, row.project_id);
   }
 
   async totpCode(projectId: string, idOrName: string): Promise<{ code: string; expires_at: string }> {

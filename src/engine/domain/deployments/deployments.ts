@@ -17,7 +17,6 @@ import { containsInsensitive } from '../../store/sql-helpers.js';
 import { copyLocalSource, extractDeploymentZip, resolveEntrypoint } from './deployment-source.js';
 import { deploymentDto, isTerminalDeployment, type DeploymentDto, type DeploymentRow } from './deployment-record.js';
 import { runDeploymentPipeline } from './deployment-pipeline.js';
-import { resourceChanges } from '../../events/resource-changes.js';
 
 export interface DeploymentInput {
   source: { kind: 'zip'; file: string; checksum: string } | { kind: 'local'; path: string };
@@ -85,7 +84,7 @@ export class Deployments {
     await this.ctx.db.insertInto('deployments').values(row).execute();
     this.events.open(id);
     this.events.append(id, { event: 'deployment_state', timestamp: now, deployment: deploymentDto(row) });
-    resourceChanges(this.ctx.db).upsert(row.org_id, 'deployment', row.id, row.project_id);
+    this.ctx.changes.upsert(row.org_id, 'deployment', row.id, row.project_id);
     const abort = new AbortController();
     const done = runDeploymentPipeline(this.ctx, this.events, this.apps, row, dir, abort.signal, {
       setStatus: (i, s, r) => this.setStatus(i, s, r),
@@ -124,7 +123,7 @@ export class Deployments {
     if (!row) return;
     if (status === 'failed' && reason) this.events.log(id, `deployment failed: ${reason}`);
     this.events.append(id, { event: 'deployment_state', timestamp: now, deployment: deploymentDto(row) });
-    resourceChanges(this.ctx.db).upsert(row.org_id, 'deployment', row.id, row.project_id);
+    this.ctx.changes.upsert(row.org_id, 'deployment', row.id, row.project_id);
     if (isTerminalDeployment(status)) await this.events.close(id);
   }
 
@@ -191,7 +190,7 @@ export class Deployments {
       .where('id', '=', row.id)
       .execute();
     await this.events.deleteOwner(row.id);
-    resourceChanges(this.ctx.db).delete(row.org_id, 'deployment', row.id, row.project_id);
+    this.ctx.changes.delete(row.org_id, 'deployment', row.id, row.project_id);
     await fsp.rm(this.dirOf(row.id), { recursive: true, force: true });
   }
 

@@ -15,7 +15,7 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { inspectExtensionZip } from './extension-archive.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 export type ExtensionRow = ExtensionTable;
 
@@ -56,6 +56,8 @@ export class Extensions {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     readonly root: string,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   zipPath(id: string): string {
@@ -102,7 +104,7 @@ export class Extensions {
         throw DomainError.conflict(`an extension named '${name}' already exists in this project`, 'extension_name_taken');
       throw e;
     }
-    resourceChanges(this.db).upsert(row.org_id, 'extension', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'extension', row.id, row.project_id);
     return row;
   }
 
@@ -135,7 +137,7 @@ export class Extensions {
   async delete(scope: Scope, idOrName: string): Promise<void> {
     const r = await this.get(scope, idOrName);
     await this.db.deleteFrom('extensions').where('id', '=', r.id).execute();
-    resourceChanges(this.db).delete(r.org_id, 'extension', r.id, r.project_id);
+    this.changes.delete(r.org_id, 'extension', r.id, r.project_id);
     await fsp.rm(this.zipPath(r.id), { force: true });
   }
 

@@ -19,7 +19,6 @@ import type { AppProcess } from '../../runtime/app-runtime/app-process.js';
 import { InvocationKeys, newInvocationKey } from './invocation-keys.js';
 import { invocationDto, isTerminalInvocation, type InvocationRow, type InvocationStatus } from './invocation-record.js';
 import type { RecoveryReport } from '../recovery-report.js';
-import { resourceChanges } from '../../events/resource-changes.js';
 
 /** How long a synchronous `POST /invocations` waits for the result before answering the running invocation. */
 export const SYNC_WAIT_MS = 100_000;
@@ -168,7 +167,7 @@ export class Invocations {
   }
 
   private stateEvent(row: InvocationRow): void {
-    resourceChanges(this.ctx.db).upsert(row.org_id, 'invocation', row.id, row.project_id);
+    this.ctx.changes.upsert(row.org_id, 'invocation', row.id, row.project_id);
     this.events.append(row.id, { event: 'invocation_state', timestamp: this.now(), invocation: invocationDto(row) });
   }
 

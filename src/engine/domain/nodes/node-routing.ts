@@ -15,7 +15,7 @@ import type { SessionManager } from '../sessions/session-manager.js';
 import type { PoolService } from '../pools/pool-service.js';
 import { findPool, type PoolRow } from '../pools/pool-records.js';
 import type { NodeRegistry } from './node-registry.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 export type NodeRoute = { kind: 'local' } | { kind: 'forward'; nodeId: string; url: string } | { kind: 'unavailable'; nodeId: string; why: string };
 
@@ -28,6 +28,8 @@ export class NodeRouter {
     private readonly sessions: SessionManager,
     private readonly pools: () => PoolService | undefined,
     private readonly clock: Clock,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   get nodeId(): string {
@@ -104,7 +106,7 @@ export class NodeRouter {
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) === 1) {
         ended.push(r.id);
-        resourceChanges(this.db).delete(r.org_id, 'session', r.id, r.project_id);
+        this.changes.delete(r.org_id, 'session', r.id, r.project_id);
       }
     }
     return ended;

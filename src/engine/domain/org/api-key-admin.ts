@@ -17,7 +17,7 @@ import type { Projects } from './projects.js';
 import { apiKeyDto, findApiKeyRecord, listApiKeyRecords, type ApiKeyListQuery, type ApiKeyRecordRow } from './api-key-records.js';
 import { requireApiKey, confinedProject } from './access.js';
 import { nameKey } from '../../../shared/name-key.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 const DAY_MS = 86_400_000;
 export const MAX_KEY_DAYS = 3650;
@@ -29,6 +29,8 @@ export class ApiKeyAdmin {
     private readonly clock: Clock,
     private readonly authority: ApiKeyAuthority,
     private readonly projects: Projects,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   async create(auth: AuthContext, input: { name: string; days_to_expire?: number | null; project_id?: string | null }): Promise<CreatedApiKey> {
@@ -37,7 +39,7 @@ export class ApiKeyAdmin {
     const projectId = await this.projectForNewKey(auth, input.project_id);
     const lifetimeDays = input.days_to_expire ?? null;
     const { row, key } = await this.authority.issue({ orgId: auth.orgId, name, projectId, createdById: auth.userId, lifetimeDays });
-    resourceChanges(this.db).upsert(auth.orgId, 'api_key', row.id, projectId);
+    this.changes.upsert(auth.orgId, 'api_key', row.id, projectId);
     return { ...(await this.get(auth, row.id, false)), key };
   }
 
@@ -59,7 +61,7 @@ export class ApiKeyAdmin {
       .set({ name, name_key: nameKey(name) })
       .where('id', '=', r.id)
       .execute();
-    resourceChanges(this.db).upsert(r.org_id, 'api_key', r.id, r.project_id);
+    this.changes.upsert(r.org_id, 'api_key', r.id, r.project_id);
     return this.get(auth, r.id, false);
   }
 
@@ -68,7 +70,7 @@ export class ApiKeyAdmin {
     if (auth.userId === r.id) throw DomainError.conflict('an API key cannot delete itself; delete it with a different key', 'cannot_delete_own_key');
     await this.db.updateTable('api_keys').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', r.id).where('deleted_at', 'is', null).execute();
     this.authority.evict(r.key_hash);
-    resourceChanges(this.db).delete(r.org_id, 'api_key', r.id, r.project_id);
+    this.changes.delete(r.org_id, 'api_key', r.id, r.project_id);
   }
 
   /** Issues the successor (same name and project) and schedules the rotated key's expiry. */
@@ -87,8 +89,8 @@ export class ApiKeyAdmin {
     const oldEnd = old.expires_at && Date.parse(old.expires_at) < Date.parse(graceEnd) ? old.expires_at : graceEnd;
     await this.db.updateTable('api_keys').set({ expires_at: oldEnd }).where('id', '=', old.id).execute();
     this.authority.evict(old.key_hash);
-    resourceChanges(this.db).upsert(old.org_id, 'api_key', old.id, old.project_id);
-    resourceChanges(this.db).upsert(old.org_id, 'api_key', row.id, old.project_id);
+    this.changes.upsert(old.org_id, 'api_key', old.id, old.project_id);
+    this.changes.upsert(old.org_id, 'api_key', row.id, old.project_id);
     return { ...(await this.get(auth, row.id, false)), key };
   }
 

@@ -10,7 +10,7 @@ import type { Database } from '../../store/schema.js';
 import type { OrgCaps, ProjectLimits } from '../../../shared/wire/org.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 /** What session, invocation and pool features use to enforce caps. */
 export interface LimitsService {
@@ -43,6 +43,8 @@ export class Limits implements LimitsService {
     private readonly db: Kysely<Database>,
     private readonly projects: Projects,
     private readonly orgCap: number,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   orgMaxConcurrentSessions(): number {
@@ -85,7 +87,7 @@ export class Limits implements LimitsService {
         .where('id', '=', p.id)
         .execute()
         .finally(() => this.projects.forgetListings());
-    resourceChanges(this.db).upsert(orgId, 'project', p.id, p.id);
+    this.changes.upsert(orgId, 'project', p.id, p.id);
     return projectLimitsDto({ ...p, ...changes });
   }
 
@@ -104,7 +106,7 @@ export class Limits implements LimitsService {
         );
       }
       await this.db.updateTable('orgs').set({ default_project_max_concurrent_sessions: value }).where('id', '=', orgId).execute();
-      resourceChanges(this.db).upsert(orgId, 'org_limits', orgId);
+      this.changes.upsert(orgId, 'org_limits', orgId);
     }
     return this.orgLimits(orgId);
   }

@@ -11,7 +11,7 @@ import { checkDisplayName } from '../display-name.js';
 import { newId } from '../ids.js';
 import { nameKey } from '../../../shared/name-key.js';
 import { contains, isUniqueViolation } from '../../store/sql-helpers.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 export type ProjectRow = ProjectTable;
 
@@ -47,6 +47,8 @@ export class Projects {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   addUsageCounter(counter: ProjectUsageCounter): void {
@@ -78,7 +80,7 @@ export class Projects {
       .catch((err) => this.nameTaken(err, name))
       .finally(() => this.forgetListings());
     // A project's own id is its project_id on the feed: a key scoped to it sees its changes.
-    resourceChanges(this.db).upsert(row.org_id, 'project', row.id, row.id);
+    this.changes.upsert(row.org_id, 'project', row.id, row.id);
     return row;
   }
 
@@ -175,7 +177,7 @@ export class Projects {
       .execute()
       .catch((err) => this.nameTaken(err, changes.name ?? p.name))
       .finally(() => this.forgetListings());
-    resourceChanges(this.db).upsert(p.org_id, 'project', p.id, p.id);
+    this.changes.upsert(p.org_id, 'project', p.id, p.id);
     return { ...p, ...changes };
   }
 
@@ -202,7 +204,7 @@ export class Projects {
       .execute()
       .finally(() => this.forgetListings());
     this.defaultCache.delete(orgId);
-    resourceChanges(this.db).delete(p.org_id, 'project', p.id, p.id);
+    this.changes.delete(p.org_id, 'project', p.id, p.id);
   }
 
   /** The org's oldest live project: where requests without a project scope act. */

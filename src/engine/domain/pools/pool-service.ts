@@ -23,7 +23,6 @@ import { configFromCreate, configWithUpdate, launchesPerMinute, sessionBodyOf } 
 import { assertPoolNameFree, configOf, getPool, poolCounts, poolDto, reservedSlots, type PoolRow, type PoolScope } from './pool-records.js';
 import { PoolRuntime } from './pool-runtime.js';
 import { navigateFirstPage } from './pool-navigate.js';
-import { resourceChanges } from '../../events/resource-changes.js';
 
 /** Long-poll default: well below the official client's 60 s request timeout. */
 export const DEFAULT_ACQUIRE_TIMEOUT_SECONDS = 30;
@@ -147,7 +146,7 @@ export class PoolService {
       await trx.insertInto('browser_pools').values(row).execute();
     });
     this.run(row);
-    resourceChanges(this.ctx.db).upsert(row.org_id, 'pool', row.id, row.project_id);
+    this.ctx.changes.upsert(row.org_id, 'pool', row.id, row.project_id);
     return row;
   }
 
@@ -247,7 +246,7 @@ export class PoolService {
       }
       this.idleHolds.get(id)?.();
       this.idleHolds.delete(id);
-      resourceChanges(this.ctx.db).upsert(row.org_id, 'session', id, row.project_id);
+      this.ctx.changes.upsert(row.org_id, 'session', id, row.project_id);
       return this.sessions.dto(sessionRow, session);
     }
   }
@@ -307,7 +306,7 @@ export class PoolService {
       rt.resize(config.size, launchesPerMinute(config));
       if (body.discard_all_idle) await this.flush(auth, row.id);
     }
-    resourceChanges(this.ctx.db).upsert(row.org_id, 'pool', row.id, row.project_id);
+    this.ctx.changes.upsert(row.org_id, 'pool', row.id, row.project_id);
     return next;
   }
 
@@ -327,7 +326,7 @@ export class PoolService {
     const live = await this.ctx.db.selectFrom('browser_sessions').select('id').where('pool_id', '=', row.id).where('deleted_at', 'is', null).execute();
     await Promise.all(live.map((s) => this.endSession(s.id, 'pool_deleted')));
     await this.ctx.db.deleteFrom('browser_pools').where('id', '=', row.id).execute();
-    resourceChanges(this.ctx.db).delete(row.org_id, 'pool', row.id, row.project_id);
+    this.ctx.changes.delete(row.org_id, 'pool', row.id, row.project_id);
   }
 
   /** Engine start: resume the pools this node runs. */

@@ -11,7 +11,7 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { ProfileStore } from './profile-store.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 
 export type ProfileRow = ProfileTable;
 
@@ -47,6 +47,8 @@ export class Profiles {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     readonly store: ProfileStore,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   private now(): string {
@@ -81,7 +83,7 @@ export class Profiles {
       if (name !== undefined && (await this.find(scope, name))) throw DomainError.conflict(`a profile named '${name}' already exists`, 'profile_name_taken');
       throw e;
     }
-    resourceChanges(this.db).upsert(row.org_id, 'profile', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'profile', row.id, row.project_id);
     return row;
   }
 
@@ -127,7 +129,7 @@ export class Profiles {
     await this.assertNameFree(scope, name, p.id);
     const updated_at = this.now();
     await this.db.updateTable('profiles').set({ name, updated_at }).where('id', '=', p.id).execute();
-    resourceChanges(this.db).upsert(p.org_id, 'profile', p.id, p.project_id);
+    this.changes.upsert(p.org_id, 'profile', p.id, p.project_id);
     return { ...p, name, updated_at };
   }
 
@@ -136,7 +138,7 @@ export class Profiles {
     const using = await this.sessionsUsing(p.id);
     if (using > 0) throw DomainError.conflict(`profile '${idOrName}' is in use by ${using} running browser session(s); delete them first`, 'profile_in_use');
     await this.db.deleteFrom('profiles').where('id', '=', p.id).execute();
-    resourceChanges(this.db).delete(p.org_id, 'profile', p.id, p.project_id);
+    this.changes.delete(p.org_id, 'profile', p.id, p.project_id);
     await this.store.remove(p.id);
   }
 

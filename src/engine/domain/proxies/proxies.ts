@@ -15,7 +15,7 @@ import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { parseBypassHosts, parseProxyConfig, type ProxyType } from './proxy-config.js';
 import { resolveProvider, type ManagedProxyType, type ProxyProviderConfig } from './proxy-providers.js';
 import type { Upstream } from '../../runtime/proxy-forwarder/upstream.js';
-import { resourceChanges } from '../../events/resource-changes.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 import type { Static } from '@sinclair/typebox';
 import type { ProxyCreateSchema } from '../../../shared/wire/identity.js';
 
@@ -44,6 +44,8 @@ export class Proxies {
     private readonly clock: Clock,
     private readonly cipher: SecretCipher,
     private readonly providers: ProxyProviderConfig,
+    /** Where its writes are announced (the change feed). */
+    private readonly changes: ResourceChanges,
   ) {}
 
   dto(row: ProxyRow): ProxyDto {
@@ -88,7 +90,7 @@ export class Proxies {
       deleted_at: null,
     };
     await this.db.insertInto('proxies').values(row).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'proxy', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'proxy', row.id, row.project_id);
     return row;
   }
 
@@ -142,19 +144,19 @@ export class Proxies {
     const row = await this.get(projectId, id);
     const changes = { name: checkDisplayName(name), updated_at: this.clock.now().toISOString() };
     await this.db.updateTable('proxies').set(changes).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'proxy', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'proxy', row.id, row.project_id);
     return { ...row, ...changes };
   }
 
   async delete(projectId: string, id: string): Promise<void> {
     const row = await this.get(projectId, id);
     await this.db.updateTable('proxies').set({ deleted_at: this.clock.now().toISOString() }).where('id', '=', row.id).execute();
-    resourceChanges(this.db).delete(row.org_id, 'proxy', row.id, row.project_id);
+    this.changes.delete(row.org_id, 'proxy', row.id, row.project_id);
   }
 
   async recordCheck(row: ProxyRow, result: { status: 'available' | 'unavailable'; ip_address: string | null; last_checked: string }): Promise<ProxyRow> {
     await this.db.updateTable('proxies').set(result).where('id', '=', row.id).execute();
-    resourceChanges(this.db).upsert(row.org_id, 'proxy', row.id, row.project_id);
+    this.changes.upsert(row.org_id, 'proxy', row.id, row.project_id);
     return { ...row, ...result };
   }
 

@@ -10,6 +10,7 @@ import type { AuthContext, Credential } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from '../../runtime/session/session-handle.js';
+import type { ResourceChanges } from '../../events/resource-changes.js';
 import { SessionRuntime, type SessionJailConfig } from '../../runtime/session/session-runtime.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
@@ -26,7 +27,6 @@ import { serviceLogSink, type ServiceLogs } from '../../runtime/service-logs.js'
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
 import { BoundedListeners, type BoundedListener } from '../../runtime/session/bounded-listeners.js';
 import type { ExtensionService } from '../extensions/extension-service.js';
-import { resourceChanges } from '../../events/resource-changes.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 /** The most a launch outside a create (crash restart, extension reload) may take, as before the one deadline. */
@@ -71,6 +71,11 @@ export class SessionManager implements SessionRegistry {
   ) {
     this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
     this.startListeners = new BoundedListeners(ctx.log, 'session start');
+  }
+
+  /** The engine's change bus (for session-update.ts). */
+  get changes(): ResourceChanges {
+    return this.ctx.changes;
   }
 
   get sessionsDir(): string {
@@ -236,7 +241,7 @@ export class SessionManager implements SessionRegistry {
       await this.end(rt, 'create_aborted');
       throw clientGoneError();
     }
-    resourceChanges(this.ctx.db).upsert(auth.orgId, 'session', id, auth.projectId);
+    this.ctx.changes.upsert(auth.orgId, 'session', id, auth.projectId);
     return this.dto(row, rt);
   }
 
@@ -362,7 +367,7 @@ export class SessionManager implements SessionRegistry {
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    if (numUpdatedRows > 0n) resourceChanges(this.ctx.db).delete(owner.orgId, 'session', id, owner.projectId);
+    if (numUpdatedRows > 0n) this.ctx.changes.delete(owner.orgId, 'session', id, owner.projectId);
   }
 
   /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */
