@@ -30,6 +30,24 @@ export interface ChromiumLaunchOptions {
   jailArgs?: string[];
 }
 
+/**
+ * What an idle session does not need, each measured with `npm run bench:memory -- --mode=flags`
+ * (PSS of the whole jail per idle headless browser; README "Memory per session"):
+ *  - the omnibox popup's WebUI, which Chromium 156 preloads in a renderer of its own even
+ *    headless (chrome://omnibox-popup.top-chrome/): ~30 MB. The native popup serves a headful
+ *    window's address bar instead;
+ *  - the network service in a utility process of its own: ~13 MB. On Linux that process has no
+ *    seccomp filter (Seccomp: 0 in its /proc status; renderers have 2), so running it inside the
+ *    browser process gives up crash isolation, not a sandbox; the jail holds both alike;
+ *  - crashpad's two handler processes, for crash reports nothing collects: ~1–4 MB.
+ * Chromium keeps only the last of a repeated --disable-features, so there is one list.
+ */
+const IDLE_MEMORY_FLAGS = [
+  '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
+  '--enable-features=NetworkServiceInProcess2',
+  '--disable-crashpad-for-testing',
+];
+
 export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
   const args = [
     ...(o.jailArgs ?? ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1']),
@@ -46,7 +64,7 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
     '--metrics-recording-only',
     '--password-store=basic',
     '--use-mock-keychain',
-    '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication',
+    ...IDLE_MEMORY_FLAGS,
     // New headless mode counts the emulated browser frame in the window size (see headless-windows.ts).
     `--window-size=${o.viewport.width + (o.headless ? (o.windowFrame?.width ?? 0) : 0)},${o.viewport.height + (o.headless ? (o.windowFrame?.height ?? 0) : 0)}`,
     '--window-position=0,0',
