@@ -88,6 +88,19 @@ export interface EngineOptions {
    * and each app process gets one of its own (runtime/sandbox/jail-user.ts). See README "Security model".
    */
   jailUids?: { base?: number; count?: number };
+  /**
+   * Standby browsers (`--standby N`, env BROWSERDECK_STANDBY): at most N launched, jailed, idle
+   * browsers kept ready for `POST /browsers`; 0 turns them off. Default: 1 on a machine with up
+   * to 2 cores, else 2. See README "Standby browsers".
+   */
+  standby?: number;
+  /** Memory the standby may take, in MB (`--standby-memory`, env BROWSERDECK_STANDBY_MEMORY_MB; default 10% of RAM, at most 2048). */
+  standbyMemoryMb?: number;
+  /**
+   * Freeze a session's jail after this many seconds with no client connected and no API call
+   * (`--freeze-idle-seconds`, env BROWSERDECK_FREEZE_IDLE_SECONDS; default 5, 0 = never).
+   */
+  freezeIdleSeconds?: number;
 }
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
@@ -147,6 +160,9 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
       base: opts.jailUids?.base ?? numberFrom(env.BROWSERDECK_JAIL_UID_BASE),
       count: opts.jailUids?.count ?? numberFrom(env.BROWSERDECK_JAIL_UID_COUNT),
     },
+    standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
+    standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
+    freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
   };
 }
 

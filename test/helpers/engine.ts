@@ -63,7 +63,19 @@ export async function startTestEngine(opts: EngineOptions = {}, features?: Featu
   // Errors only by default: a 500 in a test (an unhandled error) is then explained in the
   // output next to the failure instead of being a bare 'internal server error'.
   const engine = createEngine(
-    { port: 0, logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'error', print: () => {}, ...opts, dataDir, databaseUrl: opts.databaseUrl ?? pgDb?.url },
+    {
+      port: 0,
+      logLevel: process.env.BROWSERDECK_TEST_LOG ?? 'error',
+      print: () => {},
+      // Standby browsers and freezing idle jails are off unless a test turns them on: a standby
+      // browser per engine would double the suite's launches on a 2-core machine, and their own
+      // tests (sessions/standby-*.test.ts) prove them.
+      standby: 0,
+      freezeIdleSeconds: 0,
+      ...opts,
+      dataDir,
+      databaseUrl: opts.databaseUrl ?? pgDb?.url,
+    },
     features,
   );
   const { url } = await engine.start();

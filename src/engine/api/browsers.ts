@@ -137,5 +137,7 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
       owned: (id) => !!sessions.get(id),
       now: ctx.clock.now(),
     });
+    // Only now: recovery removes the directories of browsers it does not know.
+    sessions.startStandby();
   },
 };

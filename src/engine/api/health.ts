@@ -2,20 +2,22 @@
  * `GET /healthz` (no auth) and `GET /openapi.json` (generated from the route schemas).
  * Health says what an operator needs to know and nothing a stranger could use: the version,
  * how long this engine has run, whether tenants run jailed, and which store it uses and
- * whether that answers — never a path, host or connection string.
+ * whether that answers, its standby browsers and frozen sessions (counts, budget, how it
+ * freezes) — never a path, host or connection string.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Feature } from '../feature.js';
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ENGINE_VERSION } from '../engine-version.js';
+import { freezeMethod } from '../runtime/session/jail-freezer.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
 
-export const healthFeature: Feature = {
+export const healthFeature: Feature<'sessions'> = {
   name: 'health',
-  async register(app: FastifyInstance, ctx) {
+  async register(app: FastifyInstance, ctx, { sessions }) {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
@@ -45,6 +47,12 @@ export const healthFeature: Feature = {
         uptime_seconds: Math.floor((performance.now() - startedAt) / 1000),
         jail: jailBody,
         store: { kind: ctx.store.dialect, ok: answers },
+        standby: sessions.standby.status(),
+        freeze: {
+          method: ctx.config.freezeIdleSeconds > 0 ? freezeMethod().method : 'off',
+          idle_seconds: ctx.config.freezeIdleSeconds,
+          frozen: sessions.all().filter((rt) => rt.frozen).length,
+        },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

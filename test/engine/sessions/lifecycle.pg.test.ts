@@ -112,8 +112,9 @@ describe('session lifecycle', () => {
     expect(kh).toBeGreaterThanOrEqual(760);
     await kb.close();
     await te.client.browsers.deleteByID(kiosk.session_id);
-    expect(processesWith(path.join(te.dataDir, 'sessions', s.session_id))).toEqual([]);
-    expect(processesWith(path.join(te.dataDir, 'sessions', kiosk.session_id))).toEqual([]);
+    // A delete answers at once and tears down in the background.
+    await expect.poll(() => processesWith(path.join(te.dataDir, 'sessions', s.session_id)), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => processesWith(path.join(te.dataDir, 'sessions', kiosk.session_id)), { timeout: 30_000 }).toEqual([]);
   });
 
   it.concurrent('ends every session at engine stop and recovers leftovers of an unclean stop at start', async ({ expect }) => {

@@ -27,10 +27,16 @@ import { serviceLogSink, type ServiceLogs } from '../../runtime/service-logs.js'
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
 import { BoundedListeners, type BoundedListener } from '../../runtime/session/bounded-listeners.js';
 import type { ExtensionService } from '../extensions/extension-service.js';
+import { StandbyBrowsers } from './standby-browsers.js';
+import { standbyShapeOf, type StandbyShape } from './standby-shape.js';
+import { normalizeTelemetry } from './session-options.js';
+import type { CreatePlan } from './session-create.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 /** The most a launch outside a create (crash restart, extension reload) may take, as before the one deadline. */
 const RESTART_LAUNCH_MS = 30_000;
+/** A standby browser nobody claimed for this long is replaced by a fresh one. */
+const STANDBY_RECYCLE_SECONDS = 3600;
 
 export interface CreateInternal {
   /** Set by the pools feature for browsers it launches. */
@@ -60,6 +66,12 @@ export class SessionManager implements SessionRegistry {
   private readonly running = new Map<string, SessionRuntime>();
   private stopping = false;
   private readonly startListeners: BoundedListeners<SessionRuntime>;
+  /** Launched, jailed, idle browsers that creates claim (standby-browsers.ts). */
+  readonly standby: StandbyBrowsers;
+  /** Background teardowns of ended sessions (endSoon); stopAll waits for them. */
+  private readonly teardowns = new Set<Promise<void>>();
+  /** The browser executable, once found (no filesystem probe per create). */
+  private executable?: string;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -71,6 +83,14 @@ export class SessionManager implements SessionRegistry {
   ) {
     this.limits = new SessionLimits(ctx.store.dialect, () => ctx.config.maxConcurrentSessions);
     this.startListeners = new BoundedListeners(ctx.log, 'session start');
+    this.standby = new StandbyBrowsers(
+      { count: ctx.config.standby, memoryMb: ctx.config.standbyMemoryMb },
+      {
+        launch: (shape) => this.launchStandby(shape),
+        discard: (rt, reason) => rt.end(reason),
+        onError: (err) => ctx.log.warn({ err }, 'standby browser launch failed'),
+      },
+    );
   }
 
   /** The engine's change bus (for session-update.ts). */
@@ -110,6 +130,114 @@ export class SessionManager implements SessionRegistry {
     };
   }
 
+  private chromium(): string | undefined {
+    this.executable ??= findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
+    return this.executable;
+  }
+
+  /** After recovery (which removes session dirs no one owns): standby browsers start filling. */
+  startStandby(): void {
+    const executable = this.chromium();
+    // The stealth user agent's `--version` runs now, not in the first stealth create.
+    if (executable) void stealthUserAgent(executable);
+    this.standby.fill();
+  }
+
+  /** A ready standby browser by id (engine-internal; nobody's session yet). */
+  standbyRuntime(id: string): SessionRuntime | undefined {
+    return this.standby.runtime(id);
+  }
+
+  /** One standby browser: a session runtime with its own id, directories and jail, and no owner yet. */
+  private async launchStandby(shape: StandbyShape): Promise<SessionRuntime> {
+    const executable = this.chromium();
+    if (!executable) throw new Error('no Chromium, Chrome or Edge was found on this engine');
+    const id = newId();
+    const jail = await this.jailFor(undefined, undefined);
+    const rt: SessionRuntime = new SessionRuntime({
+      id,
+      orgId: '',
+      projectId: '',
+      sessionDir: path.join(this.sessionsDir, id),
+      options: { headless: shape.headless, stealth: shape.stealth, viewport: shape.viewport, kiosk_mode: false, gpu: false },
+      timeoutSeconds: STANDBY_RECYCLE_SECONDS,
+      telemetry: normalizeTelemetry(undefined),
+      executable,
+      env: this.ctx.config.env,
+      userAgent: shape.stealth ? await stealthUserAgent(executable) : undefined,
+      extraArgs: [],
+      jail,
+      now: () => this.now().getTime(),
+      launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),
+      serviceLog: serviceLogSink(this.services.serviceLogs, id),
+      log: this.ctx.log,
+      freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
+      // Unclaimed and crashed for good, or recycled: the standby launches a fresh one.
+      onSelfEnd: (reason) => this.standby.lost(rt, `standby_${reason}`),
+      onBrowserChanged: () => {},
+    });
+    rt.onEnd(() => this.services.serviceLogs.endSession(id));
+    try {
+      await rt.start(AbortSignal.timeout(this.ctx.config.createDeadlineMs));
+    } catch (err) {
+      await rt.end('launch_failed');
+      throw err;
+    }
+    return rt;
+  }
+
+  /**
+   * The rest of a create served by a standby browser (its row is inserted): the browser becomes
+   * this session, then gets what the create asked for — proxy, viewport, telemetry, start_url.
+   */
+  private async adoptStandby(
+    rt: SessionRuntime,
+    auth: AuthContext,
+    plan: CreatePlan,
+    row: SessionRow,
+    deadline: AbortSignal,
+    clientGone?: AbortSignal,
+  ): Promise<SessionDto> {
+    const id = rt.id;
+    rt.adopt({
+      orgId: auth.orgId,
+      projectId: auth.projectId,
+      options: plan.options,
+      timeoutSeconds: plan.timeoutSeconds,
+      telemetry: plan.telemetry,
+      onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
+      onBrowserChanged: (b) =>
+        void this.ctx.db
+          .updateTable('browser_sessions')
+          .set({ pid: b.pid, pgid: b.pgid })
+          .where('id', '=', id)
+          .execute()
+          .catch(() => {}),
+    });
+    this.running.set(id, rt);
+    try {
+      if (plan.proxy?.egress) await rt.useEgress(plan.proxy.egress);
+      plan.proxy?.attach?.(rt);
+      const v = plan.options.viewport;
+      if (rt.headless && (v.width !== rt.viewport.width || v.height !== rt.viewport.height)) await rt.resizeViewport(v);
+      else rt.viewport = v;
+      if (plan.options.start_url && watchesPageLoads(plan.telemetry.browser)) await rt.prepareFirstTab();
+      await applyLocation(rt, plan.options.location).catch((err) => this.ctx.log.warn({ err }, 'location overrides not applied'));
+      await this.startListeners.run(rt, deadline);
+      await rt.openStartUrl();
+    } catch (err) {
+      await this.end(rt, clientGone?.aborted ? 'create_aborted' : 'launch_failed');
+      if (clientGone?.aborted) throw clientGoneError();
+      throw err instanceof DomainError ? err : new DomainError(503, 'browser_launch_failed', `the browser could not be prepared: ${(err as Error).message}`);
+    }
+    if (clientGone?.aborted) {
+      await this.end(rt, 'create_aborted');
+      throw clientGoneError();
+    }
+    this.ctx.changes.upsert(auth.orgId, 'session', id, auth.projectId);
+    return this.dto(row, rt);
+  }
+
   /** The running sessions of this node (engine-internal). */
   all(): SessionRuntime[] {
     return [...this.running.values()];
@@ -117,10 +245,10 @@ export class SessionManager implements SessionRegistry {
 
   async create(auth: AuthContext, body: CreateBody, internal: CreateInternal = {}): Promise<SessionDto> {
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
-    const executable = findChromium({ configured: this.ctx.config.chromiumPath, env: this.ctx.config.env });
+    const executable = this.chromium();
     if (!executable)
       throw new DomainError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');
-    const id = newId();
+    let id = newId();
     // One deadline for the whole create: the client going away, or the configured time running out.
     const clientGone = internal.clientGone;
     const deadline = clientGone
@@ -136,6 +264,10 @@ export class SessionManager implements SessionRegistry {
       await plan.proxy?.release?.();
       throw err;
     }
+    // A standby browser serves the create when everything it asks for applies to a running browser.
+    const fit = internal.pool ? undefined : standbyShapeOf(plan, !!jail);
+    const standby = fit && 'shape' in fit ? this.standby.take(fit.shape) : undefined;
+    if (standby) id = standby.id;
     const sessionDir = path.join(this.sessionsDir, id);
     const row: SessionRow = {
       id,
@@ -152,9 +284,10 @@ export class SessionManager implements SessionRegistry {
       pool_name: internal.pool?.name ?? null,
       invocation_id: plan.invocationId ?? auth.invocationId ?? null,
       node_id: this.nodeId,
-      pid: null,
-      pgid: null,
-      xvfb_pid: null,
+      // A standby browser already runs: the one insert records it.
+      pid: standby?.browser?.pid ?? null,
+      pgid: standby?.browser?.pgid ?? null,
+      xvfb_pid: standby?.xvfbPid ?? null,
       marker: sessionDir,
       created_at: this.now().toISOString(),
       deleted_at: null,
@@ -169,10 +302,12 @@ export class SessionManager implements SessionRegistry {
         await trx.insertInto('browser_sessions').values(row).execute();
       });
     } catch (err) {
+      if (standby && fit && 'shape' in fit) this.standby.giveBack(fit.shape, standby);
       await plan.profile?.finish('', { save: false });
       await plan.proxy?.release?.();
       throw err;
     }
+    if (standby) return this.adoptStandby(standby, auth, plan, row, deadline, clientGone);
     const binding = plan.profile;
     const deferStartUrl = !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser);
     const extensionHooks = this.services.extensions;
@@ -202,6 +337,7 @@ export class SessionManager implements SessionRegistry {
       onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
+      freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
       onBrowserChanged: (b) =>
         void this.ctx.db
           .updateTable('browser_sessions')
@@ -348,8 +484,27 @@ export class SessionManager implements SessionRegistry {
     const row = await this.findRow(auth, idOrName, false);
     if (!row) throw DomainError.notFound('browser session', idOrName);
     const rt = this.running.get(row.id);
-    if (rt) await this.end(rt, 'deleted');
+    if (rt) await this.endSoon(rt, 'deleted');
     else await this.markEnded(row.id, { orgId: row.org_id, projectId: row.project_id }, 'deleted', null);
+  }
+
+  /**
+   * Ends a session for its client at once (DELETE, pool release): the session stops answering
+   * and its row is ended now (name free, JWT refused); the teardown (end hooks, browser, jail,
+   * directories) runs in the background and the engine's stop waits for it. A session whose
+   * profile is saved at its end is torn down first: the next create with that profile must
+   * find the saved state.
+   */
+  async endSoon(rt: SessionRuntime, reason: string): Promise<void> {
+    if (rt.saveProfile) return this.end(rt, reason);
+    const uptime = rt.uptimeMs();
+    const teardown = rt
+      .end(reason)
+      .then(() => void this.running.delete(rt.id))
+      .catch((err) => this.ctx.log.error({ err }, 'ending session failed'));
+    this.teardowns.add(teardown);
+    void teardown.finally(() => this.teardowns.delete(teardown));
+    await this.markEnded(rt.id, { orgId: rt.orgId, projectId: rt.projectId }, reason, uptime);
   }
 
   /** Ends a running session for `reason` and records it (soft delete). Idempotent. */
@@ -401,6 +556,8 @@ export class SessionManager implements SessionRegistry {
   /** Engine stop: no new sessions, every running one ends (no browser survives the engine). */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    await this.standby.stop();
     await Promise.all(this.all().map((rt) => this.end(rt, 'engine_stopped').catch((err) => this.ctx.log.error({ err }, 'ending session at stop failed'))));
+    await Promise.all(this.teardowns);
   }
 }

@@ -53,6 +53,8 @@ export interface LocalForwarder {
    * helper; runtime/sandbox/browser-jail.ts). Closed with the forwarder.
    */
   listenUnix(socketPath: string): Promise<void>;
+  /** Serves one connection accepted elsewhere (a jail's egress socket, runtime/sandbox/session-jail.ts). */
+  accept(socket: net.Socket): void;
   close(): Promise<void>;
 }
 
@@ -340,6 +342,10 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       rules = bypassRules(r.bypass, r.upstream?.host ?? 'localhost');
       privateRules = nextPrivate;
       for (const t of tunnels) t.destroy();
+    },
+    accept(socket) {
+      if (closing) socket.destroy();
+      else server.emit('connection', socket);
     },
     async listenUnix(socketPath) {
       const unix = net.createServer((s) => server.emit('connection', s));

@@ -5,6 +5,7 @@
  * `SessionRuntime` owns one when the engine jails browsers; without it, it launches on the host.
  */
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
@@ -51,7 +52,16 @@ export class SessionJail {
    * replace with a symlink would make bwrap mount any host file into the next launch.
    */
   private base?: string;
+  /** Where the browser's traffic goes now: the session proxy's forwarder, or the jail's own direct one. */
   private egress?: LocalForwarder;
+  /** The jail's own direct forwarder, when it started one. */
+  private direct?: LocalForwarder;
+  /**
+   * Listens on the egress socket and hands each connection to the current `egress`: the socket
+   * is bound into the running jail by inode, so a claimed standby browser keeps it and only the
+   * forwarder behind it changes (useEgress).
+   */
+  private front?: net.Server;
   /** The session's own host uid when the engine is root (jail-user.ts); released at close. */
   private claim?: ClaimedJailUser;
   /** Whether the session's tree has been given to its jail user (before its first launch). */
@@ -93,8 +103,15 @@ export class SessionJail {
     await fs.mkdir(this.sockDir, { recursive: true, mode: 0o700 });
     if (base !== this.sessionDir && this.user) await fs.chmod(base, 0o711);
     await own(this.user, this.sockDir);
-    this.egress = this.config.egress ?? (await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false }));
-    await this.egress.listenUnix(this.egressSocket);
+    if (!this.config.egress) this.direct = await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false });
+    this.egress = this.config.egress ?? this.direct;
+    const front = net.createServer((s) => (this.egress ? this.egress.accept(s) : s.destroy()));
+    this.front = front;
+    await new Promise<void>((resolve, reject) => {
+      front.once('error', reject);
+      front.listen(this.egressSocket, () => resolve());
+    });
+    front.on('error', () => {});
     // The jail's helper connects to it; nobody else may.
     await own(this.user, this.egressSocket);
     if (this.user) await fs.chmod(this.egressSocket, 0o600);
@@ -108,6 +125,17 @@ export class SessionJail {
   /** The host user every jail of this session runs as; undefined when the engine is not root. */
   get user(): JailUser | undefined {
     return this.claim?.user;
+  }
+
+  /**
+   * From now on the browser's traffic leaves through `forwarder` (a claimed standby browser's
+   * session proxy); the jail's own direct forwarder closes with whatever it carried before.
+   */
+  async useEgress(forwarder: LocalForwarder): Promise<void> {
+    this.egress = forwarder;
+    const direct = this.direct;
+    this.direct = undefined;
+    await direct?.close();
   }
 
   /** The helper's socket dir, read-write in the jail. */
@@ -152,6 +180,7 @@ export class SessionJail {
     display?: string;
     onOutput: (chunk: string) => void;
     signal?: AbortSignal;
+    cgroupProcs?: string;
   }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
     try {
@@ -175,6 +204,7 @@ export class SessionJail {
     display?: string;
     onOutput: (chunk: string) => void;
     signal?: AbortSignal;
+    cgroupProcs?: string;
   }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
@@ -205,12 +235,15 @@ export class SessionJail {
     });
     // bwrap as the session's own uid (setpriv, so a freezer group below is still joined as root).
     const cmd = commandAs(this.user, jailed.file, jailed.args);
-    return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
+    // With a freezer group: the first process enters it before it becomes bwrap, so everything the jail forks is inside.
+    const [file, args] = o.cgroupProcs ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', o.cgroupProcs, cmd.file, ...cmd.args]] : [cmd.file, cmd.args];
+    return launchChromium({ executable: file, args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
   }
 
   /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */
   async close(): Promise<void> {
-    if (!this.config.egress) await this.egress?.close();
+    if (this.front) await new Promise((r) => this.front!.close(r));
+    await this.direct?.close();
     if (this.base && this.base !== this.sessionDir) await fs.rm(this.base, { recursive: true, force: true });
     this.claim?.release();
   }

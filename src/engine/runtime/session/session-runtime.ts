@@ -18,6 +18,9 @@ import { firstTab, navigateFirstTab } from '../chromium/first-tab-navigation.js'
 import { BoundedListeners } from './bounded-listeners.js';
 import { SessionJail, type SessionJailConfig } from '../sandbox/session-jail.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
+import { createFreezer, type JailFreezer } from './jail-freezer.js';
+import { IdleFreeze } from './idle-freeze.js';
 
 export interface RuntimeSpec {
   id: string;
@@ -50,7 +53,12 @@ export interface RuntimeSpec {
   launchDeadlineMs: number;
   /** Run the browser in the browser jail (runtime/sandbox/session-jail.ts); absent: on the host. */
   jail?: SessionJailConfig;
+  /** Freeze the jail after this long without clients or API calls (idle-freeze.ts); 0/absent: never. */
+  freezeIdleMs?: number;
 }
+
+/** What a standby browser takes on when a create claims it (standby-browsers.ts in domain/sessions). */
+export type RuntimeAdoption = Pick<RuntimeSpec, 'orgId' | 'projectId' | 'options' | 'timeoutSeconds' | 'telemetry' | 'onSelfEnd' | 'onBrowserChanged'>;
 
 export type { SessionJailConfig };
 
@@ -75,11 +83,12 @@ export function sessionDirs(sessionDir: string): SessionDirs {
 
 export class SessionRuntime implements SessionHandle {
   readonly id: string;
-  readonly orgId: string;
-  readonly projectId: string;
+  /** Set once more when a standby browser is claimed (adopt). */
+  orgId: string;
+  projectId: string;
   readonly headless: boolean;
   readonly dirs: SessionDirs;
-  readonly startedAt: number;
+  startedAt: number;
   viewport: Viewport;
   telemetry: SessionTelemetryConfig;
   timeoutSeconds: number;
@@ -106,8 +115,11 @@ export class SessionRuntime implements SessionHandle {
   private reloading: Promise<unknown> = Promise.resolve();
   /** Jailed: the host side of the session's jail (sockets, egress proxy, launches). */
   private readonly jail?: SessionJail;
+  /** Idle sessions are frozen (spec.freezeIdleMs). */
+  private readonly freezer?: JailFreezer;
+  private readonly idle?: IdleFreeze;
 
-  constructor(private readonly spec: RuntimeSpec) {
+  constructor(private spec: RuntimeSpec) {
     this.id = spec.id;
     this.orgId = spec.orgId;
     this.projectId = spec.projectId;
@@ -124,11 +136,42 @@ export class SessionRuntime implements SessionHandle {
       launch: () => this.launch(),
       now: spec.now,
       onRestart: (b) => {
-        spec.onBrowserChanged(b);
+        this.spec.onBrowserChanged(b);
         for (const fn of this.restartListeners) fn();
       },
-      onGiveUp: (reason) => spec.onSelfEnd(`browser_crashed: ${reason}`),
+      onGiveUp: (reason) => this.spec.onSelfEnd(`browser_crashed: ${reason}`),
     });
+    if (spec.freezeIdleMs && spec.freezeIdleMs > 0) {
+      this.freezer = createFreezer(spec.id, () => this.supervisor.current?.pid);
+      if (this.freezer.method !== 'none') this.idle = new IdleFreeze(this.freezer, spec.freezeIdleMs);
+    }
+  }
+
+  /** Whether the jail is frozen right now (idle; thawed by the next client or API call). */
+  get frozen(): boolean {
+    return this.idle?.frozen ?? false;
+  }
+
+  /**
+   * A standby browser becomes a tenant's session: its owner, options, clocks and callbacks are
+   * the claiming create's from now on (crash restarts launch with them). Its id, directories and
+   * jail were made for this moment and stay. The start URL is opened by `openStartUrl`.
+   */
+  adopt(a: RuntimeAdoption): void {
+    this.spec = { ...this.spec, ...a };
+    this.orgId = a.orgId;
+    this.projectId = a.projectId;
+    this.telemetry = a.telemetry;
+    this.timeoutSeconds = a.timeoutSeconds;
+    this.pendingStartUrl = a.options.start_url;
+    this.startedAt = this.spec.now();
+    this.touch();
+  }
+
+  /** Jailed: the browser's traffic leaves through `forwarder` from now on (a claimed standby's proxy). */
+  useEgress(forwarder: LocalForwarder): Promise<void> {
+    if (!this.jail) throw new Error('an unjailed browser cannot switch its egress');
+    return this.jail.useEgress(forwarder);
   }
 
   get signal(): AbortSignal {
@@ -193,7 +236,10 @@ export class SessionRuntime implements SessionHandle {
       }
       deadline?.throwIfAborted();
       const b = await this.supervisor.start();
-      if (!this.ended) this.armTimer();
+      if (!this.ended) {
+        this.armTimer();
+        this.idle?.activity();
+      }
       return b;
     } finally {
       this.startDeadline = undefined;
@@ -233,7 +279,15 @@ export class SessionRuntime implements SessionHandle {
     const signal = this.startDeadline ?? AbortSignal.timeout(this.spec.launchDeadlineMs);
     let b: LaunchedBrowser;
     if (jail) {
-      b = await jail.launch({ executable: this.spec.executable, args, extensionsDir: this.extensionsDir, display: this.display, onOutput, signal });
+      b = await jail.launch({
+        executable: this.spec.executable,
+        args,
+        extensionsDir: this.extensionsDir,
+        display: this.display,
+        onOutput,
+        signal,
+        cgroupProcs: this.freezer?.procsFile,
+      });
     } else {
       const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
       if (this.display) env.DISPLAY = this.display;
@@ -361,6 +415,8 @@ export class SessionRuntime implements SessionHandle {
     const signal = this.abort.signal;
     const ended = () => new DomainError(404, 'session_ended', `browser session '${this.id}' has ended`);
     if (signal.aborted) return Promise.reject(ended());
+    // Whoever waits for the browser is about to talk to it: a frozen jail wakes first.
+    this.idle?.activity();
     return new Promise((resolve, reject) => {
       const onEnd = () => reject(ended());
       signal.addEventListener('abort', onEnd, { once: true });
@@ -378,18 +434,22 @@ export class SessionRuntime implements SessionHandle {
   }
 
   touch(): void {
-    if (!this.ended && this.holds === 0) this.armTimer();
+    if (this.ended) return;
+    this.idle?.activity();
+    if (this.holds === 0) this.armTimer();
   }
 
   holdActive(): () => void {
     this.holds++;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    const unfreeze = this.idle?.hold();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.holds--;
+      unfreeze?.();
       this.touch();
     };
   }
@@ -450,6 +510,8 @@ export class SessionRuntime implements SessionHandle {
     this.ending ??= (async () => {
       this.endedReason = reason;
       if (this.timer) clearTimeout(this.timer);
+      // A frozen browser could neither close cleanly nor run the end hooks' last CDP calls.
+      this.idle?.stop();
       this.abort.abort(new Error(`session ended: ${reason}`));
       // A start still under way finishes (or fails) first, so nothing it creates escapes cleanup.
       await this.starting?.catch(() => {});
@@ -467,6 +529,7 @@ export class SessionRuntime implements SessionHandle {
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);
       await this.jail?.close();
+      await this.freezer?.close();
       if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
       await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
     })();

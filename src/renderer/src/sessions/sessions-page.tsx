@@ -11,6 +11,7 @@ import { notify, reportError } from '../stores/toasts';
 import { Badge, Button, EmptyState, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
 import { CreateSessionDialog } from './create-session-dialog';
+import { StandbyStatus } from './standby-status';
 import { href, navigate } from '../router';
 
 function Tags({ tags }: { tags?: Record<string, string> }): React.JSX.Element | null {
@@ -67,6 +68,7 @@ export function SessionsPage(): React.JSX.Element {
           </>
         }
       />
+      <StandbyStatus tick={items.length} />
       <div className="toolbar">
         <input
           type="search"

@@ -1,0 +1,90 @@
+/**
+ * Freezing idle sessions (issue 14 item 1, Kernel's "standby after 5 s with no client"): with
+ * no client connected and no API call for `freezeIdleSeconds`, a session's jail is frozen (cgroup
+ * v2 freezer here: every process of the jail stopped); a CDP connection or an API call thaws it
+ * and is served as usual; the inactivity timeout keeps counting while it is frozen.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { pollUntil } from '../../helpers/poll-until.js';
+import { descendants } from '../../helpers/proc.js';
+
+let t: TestEngine;
+beforeAll(async () => {
+  t = await startTestEngine({ freezeIdleSeconds: 1 });
+});
+afterAll(() => t?.stop());
+
+const runtime = (id: string) => t.engine.services.sessions.get(id)!;
+const frozen = (id: string) =>
+  pollUntil(
+    `session ${id} frozen`,
+    async () => runtime(id).frozen,
+    (f) => f,
+    100,
+  );
+
+/** Whether the kernel reports every process of the jail stopped (cgroup: `frozen 1`; signals: state T). */
+function jailStopped(id: string): boolean {
+  const pid = runtime(id).browser!.pid;
+  const cgroup = fs
+    .readFileSync(`/proc/${pid}/cgroup`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('0::'))!
+    .slice(3);
+  if (cgroup.includes(`-${id}`)) {
+    const mount = '/sys/fs/cgroup/unified';
+    const dir = fs.existsSync(`${mount}${cgroup}`) ? `${mount}${cgroup}` : `/sys/fs/cgroup${cgroup}`;
+    return /^frozen 1$/m.test(fs.readFileSync(`${dir}/cgroup.events`, 'utf8'));
+  }
+  return descendants(pid).every((p) => /^State:\s+T/m.test(fs.readFileSync(`/proc/${p}/status`, 'utf8')));
+}
+
+describe('idle sessions are frozen and thawed transparently', () => {
+  it('freezes after the idle time; a CDP connection thaws it and works; an API call thaws it', async () => {
+    const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
+    await frozen(s.session_id);
+    expect(jailStopped(s.session_id)).toBe(true);
+    const health = (await (await fetch(`${t.url}/healthz`)).json()) as { freeze: { method: string; frozen: number } };
+    expect(health.freeze.frozen).toBe(1);
+    expect(['cgroup', 'signal']).toContain(health.freeze.method);
+
+    // A CDP client: the connection thaws the jail and the browser answers.
+    const browser = await chromium.connectOverCDP(s.cdp_ws_url);
+    expect(runtime(s.session_id).frozen).toBe(false);
+    const page = browser.contexts()[0].pages()[0];
+    expect(await page.evaluate(() => 6 * 7)).toBe(42);
+    // Connected clients keep it thawed, however long they stay quiet.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(runtime(s.session_id).frozen).toBe(false);
+    await browser.close();
+
+    // Alone again: frozen again; an API call on the session thaws it before it runs.
+    await frozen(s.session_id);
+    const shot = await t.client.browsers.computer.captureScreenshot(s.session_id);
+    expect((await shot.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    expect(jailStopped(s.session_id)).toBe(false);
+    await t.client.browsers.deleteByID(s.session_id);
+  });
+
+  it('the inactivity timeout still counts while frozen', async () => {
+    const s = await t.client.browsers.create({ headless: true, timeout_seconds: 10 });
+    await frozen(s.session_id);
+    const ended = async () => (await t.client.browsers.list({ status: 'deleted' })).getPaginatedItems().some((x) => x.session_id === s.session_id);
+    await expect.poll(ended, { timeout: 40_000, interval: 500 }).toBe(true);
+  });
+
+  it('freezeIdleSeconds 0 never freezes', async () => {
+    const off = await startTestEngine({ freezeIdleSeconds: 0 });
+    try {
+      const s = await off.client.browsers.create({ headless: true });
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(off.engine.services.sessions.get(s.session_id)!.frozen).toBe(false);
+      await off.client.browsers.deleteByID(s.session_id);
+    } finally {
+      await off.stop();
+    }
+  });
+});
