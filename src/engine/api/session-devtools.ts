@@ -15,6 +15,7 @@
  */
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
+import { skipAuditRecord } from '../http/audit-recorder.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
 import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
 import { loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
@@ -94,6 +95,8 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
     );
 
     app.get(`${FRONTEND_PREFIX}/:token/*`, { config: { public: true }, schema: { hide: true, params: AssetParams } }, async (req, reply) => {
+      // Dozens of files per opening, each with the token in its path: the opening call is the audit record.
+      skipAuditRecord(reply.raw);
       const { rt } = await sessionOf(req.params.token);
       const asset = await fetchFrontendAsset((await rt.ready()).wsUrl, req.params['*']);
       if (asset.status !== 200) throw ApiError.notFound('DevTools file', req.params['*']);

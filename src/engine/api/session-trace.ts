@@ -13,6 +13,7 @@
  */
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
+import { skipAuditRecord } from '../http/audit-recorder.js';
 import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
 import { loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { TraceTokens } from '../domain/sessions/trace-token.js';
@@ -70,6 +71,8 @@ export const sessionTraceFeature: Feature<'sessions'> = {
     );
 
     app.get(`${VIEWER_PREFIX}/:token/*`, { config: { public: true }, schema: { hide: true, params: ViewerParams } }, async (req, reply) => {
+      // Dozens of files per opening, each with the token in its path: the opening call is the audit record.
+      skipAuditRecord(reply.raw);
       const claims = await tokens.verify(req.params.token);
       if (!claims) throw DomainError.unauthorized('invalid or expired trace token');
       const rt = sessions.get(claims.sessionId);
