@@ -22,6 +22,7 @@ const { values, positionals } = parseArgs({
     'max-concurrent-sessions': { type: 'string' },
     'insecure-no-jail': { type: 'boolean' },
     'egress-deny': { type: 'string' },
+    region: { type: 'string' },
     standby: { type: 'string' },
     'standby-memory': { type: 'string' },
     'freeze-idle-seconds': { type: 'string' },
@@ -34,7 +35,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -65,6 +66,7 @@ const engine = createEngine({
   maxConcurrentSessions: values['max-concurrent-sessions'] ? Number(values['max-concurrent-sessions']) : undefined,
   uiDir: path.join(root, 'out/renderer'),
   insecureNoJail: values['insecure-no-jail'] || undefined,
+  region: values.region,
   standby: values.standby !== undefined ? Number(values.standby) : undefined,
   standbyMemoryMb: values['standby-memory'] !== undefined ? Number(values['standby-memory']) : undefined,
   freezeIdleSeconds: values['freeze-idle-seconds'] !== undefined ? Number(values['freeze-idle-seconds']) : undefined,

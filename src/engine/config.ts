@@ -101,6 +101,11 @@ export interface EngineOptions {
    * (`--freeze-idle-seconds`, env BROWSERDECK_FREEZE_IDLE_SECONDS; default 5, 0 = never).
    */
   freezeIdleSeconds?: number;
+  /**
+   * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
+   * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
+   */
+  region?: string;
 }
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
@@ -163,12 +168,19 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
+    region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
   };
 }
 
 /** A number setting; a malformed one becomes NaN, which the setting's own check refuses at start. */
 function numberFrom(v: string | undefined): number | undefined {
   return v === undefined || v === '' ? undefined : Number(v);
+}
+
+/** A region is reported on every session and pool: a name newer Kernel clients can read (lowercase, digits, dashes). */
+function regionFrom(v: string): string {
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(v)) throw new Error(`--region '${v}' is not a region name (lowercase letters, digits and dashes, e.g. us-east)`);
+  return v;
 }
 
 function listFrom(v: string | undefined): string[] | undefined {
