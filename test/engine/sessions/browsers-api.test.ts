@@ -73,8 +73,9 @@ describe('browsers API', () => {
     await expect(te.client.browsers.retrieve(created.session_id)).rejects.toMatchObject({ status: 404 });
     const deleted = await te.client.browsers.retrieve(created.session_id, { include_deleted: true });
     expect(deleted.deleted_at).toBeTruthy();
-    expect(sessionDirsLeft(te.dataDir)).toEqual([]);
-    expect(processesWith(path.join(te.dataDir, 'sessions', created.session_id))).toEqual([]);
+    // The delete answered once the session ended; its browser and directories go in the background.
+    await expect.poll(() => sessionDirsLeft(te.dataDir), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => processesWith(path.join(te.dataDir, 'sessions', created.session_id)), { timeout: 30_000 }).toEqual([]);
   });
 
   it('lists with status, query, tags and offset pagination', async () => {
