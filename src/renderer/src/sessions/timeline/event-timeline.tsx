@@ -9,8 +9,10 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { TIMELINE_CATEGORIES, offsetLabel, type TimelineCategory, type TimelineMark } from './timeline-events';
 import '../../styles/inspect.css';
 
-/** A mark counts as "now" while the playhead is within this long after it. */
+/** A mark counts as "now" while the playhead is within this long after it… */
 const ACTIVE_WINDOW_MS = 1500;
+/** …or up to a frame before it: a video shows whole frames, so a seek lands on the frame at or before the time asked. */
+const FRAME_SLACK_MS = 100;
 
 export interface EventTimelineProps {
   marks: TimelineMark[];
@@ -31,7 +33,11 @@ export function EventTimeline({ marks, originMs, spanMs, currentMs, onSeek, labe
     () => marks.filter((m) => !hidden.has(m.category) && m.atMs >= originMs && m.atMs <= originMs + spanMs),
     [marks, hidden, originMs, spanMs],
   );
-  const active = (m: TimelineMark) => currentMs !== undefined && m.atMs - originMs <= currentMs && currentMs - (m.atMs - originMs) <= ACTIVE_WINDOW_MS;
+  const active = (m: TimelineMark) => {
+    if (currentMs === undefined) return false;
+    const since = currentMs - (m.atMs - originMs);
+    return since >= -FRAME_SLACK_MS && since <= ACTIVE_WINDOW_MS;
+  };
   const lastActive = [...inRange].reverse().find(active)?.seq;
 
   useEffect(() => {

@@ -1,6 +1,7 @@
 /**
- * The event timeline of a live session, under its live view: the last few minutes of its
- * telemetry, the playhead at "now" on the right edge, read again every two seconds.
+ * The event timeline of a live session, under its live view: its telemetry of the last five
+ * minutes (or since its first event), the playhead at "now" on the right edge, read again every
+ * two seconds.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
@@ -18,5 +19,7 @@ export function LiveTimeline({ session }: { session: Session }): React.JSX.Eleme
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
-  return <EventTimeline label="Live timeline" marks={marks} originMs={now - WINDOW_MS} spanMs={WINDOW_MS} currentMs={WINDOW_MS} />;
+  // The axis starts at the first event when that is more recent than the window, so a young session fills the track.
+  const origin = Math.max(now - WINDOW_MS, (marks[0]?.atMs ?? now) - 1000);
+  return <EventTimeline label="Live timeline" marks={marks} originMs={origin} spanMs={now - origin} currentMs={now - origin} />;
 }
