@@ -56,45 +56,58 @@ export async function appJailArgs(
 ): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; spawn: { uid?: number; gid?: number }; cleanup: () => Promise<void> }> {
   const claim = jailUsersOn() ? claimJailUser() : undefined;
   const user = claim?.user;
-  if (user) {
-    await ensureTraversable(
-      o.dir,
-      jail.hide.flatMap((h) => ancestorsWithin(o.dir, h)),
-    );
-    // Nothing of this deployment runs during its install: no jail can swap a directory under the walk.
-    if (o.writable) await ownTree(user, o.dir);
-    // The network's sockets (a private dir of this process, app-network.ts) are its alone.
-    for (let i = 0; i + 2 < o.net.binds.length; i += 3) {
-      await own(user, o.net.binds[i + 1]);
-      await fs.chmod(path.dirname(o.net.binds[i + 1]), 0o711);
-    }
-  }
-  const a = await baseSandboxArgs({ hide: jail.hide });
-  a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
-  const node = runtimeMount(a);
-  a.push(o.writable ? '--bind' : '--ro-bind', o.dir, o.dir);
-  a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
-  a.push(
-    '--ro-bind',
-    engineAsset('sandbox/app-jail-helper.mjs'),
-    HELPER,
-    '--ro-bind',
-    engineAsset('sandbox/cdp-forwarder.mjs'),
-    `${SANDBOX_DIR}/cdp-forwarder.mjs`,
-  );
-  a.push(...o.net.binds);
-  a.push('--chdir', o.dir);
-  a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));
-  // The app's KERNEL_API_KEY and its deployment's env_vars: on no command line, never bwrap's own
-  // environment (bwrapWithPrivateArgs; its --clearenv also drops the IPC markers Node sets for
-  // bwrap, which the helper, a Node program too, must not take).
-  const launch = await bwrapWithPrivateArgs(jail.bwrap, { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME }, a, user);
-  const cleanup = async (): Promise<void> => {
-    await launch.cleanup();
-    if (user && o.writable) await shareTree(o.dir);
+  let owned = false;
+  const giveBack = async (): Promise<void> => {
+    if (owned) await shareTree(o.dir);
     claim?.release();
   };
-  return { ...launch, node, spawn: spawnAs(user), cleanup };
+  try {
+    if (user) {
+      await ensureTraversable(
+        o.dir,
+        jail.hide.flatMap((h) => ancestorsWithin(o.dir, h)),
+      );
+      // Nothing of this deployment runs during its install: no jail can swap a directory under the walk.
+      if (o.writable) {
+        owned = true;
+        await ownTree(user, o.dir);
+      }
+      // The network's sockets (a private dir of this process, app-network.ts) are its alone.
+      for (let i = 0; i + 2 < o.net.binds.length; i += 3) {
+        await own(user, o.net.binds[i + 1]);
+        await fs.chmod(path.dirname(o.net.binds[i + 1]), 0o711);
+      }
+    }
+    const a = await baseSandboxArgs({ hide: jail.hide });
+    a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
+    const node = runtimeMount(a);
+    a.push(o.writable ? '--bind' : '--ro-bind', o.dir, o.dir);
+    a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
+    a.push(
+      '--ro-bind',
+      engineAsset('sandbox/app-jail-helper.mjs'),
+      HELPER,
+      '--ro-bind',
+      engineAsset('sandbox/cdp-forwarder.mjs'),
+      `${SANDBOX_DIR}/cdp-forwarder.mjs`,
+    );
+    a.push(...o.net.binds);
+    a.push('--chdir', o.dir);
+    a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));
+    // The app's KERNEL_API_KEY and its deployment's env_vars: on no command line, never bwrap's own
+    // environment (bwrapWithPrivateArgs; its --clearenv also drops the IPC markers Node sets for
+    // bwrap, which the helper, a Node program too, must not take).
+    const launch = await bwrapWithPrivateArgs(jail.bwrap, { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME }, a, user);
+    const cleanup = async (): Promise<void> => {
+      await launch.cleanup();
+      await giveBack();
+    };
+    return { ...launch, node, spawn: spawnAs(user), cleanup };
+  } catch (err) {
+    // Never started: the uid goes back now, and a deployment taken for the install is root's again.
+    await giveBack().catch(() => {});
+    throw err;
+  }
 }
 
 /** `dir`'s ancestors from `top` (included) down, when `dir` lies under `top`. */
