@@ -265,8 +265,7 @@ export class PoolService {
     if (s.pool_state !== 'acquired') throw DomainError.conflict(`browser session '${body.session_id}' is not acquired`, 'session_not_acquired');
     if (body.reuse !== false) this.replaceOnEnd.add(s.id);
     const session = this.sessions.get(s.id);
-    // Answers once the session is ended; its teardown and the replacement run in the background.
-    if (session) await this.sessions.endSoon(session, body.reuse === false ? 'released' : 'released_for_reuse');
+    if (session) await this.sessions.end(session, body.reuse === false ? 'released' : 'released_for_reuse');
     else await this.sessions.delete(auth, s.id);
   }
 

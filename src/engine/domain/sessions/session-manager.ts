@@ -489,7 +489,7 @@ export class SessionManager implements SessionRegistry {
   }
 
   /**
-   * Ends a session for its client at once (DELETE, pool release): the session stops answering
+   * Ends a session for its client at once (DELETE): the session stops answering
    * and its row is ended now (name free, JWT refused); the teardown (end hooks, browser, jail,
    * directories) runs in the background and the engine's stop waits for it. A session whose
    * profile is saved at its end is torn down first: the next create with that profile must
