@@ -27,11 +27,11 @@ export interface AuthServiceDeps {
   timeline: AuthTimeline;
   credentials: Credentials;
   /** External credential providers (1Password), for `credential: {provider, path|auto}`. */
-  providers?: () => ProviderService | undefined;
+  providers: ProviderService;
   sessions: () => FlowSessions;
   profiles: () => ProfileAccess;
-  /** The engine's replays service, for record_session (absent → such flows fail clearly). */
-  replays?: () => FlowReplays | undefined;
+  /** The engine's replays service, for record_session. */
+  replays: FlowReplays;
   clock: Clock;
   flowTtlMs: number;
   publicUrl(): string;
@@ -90,10 +90,8 @@ export class AuthService {
 
   /** Asked when a login step first needs values; any provider failure becomes the flow's error. */
   private async providerValues(row: ConnectionRow, ref: CredentialRef): Promise<{ values: Record<string, string>; totpSecret?: string; totpCode?: string }> {
-    const providers = this.d.providers?.();
-    if (!providers) throw new AutofillError('credential_provider_unavailable', 'credential providers are not available on this engine');
     try {
-      return await providers.valuesFor(row.org_id, ref, row.domain);
+      return await this.d.providers.valuesFor(row.org_id, ref, row.domain);
     } catch (err) {
       const kind = err instanceof ProviderError ? err.kind : 'failed';
       const code = {
@@ -138,7 +136,7 @@ export class AuthService {
         telemetry:
           opts.telemetry !== undefined ? opts.telemetry : row.browser_telemetry ? (JSON.parse(row.browser_telemetry) as Record<string, unknown>) : undefined,
       },
-      replays: () => this.d.replays?.(),
+      replays: this.d.replays,
       onSessionReady: (info) => this.recorded(connectionId, flow.view.id, info),
       onChange: (view) => this.changed(connectionId, view),
       onSuccess: (result) => this.succeeded(connectionId, result),
@@ -240,7 +238,7 @@ export class AuthService {
       : undefined;
     if (ref && isProviderRef(ref)) {
       if (needsCode) return needsCode;
-      return (await this.d.providers?.()?.usable(row.org_id, ref)) ? { can: true, reason: 'external_credential' } : { can: false, reason: 'no_credential' };
+      return (await this.d.providers.usable(row.org_id, ref)) ? { can: true, reason: 'external_credential' } : { can: false, reason: 'no_credential' };
     }
     if (!ref?.name) return { can: false, reason: 'no_credential' };
     const cred = await this.d.credentials.find(row.project_id, ref.name);

@@ -45,16 +45,14 @@ export class FlowRecording {
 
   constructor(
     private readonly o: RecordingOptions,
-    private readonly replays: () => FlowReplays | undefined,
+    private readonly replays: FlowReplays,
     private readonly log: (msg: string, err?: unknown) => void,
   ) {}
 
   /** Starts recording the flow's session (before the login page opens, so the replay covers it all). */
   async begin(handle: SessionHandle): Promise<{ replayId: string | null; telemetryCaptured: boolean }> {
     if (this.o.recordSession) {
-      const svc = this.replays();
-      if (!svc) throw DomainError.unprocessable('record_session: replays are not available on this engine', 'replays_unavailable');
-      this.replay = await svc.start(handle, {});
+      this.replay = await this.replays.start(handle, {});
     }
     // Captured = the connection asked for telemetry and at least one category is on.
     const captured = this.o.telemetry != null && Object.values(handle.telemetry.browser).some((c) => c.enabled);
@@ -65,9 +63,6 @@ export class FlowRecording {
   async end(): Promise<void> {
     const replay = this.replay;
     this.replay = undefined;
-    if (replay)
-      await this.replays()
-        ?.stop(replay)
-        .catch((err) => this.log('stopping the flow replay failed', err));
+    if (replay) await this.replays.stop(replay).catch((err) => this.log('stopping the flow replay failed', err));
   }
 }

@@ -52,7 +52,7 @@ export interface FlowDeps {
   allowedHosts?: string[];
   /** record_session and browser_telemetry of this flow (see flow-recording.ts). */
   recording?: RecordingOptions;
-  replays?: () => FlowReplays | undefined;
+  replays: FlowReplays;
   /** The flow's session is up: which replay records it, whether telemetry is captured. */
   onSessionReady?(info: { replayId: string | null; telemetryCaptured: boolean }): void;
   onChange(view: FlowView): void;
@@ -105,7 +105,7 @@ export class LoginFlow {
     this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: 'the login flow expired before it was completed' }), d.ttlMs);
     this.timer.unref();
     this.guard = new NavigationGuard(d.allowedHosts);
-    this.recording = new FlowRecording(d.recording ?? {}, d.replays ?? (() => undefined), d.log);
+    this.recording = new FlowRecording(d.recording ?? {}, d.replays, d.log);
   }
 
   /** True from the moment the flow starts to end (its browser closing), not only once it reports so. */
