@@ -1,7 +1,7 @@
 /**
  * The composition root: builds every service of an engine (`EngineServices`), once, in
- * dependency order, and wires the hooks one feature's service installs on another's (listed
- * at the end). Building starts nothing that must be stopped except the audit worker thread;
+ * dependency order, handing each the services it calls (hooks on a route are declared in that
+ * route's file, e.g. api/browsers.ts). Building starts nothing that must be stopped except the audit worker thread;
  * features start and stop what they own (stop hooks, recoveries, timers) in `register`/`started`,
  * in the order features.ts lists them.
  */
