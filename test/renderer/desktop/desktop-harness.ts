@@ -111,6 +111,8 @@ export async function openDesktopApp(): Promise<DesktopApp> {
     platform: process.platform,
     chooseSavePath: async (name) => path.join(downloads, name),
     openExternal: async () => {},
+    // Electron windows cannot open here; the opener's own checks are tested in test/main/inspector-window.
+    openInspectorWindow: () => {},
     broadcast: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => {
       void shown.page
         ?.evaluate(([e, p]) => (window as unknown as { __bdFromMain?: { event(n: string, d: string): void } }).__bdFromMain?.event(e, p), [
