@@ -13,6 +13,12 @@ describe('redactUrl', () => {
     );
   });
 
+  it('redacts the token segment of the DevTools frontend and trace viewer paths', () => {
+    expect(redactUrl('/devtools-frontend/eyJ.a.b/ws?x=1')).toBe('/devtools-frontend/REDACTED/ws?x=1');
+    expect(redactUrl('/trace-viewer/eyJ.a.b/index.html')).toBe('/trace-viewer/REDACTED/index.html');
+    expect(redactUrl('/browsers/devtools-frontend/abc')).toBe('/browsers/devtools-frontend/abc');
+  });
+
   it('sees through percent-encoded parameter names', () => {
     expect(redactUrl('/x?%6Awt=secret')).toBe('/x?%6Awt=REDACTED');
   });
