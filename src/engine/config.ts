@@ -132,6 +132,10 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BROWSERDECK_DATA_DIR) return env.BROWSERDECK_DATA_DIR;
   if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Browserdeck');
   if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Browserdeck');
+  // A root engine runs its jails as unprivileged users, whose bwrap must search every directory
+  // above the session dirs; root's home is closed (0700), so a server's state goes where the FHS
+  // puts a service's (the dir itself is searchable only: its files stay 0600/0700).
+  if (!env.XDG_DATA_HOME && process.platform === 'linux' && process.getuid?.() === 0) return '/var/lib/browserdeck';
   return path.join(env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'browserdeck');
 }
 

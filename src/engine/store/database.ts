@@ -3,6 +3,7 @@
  * PostgreSQL when a `postgres://` URL is given. Both speak through one Kysely instance, and
  * migrations run before anything else touches it.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import SQLite from 'better-sqlite3';
@@ -36,6 +37,13 @@ export async function openStore(opts: { dataDir: string; databaseUrl?: string })
     dialect = 'sqlite';
     const file = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || path.join(opts.dataDir, 'browserdeck.sqlite');
     sqliteFile = file;
+    // The database is the engine's alone (owner-only, like the secret key): the data dir is
+    // searchable by others when jails run as unprivileged users. SQLite gives its -wal/-shm the
+    // main file's mode.
+    if (file !== ':memory:') {
+      fs.closeSync(fs.openSync(file, 'a', 0o600));
+      fs.chmodSync(file, fs.statSync(file).mode & 0o700);
+    }
     const sqlite = new SQLite(file);
     cacheStatements(sqlite);
     sqlite.pragma('journal_mode = WAL');
