@@ -112,7 +112,8 @@ describe('auth connection flows: record_session and browser_telemetry', () => {
   });
 
   it('rejects a telemetry config the session would refuse, on create, patch and login', async () => {
-    const bad = { domain: '127.0.0.1', profile_name: 'bad-tel', browser_telemetry: { browser: { bogus: { enabled: true } } } };
+    // (An unknown category would be accepted and ignored: newer SDKs send categories this engine lacks.)
+    const bad = { domain: '127.0.0.1', profile_name: 'bad-tel', browser_telemetry: { browser: { console: { enabled: 'on' } } } };
     expect((await t.api('/auth/connections', { method: 'POST', json: bad })).status).toBe(400);
     const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'bad-tel', login_url: site.loginUrl, health_checks: false });
     const mixed = await t.api(`/auth/connections/${c.id}`, {
