@@ -6,6 +6,8 @@
  * process against a real headless Chromium — the children visibly started from the built copy
  * (the child's script path, or the sandbox's bind-mount sources in /proc/self/mountinfo).
  * An assets root without the scripts refuses to start, so the option is really what is used.
+ * Run as root, the build's temp dir (0700) is out of reach of the jails' unprivileged users: the
+ * jails then bind copies of the built files from /run/browserdeck-jail-visible (jail-visible.ts).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -35,6 +37,13 @@ afterAll(async () => {
 });
 
 const text = (b64?: string) => Buffer.from(b64 ?? '', 'base64').toString('utf8');
+/** Where a jail's bind of an asset comes from: the built file, or its copy when root's jail users cannot reach it. */
+const jailUsers = process.getuid?.() === 0;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const boundFrom = (asset: string, inside: string) =>
+  jailUsers
+    ? new RegExp(`(?:/run)?/browserdeck-jail-visible/${process.pid}/[0-9a-f]{16}/${escape(path.basename(asset))} ${escape(inside)}`)
+    : new RegExp(`${escape(path.join(assetsRoot, asset))} ${escape(inside)}`);
 
 describe('engine assets in the desktop bundle', () => {
   it('electron-vite build copies every declared asset, unchanged, next to the main bundle', async () => {
@@ -78,7 +87,7 @@ describe('engine assets in the desktop bundle', () => {
       // Where bubblewrap works the executor runs inside it, its scripts bind-mounted from the assets root.
       const sandboxed = findBwrap() !== null;
       expect(res.script.startsWith('/run/browserdeck/')).toBe(sandboxed);
-      if (sandboxed) expect(res.mounts).toContain(`${assetsRoot}/code-runner /run/browserdeck/code-runner`);
+      if (sandboxed) expect(res.mounts).toMatch(boundFrom('code-runner', '/run/browserdeck/code-runner'));
       else expect(res.script).toBe(path.join(assetsRoot, 'code-runner/code-runner-child.mjs'));
 
       // A session process reaches its browser through the CDP forwarder (cdp-exec.mjs) when sandboxed.
@@ -90,8 +99,8 @@ describe('engine assets in the desktop bundle', () => {
       const out = text(p.stdout_b64);
       expect(out).toMatch(/"webSocketDebuggerUrl"/);
       if (sandboxed) {
-        expect(out).toContain(`${assetsRoot}/sandbox/cdp-exec.mjs /run/browserdeck/cdp-exec.mjs`);
-        expect(out).toContain(`${assetsRoot}/sandbox/cdp-forwarder.mjs /run/browserdeck/cdp-forwarder.mjs`);
+        expect(out).toMatch(boundFrom('sandbox/cdp-exec.mjs', '/run/browserdeck/cdp-exec.mjs'));
+        expect(out).toMatch(boundFrom('sandbox/cdp-forwarder.mjs', '/run/browserdeck/cdp-forwarder.mjs'));
       }
     } finally {
       await te.client.browsers.deleteByID(s.session_id).catch(() => {});

@@ -21,6 +21,7 @@ import { engineAsset, engineAssetDir } from '../assets.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { openAppNetwork, type AppNetwork } from './app-network.js';
 import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree, spawnAs } from '../sandbox/jail-user.js';
+import { jailVisible, reachableByOthers } from '../sandbox/jail-visible.js';
 
 export interface AppJail {
   bwrap: string;
@@ -82,13 +83,20 @@ export async function appJailArgs(
     a.push('--uid', '1000', '--gid', '1000', '--tmpfs', '/tmp');
     const node = runtimeMount(a);
     a.push(o.writable ? '--bind' : '--ro-bind', o.dir, o.dir);
-    a.push('--ro-bind', engineAssetDir('app-runtime'), engineAssetDir('app-runtime'), '--ro-bind', o.modules, o.modules);
+    a.push('--ro-bind', jailVisible(engineAssetDir('app-runtime')), engineAssetDir('app-runtime'));
+    // The engine's node_modules is too big to copy (jail-visible.ts) and bwrap cannot bind an
+    // fd it could not reach by path: an install the jail users cannot read is the operator's to move.
+    if (user && !reachableByOthers(o.modules))
+      throw new Error(
+        `apps run as unprivileged users and cannot read the engine's packages at ${o.modules}: install the engine where other users can read it (e.g. /opt), or make its parent directories searchable (chmod o+x)`,
+      );
+    a.push('--ro-bind', o.modules, o.modules);
     a.push(
       '--ro-bind',
-      engineAsset('sandbox/app-jail-helper.mjs'),
+      jailVisible(engineAsset('sandbox/app-jail-helper.mjs')),
       HELPER,
       '--ro-bind',
-      engineAsset('sandbox/cdp-forwarder.mjs'),
+      jailVisible(engineAsset('sandbox/cdp-forwarder.mjs')),
       `${SANDBOX_DIR}/cdp-forwarder.mjs`,
     );
     a.push(...o.net.binds);

@@ -21,6 +21,7 @@ import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
+import { jailVisible } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
 
 export interface RunnerLaunch {
@@ -118,7 +119,17 @@ export async function buildRunnerLaunch(
     pw: `${SANDBOX_DIR}/node_modules/playwright-core`,
     tmp: `${SANDBOX_DIR}/tmp`,
   };
-  a.push('--ro-bind', RUNNER_DIR, inside.runner, '--ro-bind', SANDBOX_SRC_DIR, inside.sandbox, '--ro-bind', pw, inside.pw);
+  a.push(
+    '--ro-bind',
+    jailVisible(RUNNER_DIR),
+    inside.runner,
+    '--ro-bind',
+    jailVisible(SANDBOX_SRC_DIR),
+    inside.sandbox,
+    '--ro-bind',
+    jailVisible(pw),
+    inside.pw,
+  );
   a.push('--ro-bind', socket, SANDBOX_CDP_SOCKET, '--tmpfs', inside.tmp, '--chdir', '/', '--clearenv');
   const env: Record<string, string> = {
     PATH: DEFAULT_PATH,

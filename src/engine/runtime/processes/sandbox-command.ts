@@ -32,6 +32,7 @@ import {
   runtimeMount,
 } from '../sandbox/bwrap.js';
 import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
+import { jailVisible } from '../sandbox/jail-visible.js';
 
 export { findBwrap };
 
@@ -96,10 +97,10 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
     a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET);
     a.push(
       '--ro-bind',
-      engineAsset('sandbox/cdp-exec.mjs'),
+      jailVisible(engineAsset('sandbox/cdp-exec.mjs')),
       `${SANDBOX_DIR}/cdp-exec.mjs`,
       '--ro-bind',
-      engineAsset('sandbox/cdp-forwarder.mjs'),
+      jailVisible(engineAsset('sandbox/cdp-forwarder.mjs')),
       `${SANDBOX_DIR}/cdp-forwarder.mjs`,
     );
     // The user's NODE_OPTIONS are for their command, not for the forwarder: it hands them on.

@@ -8,6 +8,7 @@
  */
 import { engineAsset } from '../assets.js';
 import { SANDBOX_DIR } from './bwrap.js';
+import { jailVisible } from './jail-visible.js';
 
 export interface JailHelperDoors {
   /** In-jail dir where the helper creates its inbound socket (bound from a private host dir). */
@@ -22,10 +23,10 @@ export interface JailHelperDoors {
 export function mountJailHelper(a: string[]): void {
   a.push(
     '--ro-bind',
-    engineAsset('sandbox/jail-helper.mjs'),
+    jailVisible(engineAsset('sandbox/jail-helper.mjs')),
     `${SANDBOX_DIR}/jail-helper.mjs`,
     '--ro-bind',
-    engineAsset('sandbox/cdp-forwarder.mjs'),
+    jailVisible(engineAsset('sandbox/cdp-forwarder.mjs')),
     `${SANDBOX_DIR}/cdp-forwarder.mjs`,
   );
 }
