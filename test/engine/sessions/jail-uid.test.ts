@@ -100,6 +100,21 @@ describe.runIf(asRoot)('jails of a root engine run as unprivileged host users', 
     expect(out).toContain('uid=0');
   });
 
+  it('with --insecure-no-jail, a session process still runs in bwrap as a jail user and cannot read it', async () => {
+    // The browser runs unjailed; its processes still get bwrap, and must not be host root there.
+    const loose = await startTestEngine({ insecureNoJail: true, jailUids: { base: RANGE.base + 50, count: 50 } });
+    try {
+      const s = await loose.client.browsers.create({ headless: true });
+      const r = await loose.client.browsers.process.exec(s.session_id, { command: 'sh', args: ['-c', `cat ${SECRET_FILE}; echo done`] });
+      const out = Buffer.from(r.stdout_b64 ?? '', 'base64').toString() + Buffer.from(r.stderr_b64 ?? '', 'base64').toString();
+      expect(out).not.toContain(SECRET);
+      expect(out).toMatch(/Permission denied/);
+      expect(out).toContain('done');
+    } finally {
+      await loose.stop();
+    }
+  });
+
   it('a PTY process cannot read it, and keeps no supplementary group of the engine', async () => {
     const p = tenant.browsers.process;
     const sp = await p.spawn(sessions[0], {

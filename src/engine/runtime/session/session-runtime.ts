@@ -17,6 +17,7 @@ import { HeadlessWindows, frameHint, sizeAllWindows } from '../chromium/headless
 import { firstTab, navigateFirstTab } from '../chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
 import { SessionJail, type SessionJailConfig } from '../sandbox/session-jail.js';
+import { claimJailUser, ensureTraversable, jailUsersOn, ownTree, type ClaimedJailUser } from '../sandbox/jail-user.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import { createFreezer, type JailFreezer } from './jail-freezer.js';
@@ -207,6 +208,8 @@ export class SessionRuntime implements SessionHandle {
   private starting?: Promise<LaunchedBrowser>;
   /** The create's deadline while the first start runs: its launch (and each step before) stops when it aborts. */
   private startDeadline?: AbortSignal;
+  /** The jail user of an unjailed session's processes (see doStart); released at the end. */
+  private unjailedUser?: ClaimedJailUser;
 
   /**
    * Creates the directories, restores state, starts Xvfb (headful on Linux) and the browser,
@@ -223,6 +226,15 @@ export class SessionRuntime implements SessionHandle {
     try {
       for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
       await this.jail?.prepare();
+      // An unjailed browser (--insecure-no-jail) of a root engine: its processes and code still run
+      // in bwrap where it exists, as a jail user of their own, which the session root records.
+      if (!this.jail && jailUsersOn()) {
+        this.unjailedUser = claimJailUser();
+        const sessions = path.dirname(this.spec.sessionDir);
+        await ensureTraversable(this.dirs.root, [this.spec.sessionDir, sessions, path.dirname(sessions)]);
+        await fs.chmod(this.spec.sessionDir, 0o711);
+        await ownTree(this.unjailedUser.user, this.dirs.root);
+      }
       await this.spec.prepare?.(this.dirs);
       if (this.ended) throw new Error('session ended while starting');
       deadline?.throwIfAborted();
@@ -529,6 +541,7 @@ export class SessionRuntime implements SessionHandle {
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);
       await this.jail?.close();
+      this.unjailedUser?.release();
       await this.freezer?.close();
       if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
       await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
