@@ -89,6 +89,8 @@ describe('deployments', () => {
 
   it('deploys a directory of the engine machine for org-wide keys only', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-local-app-'));
+    // A root engine's apps run as unprivileged users (jail-user.ts): the operator's directory must be readable by others.
+    await fs.chmod(dir, 0o755);
     try {
       await fs.copyFile(path.join(SAMPLE_APP_DIR, 'index.ts'), path.join(dir, 'index.ts'));
       const res = await te.api('/deployments/local', { method: 'POST', json: { source_path: dir, entrypoint_rel_path: 'index.ts', version: 'local' } });

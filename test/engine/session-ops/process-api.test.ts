@@ -274,10 +274,12 @@ describe('session processes', () => {
     expect(alive(a.pid!)).toBe(true);
     expect(alive(b.pid!)).toBe(true);
     await te.client.browsers.deleteByID(s.session_id);
-    for (let i = 0; i < 100 && (alive(a.pid!) || alive(b.pid!)); i++) await new Promise((r) => setTimeout(r, 20));
+    // DELETE answers once the session has ended; the teardown (processes included) runs behind it.
+    const cp = await import('node:child_process');
+    const left = () => cp.execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(s.session_id));
+    for (let i = 0; i < 300 && (alive(a.pid!) || alive(b.pid!) || left().length); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive(a.pid!)).toBe(false);
     expect(alive(b.pid!)).toBe(false);
-    const left = await import('node:child_process').then((cp) => cp.execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }));
-    expect(left.split('\n').filter((l) => l.includes(s.session_id))).toEqual([]);
+    expect(left()).toEqual([]);
   });
 });

@@ -98,6 +98,9 @@ export interface DesktopApp {
 export async function openDesktopApp(): Promise<DesktopApp> {
   const ui = buildRenderer();
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-desktop-'));
+  // Run as root (CI), the embedded engine's jails are unprivileged users who must pass through
+  // userData to its data dir; a desktop user's app runs as that user and needs nothing of the kind.
+  fs.chmodSync(userData, 0o711);
   const downloads = path.join(userData, 'downloads');
   fs.mkdirSync(downloads);
   const appUrl = pathToFileURL(path.join(ui.rendererDir, 'index.html')).toString();
