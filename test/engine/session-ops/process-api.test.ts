@@ -276,7 +276,11 @@ describe('session processes', () => {
     await te.client.browsers.deleteByID(s.session_id);
     // DELETE answers once the session has ended; the teardown (processes included) runs behind it.
     const cp = await import('node:child_process');
-    const left = () => cp.execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(s.session_id));
+    const left = () =>
+      cp
+        .execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes(s.session_id));
     for (let i = 0; i < 300 && (alive(a.pid!) || alive(b.pid!) || left().length); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive(a.pid!)).toBe(false);
     expect(alive(b.pid!)).toBe(false);
