@@ -95,7 +95,7 @@ describe('API key expiry and rotation', () => {
       { days_to_expire: 0 },
       { days_to_expire: 3651 },
       { days_to_expire: 2.5 },
-      { other: 1 },
+      { other: 1, days_to_expire: 0 }, // an unknown field is ignored (newer clients), a wrong known one is not
     ]) {
       await expectErrorResponse(await t.api(`/org/api_keys/${next.id}/rotate`, { method: 'POST', json: body }), 400);
     }

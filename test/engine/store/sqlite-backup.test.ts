@@ -49,6 +49,8 @@ function idsIn(file: string): Record<string, Set<string>> {
 describe.skipIf(process.env.BROWSERDECK_TEST_DATABASE_URL)('SQLite backup and restore', () => {
   beforeAll(() => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-backup-'));
+    // The data dirs live below it: a root engine's jail users must pass through (search only).
+    fs.chmodSync(work, 0o711);
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
