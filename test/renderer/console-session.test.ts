@@ -66,7 +66,7 @@ describe('console session', () => {
     expect(bad.res.status).toBe(401);
     expect(bad.cookie).toBe('');
     expect(((await bad.res.json()) as { code: string }).code).toBe('unauthorized');
-    for (const body of ['{}', '{"api_key": 5}', '{"api_key":"x","extra":1}', 'not json']) {
+    for (const body of ['{}', '{"api_key": 5}', '{"extra":1}', 'not json']) {
       const r = await fetch(te.url + '/console/session', { method: 'POST', headers: { ...H, 'content-type': 'application/json' }, body });
       expect(r.status, body).toBe(400);
       expect(((await r.json()) as { message: string }).message).toBeTruthy();
