@@ -28,6 +28,9 @@ describe('GET /healthz', () => {
       uptime_seconds: expect.any(Number),
       jail: expect.objectContaining({ enabled: expect.any(Boolean) }),
       store: { kind, ok: true },
+      // Test engines run with standby browsers and freezing off (test/helpers/engine.ts).
+      standby: expect.objectContaining({ enabled: false, ready: 0, claimed: 0 }),
+      freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
