@@ -43,6 +43,15 @@ describe('unknown body fields', () => {
     expect(validate({ either: { a: 'x' } })).toBe(true);
   });
 
+  it('are never stripped from what JSON.parse does not make (a request stream, a Buffer)', () => {
+    class Stream {
+      _readableState = { flowing: null };
+    }
+    const body = new Stream();
+    expect(validate(body)).toBe(false);
+    expect(body._readableState).toEqual({ flowing: null });
+  });
+
   it('leave a valid body untouched and unmarked', () => {
     const body = { name: 'y' };
     expect(validate(body)).toBe(true);

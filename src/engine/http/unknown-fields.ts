@@ -33,6 +33,17 @@ function strippable(e: ErrorObject, all: ErrorObject[]): boolean {
   return true;
 }
 
+/**
+ * Only what JSON.parse makes is stripped: a route whose content-type parser hands over a stream
+ * or a Buffer (uploads, raw bodies) still meets its schema, and deleting the "unknown" own
+ * properties of a request stream (`_readableState`…) broke Node's HTTP server.
+ */
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
 /** The object at a JSON pointer inside `root` (undefined when the path does not lead to one). */
 function objectAt(root: unknown, pointer: string): Record<string, unknown> | undefined {
   let cur = root;
@@ -40,7 +51,7 @@ function objectAt(root: unknown, pointer: string): Record<string, unknown> | und
     if (cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<string, unknown>)[seg];
   }
-  return cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>) : undefined;
+  return isJsonObject(cur) ? cur : undefined;
 }
 
 /** Wraps a compiled body validator so unknown properties are dropped instead of refused. */
@@ -49,7 +60,7 @@ export function ignoringUnknownFields(validate: ValidateFunction): ValidateFunct
     const call = validate as unknown as (d: unknown, ...r: unknown[]) => boolean;
     if (call(data, ...rest)) return true;
     const all = validate.errors ?? [];
-    const extras = all.filter((e) => strippable(e, all));
+    const extras = isJsonObject(data) || Array.isArray(data) ? all.filter((e) => strippable(e, all)) : [];
     if (extras.length === 0) {
       lenient.errors = validate.errors;
       return false;
