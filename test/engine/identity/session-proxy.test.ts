@@ -4,7 +4,7 @@
  * clear 502 instead of a hang, WebRTC reveals no host addresses, and the per-session forwarder
  * is closed with the session.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -114,7 +114,8 @@ describe('sessions through proxies', () => {
     // upstream's credentials); it is reached only through the session's jail.
     expect(forwarder.port).toBe(0);
     await t.client.browsers.deleteByID(s.session_id);
-    expect(routing().forwarderOf(s.session_id)).toBeUndefined();
+    // The teardown (the forwarder with it) runs behind DELETE's answer.
+    await vi.waitFor(() => expect(routing().forwarderOf(s.session_id)).toBeUndefined(), { timeout: 15_000, interval: 50 });
   });
 
   it('rejects unknown proxies and keeps WebRTC from revealing host addresses', async () => {

@@ -5,7 +5,7 @@
  * address, the telemetry SSE stream, BiDi and live view frames — and DELETE through B really ends the browser on A. Each forwarded request is
  * audited once (by A), and a request already marked as forwarded is never forwarded again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { PG_SKIP_REASON, PG_URL, flushAudits, joinNode, nodeIdOf, startTestEngine, via, type TestEngine } from './two-nodes.js';
@@ -237,7 +237,8 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     const row = await a.engine.context.db.selectFrom('browser_sessions').select(['deleted_at', 'ended_reason']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(row.ended_reason).toBe('deleted');
-    expect(() => process.kill(pid, 0)).toThrow();
+    // DELETE answers once the session has ended; the browser is torn down behind it.
+    await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 15_000, interval: 50 });
     // Ended sessions are answered locally on B, as on any node.
     const after = await b.api(`/browsers/${id}/fs/file_info?path=/notes/b.txt`);
     expect(after.status).toBe(404);
