@@ -155,6 +155,8 @@ describe('browsers API', () => {
     // This machine has no GPU render node; where one exists the session starts instead.
     if (gpu.status === 200) await te.client.browsers.deleteByID((await gpu.json()).session_id);
     else expect((await gpu.json()).code).toBe('gpu_unavailable');
+    // A refused create leaves nothing; a started one is torn down behind DELETE's answer.
+    await waitFor(() => sessionDirsLeft(te.dataDir).length === 0, 15_000, 'no session dir left').catch(() => {});
     expect(sessionDirsLeft(te.dataDir)).toEqual([]);
   });
 
