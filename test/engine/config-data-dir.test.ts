@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDataDir } from './config.js';
+import { defaultDataDir } from '../../src/engine/config.js';
 
 const root = process.platform === 'linux' && process.getuid?.() === 0;
 
