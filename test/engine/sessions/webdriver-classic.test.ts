@@ -10,7 +10,7 @@
  * and ending the session stops its chromedriver.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Kernel from '@onkernel/sdk';
 import { remote, attach } from 'webdriverio';
 import { Builder, By } from 'selenium-webdriver';
@@ -196,7 +196,8 @@ describe('the session chromedriver', () => {
     await b.deleteSession();
 
     await tenant.browsers.deleteByID(s.session_id);
-    expect(isAlive(pid!)).toBe(false);
+    // The teardown (chromedriver with it) runs behind DELETE's answer.
+    await vi.waitFor(() => expect(isAlive(pid!)).toBe(false), { timeout: 15_000, interval: 50 });
     expect(chromedriverOf(s.session_id)).toBeUndefined();
   });
 
@@ -265,7 +266,7 @@ describe('the session chromedriver', () => {
       await b.deleteSession();
       expect(await pageOfSession(s.cdp_ws_url, '/form')).toEqual({ url: `${web.url}/form`, out: GREETING });
       await plain.client.browsers.deleteByID(s.session_id);
-      expect(isAlive(pid!)).toBe(false);
+      await vi.waitFor(() => expect(isAlive(pid!)).toBe(false), { timeout: 15_000, interval: 50 });
       // A session still running when the engine stops takes its chromedriver with it.
       const s2 = await plain.client.browsers.create({ headless: true });
       expect((await fetch(`${webdriverUrlOf(s2)}/status`, { headers: { authorization: `Bearer ${plain.adminKey}` } })).status).toBe(200);
