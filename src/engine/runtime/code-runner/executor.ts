@@ -8,11 +8,10 @@
  * after a crash. Stopping (delete, restart, session end, engine stop) kills the group and fails
  * a running call with the reason.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { spawnAs } from '../sandbox/jail-user.js';
 import { endGroup } from './process-group.js';
-import type { RunnerLaunch } from './runner-launch.js';
+import { spawnRunner, type RunnerLaunch } from './runner-launch.js';
 
 export interface TabRef {
   created: boolean;
@@ -138,21 +137,7 @@ export class Executor {
   private async process(): Promise<ChildProcess> {
     if (this.child) return this.child;
     const launch = await this.launch();
-    const child = spawn(launch.file, launch.args, {
-      // As the session's jail user when the engine is root (sandbox/jail-user.ts).
-      ...spawnAs(launch.user),
-      cwd: launch.cwd,
-      env: launch.env,
-      // Own process group: the sandbox's wrappers and everything the code starts go with one kill.
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc', launch.argsData ? 'pipe' : 'ignore'],
-      serialization: 'advanced',
-    });
-    if (launch.argsData) (child.stdio[4] as NodeJS.WritableStream).end(launch.argsData);
-    // The code's output reaches the call through its console; anything written to the raw fds is dropped.
-    child.stdout?.resume();
-    child.stderr?.resume();
-    child.on('error', () => void endGroup(child));
+    const child = spawnRunner(launch);
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'bound' && this.running?.callId === m.callId) {
         this.running.tab = m.tab;
@@ -167,7 +152,6 @@ export class Executor {
         this.finish(r.callId, fail(this.stopped ?? `the executor exited unexpectedly (${signal ?? `exit code ${code}`}); the next call starts a new one`));
       void endGroup(child);
     });
-    child.send({ type: 'init', ...launch.job });
     this.child = child;
     return child;
   }

@@ -15,14 +15,16 @@
  * as the weaker mode.
  */
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
-import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
+import { jailUserOf, spawnAs, type JailUser } from '../sandbox/jail-user.js';
 import { jailVisible } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
+import { endGroup } from './process-group.js';
 
 export interface RunnerLaunch {
   file: string;
@@ -159,4 +161,28 @@ export async function buildRunnerLaunch(
       title: `node ${marker}`,
     },
   };
+}
+
+/**
+ * Starts a runner (an executor or the REPL) from its launch and sends it the `init` job: as the
+ * session's jail user when the engine is root (sandbox/jail-user.ts), in its own process group
+ * (the sandbox's wrappers and everything the code starts go with one kill, process-group.ts),
+ * with an IPC channel. The code's output reaches the engine through its console over IPC;
+ * anything written to the raw fds is dropped. A spawn or IPC error ends the group.
+ */
+export function spawnRunner(launch: RunnerLaunch): ChildProcess {
+  const child = spawn(launch.file, launch.args, {
+    ...spawnAs(launch.user),
+    cwd: launch.cwd,
+    env: launch.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc', launch.argsData ? 'pipe' : 'ignore'],
+    serialization: 'advanced',
+  });
+  if (launch.argsData) (child.stdio[4] as NodeJS.WritableStream).end(launch.argsData);
+  child.stdout?.resume();
+  child.stderr?.resume();
+  child.on('error', () => void endGroup(child));
+  child.send({ type: 'init', ...launch.job });
+  return child;
 }

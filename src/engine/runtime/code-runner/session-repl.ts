@@ -8,14 +8,13 @@
  * engine. Without the jail there is no REPL: Node's permission model, the executors' fallback,
  * forbids the inspector the REPL evaluates through.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
-import { spawnAs } from '../sandbox/jail-user.js';
 import { endGroup } from './process-group.js';
-import { buildRunnerLaunch, runnerCdpUrl } from './runner-launch.js';
+import { buildRunnerLaunch, runnerCdpUrl, spawnRunner } from './runner-launch.js';
 import { activeTab } from './active-tab.js';
 
 /** Marks REPL processes (their title inside the jail). */
@@ -149,18 +148,7 @@ export class SessionRepl {
     if (this.proc) return this.proc;
     const { wsUrl } = await this.handle.ready();
     const launch = await buildRunnerLaunch(this.handle, `${REPL_MARKER}=${this.handle.id}`, wsUrl, this.hide, await usableBwrap(), 'repl-child.mjs');
-    const child = spawn(launch.file, launch.args, {
-      // As the session's jail user when the engine is root (sandbox/jail-user.ts).
-      ...spawnAs(launch.user),
-      cwd: launch.cwd,
-      env: launch.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc', launch.argsData ? 'pipe' : 'ignore'],
-      serialization: 'advanced',
-    });
-    if (launch.argsData) (child.stdio[4] as NodeJS.WritableStream).end(launch.argsData);
-    child.stdout?.resume();
-    child.stderr?.resume();
+    const child = spawnRunner(launch);
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
       child.on('message', (m: ChildMessage) => m.type === 'ready' && (clearTimeout(timer), resolve()));
@@ -173,7 +161,6 @@ export class SessionRepl {
       if (this.proc === proc) this.proc = undefined;
       void endGroup(child);
     });
-    child.send({ type: 'init', ...launch.job });
     this.proc = proc;
     return proc;
   }
