@@ -206,4 +206,37 @@ new Kernel().app('uid-probe').action('read', async (_ctx) => { try { return fs.r
     expect(sessionUid).not.toBe(0);
     for (const p of ['made', 'made/by', 'made/by/api.txt']) expect(fs.statSync(path.join(root, p)).uid, p).toBe(sessionUid);
   });
+
+  it("a tenant cannot give the session root to another host user (its owner is the session's jail user)", async () => {
+    const id = sessions[0];
+    const root = path.join(te.dataDir, 'sessions', id, 'root');
+    const sessionUid = fs.statSync(root).uid;
+    // Another session's uid, or any host user: every later jail of this session would run as it.
+    for (const [owner, group] of [
+      [String(sessionUid + 1), undefined],
+      ['1000', undefined],
+      [undefined, '1000'],
+    ]) {
+      const err = await tenant.browsers.fs.setFilePermissions(id, { path: '/', mode: '755', owner, group }).then(
+        () => undefined,
+        (e: { status?: number; error?: { code?: string } }) => e,
+      );
+      expect(err?.status, `owner ${owner} group ${group}`).toBe(403);
+      expect(fs.statSync(root).uid).toBe(sessionUid);
+      expect(fs.statSync(root).gid).toBe(sessionUid);
+    }
+    // Through a link to the root as well.
+    await tenant.browsers.process.exec(id, { command: 'ln', args: ['-sfn', '/', '/to-root'] });
+    await expect(tenant.browsers.fs.setFilePermissions(id, { path: '/to-root', mode: '755', owner: '1000' })).rejects.toMatchObject({ status: 403 });
+    expect(fs.statSync(root).uid).toBe(sessionUid);
+    // Its own user (0 inside) stays allowed.
+    await tenant.browsers.fs.setFilePermissions(id, { path: '/', mode: '755', owner: 'root', group: '0' });
+    expect(fs.statSync(root).uid).toBe(sessionUid);
+    const r = await tenant.browsers.process.exec(id, { command: 'sh', args: ['-c', 'id -u'] });
+    expect(
+      Buffer.from(r.stdout_b64 ?? '', 'base64')
+        .toString()
+        .trim(),
+    ).toBe('0');
+  });
 });

@@ -140,6 +140,10 @@ export async function setPermissions(root: string, clientPath: unknown, mode: nu
       // With a jail user, 0 (root) is the session's own user — what its processes see as root
       // (they run as uid 0 mapped onto it); a host-root file would be one nobody there could change.
       const o = r.sessionOwner;
+      // The root's owner is the session's jail user (jailUserOf reads it there): another owner would
+      // make every later jail of the session run as that host uid.
+      if (o && p.name === '' && ((uid !== -1 && uid !== 0 && uid !== o.uid) || (gid !== -1 && gid !== 0 && gid !== o.gid)))
+        throw new DomainError(403, 'chown_not_permitted', "the session root's owner is the session's own user and cannot be changed");
       try {
         await fsp.chown(p.leaf.path, o && uid === 0 ? o.uid : uid, o && gid === 0 ? o.gid : gid);
       } catch (err) {
