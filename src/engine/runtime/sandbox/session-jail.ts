@@ -242,7 +242,10 @@ export class SessionJail {
 
   /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */
   async close(): Promise<void> {
-    if (this.front) await new Promise((r) => this.front!.close(r));
+    // Stop accepting, without waiting for the front's connections: the forwarders own them (the
+    // direct one ends its own here, a proxy's at the session's end), and a peer that never closes
+    // its end would otherwise hold the session's end, and the engine's stop, forever.
+    this.front?.close();
     await this.direct?.close();
     if (this.base && this.base !== this.sessionDir) await fs.rm(this.base, { recursive: true, force: true });
     this.claim?.release();
