@@ -74,6 +74,8 @@ export class Executor {
   queued = 0;
   private recovering?: Promise<void>;
   private stopped?: string;
+  /** Counts stops: a launch prepared across a stop is not started (its call was answered). */
+  private stops = 0;
 
   constructor(
     readonly name: string,
@@ -136,7 +138,10 @@ export class Executor {
 
   private async process(): Promise<ChildProcess> {
     if (this.child) return this.child;
+    const stops = this.stops;
     const launch = await this.launch();
+    // Stopped meanwhile: nothing would end a process started now (a deleted executor is gone).
+    if (stops !== this.stops) throw new Error(this.stopped ?? 'the executor was stopped');
     const child = spawnRunner(launch);
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'bound' && this.running?.callId === m.callId) {
@@ -185,6 +190,7 @@ export class Executor {
    */
   async stop(reason: string, final: boolean): Promise<void> {
     if (final) this.stopped = reason;
+    this.stops++;
     const child = this.child;
     this.child = undefined;
     const r = this.running;

@@ -148,6 +148,8 @@ export class SessionRepl {
     if (this.proc) return this.proc;
     const { wsUrl } = await this.handle.ready();
     const launch = await buildRunnerLaunch(this.handle, `${REPL_MARKER}=${this.handle.id}`, wsUrl, this.hide, await usableBwrap(), 'repl-child.mjs');
+    // Ended meanwhile (session end, engine stop): nothing would end a process started now.
+    if (this.ended) throw new Error('the session ended');
     const child = spawnRunner(launch);
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
