@@ -49,7 +49,7 @@ export class ProfileStore {
   saveFrom(id: string, userDataDir: string): Promise<number> {
     return this.serialize(id, async () => {
       const base = path.join(this.root, id);
-      await fs.mkdir(base, { recursive: true });
+      await fs.mkdir(base, { recursive: true, mode: 0o700 });
       const staging = path.join(base, `.staging-${newId(8)}`);
       const old = path.join(base, `.old-${newId(8)}`);
       try {

@@ -66,6 +66,8 @@ export class ReplayService {
     const writable = path.join(this.dir, handle.id);
     const user = jailUserOf(handle.dirs.root);
     if (user) {
+      // Search only for others (an older engine made it 0755, listing every session's recordings).
+      await fsp.chmod(this.dir, 0o700);
       await ensureTraversable(writable, [this.dir, path.dirname(this.dir)]);
       await own(user, writable);
     }
@@ -107,7 +109,9 @@ export class ReplayService {
     }
     const id = newId();
     const file = path.join(handle.id, `${id}.mp4`);
-    await fsp.mkdir(path.join(this.dir, handle.id), { recursive: true });
+    // The engine's alone (the data dir is searchable by others when jails run as unprivileged users):
+    // the recordings' dir is listed by nobody else, and each session's is its ffmpeg's only.
+    await fsp.mkdir(path.join(this.dir, handle.id), { recursive: true, mode: 0o700 });
     // ffmpeg decodes frames of the tenant's pages: jailed with this replay's directory only.
     const { bwrap } = await jailStatus({ insecureNoJail: this.o.insecureNoJail ?? false });
     const jail = bwrap ? await this.ffmpegJail(bwrap, handle) : undefined;
