@@ -4,10 +4,12 @@
  * `import()`, ordered content from `repl.write`, console and `repl.emitImage`, exceptions and
  * syntax errors that keep state, static imports and top-level return rejected, `reset`, a
  * timeout and an unhandled exception that end the REPL (`repl_terminated`, a new `repl_id`),
- * the browser helpers and playwright-core, jail escapes that fail, and bad input.
+ * the browser helpers and playwright-core, a browser crash restart the REPL follows, jail
+ * escapes that fail, and bad input.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startTestWebServer, processesWith, type TestWebServer } from '../../helpers/chromium-web.js';
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
@@ -175,6 +177,23 @@ try { await fetch(${JSON.stringify(otherCdp)}); repl.write('other cdp reached');
     expect(await status({ code: '1', timeout_sec: 301 })).toBe(400);
     expect(await status({ code: 1 })).toBe(400);
     expect(await status({ code: '1' }, 'no-such-session')).toBe(404);
+  });
+
+  it('keeps its state across a browser crash restart and drives the new browser', async () => {
+    const s = (await te.client.browsers.create({ headless: true, timeout_seconds: 300 })).session_id;
+    const first = await repl({ code: `var kept = 'kept'; repl.write(typeof browser.contexts)` }, s);
+    expect(texts(first)).toEqual(['write:function']);
+    const rt = (te.engine.services.sessions as unknown as { get(id: string): { restarts: number } }).get(s);
+    const cdp = await chromium.connectOverCDP((await te.client.browsers.retrieve(s)).cdp_ws_url);
+    await (await cdp.newBrowserCDPSession()).send('Browser.crash').catch(() => {});
+    await cdp.close().catch(() => {});
+    await expect.poll(() => rt.restarts, { timeout: 60_000 }).toBeGreaterThan(0);
+    // The browser has a new address: the REPL's next cell connects to it, its bindings intact.
+    const after = await repl({ code: `await gotoUrl(${JSON.stringify(`${web.url}/title/Reborn`)}); repl.write(kept + ' ' + (await page.title()));` }, s);
+    expect(after.error).toBeUndefined();
+    expect(after).toMatchObject({ success: true, repl_id: first.repl_id });
+    expect(texts(after)).toEqual(['write:kept Reborn']);
+    await te.client.browsers.deleteByID(s);
   });
 
   it('ends with its session', async () => {

@@ -13,7 +13,8 @@
  * (raw CDP on the current tab; `cdp.browser(...)` on the browser), `playwright` (the module).
  *
  * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}`, then `{type:'run', callId,
- * code, activeTargetId?}` one at a time. Out: `{type:'ready'}`, `{type:'content', callId, item}`
+ * code, activeTargetId?, cdpUrl}` one at a time (`cdpUrl`: the browser's current address, new after a
+ * crash restart). Out: `{type:'ready'}`, `{type:'content', callId, item}`
  * in order, `{type:'answer', callId, success, error?, stack?}`. An unhandled async exception ends
  * the process (Node's default): the engine reports the REPL terminated.
  */
@@ -25,7 +26,10 @@ const TEXT_CAP = 1024 * 1024;
 const IMAGE_CAP = 8 * 1024 * 1024;
 
 let init;
+/** @type {Promise<any> | undefined} the connection being made or made */
 let connection;
+/** The connected Playwright Browser (`browser` for the code). */
+let connected;
 let playwrightModule;
 /** The tab `page` stands for; switchTab and newTab change it, closing it falls back to the active tab. */
 let current;
@@ -64,9 +68,13 @@ async function connect() {
     playwrightModule ??= await import(init.playwright);
     const b = await playwrightModule.chromium.connectOverCDP(init.cdpUrl);
     b.on('disconnected', () => {
+      // An old browser's connection closing late does not wipe a newer one.
+      if (connected !== b) return;
+      connected = undefined;
       connection = undefined;
       current = undefined;
     });
+    connected = b;
     return b;
   })();
   connection.catch(() => (connection = undefined));
@@ -170,7 +178,7 @@ cdp.browser = async (method, params = {}) => {
 Object.assign(globalThis, helpers, { cdp, __browserdeck_import__: (specifier) => import(specifier) });
 globalThis.console = new Console({ stdout: channel('stdout'), stderr: channel('stderr') });
 for (const [name, get] of Object.entries({
-  browser: () => connection,
+  browser: () => connected,
   context: () => current?.context(),
   page: () => current,
   playwright: () => playwrightModule,
@@ -192,6 +200,17 @@ function evaluate(expression) {
 
 async function run(m) {
   callId = m.callId;
+  // A restarted browser has another address (the engine sends the current one with each call).
+  if (m.cdpUrl && m.cdpUrl !== init.cdpUrl) {
+    init.cdpUrl = m.cdpUrl;
+    const old = connection;
+    connection = undefined;
+    connected = undefined;
+    current = undefined;
+    void Promise.resolve(old)
+      .then((b) => b?.close())
+      .catch(() => {});
+  }
   budget = { text: TEXT_CAP, image: IMAGE_CAP, truncated: false };
   try {
     await bind(m.activeTargetId);
