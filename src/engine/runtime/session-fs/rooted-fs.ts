@@ -105,10 +105,25 @@ export class RootedFs {
     return { uid: this.root.stat.uid, gid: this.root.stat.gid };
   }
 
-  /** Gives what the engine just made at `kernelPath` (a link there is not followed) to the session's jail user. */
+  /**
+   * Gives the directory the engine just made at `kernelPath` to the session's jail user. The jail
+   * user owns the parent and may swap the name meanwhile: only a root-owned directory pinned by
+   * descriptor is changed, through that descriptor (never a path the session can redirect).
+   */
   async giveToSession(kernelPath: string): Promise<void> {
+    if (!this.sessionOwner) return;
+    const made = await this.pin(kernelPath);
+    if (!made) return;
+    try {
+      await this.givePinned(made);
+    } finally {
+      await this.release(made);
+    }
+  }
+
+  private async givePinned(made: Pinned): Promise<void> {
     const o = this.sessionOwner;
-    if (o) await fsp.lchown(kernelPath, o.uid, o.gid);
+    if (o && made.stat.isDirectory() && made.stat.uid === 0) await fsp.chown(made.path, o.uid, o.gid);
   }
 
   /** Opens what `p` names without following a link there; null when nothing is there. */
@@ -173,8 +188,8 @@ export class RootedFs {
             return false;
           },
         );
-        if (made) await this.giveToSession(kernelPath);
         pinned = await this.pin(kernelPath);
+        if (made && pinned) await this.givePinned(pinned);
         if (!pinned) {
           if (++retries > MAX_RETRIES) throw notFound(requested);
           queue.unshift(seg);
