@@ -1,9 +1,11 @@
 /**
  * The composition root: builds every service of an engine (`EngineServices`), once, in
  * dependency order, handing each the services it calls (hooks on a route are declared in that
- * route's file, e.g. api/browsers.ts). Building starts nothing that must be stopped except the audit worker thread;
- * features start and stop what they own (stop hooks, recoveries, timers) in `register`/`started`,
- * in the order features.ts lists them.
+ * route's file, e.g. api/browsers.ts). Features start and stop what they own (stop hooks,
+ * recoveries, timers) in `register`/`started`, in the order features.ts lists them; telemetry and
+ * replays run unref'd sweep timers from their construction and are stopped by their features.
+ * The audit worker thread is the one thing built here that holds an OS resource: a stop hook
+ * registered here closes it also when a later step of the start throws.
  */
 import path from 'node:path';
 import type { EngineContext } from './context.js';
@@ -69,6 +71,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     file && file !== ':memory:'
       ? startSqliteAuditWorker(file, auditInsert, (err) => log.error({ err }, 'audit worker failed; writing audit rows on the main thread'))
       : undefined;
+  // The audit feature closes it at stop after the last rows; this closes it too when a later step of the start throws.
+  if (auditWorker) ctx.onStop(() => auditWorker.close());
   const auditWriter = new AuditWriter(auditWorker?.insert ?? auditInsert, {
     onError: (err, rows) => log.error({ err, rows }, 'audit log write failed; rows kept for retry'),
   });
@@ -190,7 +194,6 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     auditWorker,
     secrets,
     limits,
-    changes,
     recovery,
     serviceLogs,
     profiles,

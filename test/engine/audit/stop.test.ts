@@ -3,8 +3,12 @@
  * the writer's queue — and requests in flight while the server shuts down are all stored,
  * as a new engine opened on the same data (SQLite file or PostgreSQL database) shows.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestEngine } from '../../helpers/engine.js';
+import { createEngine } from '../../../src/engine/engine.js';
 import { features } from '../../../src/engine/features.js';
 import type { Feature } from '../../../src/engine/feature.js';
 
@@ -65,6 +69,36 @@ describe('audit log at engine stop', () => {
     } finally {
       await second.engine.stop();
       await first.stop();
+    }
+  });
+
+  it('closes the audit worker also when the start fails after it opened (a locked keychain)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-audit-failstart-'));
+    const dbFile = path.join(dataDir, 'browserdeck.sqlite');
+    const openOnDb = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === dbFile;
+        } catch {
+          return false;
+        }
+      }).length;
+    const engine = createEngine({
+      dataDir,
+      port: 0,
+      logLevel: 'silent',
+      print: () => {},
+      identity: { secretKeyProvider: { description: 'locked', getKey: () => Promise.reject(new Error('keychain locked')) } },
+    });
+    try {
+      await expect(engine.start()).rejects.toThrow('keychain locked');
+      // The engine's own connection and the audit worker's.
+      await expect.poll(openOnDb).toBe(2);
+      await engine.stop();
+      expect(openOnDb()).toBe(0);
+    } finally {
+      await engine.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
