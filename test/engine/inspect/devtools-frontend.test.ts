@@ -186,6 +186,20 @@ describe('DevTools frontend on a tab', () => {
       expect(write.result.exceptionDetails).toBeTruthy();
       const again = await call(ws, 8, 'Runtime.evaluate', { expression: 'document.title + location.pathname', returnByValue: true });
       expect(again.result.result.value).toBe('inspect me/');
+      // JSON that is no command (null) is refused in the browser's place, and the engine keeps serving the socket.
+      const refusal = new Promise<{ error?: { code: number } }>((resolve) => {
+        const onMessage = (raw: Buffer) => {
+          const msg = JSON.parse(raw.toString());
+          if (msg.id !== undefined || !msg.error) return;
+          ws.off('message', onMessage);
+          resolve(msg);
+        };
+        ws.on('message', onMessage);
+      });
+      ws.send('null');
+      expect((await refusal).error?.code).toBe(-32000);
+      const after = await call(ws, 9, 'Runtime.evaluate', { expression: 'document.title', returnByValue: true });
+      expect(after.result.result.value).toBe('inspect me');
     } finally {
       ws.close();
     }

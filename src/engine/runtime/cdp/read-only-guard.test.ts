@@ -44,5 +44,8 @@ describe('read-only CDP guard', () => {
     expect('reply' in refused && JSON.parse(refused.reply)).toMatchObject({ id: 4, sessionId: 'S', error: { code: -32000 } });
     expect('reply' in guardReadOnlyCommand('not json')).toBe(true);
     expect('reply' in guardReadOnlyCommand(JSON.stringify({ id: 5 }))).toBe(true);
+    // JSON that is no command object is refused, not a TypeError thrown out of the socket's message handler.
+    for (const text of ['null', '1', '"Page.navigate"', '[{"method":"Page.navigate"}]'])
+      expect(JSON.parse((guardReadOnlyCommand(text) as { reply: string }).reply), text).toMatchObject({ error: { code: -32000 } });
   });
 });

@@ -112,13 +112,16 @@ const SIDE_EFFECT_CHECKED = new Set(['Runtime.evaluate', 'Runtime.callFunctionOn
  * send back instead. Anything that is not a JSON command object is refused.
  */
 export function guardReadOnlyCommand(text: string): { forward: string } | { reply: string } {
-  let msg: { id?: unknown; method?: unknown; sessionId?: unknown; params?: unknown };
+  let parsed: unknown;
   try {
-    msg = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return { reply: JSON.stringify({ error: { code: -32700, message: 'read-only DevTools: message is not JSON' } }) };
   }
-  const method = typeof msg?.method === 'string' ? msg.method : '';
+  // `null`, a number, a string or an array is JSON but no command: refused like a command without a method.
+  const msg: { id?: unknown; method?: unknown; sessionId?: unknown; params?: unknown } =
+    parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
+  const method = typeof msg.method === 'string' ? msg.method : '';
   const refuse = (message: string) => ({
     reply: JSON.stringify({ id: msg.id, ...(typeof msg.sessionId === 'string' ? { sessionId: msg.sessionId } : {}), error: { code: -32000, message } }),
   });
