@@ -30,7 +30,6 @@ import type { RecoveryReport } from './domain/recovery-report.js';
 import type { ServiceLogs } from './runtime/service-logs.js';
 import type { LiveViewService } from './runtime/live-view/live-view-state.js';
 import type { TelemetryService } from './runtime/telemetry/telemetry-service.js';
-import type { ResourceChanges } from './events/resource-changes.js';
 
 export interface EngineServices {
   /** The batching audit-log writer (flushed by `/audit_logs` reads and at stop). */
@@ -41,8 +40,6 @@ export interface EngineServices {
   secrets: SecretCipher;
   /** Org and project session caps. */
   limits: Limits;
-  /** Resource changes on this engine (the change feed's source). */
-  changes: ResourceChanges;
   /** What the recoveries at start ended, logged once after them. */
   recovery: RecoveryReport;
   /** Per-session log rings of a session's own processes (`/logs/stream?source=supervisor`). */

@@ -14,9 +14,10 @@ import { relayChangesAcrossNodes } from '../events/cross-node-changes.js';
 
 const HEARTBEAT_MS = 15_000;
 
-export const changesFeature: Feature<'changes'> = {
+export const changesFeature: Feature = {
   name: 'changes',
-  async register(app, ctx, { changes }) {
+  async register(app, ctx) {
+    const changes = ctx.changes;
     if (ctx.store.dialect === 'postgres' && ctx.config.databaseUrl) {
       const relay = await relayChangesAcrossNodes({
         db: ctx.db,
