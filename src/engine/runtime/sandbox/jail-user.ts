@@ -53,7 +53,8 @@ export function configureJailUids(r: Partial<JailUidRange>): () => void {
   };
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, under another user). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -78,7 +79,7 @@ function tryClaim(file: string): boolean {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   const owner = Number(fs.readFileSync(file, 'utf8').trim() || '0');
-  if (owner > 0 && alive(owner)) return false;
+  if (owner > 0 && pidAlive(owner)) return false;
   // Left by an engine that died: take it over (a racing taker loses at the exclusive create).
   fs.rmSync(file, { force: true });
   try {

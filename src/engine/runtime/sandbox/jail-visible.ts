@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { jailUsersOn } from './jail-user.js';
+import { jailUsersOn, pidAlive } from './jail-user.js';
 
 const STAGE_ROOT = process.env.BROWSERDECK_JAIL_VISIBLE_DIR ?? '/run/browserdeck-jail-visible';
 const staged = new Map<string, string>();
@@ -51,7 +51,7 @@ function stageDir(): string {
   fs.mkdirSync(STAGE_ROOT, { recursive: true, mode: 0o755 });
   fs.chmodSync(STAGE_ROOT, 0o755);
   for (const name of fs.readdirSync(STAGE_ROOT))
-    if (/^\d+$/.test(name) && !alive(Number(name))) fs.rmSync(path.join(STAGE_ROOT, name), { recursive: true, force: true });
+    if (/^\d+$/.test(name) && !pidAlive(Number(name))) fs.rmSync(path.join(STAGE_ROOT, name), { recursive: true, force: true });
   ownDir = path.join(STAGE_ROOT, String(process.pid));
   fs.rmSync(ownDir, { recursive: true, force: true });
   fs.mkdirSync(ownDir, { mode: 0o755 });
@@ -65,13 +65,4 @@ function openUp(p: string): void {
   if (st.isSymbolicLink()) return;
   fs.chmodSync(p, (st.mode & 0o755) | (st.isDirectory() || st.mode & 0o100 ? 0o755 : 0o644));
   if (st.isDirectory()) for (const e of fs.readdirSync(p)) openUp(path.join(p, e));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
