@@ -17,6 +17,7 @@ import { registerDevtoolsDiscovery } from './browsers-devtools.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
 import { assertJoinable, endIfInvocationFinished } from '../domain/invocations/invocation-browsers.js';
 import { recordApiCalls } from './session-telemetry.js';
+import { stringField } from '../../shared/string-field.js';
 import {
   SessionCreateSchema,
   SessionGetQuerySchema,
@@ -66,6 +67,13 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
     ctx.onStop(sessions.onSessionStart(endIfInvocationFinished(ctx.db, sessions, ctx.log)));
     // After every call on a session's routes (`/browsers/:id…`, any feature's): a telemetry api_call event.
     app.addHook('onResponse', recordApiCalls(telemetry));
+    // While such a call runs (a slow /curl, a computer action) the session's jail is not frozen (idle-freeze.ts).
+    app.addHook('preHandler', (req, reply, done) => {
+      const id = req.routeOptions?.url?.startsWith('/browsers/:id') && req.auth ? stringField(req.params, 'id') : undefined;
+      const release = id ? sessions.holdDuringCall(req.auth, id) : undefined;
+      if (release) reply.raw.once('close', release);
+      done();
+    });
 
     const tags = ['browsers'];
     app.post(

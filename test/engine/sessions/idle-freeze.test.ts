@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { pollUntil } from '../../helpers/poll-until.js';
 import { descendants } from '../../helpers/proc.js';
+import { startLocalServer } from '../../helpers/local-server.js';
 
 let t: TestEngine;
 beforeAll(async () => {
@@ -67,6 +68,30 @@ describe('idle sessions are frozen and thawed transparently', () => {
     expect((await shot.arrayBuffer()).byteLength).toBeGreaterThan(0);
     expect(jailStopped(s.session_id)).toBe(false);
     await t.client.browsers.deleteByID(s.session_id);
+  });
+
+  it('a call in flight keeps the jail thawed past the idle time (a slow /curl answers)', async () => {
+    const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
+    // The target answers only after twice the idle time; meanwhile the session must not freeze.
+    let frozenMeanwhile: boolean | undefined;
+    const slow = await startLocalServer((_req, res) => {
+      setTimeout(() => {
+        frozenMeanwhile = runtime(s.session_id).frozen;
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('late');
+      }, 2000);
+    });
+    try {
+      const r = await t.client.browsers.curl(s.session_id, { url: `${slow.url}/`, timeout_ms: 20_000 });
+      expect(frozenMeanwhile).toBe(false);
+      expect(r.status).toBe(200);
+      expect(r.body).toBe('late');
+      // Done: idle again, it freezes as before.
+      await frozen(s.session_id);
+    } finally {
+      await slow.close();
+      await t.client.browsers.deleteByID(s.session_id);
+    }
   });
 
   it('the inactivity timeout still counts while frozen', async () => {

@@ -221,20 +221,41 @@ export class SessionManager implements SessionRegistry {
       const v = plan.options.viewport;
       if (rt.headless && (v.width !== rt.viewport.width || v.height !== rt.viewport.height)) await rt.resizeViewport(v);
       else rt.viewport = v;
-      if (plan.options.start_url && watchesPageLoads(plan.telemetry.browser)) await rt.prepareFirstTab();
-      await applyLocation(rt, plan.options.location).catch((err) => this.ctx.log.warn({ err }, 'location overrides not applied'));
-      await this.startListeners.run(rt, deadline);
-      await rt.openStartUrl();
     } catch (err) {
       await this.end(rt, clientGone?.aborted ? 'create_aborted' : 'launch_failed');
       if (clientGone?.aborted) throw clientGoneError();
       throw err instanceof DomainError ? err : new DomainError(503, 'browser_launch_failed', `the browser could not be prepared: ${(err as Error).message}`);
     }
+    return this.finishCreate(rt, auth, plan, row, deadline, clientGone);
+  }
+
+  /**
+   * The end of every create once its browser runs (cold or standby): the first tab, location, the
+   * start listeners, start_url. The create is an API call in flight, so the jail stays thawed
+   * until it answers however long the first navigation takes. A client gone by then ends it.
+   */
+  private async finishCreate(
+    rt: SessionRuntime,
+    auth: AuthContext,
+    plan: CreatePlan,
+    row: SessionRow,
+    deadline: AbortSignal,
+    clientGone?: AbortSignal,
+  ): Promise<SessionDto> {
+    const thawed = rt.holdThawed();
+    try {
+      if (plan.options.start_url && watchesPageLoads(plan.telemetry.browser)) await rt.prepareFirstTab();
+      await applyLocation(rt, plan.options.location).catch((err) => this.ctx.log.warn({ err }, 'location overrides not applied'));
+      await this.startListeners.run(rt, deadline);
+      await rt.openStartUrl();
+    } finally {
+      thawed();
+    }
     if (clientGone?.aborted) {
       await this.end(rt, 'create_aborted');
       throw clientGoneError();
     }
-    this.ctx.changes.upsert(auth.orgId, 'session', id, auth.projectId);
+    this.ctx.changes.upsert(auth.orgId, 'session', rt.id, auth.projectId);
     return this.dto(row, rt);
   }
 
@@ -369,16 +390,7 @@ export class SessionManager implements SessionRegistry {
       throw new DomainError(503, 'browser_launch_failed', `the browser could not be started: ${why}`);
     }
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
-    if (deferStartUrl) await rt.prepareFirstTab();
-    await applyLocation(rt, plan.options.location).catch((err) => this.ctx.log.warn({ err }, 'location overrides not applied'));
-    await this.startListeners.run(rt, deadline);
-    await rt.openStartUrl();
-    if (clientGone?.aborted) {
-      await this.end(rt, 'create_aborted');
-      throw clientGoneError();
-    }
-    this.ctx.changes.upsert(auth.orgId, 'session', id, auth.projectId);
-    return this.dto(row, rt);
+    return this.finishCreate(rt, auth, plan, row, deadline, clientGone);
   }
 
   private async assertNameFree(db: Pick<EngineContext['db'], 'selectFrom'>, auth: AuthContext, name: string, exceptId?: string): Promise<void> {
@@ -437,9 +449,15 @@ export class SessionManager implements SessionRegistry {
 
   // --- SessionRegistry -------------------------------------------------------------------
 
+  /** The running session with this id when this caller may reach it (no lookup by name). */
+  private reachable(auth: AuthContext, id: string): SessionRuntime | undefined {
+    const rt = this.running.get(id);
+    return rt && !rt.ended && rt.orgId === auth.orgId && rt.projectId === auth.projectId && (!auth.sessionId || auth.sessionId === rt.id) ? rt : undefined;
+  }
+
   async require(auth: AuthContext, idOrName: string): Promise<SessionRuntime> {
-    const direct = this.running.get(idOrName);
-    if (direct && !direct.ended && direct.orgId === auth.orgId && direct.projectId === auth.projectId && (!auth.sessionId || auth.sessionId === direct.id)) {
+    const direct = this.reachable(auth, idOrName);
+    if (direct) {
       direct.touch();
       return direct;
     }
@@ -450,6 +468,15 @@ export class SessionManager implements SessionRegistry {
       throw new DomainError(404, 'session_ended', `browser session '${idOrName}' has ended${row.ended_reason ? ` (${row.ended_reason})` : ''}`);
     rt.touch();
     return rt;
+  }
+
+  /**
+   * A call on a session's routes (api/browsers.ts, every `/browsers/:id…` route) keeps the
+   * session's jail thawed until it is done; undefined when the caller reaches no running session
+   * by that id.
+   */
+  holdDuringCall(auth: AuthContext, id: string): (() => void) | undefined {
+    return this.reachable(auth, id)?.holdThawed();
   }
 
   onSessionStart(fn: BoundedListener<SessionRuntime>): () => void {

@@ -466,6 +466,14 @@ export class SessionRuntime implements SessionHandle {
     };
   }
 
+  /**
+   * An API call in flight on the session: its jail stays thawed until the call is done (a slow
+   * /curl, a create's first navigation). Unlike `holdActive`, the inactivity timeout counts on.
+   */
+  holdThawed(): () => void {
+    return this.idle?.hold() ?? (() => {});
+  }
+
   /** Number of clients currently holding the session active. */
   get activeHolds(): number {
     return this.holds;
