@@ -11,6 +11,8 @@ describe('read-only CDP guard', () => {
       'Page.enable',
       'Overlay.highlightNode',
       'Tracing.start',
+      // A read-only viewer must be able to let a page its Debugger.enable paused (a `debugger;` statement) run on.
+      'Debugger.resume',
     ])
       expect(readOnlyAllows(m), m).toBe(true);
     for (const m of [

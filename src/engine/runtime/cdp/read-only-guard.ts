@@ -53,6 +53,8 @@ const ALSO_READ = new Set([
   'DOM.discardSearchResults',
   'DOM.highlightNode',
   'DOM.hideHighlight',
+  // With Debugger enabled a page's own `debugger;` statement pauses it; resuming only lets it run on as it would without DevTools.
+  'Debugger.resume',
   'Debugger.setAsyncCallStackDepth',
   'Debugger.setBlackboxPatterns',
   'Debugger.setBlackboxExecutionContexts',
