@@ -2,7 +2,7 @@
  * Playwright executors (spec §7), as raw HTTP written from the spec (SDK 0.84 predates them),
  * against real Chromium: `default` binds `page` to the user's current tab (one a CDP client
  * opened), a named executor keeps its own background tab across calls while each call gets
- * fresh globals, two executors run at once while calls on one run in order, a 9th named
+ * fresh globals, two executors run at once while calls on one run in order (at most 16 waiting), a 9th named
  * executor is 409 with the list, delete closes the tab (default: restarts), a timeout or a crash
  * leaves other executors alone, a trace is recorded into the session's files, code on a named
  * executor is jailed like the default's, and executors end with their session.
@@ -146,6 +146,20 @@ describe('playwright executors', { timeout: 300_000 }, () => {
     await execute({ executor: 'releaser', code: `(await import('node:fs')).appendFileSync('/tmp/serial.log', 'release\\n');` });
     expect(await first).toMatchObject({ success: true });
     expect((await second).result).toEqual(['first-start', 'release', 'first-end', 'second']);
+  });
+
+  it('at most 16 calls wait on one executor: the next is 429, and a delete answers those waiting', async () => {
+    const stuck = execute({ executor: 'crowded', code: 'await new Promise(() => {})' });
+    await expect.poll(async () => (await list()).find((e) => e.name === 'crowded')?.busy, POLL).toBe(true);
+    const waiting = Array.from({ length: 16 }, (_, i) => execute({ executor: 'crowded', code: `return ${i}` }));
+    await expect.poll(async () => (await list()).find((e) => e.name === 'crowded')?.queued, POLL).toBe(16);
+    const res = await te.api(`/browsers/${id}/playwright/execute`, { method: 'POST', json: { executor: 'crowded', code: 'return 17' } });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ code: 'executor_busy' });
+    // Other executors are not affected.
+    expect(await execute({ code: 'return 1' })).toMatchObject({ success: true, result: 1 });
+    expect((await del('crowded')).status).toBe(204);
+    for (const r of [await stuck, ...(await Promise.all(waiting))]) expect(r).toMatchObject({ success: false, error: 'the executor was deleted' });
   });
 
   it('a 9th named executor is 409 with the executor list; deleting one makes room', async () => {

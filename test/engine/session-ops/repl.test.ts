@@ -196,6 +196,34 @@ try { await fetch(${JSON.stringify(otherCdp)}); repl.write('other cdp reached');
     await te.client.browsers.deleteByID(s);
   });
 
+  it('at most 16 cells wait behind a running one: the next is 429; the session end answers them', async () => {
+    const s = (await te.client.browsers.create({ headless: true, timeout_seconds: 300 })).session_id;
+    const post = (code: string) => te.api(`/browsers/${s}/repl`, { method: 'POST', json: { code, timeout_sec: 300 } });
+    // The running cell announces itself through a file the test can read.
+    const stuck = post(
+      `const fs = await import('node:fs'); fs.mkdirSync('/tmp', { recursive: true }); fs.writeFileSync('/tmp/stuck', 'running'); await new Promise(() => {});`,
+    );
+    await expect.poll(async () => (await te.api(`/browsers/${s}/fs/read_file?path=/tmp/stuck`)).status, { timeout: 60_000 }).toBe(200);
+    // 20 more at once: whatever order they arrive in, 16 wait and 4 are refused without waiting.
+    let refused = 0;
+    const more = Array.from({ length: 20 }, (_, i) =>
+      post(String(i)).then(async (r) => {
+        if (r.status === 429) {
+          expect(await r.json()).toMatchObject({ code: 'repl_busy' });
+          refused++;
+        }
+        return r.status;
+      }),
+    );
+    await expect.poll(() => refused, { timeout: 60_000 }).toBe(4);
+    await te.client.browsers.deleteByID(s);
+    expect((await stuck).status).toBe(200);
+    const statuses = await Promise.all(more);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(4);
+    // The waiting ones are answered when the session ends: the REPL is gone (404) or ended (200, success false).
+    for (const x of statuses.filter((x) => x !== 429)) expect([200, 404]).toContain(x);
+  });
+
   it('ends with its session', async () => {
     const s = (await te.client.browsers.create({ headless: true, timeout_seconds: 300 })).session_id;
     await repl({ code: '1' }, s);

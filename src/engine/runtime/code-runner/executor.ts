@@ -10,6 +10,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../../shared/errors/domain-error.js';
 import { endGroup } from './process-group.js';
 import { spawnRunner, type RunnerLaunch } from './runner-launch.js';
 
@@ -51,6 +52,8 @@ type ChildMessage =
 const STARTUP_TIMEOUT_MS = 60_000;
 /** How long a timed-out process may take to drop its browser connection before it is killed. */
 const DROP_GRACE_MS = 3_000;
+/** Calls that may wait behind the running one on one executor; more is 429 (each holds a request and its code). */
+export const MAX_QUEUED_CALLS = 16;
 
 interface Running {
   callId: string;
@@ -88,8 +91,13 @@ export class Executor {
     return this.running !== undefined;
   }
 
-  /** Runs a call after the ones before it on this executor; never rejects for what the code does. */
+  /**
+   * Runs a call after the ones before it on this executor; never rejects for what the code does.
+   * Throws (429) when MAX_QUEUED_CALLS already wait.
+   */
   run(call: ExecutorCall): Promise<CallResult> {
+    if (this.queued >= MAX_QUEUED_CALLS)
+      throw DomainError.tooMany(`${MAX_QUEUED_CALLS} calls already wait on executor "${this.name}"; try again when one has finished`, 'executor_busy', 1);
     this.queued++;
     const result = this.queue.then(() => {
       this.queued--;

@@ -20,6 +20,8 @@ import { activeTab } from './active-tab.js';
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
 const STARTUP_TIMEOUT_MS = 60_000;
+/** Calls that may wait behind the running one; more is 429 (each holds a request and its code). */
+export const MAX_QUEUED_CALLS = 16;
 
 export type ReplContent = { type: 'text'; channel: 'write' | 'stdout' | 'stderr'; text: string } | { type: 'image'; mime_type: string; data_b64: string };
 
@@ -56,6 +58,8 @@ function replId(): string {
 export class SessionRepl {
   private proc?: Process;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Calls not yet finished (the running one and those waiting behind it). */
+  private pending = 0;
   private ended = false;
 
   private constructor(
@@ -73,8 +77,12 @@ export class SessionRepl {
     return r;
   }
 
+  /** Runs a cell after the ones before it; throws (429) when MAX_QUEUED_CALLS already wait. */
   run(code: string, timeoutSec: number, reset: boolean): Promise<ReplResult> {
-    const result = this.queue.then(() => this.runNow(code, timeoutSec, reset));
+    if (this.pending > MAX_QUEUED_CALLS)
+      throw DomainError.tooMany(`${MAX_QUEUED_CALLS} calls already wait on this browser's REPL; try again when one has finished`, 'repl_busy', 1);
+    this.pending++;
+    const result = this.queue.then(() => this.runNow(code, timeoutSec, reset)).finally(() => this.pending--);
     this.queue = result.catch(() => {});
     return result;
   }
