@@ -18,7 +18,6 @@ import { ApiError } from '../http/api-error.js';
 import { skipAuditRecord } from '../http/audit-recorder.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
 import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
-import { loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { DevtoolsTokens, type DevtoolsClaims } from '../domain/sessions/devtools-token.js';
 import type { SessionHandle, SessionRegistry } from '../runtime/session/session-handle.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
@@ -60,7 +59,7 @@ function frontendCsp(origin: RequestOrigin, token: string): string {
 export const sessionDevtoolsFeature: Feature<'sessions'> = {
   name: 'session-devtools',
   async register(app, ctx, deps) {
-    const tokens = new DevtoolsTokens(await loadSessionJwtKey(ctx.db, ctx.clock.now()), () => ctx.clock.now());
+    const tokens = new DevtoolsTokens(deps.sessions.jwt);
     const registry: SessionRegistry = deps.sessions;
     const sessions = () => registry;
     const proxy = createCdpProxy(registry);

@@ -15,7 +15,6 @@ import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { skipAuditRecord } from '../http/audit-recorder.js';
 import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
-import { loadSessionJwtKey } from '../domain/sessions/session-jwt.js';
 import { TraceTokens } from '../domain/sessions/trace-token.js';
 import { openFileForRead, requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { traceViewerFile } from '../runtime/trace-viewer/trace-viewer-files.js';
@@ -52,7 +51,7 @@ function viewerCsp(origin: RequestOrigin, token: string): string {
 export const sessionTraceFeature: Feature<'sessions'> = {
   name: 'session-trace',
   async register(app, ctx, { sessions }) {
-    const tokens = new TraceTokens(await loadSessionJwtKey(ctx.db, ctx.clock.now()), () => ctx.clock.now());
+    const tokens = new TraceTokens(sessions.jwt);
 
     app.get(
       '/browsers/:id/trace',

@@ -8,7 +8,7 @@
  * JWT (`session-jwt.ts` checks the issuer): a read-only token cannot open the full CDP proxy, and
  * a session JWT cannot pose as a frontend token.
  */
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { SessionJwt } from './session-jwt.js';
 
 const ISSUER = 'browserdeck:devtools';
 export const INSPECT_MODES = ['full', 'read'] as const;
@@ -23,31 +23,17 @@ export interface DevtoolsClaims {
 }
 
 export class DevtoolsTokens {
-  constructor(
-    private readonly key: Uint8Array,
-    private readonly now: () => Date,
-  ) {}
+  constructor(private readonly jwt: SessionJwt) {}
 
   sign(c: DevtoolsClaims, expiresAt: Date): Promise<string> {
-    return new SignJWT({ org: c.orgId, project: c.projectId, target: c.targetId, mode: c.mode })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(c.sessionId)
-      .setIssuer(ISSUER)
-      .setIssuedAt(Math.floor(this.now().getTime() / 1000))
-      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(this.key);
+    return this.jwt.signAs(ISSUER, c.sessionId, { org: c.orgId, project: c.projectId, target: c.targetId, mode: c.mode }, expiresAt);
   }
 
   /** The claims of a valid token, or null when it is forged, malformed, expired or another kind. */
   async verify(token: string): Promise<DevtoolsClaims | null> {
-    try {
-      const { payload: p } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, currentDate: this.now() });
-      const mode = INSPECT_MODES.find((m) => m === p.mode);
-      if (typeof p.sub !== 'string' || typeof p.org !== 'string' || typeof p.project !== 'string' || typeof p.target !== 'string' || !mode) return null;
-      return { sessionId: p.sub, orgId: p.org, projectId: p.project, targetId: p.target, mode };
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
-      throw err;
-    }
+    const p = await this.jwt.verifyAs(ISSUER, token);
+    const mode = INSPECT_MODES.find((m) => m === p?.mode);
+    if (!p || typeof p.sub !== 'string' || typeof p.org !== 'string' || typeof p.project !== 'string' || typeof p.target !== 'string' || !mode) return null;
+    return { sessionId: p.sub, orgId: p.org, projectId: p.project, targetId: p.target, mode };
   }
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SessionJwt } from './session-jwt.js';
+import { DevtoolsTokens } from './devtools-token.js';
+import { TraceTokens } from './trace-token.js';
 
 describe('SessionJwt', () => {
   const key = randomBytes(32);
@@ -49,5 +51,28 @@ describe('SessionJwt', () => {
       .setExpirationTime('1h')
       .sign(key);
     expect(await jwt.verify(otherIssuer)).toBeNull();
+  });
+
+  it('DevTools frontend and trace tokens share the key under their own issuers: each kind verifies only its own', async () => {
+    now = t0;
+    const exp = new Date(t0.getTime() + 3600_000);
+    const devtools = new DevtoolsTokens(jwt);
+    const traces = new TraceTokens(jwt);
+    const frontend = await devtools.sign({ ...claims, targetId: 'T1', mode: 'read' }, exp);
+    const trace = await traces.sign({ ...claims, path: '/tmp/traces/a.zip' }, exp);
+    const session = await jwt.sign(claims, exp);
+    expect(payload(frontend)).toMatchObject({ sub: 's1', org: 'o1', project: 'p1', target: 'T1', mode: 'read', iss: 'browserdeck:devtools' });
+    expect(await devtools.verify(frontend)).toEqual({ ...claims, targetId: 'T1', mode: 'read' });
+    expect(await traces.verify(trace)).toEqual({ ...claims, path: '/tmp/traces/a.zip' });
+    for (const [name, ok] of [
+      ['session JWT', [await jwt.verify(frontend), await jwt.verify(trace)]],
+      ['frontend token', [await devtools.verify(session), await devtools.verify(trace)]],
+      ['trace token', [await traces.verify(session), await traces.verify(frontend)]],
+    ] as const)
+      expect(ok, name).toEqual([null, null]);
+    now = new Date(exp.getTime() + 1000);
+    expect(await devtools.verify(frontend)).toBeNull();
+    expect(await traces.verify(trace)).toBeNull();
+    now = t0;
   });
 });

@@ -4,7 +4,7 @@
  * tokens. A token names one session (`sub`), its org and project, and expires.
  */
 import { randomBytes } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 
@@ -38,21 +38,35 @@ export class SessionJwt {
   ) {}
 
   sign(c: SessionClaims, expiresAt: Date): Promise<string> {
-    return new SignJWT({ org: c.orgId, project: c.projectId })
+    return this.signAs(ISSUER, c.sessionId, { org: c.orgId, project: c.projectId }, expiresAt);
+  }
+
+  /** The claims of a valid token, or null when it is forged, malformed or expired. */
+  async verify(token: string): Promise<SessionClaims | null> {
+    const payload = await this.verifyAs(ISSUER, token);
+    if (!payload || typeof payload.sub !== 'string' || typeof payload.org !== 'string' || typeof payload.project !== 'string') return null;
+    return { sessionId: payload.sub, orgId: payload.org, projectId: payload.project };
+  }
+
+  /**
+   * A token of another kind under the same key (DevTools frontend `devtools-token.ts`, trace
+   * viewer `trace-token.ts`): its own issuer, so `verify` never takes it for a session JWT and
+   * one kind's `verifyAs` never takes another's.
+   */
+  signAs(issuer: string, subject: string, claims: JWTPayload, expiresAt: Date): Promise<string> {
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(c.sessionId)
-      .setIssuer(ISSUER)
+      .setSubject(subject)
+      .setIssuer(issuer)
       .setIssuedAt(Math.floor(this.now().getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
   }
 
-  /** The claims of a valid token, or null when it is forged, malformed or expired. */
-  async verify(token: string): Promise<SessionClaims | null> {
+  /** The payload of a valid token of `issuer`, or null when it is forged, malformed, expired or of another issuer. */
+  async verifyAs(issuer: string, token: string): Promise<JWTPayload | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, currentDate: this.now() });
-      if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || typeof payload.project !== 'string') return null;
-      return { sessionId: payload.sub, orgId: payload.org, projectId: payload.project };
+      return (await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer, currentDate: this.now() })).payload;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
       throw err;

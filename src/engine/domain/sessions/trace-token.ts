@@ -5,7 +5,7 @@
  * file of the session's filesystem it may read. Signed with the session-JWT key under its own
  * issuer, so it is accepted nowhere else (not as a session JWT, not as a DevTools token).
  */
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { SessionJwt } from './session-jwt.js';
 
 const ISSUER = 'browserdeck:trace';
 
@@ -18,30 +18,16 @@ export interface TraceClaims {
 }
 
 export class TraceTokens {
-  constructor(
-    private readonly key: Uint8Array,
-    private readonly now: () => Date,
-  ) {}
+  constructor(private readonly jwt: SessionJwt) {}
 
   sign(c: TraceClaims, expiresAt: Date): Promise<string> {
-    return new SignJWT({ org: c.orgId, project: c.projectId, path: c.path })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(c.sessionId)
-      .setIssuer(ISSUER)
-      .setIssuedAt(Math.floor(this.now().getTime() / 1000))
-      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(this.key);
+    return this.jwt.signAs(ISSUER, c.sessionId, { org: c.orgId, project: c.projectId, path: c.path }, expiresAt);
   }
 
   /** The claims of a valid token, or null when it is forged, malformed, expired or another kind. */
   async verify(token: string): Promise<TraceClaims | null> {
-    try {
-      const { payload: p } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, currentDate: this.now() });
-      if (typeof p.sub !== 'string' || typeof p.org !== 'string' || typeof p.project !== 'string' || typeof p.path !== 'string') return null;
-      return { sessionId: p.sub, orgId: p.org, projectId: p.project, path: p.path };
-    } catch (err) {
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
-      throw err;
-    }
+    const p = await this.jwt.verifyAs(ISSUER, token);
+    if (!p || typeof p.sub !== 'string' || typeof p.org !== 'string' || typeof p.project !== 'string' || typeof p.path !== 'string') return null;
+    return { sessionId: p.sub, orgId: p.org, projectId: p.project, path: p.path };
   }
 }
