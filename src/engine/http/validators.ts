@@ -24,7 +24,7 @@ export function installValidators(app: FastifyInstance): void {
     return coercing.compile(schema as FastifySchema) as ValidateFunction;
   });
   // Only a debug log shows the dropped names: without one, no hook on every request.
-  if (!app.log.isLevelEnabled('debug')) return;
+  if (app.log.level !== 'debug' && app.log.level !== 'trace') return;
   app.addHook('preHandler', (req, _reply, done) => {
     const names = ignoredFieldsOf(req.body);
     if (names?.length) req.log.debug({ ignored_fields: names, route: req.routeOptions.url }, 'unknown body fields ignored');
