@@ -25,18 +25,21 @@ export function useSessionEvents(session: Session, follow: boolean): { events: E
     let shown = -1;
     const read = async (): Promise<void> => {
       try {
-        for (;;) {
+        for (let got = 0; ;) {
           const page = await transport().request<Envelope[]>('GET', sessionPath(session, 'telemetry/events'), {
             query: { category: TIMELINE_CATEGORIES.join(','), limit: String(PAGE), offset: String(offset), order: 'asc' },
           });
           if (cancelled) return;
           all.push(...page);
+          got += page.length;
           // The offset is a cursor in sequence space: the next read starts after the last event.
           if (page.length) offset = page[page.length - 1].seq + 1;
-          if (page.length < PAGE || all.length >= MAX_EVENTS) break;
+          if (page.length < PAGE || got >= MAX_EVENTS) break;
         }
-        if (all.length !== shown) {
-          shown = all.length;
+        // Following keeps the newest MAX_EVENTS: a live view left open on a busy session must not grow (and copy) its list without end.
+        if (all.length > MAX_EVENTS) all.splice(0, all.length - MAX_EVENTS);
+        if (offset !== shown) {
+          shown = offset;
           setEvents([...all]);
         }
         setError(null);
