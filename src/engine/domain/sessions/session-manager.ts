@@ -11,7 +11,7 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from '../../runtime/session/session-handle.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
-import { SessionRuntime, type SessionJailConfig } from '../../runtime/session/session-runtime.js';
+import { SessionRuntime, type RuntimeAdoption, type SessionJailConfig } from '../../runtime/session/session-runtime.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
@@ -148,6 +148,20 @@ export class SessionManager implements SessionRegistry {
     return this.standby.runtime(id);
   }
 
+  /** What a session's runtime reports back: it ended on its own (crashed for good, timed out), its browser was replaced. */
+  private reportsOf(id: string, rt: () => SessionRuntime): Pick<RuntimeAdoption, 'onSelfEnd' | 'onBrowserChanged'> {
+    return {
+      onSelfEnd: (reason) => void this.end(rt(), reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
+      onBrowserChanged: (b) =>
+        void this.ctx.db
+          .updateTable('browser_sessions')
+          .set({ pid: b.pid, pgid: b.pgid })
+          .where('id', '=', id)
+          .execute()
+          .catch(() => {}),
+    };
+  }
+
   /** One standby browser: a session runtime with its own id, directories and jail, and no owner yet. */
   private async launchStandby(shape: StandbyShape): Promise<SessionRuntime> {
     const executable = this.chromium();
@@ -205,14 +219,7 @@ export class SessionManager implements SessionRegistry {
       options: plan.options,
       timeoutSeconds: plan.timeoutSeconds,
       telemetry: plan.telemetry,
-      onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
-      onBrowserChanged: (b) =>
-        void this.ctx.db
-          .updateTable('browser_sessions')
-          .set({ pid: b.pid, pgid: b.pgid })
-          .where('id', '=', id)
-          .execute()
-          .catch(() => {}),
+      ...this.reportsOf(id, () => rt),
     });
     this.running.set(id, rt);
     try {
@@ -332,7 +339,7 @@ export class SessionManager implements SessionRegistry {
     const binding = plan.profile;
     const deferStartUrl = !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser);
     const extensionHooks = this.services.extensions;
-    const rt = new SessionRuntime({
+    const rt: SessionRuntime = new SessionRuntime({
       id,
       orgId: auth.orgId,
       projectId: auth.projectId,
@@ -355,17 +362,10 @@ export class SessionManager implements SessionRegistry {
       },
       now: () => this.now().getTime(),
       launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),
-      onSelfEnd: (reason) => void this.end(rt, reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
       freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
-      onBrowserChanged: (b) =>
-        void this.ctx.db
-          .updateTable('browser_sessions')
-          .set({ pid: b.pid, pgid: b.pgid })
-          .where('id', '=', id)
-          .execute()
-          .catch(() => {}),
+      ...this.reportsOf(id, () => rt),
     });
     plan.proxy?.attach?.(rt);
     rt.onEnd(() => this.services.serviceLogs.endSession(id)); // supervisor log rings end with the session
