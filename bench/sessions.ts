@@ -28,6 +28,7 @@ import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
 import type { SessionManager } from '../src/engine/domain/sessions/session-manager.js';
 import { measurePoolAcquire } from './pools.js';
+import { pssOfTrees } from './pss.js';
 
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 15);
 const IDLE_CAP = Number(process.env.BENCH_IDLE_CAP ?? 100);
@@ -42,37 +43,6 @@ const fmt = (n: number) => `${n.toFixed(0)} ms`;
 function memAvailableMb(): number {
   const m = /MemAvailable:\s+(\d+) kB/.exec(fs.readFileSync('/proc/meminfo', 'utf8'));
   return m ? Number(m[1]) / 1024 : Infinity;
-}
-
-/**
- * Sum of PSS (kB) over every process descending from `roots` (a jailed browser's processes sit
- * in their own session and pid namespace under bwrap, so the tree is followed, not the group).
- */
-function pssOfTrees(roots: Set<number>): number {
-  const children = new Map<number, number[]>();
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
-    } catch {
-      /* process went away */
-    }
-  }
-  let total = 0;
-  const todo = [...roots];
-  while (todo.length) {
-    const pid = todo.pop()!;
-    todo.push(...(children.get(pid) ?? []));
-    try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) total += Number(m[1]);
-    } catch {
-      /* process went away */
-    }
-  }
-  return total;
 }
 
 async function cdpAnswers(url: string): Promise<void> {
@@ -192,7 +162,7 @@ async function main(): Promise<void> {
         .map((s) => s.browser?.pid)
         .filter((p): p is number => !!p),
     );
-    const pssKb = pssOfTrees(pids);
+    const pssKb = pssOfTrees(pids).totalKb;
 
     const floor = pct(raw, 50);
     const row = (name: string, xs: number[] | undefined) =>

@@ -5,7 +5,6 @@
  * README "Memory per session"). A real Chromium with the sessions' flags, its process tree and
  * its targets, as the browser reports them.
  */
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,33 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, stopChromium, type LaunchedBrowser } from '../../../src/engine/runtime/chromium/launch-chromium.js';
 import { chromiumArgs } from '../../../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../../../src/engine/runtime/chromium/find-chromium.js';
+import { cmdlineOf, descendants } from '../../helpers/proc.js';
 
 /** Command lines of every process under `root` (Chromium's children retitle themselves: one string). */
-function treeCommandLines(root: number): string[] {
-  const children = new Map<number, number[]>();
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
-    } catch {
-      /* gone */
-    }
-  }
-  const out: string[] = [];
-  const todo = [root];
-  while (todo.length) {
-    const pid = todo.pop()!;
-    todo.push(...(children.get(pid) ?? []));
-    try {
-      out.push(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
+const treeCommandLines = (root: number): string[] => descendants(root).map(cmdlineOf);
 
 /** A CDP session on the first page, to make sure its renderer has started and answers. */
 async function firstPageSession(b: LaunchedBrowser): Promise<string> {
