@@ -17,11 +17,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
-import { engineAsset, engineAssetDir } from '../assets.js';
+import { engineAssetDir } from '../assets.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { openAppNetwork, type AppNetwork } from './app-network.js';
 import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree, spawnAs } from '../sandbox/jail-user.js';
-import { jailVisible, reachableByOthers } from '../sandbox/jail-visible.js';
+import { bindEngineAsset, jailVisible, reachableByOthers } from '../sandbox/jail-visible.js';
 
 export interface AppJail {
   bwrap: string;
@@ -91,14 +91,8 @@ export async function appJailArgs(
         `apps run as unprivileged users and cannot read the engine's packages at ${o.modules}: install the engine where other users can read it (e.g. /opt), or make its parent directories searchable (chmod o+x)`,
       );
     a.push('--ro-bind', o.modules, o.modules);
-    a.push(
-      '--ro-bind',
-      jailVisible(engineAsset('sandbox/app-jail-helper.mjs')),
-      HELPER,
-      '--ro-bind',
-      jailVisible(engineAsset('sandbox/cdp-forwarder.mjs')),
-      `${SANDBOX_DIR}/cdp-forwarder.mjs`,
-    );
+    bindEngineAsset(a, 'sandbox/app-jail-helper.mjs', HELPER);
+    bindEngineAsset(a, 'sandbox/cdp-forwarder.mjs');
     a.push(...o.net.binds);
     a.push('--chdir', o.dir);
     a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));

@@ -10,12 +10,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { SessionHandle } from '../session/session-handle.js';
-import { engineAsset, unpackedPath } from '../assets.js';
+import { unpackedPath } from '../assets.js';
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { DEFAULT_PATH, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { jailUserOf, spawnAs } from '../sandbox/jail-user.js';
-import { jailVisible } from '../sandbox/jail-visible.js';
+import { bindEngineAsset, jailVisible } from '../sandbox/jail-visible.js';
 import type { BidiMapper } from './bidi-mapper.js';
 
 /** What the mapper imports: chromium-bidi and its dependencies, and ws for the CDP socket. */
@@ -34,7 +34,8 @@ export async function startJailedBidiMapper(handle: SessionHandle, bwrap: string
   const a = await baseSandboxArgs({ hide });
   const node = runtimeMount(a);
   for (const p of PACKAGES) a.push('--ro-bind', jailVisible(packageDir(p)), `${INSIDE_MODULES}/${p}`);
-  a.push('--ro-bind', jailVisible(engineAsset('bidi/bidi-mapper-child.mjs')), `${SANDBOX_DIR}/bidi-mapper-child.mjs`, '--ro-bind', socket, SANDBOX_CDP_SOCKET);
+  bindEngineAsset(a, 'bidi/bidi-mapper-child.mjs');
+  a.push('--ro-bind', socket, SANDBOX_CDP_SOCKET);
   a.push('--chdir', '/', '--clearenv', '--setenv', 'PATH', DEFAULT_PATH);
   for (const [k, v] of Object.entries(runtimeEnv())) a.push('--setenv', k, v);
   const browserPath = devtoolsEndpoint(handle.browserCdpUrl()).path;

@@ -19,7 +19,6 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { engineAsset } from '../assets.js';
 import {
   DEFAULT_PATH,
   SANDBOX_CDP_PORT,
@@ -32,7 +31,7 @@ import {
   runtimeMount,
 } from '../sandbox/bwrap.js';
 import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
-import { jailVisible } from '../sandbox/jail-visible.js';
+import { bindEngineAsset } from '../sandbox/jail-visible.js';
 
 export { findBwrap };
 
@@ -95,14 +94,8 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
   if (spec.cdpSocket) {
     const node = runtimeMount(a);
     a.push('--ro-bind', spec.cdpSocket, SANDBOX_CDP_SOCKET);
-    a.push(
-      '--ro-bind',
-      jailVisible(engineAsset('sandbox/cdp-exec.mjs')),
-      `${SANDBOX_DIR}/cdp-exec.mjs`,
-      '--ro-bind',
-      jailVisible(engineAsset('sandbox/cdp-forwarder.mjs')),
-      `${SANDBOX_DIR}/cdp-forwarder.mjs`,
-    );
+    bindEngineAsset(a, 'sandbox/cdp-exec.mjs');
+    bindEngineAsset(a, 'sandbox/cdp-forwarder.mjs');
     // The user's NODE_OPTIONS are for their command, not for the forwarder: it hands them on.
     const { NODE_OPTIONS, ...rest } = env;
     const nodeOptions = NODE_OPTIONS !== undefined ? [`--node-options=${NODE_OPTIONS}`] : [];

@@ -6,9 +6,8 @@
  * the socket dir (the engine's way in) piped to the inbound loopback port, and pipes the
  * outbound loopback port to a socket the engine bound into the jail.
  */
-import { engineAsset } from '../assets.js';
 import { SANDBOX_DIR } from './bwrap.js';
-import { jailVisible } from './jail-visible.js';
+import { bindEngineAsset } from './jail-visible.js';
 
 export interface JailHelperDoors {
   /** In-jail dir where the helper creates its inbound socket (bound from a private host dir). */
@@ -21,14 +20,8 @@ export interface JailHelperDoors {
 
 /** Mounts the helper's files (call among the bwrap options, before `--`). */
 export function mountJailHelper(a: string[]): void {
-  a.push(
-    '--ro-bind',
-    jailVisible(engineAsset('sandbox/jail-helper.mjs')),
-    `${SANDBOX_DIR}/jail-helper.mjs`,
-    '--ro-bind',
-    jailVisible(engineAsset('sandbox/cdp-forwarder.mjs')),
-    `${SANDBOX_DIR}/cdp-forwarder.mjs`,
-  );
+  bindEngineAsset(a, 'sandbox/jail-helper.mjs');
+  bindEngineAsset(a, 'sandbox/cdp-forwarder.mjs');
 }
 
 /** Ends the bwrap options: the helper starts beside `command`, which the shell then becomes. */

@@ -11,6 +11,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { engineAsset, type EngineAssetName } from '../assets.js';
+import { SANDBOX_DIR } from './bwrap.js';
 import { jailUsersOn, pidAlive } from './jail-user.js';
 
 const STAGE_ROOT = process.env.BROWSERDECK_JAIL_VISIBLE_DIR ?? '/run/browserdeck-jail-visible';
@@ -44,6 +46,11 @@ export function jailVisible(hostPath: string): string {
   openUp(dest);
   staged.set(real, dest);
   return dest;
+}
+
+/** Binds the engine's own file `asset` (assets.ts) read-only at `inside` (its name under SANDBOX_DIR by default), as jails can reach it. */
+export function bindEngineAsset(a: string[], asset: EngineAssetName, inside = `${SANDBOX_DIR}/${path.basename(asset)}`): void {
+  a.push('--ro-bind', jailVisible(engineAsset(asset)), inside);
 }
 
 function stageDir(): string {
