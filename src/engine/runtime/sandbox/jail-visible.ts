@@ -56,6 +56,9 @@ export function bindEngineAsset(a: string[], asset: EngineAssetName, inside = `$
 function stageDir(): string {
   if (ownDir) return ownDir;
   fs.mkdirSync(STAGE_ROOT, { recursive: true, mode: 0o755 });
+  // Every jail runs what is copied here: a directory someone else owns or may write could swap it.
+  const st = fs.lstatSync(STAGE_ROOT);
+  if (!st.isDirectory() || st.uid !== 0) throw new Error(`${STAGE_ROOT} is not a root-owned directory`);
   fs.chmodSync(STAGE_ROOT, 0o755);
   for (const name of fs.readdirSync(STAGE_ROOT))
     if (/^\d+$/.test(name) && !pidAlive(Number(name))) fs.rmSync(path.join(STAGE_ROOT, name), { recursive: true, force: true });
