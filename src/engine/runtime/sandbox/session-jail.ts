@@ -246,8 +246,12 @@ export class SessionJail {
     // direct one ends its own here, a proxy's at the session's end), and a peer that never closes
     // its end would otherwise hold the session's end, and the engine's stop, forever.
     this.front?.close();
-    await this.direct?.close();
-    if (this.base && this.base !== this.sessionDir) await fs.rm(this.base, { recursive: true, force: true });
-    this.claim?.release();
+    try {
+      await this.direct?.close();
+      if (this.base && this.base !== this.sessionDir) await fs.rm(this.base, { recursive: true, force: true });
+    } finally {
+      // A failed step above must not keep the uid claimed until the engine exits.
+      this.claim?.release();
+    }
   }
 }
