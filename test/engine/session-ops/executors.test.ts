@@ -162,6 +162,26 @@ describe('playwright executors', { timeout: 300_000 }, () => {
     for (const r of [await stuck, ...(await Promise.all(waiting))]) expect(r).toMatchObject({ success: false, error: 'the executor was deleted' });
   });
 
+  it("the engine bounds a call's output itself, whatever the code sends on the executor's channel", async () => {
+    // The code sends output messages of its own for its call (its id taken from its own console.log).
+    const r = await execute({
+      executor: 'flooder',
+      code: `const send = process.send; let id;
+process.send = (m, ...rest) => { id ??= m.callId; return send.call(process, m, ...rest); };
+console.log('x');
+process.send = send;
+const post = (m) => new Promise((r) => send.call(process, m, r));
+for (let i = 0; i < 3; i++) await post({ type: 'output', callId: id, stream: 'stdout', text: 'y'.repeat(1024 * 1024) });
+await post({ type: 'output', callId: id, stream: 'callId', text: 'z' });
+return 'done';`,
+    });
+    expect(r).toMatchObject({ success: true, result: 'done' });
+    expect(r.stdout!.length).toBe(1024 * 1024 + '\n[output truncated]'.length);
+    expect(r.stdout!.startsWith('x\ny')).toBe(true);
+    expect(r.stdout!.endsWith('y\n[output truncated]')).toBe(true);
+    expect((await del('flooder')).status).toBe(204);
+  });
+
   it('a 9th named executor is 409 with the executor list; deleting one makes room', async () => {
     const existing = (await list()).filter((e) => e.name !== 'default').length;
     for (let i = existing; i < 8; i++) expect(await execute({ executor: `fill-${i}`, code: 'return 1' })).toMatchObject({ success: true });

@@ -179,6 +179,22 @@ try { await fetch(${JSON.stringify(otherCdp)}); repl.write('other cdp reached');
     expect(await status({ code: '1' }, 'no-such-session')).toBe(404);
   });
 
+  it("the engine bounds a cell's content itself, whatever the code sends on the REPL's channel", async () => {
+    // The code sends content messages of its own for its cell (its id taken from its own repl.write).
+    const r = await repl({
+      code: `const send = process.send; let id;
+process.send = (m, ...rest) => { id ??= m.callId; return send.call(process, m, ...rest); };
+repl.write('x');
+process.send = send;
+const post = (m) => new Promise((r) => send.call(process, m, r));
+for (let i = 0; i < 3; i++) await post({ type: 'content', callId: id, item: { type: 'text', channel: 'write', text: 'y'.repeat(512 * 1024) } });
+await post({ type: 'content', callId: id, item: { type: 'text', channel: 'evil', text: 'z' } });`,
+    });
+    expect(r.success).toBe(true);
+    expect(r.content_truncated).toBe(true);
+    expect(texts(r).map((t) => t.length)).toEqual(['write:x'.length, 'write:'.length + 512 * 1024]);
+  });
+
   it('keeps its state across a browser crash restart and drives the new browser', async () => {
     const s = (await te.client.browsers.create({ headless: true, timeout_seconds: 300 })).session_id;
     const first = await repl({ code: `var kept = 'kept'; repl.write(typeof browser.contexts)` }, s);

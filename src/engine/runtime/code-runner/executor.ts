@@ -52,6 +52,12 @@ type ChildMessage =
 const STARTUP_TIMEOUT_MS = 60_000;
 /** How long a timed-out process may take to drop its browser connection before it is killed. */
 const DROP_GRACE_MS = 3_000;
+/**
+ * What the engine keeps of one call's stdout and of its stderr. The child cuts there too, but
+ * the child runs the tenant's code, which can send the engine messages of its own.
+ */
+const OUTPUT_CAP = 1024 * 1024;
+const TRUNCATED = '\n[output truncated]';
 /** Calls that may wait behind the running one on one executor; more is 429 (each holds a request and its code). */
 export const MAX_QUEUED_CALLS = 16;
 
@@ -155,7 +161,8 @@ export class Executor {
       if (m.type === 'bound' && this.running?.callId === m.callId) {
         this.running.tab = m.tab;
         this.targetId = m.tab.target_id;
-      } else if (m.type === 'output' && this.running?.callId === m.callId) this.running[m.stream] += m.text;
+      } else if (m.type === 'output' && this.running?.callId === m.callId && (m.stream === 'stdout' || m.stream === 'stderr'))
+        this.running[m.stream] = appendCapped(this.running[m.stream], String(m.text));
       else if (m.type === 'answer') this.finish(m.callId, m.answer);
     });
     child.once('exit', (code, signal) => {
@@ -205,6 +212,13 @@ export class Executor {
     if (r) this.finish(r.callId, fail(reason));
     if (child) await endGroup(child);
   }
+}
+
+/** `text` added to `kept` up to OUTPUT_CAP; what is cut shows as one TRUNCATED mark. */
+function appendCapped(kept: string, text: string): string {
+  if (kept.length >= OUTPUT_CAP) return kept;
+  const room = OUTPUT_CAP - kept.length;
+  return text.length <= room ? kept + text : kept + text.slice(0, room) + TRUNCATED;
 }
 
 function fail(error: string): ChildAnswer {

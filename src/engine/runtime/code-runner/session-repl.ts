@@ -20,6 +20,11 @@ import { activeTab } from './active-tab.js';
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
 const STARTUP_TIMEOUT_MS = 60_000;
+/**
+ * What the engine keeps of one call's content: text and images (base64) apart. The child cuts
+ * there too, but it runs the tenant's code, which can send the engine messages of its own.
+ */
+const CONTENT_CAP = { text: 1024 * 1024, image: 8 * 1024 * 1024 };
 /** Calls that may wait behind the running one; more is 429 (each holds a request and its code). */
 export const MAX_QUEUED_CALLS = 16;
 
@@ -48,6 +53,15 @@ interface Process {
 }
 
 const repls = new Map<string, SessionRepl>();
+
+/** A content item as the wire defines it, rebuilt from what the child sent; undefined if it is not one. */
+function wellFormed(item: ReplContent): ReplContent | undefined {
+  if (item?.type === 'text' && ['write', 'stdout', 'stderr'].includes(item.channel) && typeof item.text === 'string')
+    return { type: 'text', channel: item.channel, text: item.text };
+  if (item?.type === 'image' && typeof item.mime_type === 'string' && typeof item.data_b64 === 'string')
+    return { type: 'image', mime_type: item.mime_type, data_b64: item.data_b64 };
+  return undefined;
+}
 
 /** A CUID2-shaped id (a letter, then 23 base-36 characters), as Kernel's `repl_id` is. */
 function replId(): string {
@@ -92,6 +106,15 @@ export class SessionRepl {
     if (reset) await this.kill();
     const content: ReplContent[] = [];
     let truncated = false;
+    const room = { ...CONTENT_CAP };
+    /** Keeps a well-formed item within the call's budget; anything else marks the content truncated. */
+    const keep = (item: ReplContent) => {
+      const kept = wellFormed(item);
+      const size = kept ? (kept.type === 'text' ? kept.text.length : kept.data_b64.length) : Infinity;
+      if (!kept || size > room[kept.type]) return void (truncated = true);
+      room[kept.type] -= size;
+      content.push(kept);
+    };
     const finish = (r: Partial<ReplResult> & { success: boolean; repl_id: string }): ReplResult => ({
       content,
       ...(truncated ? { content_truncated: true } : {}),
@@ -126,7 +149,7 @@ export class SessionRepl {
       };
       const onMessage = (m: ChildMessage) => {
         if (m.type === 'content' && m.callId === callId) {
-          if (m.item) content.push(m.item);
+          if (m.item) keep(m.item);
           truncated ||= Boolean(m.truncated);
         } else if (m.type === 'answer' && m.callId === callId)
           done({ repl_id: proc.id, success: m.success, ...(m.error !== undefined ? { error: m.error, stack: m.stack } : {}) });
