@@ -14,7 +14,7 @@ export type FreezeMethod = 'cgroup' | 'signal' | 'none';
 let probed: { method: FreezeMethod; base?: string } | undefined;
 
 /** The cgroup v2 mount and this process's group in it, or undefined. */
-function ownCgroupDir(): string | undefined {
+export function ownCgroupDir(): string | undefined {
   try {
     const line = fs
       .readFileSync('/proc/self/cgroup', 'utf8')
@@ -50,10 +50,16 @@ export function freezeMethod(): { method: FreezeMethod; base?: string } {
   try {
     for (const name of fs.readdirSync(base)) {
       const m = /^bd-(\d+)-/.exec(name);
-      if (m && !pidAlive(Number(m[1]))) fs.rmSync(path.join(base, name), { recursive: false, force: true });
+      if (!m || pidAlive(Number(m[1]))) continue;
+      try {
+        // A cgroup goes with rmdir (its control files cannot be unlinked), and only once empty.
+        fs.rmdirSync(path.join(base, name));
+      } catch {
+        /* a leftover that is still populated stays */
+      }
     }
   } catch {
-    /* a leftover that is still populated stays */
+    /* the group's directory cannot be listed */
   }
   const probe = path.join(base, `bd-${process.pid}-probe`);
   try {
