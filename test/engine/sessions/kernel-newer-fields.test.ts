@@ -209,6 +209,16 @@ describe('location', () => {
     const now = (await (await t.api(`/browsers/${s.session_id}`)).json()) as Json;
     expect(now.location).toMatchObject({ timezone: 'Europe/Paris', locale: 'en-US' });
   });
+
+  it('is applied again in the browser a crash restart brings up', async () => {
+    const rt = (t.engine.services.sessions as unknown as { get(id: string): { restarts: number } }).get(s.session_id);
+    await (await browser.newBrowserCDPSession()).send('Browser.crash').catch(() => {});
+    await browser.close().catch(() => {});
+    await expect.poll(() => rt.restarts, { timeout: 60_000 }).toBeGreaterThan(0);
+    browser = await chromium.connectOverCDP(s.cdp_ws_url);
+    // The overrides are set again once the new browser is up; a tab opened from then on has them.
+    await expect.poll(async () => (await seen(true)).page, { timeout: 30_000 }).toEqual(['Europe/Paris', 'en-US', 'en-US']);
+  });
 });
 
 describe('other session fields', () => {

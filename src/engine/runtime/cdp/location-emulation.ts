@@ -4,12 +4,13 @@
  * frames in other processes, dedicated/shared/service workers — existing ones and each new one
  * before it runs a line (auto-attach with `waitForDebuggerOnStart`, then resumed).
  *
- * One engine-side connection per session that has overrides, opened by the first `apply`, kept
- * across PATCHes, reopened after a browser restart and closed when the session ends. The
- * overrides are in-memory here; the session's stored options are their record.
+ * It rides on the session's shared engine connection (`SessionCdp`, which opens, reopens after a
+ * browser restart and closes it): the first `apply` sets up the auto-attach on it, again on each
+ * new connection. The overrides are in-memory here; the session's stored options are their record.
  */
 import type { SessionHandle } from '../session/session-handle.js';
-import { CdpConnection } from '../chromium/cdp-connection.js';
+import type { CdpConnection } from '../chromium/cdp-connection.js';
+import { SessionCdp } from './session-cdp.js';
 
 export interface LocationValues {
   timezone?: string;
@@ -27,17 +28,26 @@ const PARENTS = new Set(['page', 'iframe']);
 
 export class LocationEmulation {
   private desired: LocationValues = {};
+  private readonly cdp: SessionCdp;
+  /** The shared connection with the auto-attach set up (until SessionCdp replaces it). */
   private conn?: Promise<CdpConnection>;
+  private readonly listening = new WeakSet<CdpConnection>();
   private readonly attached = new Set<string>();
   private readonly agents = new WeakMap<CdpConnection, Promise<string>>();
+  private readonly offReset: () => void;
   /** Applies not yet confirmed on every target: the Session object's `location.pending`. */
   private inFlight = 0;
   private closed = false;
 
   private constructor(private readonly handle: SessionHandle) {
+    this.cdp = SessionCdp.of(handle);
+    // A new connection (restart, or the old one closed) has none of our attachments.
+    this.offReset = this.cdp.onReset(() => {
+      this.conn = undefined;
+      this.attached.clear();
+    });
     handle.onBrowserRestart(() => {
-      this.drop();
-      if (this.desired.timezone || this.desired.locale) void this.applyAll().catch(() => {});
+      if (!this.closed && (this.desired.timezone || this.desired.locale)) void this.applyAll().catch(() => {});
     });
     handle.onEnd(() => this.close());
   }
@@ -77,25 +87,20 @@ export class LocationEmulation {
   private connection(): Promise<CdpConnection> {
     if (this.closed) return Promise.reject(new Error('session ended'));
     if (!this.conn) {
-      const p = this.open();
+      const p = this.autoAttach();
       this.conn = p;
-      p.then(
-        (c) => void c.closed.then(() => this.conn === p && this.drop()),
-        () => this.conn === p && (this.conn = undefined),
-      );
+      p.catch(() => this.conn === p && (this.conn = undefined));
     }
     return this.conn;
   }
 
-  private async open(): Promise<CdpConnection> {
-    await this.handle.ready();
-    const c = await CdpConnection.connect(this.handle.browserCdpUrl());
-    if (this.closed) {
-      c.close();
-      throw new Error('session ended');
+  private async autoAttach(): Promise<CdpConnection> {
+    const c = await this.cdp.connection();
+    if (!this.listening.has(c)) {
+      this.listening.add(c);
+      c.on('Target.attachedToTarget', (p) => void this.onAttached(c, p.sessionId as string, p.targetInfo as TargetInfo, !!p.waitingForDebugger));
+      c.on('Target.detachedFromTarget', (p) => this.attached.delete(p.sessionId as string));
     }
-    c.on('Target.attachedToTarget', (p) => void this.onAttached(c, p.sessionId as string, p.targetInfo as TargetInfo, !!p.waitingForDebugger));
-    c.on('Target.detachedFromTarget', (p) => this.attached.delete(p.sessionId as string));
     // Browser-wide: every page and worker target now and later; children of each come below.
     await c.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
     return c;
@@ -145,17 +150,11 @@ export class LocationEmulation {
     return ua;
   }
 
-  private drop(): void {
-    const old = this.conn;
-    this.conn = undefined;
-    this.attached.clear();
-    void old?.then((c) => c.close()).catch(() => {});
-  }
-
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.drop();
+    this.offReset();
+    this.attached.clear();
     if (byId.get(this.handle.id) === this) byId.delete(this.handle.id);
   }
 }
