@@ -7,7 +7,9 @@
 import type { Feature } from '../feature.js';
 import { authenticateUpgrade } from '../domain/sessions/session-access.js';
 import type { NodeRoute } from '../domain/nodes/node-routing.js';
-import { installNodeForwarding } from './node-forwarding.js';
+import { DevtoolsTokens } from '../domain/sessions/devtools-token.js';
+import { TraceTokens } from '../domain/sessions/trace-token.js';
+import { installNodeForwarding, type TokenPage } from './node-forwarding.js';
 import { upgradeForwarding } from './node-upgrade-forwarding.js';
 
 const LOCAL: NodeRoute = { kind: 'local' };
@@ -21,10 +23,18 @@ export const nodesFeature: Feature<'nodes' | 'sessions'> = {
     // must not look like one of a dead node to the others.
     await registry.register(nodes.nodeUrl ?? '');
 
+    // A tool page's token (DevTools frontend, trace viewer) names its session: only a valid one is routed.
+    const tokens = { devtools: new DevtoolsTokens(sessions.jwt), trace: new TraceTokens(sessions.jwt) };
+    const tokenSession = async (page: TokenPage, token: string): Promise<NodeRoute> => {
+      const c = await tokens[page].verify(token);
+      return c ? router.sessionById(c.sessionId, c.orgId, c.projectId) : LOCAL;
+    };
+
     const forwarding = installNodeForwarding(app, {
       nodeId: registry.nodeId,
       session: (auth, key, ended) => router.session(auth, key, ended),
       pool: (auth, key) => router.pool(auth, key),
+      tokenSession,
       ownerAlive: async (nodeId) => (await registry.stateOf(nodeId)).state === 'alive',
       forget: (nodeId) => registry.forget(nodeId),
       log: ctx.log,
@@ -33,6 +43,7 @@ export const nodesFeature: Feature<'nodes' | 'sessions'> = {
       nodeId: registry.nodeId,
       forget: (nodeId) => registry.forget(nodeId),
       route: async (req, url, params) => {
+        if (params.token) return tokenSession('devtools', params.token); // the DevTools frontend's socket
         const id = params.id;
         if (!id || sessions.get(id)) return LOCAL;
         // Only a caller of the session's org learns where it runs; others get the local answer (401/404).

@@ -5,8 +5,10 @@
  * `?jwt=` is in the query) and the body stream — and its answer is streamed back (status,
  * headers, body: SSE and range responses included). The owner authenticates again and audits
  * the request; this node only uses the caller's identity to look the owner up in the caller's
- * scope, and does not audit what it forwarded. `x-browserdeck-forwarded-by` marks a forwarded
- * request: it is never forwarded again, so two nodes that disagree cannot loop.
+ * scope, and does not audit what it forwarded. The DevTools frontend's and trace viewer's files
+ * (a token in the path, no other credential) go to the node that runs the token's session.
+ * `x-browserdeck-forwarded-by` marks a forwarded request: it is never forwarded again, so two
+ * nodes that disagree cannot loop.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { stringField } from '../../shared/string-field.js';
@@ -25,11 +27,17 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 
 const POOL_OPS = new Set(['/browser_pools/:id_or_name/acquire', '/browser_pools/:id_or_name/release', '/browser_pools/:id_or_name/flush']);
 
+/** Tool pages whose credential is a token in their path (api/session-devtools.ts, api/session-trace.ts): no `request.auth`, routed by the token. */
+export const TOKEN_PAGES = { '/devtools-frontend/:token/*': 'devtools', '/trace-viewer/:token/*': 'trace' } as const;
+export type TokenPage = (typeof TOKEN_PAGES)[keyof typeof TOKEN_PAGES];
+
 export interface ForwardingOptions {
   nodeId: string;
   /** `ended`: route an ended session to its node too (replays are kept there). */
   session(auth: FastifyRequest['auth'], idOrName: string, ended: boolean): Promise<NodeRoute>;
   pool(auth: FastifyRequest['auth'], idOrName: string): Promise<NodeRoute>;
+  /** Where the session a tool page's token names runs; local when the token is not valid (the route answers 401). */
+  tokenSession(page: TokenPage, token: string): Promise<NodeRoute>;
   /** While waiting for the owner's answer: is it still alive? (a frozen owner must not hang us) */
   ownerAlive(nodeId: string): Promise<boolean>;
   /** Forget cached node state after a failed forward. */
@@ -42,9 +50,11 @@ export function nodeUnavailable(nodeId: string, why: string): ApiError {
 }
 
 /** What a request is about, when it may need another node; undefined for everything else. */
-function targetOf(request: FastifyRequest): { kind: 'session' | 'pool'; key: string; ended?: boolean } | undefined {
+function targetOf(request: FastifyRequest): { kind: 'session' | 'pool' | TokenPage; key: string; ended?: boolean } | undefined {
   const template = request.routeOptions.url;
   if (!template) return undefined;
+  if (Object.hasOwn(TOKEN_PAGES, template)) return { kind: TOKEN_PAGES[template as keyof typeof TOKEN_PAGES], key: stringField(request.params, 'token') ?? '' };
+  if (!request.auth) return undefined;
   if (template === '/browsers/:id' || template.startsWith('/browsers/:id/'))
     return { kind: 'session', key: stringField(request.params, 'id') ?? '', ended: template.startsWith('/browsers/:id/replays') };
   if ((template === '/browser_pools/:id_or_name' && (request.method === 'PATCH' || request.method === 'DELETE')) || POOL_OPS.has(template)) {
@@ -62,9 +72,14 @@ export function installNodeForwarding(app: FastifyInstance, opts: ForwardingOpti
   // Runs after auth (installed before any feature): request.auth is the caller. Callback style:
   // requests that are not about a session or pool pass through without a promise.
   app.addHook('onRequest', (request, reply, done) => {
-    const target = request.auth ? targetOf(request) : undefined;
+    const target = targetOf(request);
     if (!target || !target.key) return done();
-    const route = target.kind === 'session' ? opts.session(request.auth, target.key, !!target.ended) : opts.pool(request.auth, target.key);
+    const route =
+      target.kind === 'session'
+        ? opts.session(request.auth, target.key, !!target.ended)
+        : target.kind === 'pool'
+          ? opts.pool(request.auth, target.key)
+          : opts.tokenSession(target.kind, target.key);
     route.then(
       (r) => {
         if (r.kind === 'local') return done();

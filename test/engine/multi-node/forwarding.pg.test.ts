@@ -144,6 +144,33 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     ]);
   });
 
+  it('serves the DevTools frontend (files and socket) and the trace viewer of a session on A at B’s address', async () => {
+    // The links carry the address the caller used (B's); every file and the socket behind the token go to A.
+    const targets = (await (await b.api(`/browsers/${id}/cdp/json/list`)).json()) as Array<{ id: string; type: string }>;
+    const targetId = targets.find((t) => t.type === 'page')!.id;
+    const link = (await (await b.api(`/browsers/${id}/devtools?target=${targetId}&mode=read&format=json`)).json()) as { url: string };
+    expect(new URL(link.url).origin).toBe(new URL(b.url).origin);
+    const html = await fetch(link.url);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-security-policy')).toContain('/devtools-frontend/');
+    const ws = new WebSocket(`ws://${new URL(link.url).searchParams.get('ws')}`);
+    try {
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const answer = new Promise<{ id: number; result?: { root?: unknown } }>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))));
+      ws.send(JSON.stringify({ id: 1, method: 'DOM.getDocument' }));
+      expect((await answer).result?.root).toBeTruthy();
+    } finally {
+      ws.close();
+    }
+    await b.client.browsers.fs.writeFile(id, 'not really a zip', { path: '/tmp/traces/b.zip' });
+    const trace = (await (await b.api(`/browsers/${id}/trace?path=/tmp/traces/b.zip&format=json`)).json()) as { url: string };
+    const zip = await fetch(new URL(trace.url).searchParams.get('trace')!);
+    expect(zip.status).toBe(200);
+    expect(await zip.text()).toBe('not really a zip');
+    // A forged token is not routed: B answers it itself.
+    expect((await fetch(`${b.url}/devtools-frontend/x.y.z/inspector.html`)).status).toBe(401);
+  });
+
   it('streams telemetry as SSE, answers BiDi and sends live view frames from A through B', async () => {
     await b.client.browsers.update(id, { telemetry: { browser: { console: { enabled: true } } } });
     const ac = new AbortController();
