@@ -19,7 +19,7 @@ import { skipAuditRecord } from '../http/audit-recorder.js';
 import { noteUpgradeIdentity } from '../http/upgrade-identity.js';
 import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
 import { DevtoolsTokens, type DevtoolsClaims } from '../domain/sessions/devtools-token.js';
-import type { SessionHandle, SessionRegistry } from '../runtime/session/session-handle.js';
+import type { SessionHandle } from '../runtime/session/session-handle.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
 import { devtoolsJson } from '../runtime/chromium/devtools-address.js';
 import { TARGET_ID } from '../runtime/cdp/devtools-targets.js';
@@ -58,17 +58,15 @@ function frontendCsp(origin: RequestOrigin, token: string): string {
 
 export const sessionDevtoolsFeature: Feature<'sessions'> = {
   name: 'session-devtools',
-  async register(app, ctx, deps) {
-    const tokens = new DevtoolsTokens(deps.sessions.jwt);
-    const registry: SessionRegistry = deps.sessions;
-    const sessions = () => registry;
-    const proxy = createCdpProxy(registry);
+  register(app, ctx, { sessions }) {
+    const tokens = new DevtoolsTokens(sessions.jwt);
+    const proxy = createCdpProxy(sessions);
 
     /** The running session a token names, if it still is the session the token was made for. */
     async function sessionOf(token: string): Promise<{ claims: DevtoolsClaims; rt: SessionHandle }> {
       const claims = await tokens.verify(token);
       if (!claims) throw DomainError.unauthorized('invalid or expired DevTools token');
-      const rt = sessions().get(claims.sessionId);
+      const rt = sessions.get(claims.sessionId);
       if (!rt || rt.orgId !== claims.orgId || rt.projectId !== claims.projectId) throw DomainError.notFound('browser session', claims.sessionId);
       return { claims, rt };
     }
@@ -77,7 +75,7 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
       '/browsers/:id/devtools',
       { schema: { tags: ['browsers'], params: IdParam, querystring: OpenQuery, response: { 200: DevtoolsLinkSchema } } },
       async (req, reply) => {
-        const rt = await sessions().require(req.auth, req.params.id);
+        const rt = await sessions.require(req.auth, req.params.id);
         const targetId = req.query.target;
         const targets = TARGET_ID.test(targetId) ? await devtoolsJson<Array<{ id: string }>>((await rt.ready()).wsUrl, '/json/list') : [];
         if (!targets.some((t) => t.id === targetId)) throw ApiError.notFound('target', targetId);

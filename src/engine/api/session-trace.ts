@@ -50,7 +50,7 @@ function viewerCsp(origin: RequestOrigin, token: string): string {
 
 export const sessionTraceFeature: Feature<'sessions'> = {
   name: 'session-trace',
-  async register(app, ctx, { sessions }) {
+  register(app, ctx, { sessions }) {
     const tokens = new TraceTokens(sessions.jwt);
 
     app.get(

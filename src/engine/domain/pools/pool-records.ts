@@ -3,13 +3,13 @@
  * or acquired, and how many slots a pool reserves against the concurrency limits — its size
  * minus its browsers that already exist as session rows (so nothing is counted twice).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { BrowserPoolTable, Database } from '../../store/schema.js';
 import type { PoolConfig, BrowserPool } from '../../../shared/wire/pools.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { DialectName } from '../../store/database.js';
-import { DEFAULT_REGION } from '../sessions/session-region.js';
+import { DEFAULT_REGION, regionIs } from '../sessions/session-region.js';
 
 export type PoolRow = BrowserPoolTable;
 
@@ -37,17 +37,12 @@ export async function listPools(
   db: Kysely<Database>,
   scope: PoolScope,
   q: { offset: number; limit: number; name?: string; query?: string; region?: string },
-  dialect: DialectName = 'sqlite',
+  dialect: DialectName,
 ): Promise<PoolRow[]> {
   let sel = db.selectFrom('browser_pools').selectAll().where('org_id', '=', scope.orgId).where('project_id', '=', scope.projectId);
   if (q.name !== undefined) sel = sel.where('name', '=', q.name);
-  // The region is kept in the pool's config (pools from before regions: the default).
-  if (q.region)
-    sel = sel.where(
-      dialect === 'postgres'
-        ? sql<boolean>`coalesce(config::jsonb ->> 'region', ${DEFAULT_REGION}) = ${q.region}`
-        : sql<boolean>`coalesce(json_extract(config, '$.region'), ${DEFAULT_REGION}) = ${q.region}`,
-    );
+  // The region is kept in the pool's config.
+  if (q.region) sel = sel.where(regionIs(dialect, 'config', q.region));
   const text = q.query?.trim();
   if (text) sel = sel.where((eb) => eb.or([containsInsensitive('name', text), eb('id', '=', text)]));
   return sel

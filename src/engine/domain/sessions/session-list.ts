@@ -9,7 +9,7 @@ import type { Database } from '../../store/schema.js';
 import type { DialectName } from '../../store/database.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SessionRow } from './session-record.js';
-import { DEFAULT_REGION } from './session-region.js';
+import { regionIs } from './session-region.js';
 
 export interface ListQuery {
   orgId: string;
@@ -21,13 +21,6 @@ export interface ListQuery {
   invocationId?: string;
   offset: number;
   limit: number;
-}
-
-/** The session's region, kept in its options (rows from before regions: the default). */
-function regionEquals(dialect: DialectName, region: string) {
-  return dialect === 'postgres'
-    ? sql<boolean>`coalesce(options::jsonb ->> 'region', ${DEFAULT_REGION}) = ${region}`
-    : sql<boolean>`coalesce(json_extract(options, '$.region'), ${DEFAULT_REGION}) = ${region}`;
 }
 
 function tagEquals(dialect: DialectName, key: string, value: string) {
@@ -59,7 +52,7 @@ export async function listSessions(db: Kysely<Database>, dialect: DialectName, q
       ]),
     );
   }
-  if (q.region) sel = sel.where(regionEquals(dialect, q.region));
+  if (q.region) sel = sel.where(regionIs(dialect, 'options', q.region));
   for (const [k, v] of Object.entries(q.tags)) sel = sel.where(tagEquals(dialect, k, v));
   return sel
     .orderBy('created_at', 'desc')

@@ -7,7 +7,9 @@
  * every session (headless: `1GiB`). The jail does not enforce it: memory.max needs a delegated
  * cgroup v2 subtree, which this engine does not manage (README "Newer Kernel fields").
  */
+import { sql, type RawBuilder } from 'kysely';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import type { DialectName } from '../../store/database.js';
 
 export const DEFAULT_REGION = 'us-east';
 export type Memory = '1GiB' | '2GiB' | '6GiB' | '8GiB' | '16GiB';
@@ -26,4 +28,11 @@ export function checkMemory(asked: '8GiB' | '16GiB' | undefined, headless: boole
   if (headless) throw DomainError.invalidField('memory', 'can only be chosen for headful sessions (headless: false)');
   if (gpu) throw DomainError.invalidField('memory', 'cannot be chosen for GPU sessions');
   return asked;
+}
+
+/** SQL: the region kept in a row's JSON column (a session's `options`, a pool's `config`) is `region`; rows from before regions count as the default. */
+export function regionIs(dialect: DialectName, column: 'options' | 'config', region: string): RawBuilder<boolean> {
+  return dialect === 'postgres'
+    ? sql<boolean>`coalesce(${sql.ref(column)}::jsonb ->> 'region', ${DEFAULT_REGION}) = ${region}`
+    : sql<boolean>`coalesce(json_extract(${sql.ref(column)}, '$.region'), ${DEFAULT_REGION}) = ${region}`;
 }

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { pidAlive } from '../sandbox/jail-user.js';
 
 export type FreezeMethod = 'cgroup' | 'signal' | 'none';
 
@@ -29,15 +30,6 @@ export function ownCgroupDir(): string | undefined {
     return mount ? path.join(mount, line.slice(3)) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
