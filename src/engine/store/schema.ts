@@ -154,6 +154,24 @@ export interface CredentialProviderTable {
   updated_at: string;
 }
 
+/** OTLP telemetry destinations (migration 0014), org-scoped; headers are one ciphertext of their JSON map. */
+export interface TelemetryDestinationTable {
+  id: string;
+  org_id: string;
+  name: string;
+  /** lower(name): names are unique per org regardless of case. */
+  name_key: string;
+  endpoint: string;
+  description: string | null;
+  headers_enc: string;
+  consecutive_failures: number;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_success_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Web console sign-ins (migration 0013): a token's SHA-256 and the API key it stands for. */
 export interface ConsoleSessionTable {
   token_hash: string;
@@ -173,6 +191,8 @@ export interface ProxyTable {
   /** Custom proxies' host, for list queries. */
   host: string | null;
   password_enc: string | null;
+  /** Custom proxies' `ca_bundle` (PEM), encrypted (migration 0014). */
+  ca_bundle_enc: string | null;
   /** JSON array. */
   bypass_hosts: string;
   status: 'available' | 'unavailable' | null;
@@ -365,4 +385,5 @@ export interface Database {
   engine_nodes: EngineNodeTable;
   extensions: ExtensionTable;
   console_sessions: ConsoleSessionTable;
+  telemetry_destinations: TelemetryDestinationTable;
 }

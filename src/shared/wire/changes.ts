@@ -21,6 +21,7 @@ export const CHANGE_RESOURCES = [
   'credential',
   'credential_provider',
   'auth_connection',
+  'telemetry_destination',
 ] as const;
 
 export const ChangeResourceSchema = Type.Union(CHANGE_RESOURCES.map((r) => Type.Literal(r)));

@@ -17,6 +17,8 @@ import { engineNodesMigration } from './0010-engine-nodes.js';
 import { extensionsMigration } from './0011-extensions.js';
 import { credentialProvidersMigration } from './0012-credential-providers.js';
 import { consoleSessionsMigration } from './0013-console-sessions.js';
+import { telemetryDestinationsMigration } from './0014-telemetry-destinations.js';
+import { proxyCaBundleMigration } from './0014-proxy-ca-bundle.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -34,6 +36,8 @@ const migrations: Record<string, MigrationFactory> = {
   '0011-extensions': extensionsMigration,
   '0012-credential-providers': credentialProvidersMigration,
   '0013-console-sessions': consoleSessionsMigration,
+  '0014-telemetry-destinations': telemetryDestinationsMigration,
+  '0014-proxy-ca-bundle': proxyCaBundleMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
