@@ -172,6 +172,36 @@ export interface TelemetryDestinationTable {
   updated_at: string;
 }
 
+/** Audit-log export destinations (migration 0015), org-scoped; soft-deleted (`deleted_at`). */
+export interface AuditExportDestinationTable {
+  id: string;
+  org_id: string;
+  bucket: string;
+  prefix: string;
+  region: string;
+  role_arn: string;
+  kms_key_id: string | null;
+  status: 'active' | 'paused';
+  external_id: string;
+  /** Static credentials (JSON), encrypted; null = the operator's credentials or role assumption. */
+  credentials_enc: string | null;
+  consecutive_failures: number;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_success_at: string | null;
+  next_attempt_at: string | null;
+  /** Everything recorded before this instant is delivered (null while never active). */
+  cursor_at: string | null;
+  /** Configuration changes so far (PATCH compares it: 409 on a concurrent change). */
+  version: number;
+  /** The node exporting it now, until `lease_until`. */
+  lease_node: string | null;
+  lease_until: string | null;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Web console sign-ins (migration 0013): a token's SHA-256 and the API key it stands for. */
 export interface ConsoleSessionTable {
   token_hash: string;
@@ -386,4 +416,5 @@ export interface Database {
   extensions: ExtensionTable;
   console_sessions: ConsoleSessionTable;
   telemetry_destinations: TelemetryDestinationTable;
+  audit_export_destinations: AuditExportDestinationTable;
 }

@@ -19,6 +19,7 @@ import { credentialProvidersMigration } from './0012-credential-providers.js';
 import { consoleSessionsMigration } from './0013-console-sessions.js';
 import { telemetryDestinationsMigration } from './0014-telemetry-destinations.js';
 import { proxyCaBundleMigration } from './0014-proxy-ca-bundle.js';
+import { auditExportDestinationsMigration } from './0015-audit-export-destinations.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -38,6 +39,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0013-console-sessions': consoleSessionsMigration,
   '0014-telemetry-destinations': telemetryDestinationsMigration,
   '0014-proxy-ca-bundle': proxyCaBundleMigration,
+  '0015-audit-export-destinations': auditExportDestinationsMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
