@@ -13,6 +13,7 @@ import type { CategorySwitches, SessionTelemetry } from './session-telemetry.js'
 import { PageTracker } from './page-tracker.js';
 import { TELEMETRY_BINDING, TELEMETRY_WORLD, pageScriptSource } from './page-script.js';
 import { LIMITS } from './telemetry-event.js';
+import { ResponseBodyFetch } from './response-body-fetch.js';
 
 const CDP_CATEGORIES = ['console', 'network', 'page', 'interaction', 'captcha', 'screenshot'] as const;
 /** Categories whose events come from a page's load itself; the others catch up on a loaded page (the page script runs immediately). */
@@ -63,12 +64,15 @@ export class CdpCollector {
   private closed = false;
   private disconnectedAt?: number;
   private readonly offs: Array<() => void> = [];
+  private readonly bodies: ResponseBodyFetch;
 
   constructor(
     private readonly handle: SessionHandle,
     private readonly tel: SessionTelemetry,
     private readonly opts: { screenshotIntervalMs: number; now: () => number },
-  ) {}
+  ) {
+    this.bodies = new ResponseBodyFetch(tel.responses, () => tel.config.network.enabled && !!tel.config.network.bodies);
+  }
 
   /**
    * Starts collecting. Resolves once the collector is connected and has enabled its domains on
@@ -156,6 +160,10 @@ export class CdpCollector {
         if (a) a.tracker.handle(ev, p);
       });
     }
+    // What a HAR needs beyond the events: each response's end and size, and its body when asked.
+    conn.on('Network.dataReceived', (p, sid) => void (sid && this.pages.has(sid) && this.bodies.dataReceived(p)));
+    conn.on('Network.loadingFailed', (p, sid) => void (sid && this.pages.has(sid) && this.bodies.loadingFailed(p)));
+    conn.on('Network.loadingFinished', (p, sid) => void (sid && this.pages.has(sid) && this.bodies.loadingFinished(conn, sid, p)));
     try {
       await conn.send('Target.setDiscoverTargets', { discover: true });
       discovering = false;
@@ -256,6 +264,7 @@ export class CdpCollector {
 
   /** Closes the connection; pages' pending captchas end as abandoned. */
   private drop(): void {
+    this.bodies.drop();
     for (const sid of [...this.pages.keys()]) this.forget(sid, 'abandoned');
     const c = this.conn;
     this.conn = undefined;

@@ -10,6 +10,7 @@ import type { SessionTelemetry } from './session-telemetry.js';
 import type { EventCategory } from './telemetry-event.js';
 import { LIMITS } from './telemetry-event.js';
 import { TELEMETRY_BINDING } from './page-script.js';
+import { resourceTiming } from './network-timing.js';
 
 const QUIET_MS = 500;
 
@@ -84,6 +85,9 @@ export class PageTracker {
         if (p.name === TELEMETRY_BINDING) this.onScript(String(p.payload ?? ''));
         return;
       case 'Network.requestWillBeSent':
+        // A redirect arrives as the next hop's request, under the same id, carrying the 3xx
+        // answer (CDP sends no responseReceived for it): that answer is the hop's response.
+        if (p.redirectResponse) this.responded(method, p.requestId, p.type, p.redirectResponse, p.timestamp);
         this.requestStarted(p.requestId);
         this.emit(
           'network',
@@ -99,38 +103,16 @@ export class PageTracker {
             resource_type: p.type,
             initiator_type: p.initiator?.type,
             is_redirect: !!p.redirectResponse,
-            redirect_url: p.redirectResponse ? p.request?.url : undefined,
+            redirect_url: p.redirectResponse?.url,
             url: p.request?.url,
+            cdp_timestamp: p.timestamp,
           },
           { post_data: LIMITS.body },
         );
         return;
-      case 'Network.responseReceived': {
-        // A jailed browser reaches sites through the engine's egress proxy; the proxy's own
-        // failure answer is the network failure the browser would have seen connecting itself.
-        const netError = proxyNetError(p.response?.headers);
-        if (netError) {
-          this.emit('network', 'network_loading_failed', method, {
-            ...this.ctx(),
-            request_id: p.requestId,
-            resource_type: p.type,
-            error_text: netError,
-            canceled: false,
-          });
-          return;
-        }
-        this.emit('network', 'network_response', method, {
-          ...this.ctx(),
-          request_id: p.requestId,
-          resource_type: p.type,
-          status: p.response?.status,
-          status_text: p.response?.statusText,
-          mime_type: p.response?.mimeType,
-          headers: p.response?.headers,
-          url: p.response?.url,
-        });
+      case 'Network.responseReceived':
+        this.responded(method, p.requestId, p.type, p.response ?? {}, p.timestamp);
         return;
-      }
       case 'Network.loadingFinished':
         this.requestEnded(p.requestId);
         return;
@@ -163,6 +145,37 @@ export class PageTracker {
         this.onTimeline(p.event ?? {});
         return;
     }
+  }
+
+  /** A response's headers arrived (`responseReceived`, or a redirect hop's 3xx). */
+  private responded(method: string, requestId: unknown, type: unknown, r: Record<string, any>, timestamp: unknown): void {
+    // A jailed browser reaches sites through the engine's egress proxy; the proxy's own
+    // failure answer is the network failure the browser would have seen connecting itself.
+    const netError = proxyNetError(r.headers);
+    if (netError) {
+      this.emit('network', 'network_loading_failed', method, {
+        ...this.ctx(),
+        request_id: requestId,
+        resource_type: type,
+        error_text: netError,
+        canceled: false,
+      });
+      return;
+    }
+    this.emit('network', 'network_response', method, {
+      ...this.ctx(),
+      request_id: requestId,
+      resource_type: type,
+      status: r.status,
+      status_text: r.statusText,
+      mime_type: r.mimeType,
+      headers: r.headers,
+      url: r.url,
+      // Beyond Kernel's fields, for the HAR export: the protocol and Chromium's phase timings.
+      protocol: r.protocol,
+      timing: resourceTiming(r.timing),
+      cdp_timestamp: timestamp,
+    });
   }
 
   private onTimeline(e: Record<string, any>): void {

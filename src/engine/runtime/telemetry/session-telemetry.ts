@@ -7,9 +7,11 @@
  * always recorded.
  */
 import { SequencedBuffer } from '../../events/sequenced-buffer.js';
+import { ResponseCapture } from './response-capture.js';
 import { boundData, type EventCategory, type TelemetryCategory, type TelemetryEnvelope, type TelemetryEvent, type TelemetrySource } from './telemetry-event.js';
 
-export type CategorySwitches = Record<TelemetryCategory, { enabled: boolean }>;
+/** `network.bodies` (an engine option): keep response bodies for the HAR export. */
+export type CategorySwitches = Record<TelemetryCategory, { enabled: boolean }> & { network: { bodies?: boolean } };
 
 export interface EmitOptions {
   source: TelemetrySource;
@@ -24,6 +26,8 @@ export class SessionTelemetry {
   readonly buffer: SequencedBuffer<TelemetryEvent>;
   private switches: CategorySwitches;
   private readonly configListeners = new Set<(s: CategorySwitches) => void | Promise<void>>();
+  /** Each response's end, size and (when asked) body, for the HAR export. */
+  readonly responses = new ResponseCapture();
   endedAt?: number;
 
   constructor(
@@ -89,6 +93,7 @@ export class SessionTelemetry {
     this.endedAt = atMs;
     this.configListeners.clear();
     this.buffer.close();
+    this.responses.end();
   }
 }
 
