@@ -11,6 +11,9 @@ import path from 'node:path';
 import type { EngineContext } from './context.js';
 import type { EngineServices } from './services.js';
 import { AuditWriter } from './domain/audit/audit-writer.js';
+import { auditExportSettings } from './domain/audit/export-settings.js';
+import { AuditExportDestinations } from './domain/audit/export-destinations.js';
+import { AuditExporter } from './domain/audit/export-runner.js';
 import { kyselyBatchInsert } from './domain/audit/audit-insert.js';
 import { startSqliteAuditWorker } from './domain/audit/audit-sqlite-worker.js';
 import { SecretCipher } from './domain/secrets/secret-cipher.js';
@@ -79,6 +82,20 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   // Desktop: the OS keychain; server: an env variable, else a key file.
   const secrets = new SecretCipher(config.identity.secretKeyProvider ?? defaultSecretKeyProvider(env, dataDir));
   await secrets.ready();
+  const exportSettings = auditExportSettings(env);
+  const exportRecords = new AuditExportDestinations(db, clock, secrets, exportSettings.principalArn);
+  const auditExport = {
+    records: exportRecords,
+    exporter: new AuditExporter({
+      db,
+      clock,
+      records: exportRecords,
+      settings: exportSettings,
+      nodeId,
+      flush: () => auditWriter.flush(),
+      log: (msg, err) => log.warn({ err }, msg),
+    }),
+  };
   const changes = ctx.changes;
   const limits = new Limits(db, ctx.projects, config.maxConcurrentSessions, changes);
   const recovery = new RecoveryReport();
@@ -210,6 +227,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     auth: { connections, timeline, flows, health },
     apps: { events, versions, deployments, invocations },
     nodes,
+    auditExport,
   };
 }
 

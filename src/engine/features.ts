@@ -2,6 +2,7 @@
 import type { AnyFeature } from './feature.js';
 import { auditRecordingFeature } from './http/audit-feature.js';
 import { auditLogsFeature } from './api/audit-logs.js';
+import { auditDestinationsFeature } from './api/audit-destinations.js';
 import { healthFeature } from './api/health.js';
 import { projectsFeature } from './api/projects.js';
 import { sessionsFeature } from './api/browsers.js';
@@ -54,6 +55,7 @@ export const features: AnyFeature[] = [
   webdriverFeature,
   browserPoolsFeature,
   auditLogsFeature,
+  auditDestinationsFeature,
   credentialsFeature,
   credentialProvidersFeature,
   proxiesFeature,

@@ -30,6 +30,8 @@ import type { RecoveryReport } from './domain/recovery-report.js';
 import type { ServiceLogs } from './runtime/service-logs.js';
 import type { LiveViewService } from './runtime/live-view/live-view-state.js';
 import type { TelemetryService } from './runtime/telemetry/telemetry-service.js';
+import type { AuditExportDestinations } from './domain/audit/export-destinations.js';
+import type { AuditExporter } from './domain/audit/export-runner.js';
 
 export interface EngineServices {
   /** The batching audit-log writer (flushed by `/audit_logs` reads and at stop). */
@@ -63,6 +65,13 @@ export interface EngineServices {
   apps: AppServices;
   /** Multi-node routing: present on PostgreSQL only (SQLite is one node by construction). */
   nodes?: NodesService;
+  /** Audit-log export destinations and the exporter that delivers them (issue 15 §13). */
+  auditExport: AuditExportServices;
+}
+
+export interface AuditExportServices {
+  records: AuditExportDestinations;
+  exporter: AuditExporter;
 }
 
 export interface AuthConnectionServices {

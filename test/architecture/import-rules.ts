@@ -95,7 +95,7 @@ const RUNTIME_PACKAGES = [
   'yazl',
   ...WIRE,
 ];
-const DOMAIN_PACKAGES = ['@1password/sdk', 'jose', 'kysely', 'playwright-core', 'tar', 'undici', ...WIRE];
+const DOMAIN_PACKAGES = ['@1password/sdk', '@aws-sdk/client-s3', '@aws-sdk/client-sts', 'jose', 'kysely', 'playwright-core', 'tar', 'undici', ...WIRE];
 const STORE_PACKAGES = ['better-sqlite3', 'kysely', 'pg'];
 const HTTP_PACKAGES = [...FASTIFY, 'ajv', 'ajv-formats', 'undici', ...WIRE];
 const MAIN = {

@@ -20,7 +20,7 @@ type Scoped =
   | 'deployments'
   | 'invocations';
 export interface ReachTarget {
-  table: Scoped | 'projects' | 'credential_providers';
+  table: Scoped | 'projects' | 'credential_providers' | 'audit_export_destinations';
   /** Whether the route accepts a name where the id goes. */
   byName: boolean;
   what: string;
@@ -39,6 +39,7 @@ export const REACH_TARGETS: Array<[RegExp, ReachTarget]> = [
   [/^\/deployments\/:/, { table: 'deployments', byName: false, what: 'deployment' }],
   [/^\/invocations\/:/, { table: 'invocations', byName: false, what: 'invocation' }],
   [/^\/org\/credential_providers\/:/, { table: 'credential_providers', byName: true, what: 'credential provider' }],
+  [/^\/audit-logs\/export\/destinations\/:/, { table: 'audit_export_destinations', byName: false, what: 'audit log export destination' }],
 ];
 
 export async function inReach(db: Kysely<Database>, t: ReachTarget, key: string, orgId: string, project: string | null): Promise<boolean> {
@@ -58,6 +59,17 @@ export async function inReach(db: Kysely<Database>, t: ReachTarget, key: string,
       .select('id')
       .where('org_id', '=', orgId)
       .where((w) => w.or([w('id', '=', key), w('name', '=', key)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  if (t.table === 'audit_export_destinations') {
+    // Org-level (a project key reads them too); a deleted one is gone.
+    const row = await db
+      .selectFrom('audit_export_destinations')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', key)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row !== undefined;
   }
