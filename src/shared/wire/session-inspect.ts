@@ -27,7 +27,7 @@ export type DevtoolsLink = Static<typeof DevtoolsLinkSchema>;
 /** `/devtools-frontend/{token}/{asset path}`: the token names the session, tab and mode. */
 export const FrontendAssetParamsSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 2048 }), '*': Type.String({ maxLength: 512 }) });
 
-/** `GET /browsers/{id}/har[?bodies=true&max_body_bytes=n]`: request bodies are included on request, each capped. */
+/** `GET /browsers/{id}/har[?bodies=true&max_body_bytes=n]`: request and kept response bodies are included on request, each capped (UTF-8 bytes). */
 export const HarQuerySchema = Type.Object({
   bodies: Type.Optional(Type.Boolean()),
   max_body_bytes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 * 1024 })),
