@@ -52,6 +52,7 @@ import { invocationRunner } from './domain/invocations/invocation-run.js';
 import { NodeRegistry } from './domain/nodes/node-registry.js';
 import { NodeRouter } from './domain/nodes/node-routing.js';
 import { ServiceLogs } from './runtime/service-logs.js';
+import { SessionRuntime } from './runtime/session/session-runtime.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import { egressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
@@ -112,7 +113,13 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     jailed: async () => !!(await jailStatus(config)).bwrap,
   });
   const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());
-  const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, { profiles, proxies: proxyRouting, extensions, serviceLogs });
+  const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, {
+    profiles,
+    proxies: proxyRouting,
+    extensions,
+    serviceLogs,
+    newRuntime: (spec) => new SessionRuntime(spec),
+  });
 
   // ── what runs beside a session ──
   const liveView = createLiveViewService();

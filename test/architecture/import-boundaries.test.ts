@@ -23,15 +23,11 @@ const KNOWN_VIOLATIONS: Array<{ file: string; specifier: string; why: string }> 
     specifier: 'fastify',
     why: 'type-only FastifyRequest/FastifyInstance in domain/',
   })),
-  ...[
-    'src/engine/runtime/session/bounded-listeners.ts',
-    'src/engine/runtime/session/session-runtime.ts',
-    'src/engine/runtime/session-fs/multipart-upload.ts',
-  ].map((file) => ({
-    file,
+  {
+    file: 'src/engine/runtime/session-fs/multipart-upload.ts',
     specifier: 'fastify',
-    why: 'type-only FastifyBaseLogger/FastifyInstance/FastifyRequest in runtime/',
-  })),
+    why: 'type-only FastifyInstance/FastifyRequest in runtime/',
+  },
   { file: 'src/engine/runtime/session-fs/multipart-upload.ts', specifier: '@fastify/multipart', why: 'type-only Multipart part type in runtime/' },
 ];
 

@@ -20,7 +20,7 @@ import { DevtoolsTargetParamsSchema as TargetParams, SessionIdParamSchema as IdP
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
-import type { SessionRuntime } from '../runtime/session/session-runtime.js';
+import type { RunningSession } from '../runtime/session/running-session.js';
 import type { SessionJwt } from '../domain/sessions/session-jwt.js';
 import { sessionUrls } from '../domain/sessions/session-record.js';
 import { devtoolsJson, devtoolsRequest } from '../runtime/chromium/devtools-address.js';
@@ -44,14 +44,14 @@ function packagedProtocolDocument(): string {
 
 export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions: SessionManager, jwt: SessionJwt): void {
   const session = (req: SessionRequest) => sessions.require(req.auth, req.params.id);
-  const browserWs = async (rt: SessionRuntime) => (await rt.ready()).wsUrl;
+  const browserWs = async (rt: RunningSession) => (await rt.ready()).wsUrl;
   /** The session's public CDP URL with a fresh token (a day, like `/json/version` always gave). */
-  const cdpUrl = async (rt: SessionRuntime) => {
+  const cdpUrl = async (rt: RunningSession) => {
     const token = await jwt.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId }, new Date(ctx.clock.now().getTime() + 24 * 3600 * 1000));
     return sessionUrls(ctx.publicUrl(), rt.id, token).cdp_ws_url;
   };
   /** `ws(s)://…/browsers/{id}/cdp/devtools/page/{targetId}?jwt=…` for each target. */
-  const targetUrlOf = async (rt: SessionRuntime) => {
+  const targetUrlOf = async (rt: RunningSession) => {
     const [base, query] = (await cdpUrl(rt)).split('?');
     return (targetId: string) => `${base}/devtools/page/${encodeURIComponent(targetId)}?${query}`;
   };

@@ -17,7 +17,7 @@ import type { SessionManager } from '../../../src/engine/domain/sessions/session
 import { launchChromium } from '../../../src/engine/runtime/chromium/launch-chromium.js';
 import { chromiumArgs } from '../../../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../../../src/engine/runtime/chromium/find-chromium.js';
-import { shortTmpLink } from '../../../src/engine/runtime/session/session-runtime.js';
+import { shortTmpLink } from '../../../src/engine/runtime/session/short-tmp-link.js';
 
 let te: TestEngine;
 let web: TestWebServer;

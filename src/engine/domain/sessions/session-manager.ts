@@ -1,6 +1,6 @@
 /**
  * The session manager: creates sessions (limits taken in the same transaction as the row),
- * runs them (`SessionRuntime`), answers the `SessionRegistry` contract for operation features,
+ * runs them (a `RunningSession` from the injected runtime factory), answers the `SessionRegistry` contract for operation features,
  * updates and ends them, and ends all of them when the engine stops.
  */
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from '../../runtime/session/session-handle.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
-import { SessionRuntime, type RuntimeAdoption, type SessionJailConfig } from '../../runtime/session/session-runtime.js';
+import type { RunningSession, RuntimeAdoption, SessionJailConfig, SessionRuntimeFactory } from '../../runtime/session/running-session.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
@@ -56,6 +56,8 @@ export interface SessionServices {
   proxies: ProxyHooks;
   extensions: ExtensionService;
   serviceLogs: ServiceLogs;
+  /** Makes a session's runtime (compose.ts: the runtime's `SessionRuntime`); domain never constructs it. */
+  newRuntime: SessionRuntimeFactory;
 }
 
 /** A create whose client went away: nothing is left of it (the row ends as `create_aborted`). */
@@ -63,9 +65,9 @@ const clientGoneError = () => new DomainError(400, 'request_aborted', 'the clien
 
 export class SessionManager implements SessionRegistry {
   readonly limits: SessionLimits;
-  private readonly running = new Map<string, SessionRuntime>();
+  private readonly running = new Map<string, RunningSession>();
   private stopping = false;
-  private readonly startListeners: BoundedListeners<SessionRuntime>;
+  private readonly startListeners: BoundedListeners<RunningSession>;
   /** Launched, jailed, idle browsers that creates claim (standby-browsers.ts). */
   readonly standby: StandbyBrowsers;
   /** Background teardowns of ended sessions (endSoon); stopAll waits for them. */
@@ -144,12 +146,12 @@ export class SessionManager implements SessionRegistry {
   }
 
   /** A ready standby browser by id (engine-internal; nobody's session yet). */
-  standbyRuntime(id: string): SessionRuntime | undefined {
+  standbyRuntime(id: string): RunningSession | undefined {
     return this.standby.runtime(id);
   }
 
   /** What a session's runtime reports back: it ended on its own (crashed for good, timed out), its browser was replaced. */
-  private reportsOf(id: string, rt: () => SessionRuntime): Pick<RuntimeAdoption, 'onSelfEnd' | 'onBrowserChanged'> {
+  private reportsOf(id: string, rt: () => RunningSession): Pick<RuntimeAdoption, 'onSelfEnd' | 'onBrowserChanged'> {
     return {
       onSelfEnd: (reason) => void this.end(rt(), reason).catch((err) => this.ctx.log.error({ err }, 'ending session failed')),
       onBrowserChanged: (b) =>
@@ -163,12 +165,12 @@ export class SessionManager implements SessionRegistry {
   }
 
   /** One standby browser: a session runtime with its own id, directories and jail, and no owner yet. */
-  private async launchStandby(shape: StandbyShape): Promise<SessionRuntime> {
+  private async launchStandby(shape: StandbyShape): Promise<RunningSession> {
     const executable = this.chromium();
     if (!executable) throw new Error('no Chromium, Chrome or Edge was found on this engine');
     const id = newId();
     const jail = await this.jailFor(undefined, undefined);
-    const rt: SessionRuntime = new SessionRuntime({
+    const rt: RunningSession = this.services.newRuntime({
       id,
       orgId: '',
       projectId: '',
@@ -205,7 +207,7 @@ export class SessionManager implements SessionRegistry {
    * this session, then gets what the create asked for — proxy, viewport, telemetry, start_url.
    */
   private async adoptStandby(
-    rt: SessionRuntime,
+    rt: RunningSession,
     auth: AuthContext,
     plan: CreatePlan,
     row: SessionRow,
@@ -242,7 +244,7 @@ export class SessionManager implements SessionRegistry {
    * until it answers however long the first navigation takes. A client gone by then ends it.
    */
   private async finishCreate(
-    rt: SessionRuntime,
+    rt: RunningSession,
     auth: AuthContext,
     plan: CreatePlan,
     row: SessionRow,
@@ -267,7 +269,7 @@ export class SessionManager implements SessionRegistry {
   }
 
   /** The running sessions of this node (engine-internal). */
-  all(): SessionRuntime[] {
+  all(): RunningSession[] {
     return [...this.running.values()];
   }
 
@@ -339,7 +341,7 @@ export class SessionManager implements SessionRegistry {
     const binding = plan.profile;
     const deferStartUrl = !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser);
     const extensionHooks = this.services.extensions;
-    const rt: SessionRuntime = new SessionRuntime({
+    const rt: RunningSession = this.services.newRuntime({
       id,
       orgId: auth.orgId,
       projectId: auth.projectId,
@@ -450,12 +452,12 @@ export class SessionManager implements SessionRegistry {
   // --- SessionRegistry -------------------------------------------------------------------
 
   /** The running session with this id when this caller may reach it (no lookup by name). */
-  private reachable(auth: AuthContext, id: string): SessionRuntime | undefined {
+  private reachable(auth: AuthContext, id: string): RunningSession | undefined {
     const rt = this.running.get(id);
     return rt && !rt.ended && rt.orgId === auth.orgId && rt.projectId === auth.projectId && (!auth.sessionId || auth.sessionId === rt.id) ? rt : undefined;
   }
 
-  async require(auth: AuthContext, idOrName: string): Promise<SessionRuntime> {
+  async require(auth: AuthContext, idOrName: string): Promise<RunningSession> {
     const direct = this.reachable(auth, idOrName);
     if (direct) {
       direct.touch();
@@ -479,11 +481,11 @@ export class SessionManager implements SessionRegistry {
     return this.reachable(auth, id)?.holdThawed();
   }
 
-  onSessionStart(fn: BoundedListener<SessionRuntime>): () => void {
+  onSessionStart(fn: BoundedListener<RunningSession>): () => void {
     return this.startListeners.add(fn);
   }
 
-  get(id: string): SessionRuntime | undefined {
+  get(id: string): RunningSession | undefined {
     const rt = this.running.get(id);
     return rt && !rt.ended ? rt : undefined;
   }
@@ -496,7 +498,7 @@ export class SessionManager implements SessionRegistry {
    * For WebSocket upgrades on `/browsers/{id}/…` (CDP, BiDi, live view, process attach): the
    * session's JWT or a bearer key of its org. The accepted credential goes to the audit log.
    */
-  async requireUpgrade(req: IncomingMessage, url: URL, id: string): Promise<SessionRuntime> {
+  async requireUpgrade(req: IncomingMessage, url: URL, id: string): Promise<RunningSession> {
     const c = await authenticateUpgrade(req, url, id, this.jwt, this.ctx.apiKeys);
     this.noteUpgrade(req, { orgId: c.orgId, strategy: c.strategy, userId: c.userId, email: c.email });
     const rt = this.running.get(id);
@@ -522,7 +524,7 @@ export class SessionManager implements SessionRegistry {
    * profile is saved at its end is torn down first: the next create with that profile must
    * find the saved state.
    */
-  async endSoon(rt: SessionRuntime, reason: string): Promise<void> {
+  async endSoon(rt: RunningSession, reason: string): Promise<void> {
     if (rt.saveProfile) return this.end(rt, reason);
     const uptime = rt.uptimeMs();
     const teardown = rt
@@ -535,7 +537,7 @@ export class SessionManager implements SessionRegistry {
   }
 
   /** Ends a running session for `reason` and records it (soft delete). Idempotent. */
-  async end(rt: SessionRuntime, reason: string): Promise<void> {
+  async end(rt: RunningSession, reason: string): Promise<void> {
     const uptime = rt.uptimeMs();
     await rt.end(reason, rt.saveProfile);
     this.running.delete(rt.id);

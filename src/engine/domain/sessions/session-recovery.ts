@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
-import { shortTmpLink } from '../../runtime/session/session-runtime.js';
+import { shortTmpLink } from '../../runtime/session/short-tmp-link.js';
 import type { RecoveryReport } from '../recovery-report.js';
 
 /** A stable id for the engine node that owns this data dir. */

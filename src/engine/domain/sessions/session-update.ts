@@ -2,13 +2,13 @@
  * `PATCH /browsers/{id}`: name, tags, telemetry and viewport change on a running session;
  * a profile cannot be loaded into a running browser (422), and the proxy changes only through the
  * proxies feature's live switch (422 without it); `network` is create-only (400).
- * Telemetry and viewport changes reach features through `SessionRuntime.onUpdate`.
+ * Telemetry and viewport changes reach features through the runtime's `onUpdate`.
  */
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionManager } from './session-manager.js';
 import { parseOptions, type SessionRow } from './session-record.js';
-import type { SessionRuntime } from '../../runtime/session/session-runtime.js';
+import type { RunningSession } from '../../runtime/session/running-session.js';
 import {
   normalizeTelemetry,
   validateName,
@@ -126,7 +126,7 @@ export async function updateSession(
 }
 
 /** PATCH `start_url`: the active tab goes there; a failed navigation does not fail the update (Kernel). */
-async function navigateBestEffort(rt: SessionRuntime, url: string): Promise<void> {
+async function navigateBestEffort(rt: RunningSession, url: string): Promise<void> {
   try {
     const cdp = SessionCdp.of(rt);
     const page = await cdp.activePage();
@@ -137,7 +137,7 @@ async function navigateBestEffort(rt: SessionRuntime, url: string): Promise<void
 }
 
 /** Applies the viewport to the browser; a headful session's windows cannot outgrow its X screen. */
-async function resizeBrowser(rt: SessionRuntime, v: Viewport): Promise<void> {
+async function resizeBrowser(rt: RunningSession, v: Viewport): Promise<void> {
   if (rt.display && (v.width > rt.screen.width || v.height > rt.screen.height)) {
     throw DomainError.unprocessable(
       `a headful session's viewport cannot grow beyond its screen (${rt.screen.width}x${rt.screen.height})`,

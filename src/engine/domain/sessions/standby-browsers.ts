@@ -1,6 +1,6 @@
 /**
  * Standby browsers: launched, jailed, idle browsers per shape (standby-shape.ts) that a
- * `POST /browsers` claims instead of launching (session-manager.ts). Each is a SessionRuntime
+ * `POST /browsers` claims instead of launching (session-manager.ts). Each is a RunningSession
  * made with the id, directories and jail its session will have; it has no database row until a
  * create claims it, so it counts against no org or project limit and no one has seen it. A
  * claimed browser leaves the standby for good; refills run in the background, one launch at a
@@ -12,7 +12,7 @@
  * operator's budget of browsers (`--standby N`) and memory (`--standby-memory MB`, at an
  * estimated cost per browser). Surplus idle browsers end.
  */
-import type { SessionRuntime } from '../../runtime/session/session-runtime.js';
+import type { RunningSession } from '../../runtime/session/running-session.js';
 import { DEFAULT_SHAPE, shapeKey, type StandbyShape } from './standby-shape.js';
 
 /** Estimated PSS of one idle jailed browser (issue 14 measured 164 MB headless); headful adds Xvfb. */
@@ -27,17 +27,20 @@ export interface StandbyBudget {
   memoryMb: number;
 }
 
-export interface StandbyLauncher {
+/** What the standby needs of a browser it keeps (a `RunningSession`; unit tests pass plain objects). */
+export type StandbyBrowser = Pick<RunningSession, 'id' | 'ended' | 'frozen'>;
+
+export interface StandbyLauncher<R extends StandbyBrowser = RunningSession> {
   /** Launches one standby browser of this shape; resolves once it is ready. */
-  launch(shape: StandbyShape): Promise<SessionRuntime>;
+  launch(shape: StandbyShape): Promise<R>;
   /** Ends a standby browser that will never be claimed. */
-  discard(rt: SessionRuntime, reason: string): Promise<void>;
+  discard(rt: R, reason: string): Promise<void>;
   onError(err: unknown): void;
 }
 
-interface ShapeState {
+interface ShapeState<R> {
   shape: StandbyShape;
-  ready: SessionRuntime[];
+  ready: R[];
   demand: number[];
 }
 
@@ -52,8 +55,8 @@ export interface StandbyStatus {
   shapes: Array<{ shape: string; ready: number; target: number }>;
 }
 
-export class StandbyBrowsers {
-  private readonly shapes = new Map<string, ShapeState>();
+export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
+  private readonly shapes = new Map<string, ShapeState<R>>();
   private launching?: { key: string; promise: Promise<void> };
   private stopped = false;
   private failures = 0;
@@ -65,13 +68,13 @@ export class StandbyBrowsers {
 
   constructor(
     private readonly budget: StandbyBudget,
-    private readonly launcher: StandbyLauncher,
+    private readonly launcher: StandbyLauncher<R>,
     private readonly now: () => number = Date.now,
   ) {
     this.state(DEFAULT_SHAPE);
   }
 
-  private discard(rt: SessionRuntime, reason: string): Promise<void> {
+  private discard(rt: R, reason: string): Promise<void> {
     const p = this.launcher.discard(rt, reason).catch(() => {});
     this.ending.add(p);
     void p.finally(() => this.ending.delete(p));
@@ -82,7 +85,7 @@ export class StandbyBrowsers {
     return this.budget.count > 0 && this.budget.memoryMb > 0;
   }
 
-  private state(shape: StandbyShape): ShapeState {
+  private state(shape: StandbyShape): ShapeState<R> {
     const key = shapeKey(shape);
     let s = this.shapes.get(key);
     if (!s) this.shapes.set(key, (s = { shape, ready: [], demand: [] }));
@@ -95,7 +98,7 @@ export class StandbyBrowsers {
   }
 
   /** A ready browser by id (engine-internal). */
-  runtime(id: string): SessionRuntime | undefined {
+  runtime(id: string): R | undefined {
     for (const s of this.shapes.values()) for (const rt of s.ready) if (rt.id === id) return rt;
     return undefined;
   }
@@ -104,11 +107,11 @@ export class StandbyBrowsers {
    * A ready browser of this shape, now taken out of the standby for good, or undefined (the
    * create launches cold). Counts as demand either way and starts a refill.
    */
-  take(shape: StandbyShape): SessionRuntime | undefined {
+  take(shape: StandbyShape): R | undefined {
     if (!this.enabled || this.stopped) return undefined;
     const s = this.state(shape);
     s.demand.push(this.now());
-    let rt: SessionRuntime | undefined;
+    let rt: R | undefined;
     while ((rt = s.ready.shift()) && rt.ended);
     if (rt) this.claimed++;
     else this.cold++;
@@ -117,14 +120,14 @@ export class StandbyBrowsers {
   }
 
   /** A taken browser that was never adopted (the create failed before): ready again. */
-  giveBack(shape: StandbyShape, rt: SessionRuntime): void {
+  giveBack(shape: StandbyShape, rt: R): void {
     this.claimed--;
     if (this.stopped || rt.ended) return void this.discard(rt, 'standby_stopped');
     this.state(shape).ready.unshift(rt);
   }
 
   /** A ready browser ended on its own (crashed for good, recycled): forget it, end it, refill. */
-  lost(rt: SessionRuntime, reason: string): void {
+  lost(rt: R, reason: string): void {
     for (const s of this.shapes.values()) {
       const i = s.ready.indexOf(rt);
       if (i >= 0) s.ready.splice(i, 1);

@@ -6,7 +6,7 @@
  * navigates). A listener still busy after `boundMs` (a create: at the create's one deadline) is logged and left to finish in the
  * background, a failing one is logged — neither fails the step nor holds it forever.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { ProblemLog } from './problem-log.js';
 
 export type BoundedListener<H> = (h: H) => void | Promise<void>;
 
@@ -17,7 +17,7 @@ export class BoundedListeners<H extends { id: string }> {
 
   /** `what` names the step in log lines ('session start', 'session update'). */
   constructor(
-    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    private readonly log: ProblemLog,
     private readonly what: string,
     private readonly boundMs = LISTENER_BOUND_MS,
   ) {}

@@ -4,10 +4,9 @@
  * `SessionHandle` operation features see; ending it releases everything, every time.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
-import type { BrowserLaunchOptions, SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
+import type { SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
+import type { RunningSession, RuntimeAdoption, RuntimeSpec } from './running-session.js';
 import { BrowserSupervisor } from '../chromium/browser-supervisor.js';
 import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
 import { chromiumArgs } from '../chromium/chromium-flags.js';
@@ -16,64 +15,13 @@ import { killMarkedGroups } from '../chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../chromium/headless-windows.js';
 import { firstTab, navigateFirstTab } from '../chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
-import { SessionJail, type SessionJailConfig } from '../sandbox/session-jail.js';
+import { SessionJail } from '../sandbox/session-jail.js';
 import { claimJailUser, ensureTraversable, jailUsersOn, ownTree, type ClaimedJailUser } from '../sandbox/jail-user.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import { createFreezer, type JailFreezer } from './jail-freezer.js';
 import { IdleFreeze } from './idle-freeze.js';
-
-export interface RuntimeSpec {
-  id: string;
-  orgId: string;
-  projectId: string;
-  sessionDir: string;
-  options: BrowserLaunchOptions;
-  timeoutSeconds: number;
-  telemetry: SessionTelemetryConfig;
-  executable: string;
-  env: NodeJS.ProcessEnv;
-  userAgent?: string;
-  extraArgs: string[];
-  /**
-   * Launch on about:blank and load `start_url` only when `openStartUrl()` is called (after the
-   * telemetry collector watches the first tab), instead of putting it on the command line.
-   */
-  deferStartUrl?: boolean;
-  /** Runs once before the first launch with the fresh directories (profile restore). */
-  prepare?(dirs: SessionDirs): Promise<void>;
-  now(): number;
-  /** Called once when the session ends on its own (timeout, crashes); the manager records it. */
-  onSelfEnd(reason: string): void;
-  onBrowserChanged(b: LaunchedBrowser): void;
-  /** Output of the session's services (`browser`, `display`, `session`) for `/logs/stream?source=supervisor`. */
-  serviceLog?: (service: string, chunk: string) => void;
-  /** Where a failing or slow update listener is reported. */
-  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
-  /** How long a launch that is not part of a create (a crash restart, an extension reload) may take. */
-  launchDeadlineMs: number;
-  /** Run the browser in the browser jail (runtime/sandbox/session-jail.ts); absent: on the host. */
-  jail?: SessionJailConfig;
-  /** Freeze the jail after this long without clients or API calls (idle-freeze.ts); 0/absent: never. */
-  freezeIdleMs?: number;
-}
-
-/** What a standby browser takes on when a create claims it (standby-browsers.ts in domain/sessions). */
-export type RuntimeAdoption = Pick<RuntimeSpec, 'orgId' | 'projectId' | 'options' | 'timeoutSeconds' | 'telemetry' | 'onSelfEnd' | 'onBrowserChanged'>;
-
-export type { SessionJailConfig };
-
-/**
- * Chromium puts its singleton socket in `$TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket`
- * and aborts when that exceeds the 107-byte unix socket path limit — easy to hit with a data
- * dir deep in a home or temp directory. Then the browser gets a short symlink to the session's
- * tmp dir instead (files still land in the session dir and go with it).
- */
-export function shortTmpLink(id: string, platform: NodeJS.Platform = process.platform): string | undefined {
-  if (platform === 'win32') return undefined;
-  const base = os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp';
-  return path.join(base, `bd-s-${id.slice(0, 16)}`);
-}
+import { shortTmpLink } from './short-tmp-link.js';
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
 
@@ -82,7 +30,7 @@ export function sessionDirs(sessionDir: string): SessionDirs {
   return { root, userData: path.join(sessionDir, 'user-data'), tmp: path.join(sessionDir, 'tmp'), downloads: path.join(root, 'downloads') };
 }
 
-export class SessionRuntime implements SessionHandle {
+export class SessionRuntime implements RunningSession {
   readonly id: string;
   /** Set once more when a standby browser is claimed (adopt). */
   orgId: string;
