@@ -4,23 +4,22 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { OffsetQuery } from './pagination.js';
+import { TelemetryBrowserConfigSchema, TelemetryBrowserRequestSchema } from './telemetry-categories.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
-const Category = Type.Object({ enabled: Type.Optional(Type.Boolean()) });
-const CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'];
 
 export const TelemetryRequestSchema = Type.Union([
   Type.Object(
     {
       enabled: Type.Optional(Type.Boolean()),
-      browser: Type.Optional(Type.Object(Object.fromEntries(CATEGORIES.map((c) => [c, Type.Optional(Category)])), { additionalProperties: false })),
+      browser: Type.Optional(TelemetryBrowserRequestSchema),
     },
     { additionalProperties: false },
   ),
   Type.Null(),
 ]);
 
-export const TelemetryConfigSchema = Type.Union([Type.Object({ browser: Type.Optional(Type.Record(Type.String(), Category)) }), Type.Null()]);
+export const TelemetryConfigSchema = Type.Union([Type.Object({ browser: Type.Optional(TelemetryBrowserConfigSchema) }), Type.Null()]);
 
 export const ViewportSchema = Type.Object(
   { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) },

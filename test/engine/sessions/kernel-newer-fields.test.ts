@@ -63,7 +63,8 @@ describe('forward compatibility', () => {
     expect(s.memory).toBe('1GiB');
     expect(s.proxy).toEqual({ mode: 'default' });
     expect(s.telemetry.browser.console.enabled).toBe(true);
-    expect(s.telemetry.browser.platform).toBeUndefined();
+    // `platform` is a category since §6.1 (0.94): kept, not dropped.
+    expect(s.telemetry.browser.platform).toEqual({ enabled: true });
     expect(s.location).toEqual({ timezone: expect.any(String), locale: 'en-US', timezone_source: 'metro', locale_source: 'metro', pending: false });
   });
 

@@ -44,14 +44,8 @@ export const MAX_TIMEOUT = 259_200;
 /** The live-view screencast delivers at most ~60 frames a second here (ENVIRONMENT.md). */
 export const MAX_REFRESH_RATE = 60;
 
-export const TELEMETRY_CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'] as const;
-const DEFAULT_ON = new Set(['control', 'connection', 'system', 'captcha']);
-
-export type TelemetryConfig = { browser: Record<(typeof TELEMETRY_CATEGORIES)[number], { enabled: boolean }> };
-export interface TelemetryRequest {
-  enabled?: boolean;
-  browser?: Partial<Record<string, { enabled?: boolean }>>;
-}
+/** Telemetry switches live in session-telemetry-config.ts; re-exported for the callers that import them from here. */
+export { TELEMETRY_CATEGORIES, normalizeTelemetry, type TelemetryConfig, type TelemetryRequest } from './session-telemetry-config.js';
 
 export function validateViewport(v: Viewport, field = 'viewport'): Viewport {
   if (v.width < 320 || v.width > 7680) throw DomainError.invalidField(`${field}.width`, 'must be between 320 and 7680');
@@ -97,23 +91,6 @@ export function validateTags(tags: Record<string, string> | null | undefined): R
 export function validateName(name: string): string {
   if (!/^[A-Za-z0-9._-]{1,255}$/.test(name)) throw DomainError.invalidField('name', 'must be 1 to 255 characters of A-Z a-z 0-9 . _ -');
   return name;
-}
-
-export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?: TelemetryConfig | null): TelemetryConfig {
-  if (t && t.enabled === false && t.browser) throw DomainError.invalidField('telemetry', 'enabled: false cannot be combined with browser');
-  const out = {} as TelemetryConfig['browser'];
-  for (const c of TELEMETRY_CATEGORIES) {
-    let on = base ? base.browser[c].enabled : DEFAULT_ON.has(c);
-    if (t === null || t?.enabled === false) on = false;
-    else if (t?.enabled === true && !base) on = DEFAULT_ON.has(c);
-    const asked = t?.browser?.[c]?.enabled;
-    if (asked !== undefined) on = asked;
-    out[c] = { enabled: on };
-  }
-  if (t?.browser)
-    for (const k of Object.keys(t.browser))
-      if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw DomainError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
-  return { browser: out };
 }
 
 /** Whether this machine has a GPU render node a browser could use. */

@@ -5,6 +5,7 @@
  * (domain) implements the registry, and operation features only ever see these interfaces,
  * registered as `services.sessions`.
  */
+import type { TelemetryCategoryName } from '../../../shared/wire/telemetry-categories.js';
 
 /** The caller of a registry lookup: the fields of the domain's AuthContext that scope a session. */
 export interface SessionCaller {
@@ -88,9 +89,13 @@ export interface SessionHandle {
   loadExtensions(dirs: string[]): Promise<void>;
 }
 
-/** `{browser: {console: {enabled}, network: …, captcha: …}}` with every category present. */
+/**
+ * `{browser: {console: {enabled}, network: …, captcha: …}}` with every category present
+ * (`normalizeTelemetry` fills them; readers still treat a missing one as off);
+ * `control.cdp.excluded_methods` names the `cdp_command` methods left out of the stream.
+ */
 export interface SessionTelemetryConfig {
-  browser: Record<'console' | 'network' | 'page' | 'interaction' | 'control' | 'connection' | 'system' | 'screenshot' | 'captcha', { enabled: boolean }>;
+  browser: Record<TelemetryCategoryName, { enabled: boolean }> & { control: { enabled: boolean; cdp?: { excluded_methods: readonly string[] } } };
 }
 
 export interface SessionRegistry {

@@ -4,9 +4,10 @@
  * that bounds payload size — long strings and big arrays/objects are cut and the event is
  * marked `truncated`, so a page logging megabytes cannot blow up the buffer or a client.
  */
+import { TELEMETRY_CATEGORIES, type TelemetryCategoryName } from '../../../shared/wire/telemetry-categories.js';
 
-export const TELEMETRY_CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'] as const;
-export type TelemetryCategory = (typeof TELEMETRY_CATEGORIES)[number];
+export { TELEMETRY_CATEGORIES };
+export type TelemetryCategory = TelemetryCategoryName;
 /** `monitor` events describe the collector itself; not configurable, always recorded. */
 export type EventCategory = TelemetryCategory | 'monitor';
 export const EVENT_CATEGORIES: readonly EventCategory[] = [...TELEMETRY_CATEGORIES, 'monitor'];
