@@ -22,6 +22,7 @@ const { values, positionals } = parseArgs({
     'max-concurrent-sessions': { type: 'string' },
     'insecure-no-jail': { type: 'boolean' },
     'egress-deny': { type: 'string' },
+    'otlp-allowed-hosts': { type: 'string' },
     region: { type: 'string' },
     standby: { type: 'string' },
     'standby-memory': { type: 'string' },
@@ -35,7 +36,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -77,6 +78,13 @@ const engine = createEngine({
   egressDeny:
     values['egress-deny'] !== undefined
       ? values['egress-deny']
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
+  otlpAllowedHosts:
+    values['otlp-allowed-hosts'] !== undefined
+      ? values['otlp-allowed-hosts']
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean)

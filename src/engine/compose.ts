@@ -55,6 +55,7 @@ import { ServiceLogs } from './runtime/service-logs.js';
 import { SessionRuntime } from './runtime/session/session-runtime.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
+import { telemetryExportsOf } from './domain/telemetry-destinations/telemetry-exports-of.js';
 import { egressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
 import { jailStatus } from './runtime/sandbox/jail-status.js';
 import { noteUpgradeIdentity } from './http/upgrade-identity.js';
@@ -130,6 +131,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     screenshotIntervalMs: num(env.BROWSERDECK_TELEMETRY_SCREENSHOT_MS, 10_000),
     now: () => clock.now().getTime(),
   });
+  const telemetryExports = telemetryExportsOf(ctx, secrets, telemetry);
   const retentionHours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
   const replays = new ReplayService({
     db,
@@ -227,6 +229,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     sessions,
     liveView,
     telemetry,
+    telemetryExports,
     replays,
     pools,
     credentials,

@@ -83,6 +83,13 @@ export interface EngineOptions {
    */
   egressDeny?: string[];
   /**
+   * Hosts telemetry exports may go to (`--otlp-allowed-hosts`, env BROWSERDECK_OTLP_ALLOWED_HOSTS,
+   * comma-separated host names, `*.suffix`, addresses or CIDR ranges). Unset or empty: any host
+   * (loopback and private included); the egress deny ranges apply either way
+   * (runtime/telemetry/otlp-host-policy.ts).
+   */
+  otlpAllowedHosts?: string[];
+  /**
    * The host uids jails run as when the engine is root (`--jail-uid-base`, `--jail-uid-count`, env
    * BROWSERDECK_JAIL_UID_BASE / BROWSERDECK_JAIL_UID_COUNT; default 200000 and 65536): each session
    * and each app process gets one of its own (runtime/sandbox/jail-user.ts). See README "Security model".
@@ -165,6 +172,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     chromeStoreTimeoutMs: opts.chromeStoreTimeoutMs,
     insecureNoJail: opts.insecureNoJail ?? env.BROWSERDECK_INSECURE_NO_JAIL === '1',
     egressDeny: opts.egressDeny ?? listFrom(env.BROWSERDECK_EGRESS_DENY) ?? DEFAULT_EGRESS_DENY,
+    otlpAllowedHosts: opts.otlpAllowedHosts ?? listFrom(env.BROWSERDECK_OTLP_ALLOWED_HOSTS) ?? [],
     jailUids: {
       base: opts.jailUids?.base ?? numberFrom(env.BROWSERDECK_JAIL_UID_BASE),
       count: opts.jailUids?.count ?? numberFrom(env.BROWSERDECK_JAIL_UID_COUNT),

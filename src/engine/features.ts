@@ -36,6 +36,7 @@ import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
 import { changesFeature } from './api/changes.js';
+import { telemetryDestinationsFeature } from './api/telemetry-destinations.js';
 
 export const features: AnyFeature[] = [
   auditRecordingFeature,
@@ -67,6 +68,7 @@ export const features: AnyFeature[] = [
   sessionCurlFeature,
   sessionCodeFeature,
   sessionTelemetryFeature,
+  telemetryDestinationsFeature,
   sessionReplaysFeature,
   sessionDevtoolsFeature,
   sessionTraceFeature,

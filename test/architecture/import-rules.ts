@@ -82,6 +82,10 @@ export const TEST_PACKAGES = ['vitest', 'fast-check'];
 const UNIT_TEST_NEVER = ['child_process', 'worker_threads', 'better-sqlite3', 'pg', 'node-pty', 'electron', 'playwright-core', 'chromium-bidi'];
 
 const RUNTIME_PACKAGES = [
+  '@opentelemetry/api-logs',
+  '@opentelemetry/exporter-logs-otlp-http',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-logs',
   'chromium-bidi',
   'devtools-protocol',
   'esbuild',

@@ -68,7 +68,10 @@ export const TelemetryExportRequestSchema = Type.Union([
         Type.Object(
           {
             destination: Type.Optional(
-              Type.Object({ id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false }),
+              Type.Object(
+                { id: Type.Optional(Type.String({ maxLength: 255 })), name: Type.Optional(Type.String({ maxLength: 255 })) },
+                { additionalProperties: false },
+              ),
             ),
             enabled: Type.Optional(Type.Boolean()),
           },

@@ -18,7 +18,9 @@ export type Topic =
   | 'auth-connections'
   | 'invocations'
   | 'extensions'
-  | 'credential-providers';
+  | 'audit-destinations'
+  | 'credential-providers'
+  | 'telemetry-destinations';
 
 const listeners = new Map<Topic, Set<() => void>>();
 const timers = new Map<Topic, ReturnType<typeof setTimeout>>();

@@ -26,6 +26,7 @@ const TOPICS: Record<ChangeResource, Topic[]> = {
   credential: ['credentials'],
   credential_provider: ['credential-providers'],
   auth_connection: ['auth-connections'],
+  telemetry_destination: ['telemetry-destinations'],
 };
 
 export const ALL_TOPICS: Topic[] = [...new Set(Object.values(TOPICS).flat()), 'audit-logs'];

@@ -1,0 +1,57 @@
+/**
+ * `/telemetry/destinations` (Kernel spec §12): an organization's OTLP destinations. Writes need
+ * an org-wide key (403 for a project-scoped key, checked before the body); any API key of the org
+ * reads. Header values are accepted on create and PATCH and answered as `""`. Rename and delete
+ * answer 409 while a running session or a pool exports to the destination. The exports
+ * themselves (`services.telemetryExports`) are closed at engine stop here.
+ */
+import type { Feature } from '../feature.js';
+import { pageOf, sendPage } from '../http/pagination.js';
+import { orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
+import {
+  OtlpDestinationCreateSchema,
+  OtlpDestinationIdParamSchema as IdParam,
+  OtlpDestinationListQuerySchema,
+  OtlpDestinationListSchema,
+  OtlpDestinationPatchSchema,
+  OtlpDestinationSchema,
+} from '../../shared/wire/telemetry-destinations.js';
+
+export const telemetryDestinationsFeature: Feature<'telemetryExports'> = {
+  name: 'telemetry-destinations',
+  register(app, ctx, { telemetryExports }) {
+    const records = telemetryExports.records;
+    ctx.onStop(() => telemetryExports.stop());
+    const tags = ['telemetry destinations'];
+    const configuring = orgWideKeyFirst('configuring telemetry destinations');
+
+    app.post(
+      '/telemetry/destinations',
+      { schema: { tags, body: OtlpDestinationCreateSchema, response: { 200: OtlpDestinationSchema } }, onRequest: configuring },
+      async (req) => records.dto(await records.create(req.auth.orgId, req.body)),
+    );
+    app.get(
+      '/telemetry/destinations',
+      { schema: { tags, querystring: OtlpDestinationListQuerySchema, response: { 200: OtlpDestinationListSchema } } },
+      async (req, reply) => {
+        requireApiKey(req.auth);
+        const page = pageOf(req.query);
+        const rows = await records.list(req.auth.orgId, { ...page, name: req.query.name, query: req.query.query });
+        return sendPage(reply, rows, page).map((r) => records.dto(r));
+      },
+    );
+    app.get('/telemetry/destinations/:id', { schema: { tags, params: IdParam, response: { 200: OtlpDestinationSchema } } }, async (req) => {
+      requireApiKey(req.auth);
+      return records.dto(await records.get(req.auth.orgId, req.params.id));
+    });
+    app.patch(
+      '/telemetry/destinations/:id',
+      { schema: { tags, params: IdParam, body: OtlpDestinationPatchSchema, response: { 200: OtlpDestinationSchema } }, onRequest: configuring },
+      async (req) => records.dto(await records.update(req.auth.orgId, req.params.id, req.body ?? {})),
+    );
+    app.delete('/telemetry/destinations/:id', { schema: { tags, params: IdParam }, onRequest: configuring }, async (req, reply) => {
+      await records.delete(req.auth.orgId, req.params.id);
+      return reply.status(204).send();
+    });
+  },
+};
