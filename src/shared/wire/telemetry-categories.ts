@@ -6,7 +6,18 @@
  */
 import { Type } from '@sinclair/typebox';
 
-export const TELEMETRY_CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'platform', 'connection', 'system', 'screenshot', 'captcha'] as const;
+export const TELEMETRY_CATEGORIES = [
+  'console',
+  'network',
+  'page',
+  'interaction',
+  'control',
+  'platform',
+  'connection',
+  'system',
+  'screenshot',
+  'captcha',
+] as const;
 export type TelemetryCategoryName = (typeof TELEMETRY_CATEGORIES)[number];
 /** Operational signals are opt-out; the CDP categories, screenshots and `platform` are opt-in. */
 export const DEFAULT_ON_CATEGORIES: readonly TelemetryCategoryName[] = ['control', 'connection', 'system', 'captcha'];
@@ -59,12 +70,17 @@ const CdpMethod = Type.Union(
   { description: 'A browser-control CDP method (BrowserCdpCommandMethod)' },
 );
 /** `excluded_methods` omitted keeps the current list; `[]` reports every method again. */
-const CdpControlRequest = Type.Object({ excluded_methods: Type.Optional(Type.Array(CdpMethod, { maxItems: CDP_COMMAND_METHODS.length })) }, { additionalProperties: false });
+const CdpControlRequest = Type.Object(
+  { excluded_methods: Type.Optional(Type.Array(CdpMethod, { maxItems: CDP_COMMAND_METHODS.length })) },
+  { additionalProperties: false },
+);
 const ControlRequest = Type.Object({ enabled: Type.Optional(Type.Boolean()), cdp: Type.Optional(CdpControlRequest) }, { additionalProperties: false });
+/** `bodies` (engine option, not Kernel's): keep response bodies for `GET /browsers/{id}/har?bodies=true`; omitted keeps the current choice. */
+const NetworkRequest = Type.Object({ enabled: Type.Optional(Type.Boolean()), bodies: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 
 /** Request `telemetry.browser`: every category optional; unknown ones are dropped (forward compatibility). */
 export const TelemetryBrowserRequestSchema = Type.Object(
-  Object.fromEntries(TELEMETRY_CATEGORIES.map((c) => [c, Type.Optional(c === 'control' ? ControlRequest : Category)])),
+  Object.fromEntries(TELEMETRY_CATEGORIES.map((c) => [c, Type.Optional(c === 'control' ? ControlRequest : c === 'network' ? NetworkRequest : Category)])),
   { additionalProperties: false },
 );
 
@@ -77,7 +93,9 @@ export const TelemetryBrowserConfigSchema = Type.Object(
       Type.Optional(
         c === 'control'
           ? Type.Object({ enabled: Type.Boolean(), cdp: Type.Optional(Type.Object({ excluded_methods: Type.Array(Type.String()) })) })
-          : CategoryState,
+          : c === 'network'
+            ? Type.Object({ enabled: Type.Boolean(), bodies: Type.Optional(Type.Boolean()) })
+            : CategoryState,
       ),
     ]),
   ),

@@ -119,6 +119,15 @@ describe('normalizeTelemetry', () => {
     expect(enabled(normalizeTelemetry({ browser: { page: { enabled: true } } }, stored))).toEqual([...enabled(stored), 'page'].sort());
   });
 
+  it('keeps network.bodies (response bodies for the HAR) only when asked, across updates that do not name it', () => {
+    expect(normalizeTelemetry({ browser: { network: { enabled: true } } }).browser.network).toEqual({ enabled: true });
+    const stored = normalizeTelemetry({ browser: { network: { enabled: true, bodies: true } } });
+    expect(stored.browser.network).toEqual({ enabled: true, bodies: true });
+    expect(normalizeTelemetry({ enabled: true, browser: { network: { enabled: true } } }, stored).browser.network).toEqual({ enabled: true, bodies: true });
+    expect(normalizeTelemetry({ browser: { network: { bodies: false } } }, stored).browser.network).toEqual({ enabled: true });
+    expect(normalizeTelemetry(null, stored).browser.network).toEqual({ enabled: false });
+  });
+
   it('refuses unknown categories and enabled: false combined with browser', () => {
     expect(refusal(() => normalizeTelemetry({ browser: { dom: { enabled: true } } })).message).toBe('telemetry.browser.dom: is not a telemetry category');
     expect(refusal(() => normalizeTelemetry({ enabled: false, browser: {} })).message).toBe('telemetry: enabled: false cannot be combined with browser');

@@ -6,16 +6,24 @@
  * control off and on again keeps its exclusions).
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import type { TelemetryExportRequest } from '../../../shared/wire/telemetry-destinations.js';
+import { normalizeExport, type TelemetryExportConfig } from '../telemetry-destinations/telemetry-export.js';
 import { DEFAULT_ON_CATEGORIES, TELEMETRY_CATEGORIES, type TelemetryCategoryName } from '../../../shared/wire/telemetry-categories.js';
 
 export { TELEMETRY_CATEGORIES };
 
 export type TelemetryConfig = {
-  browser: Record<TelemetryCategoryName, { enabled: boolean }> & { control: { enabled: boolean; cdp?: { excluded_methods: string[] } } };
+  /** `telemetry.export`: the OTLP destination this session exports to (telemetry-destinations/telemetry-export.ts). */
+  export?: TelemetryExportConfig;
+  browser: Record<TelemetryCategoryName, { enabled: boolean }> & {
+    control: { enabled: boolean; cdp?: { excluded_methods: string[] } };
+    network: { enabled: boolean; bodies?: boolean };
+  };
 };
 export interface TelemetryRequest {
   enabled?: boolean;
-  browser?: Partial<Record<string, { enabled?: boolean; cdp?: { excluded_methods?: string[] } }>>;
+  export?: TelemetryExportRequest;
+  browser?: Partial<Record<string, { enabled?: boolean; cdp?: { excluded_methods?: string[] }; bodies?: boolean }>>;
 }
 
 export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?: TelemetryConfig | null): TelemetryConfig {
@@ -32,8 +40,11 @@ export function normalizeTelemetry(t: TelemetryRequest | null | undefined, base?
   }
   const excluded = t?.browser?.control?.cdp?.excluded_methods ?? base?.browser.control.cdp?.excluded_methods ?? [];
   out.control.cdp = { excluded_methods: [...new Set(excluded)] };
+  // `network.bodies` (engine option: response bodies for the HAR) is remembered like the list above.
+  if (t !== null && t?.enabled !== false && (t?.browser?.network?.bodies ?? base?.browser.network.bodies)) out.network.bodies = true;
   if (t?.browser)
     for (const k of Object.keys(t.browser))
       if (!(TELEMETRY_CATEGORIES as readonly string[]).includes(k)) throw DomainError.invalidField(`telemetry.browser.${k}`, 'is not a telemetry category');
-  return { browser: out };
+  const exported = normalizeExport(t?.export, base?.export, t === null || t?.enabled === false);
+  return exported ? { browser: out, export: exported } : { browser: out };
 }

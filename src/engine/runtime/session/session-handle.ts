@@ -95,7 +95,10 @@ export interface SessionHandle {
  * `control.cdp.excluded_methods` names the `cdp_command` methods left out of the stream.
  */
 export interface SessionTelemetryConfig {
-  browser: Record<TelemetryCategoryName, { enabled: boolean }> & { control: { enabled: boolean; cdp?: { excluded_methods: readonly string[] } } };
+  browser: Record<TelemetryCategoryName, { enabled: boolean }> & {
+    control: { enabled: boolean; cdp?: { excluded_methods: readonly string[] } };
+    network: { enabled: boolean; bodies?: boolean };
+  };
 }
 
 export interface SessionRegistry {
