@@ -236,7 +236,7 @@ export class PoolService {
         if (body.start_url) await session.prepareFirstTab();
         const changes = body.name !== undefined || body.tags !== undefined || body.telemetry !== undefined;
         sessionRow = changes
-          ? await updateSession(this.ctx.db, this.sessions, auth, id, { name: body.name, tags: body.tags, telemetry: body.telemetry })
+          ? await updateSession(this.ctx.db, this.sessions, auth, id, { name: body.name, tags: body.tags, telemetry: body.telemetry }, this.services.proxies)
           : await this.ctx.db.selectFrom('browser_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         if (body.start_url) await navigateFirstPage(await session.ready(), body.start_url);
       } catch (err) {

@@ -5,7 +5,6 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../org/auth-context.js';
 import {
   checkChromePolicy,
@@ -28,7 +27,7 @@ import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
 import type { ExtensionSelector, ExtensionService } from '../extensions/extension-service.js';
 import type { ExtensionRow } from '../extensions/extensions.js';
 import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './session-network.js';
-import { checkMemory, checkRegion, DEFAULT_REGION } from './session-region.js';
+import { checkMemory, checkRegion } from './session-region.js';
 import { mergeLocation, type LocationRequest } from './session-location.js';
 import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
 
@@ -76,7 +75,7 @@ export async function planCreate(
   auth: AuthContext,
   body: CreateBody,
   sessionId: string,
-  hooks: { profiles?: ProfileService; proxies?: ProxyHooks; extensions?: ExtensionService; region?: string },
+  hooks: { profiles: ProfileService; proxies: ProxyHooks; extensions: ExtensionService; region: string },
 ): Promise<CreatePlan> {
   const headless = body.headless ?? false;
   const location = mergeLocation(undefined, body.location);
@@ -89,7 +88,7 @@ export async function planCreate(
     gpu: checkGpu(body.gpu),
     ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
     ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
-    region: checkRegion(body.region, hooks.region ?? DEFAULT_REGION),
+    region: checkRegion(body.region, hooks.region),
     memory: checkMemory(body.memory, headless, !!body.gpu),
     ...(location ? { location } : {}),
     ...(choice.mode ? { proxy_mode: choice.mode } : {}),
@@ -110,11 +109,9 @@ export async function planCreate(
   };
   if (body.extensions?.length) {
     checkExtensions(body.extensions);
-    if (!hooks.extensions) throw DomainError.unprocessable('extensions are not available on this engine', 'extensions_unavailable');
     plan.extensions = await hooks.extensions.resolve({ orgId: auth.orgId, projectId: auth.projectId }, body.extensions, { use: true });
   }
   if (choice.selector) {
-    if (!hooks.proxies) throw DomainError.unprocessable('proxies are not available on this engine yet', 'proxies_unavailable');
     // Private hosts only change anything behind an upstream proxy: without one every
     // destination is reached directly already.
     const p = await hooks.proxies.resolve(auth, choice.selector, { privateHosts: effectivePrivateHosts(network) });
@@ -124,7 +121,6 @@ export async function planCreate(
   }
   if (body.profile) {
     try {
-      if (!hooks.profiles) throw DomainError.unprocessable('profiles are not available on this engine yet', 'profiles_unavailable');
       plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
     } catch (err) {
       await plan.proxy?.release?.();

@@ -31,5 +31,5 @@ export interface ProxyHooks {
    */
   resolve(auth: AuthContext, proxy: ProxyRef, opts?: { privateHosts?: readonly string[] }): Promise<SessionProxy>;
   /** Points a running session at another proxy (null: none) without restarting its browser. */
-  switchProxy?(auth: AuthContext, sessionId: string, proxy: ProxyRef | null): Promise<{ id: string } | null>;
+  switchProxy(auth: AuthContext, sessionId: string, proxy: ProxyRef | null): Promise<{ id: string } | null>;
 }

@@ -360,7 +360,7 @@ export class SessionManager implements SessionRegistry {
       prepare: async (dirs) => {
         await binding?.restore(dirs.userData);
         // Each session unpacks its own copy; crash restarts and reloads keep loading them.
-        if (plan.extensions.length) rt.extensionDirs = await extensionHooks!.unpackInto(plan.extensions, rt.extensionsDir);
+        if (plan.extensions.length) rt.extensionDirs = await extensionHooks.unpackInto(plan.extensions, rt.extensionsDir);
       },
       now: () => this.now().getTime(),
       launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),

@@ -1,7 +1,7 @@
 /**
  * `PATCH /browsers/{id}`: name, tags, telemetry and viewport change on a running session;
- * a profile cannot be loaded into a running browser (422), and the proxy changes only through the
- * proxies feature's live switch (422 without it); `network` is create-only (400).
+ * a profile cannot be loaded into a running browser (422), and the proxy changes through the
+ * proxies' live switch (`ProxyHooks.switchProxy`); `network` is create-only (400).
  * Telemetry and viewport changes reach features through the runtime's `onUpdate`.
  */
 import type { AuthContext } from '../org/auth-context.js';
@@ -46,7 +46,7 @@ export async function updateSession(
   auth: AuthContext,
   idOrName: string,
   body: UpdateBody,
-  proxies?: ProxyHooks,
+  proxies: Pick<ProxyHooks, 'switchProxy'>,
 ): Promise<SessionRow> {
   // Kernel: network is fixed at create (the forwarder's routes are built from it then).
   if (body.network !== undefined) throw DomainError.invalidField('network', 'cannot be changed after the session is created; create a new session with it');
@@ -87,8 +87,6 @@ export async function updateSession(
   const wantsProxy = target !== undefined && (typeof target !== 'string' || target !== row.proxy_id) && !(target === null && !row.proxy_id);
   if (wantsProxy) {
     // The proxy feature switches the session's local forwarder live (no browser restart).
-    if (!proxies?.switchProxy)
-      throw DomainError.unprocessable('changing the proxy of a running session is not supported on this engine', 'proxy_change_unsupported');
     changes.proxy_id = (await proxies.switchProxy(auth, row.id, target))?.id ?? null;
   }
   const nextOptions = { ...options };
