@@ -192,6 +192,9 @@ export interface AuditExportDestinationTable {
   next_attempt_at: string | null;
   /** Everything recorded before this instant is delivered (null while never active). */
   cursor_at: string | null;
+  /** The latest pause (to = the resume; null while paused): rows recorded in it are never exported. */
+  gap_from: string | null;
+  gap_to: string | null;
   /** Configuration changes so far (PATCH compares it: 409 on a concurrent change). */
   version: number;
   /** The node exporting it now, until `lease_until`. */

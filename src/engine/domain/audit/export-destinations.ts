@@ -29,6 +29,23 @@ import { encodeExportCursor } from './export-window.js';
 
 export type DestinationRow = AuditExportDestinationTable;
 
+/**
+ * A pause opens a gap at its time: rows recorded before it are still delivered (the exporter
+ * stops at the gap), rows in it never. If the cursor has not yet passed an earlier gap, that
+ * gap is extended instead (only the latest gap is kept).
+ */
+function paused(row: DestinationRow, now: string): Partial<DestinationRow> {
+  if (row.cursor_at === null) return {};
+  const earlierGapPending = row.gap_from !== null && row.gap_to !== null && row.cursor_at < row.gap_to;
+  return { gap_from: earlierGapPending ? row.gap_from : now, gap_to: null };
+}
+
+/** The first activation starts at its time; a resume closes the gap there. */
+function resumed(row: DestinationRow, now: string): Partial<DestinationRow> {
+  if (row.cursor_at === null) return { cursor_at: now };
+  return { gap_to: now };
+}
+
 const credentialsAad = (id: string): string => `audit_export_destination:${id}:credentials`;
 
 export class AuditExportDestinations {
@@ -88,6 +105,8 @@ export class AuditExportDestinations {
       last_success_at: null,
       next_attempt_at: null,
       cursor_at: null,
+      gap_from: null,
+      gap_to: null,
       version: 1,
       lease_node: null,
       lease_until: null,
@@ -125,7 +144,11 @@ export class AuditExportDestinations {
   }
 
   async update(orgId: string, id: string, patch: AuditDestinationPatch): Promise<DestinationRow> {
-    const row = await this.get(orgId, id);
+    return this.applyPatch(await this.get(orgId, id), patch);
+  }
+
+  /** The PATCH on the state `row` was read in; 409 if the destination changed since. */
+  async applyPatch(row: DestinationRow, patch: AuditDestinationPatch): Promise<DestinationRow> {
     const c: Partial<DestinationRow> = {};
     if (patch.bucket != null) c.bucket = checkBucket(patch.bucket);
     if (patch.prefix != null) c.prefix = checkPrefix(patch.prefix);
@@ -140,9 +163,8 @@ export class AuditExportDestinations {
       const status = checkStatus(patch.status);
       if (status !== row.status) {
         c.status = status;
-        // Resume restarts from the resume time; a pause stops the lease holder's next commit.
-        c.cursor_at = status === 'active' ? now : row.cursor_at;
         c.next_attempt_at = null;
+        Object.assign(c, status === 'active' ? resumed(row, now) : paused(row, now));
       }
     }
     if (Object.keys(c).length === 0) return row;

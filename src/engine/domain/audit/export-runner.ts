@@ -124,15 +124,22 @@ export class AuditExporter {
         const end = committableEnd(nowMs, { windowMs, holdMs });
         const cursor = row.cursor_at;
         if (Date.parse(cursor) >= end) return;
-        const first = await this.firstRowTime(row.org_id, cursor, iso(end));
+        if (row.gap_from !== null && row.gap_to !== null && cursor >= row.gap_from && cursor < row.gap_to) {
+          // A pause: what it recorded is never exported.
+          if (!(await this.commit(row, cursor, row.gap_to, false))) return;
+          continue;
+        }
+        // Up to the committable end, or to a pause not reached yet (its rows are not this window's).
+        const limit = row.gap_from !== null && cursor < row.gap_from && Date.parse(row.gap_from) < end ? row.gap_from : iso(end);
+        const first = await this.firstRowTime(row.org_id, cursor, limit);
         if (!first) {
-          // Nothing recorded up to the committable end: pass over it without an object.
-          await this.commit(row, cursor, iso(end), false);
-          return;
+          // Nothing recorded up to the limit: pass over it without an object.
+          if (!(await this.commit(row, cursor, limit, false)) || limit === iso(end)) return;
+          continue;
         }
         const firstMs = Date.parse(first);
         const windowStart = Math.max(Date.parse(cursor), windowStartOf(firstMs, windowMs));
-        const windowEnd = iso(windowEndAfter(firstMs, windowMs));
+        const windowEnd = minIso(iso(windowEndAfter(firstMs, windowMs)), limit);
         delivery ??= await (this.deps.open ?? openDelivery)(this.deps.settings, this.targetOf(row), this.abort.signal);
         await this.deliverWindow(delivery, row, cursor, windowEnd, windowStart);
         if (!(await this.commit(row, cursor, windowEnd, true))) return;
@@ -262,3 +269,4 @@ export class AuditExporter {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+const minIso = (a: string, b: string): string => (a < b ? a : b);

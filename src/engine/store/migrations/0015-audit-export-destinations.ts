@@ -1,7 +1,8 @@
 /**
  * Audit-log export destinations (issue 15 §13): an organization's S3 bucket that the engine
  * delivers its audit log to, window by window. `cursor_at` is the event time everything before
- * which is delivered (advanced only after a window's objects are written); `lease_node` /
+ * which is delivered (advanced only after a window's objects are written); `gap_from`/`gap_to`
+ * the span of the latest pause, whose rows are never exported; `lease_node` /
  * `lease_until` say which node is exporting it now (one node per destination on a cluster);
  * `version` counts configuration changes (a PATCH on stale state is a 409). Static credentials
  * are one ciphertext (domain/secrets/secret-cipher.ts). Deleting sets `deleted_at`.
@@ -30,6 +31,8 @@ export function auditExportDestinationsMigration(_dialect: DialectName): Migrati
         .addColumn('last_success_at', 'text')
         .addColumn('next_attempt_at', 'text')
         .addColumn('cursor_at', 'text')
+        .addColumn('gap_from', 'text')
+        .addColumn('gap_to', 'text')
         .addColumn('version', 'integer', (c) => c.notNull())
         .addColumn('lease_node', 'text')
         .addColumn('lease_until', 'text')
