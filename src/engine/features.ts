@@ -32,6 +32,7 @@ import { sessionReplaysFeature } from './api/session-replays.js';
 import { sessionDevtoolsFeature } from './api/session-devtools.js';
 import { sessionTraceFeature } from './api/session-trace.js';
 import { sessionHarFeature } from './api/session-har.js';
+import { sessionWebMcpFeature } from './api/session-webmcp.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
@@ -73,6 +74,7 @@ export const features: AnyFeature[] = [
   sessionDevtoolsFeature,
   sessionTraceFeature,
   sessionHarFeature,
+  sessionWebMcpFeature,
   appsFeature,
   nodesFeature,
   changesFeature,

@@ -11,6 +11,7 @@ import { requireApiKey } from '../domain/org/access.js';
 import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from '../domain/secrets/identity-options.js';
 import { HEALTH_CHECK_DEFAULT_SECONDS, HEALTH_CHECK_MAX_SECONDS } from '../domain/auth-connections/auth-connections.js';
 import { ffmpegAvailable } from '../runtime/recorder/ffmpeg-run.js';
+import { WebMcpHub } from '../runtime/cdp/webmcp-hub.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -45,6 +46,7 @@ export const orgEntitlementsFeature: Feature<'replays'> = {
           },
           vaults: { enabled: false },
           search: { enabled: false },
+          webmcp: { enabled: !WebMcpHub.unavailableSeen() },
         },
         limits: {
           default_max_concurrent_invocations_per_app: null,

@@ -184,6 +184,8 @@ export const EntitlementsSchema = Type.Object({
     }),
     vaults: On,
     search: On,
+    /** WebMCP tools and invoke (spec §14): false once this engine's Chromium showed it lacks the domain. */
+    webmcp: On,
   }),
   limits: Type.Object({
     default_max_concurrent_invocations_per_app: NullableInt,

@@ -24,6 +24,12 @@ describe('chromiumArgs', () => {
     expect(headful.some((a) => a.startsWith('--headless'))).toBe(false);
   });
 
+  it('turns WebMCP on (Kernel spec §14) in its one --enable-features list', () => {
+    const enabled = chromiumArgs(base).filter((a) => a.startsWith('--enable-features='));
+    expect(enabled).toHaveLength(1);
+    expect(enabled[0].split('=')[1].split(',')).toContain('WebMCP');
+  });
+
   it('switches GPU, kiosk, stealth and root flags by option', () => {
     expect(chromiumArgs(base)).toContain('--disable-gpu');
     const all = chromiumArgs({ ...base, gpu: true, kiosk: true, stealth: true, userAgent: 'UA', runningAsRoot: true, extraArgs: ['--x'] });

@@ -41,10 +41,12 @@ export interface ChromiumLaunchOptions {
  *    browser process gives up crash isolation, not a sandbox; the jail holds both alike;
  *  - crashpad's two handler processes, for crash reports nothing collects: ~1–4 MB.
  * Chromium keeps only the last of a repeated --disable-features, so there is one list.
+ * `--enable-features` is one list too: it also turns on WebMCP (Kernel spec §14; Chromium 156
+ * has the blink API `document.modelContext` and the CDP `WebMCP` domain behind it, off by default).
  */
 const IDLE_MEMORY_FLAGS = [
   '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
-  '--enable-features=NetworkServiceInProcess2',
+  '--enable-features=NetworkServiceInProcess2,WebMCP',
   '--disable-crashpad-for-testing',
 ];
 
