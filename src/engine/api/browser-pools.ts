@@ -20,14 +20,17 @@ import {
 } from '../../shared/wire/pools.js';
 import { getPool, listPools } from '../domain/pools/pool-records.js';
 
-export const browserPoolsFeature: Feature<'pools'> = {
+export const browserPoolsFeature: Feature<'pools' | 'telemetryExports'> = {
   name: 'browser-pools',
-  register(app, ctx, { pools }) {
+  register(app, ctx, { pools, telemetryExports }) {
     pools.install();
     ctx.onStop(() => pools.stop());
     const tags = ['browser_pools'];
+    // `telemetry.export` names a destination of the caller's org (404), rewritten to its id; the pool's browsers export to it.
+    const resolveExport = async (req: { auth: { orgId: string }; body?: { telemetry?: Parameters<typeof telemetryExports.resolveExportDestination>[1] } }) =>
+      telemetryExports.resolveExportDestination(req.auth.orgId, req.body?.telemetry);
 
-    app.post('/browser_pools', { schema: { tags, body: PoolCreateSchema, response: { 200: BrowserPoolSchema } } }, async (req) =>
+    app.post('/browser_pools', { schema: { tags, body: PoolCreateSchema, response: { 200: BrowserPoolSchema } }, preHandler: resolveExport }, async (req) =>
       pools.dto(await pools.create(req.auth, req.body)),
     );
     app.get(
@@ -49,8 +52,10 @@ export const browserPoolsFeature: Feature<'pools'> = {
     app.get('/browser_pools/:id_or_name', { schema: { tags, params: IdParam, response: { 200: BrowserPoolSchema } } }, async (req) =>
       pools.dto(await getPool(ctx.db, req.auth, req.params.id_or_name)),
     );
-    app.patch('/browser_pools/:id_or_name', { schema: { tags, params: IdParam, body: PoolUpdateSchema, response: { 200: BrowserPoolSchema } } }, async (req) =>
-      pools.dto(await pools.update(req.auth, req.params.id_or_name, req.body)),
+    app.patch(
+      '/browser_pools/:id_or_name',
+      { schema: { tags, params: IdParam, body: PoolUpdateSchema, response: { 200: BrowserPoolSchema } }, preHandler: resolveExport },
+      async (req) => pools.dto(await pools.update(req.auth, req.params.id_or_name, req.body)),
     );
     app.delete('/browser_pools/:id_or_name', { schema: { tags, params: IdParam, body: PoolDeleteBodySchema } }, async (req, reply) => {
       await pools.delete(req.auth, req.params.id_or_name, !!req.body?.force);
@@ -58,7 +63,10 @@ export const browserPoolsFeature: Feature<'pools'> = {
     });
     app.post(
       '/browser_pools/:id_or_name/acquire',
-      { schema: { tags, params: IdParam, body: PoolAcquireSchema, response: { 200: SessionSchema, 204: PoolAcquireTimeoutSchema } } },
+      {
+        schema: { tags, params: IdParam, body: PoolAcquireSchema, response: { 200: SessionSchema, 204: PoolAcquireTimeoutSchema } },
+        preHandler: resolveExport,
+      },
       async (req, reply) => {
         const session = await pools.acquire(req.auth, req.params.id_or_name, req.body);
         if (!session) return reply.status(204).send(null);

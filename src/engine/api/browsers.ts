@@ -40,9 +40,9 @@ function tagFilters(query: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' | 'telemetry'> = {
+export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' | 'telemetry' | 'telemetryExports'> = {
   name: 'sessions',
-  async register(app, ctx, { sessions, proxyRouting, telemetry }) {
+  async register(app, ctx, { sessions, proxyRouting, telemetry, telemetryExports }) {
     const jwt = sessions.jwt;
     ctx.authenticators.push(sessionJwtAuthenticator(jwt), webdriverBasicAuthenticator(jwt, ctx.apiKeys));
     ctx.projects.addUsageCounter(async (projectId) => {
@@ -64,6 +64,8 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
     // answers (in this order): telemetry's collector attaches; a browser of an invocation that
     // ended while it launched is deleted.
     sessions.onSessionStart((h) => telemetry.sessionStarted(h));
+    // Then its OTLP export, when `telemetry.export` binds a destination (it follows the session's PATCHes and end).
+    sessions.onSessionStart((h) => telemetryExports.sessionStarted(h));
     ctx.onStop(sessions.onSessionStart(endIfInvocationFinished(ctx.db, sessions, ctx.log)));
     // After every call on a session's routes (`/browsers/:id…`, any feature's): a telemetry api_call event.
     app.addHook('onResponse', recordApiCalls(telemetry));
@@ -84,6 +86,8 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
         preHandler: async (req) => {
           const invocationId = req.body?.invocation_id;
           if (invocationId) await assertJoinable(ctx.db, req.auth, invocationId);
+          // `telemetry.export` names a destination of the caller's org (404), rewritten to its id.
+          await telemetryExports.resolveExportDestination(req.auth.orgId, req.body?.telemetry);
         },
       },
       async (req, reply) => sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }),
@@ -121,10 +125,18 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
       return sessions.dto(await sessions.getRow(req.auth, id, req.query.include_deleted ?? false));
     });
 
-    app.patch('/browsers/:id', { schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } } }, async (req) => {
-      const row = await updateSession(ctx.db, sessions, req.auth, req.params.id, req.body ?? {}, proxyRouting);
-      return sessions.dto(row);
-    });
+    app.patch(
+      '/browsers/:id',
+      {
+        schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } },
+        // As on create: a destination in `telemetry.export` is resolved to its id first.
+        preHandler: async (req) => telemetryExports.resolveExportDestination(req.auth.orgId, req.body?.telemetry),
+      },
+      async (req) => {
+        const row = await updateSession(ctx.db, sessions, req.auth, req.params.id, req.body ?? {}, proxyRouting);
+        return sessions.dto(row);
+      },
+    );
 
     app.delete('/browsers/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
       await sessions.delete(req.auth, req.params.id);

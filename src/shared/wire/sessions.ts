@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { OffsetQuery } from './pagination.js';
 import { TelemetryBrowserConfigSchema, TelemetryBrowserRequestSchema } from './telemetry-categories.js';
+import { TelemetryExportRequestSchema, TelemetryExportSchema } from './telemetry-destinations.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 
@@ -13,13 +14,18 @@ export const TelemetryRequestSchema = Type.Union([
     {
       enabled: Type.Optional(Type.Boolean()),
       browser: Type.Optional(TelemetryBrowserRequestSchema),
+      /** OTLP export to a telemetry destination (spec §2.1, §12). */
+      export: Type.Optional(TelemetryExportRequestSchema),
     },
     { additionalProperties: false },
   ),
   Type.Null(),
 ]);
 
-export const TelemetryConfigSchema = Type.Union([Type.Object({ browser: Type.Optional(TelemetryBrowserConfigSchema) }), Type.Null()]);
+export const TelemetryConfigSchema = Type.Union([
+  Type.Object({ browser: Type.Optional(TelemetryBrowserConfigSchema), export: Type.Optional(TelemetryExportSchema) }),
+  Type.Null(),
+]);
 
 export const ViewportSchema = Type.Object(
   { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) },

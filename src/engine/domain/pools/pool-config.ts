@@ -7,6 +7,7 @@
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { CreateBody } from '../sessions/session-create.js';
+import { exportRequestOf } from '../telemetry-destinations/telemetry-export.js';
 import {
   checkChromePolicy,
   checkExtensions,
@@ -129,7 +130,8 @@ export function sessionBodyOf(c: PoolConfig): CreateBody {
   if (c.profile) body.profile = { ...c.profile, save_changes: false };
   if (c.proxy_id) body.proxy_id = c.proxy_id;
   if (c.start_url) body.start_url = c.start_url;
-  if (c.telemetry !== undefined) body.telemetry = c.telemetry ? { browser: c.telemetry.browser } : null;
+  if (c.telemetry !== undefined)
+    body.telemetry = c.telemetry ? { browser: c.telemetry.browser, ...(c.telemetry.export ? { export: exportRequestOf(c.telemetry.export) } : {}) } : null;
   if (c.viewport) body.viewport = c.viewport;
   return body;
 }

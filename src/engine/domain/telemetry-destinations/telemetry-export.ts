@@ -42,3 +42,9 @@ export function normalizeExport(
 export function exportDestination(c: TelemetryExportConfig | undefined): string | undefined {
   return c?.otlp?.enabled !== false ? c?.otlp?.destination : undefined;
 }
+
+/** A stored config as a request again (a pool's config → the create of each of its browsers). */
+export function exportRequestOf(c: TelemetryExportConfig): TelemetryExportRequest {
+  const d = exportDestination(c);
+  return d ? { otlp: { destination: { id: d } } } : { otlp: { enabled: false } };
+}

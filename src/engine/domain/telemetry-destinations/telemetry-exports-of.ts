@@ -24,12 +24,15 @@ export function telemetryExportsOf(ctx: EngineContext, secrets: SecretCipher, te
     ? `the engine's environment sets ${leaking.join(' and ')}, which the OTLP exporter would send to every destination`
     : undefined;
   if (disabledReason) log.error(`telemetry export is off: ${disabledReason}; unset it to export sessions' telemetry`);
+  // Batch interval and one batch's time budget (retries included); tests shorten them.
   const delayMs = Number(config.env.BROWSERDECK_OTLP_EXPORT_DELAY_MS);
+  const timeoutMs = Number(config.env.BROWSERDECK_OTLP_EXPORT_TIMEOUT_MS);
   const records = new TelemetryDestinations(db, clock, secrets, changes, (endpoint) => policy.refusal(endpoint));
   return new TelemetryExports(records, telemetry, policy, changes, {
     serviceVersion: ENGINE_VERSION,
     log: { warn: (o, m) => log.warn(o, m), info: (o, m) => log.info(o, m) },
     disabledReason,
     delayMs: delayMs > 0 ? delayMs : undefined,
+    timeoutMs: timeoutMs > 0 ? timeoutMs : undefined,
   });
 }
