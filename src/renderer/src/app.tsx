@@ -1,7 +1,7 @@
 /**
  * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
  * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
- * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/audit-logs, #/extensions, #/connections (desktop).
+ * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/audit-logs, #/admin/audit-export, #/extensions, #/connections (desktop).
  */
 import { useCallback, useEffect } from 'react';
 import { useRoute } from './router';
@@ -21,6 +21,7 @@ import { ProjectsPage } from './admin/projects-page';
 import { OrgLimitsPage } from './admin/org-limits-page';
 import { ApiKeysPage } from './admin/api-keys-page';
 import { AuditLogsPage } from './admin/audit-logs-page';
+import { AuditDestinationsPage } from './admin/audit-destinations-page';
 import { ProxiesPage } from './identity/proxies-page';
 import { AuthConnectionsPage } from './identity/auth-connections-page';
 import { InvocationsPage } from './apps/invocations-page';
@@ -44,6 +45,7 @@ function Screen(): React.JSX.Element {
     if (a === 'api-keys') return <ApiKeysPage />;
     if (a === 'credential-providers') return <CredentialProvidersPage />;
     if (a === 'audit-logs') return <AuditLogsPage />;
+    if (a === 'audit-export') return <AuditDestinationsPage />;
   }
   return (
     <EmptyState title="Nothing here">

@@ -26,6 +26,7 @@ const NAV: Array<{ section?: string; path: string; label: string; match: string 
   { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },
   { path: '/admin/credential-providers', label: 'Credential providers', match: 'admin/credential-providers' },
   { path: '/admin/audit-logs', label: 'Audit logs', match: 'admin/audit-logs' },
+  { path: '/admin/audit-export', label: 'Audit export', match: 'admin/audit-export' },
 ];
 
 function ProjectPicker(): React.JSX.Element {
