@@ -2,26 +2,21 @@
  * Telemetry of a session (wire §3.14, §5.1): `GET /browsers/{id}/telemetry/stream` (SSE, `id:`
  * = seq, JSON envelopes, never an `event:` field, comment keepalive when idle, `replay=all`,
  * `Last-Event-ID` resume, closed when the session ends) and `GET /browsers/{id}/telemetry/events`
- * (paged reads of the retained buffer). Its producers are installed by api/browsers.ts (they
- * run on the sessions' routes): a collector per session from its start, and `control/api_call`
- * for every API call on a session's routes (`recordApiCalls` below).
+ * (paged reads of the retained buffer, `category` and `type` filters). Its producers are
+ * installed by api/browsers.ts (they run on the sessions' routes): a collector per session from
+ * its start, and `api_call` / `platform_api_call` for every API call on a session's routes
+ * (session-api-calls.ts).
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import type { TelemetryService } from '../runtime/telemetry/telemetry-service.js';
 import { queryEvents } from '../runtime/telemetry/event-query.js';
 import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js';
-import { stringField } from '../../shared/string-field.js';
 import {
   TelemetryEventsQuerySchema as EventsQuery,
   TelemetrySessionParamSchema as IdParam,
   TelemetryStreamQuerySchema as StreamQuery,
 } from '../../shared/wire/session-telemetry.js';
-
-/** Sub-routes whose calls are not recorded as api_call (reading telemetry must not feed it). */
-const NOT_RECORDED = /^\/browsers\/:id\/(telemetry\/|live($|\/))/;
 
 export interface TelemetryFeatureOptions {
   keepaliveMs?: number;
@@ -79,34 +74,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
   };
 }
 
-/**
- * An onResponse hook: every API call on a session's routes (`/browsers/:id…`, bar reading its
- * telemetry or live view) becomes a `control/api_call` event of that session. Runs for every
- * request of the engine: callback style, so routes outside a session cost no promise.
- */
-export function recordApiCalls(telemetry: TelemetryService): (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
-  return (req, reply, done) => {
-    const route = req.routeOptions?.url;
-    const id = route && route.startsWith('/browsers/:id') && !NOT_RECORDED.test(route) ? stringField(req.params, 'id') : undefined;
-    if (id) {
-      telemetry.emit(id, 'control', 'api_call', {
-        source: { kind: 'kernel_api', event: `${req.method} ${route}` },
-        data: {
-          duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-          operation_id: operationId(req),
-          request_id: String(req.id),
-          status: reply.statusCode,
-        },
-      });
-    }
-    done();
-  };
-}
-
-/** The route's operationId when its schema names one, else `METHOD /route/pattern`. */
-function operationId(req: FastifyRequest): string {
-  const schema = req.routeOptions?.schema as { operationId?: string } | undefined;
-  return schema?.operationId ?? `${req.method} ${req.routeOptions?.url ?? ''}`;
-}
+/** The api_call / platform_api_call hook lives in session-api-calls.ts; re-exported for api/browsers.ts. */
+export { recordApiCalls } from './session-api-calls.js';
 
 export const sessionTelemetryFeature = createTelemetryFeature();

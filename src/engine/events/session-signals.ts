@@ -15,6 +15,8 @@ export type SessionSignal =
       messageCount: number;
       reason: 'client_close' | 'upstream_changed' | 'upstream_error' | 'context_cancelled';
     }
+  /** A client frame the CDP proxy forwarded to the browser (telemetry classifies it: `cdp_command`). */
+  | { type: 'cdp_frame'; sessionId: string; connectionId: number; frame: string }
   | { type: 'live_view_connect'; sessionId: string }
   | { type: 'live_view_disconnect'; sessionId: string; durationMs: number };
 

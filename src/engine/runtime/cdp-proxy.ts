@@ -118,12 +118,14 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
         data = Buffer.from(text);
         binary = false;
       }
-      if (text.includes('"Browser.close"') && answerBrowserClose(text)) return;
+      if (text.includes('"Browser.close"') && answerBrowserClose(text)) return void forwarded(text);
       if (!rt.jailed) {
         const guarded = guardUnjailedCommand(text, rt.dirs.root);
         if (guarded && 'reply' in guarded) return void client.send(guarded.reply);
-        if (guarded) data = Buffer.from(guarded.forward);
+        if (guarded) data = Buffer.from((text = guarded.forward));
       }
+      // Telemetry (control category): what the client told the browser, as it reaches it.
+      forwarded(text);
       if (text.includes('"Target.createTarget"')) {
         const id = idOf(text, 'Target.createTarget');
         if (id !== undefined) createTargetIds.add(id);
@@ -133,6 +135,10 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
     });
     client.on('close', () => closeBoth(1000, 'client closed'));
     client.on('error', () => closeBoth(1011, 'client error'));
+
+    function forwarded(frame: string): void {
+      sessionSignals.emit({ type: 'cdp_frame', sessionId: rt.id, connectionId, frame });
+    }
 
     function answerBrowserClose(text: string): boolean {
       let msg: { id?: number; method?: string; sessionId?: string };

@@ -10,6 +10,12 @@ export const TelemetryEventsQuerySchema = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   category: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description: 'comma-joined or repeated' })),
+  type: Type.Optional(
+    Type.Array(Type.String({ maxLength: 2000 }), {
+      maxItems: 50,
+      description: 'event types (e.g. page_crashed), comma-joined or repeated; ANDed with category',
+    }),
+  ),
   since: Type.Optional(Type.String({ maxLength: 64 })),
   until: Type.Optional(Type.String({ maxLength: 64 })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),

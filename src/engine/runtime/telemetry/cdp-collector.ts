@@ -154,6 +154,15 @@ export class CdpCollector {
       firstTab();
     });
     conn.on('Target.detachedFromTarget', (p) => this.forget(String(p.sessionId), 'abandoned'));
+    // A tab's renderer died ("Aw, Snap!") while the browser lives on (Kernel §6.3 page_crashed).
+    conn.on('Target.targetCrashed', (p) => {
+      for (const [sid, a] of this.pages)
+        if (a.tracker.targetId === p.targetId)
+          this.tel.emit('page', 'page_crashed', {
+            source: { kind: 'cdp', event: 'Target.targetCrashed', metadata: { target_id: a.tracker.targetId, session_id: sid } },
+            data: { target_id: a.tracker.targetId, target_type: 'page', url: a.tracker.url },
+          });
+    });
     for (const ev of PAGE_EVENTS) {
       conn.on(ev, (p, sid) => {
         const a = sid ? this.pages.get(sid) : undefined;
@@ -192,7 +201,9 @@ export class CdpCollector {
     const s = this.tel.config;
     const send = (m: string, p: Record<string, unknown> = {}) => conn.send(m, p, { sessionId: sid });
     const want = {
-      Runtime: s.console.enabled,
+      // The page script's binding reports only to a client with Runtime enabled: interaction and
+      // captcha need it too (console events it then also delivers are dropped at the door).
+      Runtime: s.console.enabled || s.interaction.enabled || s.captcha.enabled,
       Network: s.network.enabled,
       Page: s.page.enabled || s.interaction.enabled || s.captcha.enabled,
       PerformanceTimeline: s.page.enabled,

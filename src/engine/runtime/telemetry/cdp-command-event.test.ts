@@ -46,9 +46,11 @@ describe('cdp_command classification', () => {
   });
 
   it('reports a navigation by scheme only, drags and files by counts', () => {
-    expect(dataOf(`{"id":1,"method":"Page.navigate","params":{"url":"https://example.com/reset?token=abc","referrer":"https://m.example/x","transitionType":"typed"}}`)).toEqual(
-      { method: 'Page.navigate', command_id: 1, url_scheme: 'https', referrer_present: true, transition_type: 'typed' },
-    );
+    expect(
+      dataOf(
+        `{"id":1,"method":"Page.navigate","params":{"url":"https://example.com/reset?token=abc","referrer":"https://m.example/x","transitionType":"typed"}}`,
+      ),
+    ).toEqual({ method: 'Page.navigate', command_id: 1, url_scheme: 'https', referrer_present: true, transition_type: 'typed' });
     expect(
       dataOf(
         `{"id":2,"method":"Input.dispatchDragEvent","params":{"type":"drop","x":5,"y":6,"data":{"items":[{"mimeType":"text/plain","data":"s"},{"mimeType":"image/png","data":"s"}],"files":["/tmp/a.pdf"],"dragOperationsMask":1}}}`,

@@ -92,7 +92,9 @@ export const SANITIZERS: Record<CdpCommandMethod, Sanitizer> = {
     return {
       event_type: a.oneOf('type', ['touchStart', 'touchEnd', 'touchMove', 'touchCancel'] as const),
       touch_point_count: a.count('touchPoints'),
-      ...(first ? { ...xy(first), radius_x: first.num('radiusX'), radius_y: first.num('radiusY'), rotation_angle: first.num('rotationAngle'), ...pen(first) } : {}),
+      ...(first
+        ? { ...xy(first), radius_x: first.num('radiusX'), radius_y: first.num('radiusY'), rotation_angle: first.num('rotationAngle'), ...pen(first) }
+        : {}),
       modifiers: a.num('modifiers'),
     };
   },

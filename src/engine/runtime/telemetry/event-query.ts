@@ -2,8 +2,9 @@
  * `GET /telemetry/events` semantics over a session's retained events. `offset` is a cursor in
  * sequence space (what `X-Next-Offset` hands back): asc reads events with seq ≥ offset, desc
  * reads events with seq < offset, newest first. Without an offset the window is `since`
- * (RFC 3339 or a duration such as `5m`, default 5m) to `until` (exclusive). Category filters
- * apply before paging, so pages are never padded with filtered-out events.
+ * (RFC 3339 or a duration such as `5m`, default 5m) to `until` (exclusive). Category and `type`
+ * filters (ANDed) apply before paging, so a page is never empty while `X-Has-More` is true (Kernel
+ * allows that; a filter here costs the engine a scan of the retained buffer, nothing more).
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { parseInstantOrDuration } from '../../../shared/instant-or-duration.js';
@@ -13,6 +14,7 @@ export interface EventQuery {
   offset?: number;
   limit: number;
   category?: string[];
+  type?: string[];
   since?: string;
   until?: string;
   order?: 'asc' | 'desc';
@@ -38,15 +40,34 @@ export function parseCategories(values: string[] | undefined): Set<EventCategory
   return out.size ? out : undefined;
 }
 
+/**
+ * Event types to keep. Any well-formed name is accepted (a newer client may ask for a type this
+ * engine never emits: it simply matches nothing); a malformed one is a 400.
+ */
+export function parseTypes(values: string[] | undefined): Set<string> | undefined {
+  if (!values || values.length === 0) return undefined;
+  const out = new Set<string>();
+  for (const v of values.flatMap((x) => x.split(','))) {
+    const t = v.trim();
+    if (!t) continue;
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(t))
+      throw DomainError.invalidField('type', `'${t.slice(0, 40)}' is not an event type (lower-case letters, digits and _)`);
+    out.add(t);
+  }
+  return out.size ? out : undefined;
+}
+
 /** One page plus the cursor for the next (0 = last page). */
 export function queryEvents(all: TelemetryEnvelope[], q: EventQuery, nowMs: number): { items: TelemetryEnvelope[]; hasMore: boolean; nextOffset: number } {
   const order = q.order ?? 'asc';
   if (order === 'desc' && q.since !== undefined)
     throw DomainError.badRequest('order=desc cannot be combined with since', [{ code: 'invalid_field', message: 'since: not allowed with order=desc' }]);
   const cats = parseCategories(q.category);
+  const types = parseTypes(q.type);
   const untilUs = q.until !== undefined ? parseInstant('until', q.until, nowMs) * 1000 : Infinity;
   const sinceUs = q.offset === undefined && order === 'asc' ? parseInstant('since', q.since ?? '5m', nowMs) * 1000 : -Infinity;
-  const match = (e: TelemetryEnvelope) => e.event.ts >= sinceUs && e.event.ts < untilUs && (!cats || cats.has(e.event.category));
+  const match = (e: TelemetryEnvelope) =>
+    e.event.ts >= sinceUs && e.event.ts < untilUs && (!cats || cats.has(e.event.category)) && (!types || types.has(e.event.type));
   let picked: TelemetryEnvelope[];
   if (order === 'asc') {
     const from = q.offset ?? 0;

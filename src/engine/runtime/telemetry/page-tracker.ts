@@ -5,17 +5,21 @@
  * 500 ms without requests in flight, layout settled 500 ms after load without a layout shift,
  * navigation settled when both hold.
  */
+import { randomUUID } from 'node:crypto';
 import { NET_ERROR_HEADER } from '../proxy-forwarder/local-forwarder.js';
 import type { SessionTelemetry } from './session-telemetry.js';
 import type { EventCategory } from './telemetry-event.js';
 import { LIMITS } from './telemetry-event.js';
 import { TELEMETRY_BINDING } from './page-script.js';
 import { resourceTiming } from './network-timing.js';
+import { proxyErrorOf } from './proxy-error.js';
 
 const QUIET_MS = 500;
 
 interface Pending {
   kind: string;
+  /** Opaque id of this visible challenge, shared by its captcha events (Kernel 0.97). */
+  challengeId: string;
   sinceMs: number;
   host?: string;
   path?: string;
@@ -35,6 +39,8 @@ export class PageTracker {
   private networkQuiet = true;
   private navigationSettled = false;
   private captcha?: Pending;
+  /** Methods of requests in flight, for `proxy_error`. */
+  private readonly methods = new Map<string, string>();
 
   constructor(
     readonly targetId: string,
@@ -89,6 +95,7 @@ export class PageTracker {
         // answer (CDP sends no responseReceived for it): that answer is the hop's response.
         if (p.redirectResponse) this.responded(method, p.requestId, p.type, p.redirectResponse, p.timestamp);
         this.requestStarted(p.requestId);
+        if (typeof p.request?.method === 'string' && this.methods.size < 1000) this.methods.set(p.requestId, p.request.method);
         this.emit(
           'network',
           'network_request',
@@ -151,6 +158,16 @@ export class PageTracker {
   private responded(method: string, requestId: unknown, type: unknown, r: Record<string, any>, timestamp: unknown): void {
     // A jailed browser reaches sites through the engine's egress proxy; the proxy's own
     // failure answer is the network failure the browser would have seen connecting itself.
+    const proxyError = proxyErrorOf(r.headers);
+    if (proxyError)
+      this.emit('network', 'proxy_error', method, {
+        ...this.ctx(),
+        ...proxyError,
+        request_id: requestId,
+        status: r.status,
+        method: this.methods.get(String(requestId)),
+        resource_type: type,
+      });
     const netError = proxyNetError(r.headers);
     if (netError) {
       this.emit('network', 'network_loading_failed', method, {
@@ -211,10 +228,17 @@ export class PageTracker {
     if (m.type === 'interaction_click' || m.type === 'interaction_key' || m.type === 'interaction_scroll_settled') {
       this.emit('interaction', m.type, 'Runtime.bindingCalled', { ...this.ctx(), ...data });
     } else if (m.type === 'captcha_detected' && !this.captcha) {
-      this.captcha = { kind: String(data.captcha_type ?? 'other'), sinceMs: this.now(), host: data.website_host as string, path: data.website_path as string };
+      this.captcha = {
+        kind: String(data.captcha_type ?? 'other'),
+        challengeId: randomUUID(),
+        sinceMs: this.now(),
+        host: data.website_host as string,
+        path: data.website_path as string,
+      };
       this.emit('captcha', 'captcha_detected', 'Runtime.bindingCalled', {
         ...this.ctx(),
         captcha_type: this.captcha.kind,
+        challenge_id: this.captcha.challengeId,
         website_host: this.captcha.host,
         website_path: this.captcha.path,
       });
@@ -228,12 +252,17 @@ export class PageTracker {
     const c = this.captcha;
     if (!c) return;
     this.captcha = undefined;
-    this.emit('captcha', 'captcha_solve_result', 'Runtime.bindingCalled', {
+    const duration_ms = Math.max(0, Math.round(this.now() - c.sinceMs));
+    const where = { website_host: c.host, website_path: c.path };
+    this.emit('captcha', 'captcha_solve_result', 'Runtime.bindingCalled', { captcha_type: c.kind, challenge_id: c.challengeId, status, duration_ms, ...where });
+    // The visible challenge's outcome: its token appeared (solved — by whoever: this engine has
+    // no solver), or the page went away first (abandoned).
+    this.emit('captcha', 'captcha_challenge_result', 'Runtime.bindingCalled', {
       captcha_type: c.kind,
-      status,
-      duration_ms: Math.max(0, Math.round(this.now() - c.sinceMs)),
-      website_host: c.host,
-      website_path: c.path,
+      challenge_id: c.challengeId,
+      status: status === 'success' ? 'solved' : 'abandoned',
+      duration_ms,
+      ...where,
     });
   }
 
@@ -261,6 +290,7 @@ export class PageTracker {
   }
 
   private requestEnded(id: string): void {
+    this.methods.delete(id);
     if (!this.inflight.delete(id) || this.inflight.size > 0) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
@@ -293,6 +323,7 @@ export class PageTracker {
   }
 
   dispose(): void {
+    this.methods.clear();
     clearTimeout(this.idleTimer);
     clearTimeout(this.layoutTimer);
   }

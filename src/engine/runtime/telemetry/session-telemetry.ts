@@ -10,8 +10,14 @@ import { SequencedBuffer } from '../../events/sequenced-buffer.js';
 import { ResponseCapture } from './response-capture.js';
 import { boundData, type EventCategory, type TelemetryCategory, type TelemetryEnvelope, type TelemetryEvent, type TelemetrySource } from './telemetry-event.js';
 
-/** `network.bodies` (an engine option): keep response bodies for the HAR export. */
-export type CategorySwitches = Record<TelemetryCategory, { enabled: boolean }> & { network: { bodies?: boolean } };
+/**
+ * `network.bodies` (an engine option): keep response bodies for the HAR export;
+ * `control.cdp.excluded_methods`: the `cdp_command` methods left out of the stream.
+ */
+export type CategorySwitches = Record<TelemetryCategory, { enabled: boolean }> & {
+  network: { bodies?: boolean };
+  control: { cdp?: { excluded_methods: readonly string[] } };
+};
 
 export interface EmitOptions {
   source: TelemetrySource;
@@ -46,6 +52,11 @@ export class SessionTelemetry {
 
   enabled(c: EventCategory): boolean {
     return c === 'monitor' || !!this.switches[c]?.enabled;
+  }
+
+  /** Whether `cdp_command` events of this method are left out (`control.cdp.excluded_methods`). */
+  excludes(method: string): boolean {
+    return this.switches.control.cdp?.excluded_methods.includes(method) ?? false;
   }
 
   /**

@@ -11,6 +11,7 @@ import { SessionTelemetry } from './session-telemetry.js';
 import { CdpCollector, watchesPageLoads } from './cdp-collector.js';
 import type { EventCategory } from './telemetry-event.js';
 import type { EmitOptions } from './session-telemetry.js';
+import { CdpCommandCounts } from './cdp-command-counts.js';
 
 export interface TelemetryOptions {
   /** Events retained per session (at least 1,024 by default). */
@@ -29,6 +30,8 @@ export class TelemetryService {
   private readonly sweeper: NodeJS.Timeout;
   /** Per session telemetry: resolves once its collector watches the tabs open when it started. */
   private readonly watching = new WeakMap<SessionTelemetry, Promise<void>>();
+  /** Per CDP proxy connection: commands excluded or lost, for its cdp_disconnect. */
+  private readonly commandCounts = new CdpCommandCounts();
 
   constructor(readonly opts: TelemetryOptions) {
     this.offSignals = sessionSignals.on((s) => this.onSignal(s));
@@ -89,13 +92,20 @@ export class TelemetryService {
   private onSignal(s: SessionSignal): void {
     const src = { kind: 'kernel_api' as const };
     switch (s.type) {
-      case 'cdp_connect':
-        return void this.emit(s.sessionId, 'connection', 'cdp_connect', { source: { ...src, metadata: { connection_id: String(s.connectionId) } } });
-      case 'cdp_disconnect':
+      case 'cdp_connect': {
+        const connection_id = String(s.connectionId);
+        return void this.emit(s.sessionId, 'connection', 'cdp_connect', { source: { ...src, metadata: { connection_id } }, data: { connection_id } });
+      }
+      case 'cdp_frame':
+        return this.commandCounts.frame(this.sessions.get(s.sessionId), String(s.connectionId), s.frame);
+      case 'cdp_disconnect': {
+        const connection_id = String(s.connectionId);
+        const lost = this.commandCounts.end(s.sessionId, connection_id);
         return void this.emit(s.sessionId, 'connection', 'cdp_disconnect', {
-          source: { ...src, metadata: { connection_id: String(s.connectionId) } },
-          data: { duration_ms: s.durationMs, message_count: s.messageCount, reason: s.reason },
+          source: { ...src, metadata: { connection_id } },
+          data: { duration_ms: s.durationMs, message_count: s.messageCount, reason: s.reason, connection_id, ...lost },
         });
+      }
       case 'live_view_connect':
         return void this.emit(s.sessionId, 'connection', 'live_view_connect', { source: src, data: { session_id: s.sessionId } });
       case 'live_view_disconnect':
