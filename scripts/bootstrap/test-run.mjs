@@ -1,5 +1,5 @@
 /**
- * `npm test`: typecheck (all, then the renderer without Node types), lint, format check, desktop build, unit
+ * `npm test`: typecheck (all, then each process's own config), lint, format check, desktop build, unit
  * tests, then vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
  * cluster. Every stage runs even when an earlier one failed (one report shows everything that
  * is broken); the exit code is non-zero if any failed. Ctrl-C / SIGTERM stop the running
@@ -24,6 +24,14 @@ import { received, run, say } from './run.mjs';
  */
 export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/robustness', 'test/engine/foundation.test.ts'];
 const PG_FILE_SUFFIX = '.pg.test.ts';
+
+/** One tsconfig per process, each checked after the whole tree; `npm run typecheck` runs the same. */
+export const PROCESS_TSCONFIGS = [
+  ['tsconfig.engine.json', 'engine without the DOM lib'],
+  ['tsconfig.main.json', 'Electron main without the DOM lib'],
+  ['tsconfig.preload.json', 'preload'],
+  ['tsconfig.renderer.json', 'renderer without Node types'],
+];
 
 /** What Prettier formats (Markdown stays hand-wrapped). Also used by `npm run format`. */
 export const FORMATTED = ['src/**/*.{ts,tsx,mjs,js,css,html}', 'test/**/*.{ts,tsx,mjs}', 'scripts/**/*.mjs', 'bench/**/*.ts', '*.{ts,mjs}'];
@@ -89,8 +97,9 @@ export async function runTests(root, args) {
   const t0 = Date.now();
 
   await stage('typecheck (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: root }));
-  // The renderer again as the browser sees it: no Node types (tsconfig.renderer.json).
-  await stage('typecheck renderer without Node types', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.renderer.json'], { cwd: root }));
+  // Each process again as it runs (issue 13 item 6): the engine and Electron main without the
+  // DOM lib, the preload with it, the renderer without Node types (PROCESS_TSCONFIGS).
+  for (const [config, what] of PROCESS_TSCONFIGS) await stage(`typecheck ${what}`, () => run(bin('tsc'), ['--noEmit', '-p', config], { cwd: root }));
   await stage('lint (eslint .)', () => run(bin('eslint'), ['.'], { cwd: root }));
   // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
   // reformat fails the run. `npm run format` rewrites them.

@@ -18,9 +18,14 @@ export class CursorDownloadError extends Error {
   }
 }
 
+/** What this needs of Web Crypto (typed here: shared/ compiles with the DOM lib for the renderer and without it for the engine). */
+interface Sha256Digest {
+  digest(algorithm: 'SHA-256', data: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer>;
+}
+
 /** Hex SHA-256, or undefined where there is no digest: browsers offer one only in secure contexts (a console on plain http has none). */
 async function sha256Hex(data: Uint8Array): Promise<string | undefined> {
-  const subtle = globalThis.crypto?.subtle as SubtleCrypto | undefined;
+  const subtle: Sha256Digest | undefined = globalThis.crypto?.subtle;
   if (!subtle) return undefined;
   const digest = await subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');

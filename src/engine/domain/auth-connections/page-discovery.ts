@@ -35,10 +35,52 @@ export interface PageSnapshot {
   ready: boolean;
 }
 
+/*
+ * The page's DOM, as far as discoverInPage uses it. The engine compiles without the DOM lib
+ * (tsconfig.engine.json: engine code has no document); these module-scoped declarations describe
+ * what the function finds in the page, where it runs as source text, and shadow the DOM lib's
+ * names where a config has it (tsconfig.json).
+ */
+interface PageElement {
+  readonly nodeType: number;
+  readonly textContent: string | null;
+  /** HTML elements only (an SVG element has none). */
+  readonly innerText?: string;
+  readonly id: string;
+  readonly tagName: string;
+  readonly parentElement: PageElement | null;
+  readonly previousElementSibling: PageElement | null;
+  getAttribute(name: string): string | null;
+  closest(selector: string): PageElement | null;
+  contains(other: PageElement): boolean;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+  getBoundingClientRect(): { width: number; height: number };
+}
+/** An input, textarea, select or button. */
+interface PageInput extends PageElement {
+  readonly name: string;
+  readonly type: string;
+  readonly value: string;
+  readonly placeholder: string;
+  readonly required: boolean;
+  readonly disabled: boolean;
+  readonly labels: ArrayLike<PageElement> | null;
+}
+declare const document: {
+  readonly title: string;
+  readonly readyState: string;
+  readonly body: PageElement;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+  getElementById(id: string): PageElement | null;
+};
+declare const location: { readonly href: string };
+declare const CSS: { escape(s: string): string };
+declare function getComputedStyle(el: PageElement): { readonly visibility: string; readonly display: string };
+
 function discoverInPage(): PageSnapshot {
-  const visible = (el: Element): boolean => {
-    const r = (el as HTMLElement).getBoundingClientRect();
-    const s = getComputedStyle(el as HTMLElement);
+  const visible = (el: PageElement): boolean => {
+    const r = el.getBoundingClientRect();
+    const s = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
   };
   const unique = (sel: string): boolean => {
@@ -48,7 +90,7 @@ function discoverInPage(): PageSnapshot {
       return false;
     }
   };
-  const cssPath = (el: Element): string => {
+  const cssPath = (el: PageElement): string => {
     if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
     const name = el.getAttribute('name');
     if (name) {
@@ -56,7 +98,7 @@ function discoverInPage(): PageSnapshot {
       if (unique(s)) return s;
     }
     const parts: string[] = [];
-    let e: Element | null = el;
+    let e: PageElement | null = el;
     while (e && e !== document.body && e.nodeType === 1) {
       let i = 1;
       let sib = e.previousElementSibling;
@@ -69,9 +111,9 @@ function discoverInPage(): PageSnapshot {
     }
     return 'body > ' + parts.join(' > ');
   };
-  const xpath = (el: Element): string => {
+  const xpath = (el: PageElement): string => {
     const parts: string[] = [];
-    let e: Element | null = el;
+    let e: PageElement | null = el;
     while (e && e.nodeType === 1) {
       let i = 1;
       let sib = e.previousElementSibling;
@@ -84,8 +126,8 @@ function discoverInPage(): PageSnapshot {
     }
     return '/' + parts.join('/');
   };
-  const text = (el: Element | null | undefined): string => ((el as HTMLElement | null)?.innerText ?? el?.textContent ?? '').replace(/\s+/g, ' ').trim();
-  const labelOf = (el: HTMLInputElement): string => {
+  const text = (el: PageElement | null | undefined): string => (el?.innerText ?? el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const labelOf = (el: PageInput): string => {
     if (el.labels && el.labels.length) return text(el.labels[0]);
     const aria = el.getAttribute('aria-label');
     if (aria) return aria.trim();
@@ -98,7 +140,7 @@ function discoverInPage(): PageSnapshot {
         .trim();
     return (el.placeholder || el.name || el.id || '').trim();
   };
-  const hintOf = (el: Element): string | undefined => {
+  const hintOf = (el: PageElement): string | undefined => {
     const described = el.getAttribute('aria-describedby');
     if (described) {
       const t = described
@@ -119,7 +161,7 @@ function discoverInPage(): PageSnapshot {
   };
   const fields: RawField[] = [];
   const skip = ['hidden', 'submit', 'button', 'image', 'reset', 'checkbox', 'radio', 'file', 'range', 'color'];
-  for (const el of Array.from(document.querySelectorAll('input, textarea, select')) as HTMLInputElement[]) {
+  for (const el of Array.from(document.querySelectorAll('input, textarea, select')) as PageInput[]) {
     if (skip.includes(el.type) || !visible(el) || el.disabled) continue;
     const label = labelOf(el);
     const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
@@ -157,7 +199,7 @@ function discoverInPage(): PageSnapshot {
   ];
   for (const el of Array.from(document.querySelectorAll('button, a, [role=button], input[type=submit], input[type=button]'))) {
     if (!visible(el)) continue;
-    const label = text(el) || (el as HTMLInputElement).value || el.getAttribute('aria-label') || '';
+    const label = text(el) || (el as PageInput).value || el.getAttribute('aria-label') || '';
     if (!label || label.length > 80) continue;
     const any = ssoAny.exec(label);
     const m = ssoKnown.exec(label) ?? (any && !notSso.test(any[1]) ? any : null);
@@ -165,7 +207,7 @@ function discoverInPage(): PageSnapshot {
       choices.push({ kind: 'sso', label, value: m[1].toLowerCase(), selector: xpath(el) });
       continue;
     }
-    if (el.closest('form') && (el as HTMLButtonElement).type === 'submit' && !/send|text me|call me|email me|use/i.test(label)) continue;
+    if (el.closest('form') && (el as PageInput).type === 'submit' && !/send|text me|call me|email me|use/i.test(label)) continue;
     for (const [re, v] of mfa) {
       if (re.test(label) && /send|text|call|email|use|get|authenticator|another|approve|push|try/i.test(label)) {
         choices.push({ kind: 'mfa', label, value: v, selector: cssPath(el) });
@@ -173,7 +215,7 @@ function discoverInPage(): PageSnapshot {
       }
     }
   }
-  for (const el of Array.from(document.querySelectorAll('input[type=radio]')) as HTMLInputElement[]) {
+  for (const el of Array.from(document.querySelectorAll('input[type=radio]')) as PageInput[]) {
     if (!visible(el) && !(el.labels && el.labels[0] && visible(el.labels[0]))) continue;
     choices.push({ kind: 'sign_in', label: labelOf(el), value: el.value, selector: cssPath(el) });
   }
