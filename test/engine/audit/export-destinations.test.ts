@@ -170,6 +170,15 @@ describe('audit log export destinations', () => {
     }
   });
 
+  it('documents the six operations in /openapi.json', async () => {
+    const doc = (await (await t.api('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const ops = Object.entries(doc.paths)
+      .filter(([p]) => p.startsWith(BASE))
+      .flatMap(([p, m]) => Object.keys(m).map((verb) => `${verb.toUpperCase()} ${p}`))
+      .sort();
+    expect(ops).toEqual([`DELETE ${BASE}/{id}`, `GET ${BASE}`, `GET ${BASE}/{id}`, `PATCH ${BASE}/{id}`, `POST ${BASE}`, `POST ${BASE}/{id}/test`]);
+  });
+
   it('/test uploads a probe with the destination credentials, and says which stage failed', async () => {
     const ok = await (await t.api(BASE, { method: 'POST', json: body() })).json();
     const res = await t.api(`${BASE}/${ok.id}/test`, { method: 'POST' });
