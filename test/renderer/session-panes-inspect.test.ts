@@ -2,7 +2,7 @@
  * Web console, issue 17: the replay player's event timeline (clicking an event seeks the video,
  * the playhead highlights the events at it, categories filter the track), the live view's
  * track, and the Inspect pane (tabs with Inspect opening Chromium's DevTools on that tab in a new
- * browser tab; the HAR download). Real Chromium on both sides; screenshots go to
+ * browser tab; the HAR download, and with bodies once the pane's switch keeps them). Real Chromium on both sides; screenshots go to
  * resources/screenshots for the README.
  */
 import fs from 'node:fs';
@@ -108,12 +108,11 @@ describe('Inspect pane and the live track', () => {
   it(
     'lists the tabs, opens DevTools on one in a new tab, downloads the HAR; the live view has the track',
     async () => {
-      const { page, context } = c;
+      const { page, context, te } = c;
       const s = await createSession(c, { start_url: `${site.url}/console`, telemetry: { browser: LOAD } });
       await openPane(c, s.session_id, 'inspect', 'Inspect');
       const inspect = page.getByRole('button', { name: 'Inspect console ticker', exact: true });
       await inspect.waitFor();
-      await page.screenshot({ path: path.join(SHOTS, 'inspect-pane.png') });
       const [devtools] = await Promise.all([context.waitForEvent('page'), inspect.click()]);
       devtools.setDefaultTimeout(120_000);
       await devtools.getByText('ticking').first().waitFor();
@@ -129,6 +128,23 @@ describe('Inspect pane and the live track', () => {
       };
       expect(har.log.version).toBe('1.2');
       expect(har.log.entries.find((e) => e.request.url === `${site.url}/console`)?.response.status).toBe(200);
+
+      // With bodies: the session keeps response bodies once asked, for responses from then on.
+      await page.getByRole('button', { name: 'Keep response bodies' }).click();
+      await page.getByRole('button', { name: 'Stop keeping response bodies' }).waitFor();
+      expect((await te.api(`/browsers/${s.session_id}`, { method: 'PATCH', json: { start_url: `${site.url}/json?har=1` } })).status).toBe(200);
+      await page.getByRole('checkbox', { name: /With bodies/ }).check();
+      await page.screenshot({ path: path.join(SHOTS, 'inspect-pane.png') });
+      const bodyOf = async (): Promise<string | undefined> => {
+        const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HAR' }).click()]);
+        const parts: Buffer[] = [];
+        for await (const ch of await dl.createReadStream()) parts.push(ch as Buffer);
+        const doc = JSON.parse(Buffer.concat(parts).toString('utf8')) as { log: { entries: Array<{ request: { url: string }; response: { content: { text?: string } } }> } };
+        return doc.log.entries.find((e) => e.request.url === `${site.url}/json?har=1`)?.response.content.text;
+      };
+      await expect.poll(bodyOf, { timeout: 60_000 }).toContain('"items":[1,2,3]');
+      // Back to the ticking page for the live view's track.
+      expect((await te.api(`/browsers/${s.session_id}`, { method: 'PATCH', json: { start_url: `${site.url}/console` } })).status).toBe(200);
 
       await openPane(c, s.session_id, 'live', 'Live view');
       const live = page.getByRole('region', { name: 'Live timeline' });

@@ -1,7 +1,8 @@
 /**
  * Inspect tab (issue 17): the session's tabs, each with **Inspect** (Chromium's DevTools on that
  * tab, through the engine) and **Inspect read-only** (the proxy refuses what would change the
- * page); the session's network as a HAR download; and a Playwright trace from the session's
+ * page); the session's network as a HAR download, with bodies on request (and a switch for the
+ * session to keep response bodies); and a Playwright trace from the session's
  * files opened in the trace viewer. DevTools and the trace viewer open in a new browser tab on
  * the web and in a native window in the desktop app (`open-inspector.ts`).
  */
@@ -93,9 +94,12 @@ function TabsSection({ session }: PaneProps): React.JSX.Element {
   );
 }
 
-function HarSection({ session }: PaneProps): React.JSX.Element {
+function HarSection({ session, reload }: PaneProps): React.JSX.Element {
   const [bodies, setBodies] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const network = session.telemetry?.browser?.network;
+  const keeping = !!network?.enabled && 'bodies' in network && network.bodies === true;
   const download = async (): Promise<void> => {
     setBusy(true);
     try {
@@ -111,18 +115,44 @@ function HarSection({ session }: PaneProps): React.JSX.Element {
       setBusy(false);
     }
   };
+  // The session's `telemetry.browser.network.bodies` switch: bodies of responses from then on.
+  const keep = async (on: boolean): Promise<void> => {
+    setSwitching(true);
+    try {
+      const network = on ? { enabled: true, bodies: true } : { bodies: false };
+      await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, { body: { telemetry: { browser: { network } } } });
+      notify(on ? 'Response bodies are kept from now on' : 'Response bodies are no longer kept');
+      reload();
+    } catch (err) {
+      reportError(err);
+    } finally {
+      setSwitching(false);
+    }
+  };
   return (
     <section aria-label="Network (HAR)">
       <h3>Network (HAR)</h3>
       <p className="muted small">The session’s requests from its network telemetry, as HAR 1.2 (turn network telemetry on in the Telemetry tab).</p>
       <div className="toolbar">
         <label className="check-field">
-          <input type="checkbox" checked={bodies} onChange={(e) => setBodies(e.target.checked)} /> Include request bodies (64 KB each)
+          <input type="checkbox" checked={bodies} onChange={(e) => setBodies(e.target.checked)} /> With bodies (requests, and the responses kept; 64 KB each)
         </label>
         <Button busy={busy} onClick={() => void download()}>
           Download HAR
         </Button>
       </div>
+      {session.deleted_at ? null : (
+        <div className="toolbar">
+          <span className="muted small">
+            {keeping
+              ? 'Response bodies are kept while the session runs (the newest 16 MB).'
+              : 'Response bodies are not kept for this session: a HAR with bodies has request bodies only.'}
+          </span>
+          <Button variant="ghost" busy={switching} onClick={() => void keep(!keeping)}>
+            {keeping ? 'Stop keeping response bodies' : 'Keep response bodies'}
+          </Button>
+        </div>
+      )}
     </section>
   );
 }
