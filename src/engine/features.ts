@@ -33,6 +33,7 @@ import { sessionDevtoolsFeature } from './api/session-devtools.js';
 import { sessionTraceFeature } from './api/session-trace.js';
 import { sessionHarFeature } from './api/session-har.js';
 import { sessionWebMcpFeature } from './api/session-webmcp.js';
+import { sessionProfileSaveFeature } from './api/session-profile-save.js';
 import { appsFeature } from './api/apps.js';
 import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
@@ -75,6 +76,7 @@ export const features: AnyFeature[] = [
   sessionTraceFeature,
   sessionHarFeature,
   sessionWebMcpFeature,
+  sessionProfileSaveFeature,
   appsFeature,
   nodesFeature,
   changesFeature,

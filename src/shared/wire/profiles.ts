@@ -16,3 +16,10 @@ export const ProfileCreateSchema = Type.Object({ name: Type.Optional(ProfileName
 export const ProfileRenameSchema = Type.Object({ name: ProfileName });
 export const ProfileDownloadQuerySchema = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('tar.zst'), Type.Literal('tar')])) });
 export const ProfileListSchema = Type.Array(ProfileSchema);
+
+/**
+ * `POST /browsers/{id}/profiles` (Kernel spec §8): the profile a running browser is saved into —
+ * by id, by name (created when no profile has it), or a new unnamed one when both are absent.
+ */
+export const SessionProfileSaveParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+export const SessionProfileSaveSchema = Type.Object({ id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), name: Type.Optional(ProfileName) });

@@ -46,25 +46,53 @@ export class ProfileStore {
   }
 
   /** Replaces the saved state with the profile parts of a closed browser's user-data-dir. */
-  saveFrom(id: string, userDataDir: string): Promise<number> {
+  async saveFrom(id: string, userDataDir: string): Promise<number> {
+    const staged = await this.stage(id, userDataDir);
+    await this.commit(id, staged.dir);
+    return staged.copied;
+  }
+
+  /**
+   * Copies the profile parts of a closed browser's user-data-dir beside the saved state (not
+   * serialized: each copy has its own staging dir); `commit` or `discard` it afterwards.
+   */
+  async stage(id: string, userDataDir: string): Promise<{ dir: string; copied: number }> {
+    const base = path.join(this.root, id);
+    await fs.mkdir(base, { recursive: true, mode: 0o700 });
+    const dir = path.join(base, `.staging-${newId(8)}`);
+    try {
+      await fs.mkdir(dir, { mode: 0o700 });
+      return { dir, copied: await copyProfileParts(userDataDir, dir) };
+    } catch (err) {
+      await this.discard(dir);
+      throw err;
+    }
+  }
+
+  /**
+   * Swaps a staged copy in as the saved state (atomic rename). `stillWanted` is asked inside
+   * the profile's queue, after every earlier save: false discards the copy instead.
+   */
+  commit(id: string, staging: string, stillWanted: () => boolean = () => true): Promise<boolean> {
     return this.serialize(id, async () => {
       const base = path.join(this.root, id);
-      await fs.mkdir(base, { recursive: true, mode: 0o700 });
-      const staging = path.join(base, `.staging-${newId(8)}`);
       const old = path.join(base, `.old-${newId(8)}`);
       try {
-        await fs.mkdir(staging);
-        const copied = await copyProfileParts(userDataDir, staging);
+        if (!stillWanted()) return false;
         await fs.rename(this.stateDir(id), old).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'ENOENT') throw e;
         });
         await fs.rename(staging, this.stateDir(id));
-        return copied;
+        return true;
       } finally {
-        await fs.rm(staging, { recursive: true, force: true });
+        await this.discard(staging);
         await fs.rm(old, { recursive: true, force: true });
       }
     });
+  }
+
+  discard(staging: string): Promise<void> {
+    return fs.rm(staging, { recursive: true, force: true });
   }
 
   remove(id: string): Promise<void> {

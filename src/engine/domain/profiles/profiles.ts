@@ -43,6 +43,9 @@ export function profileDto(p: ProfileRow): ProfileDto {
 
 export class Profiles {
   private readonly savedListeners = new Set<(profileId: string) => void>();
+  /** Per profile: the newest running-browser save started, and the newest one swapped in. */
+  private readonly runningSaveSeq = new Map<string, number>();
+  private readonly runningSaveCommitted = new Map<string, number>();
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
@@ -174,12 +177,48 @@ export class Profiles {
     return () => this.savedListeners.delete(fn);
   }
 
-  /** Writes a session's state back (last writer wins) and records the change time. */
+  /** Writes a session's state back at its end (last to finish wins) and records the change time. */
   async saveFrom(profileId: string, userDataDir: string): Promise<void> {
     if (!(await this.byId(profileId))) return; // deleted meanwhile: nothing to save into
     await this.store.saveFrom(profileId, userDataDir);
+    await this.saved(profileId);
+  }
+
+  /**
+   * Starts saving a running browser into a profile (§8). Of overlapping saves of a running
+   * browser the one that started last wins, even when an earlier one finishes later (that one's
+   * copy is dropped); against the end-of-session save they are ordered by finish. `copy` is
+   * called with the closed browser's user-data-dir; `commit` swaps it in, once the browser is back.
+   */
+  beginRunningSave(profileId: string): { copy(userDataDir: string): Promise<void>; commit(): Promise<void>; discard(): Promise<void> } {
+    const ticket = (this.runningSaveSeq.get(profileId) ?? 0) + 1;
+    this.runningSaveSeq.set(profileId, ticket);
+    let staged: string | undefined;
+    return {
+      copy: async (userDataDir) => {
+        staged = (await this.store.stage(profileId, userDataDir)).dir;
+      },
+      commit: async () => {
+        if (!staged) return;
+        const dir = staged;
+        staged = undefined;
+        const wanted = () => ticket > (this.runningSaveCommitted.get(profileId) ?? 0);
+        if (!(await this.byId(profileId)) || !(await this.store.commit(profileId, dir, wanted))) return void (await this.store.discard(dir));
+        this.runningSaveCommitted.set(profileId, ticket);
+        await this.saved(profileId);
+      },
+      discard: async () => {
+        if (staged) await this.store.discard(staged);
+        staged = undefined;
+      },
+    };
+  }
+
+  private async saved(profileId: string): Promise<void> {
     const now = this.now();
     await this.db.updateTable('profiles').set({ updated_at: now, last_used_at: now }).where('id', '=', profileId).execute();
+    const row = await this.byId(profileId);
+    if (row) this.changes.upsert(row.org_id, 'profile', row.id, row.project_id);
     for (const fn of this.savedListeners) fn(profileId);
   }
 }

@@ -6,6 +6,9 @@
 import { killGroup } from './process-group.js';
 import { stopChromium, type LaunchedBrowser } from './launch-chromium.js';
 
+/** How long a browser being saved (restart with `whileStopped`) may take to close cleanly. */
+const SAVE_CLOSE_GRACE_MS = 15_000;
+
 export interface SupervisorOptions {
   launch(): Promise<LaunchedBrowser>;
   /** Called after every relaunch that followed a crash. */
@@ -105,15 +108,25 @@ export class BrowserSupervisor {
    * closes it cleanly (same user-data-dir, so state carries over), launches again and tells the
    * restart listeners, exactly as after a crash. A failed launch is thrown; the caller decides
    * whether to try again or give up (`giveUp`).
+   *
+   * `whileStopped` runs between the two, with the user-data-dir closed and flushed (saving a
+   * running browser into a profile); it is skipped when the old browser did not close cleanly.
+   * Its failure (or that skip) is thrown after the new browser is up.
    */
-  async restart(): Promise<LaunchedBrowser> {
+  async restart(whileStopped?: () => Promise<void>): Promise<LaunchedBrowser> {
     if (this.stopping) throw new Error('the browser is stopping');
     await this.launching?.catch(() => {});
     const old = this.browser;
     // Clearing `browser` first makes the old one's exit not count as a crash.
     this.browser = undefined;
     this.readyPromise = this.pendingReady();
-    if (old) await stopChromium(old);
+    // A save needs the files flushed: give a loaded machine's browser longer to close cleanly.
+    const clean = old ? await stopChromium(old, whileStopped ? SAVE_CLOSE_GRACE_MS : undefined) : false;
+    let failed: Error | undefined;
+    if (whileStopped) {
+      if (!clean) failed = new Error('the browser did not close cleanly, so its files may be torn');
+      else await whileStopped().catch((err: Error) => (failed = err));
+    }
     const b = await this.launchOnce();
     if (this.stopping) {
       await stopChromium(b, 500);
@@ -121,6 +134,7 @@ export class BrowserSupervisor {
     }
     this.adopt(b);
     this.opts.onRestart(b);
+    if (failed) throw failed;
     return b;
   }
 

@@ -84,6 +84,8 @@ export interface RunningSession extends SessionHandle {
   prepareFirstTab(): Promise<void>;
   openStartUrl(): Promise<void>;
   resizeViewport(v: Viewport): Promise<void>;
+  /** Restarts the browser, running `fn` on its closed, flushed user-data-dir in between (§8). */
+  restartWith(fn: (userDataDir: string) => Promise<void>): Promise<void>;
   ready(): Promise<LaunchedBrowser>;
   /** An API call in flight: the jail stays thawed until the returned function is called. */
   holdThawed(): () => void;

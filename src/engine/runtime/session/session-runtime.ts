@@ -366,6 +366,29 @@ export class SessionRuntime implements RunningSession {
   }
 
   /**
+   * Restarts Chromium and runs `fn` on its user-data-dir while it is closed (saving a running
+   * browser into a profile, §8): same path as an extension reload (CDP clients reconnect; the
+   * jail's other processes keep running, they never see the user-data-dir). Resolves once the
+   * new browser is ready and `fn` succeeded; a browser that cannot come back ends the session.
+   */
+  restartWith(fn: (userDataDir: string) => Promise<void>): Promise<void> {
+    const run = async () => {
+      if (this.ended) throw new Error('session ended');
+      await this.ready();
+      try {
+        await this.supervisor.restart(() => fn(this.dirs.userData));
+      } finally {
+        if (!this.ended && !this.supervisor.current) {
+          await this.supervisor.restart().catch((again: Error) => this.supervisor.giveUp(`browser could not be restarted: ${again.message}`));
+        }
+      }
+    };
+    const next = this.reloading.then(run, run);
+    this.reloading = next.catch(() => {});
+    return next;
+  }
+
+  /**
    * Waits for a running browser (e.g. while it restarts after a crash). Rejects (404
    * `session_ended`) once the session ends: a waiter parked on a browser that gave up after
    * crashes, or on a restart that failed, would otherwise wait forever — holding the client's

@@ -1,0 +1,20 @@
+/**
+ * `POST /browsers/{id}/profiles` (Kernel spec §8): saves the running browser's state into a new
+ * or existing profile without ending the session (the browser restarts; CDP clients reconnect).
+ * The rules are `domain/sessions/session-profile-save.ts`; the answer is the Profile object.
+ */
+import type { Feature } from '../feature.js';
+import { profileDto } from '../domain/profiles/profiles.js';
+import { saveRunningBrowserToProfile } from '../domain/sessions/session-profile-save.js';
+import { ProfileSchema, SessionProfileSaveParamSchema as IdParam, SessionProfileSaveSchema } from '../../shared/wire/profiles.js';
+
+export const sessionProfileSaveFeature: Feature<'sessions' | 'profiles'> = {
+  name: 'session-profile-save',
+  register(app, _ctx, { sessions, profiles }) {
+    app.post(
+      '/browsers/:id/profiles',
+      { schema: { tags: ['profiles'], params: IdParam, body: SessionProfileSaveSchema, response: { 200: ProfileSchema } } },
+      async (req) => profileDto(await saveRunningBrowserToProfile(sessions, profiles.profiles, req.auth, req.params.id, req.body ?? {})),
+    );
+  },
+};

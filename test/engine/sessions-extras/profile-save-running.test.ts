@@ -1,0 +1,132 @@
+/**
+ * Saving a running browser into a profile (Kernel spec §8, `POST /browsers/{id}/profiles`) with
+ * real Chromium: the cookie, localStorage and IndexedDB a page wrote reach a new session started
+ * with that profile, while the saved session goes on (its browser restarted, its state kept, no
+ * profile attached to it). Into a new profile by name, an existing one by id; 409 for an ended
+ * session and a pooled browser; profile dirs 0700; of overlapping saves the last started wins.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startTestPages, type TestPages } from './test-pages.js';
+
+type Json = Record<string, any>;
+type State = { cookie: string | null; local: string | null; idb: string | null };
+let t: TestEngine;
+let pages: TestPages;
+beforeAll(async () => {
+  t = await startTestEngine();
+  pages = await startTestPages();
+});
+afterAll(async () => {
+  await t?.stop();
+  await pages?.close();
+});
+
+async function onStoragePage<T>(cdpUrl: string, fn: (page: import('puppeteer-core').Page) => Promise<T>): Promise<T> {
+  const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl });
+  try {
+    const page = await b.newPage();
+    await page.goto(`${pages.url}/storage`);
+    return await fn(page);
+  } finally {
+    await b.disconnect();
+  }
+}
+const read = (cdp: string) => onStoragePage<State>(cdp, (p) => p.evaluate(() => (window as any).readState()));
+const write = (cdp: string, v: string) => onStoragePage(cdp, (p) => p.evaluate((x) => (window as any).writeState(x), v));
+async function save(sessionId: string, json: Json): Promise<{ status: number; body: Json }> {
+  const res = await t.api(`/browsers/${sessionId}/profiles`, { method: 'POST', json });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+describe('saving a running browser into a profile', () => {
+  it('copies its state into a new profile by name and an existing one by id, without ending it', async () => {
+    const s1 = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
+    await write(s1.cdp_ws_url, 'v1');
+    const pidBefore = t.engine.services.sessions.get(s1.session_id)?.browser?.pid;
+    const first = await save(s1.session_id, { name: 'live' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ id: expect.any(String), name: 'live' });
+
+    // The session goes on, restarted on the same user-data-dir; no profile was attached to it.
+    const after = await t.client.browsers.retrieve(s1.session_id);
+    expect(after.profile).toBeUndefined();
+    const pidAfter = t.engine.services.sessions.get(s1.session_id)?.browser?.pid;
+    expect(pidAfter).toBeDefined();
+    expect(pidAfter).not.toBe(pidBefore);
+    expect(await read(s1.cdp_ws_url)).toEqual({ cookie: 'v1', local: 'v1', idb: 'v1' });
+
+    const s2 = await t.client.browsers.create({ headless: true, profile: { name: 'live' } });
+    expect(await read(s2.cdp_ws_url)).toEqual({ cookie: 'v1', local: 'v1', idb: 'v1' });
+
+    await write(s1.cdp_ws_url, 'v2');
+    const second = await save(s1.session_id, { id: first.body.id });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.id).toBe(first.body.id);
+    const s3 = await t.client.browsers.create({ headless: true, profile: { id: first.body.id } });
+    expect(await read(s3.cdp_ws_url)).toEqual({ cookie: 'v2', local: 'v2', idb: 'v2' });
+
+    // Saved state stays the engine's own: 0700 profile dirs, no caches.
+    const base = path.join(t.dataDir, 'profiles', first.body.id);
+    expect((await fs.stat(base)).mode & 0o777).toBe(0o700);
+    const entries = await fs.readdir(path.join(base, 'state', 'Default'));
+    expect(entries.some((e) => /Cache|Service Worker/.test(e))).toBe(false);
+    expect((await fs.readdir(base)).filter((e) => e.startsWith('.staging'))).toEqual([]);
+
+    for (const s of [s1, s2, s3]) await t.client.browsers.deleteByID(s.session_id);
+  }, 180_000);
+
+  it('answers 409 for an ended session and a pooled browser, 404 for an unknown profile', async () => {
+    const s = await t.client.browsers.create({ headless: true });
+    expect((await save(s.session_id, { id: 'no-such-profile' })).status).toBe(404);
+    expect((await save(s.session_id, { id: 'x', name: 'y' })).status).toBe(400);
+    await t.client.browsers.deleteByID(s.session_id);
+    const ended = await save(s.session_id, { name: 'after-end' });
+    expect(ended.status).toBe(409);
+    expect(ended.body.code).toBe('browser_not_active');
+
+    await t.client.browserPools.create({ name: 'saving', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 });
+    const pooled = await t.client.browserPools.acquire('saving', {});
+    const r = await save(pooled.session_id, { name: 'from-pool' });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('pooled_browser');
+    await t.client.browserPools.release('saving', { session_id: pooled.session_id });
+    await t.client.browserPools.delete('saving', { force: true });
+    expect((await t.client.profiles.list()).getPaginatedItems().some((p) => p.name === 'after-end' || p.name === 'from-pool')).toBe(false);
+  });
+
+  it('keeps the save that started last, and orders the end-of-session save by finish', async () => {
+    const profiles = t.engine.services.profiles.profiles;
+    const row = await t.client.profiles.create({ name: 'overlap' });
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-overlap-'));
+    const userData = async (v: string) => {
+      const d = path.join(dir, v);
+      await fs.mkdir(d, { recursive: true });
+      await fs.writeFile(path.join(d, 'Local State'), v);
+      return d;
+    };
+    const saved = () => fs.readFile(path.join(t.dataDir, 'profiles', row.id, 'state', 'Local State'), 'utf8');
+    try {
+      const a = profiles.beginRunningSave(row.id);
+      const b = profiles.beginRunningSave(row.id);
+      await a.copy(await userData('a'));
+      await b.copy(await userData('b'));
+      await b.commit();
+      await a.commit(); // started first, finished last: dropped
+      expect(await saved()).toBe('b');
+      const c = profiles.beginRunningSave(row.id);
+      await c.copy(await userData('c'));
+      await profiles.saveFrom(row.id, await userData('end')); // the end-of-session save finishes first…
+      await c.commit(); // …so the running save finishing after it wins
+      expect(await saved()).toBe('c');
+      await profiles.saveFrom(row.id, await userData('end2'));
+      expect(await saved()).toBe('end2');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
