@@ -224,7 +224,7 @@ export interface ProxyTable {
   /** Custom proxies' host, for list queries. */
   host: string | null;
   password_enc: string | null;
-  /** Custom proxies' `ca_bundle` (PEM), encrypted (migration 0014). */
+  /** Custom proxies' `ca_bundle` (PEM), encrypted (migration 0016). */
   ca_bundle_enc: string | null;
   /** JSON array. */
   bypass_hosts: string;

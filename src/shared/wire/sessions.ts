@@ -37,19 +37,38 @@ export const ProfileSelectorSchema = Type.Object(
 );
 export const TagsSchema = Type.Record(Type.String(), Type.String());
 /**
- * `network` (Kernel 0.89), create-only. Only `private_hosts` is implemented (entry rules in
- * engine/runtime/proxy-forwarder/private-hosts.ts); `proxy_routes` and `allowed_hosts` are
- * accepted by the schema only to be refused with a 422 that names them.
+ * `network` (Kernel 0.89), create-only: `private_hosts` (entry rules in
+ * engine/runtime/proxy-forwarder/private-hosts.ts) and, for sessions, `proxy_routes` (pattern
+ * rules in engine/runtime/proxy-forwarder/proxy-routes.ts); `allowed_hosts` is accepted by the
+ * schema only to be refused with a 422 that names it.
  */
+const ProxyRouteRequestSchema = Type.Object(
+  {
+    hosts: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100, description: 'exact hosts or *.suffix patterns; ports are ignored' }),
+    proxy: Type.Object(
+      {
+        id: Type.Optional(Type.String()),
+        name: Type.Optional(Type.String()),
+        mode: Type.Optional(Type.String({ description: 'refused: a route names a proxy' })),
+      },
+      { description: 'exactly one of id and name' },
+    ),
+  },
+  { additionalProperties: false },
+);
 export const NetworkRequestSchema = Type.Object(
   {
     private_hosts: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
-    proxy_routes: Type.Optional(Type.Unknown({ description: 'not supported by this engine (422)' })),
+    proxy_routes: Type.Optional(Type.Array(ProxyRouteRequestSchema, { maxItems: 50, description: 'sessions only (400 on pools)' })),
     allowed_hosts: Type.Optional(Type.Unknown({ description: 'not supported by this engine (422)' })),
   },
   { additionalProperties: false },
 );
-export const NetworkConfigSchema = Type.Object({ private_hosts: Type.Optional(Type.Array(Type.String())) });
+export const NetworkConfigSchema = Type.Object({
+  private_hosts: Type.Optional(Type.Array(Type.String())),
+  /** Each route's proxy by id, whichever way the create named it. */
+  proxy_routes: Type.Optional(Type.Array(Type.Object({ hosts: Type.Array(Type.String()), proxy: Type.Object({ id: Type.String() }) }))),
+});
 
 /**
  * Newer Kernel session fields (spec kernel-api-after-0.84 §2). `region` is a name the operator

@@ -122,13 +122,13 @@ describe('typed proxy', () => {
     expect(direct.proxy_id).toBeUndefined();
   });
 
-  it('a custom proxy with ca_bundle is refused by name (its browsers could not trust the CA)', async () => {
+  it('a custom proxy ca_bundle that is no certificate is a 400 (sessions/proxy-ca-bundle covers a real one)', async () => {
     const r = await post('/proxies', {
       type: 'custom',
       config: { host: '127.0.0.1', port: proxy.port, ca_bundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
     });
-    expect(r.status).toBe(422);
-    expect(r.body.code).toBe('ca_bundle_unsupported');
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('config.ca_bundle: certificate 1 is not a valid X.509 certificate');
   });
 
   it('selects a proxy by name and reports it by id; PATCH switches with proxy and back with mode', async () => {

@@ -17,7 +17,7 @@ import {
   validateTimeout,
   validateViewport,
 } from '../sessions/session-options.js';
-import { checkNetwork } from '../sessions/session-network.js';
+import { checkPoolNetwork } from '../sessions/session-network.js';
 import { checkRegion, DEFAULT_REGION } from '../sessions/session-region.js';
 import type { PoolConfig, PoolCreate, PoolUpdate } from '../../../shared/wire/pools.js';
 
@@ -70,7 +70,7 @@ export function configFromCreate(body: PoolCreate, nodeRegion = DEFAULT_REGION):
   if (body.name) c.name = body.name;
   if (body.chrome_policy !== undefined) c.chrome_policy = body.chrome_policy;
   if (body.extensions !== undefined) c.extensions = body.extensions;
-  const network = checkNetwork(body.network);
+  const network = checkPoolNetwork(body.network);
   if (network) c.network = network;
   if (body.profile && (body.profile.id || body.profile.name)) {
     c.profile = body.profile.id ? { id: body.profile.id } : { name: body.profile.name };
@@ -95,7 +95,7 @@ export function configWithUpdate(current: PoolConfig, body: PoolUpdate): PoolCon
   if (body.extensions !== undefined) c.extensions = body.extensions;
   if (body.network !== undefined) {
     // Only browsers launched from now on get it (as every pool option); `{}` removes it.
-    const network = checkNetwork(body.network);
+    const network = checkPoolNetwork(body.network);
     if (network) c.network = network;
     else delete c.network;
   }

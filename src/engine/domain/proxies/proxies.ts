@@ -1,5 +1,6 @@
 /**
- * Proxies of a project: custom ones (host, port, credentials; the password encrypted) and
+ * Proxies of a project: custom ones (host, port, credentials, a TLS-intercepting proxy's CA
+ * bundle; password and bundle encrypted, never returned) and
  * managed ones served by an operator-configured upstream provider. Soft-deleted, renamable,
  * addressable by id (names are not unique). `upstreamOf` is the single place that turns a
  * record into the upstream the forwarder and checks connect to.
@@ -13,6 +14,7 @@ import { newId } from '../ids.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { parseBypassHosts, parseProxyConfig, type ProxyType } from './proxy-config.js';
+import { caCertificatesOf } from './ca-bundle.js';
 import { resolveProvider, type ManagedProxyType, type ProxyProviderConfig } from './proxy-providers.js';
 import type { Upstream } from '../../runtime/proxy-forwarder/upstream.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
@@ -37,6 +39,7 @@ export interface ProxyDto {
 export type ProxyCreate = Static<typeof ProxyCreateSchema>;
 
 const passwordAad = (id: string): string => `proxy:${id}:password`;
+const caBundleAad = (id: string): string => `proxy:${id}:ca_bundle`;
 
 export class Proxies {
   constructor(
@@ -50,7 +53,10 @@ export class Proxies {
 
   dto(row: ProxyRow): ProxyDto {
     const config = JSON.parse(row.config) as Record<string, unknown>;
-    if (row.type === 'custom') config.has_password = row.password_enc !== null;
+    if (row.type === 'custom') {
+      config.has_password = row.password_enc !== null;
+      config.has_ca_bundle = row.ca_bundle_enc !== null;
+    }
     const dto: ProxyDto = { id: row.id, type: row.type, protocol: row.protocol, bypass_hosts: JSON.parse(row.bypass_hosts) as string[], config };
     if (row.name !== null) dto.name = row.name;
     if (row.status !== null) dto.status = row.status;
@@ -81,6 +87,7 @@ export class Proxies {
       config: JSON.stringify(parsed.config),
       host: parsed.host,
       password_enc: parsed.password ? this.cipher.encrypt(parsed.password, passwordAad(id)) : null,
+      ca_bundle_enc: parsed.caBundle ? this.cipher.encrypt(parsed.caBundle, caBundleAad(id)) : null,
       bypass_hosts: JSON.stringify(bypass),
       status: null,
       ip_address: null,
@@ -154,10 +161,25 @@ export class Proxies {
     this.changes.delete(row.org_id, 'proxy', row.id, row.project_id);
   }
 
+  /** Calls `fn` with the id of every proxy deleted from now on (on any node); returns the unsubscribe. */
+  onDeleted(fn: (id: string) => void): () => void {
+    return this.changes.on(({ event }) => {
+      if (event.resource === 'proxy' && event.type === 'delete') fn(event.id);
+    });
+  }
+
   async recordCheck(row: ProxyRow, result: { status: 'available' | 'unavailable'; ip_address: string | null; last_checked: string }): Promise<ProxyRow> {
     await this.db.updateTable('proxies').set(result).where('id', '=', row.id).execute();
     this.changes.upsert(row.org_id, 'proxy', row.id, row.project_id);
     return { ...row, ...result };
+  }
+
+  /**
+   * The CA certificates (base64 DER) a session using this proxy must trust: a custom proxy's
+   * `ca_bundle`, else none.
+   */
+  caCertificatesOf(row: ProxyRow): string[] {
+    return row.ca_bundle_enc ? caCertificatesOf(this.cipher.decrypt(row.ca_bundle_enc, caBundleAad(row.id))) : [];
   }
 
   /** The upstream proxy this record routes through (decrypting a custom password). */

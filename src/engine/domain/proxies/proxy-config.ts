@@ -1,9 +1,10 @@
 /**
  * Validation of a proxy's create request per type, producing the public config stored (and
- * returned) plus the secret part (a custom proxy's password), which is stored encrypted.
+ * returned) plus the secret parts (a custom proxy's password and CA bundle), stored encrypted.
  */
 import net from 'node:net';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import { parseCaBundle } from './ca-bundle.js';
 
 export type ProxyType = 'datacenter' | 'isp' | 'residential' | 'mobile' | 'custom';
 
@@ -11,6 +12,8 @@ export interface ParsedProxyConfig {
   config: Record<string, unknown>;
   host: string | null;
   password?: string;
+  /** A custom proxy's `ca_bundle`, normalized PEM (ca-bundle.ts). */
+  caBundle?: string;
 }
 
 const GEO_FIELDS: Record<Exclude<ProxyType, 'custom'>, string[]> = {
@@ -46,18 +49,14 @@ export function parseProxyConfig(type: ProxyType, raw: Record<string, unknown> |
     const username = str(config, 'username');
     const password = config.password === undefined || config.password === null ? undefined : config.password;
     if (password !== undefined && typeof password !== 'string') throw DomainError.invalidField('config.password', 'must be a string');
-    // Kernel 0.85's CA of a TLS-intercepting proxy: refused by name until the jailed browser can
-    // be made to trust it (accepting it silently would leave every HTTPS page a certificate error).
-    if (config.ca_bundle !== undefined)
-      throw DomainError.unprocessable(
-        'config.ca_bundle is not supported by this engine yet: its browsers cannot be made to trust a custom CA',
-        'ca_bundle_unsupported',
-      );
+    // Kernel 0.85: the CA of a TLS-intercepting proxy, which its sessions' browsers will trust.
+    const caBundle = config.ca_bundle === undefined || config.ca_bundle === null ? undefined : parseCaBundle(config.ca_bundle).pem;
     for (const k of Object.keys(config))
-      if (!['host', 'port', 'username', 'password'].includes(k)) throw DomainError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
+      if (!['host', 'port', 'username', 'password', 'ca_bundle'].includes(k))
+        throw DomainError.invalidField(`config.${k}`, 'is not a field of a custom proxy config');
     const pub: Record<string, unknown> = { host, port };
     if (username) pub.username = username;
-    return { config: pub, host: host.toLowerCase(), password: password || undefined };
+    return { config: pub, host: host.toLowerCase(), password: password || undefined, caBundle };
   }
   const allowed = GEO_FIELDS[type];
   const pub: Record<string, unknown> = {};

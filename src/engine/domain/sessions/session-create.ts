@@ -95,7 +95,8 @@ export async function planCreate(
     ...(body.profile && (body.profile.id || body.profile.name) ? { profile_save_changes: body.profile.save_changes === true } : {}),
   };
   const network = checkNetwork(body.network);
-  if (network) options.network = network;
+  // proxy_routes join it once their proxies are resolved (below), by id.
+  if (network?.private_hosts) options.network = { private_hosts: network.private_hosts };
   const plan: CreatePlan = {
     options,
     name: body.name ? validateName(body.name) : null,
@@ -111,13 +112,15 @@ export async function planCreate(
     checkExtensions(body.extensions);
     plan.extensions = await hooks.extensions.resolve({ orgId: auth.orgId, projectId: auth.projectId }, body.extensions, { use: true });
   }
-  if (choice.selector) {
+  if (choice.selector || network?.proxy_routes) {
     // Private hosts only change anything behind an upstream proxy: without one every
-    // destination is reached directly already.
-    const p = await hooks.proxies.resolve(auth, choice.selector, { privateHosts: effectivePrivateHosts(network) });
+    // destination is reached directly already. Routes alone (no top-level proxy) still need
+    // the session's own forwarder to pick a proxy per destination.
+    const p = await hooks.proxies.resolve(auth, choice.selector ?? null, { privateHosts: effectivePrivateHosts(network), routes: network?.proxy_routes });
     plan.proxyId = p.id;
     plan.proxy = p;
     plan.extraArgs.push(...p.launchArgs);
+    if (p.routes?.length) options.network = { ...options.network, proxy_routes: p.routes };
   }
   if (body.profile) {
     try {

@@ -12,7 +12,15 @@ export type { ProfileSelector, ProfileService, ProfileBinding } from '../profile
 
 /** A proxy resolved for one session launch (see domain/proxies/session-proxy-routing.ts). */
 export interface SessionProxy {
-  id: string;
+  /** The top-level proxy; null when only `network.proxy_routes` name proxies. */
+  id: string | null;
+  /** The session's `network.proxy_routes`, each proxy by id (as the Session object reports them). */
+  routes?: Array<{ hosts: string[]; proxy: { id: string } }>;
+  /**
+   * CA certificates (base64 DER) of a TLS-intercepting proxy among them (`ca_bundle`): the
+   * session's browser must trust them from launch (session jail, managed policy).
+   */
+  caCertificates?: string[];
   /** Flags for an unjailed browser (`--proxy-server` at the forwarder's loopback port). */
   launchArgs: string[];
   /** The forwarder itself: a jailed browser reaches it through its jail (Unix socket). */
@@ -25,11 +33,16 @@ export interface SessionProxy {
 
 export interface ProxyHooks {
   /**
-   * Resolves a proxy (id, or `{name}` matching one active proxy) for this caller into Chromium
-   * launch flags; throws DomainError when unusable.
-   * `privateHosts`: the session's effective `network.private_hosts`, reached without the proxy.
+   * Resolves a proxy (id, or `{name}` matching one active proxy; null: none at the top level)
+   * for this caller into Chromium launch flags; throws DomainError when unusable.
+   * `privateHosts`: the session's effective `network.private_hosts`, reached without the proxy;
+   * `routes`: its checked `network.proxy_routes`, whose proxies are resolved the same way.
    */
-  resolve(auth: AuthContext, proxy: ProxyRef, opts?: { privateHosts?: readonly string[] }): Promise<SessionProxy>;
+  resolve(
+    auth: AuthContext,
+    proxy: ProxyRef | null,
+    opts?: { privateHosts?: readonly string[]; routes?: Array<{ hosts: string[]; proxy: { id?: string; name?: string } }> },
+  ): Promise<SessionProxy>;
   /** Points a running session at another proxy (null: none) without restarting its browser. */
   switchProxy(auth: AuthContext, sessionId: string, proxy: ProxyRef | null): Promise<{ id: string } | null>;
 }

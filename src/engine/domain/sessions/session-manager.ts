@@ -111,11 +111,22 @@ export class SessionManager implements SessionRegistry {
   /**
    * How this session's browser is jailed (runtime/sandbox/browser-jail.ts), or undefined when
    * it runs on the host: no usable bubblewrap, or the operator chose `--insecure-no-jail`.
+   * `caCertificates`: a TLS-intercepting proxy's CAs (`ca_bundle`), trusted through the jail's
+   * managed policy — only there, so an unjailed engine refuses them like `chrome_policy`.
    */
-  private async jailFor(egress: LocalForwarder | undefined, chromePolicy: Record<string, unknown> | undefined): Promise<SessionJailConfig | undefined> {
+  private async jailFor(
+    egress: LocalForwarder | undefined,
+    chromePolicy: Record<string, unknown> | undefined,
+    caCertificates: string[] = [],
+  ): Promise<SessionJailConfig | undefined> {
     const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
     const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
+      if (caCertificates.length)
+        throw DomainError.unprocessable(
+          'a proxy with a ca_bundle needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): only a jailed browser can trust a CA of its own',
+          'ca_bundle_unsupported',
+        );
       if (hasPolicy)
         throw DomainError.unprocessable(
           'chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories',
@@ -129,6 +140,7 @@ export class SessionManager implements SessionRegistry {
       policy: egressPolicyOf(this.ctx.config.egressDeny),
       egress,
       chromePolicy: hasPolicy ? chromePolicy : undefined,
+      ...(caCertificates.length ? { caCertificates } : {}),
     };
   }
 
@@ -288,7 +300,7 @@ export class SessionManager implements SessionRegistry {
     let jail: SessionJailConfig | undefined;
     try {
       if (clientGone?.aborted) throw clientGoneError();
-      jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy);
+      jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy, plan.proxy?.caCertificates);
     } catch (err) {
       await plan.profile?.finish('', { save: false });
       await plan.proxy?.release?.();

@@ -2,7 +2,8 @@
  * Which creates a standby browser can serve: those whose options can all be applied to a
  * browser that already runs (viewport of a headless one, start_url, a proxy through the jail's
  * egress socket, telemetry, tags, name, timeout, location over CDP). What must be on the command
- * line or on disk before Chromium starts (extensions, a profile, kiosk, GPU, chrome_policy) — or
+ * line or on disk before Chromium starts (extensions, a profile, kiosk, GPU, chrome_policy, a
+ * proxy's `ca_bundle`) — or
  * a proxy without the jail, which needs `--proxy-server` — launches cold. A shape is what differs
  * between standby browsers: headless or headful (with its X screen's size), stealth or not.
  */
@@ -33,6 +34,8 @@ export function standbyShapeOf(plan: CreatePlan, jailed: boolean): { shape: Stan
   if (o.gpu) return { cold: 'gpu' };
   if (o.chrome_policy && Object.keys(o.chrome_policy).length) return { cold: 'chrome_policy' };
   if (plan.proxy && !jailed) return { cold: 'proxy without the jail' };
+  // Trusted CAs come in the jail's managed policy, which is mounted at launch only.
+  if (plan.proxy?.caCertificates?.length) return { cold: 'proxy ca_bundle' };
   // Anything else a plan adds to the command line needs a launch of its own.
   if (plan.extraArgs.length && !(plan.proxy && jailed)) return { cold: 'launch flags' };
   const viewport = o.headless ? DEFAULT_VIEWPORT : { width: o.viewport.width, height: o.viewport.height };

@@ -18,19 +18,30 @@ import { proxyAuthorization, type Upstream } from './upstream.js';
 import { bypassRules, type BypassRules } from './bypass-rules.js';
 import { NO_PRIVATE_HOSTS, privateHosts, type PrivateHosts } from './private-hosts.js';
 import { EgressDenied, OPEN_EGRESS, type EgressPolicy } from './egress-policy.js';
+import { NO_PROXY_ROUTES, proxyRoutes, type ProxyRoutes } from './proxy-routes.js';
 
 /**
- * Where traffic goes: the upstream proxy, except destinations matching `bypass` (the proxy's
- * `bypass_hosts`, see bypass-rules.ts) or `privateHosts` (the session's effective
- * `network.private_hosts`, see private-hosts.ts; validated before they get here); `upstream:
- * null` sends everything direct (a session whose proxy was removed). Either way a direct
- * connection is checked against the egress policy like every other.
+ * Where traffic goes: a destination matching one of `routes` (the session's
+ * `network.proxy_routes`, proxy-routes.ts) through that route's upstream proxy; otherwise the
+ * upstream proxy, except destinations matching `bypass` (the proxy's `bypass_hosts`, see
+ * bypass-rules.ts) or `privateHosts` (the session's effective `network.private_hosts`, see
+ * private-hosts.ts; validated before they get here); `upstream: null` sends the rest direct (no
+ * top-level proxy, or it was removed). A direct connection is checked against the egress policy
+ * like every other; a proxied one checks the proxy's address, and a destination written as an IP
+ * literal, so no proxy or route makes a denied range reachable by address.
  */
 export interface Route {
   upstream: Upstream | null;
   bypass: string[];
   privateHosts?: readonly string[];
+  routes?: ReadonlyArray<{ hosts: readonly string[]; upstream: Upstream }>;
 }
+
+/**
+ * The upstream of a route whose proxy is gone (deleted): its destinations fail closed — a 502
+ * naming it — instead of falling back to another proxy or a direct connection.
+ */
+export const ROUTE_CLOSED: Upstream = Object.freeze({ protocol: 'http', host: '(deleted proxy)', port: 0 });
 
 export interface ForwarderStats {
   requests: number;
@@ -130,6 +141,10 @@ function deniedText(err: EgressDenied): string {
   return `Browserdeck proxy: ${err.message}\n`;
 }
 
+function routesOf(r: Route): ProxyRoutes<Upstream> {
+  return r.routes?.length ? proxyRoutes(r.routes.map((x) => ({ hosts: x.hosts, target: x.upstream }))) : NO_PROXY_ROUTES;
+}
+
 export interface ForwarderOptions {
   connectTimeoutMs?: number;
   log?: (msg: string) => void;
@@ -148,7 +163,25 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
   let route = initial;
   let rules: BypassRules = bypassRules(initial.bypass, initial.upstream?.host ?? 'localhost');
   let privateRules: PrivateHosts = initial.privateHosts ? privateHosts(initial.privateHosts) : NO_PRIVATE_HOSTS;
-  const goesDirect = (host: string, port: number): boolean => !route.upstream || rules.matches(host, port) || privateRules.matches(host, port);
+  let routeRules = routesOf(initial);
+  /** The upstream proxy a destination goes through; null: direct. */
+  const upstreamFor = (host: string, port: number): Upstream | null => {
+    const routed = routeRules.match(host);
+    if (routed) return routed;
+    if (!route.upstream || rules.matches(host, port) || privateRules.matches(host, port)) return null;
+    return route.upstream;
+  };
+  /**
+   * The address to connect to: the destination's when direct, else the proxy's — after the
+   * destination, if written as an IP, passed the policy too. Throws EgressDenied.
+   */
+  const addressFor = async (u: Upstream, direct: boolean, destination: string): Promise<string> => {
+    if (u === ROUTE_CLOSED) throw new Error("the proxy of this destination's proxy route was deleted (the route fails closed)");
+    const bare = destination.replace(/^\[|\]$/g, '');
+    const range = !direct && net.isIP(bare) ? policy.deniedRange(bare) : undefined;
+    if (range) throw new EgressDenied(destination, bare, range);
+    return policy.resolve(u.host);
+  };
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
   const sockets = new Set<net.Socket>();
   const tunnels = new Set<net.Socket>();
@@ -167,8 +200,9 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       res.writeHead(400, { 'content-type': 'text/plain' }).end('Browserdeck proxy: absolute URL required\n');
       return;
     }
-    const direct = goesDirect(target.hostname, Number(target.port || 80));
-    const u = direct || !route.upstream ? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80)) : route.upstream;
+    const via = upstreamFor(target.hostname, Number(target.port || 80));
+    const direct = via === null;
+    const u = via ?? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80));
     // Raw pairs: repeated headers (two Cookie or X-Thing lines) reach the site as sent.
     const headers: string[] = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -192,7 +226,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
         });
       res.end(text);
     };
-    void policy.resolve(u.host).then(
+    void addressFor(u, direct, target.hostname).then(
       (address) => request(address),
       (err: Error) => {
         if (!(err instanceof EgressDenied)) return fail(err.message, err);
@@ -246,8 +280,9 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
     client.once('close', () => tunnels.delete(client));
     const target = req.url ?? '';
     const dest = splitAuthority(target);
-    const direct = goesDirect(dest.host, dest.port);
-    const u = direct || !route.upstream ? directUpstream(dest.host, dest.port) : route.upstream;
+    const via = upstreamFor(dest.host, dest.port);
+    const direct = via === null;
+    const u = via ?? directUpstream(dest.host, dest.port);
     if (direct) stats.direct++;
     const refuse = (why: string): void => {
       stats.failures++;
@@ -258,7 +293,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       );
     };
     client.on('error', () => {});
-    void policy.resolve(u.host).then(
+    void addressFor(u, direct, dest.host).then(
       (address) => tunnel(address),
       (err: Error) => {
         if (!(err instanceof EgressDenied)) return refuse(err.message);
@@ -338,7 +373,9 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
     stats,
     setRoute(r) {
       const nextPrivate = r.privateHosts ? privateHosts(r.privateHosts) : NO_PRIVATE_HOSTS;
+      const nextRoutes = routesOf(r);
       route = r;
+      routeRules = nextRoutes;
       rules = bypassRules(r.bypass, r.upstream?.host ?? 'localhost');
       privateRules = nextPrivate;
       for (const t of tunnels) t.destroy();

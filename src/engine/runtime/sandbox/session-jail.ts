@@ -25,6 +25,22 @@ export interface SessionJailConfig {
   egress?: LocalForwarder;
   /** `chrome_policy`: written as a managed policy file inside the jail. */
   chromePolicy?: Record<string, unknown>;
+  /**
+   * CA certificates (base64 DER) the browser trusts besides the system's: its proxies'
+   * `ca_bundle`s, written into the same managed policy file as Chromium's `CACertificates`.
+   */
+  caCertificates?: string[];
+}
+
+/**
+ * The managed policy of a session: its `chrome_policy`, plus the proxies' CAs appended to any
+ * `CACertificates` it sets itself. Undefined when there is nothing to write.
+ */
+export function managedPolicyOf(config: Pick<SessionJailConfig, 'chromePolicy' | 'caCertificates'>): Record<string, unknown> | undefined {
+  const cas = config.caCertificates ?? [];
+  if (!cas.length) return config.chromePolicy;
+  const own = config.chromePolicy?.CACertificates;
+  return { ...config.chromePolicy, CACertificates: [...(Array.isArray(own) ? own : []), ...cas] };
 }
 
 /** Flags a proxy adds for an unjailed browser; the jail routes through its own egress instead. */
@@ -115,9 +131,11 @@ export class SessionJail {
     // The jail's helper connects to it; nobody else may.
     await own(this.user, this.egressSocket);
     if (this.user) await fs.chmod(this.egressSocket, 0o600);
-    if (this.config.chromePolicy) {
+    // Engine-private (the session dir, never the tenant's root): nothing in the jail can swap it.
+    const policy = managedPolicyOf(this.config);
+    if (policy) {
       await fs.mkdir(this.policyDir, { recursive: true });
-      await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(this.config.chromePolicy));
+      await fs.writeFile(path.join(this.policyDir, 'browserdeck.json'), JSON.stringify(policy));
       await ownTree(this.user, this.policyDir);
     }
   }
@@ -226,7 +244,7 @@ export class SessionJail {
       sockDir,
       egressSocket: this.egressSocket,
       extensionsDir: o.extensionsDir,
-      policyDir: this.config.chromePolicy ? this.policyDir : undefined,
+      policyDir: managedPolicyOf(this.config) ? this.policyDir : undefined,
       hide: this.config.hide,
       x11Dir: o.display ? this.x11Dir : undefined,
       display: o.display,

@@ -18,8 +18,8 @@ import { extensionsMigration } from './0011-extensions.js';
 import { credentialProvidersMigration } from './0012-credential-providers.js';
 import { consoleSessionsMigration } from './0013-console-sessions.js';
 import { telemetryDestinationsMigration } from './0014-telemetry-destinations.js';
-import { proxyCaBundleMigration } from './0014-proxy-ca-bundle.js';
 import { auditExportDestinationsMigration } from './0015-audit-export-destinations.js';
+import { proxyCaBundleMigration } from './0016-proxy-ca-bundle.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -38,8 +38,8 @@ const migrations: Record<string, MigrationFactory> = {
   '0012-credential-providers': credentialProvidersMigration,
   '0013-console-sessions': consoleSessionsMigration,
   '0014-telemetry-destinations': telemetryDestinationsMigration,
-  '0014-proxy-ca-bundle': proxyCaBundleMigration,
   '0015-audit-export-destinations': auditExportDestinationsMigration,
+  '0016-proxy-ca-bundle': proxyCaBundleMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
