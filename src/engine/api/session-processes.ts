@@ -12,6 +12,7 @@ import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
 import {
+  ProcessExecResultSchema,
   ProcessExecSchema,
   ProcessKillSchema,
   ProcessParamsSchema as ProcParams,
@@ -45,7 +46,7 @@ export const sessionProcessesFeature: Feature<'sessions'> = {
     const tags = ['browser process'];
     const base = '/browsers/:id/process';
 
-    app.post(`${base}/exec`, { schema: { tags, params: IdParam, body: ProcessExecSchema } }, async (req, reply) => {
+    app.post(`${base}/exec`, { schema: { tags, params: IdParam, body: ProcessExecSchema, response: { 200: ProcessExecResultSchema } } }, async (req, reply) => {
       const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);

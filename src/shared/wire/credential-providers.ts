@@ -28,12 +28,14 @@ export const CredentialProviderItemSchema = Type.Object({
 });
 
 export const CredentialProviderItemsSchema = Type.Object({ items: Type.Array(CredentialProviderItemSchema) });
+export type CredentialProviderItem = Static<typeof CredentialProviderItemSchema>;
 
 export const CredentialProviderTestResultSchema = Type.Object({
   success: Type.Boolean(),
   vaults: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
   error: Type.Optional(Type.String()),
 });
+export type CredentialProviderTestResult = Static<typeof CredentialProviderTestResultSchema>;
 
 /** How long a provider's item list is cached when a create does not say (seconds). */
 export const DEFAULT_PROVIDER_CACHE_TTL_SECONDS = 300;

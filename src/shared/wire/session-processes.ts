@@ -21,6 +21,16 @@ const ExecFields = {
 };
 export const ProcessExecSchema = Type.Object(ExecFields);
 export type ProcessExec = Static<typeof ProcessExecSchema>;
+/** What `exec` answers once the command has exited (output base64, each stream capped). */
+export const ProcessExecResultSchema = Type.Object({
+  exit_code: Type.Integer(),
+  duration_ms: Type.Integer(),
+  stdout_b64: Type.String(),
+  stderr_b64: Type.String(),
+  timed_out: Type.Optional(Type.Boolean()),
+  output_truncated: Type.Optional(Type.Boolean()),
+});
+export type ProcessExecResult = Static<typeof ProcessExecResultSchema>;
 export const ProcessSpawnSchema = Type.Object({
   ...ExecFields,
   allocate_tty: Type.Optional(Type.Boolean()),

@@ -6,7 +6,11 @@
  * is write-only: the server never answers it, so the screen can only replace it.
  */
 import { useState, useEffect } from 'react';
-import type { CredentialProviderRecord } from '../../../shared/wire/credential-providers';
+import type {
+  CredentialProviderItem as ProviderItem,
+  CredentialProviderRecord,
+  CredentialProviderTestResult as TestResult,
+} from '../../../shared/wire/credential-providers';
 import { transport } from '../transport';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
@@ -15,19 +19,6 @@ import { Badge, Button, EmptyState, Field, PageHeader, Spinner, formatTime } fro
 import { ConfirmDialog } from '../components/dialog';
 import { ListChrome } from '../components/list-chrome';
 import { FormDialog } from '../components/form-dialog';
-
-interface TestResult {
-  success: boolean;
-  vaults: Array<{ id: string; name: string }>;
-  error?: string;
-}
-interface ProviderItem {
-  id: string;
-  path: string;
-  title: string;
-  vault_name: string;
-  urls?: string[];
-}
 
 const base = '/org/credential_providers';
 const pathOf = (p: CredentialProviderRecord, tail = ''): string => `${base}/${encodeURIComponent(p.id)}${tail}`;

@@ -8,17 +8,11 @@ import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { errorMessage } from '../../transport/transport';
 import { Badge, Button, Field } from '../../components/ui';
+import type { CurlResult } from '../../../../shared/wire/session-curl';
 import { sessionPath } from './session-api';
 import { runOnCtrlEnter } from './pane-keys';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
-interface CurlResult {
-  status: number;
-  headers: Record<string, string[] | string>;
-  body: string;
-  duration_ms: number;
-}
 
 export function parseHeaders(text: string): Record<string, string> {
   const out: Record<string, string> = {};

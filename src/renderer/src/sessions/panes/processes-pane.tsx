@@ -5,6 +5,7 @@
  * (polled from `process/{id}/status`) and can be attached to or killed with a chosen signal.
  */
 import { useCallback, useState } from 'react';
+import type { ProcessExecResult as ExecResult } from '../../../../shared/wire/session-processes';
 import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { Badge, Button, EmptyState, Field, formatTime } from '../../components/ui';
@@ -17,15 +18,6 @@ import { usePaneKey } from './pane-keys';
 
 const SIGNALS = ['TERM', 'KILL', 'INT', 'HUP'] as const;
 const EMPTY: ProcessEntry[] = [];
-
-interface ExecResult {
-  exit_code?: number;
-  duration_ms?: number;
-  stdout_b64?: string;
-  stderr_b64?: string;
-  timed_out?: boolean;
-  output_truncated?: boolean;
-}
 
 function KillControl({ onKill }: { onKill(signal: string): Promise<void> }): React.JSX.Element {
   const [signal, setSignal] = useState<string>('TERM');
