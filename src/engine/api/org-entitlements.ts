@@ -15,9 +15,9 @@ import { WebMcpHub } from '../runtime/cdp/webmcp-hub.js';
 
 const DAY_MS = 24 * 3600_000;
 
-export const orgEntitlementsFeature: Feature<'replays'> = {
+export const orgEntitlementsFeature: Feature<'replays' | 'telemetryExports'> = {
   name: 'org-entitlements',
-  register(app, ctx, { replays }) {
+  register(app, ctx, { replays, telemetryExports }) {
     const on = { enabled: true };
     app.get('/org/entitlements', { schema: { tags: ['organization'], response: { 200: EntitlementsSchema } } }, async (req): Promise<Entitlements> => {
       requireApiKey(req.auth);
@@ -46,6 +46,7 @@ export const orgEntitlementsFeature: Feature<'replays'> = {
           },
           vaults: { enabled: false },
           search: { enabled: false },
+          telemetry_export: { enabled: telemetryExports.enabled },
           webmcp: { enabled: !WebMcpHub.unavailableSeen() },
         },
         limits: {

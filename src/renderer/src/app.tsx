@@ -1,7 +1,7 @@
 /**
  * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
  * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
- * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/audit-logs, #/admin/audit-export, #/extensions, #/connections (desktop).
+ * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/telemetry-destinations, #/admin/audit-logs, #/admin/audit-export, #/extensions, #/connections (desktop).
  */
 import { useCallback, useEffect } from 'react';
 import { useRoute } from './router';
@@ -27,6 +27,7 @@ import { AuthConnectionsPage } from './identity/auth-connections-page';
 import { InvocationsPage } from './apps/invocations-page';
 import { ExtensionsPage } from './extensions/extensions-page';
 import { CredentialProvidersPage } from './identity/credential-providers-page';
+import { TelemetryDestinationsPage } from './admin/telemetry-destinations-page';
 import { EmptyState, Spinner } from './components/ui';
 import { href } from './router';
 
@@ -44,6 +45,7 @@ function Screen(): React.JSX.Element {
     if (a === 'limits') return <OrgLimitsPage />;
     if (a === 'api-keys') return <ApiKeysPage />;
     if (a === 'credential-providers') return <CredentialProvidersPage />;
+    if (a === 'telemetry-destinations') return <TelemetryDestinationsPage />;
     if (a === 'audit-logs') return <AuditLogsPage />;
     if (a === 'audit-export') return <AuditDestinationsPage />;
   }

@@ -25,6 +25,7 @@ const NAV: Array<{ section?: string; path: string; label: string; match: string 
   { path: '/admin/limits', label: 'Org limits', match: 'admin/limits' },
   { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },
   { path: '/admin/credential-providers', label: 'Credential providers', match: 'admin/credential-providers' },
+  { path: '/admin/telemetry-destinations', label: 'Telemetry export', match: 'admin/telemetry-destinations' },
   { path: '/admin/audit-logs', label: 'Audit logs', match: 'admin/audit-logs' },
   { path: '/admin/audit-export', label: 'Audit export', match: 'admin/audit-export' },
 ];
