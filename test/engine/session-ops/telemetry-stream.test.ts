@@ -27,8 +27,11 @@ afterAll(async () => {
   await te?.stop();
 });
 
-/** One API call on the session = one control/api_call event. */
-const call = () => te.client.browsers.fs.fileInfo(id, { path: '/' });
+/**
+ * One agent-driven API call on the session = one control/api_call event (since Kernel 0.94 a
+ * call that manages the session, such as fs, is a platform_api_call, a category off by default).
+ */
+const call = () => te.client.browsers.computer.getMousePosition(id);
 const calls = async (n: number) => {
   for (let i = 0; i < n; i++) await call();
 };
@@ -132,10 +135,10 @@ describe('telemetry stream', () => {
       await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 640, height: 480 }, telemetry: { enabled: false } })
     ).session_id;
     const s = collect(await te.client.browsers.telemetry.stream(other, { replay: 'all' }));
-    await te.client.browsers.fs.fileInfo(other, { path: '/' });
+    await te.client.browsers.computer.getMousePosition(other);
     const updated = await te.client.browsers.update(other, { telemetry: { browser: { control: { enabled: true } } } });
     expect(updated.telemetry?.browser?.control?.enabled).toBe(true);
-    await te.client.browsers.fs.fileInfo(other, { path: '/downloads' });
+    await te.client.browsers.computer.getMousePosition(other);
     const first = await s.until(() => true);
     // Nothing was recorded before the PATCH: the first event is the call after it.
     expect(first.seq).toBe(1);
