@@ -144,3 +144,27 @@ describe('telemetry destinations', () => {
     }
   });
 });
+
+describe('entitlements', () => {
+  it('say telemetry export is on; an engine whose environment sets OTEL exporter headers turns it off (they would reach tenants’ collectors)', async () => {
+    expect((await (await t.api('/org/entitlements')).json()).features.telemetry_export).toEqual({ enabled: true });
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-operator-key=operator-secret';
+    let off: TestEngine | undefined;
+    try {
+      off = await startTestEngine();
+    } finally {
+      delete process.env.OTEL_EXPORTER_OTLP_HEADERS;
+    }
+    try {
+      expect((await (await off.api('/org/entitlements')).json()).features.telemetry_export).toEqual({ enabled: false });
+      await off.api('/telemetry/destinations', { method: 'POST', json: { name: 'x', endpoint: 'http://127.0.0.1:4318' } });
+      const err = await expectErrorResponse(
+        await off.api('/browsers', { method: 'POST', json: { headless: true, telemetry: { export: { otlp: { destination: { name: 'x' } } } } } }),
+        422,
+      );
+      expect(err.code).toBe('telemetry_export_unavailable');
+    } finally {
+      await off.stop();
+    }
+  });
+});
