@@ -66,8 +66,23 @@ async function targetIdOf(page) {
 
 /** @param {any} browser @param {string} targetId */
 async function findPage(browser, targetId) {
-  for (const context of browser.contexts()) for (const page of context.pages()) if ((await targetIdOf(page).catch(() => '')) === targetId) return page;
+  for (const context of browser.contexts())
+    for (const page of context.pages()) if (!page.isClosed() && (await targetIdOf(page).catch(() => '')) === targetId) return page;
   return undefined;
+}
+
+/**
+ * Whether the browser still has the tab. A tab closed by another client stays in this
+ * connection's page list (with its cached target id) until the close event reaches it, so the
+ * browser is asked.
+ */
+async function tabExists(browser, targetId) {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    return (await cdp.send('Target.getTargets')).targetInfos.some((t) => t.targetId === targetId);
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
 
 /** Opens a tab in the default context; `background` keeps every window's active tab as it is. */
@@ -92,7 +107,7 @@ async function openTab(browser, background) {
 
 /** @param {any} browser @param {{targetId?: string, background?: boolean}} bind */
 async function bindPage(browser, bind) {
-  const existing = bind.targetId ? await findPage(browser, bind.targetId) : undefined;
+  const existing = bind.targetId && (await tabExists(browser, bind.targetId)) ? await findPage(browser, bind.targetId) : undefined;
   if (existing) return { page: existing, created: false };
   // The default executor uses any open tab before opening one (the engine found none active).
   if (!bind.background) {
