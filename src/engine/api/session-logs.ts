@@ -11,7 +11,7 @@ import { openSse } from '../http/sse.js';
 import { requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { tailFile } from '../runtime/log-tail.js';
 import { requireSession } from './session-fs.js';
-import { LogsIdParamSchema, LogStreamQuerySchema } from '../../shared/wire/session-logs.js';
+import { LogsIdParamSchema, LogStreamQuerySchema, type LogStreamFrame } from '../../shared/wire/session-logs.js';
 
 export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
   name: 'session-logs',
@@ -38,7 +38,7 @@ export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
           const unsubscribe = logs.subscribe(
             s.id,
             q.supervisor_process,
-            (l) => sse.send({ event: 'log', ...l }),
+            (l) => sse.send({ event: 'log', ...l } satisfies LogStreamFrame),
             () => sse.close(),
             follow,
           );
@@ -69,11 +69,11 @@ export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
           path: virtual,
           follow,
           signal: stop.signal,
-          onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message }),
+          onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message } satisfies LogStreamFrame),
         })
           .catch((err) => {
             const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
-            sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } });
+            sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } } satisfies LogStreamFrame);
           })
           .finally(() => sse.close());
       },

@@ -1,8 +1,8 @@
 /**
  * Wire schemas of `GET /browsers/{id}/logs/stream` (wire §3.10): which log to follow. The
- * stream itself is SSE of `{event: "log", timestamp, message}`.
+ * stream itself is SSE of `LogStreamFrame`s: `{event: "log", timestamp, message}`, or an error.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 export const LogsIdParamSchema = Type.Object({ id: Type.String({ minLength: 1 }) });
 export const LogStreamQuerySchema = Type.Object({
@@ -11,3 +11,10 @@ export const LogStreamQuerySchema = Type.Object({
   supervisor_process: Type.Optional(Type.String()),
   follow: Type.Optional(Type.Boolean({ default: true })),
 });
+
+/** One frame of the stream (SSE data): a line, or the error that ended the stream. */
+export const LogStreamFrameSchema = Type.Union([
+  Type.Object({ event: Type.Literal('log'), timestamp: Type.String(), message: Type.String() }),
+  Type.Object({ event: Type.Literal('error'), timestamp: Type.String(), error: Type.Object({ code: Type.String(), message: Type.String() }) }),
+]);
+export type LogStreamFrame = Static<typeof LogStreamFrameSchema>;

@@ -12,6 +12,7 @@ import { errorMessage } from '../../transport/transport';
 import { Badge, Button, Field } from '../../components/ui';
 import { XtermView } from './xterm-view';
 import { sessionPath } from './session-api';
+import type { LogStreamFrame } from '../../../../shared/wire/session-logs';
 
 const SERVICES = ['browser', 'display', 'recorder', 'session'];
 
@@ -20,13 +21,6 @@ interface Source {
   service: string;
   path: string;
   follow: boolean;
-}
-
-interface LogFrame {
-  event?: string;
-  timestamp?: string;
-  message?: string;
-  error?: { message?: string };
 }
 
 function time(ts: string | undefined): string {
@@ -64,7 +58,7 @@ export function LogsPane({ session }: PaneProps): React.JSX.Element {
         for (;;) {
           const r = await it.next();
           if (r.done || stopped) break;
-          const f = r.value as LogFrame;
+          const f = r.value as LogStreamFrame;
           if (f.event === 'log') {
             lines++;
             term.current?.writeln(`\x1b[2m${time(f.timestamp)}\x1b[0m ${f.message ?? ''}`);
