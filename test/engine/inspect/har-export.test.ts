@@ -22,6 +22,13 @@ const PAUSE_MS = 300;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const BIG = 'a'.repeat(200_000);
 const HUGE = 5 * 1024 * 1024;
+const MIB = 1024 * 1024;
+const BLOBS = 24;
+/** More 1 MiB responses, one after another, than a session's 16 MiB body budget holds. */
+const BLOBS_PAGE = `<!doctype html><title>blobs</title><script>(async () => {
+for (let i = 0; i < ${BLOBS}; i++) await (await fetch('/blob/' + i)).arrayBuffer();
+document.title = 'done';
+})();</script>`;
 
 let te: TestEngine;
 let site: LocalServer;
@@ -57,6 +64,8 @@ beforeAll(async () => {
     }
     if (p === '/pixel.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     if (p === '/big.txt' || p === '/late.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(p === '/big.txt' ? BIG : 'late body');
+    if (p.startsWith('/blob/')) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(MIB, p.length));
+    if (p === '/blobs') return void res.writeHead(200, { 'content-type': 'text/html' }).end(BLOBS_PAGE);
     if (p === '/huge.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(HUGE, 7));
     res.writeHead(404, { 'content-type': 'text/plain' }).end('no');
   });
@@ -181,6 +190,29 @@ describe('GET /browsers/{id}/har', () => {
     expect(entry(ended, '/big.txt')?.response.status).toBe(200);
     expect(ended.log.entries.some((e) => e.response.content.text !== undefined)).toBe(false);
     expect(ended.log.comment).toMatch(/released when the session ended/);
+  }, 300_000);
+
+  it('keeps at most 16 MiB of bodies per session: the oldest are dropped for newer ones', async () => {
+    const created = await te.api('/browsers', {
+      method: 'POST',
+      json: { headless: true, timeout_seconds: 300, start_url: u('/blobs'), telemetry: { browser: { network: { enabled: true, bodies: true } } } },
+    });
+    const s = (await created.json()) as { session_id: string };
+    const last = u(`/blob/${BLOBS - 1}`);
+    const { har } = await pollUntil(
+      'the last blob settled (kept or not)',
+      () => getHar(s.session_id, '?bodies=true&max_body_bytes=1'),
+      ({ har: h }) => h.log.entries.some((e) => e.request.url === last && (e.response.content.text ?? e.response.content.comment) !== undefined),
+    );
+    const blobs = har.log.entries.filter((e) => e.request.url.includes('/blob/'));
+    expect(blobs).toHaveLength(BLOBS);
+    const kept = blobs.filter((e) => e.response.content.text !== undefined);
+    expect(kept.length).toBeLessThanOrEqual(16);
+    // Each blob's bytes are its path's length: the newest is kept.
+    expect(blobs.at(-1)!.response.content.text).toBe(Buffer.from([`/blob/${BLOBS - 1}`.length]).toString('base64'));
+    expect(blobs[0].response.content).toMatchObject({ size: MIB, comment: expect.stringMatching(/dropped for newer ones/) });
+    expect(blobs[0].response.content.text).toBeUndefined();
+    await te.client.browsers.deleteByID(s.session_id);
   }, 300_000);
 
   it('a PATCH turns body keeping on for later responses, and saving categories keeps it', async () => {

@@ -37,4 +37,5 @@ export const SKIP_COMMENTS = {
   too_large: `body not kept: larger than the ${RESPONSE_CAPTURE_LIMITS.fetchMax / 1024 / 1024} MiB the engine fetches`,
   unavailable: 'body not kept: the browser no longer had it (or it had none)',
   busy: 'body not kept: too many responses finished at once',
+  evicted: `body dropped for newer ones: a session keeps at most ${RESPONSE_CAPTURE_LIMITS.bodyBytes / 1024 / 1024} MiB and ${RESPONSE_CAPTURE_LIMITS.bodies} bodies`,
 } as const;

@@ -29,6 +29,7 @@ describe('ResponseCapture', () => {
     expect(c.bodyBytes).toBe(19);
     c.keepBody('y', 'yyyy', false); // a 4th body: the oldest goes
     expect(c.body('text')).toBeUndefined();
+    expect(c.skippedBody('text')).toBe('evicted');
     expect(c.bodyBytes).toBe(15);
     c.keepBody('z', 'zzzzzzzz', false); // 23 bytes > 20: 'bin' goes too
     expect(c.body('bin')).toBeUndefined();

@@ -49,7 +49,7 @@ export interface CapturedBody {
 }
 
 /** Why a finished response has no body, for the HAR entry's comment. */
-export type BodySkip = 'too_large' | 'unavailable' | 'busy';
+export type BodySkip = 'too_large' | 'unavailable' | 'busy' | 'evicted';
 
 export class ResponseCapture {
   private readonly received = new Map<string, number>();
@@ -99,6 +99,7 @@ export class ResponseCapture {
     for (const oldest of this.bodiesById.keys()) {
       if (this.keptBytes <= this.limits.bodyBytes && this.bodiesById.size <= this.limits.bodies) break;
       this.forgetBody(oldest);
+      this.skipBody(oldest, 'evicted');
     }
   }
 
