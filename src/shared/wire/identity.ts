@@ -22,7 +22,7 @@ export const ProxySchema = Type.Object({
   name: Type.Optional(Type.String()),
   protocol: Type.Union([Type.Literal('http'), Type.Literal('https')]),
   bypass_hosts: Type.Array(Type.String()),
-  config: FreeObject,
+  config: Type.Record(Type.String(), Type.Unknown(), { description: 'the public config; custom proxies add has_password and has_ca_bundle' }),
   status: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('unavailable')])),
   ip_address: Type.Optional(Type.String()),
   last_checked: Type.Optional(DateTime),
@@ -174,7 +174,12 @@ export const ProxyCreateSchema = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1020 })),
   protocol: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')])),
   bypass_hosts: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
-  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  config: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'per type; custom: host, port, username, password, ca_bundle (PEM certificates of a TLS-intercepting proxy, trusted by its sessions; stored encrypted, never returned)',
+    }),
+  ),
 });
 export const ProxyRenameSchema = Type.Object({ name: Type.String({ maxLength: 1020 }) });
 export const ProxyCheckSchema = Type.Object({ url: Type.Optional(Type.String({ maxLength: 8192 })) });

@@ -14,6 +14,7 @@ import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/loc
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from './browser-jail.js';
 import { helperJail } from './helper-jail.js';
+import { managedPolicyOf } from './managed-policy.js';
 import { claimJailUser, commandAs, ensureTraversable, jailUsersOn, own, ownTree, type ClaimedJailUser, type JailUser } from './jail-user.js';
 
 export interface SessionJailConfig {
@@ -30,17 +31,6 @@ export interface SessionJailConfig {
    * `ca_bundle`s, written into the same managed policy file as Chromium's `CACertificates`.
    */
   caCertificates?: string[];
-}
-
-/**
- * The managed policy of a session: its `chrome_policy`, plus the proxies' CAs appended to any
- * `CACertificates` it sets itself. Undefined when there is nothing to write.
- */
-export function managedPolicyOf(config: Pick<SessionJailConfig, 'chromePolicy' | 'caCertificates'>): Record<string, unknown> | undefined {
-  const cas = config.caCertificates ?? [];
-  if (!cas.length) return config.chromePolicy;
-  const own = config.chromePolicy?.CACertificates;
-  return { ...config.chromePolicy, CACertificates: [...(Array.isArray(own) ? own : []), ...cas] };
 }
 
 /** Flags a proxy adds for an unjailed browser; the jail routes through its own egress instead. */
