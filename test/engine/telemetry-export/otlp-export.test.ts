@@ -96,7 +96,7 @@ describe('OTLP export of a session', () => {
 
     // A 503 is retried: the records still arrive and health ends healthy.
     recv.failNext(1, 503);
-    await json(t.api(`/browsers/${id}`, { method: 'PATCH', json: { tags: { step: 'retry' } } }));
+    await touchCdp(session.cdp_ws_url);
     await pollUntil(
       'retried after 503',
       async () => recv.requests,
