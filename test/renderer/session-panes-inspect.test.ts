@@ -139,7 +139,9 @@ describe('Inspect pane and the live track', () => {
         const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HAR' }).click()]);
         const parts: Buffer[] = [];
         for await (const ch of await dl.createReadStream()) parts.push(ch as Buffer);
-        const doc = JSON.parse(Buffer.concat(parts).toString('utf8')) as { log: { entries: Array<{ request: { url: string }; response: { content: { text?: string } } }> } };
+        const doc = JSON.parse(Buffer.concat(parts).toString('utf8')) as {
+          log: { entries: Array<{ request: { url: string }; response: { content: { text?: string } } }> };
+        };
         return doc.log.entries.find((e) => e.request.url === `${site.url}/json?har=1`)?.response.content.text;
       };
       await expect.poll(bodyOf, { timeout: 60_000 }).toContain('"items":[1,2,3]');

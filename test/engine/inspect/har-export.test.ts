@@ -141,7 +141,10 @@ describe('GET /browsers/{id}/har', () => {
     // Timings: Chromium's phases, adding up to `time` (ssl is inside connect).
     for (const e of har.log.entries) {
       const { ssl: _ssl, ...counted } = e.timings;
-      expect(e.time).toBeCloseTo(Object.values(counted).reduce((sum, v) => sum + Math.max(0, v), 0), 2);
+      expect(e.time).toBeCloseTo(
+        Object.values(counted).reduce((sum, v) => sum + Math.max(0, v), 0),
+        2,
+      );
     }
     expect(har.log.entries.some((e) => e.timings.connect >= 0 && e.timings.send >= 0)).toBe(true);
     // The server held the headers back: that is waiting; it held the body's end back: receiving.
@@ -180,7 +183,11 @@ describe('GET /browsers/{id}/har', () => {
     const png = entry(har, '/pixel.png')!.response.content;
     expect(png).toMatchObject({ size: PNG.length, encoding: 'base64' });
     expect(Buffer.from(png.text!, 'base64').equals(PNG)).toBe(true);
-    expect(entry(har, '/big.txt')!.response.content).toMatchObject({ size: BIG.length, text: BIG.slice(0, 1000), comment: `body cut at 1000 of ${BIG.length} bytes` });
+    expect(entry(har, '/big.txt')!.response.content).toMatchObject({
+      size: BIG.length,
+      text: BIG.slice(0, 1000),
+      comment: `body cut at 1000 of ${BIG.length} bytes`,
+    });
     expect(entry(har, '/huge.bin')!.response.content).toMatchObject({ size: HUGE, comment: expect.stringMatching(/not kept: larger than/) });
     expect(entry(har, '/huge.bin')!.response.content.text).toBeUndefined();
 

@@ -124,7 +124,9 @@ function requestEntry(tsUs: number, d: Record<string, unknown>, o: HarOptions): 
       queryString: queryOf(url),
       headersSize: -1,
       bodySize: post ? Buffer.byteLength(post) : 0,
-      ...(o.bodies && post ? { postData: { mimeType: headerValue(headers, 'content-type') ?? 'application/octet-stream', text: cutText(post, o.maxBodyBytes) } } : {}),
+      ...(o.bodies && post
+        ? { postData: { mimeType: headerValue(headers, 'content-type') ?? 'application/octet-stream', text: cutText(post, o.maxBodyBytes) } }
+        : {}),
     },
     response: {
       status: 0,

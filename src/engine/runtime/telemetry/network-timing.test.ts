@@ -48,6 +48,9 @@ describe('network timing', () => {
     const reused = { ...CDP, dnsStart: -1, dnsEnd: -1, connectStart: -1, connectEnd: -1, sslStart: -1, sslEnd: -1 };
     const r = harTimings({ timing: resourceTiming(reused), finishedS: 100.09, fallbackWaitMs: 999 });
     expect(r.timings).toMatchObject({ blocked: 31, dns: -1, connect: -1, ssl: -1, send: 1, wait: 50, receive: 8 });
-    expect(harTimings({ fallbackWaitMs: 12.5 })).toEqual({ timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 12.5, receive: 0 }, time: 12.5 });
+    expect(harTimings({ fallbackWaitMs: 12.5 })).toEqual({
+      timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 12.5, receive: 0 },
+      time: 12.5,
+    });
   });
 });

@@ -41,13 +41,11 @@ export class ResponseBodyFetch {
     if (!this.capture.worthFetching(f)) return this.capture.skipBody(id, 'too_large');
     if (this.queue.length >= QUEUED) return this.capture.skipBody(id, 'busy');
     this.queue.push(() =>
-      conn
-        .send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: id }, { sessionId, timeoutMs: FETCH_TIMEOUT_MS })
-        .then(
-          (r) => this.capture.keepBody(id, r.body, r.base64Encoded),
-          // Evicted from Chromium's own buffer, a body-less answer, or the tab closed.
-          () => this.capture.skipBody(id, 'unavailable'),
-        ),
+      conn.send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: id }, { sessionId, timeoutMs: FETCH_TIMEOUT_MS }).then(
+        (r) => this.capture.keepBody(id, r.body, r.base64Encoded),
+        // Evicted from Chromium's own buffer, a body-less answer, or the tab closed.
+        () => this.capture.skipBody(id, 'unavailable'),
+      ),
     );
     this.pump();
   }
