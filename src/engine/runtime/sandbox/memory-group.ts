@@ -1,0 +1,214 @@
+/**
+ * Enforces a session's `memory`: where the engine runs as root and a memory controller is
+ * usable, every process of the session's jails (bwrap, Chromium and its children, session
+ * processes, executors and the REPL) starts inside one memory cgroup per session, limited to
+ * the session's memory; a jail allocating past it is OOM-killed by the kernel there, never the
+ * engine. cgroup v2 needs `memory` in the subtree of the engine's own group (`memory.max`,
+ * swap off with `memory.swap.max`); cgroup v1 (hybrid hosts) a memory hierarchy, where the
+ * group goes below the engine's own one (`memory.limit_in_bytes`, with swap:
+ * `memory.memsw.limit_in_bytes`). Probed once per engine process, groups of dead engines
+ * removed (`bd-mem-<pid>-…`); `/healthz` says which (`memory.method`). Elsewhere memory is
+ * reported only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { commandAs, jailUsersOn, pidAlive, spawnAs, type JailUser } from './jail-user.js';
+
+export type MemoryMethod = 'cgroup-v2' | 'cgroup-v1' | 'none';
+
+const PREFIX = 'bd-mem-';
+
+let probed: { method: MemoryMethod; base?: string } | undefined;
+
+/** `<mount>/<own group>` of the v2 hierarchy, or of the v1 hierarchy carrying `memory`. */
+function ownGroup(version: 2 | 1): string | undefined {
+  try {
+    const line = fs
+      .readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .map((l) => l.split(':'))
+      .find((f) => (version === 2 ? f[0] === '0' && f[1] === '' : f[1]?.split(',').includes('memory')));
+    if (!line) return undefined;
+    const mount = fs
+      .readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '))
+      .find((f) => {
+        const dash = f.indexOf('-');
+        return version === 2 ? f[dash + 1] === 'cgroup2' : f[dash + 1] === 'cgroup' && (f[dash + 3] ?? '').split(',').includes('memory');
+      });
+    // A mount of a sub-group (its root field is not `/`) is below the path /proc reports: not handled.
+    if (!mount || mount[3] !== '/') return undefined;
+    return path.join(mount[4], line.slice(2).join(':'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the empty groups of engines that are gone (a populated one stays). */
+function sweep(base: string): void {
+  try {
+    for (const name of fs.readdirSync(base)) {
+      const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
+      if (!m || pidAlive(Number(m[1]))) continue;
+      try {
+        fs.rmdirSync(path.join(base, name));
+      } catch {
+        /* still populated */
+      }
+    }
+  } catch {
+    /* not listable */
+  }
+}
+
+/** Whether a group made below `base` has `limitFile` (the controller is there for us). */
+function canLimit(base: string, limitFile: string): boolean {
+  const probe = path.join(base, `${PREFIX}${process.pid}-probe`);
+  try {
+    fs.mkdirSync(probe);
+    try {
+      return fs.existsSync(path.join(probe, limitFile));
+    } finally {
+      fs.rmdirSync(probe);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** How this engine limits a session's memory (learned once; leftovers of dead engines removed). */
+export function memoryMethod(): { method: MemoryMethod; base?: string } {
+  if (probed) return probed;
+  probed = { method: 'none' };
+  // Only root may move a jail (another uid's processes) into a group and write its limit.
+  if (!jailUsersOn()) return probed;
+  for (const [version, method, limit] of [
+    [2, 'cgroup-v2', 'memory.max'],
+    [1, 'cgroup-v1', 'memory.limit_in_bytes'],
+  ] as const) {
+    const base = ownGroup(version);
+    if (!base) continue;
+    sweep(base);
+    if (canLimit(base, limit)) {
+      probed = { method, base };
+      break;
+    }
+  }
+  return probed;
+}
+
+/** `8GiB` → bytes (the session's `memory`; whole GiB or MiB). */
+export function memoryBytes(memory: string): number {
+  const m = /^(\d+)(GiB|MiB)$/.exec(memory);
+  if (!m) throw new Error(`not a memory size: ${memory}`);
+  return Number(m[1]) * (m[2] === 'GiB' ? 1024 ** 3 : 1024 ** 2);
+}
+
+export interface MemoryGroup {
+  readonly method: Exclude<MemoryMethod, 'none'>;
+  readonly dir: string;
+  /** The `cgroup.procs` file a launch writes its first process into (jail-groups.ts). */
+  readonly procsFile: string;
+  /** Sets the limit (a claimed standby browser takes its session's memory). */
+  limit(bytes: number): void;
+  /** Kills whatever is left in the group and removes it. */
+  close(): Promise<void>;
+}
+
+/** The session's memory group limited to `bytes`, or undefined where memory is not enforced. */
+export function createMemoryGroup(sessionId: string, bytes: number): MemoryGroup | undefined {
+  const { method, base } = memoryMethod();
+  if (method === 'none' || !base) return undefined;
+  const dir = path.join(base, `${PREFIX}${process.pid}-${sessionId}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const write = (file: string, v: string): boolean => {
+    try {
+      fs.writeFileSync(path.join(dir, file), v);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const limit = (bytes: number) => {
+    if (method === 'cgroup-v2') {
+      if (!write('memory.max', String(bytes))) throw new Error(`cannot limit the memory of ${dir}`);
+      // Over the limit means OOM, not swap (Kernel's memory is RAM).
+      write('memory.swap.max', '0');
+      return;
+    }
+    // v1: memsw (memory + swap) may never be below the memory limit: order the writes by direction.
+    const memsw = fs.existsSync(path.join(dir, 'memory.memsw.limit_in_bytes'));
+    const grow = memsw && bytes > Number(fs.readFileSync(path.join(dir, 'memory.limit_in_bytes'), 'utf8'));
+    if (grow) write('memory.memsw.limit_in_bytes', String(bytes));
+    if (!write('memory.limit_in_bytes', String(bytes))) throw new Error(`cannot limit the memory of ${dir}`);
+    if (memsw && !grow) write('memory.memsw.limit_in_bytes', String(bytes));
+  };
+  try {
+    limit(bytes);
+  } catch (err) {
+    fs.rmdirSync(dir);
+    throw err;
+  }
+  return {
+    method,
+    dir,
+    procsFile: path.join(dir, 'cgroup.procs'),
+    limit,
+    async close() {
+      // rmdir succeeds once the group is empty: SIGKILL what is left (v2 has cgroup.kill) and wait for the reaping.
+      for (let i = 0; i < 200; i++) {
+        if (method === 'cgroup-v2') write('cgroup.kill', '1');
+        else {
+          let pids: string[] = [];
+          try {
+            pids = fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+          } catch {
+            return;
+          }
+          for (const pid of pids) {
+            try {
+              process.kill(Number(pid), 'SIGKILL');
+            } catch {
+              /* exited */
+            }
+          }
+        }
+        try {
+          fs.rmdirSync(dir);
+          return;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The command line that puts the new process into the groups (`cgroup.procs` files) before it
+ * becomes `cmd`: a root shell writes its own pid there and execs it, so everything it forks
+ * afterwards is inside — no window in which a jail runs outside its limit. `cmd` must do its own
+ * uid switch (`commandAs`): the shell needs root to join a group.
+ */
+export function enterGroups(procsFiles: Array<string | undefined>, cmd: { file: string; args: string[] }): { file: string; args: string[] } {
+  const files = procsFiles.filter((f): f is string => !!f);
+  if (!files.length) return cmd;
+  const script = `${files.map((_, i) => `echo $$ > "$${i}"`).join(' && ')} && shift ${files.length - 1} && exec "$@"`;
+  return { file: '/bin/sh', args: ['-c', script, ...files, cmd.file, ...cmd.args] };
+}
+
+/**
+ * What to `spawn` for a jail of a session started as `user`: in the session's memory group
+ * when there is one (a root shell joins it, setpriv switches the uid), else as before (`spawn`
+ * switches the uid).
+ */
+export function jailSpawn(
+  user: JailUser | undefined,
+  memoryProcs: string | undefined,
+  cmd: { file: string; args: string[] },
+): { file: string; args: string[]; as: { uid?: number; gid?: number } } {
+  if (!memoryProcs) return { file: cmd.file, args: cmd.args, as: spawnAs(user) };
+  return { ...enterGroups([memoryProcs], commandAs(user, cmd.file, cmd.args)), as: {} };
+}
