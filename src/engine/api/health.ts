@@ -11,6 +11,8 @@ import type { Feature } from '../feature.js';
 import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
+import { memoryMethod } from '../runtime/sandbox/memory-group.js';
+import type { Health } from '../../shared/wire/health.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
@@ -37,7 +39,7 @@ export const healthFeature: Feature<'sessions'> = {
         clearTimeout(timer);
       }
     };
-    app.get('/healthz', { config: { public: true }, schema: { hide: true } as object }, async (_req, reply) => {
+    app.get('/healthz', { config: { public: true }, schema: { hide: true } as object }, async (_req, reply): Promise<Health> => {
       const answers = await storeAnswers();
       // 503 when the store does not answer, so a load balancer takes this node out.
       reply.code(answers ? 200 : 503);
@@ -53,6 +55,7 @@ export const healthFeature: Feature<'sessions'> = {
           idle_seconds: ctx.config.freezeIdleSeconds,
           frozen: sessions.all().filter((rt) => rt.frozen).length,
         },
+        memory: { method: memoryMethod().method },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

@@ -18,7 +18,9 @@ import {
   ProcessParamsSchema as ProcParams,
   ProcessResizeSchema,
   ProcessSessionParamSchema as IdParam,
+  ProcessSpawnResultSchema,
   ProcessSpawnSchema as SpawnBody,
+  ProcessStatusSchema,
   ProcessStdinSchema,
   type ProcessExec,
 } from '../../shared/wire/session-processes.js';
@@ -81,7 +83,7 @@ export const sessionProcessesFeature: Feature<'sessions'> = {
       };
     });
 
-    app.post(`${base}/spawn`, { schema: { tags, params: IdParam, body: SpawnBody } }, async (req) => {
+    app.post(`${base}/spawn`, { schema: { tags, params: IdParam, body: SpawnBody, response: { 200: ProcessSpawnResultSchema } } }, async (req) => {
       const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);
@@ -91,7 +93,7 @@ export const sessionProcessesFeature: Feature<'sessions'> = {
       return { process_id: proc.id, pid: proc.pid, started_at: proc.startedAt.toISOString() };
     });
 
-    app.get(`${base}/:process_id/status`, { schema: { tags, params: ProcParams } }, async (req) => {
+    app.get(`${base}/:process_id/status`, { schema: { tags, params: ProcParams, response: { 200: ProcessStatusSchema } } }, async (req) => {
       const s = await requireSession(sessions, req);
       return table.get(s.id, req.params.process_id).status();
     });

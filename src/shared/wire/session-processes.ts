@@ -37,6 +37,17 @@ export const ProcessSpawnSchema = Type.Object({
   cols: Type.Optional(Dim),
   rows: Type.Optional(Dim),
 });
+/** What `spawn` answers: the process id to use on the other routes, the host pid and when it started. */
+export const ProcessSpawnResultSchema = Type.Object({ process_id: Type.String(), pid: Type.Integer(), started_at: Type.String({ format: 'date-time' }) });
+export type ProcessSpawnResult = Static<typeof ProcessSpawnResultSchema>;
+/** `status`: CPU and memory of the command's own process tree (0 once it exited). */
+export const ProcessStatusSchema = Type.Object({
+  state: Type.Union([Type.Literal('running'), Type.Literal('exited')]),
+  exit_code: Type.Union([Type.Integer(), Type.Null()]),
+  cpu_pct: Type.Number(),
+  mem_bytes: Type.Integer(),
+});
+export type ProcessStatus = Static<typeof ProcessStatusSchema>;
 export const ProcessStdinSchema = Type.Object({ data_b64: Type.String() });
 export const ProcessKillSchema = Type.Object({ signal: Type.Union(PROCESS_SIGNALS.map((sig) => Type.Literal(sig))) });
 export const ProcessResizeSchema = Type.Object({ cols: Dim, rows: Dim });

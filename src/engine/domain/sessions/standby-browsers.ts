@@ -14,6 +14,7 @@
  */
 import type { RunningSession } from '../../runtime/session/running-session.js';
 import { DEFAULT_SHAPE, shapeKey, type StandbyShape } from './standby-shape.js';
+import type { StandbyStatus } from '../../../shared/wire/health.js';
 
 /** Estimated PSS of one idle jailed browser (issue 14 measured 164 MB headless); headful adds Xvfb. */
 const EST_MB = { headless: 200, headful: 260 };
@@ -44,16 +45,7 @@ interface ShapeState<R> {
   demand: number[];
 }
 
-export interface StandbyStatus {
-  enabled: boolean;
-  budget: { count: number; memory_mb: number };
-  ready: number;
-  launching: number;
-  frozen: number;
-  claimed: number;
-  cold: number;
-  shapes: Array<{ shape: string; ready: number; target: number }>;
-}
+export type { StandbyStatus };
 
 export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
   private readonly shapes = new Map<string, ShapeState<R>>();

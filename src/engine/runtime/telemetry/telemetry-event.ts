@@ -5,35 +5,19 @@
  * marked `truncated`, so a page logging megabytes cannot blow up the buffer or a client.
  */
 import { TELEMETRY_CATEGORIES, type TelemetryCategoryName } from '../../../shared/wire/telemetry-categories.js';
+import {
+  EVENT_CATEGORIES as WIRE_EVENT_CATEGORIES,
+  type TelemetryEnvelope,
+  type TelemetryEvent,
+  type TelemetrySource,
+} from '../../../shared/wire/session-telemetry.js';
 
 export { TELEMETRY_CATEGORIES };
 export type TelemetryCategory = TelemetryCategoryName;
-/** `monitor` events describe the collector itself; not configurable, always recorded. */
-export type EventCategory = TelemetryCategory | 'monitor';
-export const EVENT_CATEGORIES: readonly EventCategory[] = [...TELEMETRY_CATEGORIES, 'monitor'];
-
-export type SourceKind = 'cdp' | 'kernel_api' | 'extension' | 'local_process';
-
-export interface TelemetrySource {
-  kind: SourceKind;
-  /** The producer's own event name, e.g. `Runtime.consoleAPICalled`. */
-  event?: string;
-  metadata?: Record<string, string>;
-}
-
-export interface TelemetryEvent {
-  category: EventCategory;
-  type: string;
-  ts: number;
-  source: TelemetrySource;
-  data?: Record<string, unknown>;
-  truncated?: boolean;
-}
-
-export interface TelemetryEnvelope {
-  seq: number;
-  event: TelemetryEvent;
-}
+export type EventCategory = TelemetryEvent['category'];
+export const EVENT_CATEGORIES: readonly EventCategory[] = WIRE_EVENT_CATEGORIES;
+export type SourceKind = TelemetrySource['kind'];
+export type { TelemetryEnvelope, TelemetryEvent, TelemetrySource };
 
 /** Limits for one event's data. */
 export const LIMITS = { string: 8 * 1024, body: 64 * 1024, array: 100, keys: 200, depth: 8, png: 4 * 1024 * 1024 };

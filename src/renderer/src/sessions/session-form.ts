@@ -3,9 +3,11 @@
  * §3.6): only options the operator set are sent, so server defaults apply to the rest and the
  * server's own validation message is what the operator sees when an option is rejected.
  */
-export const TELEMETRY_CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'] as const;
+import { DEFAULT_ON_CATEGORIES, TELEMETRY_CATEGORIES } from '../../../shared/wire/telemetry-categories';
+
+export { TELEMETRY_CATEGORIES };
 /** Server defaults (wire §3.0): these start checked in the custom telemetry editor. */
-const DEFAULT_ON = new Set(['control', 'connection', 'system', 'captcha']);
+const DEFAULT_ON: ReadonlySet<string> = new Set(DEFAULT_ON_CATEGORIES);
 
 export interface SessionForm {
   name: string;

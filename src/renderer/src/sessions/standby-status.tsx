@@ -5,11 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { transport } from '../transport';
-
-interface Health {
-  standby?: { enabled: boolean; ready: number; launching: number; budget: { count: number } };
-  freeze?: { method: string; idle_seconds: number; frozen: number };
-}
+import type { Health } from '../../../shared/wire/health';
 
 export function StandbyStatus({ tick }: { tick: number }): React.JSX.Element | null {
   const [h, setH] = useState<Health | null>(null);

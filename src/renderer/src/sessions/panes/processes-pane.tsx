@@ -5,7 +5,7 @@
  * (polled from `process/{id}/status`) and can be attached to or killed with a chosen signal.
  */
 import { useCallback, useState } from 'react';
-import type { ProcessExecResult as ExecResult } from '../../../../shared/wire/session-processes';
+import type { ProcessExecResult as ExecResult, ProcessSpawnResult } from '../../../../shared/wire/session-processes';
 import type { PaneProps } from './pane-types';
 import { transport } from '../../transport';
 import { Badge, Button, EmptyState, Field, formatTime } from '../../components/ui';
@@ -64,7 +64,7 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
     try {
       const body =
         mode === 'tty' ? { command: 'bash', args: ['-i'], allocate_tty: true, cols: 120, rows: 32, env: { TERM: 'xterm-256color' } } : shellCommand(line);
-      const r = await transport().request<{ process_id: string; pid?: number; started_at?: string }>('POST', sessionPath(session, 'process/spawn'), { body });
+      const r = await transport().request<ProcessSpawnResult>('POST', sessionPath(session, 'process/spawn'), { body });
       add(sid, {
         process_id: r.process_id,
         pid: r.pid,

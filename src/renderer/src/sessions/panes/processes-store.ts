@@ -5,29 +5,21 @@
  */
 import { create } from 'zustand';
 import type { Session } from '../../../../shared/wire/sessions';
+import type { ProcessSpawnResult, ProcessStatus } from '../../../../shared/wire/session-processes';
 import { transport } from '../../transport';
 import { errorMessage } from '../../transport/transport';
 import { sessionPath } from './session-api';
 
-export interface ProcessEntry {
-  process_id: string;
-  pid?: number;
-  command: string;
-  tty: boolean;
-  started_at?: string;
-  state: 'running' | 'exited' | 'unknown';
-  exit_code?: number | null;
-  cpu_pct?: number;
-  mem_bytes?: number;
-  error?: string;
-}
-
-interface Status {
-  state?: 'running' | 'exited';
-  exit_code?: number | null;
-  cpu_pct?: number;
-  mem_bytes?: number;
-}
+/** A process this console started: what spawn answered, the command line, and its last status. */
+export type ProcessEntry = Pick<ProcessSpawnResult, 'process_id'> &
+  Partial<Pick<ProcessSpawnResult, 'pid' | 'started_at'>> &
+  Partial<Omit<ProcessStatus, 'state'>> & {
+    command: string;
+    tty: boolean;
+    /** `unknown`: the engine no longer knows the process (its session restarted or ended). */
+    state: ProcessStatus['state'] | 'unknown';
+    error?: string;
+  };
 
 interface ProcessesState {
   bySession: Record<string, ProcessEntry[]>;
@@ -54,7 +46,7 @@ export const useProcesses = create<ProcessesState>((set, get) => ({
     await Promise.all(
       running.map(async (p) => {
         try {
-          const st = await transport().request<Status>('GET', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/status`));
+          const st = await transport().request<ProcessStatus>('GET', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/status`));
           get().patch(sid, p.process_id, {
             state: st.state ?? 'unknown',
             exit_code: st.exit_code,

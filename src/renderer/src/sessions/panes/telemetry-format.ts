@@ -1,23 +1,14 @@
 /** Telemetry envelopes (wire §3.14, §5.1): types and the one-line summary the console shows. */
 
-export const CATEGORIES = ['console', 'network', 'page', 'interaction', 'control', 'connection', 'system', 'screenshot', 'captcha'] as const;
-/** Shown in the filters too; not configurable on the session. */
-export const VIEW_CATEGORIES = [...CATEGORIES, 'monitor'] as const;
-export const DEFAULT_ON = new Set(['control', 'connection', 'system', 'captcha']);
+import { DEFAULT_ON_CATEGORIES, TELEMETRY_CATEGORIES } from '../../../../shared/wire/telemetry-categories';
+import { EVENT_CATEGORIES, type TelemetryEnvelope, type TelemetryEvent } from '../../../../shared/wire/session-telemetry';
 
-export interface TelemetryEvent {
-  category: string;
-  type: string;
-  ts: number;
-  source?: { kind?: string; event?: string };
-  data?: Record<string, unknown>;
-  truncated?: boolean;
-}
-
-export interface Envelope {
-  seq: number;
-  event: TelemetryEvent;
-}
+export type { TelemetryEvent };
+export type Envelope = TelemetryEnvelope;
+export const CATEGORIES = TELEMETRY_CATEGORIES;
+/** Shown in the filters too (`monitor` is not configurable on the session). */
+export const VIEW_CATEGORIES = EVENT_CATEGORIES;
+export const DEFAULT_ON: ReadonlySet<string> = new Set(DEFAULT_ON_CATEGORIES);
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v);
