@@ -206,7 +206,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   let nodes: EngineServices['nodes'];
   if (ctx.store.dialect === 'postgres') {
     const configured = checkedNodeUrl(config.nodeUrl);
-    const registry = new NodeRegistry(db, sessions.nodeId, clock, (err) => log.warn({ err }, 'node heartbeat failed'));
+    const registry = new NodeRegistry(db, sessions.nodeId, config.region, clock, (err) => log.warn({ err }, 'node heartbeat failed'));
     nodes = {
       registry,
       router: new NodeRouter(db, registry, sessions, () => pools, clock, changes),

@@ -2,7 +2,8 @@
  * Multi-node (PostgreSQL only: SQLite is one node by construction). Announces this engine in
  * the node registry and heartbeats; forwards HTTP requests and WebSocket upgrades for sessions
  * and pools that other alive nodes run; ends what dead nodes ran (`node_lost`) and adopts their
- * pools; ends local browsers whose rows another node ended. See README "Several nodes".
+ * pools; ends local browsers whose rows another node ended; places a create asking for another
+ * node's region on that node. See README "Several nodes".
  */
 import type { Feature } from '../feature.js';
 import { authenticateUpgrade } from '../domain/sessions/session-access.js';
@@ -34,6 +35,7 @@ export const nodesFeature: Feature<'nodes' | 'sessions'> = {
       nodeId: registry.nodeId,
       session: (auth, key, ended) => router.session(auth, key, ended),
       pool: (auth, key) => router.pool(auth, key),
+      placement: (region) => router.placement(region),
       tokenSession,
       ownerAlive: async (nodeId) => (await registry.stateOf(nodeId)).state === 'alive',
       forget: (nodeId) => registry.forget(nodeId),

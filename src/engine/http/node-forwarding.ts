@@ -9,6 +9,12 @@
  * (a token in the path, no other credential) go to the node that runs the token's session.
  * `x-browserdeck-forwarded-by` marks a forwarded request: it is never forwarded again, so two
  * nodes that disagree cannot loop.
+ *
+ * A create (`POST /browsers`, `POST /browser_pools`) asking for a `region` this node does not
+ * serve is placed on an alive node of that region: once its body is parsed and validated it is
+ * sent there as JSON with the caller's headers, the same way (authenticated and audited there).
+ * A forwarded create is answered where it lands (422 `region_unavailable` if that node no longer
+ * serves the region), never sent on.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { stringField } from '../../shared/string-field.js';
@@ -25,6 +31,9 @@ export const FORWARDED_BY = 'x-browserdeck-forwarded-by';
 /** Headers that belong to one connection, not to the request (RFC 9110 §7.6.1), plus ones undici refuses. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
+/** Creates placed by their body's `region`. */
+const CREATES = new Set(['/browsers', '/browser_pools']);
+
 const POOL_OPS = new Set(['/browser_pools/:id_or_name/acquire', '/browser_pools/:id_or_name/release', '/browser_pools/:id_or_name/flush']);
 
 /** Tool pages whose credential is a token in their path (api/session-devtools.ts, api/session-trace.ts): no `request.auth`, routed by the token. */
@@ -36,6 +45,8 @@ export interface ForwardingOptions {
   /** `ended`: route an ended session to its node too (replays are kept there). */
   session(auth: FastifyRequest['auth'], idOrName: string, ended: boolean): Promise<NodeRoute>;
   pool(auth: FastifyRequest['auth'], idOrName: string): Promise<NodeRoute>;
+  /** Where a create asking for `region` runs (local: here, or nowhere, and the create says so). */
+  placement(region: string | undefined): Promise<NodeRoute>;
   /** Where the session a tool page's token names runs; local when the token is not valid (the route answers 401). */
   tokenSession(page: TokenPage, token: string): Promise<NodeRoute>;
   /** While waiting for the owner's answer: is it still alive? (a frozen owner must not hang us) */
@@ -92,6 +103,22 @@ export function installNodeForwarding(app: FastifyInstance, opts: ForwardingOpti
       (err) => done(err),
     );
   });
+  // Creates: the region is in the body, so this waits for it to be parsed and validated (a bad
+  // body is answered here). App-wide hooks run before a route's own preHandler, so nothing of
+  // the create (invocation or destination checks) has run on this node yet.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || !request.auth || !CREATES.has(request.routeOptions.url ?? '') || request.headers[FORWARDED_BY]) return done();
+    const region = stringField(request.body, 'region');
+    opts.placement(region).then(
+      (r) => {
+        if (r.kind !== 'forward') return done();
+        reply.hijack();
+        const body = Buffer.from(JSON.stringify(request.body));
+        forward(request.raw, reply.raw, r, opts, agent, body).catch((err) => opts.log.error({ err }, 'forwarding a create to another node failed'));
+      },
+      (err) => done(err),
+    );
+  });
   return { close: () => agent.destroy() };
 }
 
@@ -123,6 +150,8 @@ async function forward(
   route: { nodeId: string; url: string },
   opts: ForwardingOptions,
   agent: Agent,
+  /** The body to send instead of the request's stream (already read here: a placed create). */
+  body?: Buffer,
 ): Promise<void> {
   const ac = new AbortController();
   // The caller went away: stop the owner's work on its behalf (and its stream).
@@ -132,10 +161,16 @@ async function forward(
   const stopWatching = watchOwner(route.nodeId, opts, () => ac.abort(new Error('the owner node stopped heartbeating')));
   let upstream;
   try {
+    const headers = forwardHeaders(req.headers, opts.nodeId, req.socket.remoteAddress);
+    if (body) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(body.length);
+      delete headers['content-encoding'];
+    }
     upstream = await undiciRequest(new URL(req.url ?? '/', route.url), {
       method: req.method as 'GET',
-      headers: forwardHeaders(req.headers, opts.nodeId, req.socket.remoteAddress),
-      body: hasBody(req) ? req : undefined,
+      headers,
+      body: body ?? (hasBody(req) ? req : undefined),
       dispatcher: agent,
       signal: ac.signal,
     });

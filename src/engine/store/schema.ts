@@ -394,6 +394,8 @@ export interface EngineNodeTable {
   heartbeat_at: string;
   /** Set while the node stops cleanly; cleared when it starts again. */
   stopped_at: string | null;
+  /** The node's `--region`: creates asking for it are placed on this node (default `us-east`). */
+  region: Generated<string>;
 }
 
 export interface Database {

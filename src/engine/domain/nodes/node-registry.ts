@@ -4,9 +4,10 @@
  * state from it. A node is alive while its heartbeat is fresher than `STALE_AFTER_MS`; a node
  * that stops cleanly marks `stopped_at` (its sessions are being ended by itself, so they are
  * neither forwarded nor declared lost). Reads are cached briefly: request routing asks on
- * every forwarded request and a heartbeat only changes every few seconds anyway.
+ * every forwarded request and a heartbeat only changes every few seconds anyway. Each row also
+ * carries the node's `--region`, where creates asking for that region are placed (`liveNodeIn`).
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, EngineNodeTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 
@@ -27,11 +28,13 @@ export type NodeState =
 
 export class NodeRegistry {
   private timer: NodeJS.Timeout | undefined;
-  private readonly cache = new Map<string, { at: number; row: EngineNodeTable | undefined }>();
+  private readonly cache = new Map<string, { at: number; row: Selectable<EngineNodeTable> | undefined }>();
 
   constructor(
     private readonly db: Kysely<Database>,
     readonly nodeId: string,
+    /** This node's `--region`. */
+    readonly region: string,
     private readonly clock: Clock,
     private readonly onError: (err: unknown) => void,
   ) {}
@@ -45,8 +48,8 @@ export class NodeRegistry {
     const now = this.now();
     await this.db
       .insertInto('engine_nodes')
-      .values({ id: this.nodeId, internal_url: url, started_at: now, heartbeat_at: now, stopped_at: null })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ internal_url: url, started_at: now, heartbeat_at: now, stopped_at: null }))
+      .values({ id: this.nodeId, internal_url: url, started_at: now, heartbeat_at: now, stopped_at: null, region: this.region })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ internal_url: url, started_at: now, heartbeat_at: now, stopped_at: null, region: this.region }))
       .execute();
     const cutoff = new Date(this.clock.now().getTime() - FORGET_AFTER_MS).toISOString();
     await this.db.deleteFrom('engine_nodes').where('heartbeat_at', '<', cutoff).execute();
@@ -97,6 +100,29 @@ export class NodeRegistry {
     if (row.stopped_at) return { state: 'unavailable', why: `engine node ${nodeId} is stopping` };
     if (!row.internal_url) return { state: 'unavailable', why: `engine node ${nodeId} is starting` };
     return { state: 'alive', url: row.internal_url };
+  }
+
+  /**
+   * An alive, listening node of `region` other than this one, for a create asking for that
+   * region: the one running the fewest sessions (one grouped query; ties by id). Undefined
+   * when no such node is alive. Not cached: a create is rare next to the requests it routes.
+   */
+  async liveNodeIn(region: string): Promise<{ id: string; url: string } | undefined> {
+    const fresh = new Date(this.clock.now().getTime() - STALE_AFTER_MS).toISOString();
+    const row = await this.db
+      .selectFrom('engine_nodes as n')
+      .leftJoin('browser_sessions as s', (j) => j.onRef('s.node_id', '=', 'n.id').on('s.deleted_at', 'is', null))
+      .select((eb) => ['n.id', 'n.internal_url', eb.fn.count<number>('s.id').as('running')])
+      .where('n.region', '=', region)
+      .where('n.id', '!=', this.nodeId)
+      .where('n.stopped_at', 'is', null)
+      .where('n.internal_url', '!=', '')
+      .where('n.heartbeat_at', '>=', fresh)
+      .groupBy(['n.id', 'n.internal_url'])
+      .orderBy('running')
+      .orderBy('n.id')
+      .executeTakeFirst();
+    return row ? { id: row.id, url: row.internal_url } : undefined;
   }
 
   /** Forgets what was cached about a node (after a failed forward, ask the database again). */

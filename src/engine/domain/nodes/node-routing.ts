@@ -69,6 +69,17 @@ export class NodeRouter {
     return this.owner(row.node_id, row);
   }
 
+  /**
+   * Where a create (session or pool) asking for `region` must run: here when it is this node's
+   * region (or none was asked), else on an alive node of that region. Local when no node serves
+   * it: the create then answers 422 `region_unavailable` (session-region.ts).
+   */
+  async placement(region: string | undefined): Promise<NodeRoute> {
+    if (region === undefined || region === this.registry.region) return LOCAL;
+    const node = await this.registry.liveNodeIn(region);
+    return node ? { kind: 'forward', nodeId: node.id, url: node.url } : LOCAL;
+  }
+
   private async owner(nodeId: string, pool?: PoolRow): Promise<NodeRoute> {
     const s = await this.registry.stateOf(nodeId);
     if (s.state === 'alive') return { kind: 'forward', nodeId, url: s.url };

@@ -1,7 +1,9 @@
 /**
  * `region` (Kernel 0.89) and `memory` (0.91) of a session. A region is the name the operator
  * gives an engine node (`--region`, default `us-east`): a session or pool runs on a node of the
- * region it asks for, fixed for its life; a region no node serves is 422 `region_unavailable`.
+ * region it asks for, fixed for its life. On a cluster a create for another node's region is
+ * forwarded there before it reaches this check (http/node-forwarding.ts); one that gets here
+ * with a region this node does not serve is 422 `region_unavailable`.
  *
  * `memory` is what a headful session asks for (`8GiB` default, `16GiB`) and is reported on
  * every session (headless: `1GiB`). The jail does not enforce it: memory.max needs a delegated

@@ -20,6 +20,7 @@ import { consoleSessionsMigration } from './0013-console-sessions.js';
 import { telemetryDestinationsMigration } from './0014-telemetry-destinations.js';
 import { auditExportDestinationsMigration } from './0015-audit-export-destinations.js';
 import { proxyCaBundleMigration } from './0016-proxy-ca-bundle.js';
+import { engineNodeRegionMigration } from './0017-engine-node-region.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
 
@@ -40,6 +41,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0014-telemetry-destinations': telemetryDestinationsMigration,
   '0015-audit-export-destinations': auditExportDestinationsMigration,
   '0016-proxy-ca-bundle': proxyCaBundleMigration,
+  '0017-engine-node-region': engineNodeRegionMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
