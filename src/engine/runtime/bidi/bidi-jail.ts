@@ -14,7 +14,8 @@ import { unpackedPath } from '../assets.js';
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { DEFAULT_PATH, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
-import { jailUserOf, spawnAs } from '../sandbox/jail-user.js';
+import { jailUserOf } from '../sandbox/jail-user.js';
+import { jailSpawn } from '../sandbox/memory-group.js';
 import { bindEngineAsset, jailVisible } from '../sandbox/jail-visible.js';
 import type { BidiMapper } from './bidi-mapper.js';
 
@@ -39,8 +40,12 @@ export async function startJailedBidiMapper(handle: SessionHandle, bwrap: string
   a.push('--chdir', '/', '--clearenv', '--setenv', 'PATH', DEFAULT_PATH);
   for (const [k, v] of Object.entries(runtimeEnv())) a.push('--setenv', k, v);
   const browserPath = devtoolsEndpoint(handle.browserCdpUrl()).path;
-  const child = spawn(bwrap, [...a, '--', node, `${SANDBOX_DIR}/bidi-mapper-child.mjs`, INSIDE_MODULES, SANDBOX_CDP_SOCKET, browserPath], {
-    ...spawnAs(jailUserOf(handle.dirs.root)),
+  const run = jailSpawn(jailUserOf(handle.dirs.root), handle.memoryProcs, {
+    file: bwrap,
+    args: [...a, '--', node, `${SANDBOX_DIR}/bidi-mapper-child.mjs`, INSIDE_MODULES, SANDBOX_CDP_SOCKET, browserPath],
+  });
+  const child = spawn(run.file, run.args, {
+    ...run.as,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));

@@ -21,7 +21,8 @@ import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
-import { jailUserOf, spawnAs, type JailUser } from '../sandbox/jail-user.js';
+import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
+import { jailSpawn } from '../sandbox/memory-group.js';
 import { jailVisible } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
 import { endGroup } from './process-group.js';
@@ -35,6 +36,8 @@ export interface RunnerLaunch {
   user?: JailUser;
   /** NUL-separated bwrap arguments to write to fd 4, when sandboxed. */
   argsData?: Buffer;
+  /** The session's memory group the jail starts in (sandbox/memory-group.ts). */
+  memoryProcs?: string;
   sandboxed: boolean;
   /** What the child needs besides the code: the CDP URL to use, the port to forward. */
   job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
@@ -153,6 +156,7 @@ export async function buildRunnerLaunch(
     cwd: '/',
     argsData: Buffer.from(a.map((x) => `${x}\0`).join('')),
     user,
+    memoryProcs: handle.memoryProcs,
     sandboxed: true,
     job: {
       cdpUrl: runnerCdpUrl(wsUrl, true),
@@ -171,8 +175,10 @@ export async function buildRunnerLaunch(
  * anything written to the raw fds is dropped. A spawn or IPC error ends the group.
  */
 export function spawnRunner(launch: RunnerLaunch): ChildProcess {
-  const child = spawn(launch.file, launch.args, {
-    ...spawnAs(launch.user),
+  // With a memory group: a root shell joins it and execs setpriv → bwrap (fds 3 and 4 pass through the execs).
+  const run = jailSpawn(launch.user, launch.memoryProcs, launch);
+  const child = spawn(run.file, run.args, {
+    ...run.as,
     cwd: launch.cwd,
     env: launch.env,
     detached: true,

@@ -51,6 +51,8 @@ export interface SandboxSpec {
   cdpSocket?: string;
   /** Host dir of the session's X socket (jailed headful sessions), shown at /tmp/.X11-unix. */
   x11Dir?: string;
+  /** The session's memory group (`cgroup.procs`), where memory is enforced. */
+  memoryProcs?: string;
 }
 
 export interface LaunchSpec {
@@ -65,6 +67,8 @@ export interface LaunchSpec {
   commandDepth: number;
   /** Removes what the launch left on disk should it never have started (call once it has exited). */
   cleanup?: () => Promise<void>;
+  /** The session's memory group the process starts in (sandbox/memory-group.ts). */
+  memoryProcs?: string;
 }
 
 /** The environment a session process starts with: nothing of the engine's own (it holds secrets). */
@@ -116,5 +120,6 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
     sandboxed: true,
     commandDepth: spec.cdpSocket ? 3 : 2,
     cleanup: launch.cleanup,
+    memoryProcs: spec.memoryProcs,
   };
 }

@@ -12,7 +12,8 @@ import * as pty from 'node-pty';
 import { OutputBuffer, type OutputChunk, type StreamName } from './output-buffer.js';
 import { ProcStats, childrenOf } from './proc-stats.js';
 import type { LaunchSpec } from './sandbox-command.js';
-import { commandAs, spawnAs } from '../sandbox/jail-user.js';
+import { commandAs } from '../sandbox/jail-user.js';
+import { enterGroups, jailSpawn } from '../sandbox/memory-group.js';
 
 import type { ProcessSignal } from '../../../shared/wire/session-processes.js';
 
@@ -67,9 +68,11 @@ export class SessionProcess {
       this.subscribers.clear();
       resolveExit(code);
     };
+    // In the session's memory group from its first instruction: a root shell joins it and execs
+    // setpriv (the uid switch), which execs bwrap — one pid throughout, so commandDepth holds.
     if (opts.tty) {
       // node-pty's own uid switch keeps root's supplementary groups: setpriv clears them.
-      const as = commandAs(launch.user, launch.file, launch.args);
+      const as = enterGroups([launch.memoryProcs], commandAs(launch.user, launch.file, launch.args));
       this.term = pty.spawn(as.file, as.args, {
         cols: opts.tty.cols,
         rows: opts.tty.rows,
@@ -82,8 +85,9 @@ export class SessionProcess {
       this.term.onExit(({ exitCode, signal }) => onExit(signal ? 128 + signal : exitCode));
       this.groupPid = this.term.pid;
     } else {
-      this.child = spawn(launch.file, launch.args, {
-        ...spawnAs(launch.user),
+      const run = jailSpawn(launch.user, launch.memoryProcs, launch);
+      this.child = spawn(run.file, run.args, {
+        ...run.as,
         cwd: launch.cwd,
         env: launch.env,
         detached: true,

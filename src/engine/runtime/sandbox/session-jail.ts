@@ -15,6 +15,7 @@ import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from './browser-jail.js';
 import { helperJail } from './helper-jail.js';
 import { managedPolicyOf } from './managed-policy.js';
+import { enterGroups } from './memory-group.js';
 import { claimJailUser, commandAs, ensureTraversable, jailUsersOn, own, ownTree, type ClaimedJailUser, type JailUser } from './jail-user.js';
 
 export interface SessionJailConfig {
@@ -161,11 +162,18 @@ export class SessionJail {
     return jailPathOf(hostPath, this.dirs.root, '/');
   }
 
-  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void, signal?: AbortSignal): Promise<XvfbServer> {
+  /** `memoryProcs`: the session's memory group, which the X server starts in like the browser. */
+  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void, signal?: AbortSignal, memoryProcs?: string): Promise<XvfbServer> {
     return fs
       .mkdir(this.x11Dir, { recursive: true, mode: 0o700 })
       .then(() => own(this.user, this.x11Dir))
       .then(() => helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide, user: this.user }))
+      .then((jail) => {
+        if (!memoryProcs) return jail;
+        // A root shell joins the group, then setpriv (the uid switch) execs bwrap with Xvfb's command line appended.
+        const grouped = enterGroups([memoryProcs], commandAs(this.user, jail.file, jail.prefix));
+        return { file: grouped.file, prefix: grouped.args, spawn: {} };
+      })
       .then((jail) => startXvfb({ ...size, marker: this.sessionDir, onOutput, jail, signal }));
   }
 
@@ -188,7 +196,8 @@ export class SessionJail {
     display?: string;
     onOutput: (chunk: string) => void;
     signal?: AbortSignal;
-    cgroupProcs?: string;
+    /** `cgroup.procs` files the jail starts in (the freezer's, the memory group's). */
+    cgroupProcs?: Array<string | undefined>;
   }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
     try {
@@ -212,7 +221,8 @@ export class SessionJail {
     display?: string;
     onOutput: (chunk: string) => void;
     signal?: AbortSignal;
-    cgroupProcs?: string;
+    /** `cgroup.procs` files the jail starts in (the freezer's, the memory group's). */
+    cgroupProcs?: Array<string | undefined>;
   }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, 'devtools.sock');
@@ -241,11 +251,10 @@ export class SessionJail {
       executable: o.executable,
       args: o.args,
     });
-    // bwrap as the session's own uid (setpriv, so a freezer group below is still joined as root).
-    const cmd = commandAs(this.user, jailed.file, jailed.args);
-    // With a freezer group: the first process enters it before it becomes bwrap, so everything the jail forks is inside.
-    const [file, args] = o.cgroupProcs ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', o.cgroupProcs, cmd.file, ...cmd.args]] : [cmd.file, cmd.args];
-    return launchChromium({ executable: file, args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
+    // bwrap as the session's own uid (setpriv, so the groups below are still joined as root).
+    // With a freezer or memory group: the first process enters them before it becomes bwrap, so everything the jail forks is inside.
+    const cmd = enterGroups(o.cgroupProcs ?? [], commandAs(this.user, jailed.file, jailed.args));
+    return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
   }
 
   /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */

@@ -41,6 +41,8 @@ export interface BrowserLaunchOptions {
   kiosk_mode: boolean;
   gpu: boolean;
   start_url?: string;
+  /** The session's `memory` (`1GiB`, `8GiB`, …): its jails' limit where it is enforced. */
+  memory?: string;
 }
 
 export interface SessionHandle {
@@ -71,6 +73,11 @@ export interface SessionHandle {
   readonly display?: string;
   /** Jailed headful sessions: the host dir holding the X socket (shown at /tmp/.X11-unix in jails). */
   readonly x11Socket?: string;
+  /**
+   * Where memory is enforced (sandbox/memory-group.ts): the `cgroup.procs` file of the session's
+   * memory group, which every jail of the session joins before it starts (`enterGroups`).
+   */
+  readonly memoryProcs?: string;
   /** Resolves once a browser is running (waits while it restarts after a crash); rejects (404 session_ended) once the session has ended. */
   ready(): Promise<{ wsUrl: string }>;
   /** The session's telemetry configuration (per category), current after PATCH. */

@@ -20,10 +20,19 @@ import { claimJailUser, ensureTraversable, jailUsersOn, ownTree, type ClaimedJai
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import { createFreezer, type JailFreezer } from './jail-freezer.js';
+import { createMemoryGroup, memoryBytes, type MemoryGroup } from '../sandbox/memory-group.js';
 import { IdleFreeze } from './idle-freeze.js';
 import { shortTmpLink } from './short-tmp-link.js';
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
+
+/**
+ * A session's memory when its options do not say (a standby browser: its shape's; rows from
+ * before `memory`): Kernel's defaults, headless 1 GiB, headful 8 GiB (domain's session-region.ts).
+ */
+function memoryOf(o: { headless: boolean; memory?: string }): number {
+  return memoryBytes(o.memory ?? (o.headless ? '1GiB' : '8GiB'));
+}
 
 export function sessionDirs(sessionDir: string): SessionDirs {
   const root = path.join(sessionDir, 'root');
@@ -67,6 +76,8 @@ export class SessionRuntime implements RunningSession {
   /** Idle sessions are frozen (spec.freezeIdleMs). */
   private readonly freezer?: JailFreezer;
   private readonly idle?: IdleFreeze;
+  /** Where memory is enforced: the group every jail of the session starts in (made at start). */
+  private memory?: MemoryGroup;
 
   constructor(private spec: RuntimeSpec) {
     this.id = spec.id;
@@ -113,6 +124,8 @@ export class SessionRuntime implements RunningSession {
     this.telemetry = a.telemetry;
     this.timeoutSeconds = a.timeoutSeconds;
     this.pendingStartUrl = a.options.start_url;
+    // A standby browser ran with its shape's memory; from now on the session's.
+    this.memory?.limit(memoryOf(a.options));
     this.startedAt = this.spec.now();
     this.touch();
   }
@@ -173,6 +186,7 @@ export class SessionRuntime implements RunningSession {
     this.startDeadline = deadline;
     try {
       for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
+      this.memory = createMemoryGroup(this.id, memoryOf(this.spec.options));
       await this.jail?.prepare();
       // An unjailed browser (--insecure-no-jail) of a root engine: its processes and code still run
       // in bwrap where it exists, as a jail user of their own, which the session root records.
@@ -190,7 +204,7 @@ export class SessionRuntime implements RunningSession {
         const size = { width: this.viewport.width, height: this.viewport.height };
         const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
         this.xvfb = this.jail
-          ? await this.jail.startXvfb(size, onOutput, deadline)
+          ? await this.jail.startXvfb(size, onOutput, deadline, this.memory?.procsFile)
           : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput, signal: deadline });
         this.display = this.xvfb.display;
       }
@@ -204,6 +218,11 @@ export class SessionRuntime implements RunningSession {
     } finally {
       this.startDeadline = undefined;
     }
+  }
+
+  /** The `cgroup.procs` file of the session's memory group, where memory is enforced. */
+  get memoryProcs(): string | undefined {
+    return this.memory?.procsFile;
   }
 
   /** The X socket dir when a jailed Xvfb runs (processes bind it to use DISPLAY). */
@@ -246,7 +265,7 @@ export class SessionRuntime implements RunningSession {
         display: this.display,
         onOutput,
         signal,
-        cgroupProcs: this.freezer?.procsFile,
+        cgroupProcs: [this.freezer?.procsFile, this.memory?.procsFile],
       });
     } else {
       const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
@@ -522,6 +541,7 @@ export class SessionRuntime implements RunningSession {
       await this.jail?.close();
       this.unjailedUser?.release();
       await this.freezer?.close();
+      await this.memory?.close();
       if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
       await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
     })();
