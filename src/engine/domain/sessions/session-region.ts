@@ -6,8 +6,8 @@
  * with a region this node does not serve is 422 `region_unavailable`.
  *
  * `memory` is what a headful session asks for (`8GiB` default, `16GiB`) and is reported on
- * every session (headless: `1GiB`). The jail does not enforce it: memory.max needs a delegated
- * cgroup v2 subtree, which this engine does not manage (README "Newer Kernel fields").
+ * every session (headless: `1GiB`). It limits the session's jails where the engine can make
+ * memory cgroups (runtime/sandbox/memory-group.ts; README "Newer Kernel fields").
  */
 import { sql, type RawBuilder } from 'kysely';
 import { DomainError } from '../../../shared/errors/domain-error.js';
