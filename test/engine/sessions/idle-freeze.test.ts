@@ -94,6 +94,25 @@ describe('idle sessions are frozen and thawed transparently', () => {
     }
   });
 
+  it('a replay recording keeps the jail thawed while it records, and the session freezes after it', async () => {
+    const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
+    await frozen(s.session_id);
+    const replay = await t.client.browsers.replays.start(s.session_id, { framerate: 5 });
+    // Well past the idle time with no API call and no client: a frozen browser would send no frame.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(runtime(s.session_id).frozen).toBe(false);
+    expect(jailStopped(s.session_id)).toBe(false);
+    await t.client.browsers.replays.stop(replay.replay_id, { id: s.session_id });
+    const done = await pollUntil(
+      'the replay finished',
+      async () => (await t.client.browsers.replays.list(s.session_id)).find((r) => r.replay_id === replay.replay_id),
+      (r) => r?.finished_at != null,
+    );
+    expect(done?.replay_view_url).toBeTruthy();
+    await frozen(s.session_id);
+    await t.client.browsers.deleteByID(s.session_id);
+  });
+
   it('the inactivity timeout still counts while frozen', async () => {
     const s = await t.client.browsers.create({ headless: true, timeout_seconds: 10 });
     await frozen(s.session_id);

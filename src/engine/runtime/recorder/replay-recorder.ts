@@ -46,6 +46,7 @@ export class ReplayRecorder {
   private ticker?: NodeJS.Timeout;
   private maxTimer?: NodeJS.Timeout;
   private stopping?: Promise<void>;
+  private releaseThawed?: () => void;
   private readonly marks: CursorMark[] = [];
   private lastMark = '';
   framesWritten = 0;
@@ -57,6 +58,9 @@ export class ReplayRecorder {
 
   start(): void {
     const fps = this.o.framerate;
+    // A recording is of a live browser: a frozen jail sends no frames (an engine that freezes idle
+    // sessions would record nothing, or a still, until someone called the API).
+    this.releaseThawed = this.handle.holdThawed();
     this.ffmpeg = runFfmpeg(
       // Frames arrive live: probe nothing, stamp each with its arrival time.
       [
@@ -137,6 +141,7 @@ export class ReplayRecorder {
     clearInterval(this.ticker);
     clearTimeout(this.maxTimer);
     this.sub?.close();
+    this.releaseThawed?.();
     const ff = this.ffmpeg!;
     ff.child.stdin.end();
     const code = await exitWithin(ff, 30_000);

@@ -65,6 +65,8 @@ export interface SessionHandle {
   touch(): void;
   /** Holds the session alive while a client stays connected; call the returned function on disconnect. */
   holdActive(): () => void;
+  /** Keeps the jail thawed (not frozen while idle) until the returned function is called; the inactivity timeout counts on. */
+  holdThawed(): () => void;
   /** Registers cleanup that runs when the session ends, before its directories are removed. */
   onEnd(fn: () => void | Promise<void>): void;
   /** Subscribes to browser restarts after a crash (CDP consumers reconnect to the new browser). */
