@@ -219,7 +219,13 @@ describe('auth connections', () => {
     );
     await t.client.auth.connections.update(c.id, { health_checks: false });
     expect(timeline.find((e) => e.type === 'health_check' && e.status === 'NEEDS_AUTH')).toMatchObject({ previous_status: 'AUTHENTICATED' });
-    state = await t.client.auth.connections.retrieve(c.id);
+    // A health check that began before they were turned off may still be running: wait for it
+    // to settle (a flow in progress, or one more re-login), then the connection is signed in.
+    state = await pollUntil(
+      'the connection settled',
+      () => t.client.auth.connections.retrieve(c.id),
+      (v) => v.flow_status !== 'IN_PROGRESS' && v.status === 'AUTHENTICATED',
+    );
     expect(state).toMatchObject({ status: 'AUTHENTICATED', flow_type: 'REAUTH', flow_status: 'SUCCESS' });
     expect(site.signIns['tom@example.test']).toBeGreaterThanOrEqual(2);
     expect(await pageShowsSignedIn('tom-profile')).toContain('Signed in as tom@example.test');
