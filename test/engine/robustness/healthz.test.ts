@@ -31,6 +31,8 @@ describe('GET /healthz', () => {
       // Test engines run with standby browsers and freezing off (test/helpers/engine.ts).
       standby: expect.objectContaining({ enabled: false, ready: 0, claimed: 0 }),
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
+      // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
+      memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
