@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORT, resolveConfig } from './config.js';
+import { DEFAULT_PORT, listFrom, numberFrom, resolveConfig } from './config.js';
 import { runBackupCommand } from './cli-backup.js';
 
 const { values, positionals } = parseArgs({
@@ -57,38 +57,23 @@ if (command === 'backup' || command === 'restore') {
 const { createEngine } = await import('./engine.js');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const engine = createEngine({
-  port: values.port !== undefined ? Number(values.port) : undefined,
+  port: numberFrom(values.port),
   host: values.host,
   dataDir: values['data-dir'],
   databaseUrl: values['database-url'],
   chromiumPath: values.chromium,
   publicUrl: values['public-url'],
   nodeUrl: values['node-url'],
-  maxConcurrentSessions: values['max-concurrent-sessions'] ? Number(values['max-concurrent-sessions']) : undefined,
+  maxConcurrentSessions: numberFrom(values['max-concurrent-sessions']),
   uiDir: path.join(root, 'out/renderer'),
   insecureNoJail: values['insecure-no-jail'] || undefined,
   region: values.region,
-  standby: values.standby !== undefined ? Number(values.standby) : undefined,
-  standbyMemoryMb: values['standby-memory'] !== undefined ? Number(values['standby-memory']) : undefined,
-  freezeIdleSeconds: values['freeze-idle-seconds'] !== undefined ? Number(values['freeze-idle-seconds']) : undefined,
-  jailUids: {
-    base: values['jail-uid-base'] !== undefined ? Number(values['jail-uid-base']) : undefined,
-    count: values['jail-uid-count'] !== undefined ? Number(values['jail-uid-count']) : undefined,
-  },
-  egressDeny:
-    values['egress-deny'] !== undefined
-      ? values['egress-deny']
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined,
-  otlpAllowedHosts:
-    values['otlp-allowed-hosts'] !== undefined
-      ? values['otlp-allowed-hosts']
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined,
+  standby: numberFrom(values.standby),
+  standbyMemoryMb: numberFrom(values['standby-memory']),
+  freezeIdleSeconds: numberFrom(values['freeze-idle-seconds']),
+  jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
+  egressDeny: listFrom(values['egress-deny']),
+  otlpAllowedHosts: listFrom(values['otlp-allowed-hosts']),
 });
 
 let stopping = false;

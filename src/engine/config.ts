@@ -184,8 +184,8 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
   };
 }
 
-/** A number setting; a malformed one becomes NaN, which the setting's own check refuses at start. */
-function numberFrom(v: string | undefined): number | undefined {
+/** A number setting (a flag or a variable); a malformed one becomes NaN, which the setting's own check refuses at start. */
+export function numberFrom(v: string | undefined): number | undefined {
   return v === undefined || v === '' ? undefined : Number(v);
 }
 
@@ -195,7 +195,8 @@ function regionFrom(v: string): string {
   return v;
 }
 
-function listFrom(v: string | undefined): string[] | undefined {
+/** A comma-separated setting (a flag or a variable): trimmed entries, empty ones dropped. */
+export function listFrom(v: string | undefined): string[] | undefined {
   if (v === undefined) return undefined;
   return v
     .split(',')
