@@ -88,6 +88,7 @@ describe('cdp_command classification', () => {
       `{"method":"Page.navigate","params":{"url":"https://x"}}`,
       `{"id":4,"method":"Runtime.callFunctionOn","params":{"method":"Input.dispatchMouseEvent","x":1}}`,
       ``,
+      `{"id":5,"method":"Runtime.evaluate","params":`,
     ])
       expect(classifyCdpFrame(frame).kind).toBe('ignored');
   });

@@ -4,7 +4,8 @@
  * (library bookkeeping, configuration, results, garbage); `dropped` — it is one, but its
  * arguments do not decode (counted in `cdp_disconnect.telemetry_dropped`). The frame is decoded
  * as JSON, so only a top-level `method` counts (a nested or escaped one cannot spoof or hide a
- * command), and big frames that name no supported method are skipped without parsing.
+ * command). A frame is parsed only when it names one of them (or escapes a character, which a
+ * name could hide behind): the proxy relays every client frame, and almost none are commands.
  */
 import { CDP_COMMAND_METHODS, type CdpCommandMethod } from '../../../shared/wire/telemetry-categories.js';
 import { CommandArgs, ID_LIMIT, MalformedCommand } from './cdp-command-args.js';
@@ -14,20 +15,19 @@ export type CdpCommandData = { method: CdpCommandMethod } & Record<string, unkno
 export type Classified = { kind: 'command'; method: CdpCommandMethod; data: CdpCommandData } | { kind: 'ignored' } | { kind: 'dropped' };
 
 const METHODS = new Set<string>(CDP_COMMAND_METHODS);
-/** Below this size a frame is simply parsed; above it, only when it names a supported method. */
-const PARSE_FREELY = 16 * 1024;
+/** A frame whose top-level `method` is one of the 38 spells its name quoted, or escapes a character of it. */
 const NAMES_ONE = new RegExp(`"(${CDP_COMMAND_METHODS.map((m) => m.replace('.', '\\.')).join('|')})"|\\\\u`);
 
 const IGNORED = { kind: 'ignored' } as const;
 const DROPPED = { kind: 'dropped' } as const;
 
 export function classifyCdpFrame(text: string, connectionId?: string): Classified {
-  if (text.length > PARSE_FREELY && !NAMES_ONE.test(text)) return IGNORED;
+  if (!NAMES_ONE.test(text)) return IGNORED;
   let msg: unknown;
   try {
     msg = JSON.parse(text);
   } catch {
-    return NAMES_ONE.test(text) ? DROPPED : IGNORED;
+    return DROPPED;
   }
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return IGNORED;
   const { id, method, params, sessionId } = msg as Record<string, unknown>;
