@@ -6,6 +6,7 @@
  * never answers is 504 `outcome_unknown`, a ref of a document that navigated away is 404.
  * Custom tools are 422 (not offered), entitlements say WebMCP is on.
  */
+import { getEventListeners } from 'node:events';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -91,6 +92,9 @@ describe('WebMCP tools', () => {
 
   it('invokes a tool in the page and in an out-of-process frame', async () => {
     const list = await tools();
+    // Each call watches the session's end; a finished call leaves no listener on the session's signal.
+    const signal = t.engine.services.sessions.get(sessionId)!.signal;
+    const listeners = getEventListeners(signal, 'abort').length;
     const sum = await invoke({ tool_ref: byName(list, 'add').tool_ref, input: { a: 2, b: 40 } });
     expect(sum.status, JSON.stringify(sum.body)).toBe(200);
     expect(sum.body).toMatchObject({ invocation_id: expect.any(String), status: 'completed' });
@@ -98,6 +102,7 @@ describe('WebMCP tools', () => {
     const echo = await invoke({ tool_ref: byName(list, 'echo').tool_ref, input: { text: 'hi' } });
     expect(echo.body.status).toBe('completed');
     expect(JSON.stringify(echo.body.output)).toContain('echo:hi');
+    expect(getEventListeners(signal, 'abort').length).toBe(listeners);
   });
 
   it('reports a throwing tool as an error and a silent one as outcome_unknown', async () => {

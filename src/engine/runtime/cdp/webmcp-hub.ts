@@ -173,12 +173,14 @@ export class WebMcpHub {
     }
     let timer: NodeJS.Timeout | undefined;
     let offDetach: (() => void) | undefined;
+    let onEnded: (() => void) | undefined;
     try {
       const result = await new Promise<ToolResponse>((resolve, reject) => {
         this.waiters.set(invocationId, resolve);
         timer = setTimeout(() => reject(new OutcomeUnknown(`no result within ${timeoutMs / 1000} s`, invocationId)), timeoutMs);
         offDetach = this.onDetach(t.sessionId, () => reject(new OutcomeUnknown('the tab or frame of the tool closed before it answered', invocationId)));
-        this.handle.signal.addEventListener('abort', () => reject(new OutcomeUnknown('the session ended', invocationId)), { once: true });
+        onEnded = () => reject(new OutcomeUnknown('the session ended', invocationId));
+        this.handle.signal.addEventListener('abort', onEnded, { once: true });
       });
       return { invocationId, ...result };
     } catch (err) {
@@ -187,6 +189,8 @@ export class WebMcpHub {
     } finally {
       clearTimeout(timer);
       offDetach?.();
+      // The session's signal outlives the call: a listener left on it per call would pile up.
+      if (onEnded) this.handle.signal.removeEventListener('abort', onEnded);
       this.waiters.delete(invocationId);
     }
   }
