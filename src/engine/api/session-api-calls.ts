@@ -14,6 +14,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TelemetryService } from '../runtime/telemetry/telemetry-service.js';
 import { stringField } from '../../shared/string-field.js';
+import { cutText } from '../runtime/telemetry/har-body.js';
 
 const NOT_RECORDED = /^\/browsers\/:id\/(telemetry\/|live($|\/))/;
 const DRIVES_THE_BROWSER = /^\/browsers\/:id\/(computer\/|playwright\/execute$|repl$|curl($|\/)|webmcp\/invoke$)/;
@@ -48,16 +49,8 @@ export function recordApiCalls(telemetry: TelemetryService): (req: FastifyReques
 
 /** At most 8192 UTF-8 bytes, cut on a character boundary and marked. */
 export function capCode(code: string): string {
-  if (Buffer.byteLength(code) <= CODE_LIMIT_BYTES) return code;
-  let bytes = 0;
-  let end = 0;
-  for (const ch of code) {
-    const n = Buffer.byteLength(ch);
-    if (bytes + n > CODE_LIMIT_BYTES) break;
-    bytes += n;
-    end += ch.length;
-  }
-  return code.slice(0, end) + CUT;
+  const kept = cutText(code, CODE_LIMIT_BYTES);
+  return kept === code ? code : kept + CUT;
 }
 
 /** The route's operationId when its schema names one, else `METHOD /route/pattern`. */

@@ -11,11 +11,11 @@ function utf8Prefix(bytes: Buffer, maxBytes: number): string {
   return new TextDecoder('utf-8').decode(bytes.subarray(0, maxBytes), { stream: true });
 }
 
-/** A request body (`postData.text`) cut at `maxBytes` UTF-8 bytes. */
+/** Text cut at `maxBytes` UTF-8 bytes on a character boundary (a request's `postData.text`; `api_call.data.code`). */
 export function cutText(text: string, maxBytes: number): string {
-  if (text.length * 3 <= maxBytes) return text; // cannot exceed: skip the copy
-  const bytes = Buffer.from(text, 'utf8');
-  return bytes.length <= maxBytes ? text : utf8Prefix(bytes, maxBytes);
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text) <= maxBytes) return text;
+  // Each UTF-16 unit takes at least one byte, so the first `maxBytes` units hold the cut: no copy of the whole.
+  return utf8Prefix(Buffer.from(text.slice(0, maxBytes)), maxBytes);
 }
 
 export interface HarContentBody {
