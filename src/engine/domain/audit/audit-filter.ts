@@ -5,6 +5,7 @@
  * comma-joined (the official client) or repeated; both are accepted.
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import { queryList } from '../../../shared/query-list.js';
 
 export interface AuditFilter {
   orgId: string;
@@ -40,9 +41,9 @@ export function parseAuditFilter(orgId: string, q: AuditFilterQuery, now: Date, 
   if (opts.maxWindowDays !== undefined && end.getTime() - start.getTime() > opts.maxWindowDays * 86_400_000) {
     throw DomainError.invalidField('end', `the search window (end - start) must not exceed ${opts.maxWindowDays} days`);
   }
-  const excludeMethods = list(q.exclude_method).map((m) => m.toUpperCase());
+  const excludeMethods = queryList(q.exclude_method).map((m) => m.toUpperCase());
   if (excludeMethods.length > MAX_EXCLUDED_METHODS) throw DomainError.invalidField('exclude_method', `at most ${MAX_EXCLUDED_METHODS} items`);
-  const searchUserIds = list(q.search_user_id);
+  const searchUserIds = queryList(q.search_user_id);
   if (searchUserIds.length > MAX_SEARCH_USER_IDS) throw DomainError.invalidField('search_user_id', `at most ${MAX_SEARCH_USER_IDS} items`);
   return {
     orgId,
@@ -63,14 +64,6 @@ function instant(value: string, field: string): Date {
   const year = d.getUTCFullYear();
   if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw DomainError.invalidField(field, 'must be an ISO 8601 date-time');
   return d;
-}
-
-function list(values: string[] | undefined): string[] {
-  if (!values) return [];
-  return values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
 }
 
 function nonEmpty(s: string | undefined): string | undefined {

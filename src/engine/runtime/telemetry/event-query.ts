@@ -8,6 +8,7 @@
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { parseInstantOrDuration } from '../../../shared/instant-or-duration.js';
+import { queryList } from '../../../shared/query-list.js';
 import { EVENT_CATEGORIES, type EventCategory, type TelemetryEnvelope } from './telemetry-event.js';
 
 export interface EventQuery {
@@ -28,11 +29,8 @@ export function parseInstant(field: string, v: string, nowMs: number): number {
 }
 
 export function parseCategories(values: string[] | undefined): Set<EventCategory> | undefined {
-  if (!values || values.length === 0) return undefined;
   const out = new Set<EventCategory>();
-  for (const v of values.flatMap((x) => x.split(','))) {
-    const c = v.trim();
-    if (!c) continue;
+  for (const c of queryList(values)) {
     if (!(EVENT_CATEGORIES as readonly string[]).includes(c))
       throw DomainError.invalidField('category', `unknown category '${c.slice(0, 40)}'; one of ${EVENT_CATEGORIES.join(', ')}`);
     out.add(c as EventCategory);
@@ -45,11 +43,8 @@ export function parseCategories(values: string[] | undefined): Set<EventCategory
  * engine never emits: it simply matches nothing); a malformed one is a 400.
  */
 export function parseTypes(values: string[] | undefined): Set<string> | undefined {
-  if (!values || values.length === 0) return undefined;
   const out = new Set<string>();
-  for (const v of values.flatMap((x) => x.split(','))) {
-    const t = v.trim();
-    if (!t) continue;
+  for (const t of queryList(values)) {
     if (!/^[a-z][a-z0-9_]{0,63}$/.test(t))
       throw DomainError.invalidField('type', `'${t.slice(0, 40)}' is not an event type (lower-case letters, digits and _)`);
     out.add(t);
