@@ -22,8 +22,8 @@
  *   after resolution (as on Kernel: a private DNS name has to be listed by name).
  */
 import net from 'node:net';
-import { domainToASCII } from 'node:url';
 import { getPublicSuffix } from 'tldts';
+import { hostNamePattern } from './host-name.js';
 
 /** What applies when a session gives no `private_hosts` (Kernel's defaults). */
 export const DEFAULT_PRIVATE_HOSTS: readonly string[] = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7'];
@@ -120,16 +120,9 @@ function parseCidr(entry: string): Rule {
 }
 
 function parseHostname(host: string, port: number | undefined): Rule {
-  const wildcard = host.startsWith('*.');
-  const name = wildcard ? host.slice(2) : host;
-  if (name.includes('*')) throw new Error('has a wildcard other than one leading "*." (such as *.corp.example.com)');
-  const ascii = domainToASCII(name);
-  const labels = ascii.split('.');
-  if (!ascii || ascii.length > 253 || labels.some((l) => !/^[a-z0-9_-]{1,63}$/.test(l))) throw new Error('is not a hostname, IP address or CIDR range');
-  // The URL parser reads a name ending in a number as an IPv4 address (and refuses it when it is not one).
-  if (/^(\d+|0x[0-9a-f]*)$/.test(labels[labels.length - 1])) throw new Error('is not a valid IP address or hostname');
+  const { wildcard, ascii } = hostNamePattern(host, 'a hostname, IP address or CIDR range');
   if (!wildcard) return { kind: 'name', name: ascii, port };
-  if (labels.length < 2) throw new Error('is a wildcard over a single label: the suffix after "*." needs at least two labels');
+  if (!ascii.includes('.')) throw new Error('is a wildcard over a single label: the suffix after "*." needs at least two labels');
   if (getPublicSuffix(ascii, { allowPrivateDomains: true }) === ascii)
     throw new Error(`is a wildcard over the public suffix '${ascii}': it would cover every site registered under it`);
   return { kind: 'suffix', suffix: '.' + ascii, port };

@@ -14,6 +14,7 @@
  */
 import net from 'node:net';
 import { domainToASCII } from 'node:url';
+import { hostNamePattern } from './host-name.js';
 
 export const MAX_PROXY_ROUTES = 50;
 export const MAX_ROUTE_HOSTS = 100;
@@ -48,13 +49,7 @@ export function routePattern(raw: string): string {
   if (entry.includes('/')) throw new Error('is not a host name or IP address (CIDR ranges, URLs and paths are not route patterns)');
   if (/:\d*$/.test(entry)) throw new Error('carries a port: matching ignores ports, give the host only');
   if (net.isIPv4(entry)) return entry;
-  const wildcard = entry.startsWith('*.');
-  const name = wildcard ? entry.slice(2) : entry;
-  if (name.includes('*')) throw new Error('has a wildcard other than one leading "*." (such as *.example.com)');
-  const ascii = domainToASCII(name);
-  const labels = ascii.split('.');
-  if (!ascii || ascii.length > 253 || labels.some((l) => !/^[a-z0-9_-]{1,63}$/.test(l))) throw new Error('is not a host name or IP address');
-  if (/^(\d+|0x[0-9a-f]*)$/.test(labels[labels.length - 1])) throw new Error('is not a valid IP address or host name');
+  const { wildcard, ascii } = hostNamePattern(entry, 'a host name or IP address');
   return wildcard ? `*.${ascii}` : ascii;
 }
 
