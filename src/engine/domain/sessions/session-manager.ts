@@ -215,17 +215,10 @@ export class SessionManager implements SessionRegistry {
   }
 
   /**
-   * The rest of a create served by a standby browser (its row is inserted): the browser becomes
-   * this session, then gets what the create asked for — proxy, viewport, telemetry, start_url.
+   * A create served by a standby browser (its row is inserted): the browser becomes this session
+   * and gets its proxy and viewport; `finishCreate` does the rest, as for a cold launch.
    */
-  private async adoptStandby(
-    rt: RunningSession,
-    auth: AuthContext,
-    plan: CreatePlan,
-    row: SessionRow,
-    deadline: AbortSignal,
-    clientGone?: AbortSignal,
-  ): Promise<SessionDto> {
+  private async adoptStandby(rt: RunningSession, auth: AuthContext, plan: CreatePlan, clientGone?: AbortSignal): Promise<void> {
     const id = rt.id;
     rt.adopt({
       orgId: auth.orgId,
@@ -247,7 +240,6 @@ export class SessionManager implements SessionRegistry {
       if (clientGone?.aborted) throw clientGoneError();
       throw err instanceof DomainError ? err : new DomainError(503, 'browser_launch_failed', `the browser could not be prepared: ${(err as Error).message}`);
     }
-    return this.finishCreate(rt, auth, plan, row, deadline, clientGone);
   }
 
   /**
@@ -349,7 +341,10 @@ export class SessionManager implements SessionRegistry {
       await plan.proxy?.release?.();
       throw err;
     }
-    if (standby) return this.adoptStandby(standby, auth, plan, row, deadline, clientGone);
+    if (standby) {
+      await this.adoptStandby(standby, auth, plan, clientGone);
+      return this.finishCreate(standby, auth, plan, row, deadline, clientGone);
+    }
     const binding = plan.profile;
     const deferStartUrl = !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser);
     const extensionHooks = this.services.extensions;
