@@ -16,7 +16,7 @@ import { recoverSessions } from '../domain/sessions/session-recovery.js';
 import { registerDevtoolsDiscovery } from './browsers-devtools.js';
 import { createCdpProxy } from '../runtime/cdp-proxy.js';
 import { assertJoinable, endIfInvocationFinished } from '../domain/invocations/invocation-browsers.js';
-import { recordApiCalls } from './session-telemetry.js';
+import { recordApiCalls } from './session-api-calls.js';
 import { stringField } from '../../shared/string-field.js';
 import {
   SessionCreateSchema,

@@ -74,7 +74,4 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
   };
 }
 
-/** The api_call / platform_api_call hook lives in session-api-calls.ts; re-exported for api/browsers.ts. */
-export { recordApiCalls } from './session-api-calls.js';
-
 export const sessionTelemetryFeature = createTelemetryFeature();
