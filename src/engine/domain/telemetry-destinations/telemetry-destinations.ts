@@ -177,13 +177,13 @@ export class TelemetryDestinations {
   }
 
   /**
-   * One delivery's outcome. Returns whether the destination's health flipped (healthy ↔
-   * failing), so the caller announces only those on the change feed.
+   * One delivery's outcome: the one write of a batch. Answers the destination's org when its
+   * health flipped (healthy ↔ failing), so the caller announces only those on the change feed.
    */
-  async recordOutcome(id: string, outcome: { ok: true } | { ok: false; error: string }): Promise<boolean> {
+  async recordOutcome(id: string, outcome: { ok: true } | { ok: false; error: string }): Promise<string | undefined> {
     const now = this.clock.now().toISOString();
     const before = await this.db.selectFrom('telemetry_destinations').select(['org_id', 'consecutive_failures']).where('id', '=', id).executeTakeFirst();
-    if (!before) return false;
+    if (!before) return undefined;
     if (outcome.ok) {
       await this.db.updateTable('telemetry_destinations').set({ consecutive_failures: 0, last_success_at: now }).where('id', '=', id).execute();
     } else {
@@ -194,11 +194,6 @@ export class TelemetryDestinations {
         .execute();
     }
     const flipped = outcome.ok ? before.consecutive_failures > 0 : before.consecutive_failures === 0;
-    return flipped;
-  }
-
-  /** The org of a destination (for the change feed). */
-  async orgOf(id: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('telemetry_destinations').select('org_id').where('id', '=', id).executeTakeFirst())?.org_id;
+    return flipped ? before.org_id : undefined;
   }
 }

@@ -118,10 +118,9 @@ export class TelemetryExports {
 
   private async noteOutcome(destination: string, sessionId: string, outcome: ExportOutcome): Promise<void> {
     try {
-      const flipped = await this.records.recordOutcome(destination, outcome);
-      if (!flipped) return;
-      const org = await this.records.orgOf(destination);
-      if (org) this.changes.upsert(org, 'telemetry_destination', destination);
+      const org = await this.records.recordOutcome(destination, outcome);
+      if (!org) return;
+      this.changes.upsert(org, 'telemetry_destination', destination);
       if (outcome.ok) this.o.log.info({ destination, session: sessionId }, 'telemetry export delivers again');
       else this.o.log.warn({ destination, session: sessionId, reason: outcome.error }, 'telemetry export failing');
     } catch (err) {
