@@ -7,7 +7,8 @@
  * (loopback and private addresses included: this is self-hosted).
  * Names are checked when a destination is saved; addresses on every connection through the
  * agent's `lookup` (so a name that later resolves elsewhere cannot slip past), and an IP literal
- * (which Node connects to without a lookup) is checked before the exporter is built.
+ * (which Node connects to without a lookup) before every batch, by `sendRefusal` (no DNS: the
+ * lookup already resolves and checks a name on each connection).
  */
 import dns from 'node:dns';
 import net from 'node:net';
@@ -20,6 +21,8 @@ export interface OtlpHostPolicy {
   readonly allowed: readonly string[];
   /** Why `url` may not be used (a message for a 400), or undefined when it may. Resolves names only to check an allow list of ranges. */
   refusal(url: string): Promise<string | undefined>;
+  /** Before a batch: what the agent's `lookup` cannot check (an IP literal) or need not resolve to refuse (a name outside a names-only list). */
+  sendRefusal(url: string): string | undefined;
   /** A `lookup` for the exporter's agent: only addresses the policy allows for `host`. */
   lookupFor(host: string): (hostname: string, options: dns.LookupOptions, cb: LookupCallback) => void;
 }
@@ -71,13 +74,21 @@ export function otlpHostPolicy(allowList: readonly string[], egress: EgressPolic
     return undefined;
   };
   const hostOf = (u: URL) => u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  /** The checks that need no DNS. */
+  const sendRefusal = (url: string): string | undefined => {
+    const host = hostOf(new URL(url));
+    if (net.isIP(host)) return addressRefusal(host, host);
+    if (entries.length && !byName(host) && !ranges.length) return `${host} is not in the hosts this engine allows for telemetry export`;
+    return undefined;
+  };
 
   return {
     allowed: entries.map((e) => e.raw),
+    sendRefusal,
     async refusal(url) {
+      const cheap = sendRefusal(url);
       const host = hostOf(new URL(url));
-      if (net.isIP(host)) return addressRefusal(host, host);
-      if (entries.length && !byName(host) && !ranges.length) return `${host} is not in the hosts this engine allows for telemetry export`;
+      if (cheap || net.isIP(host)) return cheap;
       if (entries.length && !byName(host)) {
         // Only ranges could allow this name: it must resolve into one now (and on every connection).
         const all = await dns.promises.lookup(host, { all: true }).catch(() => []);

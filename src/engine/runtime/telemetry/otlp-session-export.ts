@@ -83,7 +83,8 @@ class DestinationExporter implements LogRecordExporter {
     if (this.closed) return { code: FAILED, error: new Error('export closed') };
     const t = await this.o.target();
     if (!t) return { code: FAILED, error: new Error('the destination no longer exists') };
-    const refused = await this.o.policy.refusal(t.endpoint);
+    // Per connection the agent's lookup checks each address; an IP literal has no lookup.
+    const refused = this.o.policy.sendRefusal(t.endpoint);
     if (refused) return { code: FAILED, error: Object.assign(new Error(refused), { code: 'EOTLPDENIED' }) };
     this.headers = t.headers;
     const exporter = this.exporterFor(t.endpoint);
