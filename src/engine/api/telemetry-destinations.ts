@@ -7,7 +7,7 @@
  */
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
+import { apiKeyFirst, orgWideKeyFirst } from '../domain/org/access.js';
 import {
   OtlpDestinationCreateSchema,
   OtlpDestinationIdParamSchema as IdParam,
@@ -32,18 +32,18 @@ export const telemetryDestinationsFeature: Feature<'telemetryExports'> = {
     );
     app.get(
       '/telemetry/destinations',
-      { schema: { tags, querystring: OtlpDestinationListQuerySchema, response: { 200: OtlpDestinationListSchema } } },
+      { schema: { tags, querystring: OtlpDestinationListQuerySchema, response: { 200: OtlpDestinationListSchema } }, onRequest: apiKeyFirst },
       async (req, reply) => {
-        requireApiKey(req.auth);
         const page = pageOf(req.query);
         const rows = await records.list(req.auth.orgId, { ...page, name: req.query.name, query: req.query.query });
         return sendPage(reply, rows, page).map((r) => records.dto(r));
       },
     );
-    app.get('/telemetry/destinations/:id', { schema: { tags, params: IdParam, response: { 200: OtlpDestinationSchema } } }, async (req) => {
-      requireApiKey(req.auth);
-      return records.dto(await records.get(req.auth.orgId, req.params.id));
-    });
+    app.get(
+      '/telemetry/destinations/:id',
+      { schema: { tags, params: IdParam, response: { 200: OtlpDestinationSchema } }, onRequest: apiKeyFirst },
+      async (req) => records.dto(await records.get(req.auth.orgId, req.params.id)),
+    );
     app.patch(
       '/telemetry/destinations/:id',
       { schema: { tags, params: IdParam, body: OtlpDestinationPatchSchema, response: { 200: OtlpDestinationSchema } }, onRequest: configuring },

@@ -122,6 +122,25 @@ describe('telemetry destinations', () => {
     await expectErrorResponse(await t.api('/telemetry/destinations/scoped-view', as), 404);
     expect(await (await t.api('/telemetry/destinations', as)).json()).toEqual([]);
     await expectErrorResponse(await t.api(`/telemetry/destinations/${created.id}`, { method: 'DELETE', ...as }), 404);
+    // Out of reach is 404 whatever the body: a body the schema refuses does not answer 400 first (resource-lookup-first).
+    await expectErrorResponse(await t.api(`/telemetry/destinations/${created.id}`, { method: 'PATCH', json: { name: 5 }, ...as }), 404);
+    await expectErrorResponse(await t.api('/telemetry/destinations/scoped-view', { method: 'PATCH', json: { name: 5 }, ...as }), 404);
+    await expectErrorResponse(await patch(created.id, { name: 5 }), 400);
+  });
+
+  it('a credential that is not an API key gets 403 on reads too, before its query is validated', async () => {
+    const ctx = t.engine.context;
+    // Stands in for a session token: same org, but not an API key.
+    ctx.authenticators.unshift((_req, bearer) =>
+      bearer === 'otlp-session-token'
+        ? { orgId: ctx.orgId, strategy: 'session_jwt', userId: 'session-1', email: 'admin@browserdeck.local', projectId: null, sessionId: 'session-1' }
+        : null,
+    );
+    const as = { headers: { authorization: 'Bearer otlp-session-token' } };
+    await expectErrorResponse(await t.api('/telemetry/destinations', as), 403);
+    await expectErrorResponse(await t.api('/telemetry/destinations?limit=many', as), 403);
+    await expectErrorResponse(await t.api('/telemetry/destinations/anything', as), 403);
+    await expectErrorResponse(await t.api('/telemetry/destinations?limit=many'), 400);
   });
 
   it('applies the operator policy: the egress deny ranges always, an allow list when configured', async () => {

@@ -20,7 +20,7 @@ type Scoped =
   | 'deployments'
   | 'invocations';
 export interface ReachTarget {
-  table: Scoped | 'projects' | 'credential_providers' | 'audit_export_destinations';
+  table: Scoped | 'projects' | 'credential_providers' | 'audit_export_destinations' | 'telemetry_destinations';
   /** Whether the route accepts a name where the id goes. */
   byName: boolean;
   what: string;
@@ -40,6 +40,7 @@ export const REACH_TARGETS: Array<[RegExp, ReachTarget]> = [
   [/^\/invocations\/:/, { table: 'invocations', byName: false, what: 'invocation' }],
   [/^\/org\/credential_providers\/:/, { table: 'credential_providers', byName: true, what: 'credential provider' }],
   [/^\/audit-logs\/export\/destinations\/:/, { table: 'audit_export_destinations', byName: false, what: 'audit log export destination' }],
+  [/^\/telemetry\/destinations\/:/, { table: 'telemetry_destinations', byName: true, what: 'telemetry destination' }],
 ];
 
 export async function inReach(db: Kysely<Database>, t: ReachTarget, key: string, orgId: string, project: string | null): Promise<boolean> {
@@ -70,6 +71,16 @@ export async function inReach(db: Kysely<Database>, t: ReachTarget, key: string,
       .where('org_id', '=', orgId)
       .where('id', '=', key)
       .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  if (t.table === 'telemetry_destinations') {
+    // Org-level (a project key reads them too); a name in any case (telemetry-destinations.ts `find`).
+    const row = await db
+      .selectFrom('telemetry_destinations')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where((w) => w.or([w('id', '=', key), w('name_key', '=', key.toLowerCase())]))
       .executeTakeFirst();
     return row !== undefined;
   }
