@@ -234,6 +234,36 @@ describe('audit log export to S3', () => {
     });
   });
 
+  it('engine stop aborts a /test probe in flight', async () => {
+    const d = await create({ prefix: 'probe-stop' });
+    const row = await t.engine.services.auditExport.records.get(t.engine.context.orgId, d.id);
+    let putStarted!: () => void;
+    const started = new Promise<void>((r) => (putStarted = r));
+    const exporter = new AuditExporter({
+      db: t.engine.context.db,
+      clock,
+      records: t.engine.services.auditExport.records,
+      settings: auditExportSettings(env),
+      nodeId: 'probe-node',
+      flush: () => flushAudit(t),
+      log: () => {},
+      open: async (settings, target, signal) => {
+        const real = await openDelivery(settings, target, signal);
+        // An upload that only ends when it is aborted (a bucket endpoint that never answers).
+        const put = (_key: string, _body: Buffer, sig?: AbortSignal) =>
+          new Promise<void>((_resolve, reject) => {
+            putStarted();
+            sig?.addEventListener('abort', () => reject(new Error('upload aborted')), { once: true });
+          });
+        return { ...real, put };
+      },
+    });
+    const probing = exporter.probe(row);
+    await started;
+    await exporter.stop();
+    expect(await probing).toEqual({ stage: 'put_object', success: false, error: { code: 'put_object_failed', message: 'upload aborted' } });
+  });
+
   it('counts failed deliveries on the destination and retries with backoff', async () => {
     clock.set(at(70));
     const d = await create({ prefix: 'failing', credentials: { access_key_id: 'UNKNOWN-KEY', secret_access_key: 'x' } });

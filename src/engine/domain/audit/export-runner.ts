@@ -69,11 +69,12 @@ export class AuditExporter {
     await this.running?.catch(() => {});
   }
 
-  /** `POST …/test`: the role step, then a probe object (removed again where the role allows). */
+  /** `POST …/test`: the role step, then a probe object (removed again where the role allows). Engine stop aborts it. */
   async probe(row: DestinationRow): Promise<AuditDestinationTestResult> {
+    const signal = this.abort.signal;
     let delivery: Delivery;
     try {
-      delivery = await (this.deps.open ?? openDelivery)(this.deps.settings, this.targetOf(row));
+      delivery = await (this.deps.open ?? openDelivery)(this.deps.settings, this.targetOf(row), signal);
     } catch (err) {
       const stage = err instanceof AssumeRoleError ? 'assume_role' : 'put_object';
       return { stage, success: false, error: { code: `${stage}_failed`, message: errorText(err) } };
@@ -82,11 +83,11 @@ export class AuditExporter {
       const name = `${compactTime(this.deps.clock.now().getTime())}-${Math.random().toString(36).slice(2, 10)}.jsonl.gz`;
       const key = [row.prefix, `destination_id=${row.id}`, `org_id=${row.org_id}`, '_browserdeck_probe', name].filter(Boolean).join('/');
       try {
-        await delivery.put(key, await gzipAsync(Buffer.alloc(0)));
+        await delivery.put(key, await gzipAsync(Buffer.alloc(0)), signal);
       } catch (err) {
         return { stage: 'put_object', success: false, error: { code: 'put_object_failed', message: errorText(err) } };
       }
-      await delivery.remove(key).catch(() => {}); // s3:DeleteObject is not required of the role
+      await delivery.remove(key, signal).catch(() => {}); // s3:DeleteObject is not required of the role
       return { stage: 'complete', success: true };
     } finally {
       delivery.close();

@@ -24,7 +24,7 @@ export interface DeliveryTarget {
 
 export interface Delivery {
   put(key: string, body: Buffer, signal?: AbortSignal): Promise<void>;
-  remove(key: string): Promise<void>;
+  remove(key: string, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
@@ -78,8 +78,8 @@ export async function openDelivery(settings: AuditExportSettings, t: DeliveryTar
     async put(key, body, sig) {
       await s3.send(new PutObjectCommand({ ...common, Key: key, Body: body }), { abortSignal: sig });
     },
-    async remove(key) {
-      await s3.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: key }));
+    async remove(key, sig) {
+      await s3.send(new DeleteObjectCommand({ Bucket: t.bucket, Key: key }), { abortSignal: sig });
     },
     close: () => s3.destroy(),
   };
