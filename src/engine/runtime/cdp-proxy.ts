@@ -109,6 +109,8 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
     upstream.on('error', () => closeBoth(1011, 'browser connection failed'));
 
     client.on('message', (data, binary) => {
+      // Closing: nothing more reaches the browser, nor telemetry (its cdp_disconnect is out).
+      if (closing) return;
       messageCount++;
       let text = data.toString();
       if (guard) {
