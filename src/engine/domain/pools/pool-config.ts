@@ -111,7 +111,8 @@ export function configWithUpdate(current: PoolConfig, body: PoolUpdate): PoolCon
     if (!body.profile.id && !body.profile.name) delete c.profile;
     else c.profile = body.profile.id ? { id: body.profile.id } : { name: body.profile.name };
   }
-  if (body.telemetry !== undefined) c.telemetry = normalizeTelemetry(body.telemetry);
+  // Merged as a session's PATCH merges it: what the body omits (categories, excluded methods, the export binding) stays.
+  if (body.telemetry !== undefined) c.telemetry = normalizeTelemetry(body.telemetry, current.telemetry);
   if (body.viewport !== undefined) c.viewport = validateViewport(body.viewport);
   return checkOptions(c);
 }
