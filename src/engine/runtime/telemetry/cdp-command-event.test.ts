@@ -29,6 +29,25 @@ describe('cdp_command classification', () => {
     });
   });
 
+  it('reads a mouse event emulating touch like a mouse event, without its pointer fields', () => {
+    expect(
+      dataOf(
+        `{"id":8,"method":"Input.emulateTouchFromMouseEvent","params":{"type":"mouseWheel","x":1,"y":2,"button":"none","deltaX":3,"deltaY":-4,"modifiers":1,"clickCount":1}}`,
+      ),
+    ).toEqual({
+      method: 'Input.emulateTouchFromMouseEvent',
+      command_id: 8,
+      event_type: 'mouseWheel',
+      x: 1,
+      y: 2,
+      button: 'none',
+      delta_x: 3,
+      delta_y: -4,
+      modifiers: 1,
+      click_count: 1,
+    });
+  });
+
   it('counts typed text and names only non-printing keys', () => {
     expect(dataOf(`{"id":1,"method":"Input.insertText","params":{"text":"hunter2"}}`)).toEqual({ method: 'Input.insertText', command_id: 1, text_length: 7 });
     expect(dataOf(`{"id":2,"method":"Input.dispatchKeyEvent","params":{"type":"keyDown","key":"é","text":"é","code":"KeyE"}}`)).toEqual({

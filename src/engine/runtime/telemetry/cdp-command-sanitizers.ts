@@ -52,16 +52,21 @@ const pen = (a: CommandArgs): Fields => ({
   twist: a.num('twist'),
 });
 
+/** What `dispatchMouseEvent` and `emulateTouchFromMouseEvent` share. */
+const mouse = (a: CommandArgs): Fields => ({
+  event_type: a.oneOf('type', MOUSE_TYPES),
+  ...xy(a),
+  button: a.oneOf('button', BUTTONS),
+  click_count: a.num('clickCount'),
+  delta_x: a.num('deltaX'),
+  delta_y: a.num('deltaY'),
+  modifiers: a.num('modifiers'),
+});
+
 export const SANITIZERS: Record<CdpCommandMethod, Sanitizer> = {
   'Input.dispatchMouseEvent': (a) => ({
-    event_type: a.oneOf('type', MOUSE_TYPES),
-    ...xy(a),
-    button: a.oneOf('button', BUTTONS),
+    ...mouse(a),
     buttons: a.num('buttons'),
-    click_count: a.num('clickCount'),
-    delta_x: a.num('deltaX'),
-    delta_y: a.num('deltaY'),
-    modifiers: a.num('modifiers'),
     pointer_type: a.oneOf('pointerType', ['mouse', 'pen'] as const),
     ...pen(a),
   }),
@@ -111,15 +116,7 @@ export const SANITIZERS: Record<CdpCommandMethod, Sanitizer> = {
     };
   },
   'Input.cancelDragging': none,
-  'Input.emulateTouchFromMouseEvent': (a) => ({
-    event_type: a.oneOf('type', MOUSE_TYPES),
-    ...xy(a),
-    button: a.oneOf('button', BUTTONS),
-    click_count: a.num('clickCount'),
-    delta_x: a.num('deltaX'),
-    delta_y: a.num('deltaY'),
-    modifiers: a.num('modifiers'),
-  }),
+  'Input.emulateTouchFromMouseEvent': mouse,
   'Input.synthesizePinchGesture': (a) => ({
     ...xy(a),
     scale_factor: a.num('scaleFactor'),
