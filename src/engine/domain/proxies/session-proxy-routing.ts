@@ -116,13 +116,15 @@ export class SessionProxyRouting {
     }
   }
 
+  /** Each proxy the routes name is looked up once, however many of the (up to 50) routes name it. */
   private lookupRoutes(auth: AuthContext, routes: RouteSelector[]): Promise<SessionRoute[]> {
-    return Promise.all(
-      routes.map(async (r, i) => ({
-        hosts: r.hosts,
-        proxy: await this.lookup(auth, r.proxy.id ?? { name: r.proxy.name! }, `network.proxy_routes[${i}].proxy`),
-      })),
-    );
+    const keyOf = (p: RouteSelector['proxy']): string => (p.id !== undefined ? `id:${p.id}` : `name:${p.name}`);
+    const rows = new Map<string, Promise<ProxyRow>>();
+    routes.forEach((r, i) => {
+      const key = keyOf(r.proxy);
+      if (!rows.has(key)) rows.set(key, this.lookup(auth, r.proxy.id ?? { name: r.proxy.name! }, `network.proxy_routes[${i}].proxy`));
+    });
+    return Promise.all(routes.map(async (r) => ({ hosts: r.hosts, proxy: await rows.get(keyOf(r.proxy))! })));
   }
 
   /**
@@ -138,7 +140,8 @@ export class SessionProxyRouting {
     const row = proxyId === null ? null : await this.lookup(auth, proxyId);
     const routes = await this.lookupRoutes(auth, opts.routes ?? []);
     const privateHosts = opts.privateHosts ?? [];
-    const trusted = new Set([row, ...routes.map((r) => r.proxy)].flatMap((p) => (p ? this.proxies.caCertificatesOf(p) : [])));
+    const used = new Set([row, ...routes.map((r) => r.proxy)]); // a proxy named by several routes is one row
+    const trusted = new Set([...used].flatMap((p) => (p ? this.proxies.caCertificatesOf(p) : [])));
     // A jailed browser reaches its forwarder through its jail only: no loopback port.
     const tcp = !(await this.opts.jailed?.());
     const forwarder = await startLocalForwarder(this.route(row, privateHosts, routes), { ...this.opts, tcp });
