@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseCapture, RESPONSE_CAPTURE_LIMITS } from './response-capture.js';
+import { SessionTelemetry, type CategorySwitches } from './session-telemetry.js';
+import { TELEMETRY_CATEGORIES } from './telemetry-event.js';
 
 const small = { ...RESPONSE_CAPTURE_LIMITS, perBody: 8, bodyBytes: 20, bodies: 3, finished: 4, fetchMax: 100 };
 
@@ -46,5 +48,17 @@ describe('ResponseCapture', () => {
     c.keepBody('late', 'abc', false);
     expect(c.body('late')).toBeUndefined();
     expect(c.finished('a')).toBeDefined();
+  });
+});
+
+describe("a session's capture", () => {
+  it('remembers no more finished responses than its telemetry buffer holds events', () => {
+    const switches = Object.fromEntries(TELEMETRY_CATEGORIES.map((c) => [c, { enabled: true }])) as unknown as CategorySwitches;
+    const tel = new SessionTelemetry('s', switches, { capacity: 3, maxBytes: 1 << 20 }, () => 0);
+    for (const id of ['a', 'b', 'c', 'd']) tel.responses.loadingFinished(id, 1, 10);
+    expect(tel.responses.finished('a')).toBeUndefined();
+    expect(tel.responses.finished('d')).toMatchObject({ encodedBytes: 10 });
+    const roomy = new SessionTelemetry('t', switches, { capacity: 1_000_000, maxBytes: 1 << 20 }, () => 0);
+    expect(roomy.responses.limits.finished).toBe(RESPONSE_CAPTURE_LIMITS.finished);
   });
 });

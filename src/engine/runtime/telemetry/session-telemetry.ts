@@ -7,7 +7,7 @@
  * always recorded.
  */
 import { SequencedBuffer } from '../../events/sequenced-buffer.js';
-import { ResponseCapture } from './response-capture.js';
+import { RESPONSE_CAPTURE_LIMITS, ResponseCapture } from './response-capture.js';
 import { boundData, type EventCategory, type TelemetryCategory, type TelemetryEnvelope, type TelemetryEvent, type TelemetrySource } from './telemetry-event.js';
 
 /**
@@ -33,7 +33,7 @@ export class SessionTelemetry {
   private switches: CategorySwitches;
   private readonly configListeners = new Set<(s: CategorySwitches) => void | Promise<void>>();
   /** Each response's end, size and (when asked) body, for the HAR export. */
-  readonly responses = new ResponseCapture();
+  readonly responses: ResponseCapture;
   endedAt?: number;
 
   constructor(
@@ -44,6 +44,8 @@ export class SessionTelemetry {
   ) {
     this.switches = clone(switches);
     this.buffer = new SequencedBuffer<TelemetryEvent>({ capacity: opts.capacity, maxBytes: opts.maxBytes });
+    // A HAR pairs a finished response with its events: no more can matter than the buffer holds.
+    this.responses = new ResponseCapture({ ...RESPONSE_CAPTURE_LIMITS, finished: Math.min(RESPONSE_CAPTURE_LIMITS.finished, opts.capacity) });
   }
 
   get config(): CategorySwitches {
