@@ -7,11 +7,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freezeMethod, ownCgroupDir } from '../../../src/engine/runtime/session/jail-freezer.js';
+import { freezeMethod } from '../../../src/engine/runtime/session/jail-freezer.js';
+import { ownCgroupDir } from '../../../src/engine/runtime/sandbox/cgroup-dirs.js';
 
 describe('freezer groups of dead engines', () => {
   it('are removed by the next probe', () => {
-    const base = process.platform === 'linux' ? ownCgroupDir() : undefined;
+    const base = process.platform === 'linux' ? ownCgroupDir('v2') : undefined;
     const leftover = base && path.join(base, `bd-${spawnSync('true').pid}-leftover`);
     try {
       if (leftover) fs.mkdirSync(leftover);

@@ -12,55 +12,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { commandAs, jailUsersOn, pidAlive, spawnAs, type JailUser } from './jail-user.js';
+import { ownCgroupDir, removeGroup, sweepDeadGroups } from './cgroup-dirs.js';
+import { commandAs, jailUsersOn, spawnAs, type JailUser } from './jail-user.js';
 
 export type MemoryMethod = 'cgroup-v2' | 'cgroup-v1' | 'none';
 
 const PREFIX = 'bd-mem-';
 
 let probed: { method: MemoryMethod; base?: string } | undefined;
-
-/** `<mount>/<own group>` of the v2 hierarchy, or of the v1 hierarchy carrying `memory`. */
-function ownGroup(version: 2 | 1): string | undefined {
-  try {
-    const line = fs
-      .readFileSync('/proc/self/cgroup', 'utf8')
-      .split('\n')
-      .map((l) => l.split(':'))
-      .find((f) => (version === 2 ? f[0] === '0' && f[1] === '' : f[1]?.split(',').includes('memory')));
-    if (!line) return undefined;
-    const mount = fs
-      .readFileSync('/proc/self/mountinfo', 'utf8')
-      .split('\n')
-      .map((l) => l.split(' '))
-      .find((f) => {
-        const dash = f.indexOf('-');
-        return version === 2 ? f[dash + 1] === 'cgroup2' : f[dash + 1] === 'cgroup' && (f[dash + 3] ?? '').split(',').includes('memory');
-      });
-    // A mount of a sub-group (its root field is not `/`) is below the path /proc reports: not handled.
-    if (!mount || mount[3] !== '/') return undefined;
-    return path.join(mount[4], line.slice(2).join(':'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Removes the empty groups of engines that are gone (a populated one stays). */
-function sweep(base: string): void {
-  try {
-    for (const name of fs.readdirSync(base)) {
-      const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
-      if (!m || pidAlive(Number(m[1]))) continue;
-      try {
-        fs.rmdirSync(path.join(base, name));
-      } catch {
-        /* still populated */
-      }
-    }
-  } catch {
-    /* not listable */
-  }
-}
 
 /** Whether a group made below `base` has `limitFile` (the controller is there for us). */
 function canLimit(base: string, limitFile: string): boolean {
@@ -87,9 +46,9 @@ export function memoryMethod(): { method: MemoryMethod; base?: string } {
     [2, 'cgroup-v2', 'memory.max'],
     [1, 'cgroup-v1', 'memory.limit_in_bytes'],
   ] as const) {
-    const base = ownGroup(version);
+    const base = ownCgroupDir(version === 2 ? 'v2' : { v1: 'memory' });
     if (!base) continue;
-    sweep(base);
+    sweepDeadGroups(base, PREFIX);
     if (canLimit(base, limit)) {
       probed = { method, base };
       break;
@@ -157,33 +116,26 @@ export function createMemoryGroup(sessionId: string, bytes: number): MemoryGroup
     limit,
     async close() {
       // rmdir succeeds once the group is empty: SIGKILL what is left (v2 has cgroup.kill) and wait for the reaping.
-      for (let i = 0; i < 200; i++) {
-        if (method === 'cgroup-v2') write('cgroup.kill', '1');
-        else {
-          let pids: string[] = [];
-          try {
-            pids = fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
-          } catch {
-            return;
-          }
-          for (const pid of pids) {
-            try {
-              process.kill(Number(pid), 'SIGKILL');
-            } catch {
-              /* exited */
-            }
-          }
-        }
-        try {
-          fs.rmdirSync(dir);
-          return;
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-      }
+      await removeGroup(dir, () => (method === 'cgroup-v2' ? write('cgroup.kill', '1') : killProcs(path.join(dir, 'cgroup.procs'))), 200);
     },
   };
+}
+
+/** SIGKILL to every process listed in a v1 group's `cgroup.procs` (none when it is gone). */
+function killProcs(procsFile: string): void {
+  let pids: string[] = [];
+  try {
+    pids = fs.readFileSync(procsFile, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      /* exited */
+    }
+  }
 }
 
 /**

@@ -8,51 +8,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pidAlive } from '../sandbox/jail-user.js';
+import { ownCgroupDir, removeGroup, sweepDeadGroups } from '../sandbox/cgroup-dirs.js';
 
 export type FreezeMethod = 'cgroup' | 'signal' | 'none';
 
 let probed: { method: FreezeMethod; base?: string } | undefined;
 
-/** The cgroup v2 mount and this process's group in it, or undefined. */
-export function ownCgroupDir(): string | undefined {
-  try {
-    const line = fs
-      .readFileSync('/proc/self/cgroup', 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('0::'));
-    if (!line) return undefined;
-    const mount = fs
-      .readFileSync('/proc/self/mountinfo', 'utf8')
-      .split('\n')
-      .map((l) => l.split(' '))
-      .find((f) => f[f.indexOf('-') + 1] === 'cgroup2')?.[4];
-    return mount ? path.join(mount, line.slice(3)) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** How this machine lets the engine freeze a jail (learned once; leftover groups of dead engines removed). */
 export function freezeMethod(): { method: FreezeMethod; base?: string } {
   if (probed) return probed;
   probed = { method: process.platform === 'linux' ? 'signal' : 'none' };
-  const base = ownCgroupDir();
+  const base = ownCgroupDir('v2');
   if (!base) return probed;
-  try {
-    for (const name of fs.readdirSync(base)) {
-      const m = /^bd-(\d+)-/.exec(name);
-      if (!m || pidAlive(Number(m[1]))) continue;
-      try {
-        // A cgroup goes with rmdir (its control files cannot be unlinked), and only once empty.
-        fs.rmdirSync(path.join(base, name));
-      } catch {
-        /* a leftover that is still populated stays */
-      }
-    }
-  } catch {
-    /* the group's directory cannot be listed */
-  }
+  sweepDeadGroups(base, 'bd-');
   const probe = path.join(base, `bd-${process.pid}-probe`);
   try {
     fs.mkdirSync(probe);
@@ -135,17 +103,8 @@ function cgroupFreezer(dir: string): JailFreezer {
     },
     async close() {
       write('cgroup.freeze', '0');
-      write('cgroup.kill', '1');
       // rmdir succeeds once the killed processes are reaped (they die with no grace period).
-      for (let i = 0; i < 100; i++) {
-        try {
-          fs.rmdirSync(dir);
-          return;
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-      }
+      await removeGroup(dir, () => write('cgroup.kill', '1'), 100);
     },
   };
 }
