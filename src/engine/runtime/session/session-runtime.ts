@@ -538,12 +538,16 @@ export class SessionRuntime implements RunningSession {
       await this.xvfb?.stop();
       // Anything still carrying the session dir in its command line (helpers, session processes) goes too.
       killMarkedGroups(this.spec.sessionDir);
-      await this.jail?.close();
-      this.unjailedUser?.release();
-      await this.freezer?.close();
-      await this.memory?.close();
-      if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
-      await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
+      try {
+        await this.jail?.close();
+      } finally {
+        // A jail whose close failed still leaves no cgroup, uid claim or session dir behind.
+        this.unjailedUser?.release();
+        await this.freezer?.close();
+        await this.memory?.close();
+        if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
+        await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
+      }
     })();
     return this.ending;
   }
