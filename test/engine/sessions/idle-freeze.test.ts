@@ -47,7 +47,16 @@ describe('idle sessions are frozen and thawed transparently', () => {
   it('freezes after the idle time; a CDP connection thaws it and works; an API call thaws it', async () => {
     const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
     await frozen(s.session_id);
-    expect(jailStopped(s.session_id)).toBe(true);
+    // The kernel stops the jail's tasks asynchronously after the write (cgroup.events says `frozen 1` once all are).
+    expect(
+      await pollUntil(
+        'the jail stopped',
+        async () => jailStopped(s.session_id),
+        (x) => x,
+        50,
+        100,
+      ),
+    ).toBe(true);
     const health = (await (await fetch(`${t.url}/healthz`)).json()) as { freeze: { method: string; frozen: number } };
     expect(health.freeze.frozen).toBe(1);
     expect(['cgroup', 'signal']).toContain(health.freeze.method);
