@@ -20,3 +20,14 @@ export async function openBrowserSession(te: TestEngine, body: Parameters<TestEn
   const page = context.pages()[0] ?? (await context.newPage());
   return { id: session.session_id, session, browser, page };
 }
+
+/** A request through the session's browser (the curl API): its status, or its Chromium net error name. */
+export async function curlVia(te: TestEngine, sessionId: string, url: string): Promise<{ status?: number; netError?: string }> {
+  try {
+    const r = await te.client.browsers.curl(sessionId, { url });
+    return { status: r.status };
+  } catch (e) {
+    const err = (e as { error?: { net_error_name?: string } }).error;
+    return { netError: err?.net_error_name ?? String(e) };
+  }
+}

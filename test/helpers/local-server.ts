@@ -1,6 +1,6 @@
 /**
  * The one local HTTP server for tests that need pages or endpoints (there is no outside network
- * here): 127.0.0.1 on a random port, given either a request handler or a map of path → HTML
+ * here): 127.0.0.1 (or another loopback address) on a random port, given either a request handler or a map of path → HTML
  * page / handler (other paths answer 404). `close` drops open keep-alive connections, so a
  * browser still holding one cannot stall the test's teardown.
  */
@@ -25,11 +25,12 @@ function routeHandler(routes: LocalRoutes): http.RequestListener {
   };
 }
 
-export async function startLocalServer(handler: http.RequestListener | LocalRoutes): Promise<LocalServer> {
+/** `host`: another loopback address (127.0.0.2, …) when a test needs origins apart by address. */
+export async function startLocalServer(handler: http.RequestListener | LocalRoutes, host = '127.0.0.1'): Promise<LocalServer> {
   const server = http.createServer(typeof handler === 'function' ? handler : routeHandler(handler));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, host, r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     server,
     close: () =>
       new Promise<void>((r) => {

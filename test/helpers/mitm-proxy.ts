@@ -162,20 +162,16 @@ export async function startTlsOrigin(ca: TestCa): Promise<{ url: string; port: n
     hits.push(req.url ?? '/');
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>tls origin ${req.url}</title>`);
   });
-  const sockets = new Set<net.Socket>();
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `https://127.0.0.1:${port}`,
     port,
     hits,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -12,6 +12,7 @@ import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { curlVia } from '../../helpers/browser-session.js';
 import { startEchoServer, startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { DEFAULT_EGRESS_DENY } from '../../../src/engine/config.js';
 import { DEFAULT_PRIVATE_HOSTS } from '../../../src/engine/runtime/proxy-forwarder/private-hosts.js';
@@ -96,17 +97,6 @@ interface CreateAnswer {
 
 async function createSession(body: Record<string, unknown>) {
   return json<CreateAnswer>(await t.api('/browsers', { method: 'POST', json: { headless: true, ...body } }));
-}
-
-/** A request through the session's browser (the curl API): its status, or its Chromium net error. */
-async function fetchVia(sessionId: string, url: string): Promise<{ status?: number; netError?: string }> {
-  try {
-    const r = await t.client.browsers.curl(sessionId, { url });
-    return { status: r.status };
-  } catch (e) {
-    const err = (e as { error?: { net_error_name?: string } }).error;
-    return { netError: err?.net_error_name ?? String(e) };
-  }
 }
 
 describe('network.private_hosts: validation', () => {
@@ -197,26 +187,26 @@ describe('network.private_hosts: routing behind an upstream proxy', () => {
     expect(routing().forwarderOf(id)?.route.privateHosts).toEqual(['127.0.0.2', '127.0.0.3', `localhost:${port}`]);
 
     // Not private: through the proxy (it is on loopback, so loopback destinations use it too).
-    expect(await fetchVia(id, `${echo.url}/proxied`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${echo.url}/proxied`)).toEqual({ status: 200 });
     expect(proxy.targets()).toContain(`${echo.url}/proxied`);
 
     // A private IP: direct — the origin answers, the proxy saw nothing of it.
-    expect(await fetchVia(id, `${privateOrigin.url}/direct`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${privateOrigin.url}/direct`)).toEqual({ status: 200 });
     expect(privateOrigin.hits).toContain('/direct');
     // A private hostname with its port: direct too (resolved by the engine, as every direct connection).
-    expect(await fetchVia(id, `http://localhost:${port}/by-name`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `http://localhost:${port}/by-name`)).toEqual({ status: 200 });
     expect(named.hits).toContain('/by-name');
     // The same name on another port is not private: through the proxy.
-    expect(await fetchVia(id, `http://localhost:${echo.port}/other-port`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `http://localhost:${echo.port}/other-port`)).toEqual({ status: 200 });
     expect(proxy.targets()).toContain(`http://localhost:${echo.port}/other-port`);
     // Tunnelled (https): the CONNECT goes straight to the private origin (which speaks no TLS).
     const connectionsBefore = privateOrigin.connections;
-    await fetchVia(id, `https://127.0.0.2:${privateOrigin.port}/tls`);
+    await curlVia(t, id, `https://127.0.0.2:${privateOrigin.port}/tls`);
     expect(privateOrigin.connections).toBeGreaterThan(connectionsBefore);
     expect(proxy.targets().filter((x) => x.includes('127.0.0.2') || x.includes(`localhost:${port}`))).toEqual([]);
 
     // Private but denied by --egress-deny: refused after resolution, never connected to.
-    expect(await fetchVia(id, `${deniedOrigin.url}/denied`)).toEqual({ netError: 'net::ERR_NETWORK_ACCESS_DENIED' });
+    expect(await curlVia(t, id, `${deniedOrigin.url}/denied`)).toEqual({ netError: 'net::ERR_NETWORK_ACCESS_DENIED' });
     expect(deniedOrigin.connections).toBe(0);
     expect(proxy.targets().some((x) => x.includes('127.0.0.3'))).toBe(false);
 
@@ -224,7 +214,7 @@ describe('network.private_hosts: routing behind an upstream proxy', () => {
     const other = await t.client.proxies.create({ type: 'custom', config: { host: '127.0.0.1', port: proxy.port } });
     await t.client.browsers.update(id, { proxy_id: other.id! });
     expect(routing().forwarderOf(id)?.route.privateHosts).toEqual(['127.0.0.2', '127.0.0.3', `localhost:${port}`]);
-    expect(await fetchVia(id, `${privateOrigin.url}/after-switch`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${privateOrigin.url}/after-switch`)).toEqual({ status: 200 });
     expect(privateOrigin.hits).toContain('/after-switch');
     expect(proxy.targets().some((x) => x.includes('/after-switch'))).toBe(false);
     await t.client.browsers.deleteByID(id);
@@ -233,7 +223,7 @@ describe('network.private_hosts: routing behind an upstream proxy', () => {
   it('[] sends everything through the proxy; omitted applies the default ranges', async () => {
     const empty = await createSession({ proxy_id: proxyId, network: { private_hosts: [] } });
     expect(routing().forwarderOf(empty.body.session_id)?.route.privateHosts).toEqual([]);
-    expect(await fetchVia(empty.body.session_id, `${privateOrigin.url}/via-proxy`)).toEqual({ status: 200 });
+    expect(await curlVia(t, empty.body.session_id, `${privateOrigin.url}/via-proxy`)).toEqual({ status: 200 });
     expect(proxy.targets()).toContain(`${privateOrigin.url}/via-proxy`);
     expect(privateOrigin.hits).toContain('/via-proxy'); // the proxy reached it for us
 
@@ -241,7 +231,7 @@ describe('network.private_hosts: routing behind an upstream proxy', () => {
     expect('network' in defaults.body).toBe(false);
     expect(routing().forwarderOf(defaults.body.session_id)?.route.privateHosts).toEqual(DEFAULT_PRIVATE_HOSTS);
     // 127.0.0.2 is in none of the default ranges: through the proxy.
-    expect(await fetchVia(defaults.body.session_id, `${privateOrigin.url}/default-list`)).toEqual({ status: 200 });
+    expect(await curlVia(t, defaults.body.session_id, `${privateOrigin.url}/default-list`)).toEqual({ status: 200 });
     expect(proxy.targets()).toContain(`${privateOrigin.url}/default-list`);
     await t.client.browsers.deleteByID(empty.body.session_id);
     await t.client.browsers.deleteByID(defaults.body.session_id);
@@ -266,7 +256,7 @@ describe('network.private_hosts: pools', () => {
     expect(acquired.status).toBe(200);
     expect(acquired.body.network).toEqual({ private_hosts: ['127.0.0.2'] });
     expect((await json(await t.api(`/browsers/${acquired.body.session_id}`))).body.network).toEqual({ private_hosts: ['127.0.0.2'] });
-    expect(await fetchVia(acquired.body.session_id, `${privateOrigin.url}/pooled`)).toEqual({ status: 200 });
+    expect(await curlVia(t, acquired.body.session_id, `${privateOrigin.url}/pooled`)).toEqual({ status: 200 });
     expect(privateOrigin.hits).toContain('/pooled');
     expect(proxy.targets().some((x) => x.includes('/pooled'))).toBe(false);
 

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { curlVia } from '../../helpers/browser-session.js';
 import { createTestCa, startMitmProxy, startTlsOrigin, type MitmProxy, type TestCa } from '../../helpers/mitm-proxy.js';
 
 type Json = Record<string, any>;
@@ -41,17 +42,6 @@ async function session(body: Json): Promise<string> {
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   sessions.push(r.body.session_id);
   return r.body.session_id;
-}
-
-/** A request through the session's browser (the curl API): its status, or its Chromium net error. */
-async function fetchVia(sessionId: string, url: string): Promise<{ status?: number; netError?: string }> {
-  try {
-    const r = await t.client.browsers.curl(sessionId, { url });
-    return { status: r.status };
-  } catch (e) {
-    const err = (e as { error?: { net_error_name?: string } }).error;
-    return { netError: err?.net_error_name ?? String(e) };
-  }
 }
 
 describe('custom proxy ca_bundle', () => {
@@ -89,18 +79,18 @@ describe('custom proxy ca_bundle', () => {
     const untrusted = (await call('POST', '/proxies', { type: 'custom', config: { host: '127.0.0.1', port: mitm.port } })).body;
 
     const withCa = await session({ proxy: { id: trusted.id } });
-    expect(await fetchVia(withCa, `${origin.url}/through-mitm`)).toEqual({ status: 200 });
+    expect(await curlVia(t, withCa, `${origin.url}/through-mitm`)).toEqual({ status: 200 });
     expect(mitm.forwarded).toContain(`https://127.0.0.1:${origin.port}/through-mitm`);
     expect(origin.hits).toContain('/through-mitm');
 
     // The same interception without the bundle: Chromium refuses the proxy's certificate.
     const withoutCa = await session({ proxy_id: untrusted.id });
-    expect(await fetchVia(withoutCa, `${origin.url}/no-bundle`)).toEqual({ netError: 'net::ERR_CERT_AUTHORITY_INVALID' });
+    expect(await curlVia(t, withoutCa, `${origin.url}/no-bundle`)).toEqual({ netError: 'net::ERR_CERT_AUTHORITY_INVALID' });
     expect(origin.hits).not.toContain('/no-bundle');
 
     // Another session, no proxy: the site's own certificate (same CA) is not trusted there.
     const direct = await session({});
-    expect(await fetchVia(direct, `${origin.url}/direct`)).toEqual({ netError: 'net::ERR_CERT_AUTHORITY_INVALID' });
+    expect(await curlVia(t, direct, `${origin.url}/direct`)).toEqual({ netError: 'net::ERR_CERT_AUTHORITY_INVALID' });
     expect(origin.hits).not.toContain('/direct');
 
     // A running browser cannot take a CA after launch: switching to that proxy is refused.

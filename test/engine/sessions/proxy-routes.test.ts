@@ -6,11 +6,10 @@
  * egress policy denies; a route whose proxy is deleted fails closed; bad routes are 4xx Error
  * objects before any browser starts. Raw HTTP: SDK 0.84 does not type `network`.
  */
-import http from 'node:http';
-import type net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { curlVia } from '../../helpers/browser-session.js';
+import { startLocalServer } from '../../helpers/local-server.js';
 import { startEchoServer, startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { DEFAULT_EGRESS_DENY } from '../../../src/engine/config.js';
 
@@ -24,26 +23,14 @@ let denied: { url: string; hits: string[]; close(): Promise<void> };
 let idA: string;
 let idB: string;
 
+/** A page at `address` that records the paths asked for. */
 async function startOrigin(address: string) {
   const hits: string[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = http.createServer((req, res) => {
+  const server = await startLocalServer((req, res) => {
     hits.push(req.url ?? '/');
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${address}</title>`);
-  });
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  return {
-    url: `http://${address}:${(server.address() as AddressInfo).port}`,
-    hits,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  }, address);
+  return { ...server, hits };
 }
 
 beforeAll(async () => {
@@ -66,16 +53,6 @@ afterAll(async () => {
 async function create(body: Json): Promise<{ status: number; body: Json }> {
   const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 120, ...body } });
   return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function fetchVia(sessionId: string, url: string): Promise<{ status?: number; netError?: string }> {
-  try {
-    const r = await t.client.browsers.curl(sessionId, { url });
-    return { status: r.status };
-  } catch (e) {
-    const err = (e as { error?: { net_error_name?: string } }).error;
-    return { netError: err?.net_error_name ?? String(e) };
-  }
 }
 
 const saw = (p: TestProxy, needle: string) => p.targets().some((x) => x.includes(needle));
@@ -102,23 +79,23 @@ describe('network.proxy_routes', () => {
     expect(s.body.network).toEqual(expected);
     expect(((await (await t.api(`/browsers/${id}`)).json()) as Json).network).toEqual(expected);
 
-    expect(await fetchVia(id, `${origin2.url}/to-a`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${origin2.url}/to-a`)).toEqual({ status: 200 });
     expect(saw(proxyA, '/to-a')).toBe(true);
     expect(saw(proxyB, '/to-a')).toBe(false);
-    expect(await fetchVia(id, `http://localhost:${echo.port}/to-b`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `http://localhost:${echo.port}/to-b`)).toEqual({ status: 200 });
     expect(saw(proxyB, '/to-b')).toBe(true);
     expect(saw(proxyA, '/to-b')).toBe(false);
     // Names the proxies cannot resolve: only who was asked matters.
-    await fetchVia(id, 'http://x.deep.routed.test/wild');
+    await curlVia(t, id, 'http://x.deep.routed.test/wild');
     expect(proxyA.targets()).toContain('http://x.deep.routed.test/wild');
-    await fetchVia(id, 'http://b.routed.test/exact');
+    await curlVia(t, id, 'http://b.routed.test/exact');
     expect(proxyB.targets()).toContain('http://b.routed.test/exact');
     expect(saw(proxyA, 'b.routed.test')).toBe(false);
     // Tunnelled: the CONNECT goes to the route's proxy too.
-    await fetchVia(id, 'https://y.routed.test/tls');
+    await curlVia(t, id, 'https://y.routed.test/tls');
     expect(proxyA.targets()).toContain('y.routed.test:443');
     // Unmatched, no top-level proxy: direct.
-    expect(await fetchVia(id, `${echo.url}/unmatched`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${echo.url}/unmatched`)).toEqual({ status: 200 });
     expect(echo.hits).toContain('/unmatched');
     expect(saw(proxyA, '/unmatched') || saw(proxyB, '/unmatched')).toBe(false);
     await t.client.browsers.deleteByID(id);
@@ -128,20 +105,20 @@ describe('network.proxy_routes', () => {
     const s = await create({ proxy: { id: idB }, network: { proxy_routes: [{ hosts: ['127.0.0.2', '127.0.0.3'], proxy: { id: idA } }] } });
     expect(s.status, JSON.stringify(s.body)).toBe(200);
     const id = s.body.session_id;
-    expect(await fetchVia(id, `${echo.url}/top-level`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${echo.url}/top-level`)).toEqual({ status: 200 });
     expect(saw(proxyB, '/top-level')).toBe(true);
     expect(saw(proxyA, '/top-level')).toBe(false);
-    expect(await fetchVia(id, `${origin2.url}/routed`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${origin2.url}/routed`)).toEqual({ status: 200 });
     expect(saw(proxyA, '/routed')).toBe(true);
     // 127.0.0.3 is in --egress-deny: refused before any proxy is asked.
-    expect(await fetchVia(id, `${denied.url}/denied`)).toEqual({ netError: 'net::ERR_NETWORK_ACCESS_DENIED' });
+    expect(await curlVia(t, id, `${denied.url}/denied`)).toEqual({ netError: 'net::ERR_NETWORK_ACCESS_DENIED' });
     expect(saw(proxyA, '127.0.0.3') || saw(proxyB, '127.0.0.3')).toBe(false);
     expect(denied.hits).toEqual([]);
     // A live switch of the top-level proxy keeps the routes.
     expect((await t.api(`/browsers/${id}`, { method: 'PATCH', json: { proxy: { mode: 'direct' } } })).status).toBe(200);
-    expect(await fetchVia(id, `${origin2.url}/still-routed`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${origin2.url}/still-routed`)).toEqual({ status: 200 });
     expect(saw(proxyA, '/still-routed')).toBe(true);
-    expect(await fetchVia(id, `${echo.url}/now-direct`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${echo.url}/now-direct`)).toEqual({ status: 200 });
     expect(saw(proxyB, '/now-direct')).toBe(false);
     await t.client.browsers.deleteByID(id);
   });
@@ -150,10 +127,10 @@ describe('network.proxy_routes', () => {
     const gone = (await t.client.proxies.create({ type: 'custom', config: { host: '127.0.0.1', port: proxyA.port } })).id!;
     const s = await create({ network: { proxy_routes: [{ hosts: ['127.0.0.2'], proxy: { id: gone } }] } });
     const id = s.body.session_id;
-    expect(await fetchVia(id, `${origin2.url}/before-delete`)).toEqual({ status: 200 });
+    expect(await curlVia(t, id, `${origin2.url}/before-delete`)).toEqual({ status: 200 });
     expect(saw(proxyA, '/before-delete')).toBe(true);
     await t.client.proxies.delete(gone);
-    expect(await fetchVia(id, `${origin2.url}/after-delete`)).toEqual({ netError: 'net::ERR_PROXY_CONNECTION_FAILED' });
+    expect(await curlVia(t, id, `${origin2.url}/after-delete`)).toEqual({ netError: 'net::ERR_PROXY_CONNECTION_FAILED' });
     expect(origin2.hits).not.toContain('/after-delete');
     expect(saw(proxyA, '/after-delete')).toBe(false);
     await t.client.browsers.deleteByID(id);
