@@ -22,8 +22,7 @@ export interface TelemetryExportsOptions {
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Why export is off on this engine (entitlements say so; binding answers 422), or undefined. */
   disabledReason?: string;
-  /** Queue, batch interval and export timeout (tests shorten the interval). */
-  maxQueue?: number;
+  /** Batch interval and export timeout (tests shorten them). */
   delayMs?: number;
   timeoutMs?: number;
 }
@@ -95,7 +94,6 @@ export class TelemetryExports {
         return row ? { endpoint: row.endpoint, headers: this.records.headersOf(row) } : undefined;
       },
       onOutcome: (outcome) => this.track(this.noteOutcome(want, handle.id, outcome)),
-      maxQueue: this.o.maxQueue,
       delayMs: this.o.delayMs,
       timeoutMs: this.o.timeoutMs,
       after: from,

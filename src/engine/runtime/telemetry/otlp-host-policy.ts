@@ -17,8 +17,6 @@ import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
 export interface OtlpHostPolicy {
-  /** The allow list as configured (empty: any host). */
-  readonly allowed: readonly string[];
   /** Why `url` may not be used (a message for a 400), or undefined when it may. Resolves names only to check an allow list of ranges. */
   refusal(url: string): Promise<string | undefined>;
   /** Before a batch: what the agent's `lookup` cannot check (an IP literal) or need not resolve to refuse (a name outside a names-only list). */
@@ -28,7 +26,6 @@ export interface OtlpHostPolicy {
 }
 
 interface Entry {
-  raw: string;
   host?: string;
   suffix?: string;
   range?: net.BlockList;
@@ -45,10 +42,10 @@ function parseEntry(raw: string): Entry {
       throw new Error(`--otlp-allowed-hosts: '${raw}' is not an address range`);
     const range = new net.BlockList();
     range.addSubnet(addr, prefix, type);
-    return { raw, range };
+    return { range };
   }
-  if (e.startsWith('*.') && /^[a-z0-9.-]+$/.test(e.slice(2))) return { raw, suffix: e.slice(1) };
-  if (/^[a-z0-9.-]+$/.test(e)) return { raw, host: e.replace(/\.$/, '') };
+  if (e.startsWith('*.') && /^[a-z0-9.-]+$/.test(e.slice(2))) return { suffix: e.slice(1) };
+  if (/^[a-z0-9.-]+$/.test(e)) return { host: e.replace(/\.$/, '') };
   throw new Error(`--otlp-allowed-hosts: '${raw}' is not a host name, *.suffix, address or CIDR range`);
 }
 
@@ -83,7 +80,6 @@ export function otlpHostPolicy(allowList: readonly string[], egress: EgressPolic
   };
 
   return {
-    allowed: entries.map((e) => e.raw),
     sendRefusal,
     async refusal(url) {
       const cheap = sendRefusal(url);
