@@ -136,7 +136,8 @@ class DestinationExporter implements LogRecordExporter {
 export class OtlpSessionExport {
   private readonly provider: LoggerProvider;
   private readonly exporter: DestinationExporter;
-  private readonly unsubscribe: () => void;
+  /** Set once subscribed; `close` may run during `subscribe` (a buffer already closed ends it at once). */
+  private unsubscribe = (): void => {};
   private closing?: Promise<void>;
 
   constructor(
