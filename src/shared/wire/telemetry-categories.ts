@@ -4,7 +4,7 @@
  * 38 browser-control CDP methods (`BrowserCdpCommandMethod`) the CDP proxy reports and
  * `control.cdp.excluded_methods` may name.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TOptional, type TSchema } from '@sinclair/typebox';
 
 export const TELEMETRY_CATEGORIES = [
   'console',
@@ -78,25 +78,26 @@ const ControlRequest = Type.Object({ enabled: Type.Optional(Type.Boolean()), cdp
 /** `bodies` (engine option, not Kernel's): keep response bodies for `GET /browsers/{id}/har?bodies=true`; omitted keeps the current choice. */
 const NetworkRequest = Type.Object({ enabled: Type.Optional(Type.Boolean()), bodies: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 
+/**
+ * One property per category: `control` and `network` with their own schema, the rest with
+ * `plain`. Typed by category so `Static<>` keeps `control.cdp` and `network.bodies`.
+ */
+function categoryProperties<P extends TSchema, C extends TSchema, N extends TSchema>(plain: P, control: C, network: N) {
+  const of = (c: TelemetryCategoryName): TSchema => (c === 'control' ? control : c === 'network' ? network : plain);
+  return Object.fromEntries(TELEMETRY_CATEGORIES.map((c) => [c, Type.Optional(of(c))])) as {
+    [K in Exclude<TelemetryCategoryName, 'control' | 'network'>]: TOptional<P>;
+  } & { control: TOptional<C>; network: TOptional<N> };
+}
+
 /** Request `telemetry.browser`: every category optional; unknown ones are dropped (forward compatibility). */
-export const TelemetryBrowserRequestSchema = Type.Object(
-  Object.fromEntries(TELEMETRY_CATEGORIES.map((c) => [c, Type.Optional(c === 'control' ? ControlRequest : c === 'network' ? NetworkRequest : Category)])),
-  { additionalProperties: false },
-);
+export const TelemetryBrowserRequestSchema = Type.Object(categoryProperties(Category, ControlRequest, NetworkRequest), { additionalProperties: false });
 
 const CategoryState = Type.Object({ enabled: Type.Boolean() });
 /** Response `telemetry.browser`: every category with its state; `control` carries its exclusion list. */
 export const TelemetryBrowserConfigSchema = Type.Object(
-  Object.fromEntries(
-    TELEMETRY_CATEGORIES.map((c) => [
-      c,
-      Type.Optional(
-        c === 'control'
-          ? Type.Object({ enabled: Type.Boolean(), cdp: Type.Optional(Type.Object({ excluded_methods: Type.Array(Type.String()) })) })
-          : c === 'network'
-            ? Type.Object({ enabled: Type.Boolean(), bodies: Type.Optional(Type.Boolean()) })
-            : CategoryState,
-      ),
-    ]),
+  categoryProperties(
+    CategoryState,
+    Type.Object({ enabled: Type.Boolean(), cdp: Type.Optional(Type.Object({ excluded_methods: Type.Array(Type.String()) })) }),
+    Type.Object({ enabled: Type.Boolean(), bodies: Type.Optional(Type.Boolean()) }),
   ),
 );

@@ -12,6 +12,7 @@ import {
   checkChromePolicy,
   checkExtensions,
   normalizeTelemetry,
+  type TelemetryConfig,
   validateName,
   validateStartUrl,
   validateTimeout,
@@ -112,7 +113,8 @@ export function configWithUpdate(current: PoolConfig, body: PoolUpdate): PoolCon
     else c.profile = body.profile.id ? { id: body.profile.id } : { name: body.profile.name };
   }
   // Merged as a session's PATCH merges it: what the body omits (categories, excluded methods, the export binding) stays.
-  if (body.telemetry !== undefined) c.telemetry = normalizeTelemetry(body.telemetry, current.telemetry);
+  // The stored telemetry is normalizeTelemetry's own output (configFromCreate, earlier PATCHes); the wire type is looser.
+  if (body.telemetry !== undefined) c.telemetry = normalizeTelemetry(body.telemetry, current.telemetry as TelemetryConfig | null | undefined);
   if (body.viewport !== undefined) c.viewport = validateViewport(body.viewport);
   return checkOptions(c);
 }
