@@ -95,7 +95,7 @@ export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
       const result =
         rotating && !url
           ? await checkConnectivity(upstream, timeoutMs)
-          : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs, proxies.caCertificatesOf(row));
+          : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs, proxies.caBundleOf(row));
       if (result.reason) req.log.info({ proxy_id: row.id, reason: result.reason }, 'proxy check: unavailable');
       const outcome = { status: result.status, ip_address: result.ip_address, last_checked: ctx.clock.now().toISOString() };
       // A check against a caller's URL answers about that target only; the stored health stays.

@@ -4,7 +4,8 @@
  * certificate the same test CA signed: stored encrypted and never returned (`has_ca_bundle`);
  * a session using the proxy loads the site through it without certificate errors; the same
  * proxy without the bundle fails with a certificate error; a session without the proxy does not
- * trust the CA; a running session cannot switch to a proxy whose CA it was not launched with.
+ * trust the CA; a running session cannot switch to a proxy whose CA it was not launched with;
+ * the proxy check trusts the bundle too.
  * Raw HTTP: SDK 0.84 does not know `ca_bundle`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,5 +101,18 @@ describe('custom proxy ca_bundle', () => {
     // The other way round is fine (it already trusts that CA, and a proxy without one needs none).
     const back = await call('PATCH', `/browsers/${withCa}`, { proxy: { id: untrusted.id } });
     expect(back.status).toBe(200);
+  });
+
+  it('checks a proxy trusting its bundle (POST /proxies/{id}/check), as its sessions do', async () => {
+    const trusted = (await call('POST', '/proxies', { type: 'custom', config: { host: '127.0.0.1', port: mitm.port, ca_bundle: ca.certPem } })).body;
+    const untrusted = (await call('POST', '/proxies', { type: 'custom', config: { host: '127.0.0.1', port: mitm.port } })).body;
+    const ok = await call('POST', `/proxies/${trusted.id}/check`, { url: `${origin.url}/check-trusted` });
+    expect(ok.status).toBe(200);
+    expect(ok.body.status).toBe('available');
+    expect(origin.hits).toContain('/check-trusted');
+    const refused = await call('POST', `/proxies/${untrusted.id}/check`, { url: `${origin.url}/check-untrusted` });
+    expect(refused.status).toBe(200);
+    expect(refused.body.status).toBe('unavailable');
+    expect(origin.hits).not.toContain('/check-untrusted');
   });
 });

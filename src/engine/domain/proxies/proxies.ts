@@ -179,7 +179,13 @@ export class Proxies {
    * `ca_bundle`, else none.
    */
   caCertificatesOf(row: ProxyRow): string[] {
-    return row.ca_bundle_enc ? caCertificatesOf(this.cipher.decrypt(row.ca_bundle_enc, caBundleAad(row.id))) : [];
+    const pem = this.caBundleOf(row);
+    return pem ? caCertificatesOf(pem) : [];
+  }
+
+  /** A custom proxy's `ca_bundle` as stored (validated PEM), decrypted; undefined without one. */
+  caBundleOf(row: ProxyRow): string | undefined {
+    return row.ca_bundle_enc ? this.cipher.decrypt(row.ca_bundle_enc, caBundleAad(row.id)) : undefined;
   }
 
   /** The upstream proxy this record routes through (decrypting a custom password). */

@@ -42,11 +42,11 @@ async function resolveHost(host: string): Promise<string | null> {
 
 /**
  * Requests `target` through the upstream; any HTTP answer below 500 counts as reachable.
- * `caCertificates` (base64 DER, a TLS-intercepting proxy's `ca_bundle`) are trusted besides the
- * usual roots, as the proxy's sessions trust them.
+ * `caBundle` (PEM, a TLS-intercepting proxy's `ca_bundle`) is trusted besides the usual roots,
+ * as the proxy's sessions trust it.
  */
-export async function checkThroughProxy(upstream: Upstream, target: string, timeoutMs: number, caCertificates: string[] = []): Promise<CheckResult> {
-  const ca = caCertificates.length ? [...tls.rootCertificates, ...caCertificates.map(pemOf)] : undefined;
+export async function checkThroughProxy(upstream: Upstream, target: string, timeoutMs: number, caBundle?: string): Promise<CheckResult> {
+  const ca = caBundle ? [...tls.rootCertificates, caBundle] : undefined;
   const agent = new ProxyAgent({
     uri: `${upstream.protocol}://${upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host}:${upstream.port}`,
     token: proxyAuthorization(upstream),
@@ -70,10 +70,6 @@ export async function checkThroughProxy(upstream: Upstream, target: string, time
   } finally {
     await agent.close().catch(() => {});
   }
-}
-
-function pemOf(der: string): string {
-  return `-----BEGIN CERTIFICATE-----\n${der.replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`;
 }
 
 /** Opens (and closes) a connection to the upstream proxy itself: configuration and connectivity. */
