@@ -2,29 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
 import { ConflictError } from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { startTestPages, type TestPages } from './test-pages.js';
+import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
 let pages: TestPages;
 beforeAll(async () => {
   pages = await startTestPages();
 });
 afterAll(() => pages?.close());
-
-type State = { cookie: string | null; local: string | null; idb: string | null };
-
-async function onStoragePage<T>(cdpUrl: string, fn: (page: import('puppeteer-core').Page) => Promise<T>): Promise<T> {
-  const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl });
-  try {
-    const page = await b.newPage();
-    await page.goto(`${pages.url}/storage`);
-    return await fn(page);
-  } finally {
-    await b.disconnect();
-  }
-}
 
 async function waitAvailable(t: TestEngine, pool: string, n: number): Promise<void> {
   await expect.poll(async () => (await t.client.browserPools.retrieve(pool)).available_count, { timeout: 30_000, interval: 100 }).toBe(n);
@@ -36,7 +22,7 @@ describe('pools with profiles, projects and engine restarts', () => {
     try {
       await t.client.profiles.create({ name: 'shared' });
       const writer = await t.client.browsers.create({ headless: true, profile: { name: 'shared', save_changes: true } });
-      await onStoragePage(writer.cdp_ws_url, (p) => p.evaluate(() => (window as any).writeState('v1')));
+      await writeStorage(pages, writer.cdp_ws_url, 'v1');
       await t.client.browsers.deleteByID(writer.session_id);
 
       const pool = await t.client.browserPools.create({
@@ -54,7 +40,7 @@ describe('pools with profiles, projects and engine restarts', () => {
 
       const a = await t.client.browserPools.acquire(pool.id, {});
       expect(a!.profile?.id).toBe(pool.profile_id);
-      expect(await onStoragePage(a!.cdp_ws_url, (p) => p.evaluate(() => (window as any).readState() as Promise<State>))).toEqual({
+      expect(await readStorage(pages, a!.cdp_ws_url)).toEqual({
         cookie: 'v1',
         local: 'v1',
         idb: 'v1',
@@ -64,13 +50,11 @@ describe('pools with profiles, projects and engine restarts', () => {
 
       // A later save of the profile replaces the idle browser that loaded v1.
       const writer2 = await t.client.browsers.create({ headless: true, profile: { name: 'shared', save_changes: true } });
-      await onStoragePage(writer2.cdp_ws_url, (p) => p.evaluate(() => (window as any).writeState('v2')));
+      await writeStorage(pages, writer2.cdp_ws_url, 'v2');
       await t.client.browsers.deleteByID(writer2.session_id);
       await waitAvailable(t, pool.id, 1);
       const b = await t.client.browserPools.acquire(pool.id, { acquire_timeout_seconds: 30 });
-      await expect
-        .poll(() => onStoragePage(b!.cdp_ws_url, (p) => p.evaluate(() => (window as any).readState() as Promise<State>)), { timeout: 20_000 })
-        .toEqual({ cookie: 'v2', local: 'v2', idb: 'v2' });
+      await expect.poll(() => readStorage(pages, b!.cdp_ws_url), { timeout: 20_000 }).toEqual({ cookie: 'v2', local: 'v2', idb: 'v2' });
       await t.client.browserPools.delete(pool.id, { force: true });
     } finally {
       await t.stop();

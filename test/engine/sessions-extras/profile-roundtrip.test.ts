@@ -3,10 +3,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
 import { ConflictError, NotFoundError } from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { startTestPages, type TestPages } from './test-pages.js';
+import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
 let t: TestEngine;
 let pages: TestPages;
@@ -19,28 +18,14 @@ afterAll(async () => {
   await pages?.close();
 });
 
-type State = { cookie: string | null; local: string | null; idb: string | null };
-
-/** Opens the storage page in the session over CDP and runs `fn` there. */
-async function onStoragePage<T>(cdpUrl: string, fn: (page: import('puppeteer-core').Page) => Promise<T>): Promise<T> {
-  const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl });
-  try {
-    const page = await b.newPage();
-    await page.goto(`${pages.url}/storage`);
-    return await fn(page);
-  } finally {
-    await b.disconnect();
-  }
-}
-
-const read = (cdp: string) => onStoragePage<State>(cdp, (p) => p.evaluate(() => (window as any).readState()));
+const read = (cdp: string) => readStorage(pages, cdp);
 
 describe('profiles with sessions', () => {
   it('saves cookies, localStorage and IndexedDB at session end and restores them into the next session', async () => {
     const profile = await t.client.profiles.create({ name: 'roundtrip' });
     const s1 = await t.client.browsers.create({ headless: true, profile: { name: 'roundtrip', save_changes: true } });
     expect(s1.profile).toMatchObject({ id: profile.id });
-    await onStoragePage(s1.cdp_ws_url, (p) => p.evaluate(() => (window as any).writeState('v1')));
+    await writeStorage(pages, s1.cdp_ws_url, 'v1');
     // In use: cannot be deleted.
     await expect(t.client.profiles.delete('roundtrip')).rejects.toBeInstanceOf(ConflictError);
     await t.client.browsers.deleteByID(s1.session_id);
@@ -52,7 +37,7 @@ describe('profiles with sessions', () => {
     const s2 = await t.client.browsers.create({ headless: true, profile: { id: profile.id } });
     expect(await read(s2.cdp_ws_url)).toEqual({ cookie: 'v1', local: 'v1', idb: 'v1' });
     // Without save_changes, what s2 changes is not written back.
-    await onStoragePage(s2.cdp_ws_url, (p) => p.evaluate(() => (window as any).writeState('v2')));
+    await writeStorage(pages, s2.cdp_ws_url, 'v2');
     await t.client.browsers.deleteByID(s2.session_id);
 
     const s3 = await t.client.browsers.create({ headless: true, profile: { name: 'roundtrip' } });

@@ -8,13 +8,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
-import { startTestPages, type TestPages } from './test-pages.js';
+import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
 type Json = Record<string, any>;
-type State = { cookie: string | null; local: string | null; idb: string | null };
 let t: TestEngine;
 let pages: TestPages;
 beforeAll(async () => {
@@ -26,18 +24,8 @@ afterAll(async () => {
   await pages?.close();
 });
 
-async function onStoragePage<T>(cdpUrl: string, fn: (page: import('puppeteer-core').Page) => Promise<T>): Promise<T> {
-  const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl });
-  try {
-    const page = await b.newPage();
-    await page.goto(`${pages.url}/storage`);
-    return await fn(page);
-  } finally {
-    await b.disconnect();
-  }
-}
-const read = (cdp: string) => onStoragePage<State>(cdp, (p) => p.evaluate(() => (window as any).readState()));
-const write = (cdp: string, v: string) => onStoragePage(cdp, (p) => p.evaluate((x) => (window as any).writeState(x), v));
+const read = (cdp: string) => readStorage(pages, cdp);
+const write = (cdp: string, v: string) => writeStorage(pages, cdp, v);
 async function save(sessionId: string, json: Json): Promise<{ status: number; body: Json }> {
   const res = await t.api(`/browsers/${sessionId}/profiles`, { method: 'POST', json });
   return { status: res.status, body: (await res.json()) as Json };

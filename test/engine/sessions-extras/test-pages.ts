@@ -3,6 +3,7 @@
  * that animates (so a screencast keeps producing frames), and a page that stores a cookie,
  * localStorage and IndexedDB on demand and reports what it finds.
  */
+import puppeteer, { type Page } from 'puppeteer-core';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 
 const PAGES: Record<string, string> = {
@@ -40,3 +41,26 @@ export type TestPages = LocalServer;
 export function startTestPages(): Promise<TestPages> {
   return startLocalServer(PAGES);
 }
+
+/** What the storage page finds: its cookie, localStorage item and IndexedDB value. */
+export type StorageState = { cookie: string | null; local: string | null; idb: string | null };
+
+/** Opens the storage page in a session's browser over CDP (a new tab) and runs `fn` there. */
+export async function onStoragePage<T>(pages: TestPages, cdpUrl: string, fn: (page: Page) => Promise<T>): Promise<T> {
+  const b = await puppeteer.connect({ browserWSEndpoint: cdpUrl });
+  try {
+    const page = await b.newPage();
+    await page.goto(`${pages.url}/storage`);
+    return await fn(page);
+  } finally {
+    await b.disconnect();
+  }
+}
+
+/** The storage page's state in a session's browser. */
+export const readStorage = (pages: TestPages, cdpUrl: string) =>
+  onStoragePage<StorageState>(pages, cdpUrl, (p) => p.evaluate(() => (window as any).readState()));
+
+/** Stores `v` as cookie, localStorage item and IndexedDB value in a session's browser. */
+export const writeStorage = (pages: TestPages, cdpUrl: string, v: string) =>
+  onStoragePage(pages, cdpUrl, (p) => p.evaluate((x) => (window as any).writeState(x), v));
