@@ -157,12 +157,19 @@ describe('standby browsers', () => {
     expect(s.session_id).toBe(waiting);
     const browser = await chromium.connectOverCDP(s.cdp_ws_url);
     try {
-      const page = browser.contexts()[0].pages()[0];
-      const see = (p: string) =>
-        page.goto(`file://${p}`).then(
-          () => page.evaluate(() => document.body?.innerText ?? ''),
-          () => '',
-        );
+      // A tab per look: a refused file:// load commits its error page after goto has rejected,
+      // and would interrupt the next goto in the same tab (seen as '' for a readable file).
+      const see = async (p: string) => {
+        const page = await browser.contexts()[0].newPage();
+        try {
+          return await page.goto(`file://${p}`).then(
+            () => page.evaluate(() => document.body?.innerText ?? ''),
+            () => '',
+          );
+        } finally {
+          await page.close();
+        }
+      };
       expect(await see(path.join(t.dataDir, 'admin-api-key'))).not.toContain(t.adminKey);
       expect(await see(path.join(t.dataDir, 'sessions', other.session_id, 'root', 'other-secret.txt'))).not.toContain('other session secret');
       expect(await see('/etc/shadow')).not.toMatch(/^root:/m);
