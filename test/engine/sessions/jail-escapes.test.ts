@@ -62,10 +62,15 @@ describe('a jailed session (project-scoped key)', () => {
           '/etc/shadow',
         ];
         for (const target of targets) {
-          const text = await page.goto(`file://${target}`).then(
-            () => page.evaluate(() => document.body?.innerText ?? ''),
-            () => '',
+          // A tab per target: a refused load's error page commits after goto rejects and would
+          // interrupt the next goto in the same tab, making its '' mean nothing.
+          const tab = await page.context().newPage();
+          const text = await tab.goto(`file://${target}`).then(
+            () => tab.evaluate(() => document.body?.innerText ?? ''),
+            (err: Error) => `refused: ${err.message}`,
           );
+          await tab.close();
+          expect(text, target).not.toContain('interrupted by another navigation');
           expect(text, target).not.toContain(adminKey);
           expect(text, target).not.toContain('other session secret');
           expect(text, target).not.toMatch(/^root:/m);
