@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 export const ENGINE_ASSETS = [
   'code-runner/code-runner-child.mjs',
   'code-runner/repl-child.mjs',
+  'code-runner/webmcp-client.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
   'sandbox/jail-helper.mjs',

@@ -14,7 +14,7 @@ export const WebMcpCustomToolParamSchema = Type.Object({
 });
 
 export const WebMcpToolsQuerySchema = Type.Object({
-  /** Only page-provided tools (custom tools are not offered by this engine, so it changes nothing). */
+  /** Only page-provided tools: no custom tools (§14.3). */
   exclude_custom: Type.Optional(Type.Boolean()),
   jwt: Type.Optional(Type.String()),
 });
@@ -27,23 +27,45 @@ export const WebMcpToolSourceSchema = Type.Object({
   page_url: Type.String(),
   page_title: Type.String(),
   frame: Type.Union([Type.Object({ frame_id: Type.Integer(), url: Type.String() }), Type.Null()]),
+  /** Custom tools only: which definition (§14.3) and the CDP target of the tab it is exposed on. */
+  custom: Type.Optional(Type.Object({ id: Type.String(), namespace: Type.String() })),
+  target_id: Type.Optional(Type.String()),
 });
+
+/** The MCP-style annotation hints a tool may carry (never enforced). */
+export const WEBMCP_ANNOTATION_KEYS = [
+  'autosubmit',
+  'consequentialHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+  'readOnlyHint',
+  'untrustedContentHint',
+] as const;
+
+export const WebMcpToolMetadataSchema = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  inputSchema: Type.Record(Type.String(), Json),
+  outputSchema: Type.Optional(Type.Record(Type.String(), Json)),
+  title: Type.Optional(Type.String()),
+  annotations: Type.Optional(
+    Type.Object({
+      autosubmit: Type.Optional(Type.Boolean()),
+      consequentialHint: Type.Optional(Type.Boolean()),
+      destructiveHint: Type.Optional(Type.Boolean()),
+      idempotentHint: Type.Optional(Type.Boolean()),
+      openWorldHint: Type.Optional(Type.Boolean()),
+      readOnlyHint: Type.Optional(Type.Boolean()),
+      untrustedContentHint: Type.Optional(Type.Boolean()),
+    }),
+  ),
+});
+export type WebMcpToolMetadata = Static<typeof WebMcpToolMetadataSchema>;
 
 export const WebMcpToolSchema = Type.Object({
   tool_ref: Type.String(),
-  tool: Type.Object({
-    name: Type.String(),
-    description: Type.String(),
-    inputSchema: Type.Record(Type.String(), Json),
-    annotations: Type.Optional(
-      Type.Object({
-        autosubmit: Type.Optional(Type.Boolean()),
-        consequentialHint: Type.Optional(Type.Boolean()),
-        readOnlyHint: Type.Optional(Type.Boolean()),
-        untrustedContentHint: Type.Optional(Type.Boolean()),
-      }),
-    ),
-  }),
+  tool: WebMcpToolMetadataSchema,
   source: WebMcpToolSourceSchema,
 });
 export type WebMcpTool = Static<typeof WebMcpToolSchema>;
@@ -73,3 +95,26 @@ export const WebMcpInvocationFailureSchema = Type.Object({
   message: Type.String(),
   invocation_id: Type.Optional(Type.String()),
 });
+
+/** A custom tool's `source` is at most this many UTF-8 bytes (§14.3). */
+export const WEBMCP_CUSTOM_SOURCE_MAX_BYTES = 8_000_000;
+export const WEBMCP_NAMESPACE_PATTERN = '^[A-Za-z0-9_.-]{1,128}$';
+
+export const WebMcpCustomToolAddSchema = Type.Object({
+  namespace: Type.String({ pattern: WEBMCP_NAMESPACE_PATTERN }),
+  /** A JavaScript expression evaluating to a non-empty array of definitions; evaluated in the session's browser, never in the engine. */
+  source: Type.String({ minLength: 1, maxLength: WEBMCP_CUSTOM_SOURCE_MAX_BYTES }),
+  force_overwrite_namespace: Type.Optional(Type.Boolean()),
+});
+
+/** One custom tool definition as the API reports it (the execute function stays in its source). */
+export const WebMcpCustomToolSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  match: Type.Object({ url_patterns: Type.Array(Type.String()) }),
+  namespace: Type.String(),
+  tool: WebMcpToolMetadataSchema,
+});
+export type WebMcpCustomTool = Static<typeof WebMcpCustomToolSchema>;
+
+export const WebMcpCustomToolListSchema = Type.Object({ tools: Type.Array(WebMcpCustomToolSchema) });

@@ -4,7 +4,7 @@
  * and frames (an out-of-process iframe of another site included), with a `tool_ref` that
  * `POST /browsers/{id}/webmcp/invoke` calls; a tool that throws is `status: error`, a tool that
  * never answers is 504 `outcome_unknown`, a ref of a document that navigated away is 404.
- * Custom tools are 422 (not offered), entitlements say WebMCP is on.
+ * Custom tools (webmcp-custom-tools.test.ts) start empty, entitlements say WebMCP is on.
  */
 import { getEventListeners } from 'node:events';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -128,10 +128,10 @@ describe('WebMCP tools', () => {
     expect(gone.body.code).toBe('tool_not_found');
   });
 
-  it('says custom tools are not offered, and entitlements say WebMCP is on', async () => {
+  it('lists no custom tools until some are added, and entitlements say WebMCP is on', async () => {
     const custom = await t.api(`/browsers/${sessionId}/webmcp/custom-tools`);
-    expect(custom.status).toBe(422);
-    expect(((await custom.json()) as Json).code).toBe('webmcp_custom_tools_unavailable');
+    expect(custom.status).toBe(200);
+    expect(await custom.json()).toEqual({ tools: [] });
     const ent = (await (await t.api('/org/entitlements')).json()) as Json;
     expect(ent.features.webmcp).toEqual({ enabled: true });
   });

@@ -149,6 +149,26 @@ export class WebMcpHub {
   }
 
   /**
+   * A tab's current top-level document (its loader id changes with every navigation) and the
+   * hub's attachment to it; undefined when the tab is not attached (closed, or not listed yet).
+   */
+  async documentOf(tabId: string): Promise<{ sessionId: string; loaderId: string; url: string } | undefined> {
+    const a = [...this.attachments.values()].find((x) => x.targetId === tabId && x.tabId === tabId);
+    if (!a) return undefined;
+    const c = await this.connection();
+    const r = await c
+      .send<{ frameTree: { frame: { loaderId: string; url: string } } }>('Page.getFrameTree', {}, { sessionId: a.sessionId })
+      .catch(() => undefined);
+    return r && { sessionId: a.sessionId, loaderId: r.frameTree.frame.loaderId, url: r.frameTree.frame.url };
+  }
+
+  /** A command on one of the hub's attachments (custom tools run in the page through it). */
+  async send<T = any>(method: string, params: Record<string, unknown>, sessionId: string, timeoutMs?: number): Promise<T> {
+    const c = await this.connection();
+    return c.send<T>(method, params, { sessionId, timeoutMs });
+  }
+
+  /**
    * Invokes a registration and waits for its terminal result. Throws OutcomeUnknown when the
    * result cannot be observed in time or its document's attachment goes away; the invocation
    * is then canceled (best effort) and never retried.
@@ -195,7 +215,8 @@ export class WebMcpHub {
     }
   }
 
-  private onDetach(sessionId: string, fn: () => void): () => void {
+  /** Calls `fn` once the attachment goes away (at once when it is gone already); returns the undo. */
+  onDetach(sessionId: string, fn: () => void): () => void {
     if (!this.attachments.has(sessionId)) {
       fn();
       return () => {};

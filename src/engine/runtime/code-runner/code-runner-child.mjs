@@ -10,7 +10,8 @@
  * `{type:'drop'}` after a timeout: the browser connection is closed so abandoned code can no
  * longer drive the browser, and the next call reconnects. Messages out: `{type:'bound', callId,
  * tab}` once `page` is chosen, `{type:'output', callId, stream, text}` as the code prints,
- * `{type:'answer', callId, answer}`, `{type:'dropped'}`.
+ * `{type:'answer', callId, answer}`, `{type:'dropped'}`. The code's `webmcp` global asks the engine
+ * over the same channel (webmcp-client.mjs).
  * `bind`: `{targetId?}` — the tab to use (the engine picks the default executor's from the
  * browser's active tab, and remembers a named executor's); `{targetId: undefined, background}`
  * opens a tab, in the background for named executors.
@@ -23,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
+import { webmcpFor } from './webmcp-client.mjs';
 
 /** @type {{cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} */
 let init;
@@ -214,7 +216,14 @@ async function run(job) {
       await context.tracing.start({ screenshots: true, snapshots: true, sources: false, title: job.callId });
       tracing = context;
     }
-    const globals = { page, context, browser, console: new Console({ stdout: out.stream, stderr: err.stream }), process: processFor(out, err) };
+    const globals = {
+      page,
+      context,
+      browser,
+      console: new Console({ stdout: out.stream, stderr: err.stream }),
+      process: processFor(out, err),
+      webmcp: webmcpFor(job.callId),
+    };
     for (const name of NODE_GLOBALS) if (name in globalThis) globals[name] = globalThis[name];
     const sandbox = vm.createContext(globals, { name: `call ${job.callId}` });
     const script = new vm.Script(`${job.js}\n__browserdeck_user_code__(page, context, browser);`, {

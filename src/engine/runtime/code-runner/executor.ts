@@ -91,6 +91,8 @@ export class Executor {
     private readonly launch: () => Promise<RunnerLaunch>,
     /** Which tab the next call binds to (asked just before it runs). */
     private readonly chooseTab: (executor: Executor) => Promise<TabChoice>,
+    /** Serves a new process's requests besides calls (`webmcp.*`); `runningCall` names the call running now. */
+    private readonly serve?: (child: ChildProcess, runningCall: () => string | undefined) => void,
   ) {}
 
   get busy(): boolean {
@@ -157,6 +159,7 @@ export class Executor {
     // Stopped meanwhile: nothing would end a process started now (a deleted executor is gone).
     if (stops !== this.stops) throw new Error(this.stopped ?? 'the executor was stopped');
     const child = spawnRunner(launch);
+    this.serve?.(child, () => this.running?.callId);
     child.on('message', (m: ChildMessage) => {
       if (m.type === 'bound' && this.running?.callId === m.callId) {
         this.running.tab = m.tab;

@@ -10,7 +10,8 @@
  * Globals for the code: `repl.write(text)`, `repl.emitImage(data, mimeType?)`, `console`, the
  * browser (`browser`, `context`, `page` — the current tab), `gotoUrl`, `click`, `fillInput`,
  * `accessibilitySnapshot`, `listTabs`, `newTab`, `switchTab`, `closeTab`, `cdp(method, params)`
- * (raw CDP on the current tab; `cdp.browser(...)` on the browser), `playwright` (the module).
+ * (raw CDP on the current tab; `cdp.browser(...)` on the browser), `playwright` (the module),
+ * `webmcp` (`listTools`, `invokeTool`; webmcp-client.mjs).
  *
  * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}`, then `{type:'run', callId,
  * code, activeTargetId?, cdpUrl}` one at a time (`cdpUrl`: the browser's current address, new after a
@@ -21,6 +22,7 @@
 import inspector from 'node:inspector';
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
+import { webmcpFor } from './webmcp-client.mjs';
 
 const TEXT_CAP = 1024 * 1024;
 const IMAGE_CAP = 8 * 1024 * 1024;
@@ -175,7 +177,7 @@ cdp.browser = async (method, params = {}) => {
   }
 };
 
-Object.assign(globalThis, helpers, { cdp, __browserdeck_import__: (specifier) => import(specifier) });
+Object.assign(globalThis, helpers, { cdp, webmcp: webmcpFor(undefined), __browserdeck_import__: (specifier) => import(specifier) });
 globalThis.console = new Console({ stdout: channel('stdout'), stderr: channel('stderr') });
 for (const [name, get] of Object.entries({
   browser: () => connected,

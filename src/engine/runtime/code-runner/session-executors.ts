@@ -12,6 +12,7 @@ import { devtoolsJson } from '../chromium/devtools-address.js';
 import { Executor, type TabChoice } from './executor.js';
 import { buildRunnerLaunch } from './runner-launch.js';
 import { activeTab } from './active-tab.js';
+import { serveWebMcp } from './webmcp-bridge.js';
 
 export const DEFAULT_EXECUTOR = 'default';
 export const MAX_NAMED_EXECUTORS = 8;
@@ -130,6 +131,7 @@ export class SessionExecutors {
         ]);
       },
       (e) => this.chooseTab(e),
+      (child, runningCall) => serveWebMcp(child, this.handle, (m) => m.callId !== undefined && m.callId === runningCall()),
     );
   }
 

@@ -16,6 +16,7 @@ import { usableBwrap } from '../sandbox/bwrap.js';
 import { endGroup } from './process-group.js';
 import { buildRunnerLaunch, runnerCdpUrl, spawnRunner } from './runner-launch.js';
 import { activeTab } from './active-tab.js';
+import { serveWebMcp } from './webmcp-bridge.js';
 
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
@@ -182,6 +183,7 @@ export class SessionRepl {
     // Ended meanwhile (session end, engine stop): nothing would end a process started now.
     if (this.ended) throw new Error('the session ended');
     const child = spawnRunner(launch);
+    serveWebMcp(child, this.handle);
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
       child.on('message', (m: ChildMessage) => m.type === 'ready' && (clearTimeout(timer), resolve()));

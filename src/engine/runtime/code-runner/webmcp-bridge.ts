@@ -1,0 +1,82 @@
+/**
+ * `webmcp.listTools()` and `webmcp.invokeTool()` for code in a Playwright executor or the REPL
+ * (spec §7.1, §9): the jailed child asks over its IPC channel (`{type:'webmcp', reqId, callId?,
+ * op, args}`, webmcp-client.mjs) and the engine answers with the same operations as the HTTP
+ * routes (runtime/webmcp/webmcp-tools.ts), for the child's own session only. Everything in a
+ * request comes from tenant code: it is checked like an HTTP body, and at most a few requests
+ * run at once per child.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { SessionHandle } from '../session/session-handle.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
+import { WEBMCP_INPUT_MAX_BYTES } from '../../../shared/wire/session-webmcp.js';
+import { OutcomeUnknown, WebMcpUnavailable } from '../cdp/webmcp-hub.js';
+import { invokeTool, listTools } from '../webmcp/webmcp-tools.js';
+
+export interface WebMcpRequest {
+  type: 'webmcp';
+  reqId: number;
+  /** The executor call the code belongs to (the REPL sends none). */
+  callId?: string;
+  op: unknown;
+  args: unknown;
+}
+
+type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; invocation_id?: string } };
+
+const MAX_IN_FLIGHT = 8;
+const DEFAULT_TIMEOUT_SEC = 60;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+async function perform(handle: SessionHandle, op: unknown, args: unknown): Promise<unknown> {
+  const a = isObject(args) ? args : {};
+  if (op === 'list') return listTools(handle, a.excludeCustom === true);
+  if (op !== 'invoke') throw DomainError.badRequest('unknown webmcp operation: use listTools or invokeTool');
+  const { toolRef, input = {}, timeoutSec = DEFAULT_TIMEOUT_SEC } = a;
+  if (typeof toolRef !== 'string' || toolRef.length === 0 || toolRef.length > 256)
+    throw DomainError.invalidField('toolRef', 'must be a tool_ref from webmcp.listTools()');
+  if (!isObject(input)) throw DomainError.invalidField('input', 'must be an object');
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(input));
+  } catch {
+    throw DomainError.invalidField('input', 'must be JSON-serializable');
+  }
+  if (size > WEBMCP_INPUT_MAX_BYTES) throw DomainError.invalidField('input', 'must be at most 1 MiB serialized');
+  if (!Number.isInteger(timeoutSec) || (timeoutSec as number) < 1 || (timeoutSec as number) > 120)
+    throw DomainError.invalidField('timeoutSec', 'must be an integer from 1 to 120');
+  // Cloned through JSON: the engine keeps nothing that came from the child but plain data.
+  return invokeTool(handle, toolRef, JSON.parse(JSON.stringify(input)) as Record<string, unknown>, timeoutSec as number);
+}
+
+function failure(err: unknown): Answer {
+  if (err instanceof OutcomeUnknown)
+    return { ok: false, error: { code: 'outcome_unknown', message: err.message, ...(err.invocationId && { invocation_id: err.invocationId }) } };
+  if (err instanceof WebMcpUnavailable)
+    return { ok: false, error: { code: 'webmcp_unavailable', message: `this engine's Chromium does not offer WebMCP (${err.message})` } };
+  if (err instanceof DomainError) return { ok: false, error: { code: err.code, message: err.message } };
+  return { ok: false, error: { code: 'webmcp_error', message: err instanceof Error ? err.message : String(err) } };
+}
+
+/**
+ * Answers the child's webmcp requests for `handle`'s session. `accepts`: whether a request may
+ * run now (an executor only serves the call that is running, not code a timeout abandoned).
+ */
+export function serveWebMcp(child: ChildProcess, handle: SessionHandle, accepts: (m: WebMcpRequest) => boolean = () => true): void {
+  let inFlight = 0;
+  child.on('message', (m: WebMcpRequest) => {
+    if (!isObject(m) || m.type !== 'webmcp' || typeof m.reqId !== 'number') return;
+    const reply = (answer: Answer) => {
+      if (child.connected) child.send({ type: 'webmcp-answer', reqId: m.reqId, ...answer }, () => {});
+    };
+    if (!accepts(m)) return reply({ ok: false, error: { code: 'call_ended', message: 'the call this code belongs to has ended (timed out)' } });
+    if (inFlight >= MAX_IN_FLIGHT)
+      return reply({ ok: false, error: { code: 'webmcp_busy', message: `at most ${MAX_IN_FLIGHT} webmcp calls run at once; await the earlier ones` } });
+    inFlight++;
+    void perform(handle, m.op, m.args)
+      .then((value): Answer => ({ ok: true, value }), failure)
+      .then(reply)
+      .finally(() => inFlight--);
+  });
+}

@@ -1,0 +1,342 @@
+/**
+ * WebMCP custom tools (Kernel spec §14.3), as raw HTTP written from the spec (SDK 0.84 has no
+ * webmcp), against the real Chromium: a namespaced batch is added (201, the batch), listed and
+ * deleted; its tools show up in `GET /webmcp/tools` once per matching tab with `source.custom`
+ * and `source.target_id` (not with `exclude_custom`), run in their page through `invoke` with
+ * the page tools' result/504 semantics and the 240 KiB output limit, follow navigation, are
+ * replaced by `force_overwrite_namespace`; bad bodies are 400/422 and a project key of another
+ * project gets 404. The source and the tools run in the browser (the session's jail): they
+ * cannot read the engine's files or environment. `webmcp.*` works inside Playwright execute
+ * and the REPL.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
+import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
+
+type Json = Record<string, any>;
+let t: TestEngine;
+let site: LocalServer;
+let browser: Browser;
+let page: Page;
+let sessionId: string;
+const sandboxed = Boolean(await usableBwrap());
+/** In the engine's own environment (this process): a tool that reached it would show it. */
+const SENTINEL = `sentinel-${Math.random().toString(36).slice(2)}`;
+
+beforeAll(async () => {
+  process.env.BROWSERDECK_TEST_WEBMCP_SENTINEL = SENTINEL;
+  t = await startTestEngine();
+  site = await startLocalServer({
+    '/shop': `<title>shop</title><h1 id="h">Shop</h1><script>window.pageGlobal = 'page value';</script>`,
+    '/shop2': '<title>shop two</title><h1 id="h">Shop two</h1>',
+    '/other': '<title>other</title>',
+  });
+  const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 300 } });
+  const s = (await res.json()) as Json;
+  sessionId = s.session_id;
+  browser = await chromium.connectOverCDP(s.cdp_ws_url);
+  page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
+  await page.goto(site.url + '/shop');
+});
+afterAll(async () => {
+  delete process.env.BROWSERDECK_TEST_WEBMCP_SENTINEL;
+  await browser?.close().catch(() => {});
+  if (sessionId) await t.api(`/browsers/${sessionId}`, { method: 'DELETE' });
+  await t?.stop();
+  await site?.close();
+});
+
+const base = () => `/browsers/${sessionId}/webmcp`;
+const add = async (json: Json, key?: string) => {
+  const res = await t.api(`${base()}/custom-tools`, { method: 'POST', json, headers: key ? { authorization: `Bearer ${key}` } : {} });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+const customList = async (): Promise<Json[]> => ((await (await t.api(`${base()}/custom-tools`)).json()) as Json).tools;
+const tools = async (query = ''): Promise<Json[]> => {
+  const res = await t.api(`${base()}/tools${query}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as Json).tools;
+};
+const invoke = async (json: Json) => {
+  const res = await t.api(`${base()}/invoke`, { method: 'POST', json });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+const custom = (list: Json[], name: string, ns?: string) =>
+  list.filter((x) => x.source.custom && x.tool.name === name && (!ns || x.source.custom.namespace === ns));
+const refOf = async (name: string, ns?: string, url = site.url + '/shop') =>
+  custom(await tools(), name, ns).find((x) => x.source.page_url === url)?.tool_ref as string;
+
+/** A batch source: tools matching the shop pages (not /other). */
+const shopTools = (tools: string) => `[${tools}].map((tool) => ({ match: { url_patterns: ['${site.url}/shop*'] }, ...tool }))`;
+
+describe('WebMCP custom tools', { timeout: 120_000 }, () => {
+  it('adds a batch (201, the batch), lists it, and exposes each tool once per matching tab', async () => {
+    const added = await add({
+      namespace: 'acme',
+      source: shopTools(`
+        { tool: { name: 'title', description: 'the heading', inputSchema: { type: 'object', properties: {} }, outputSchema: { type: 'string' }, annotations: { readOnlyHint: true } },
+          execute: () => document.title + '|' + document.querySelector('#h').textContent },
+        { kind: 'page', tool: { name: 'echo', description: 'echoes', inputSchema: { type: 'object' } },
+          execute: async (input) => ({ got: input, path: location.pathname, pageGlobal: typeof window.pageGlobal }) }`),
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.tools).toHaveLength(2);
+    const [title] = added.body.tools;
+    expect(title).toEqual({
+      id: expect.stringMatching(/^ct_[a-z][a-z0-9]{23}$/),
+      kind: 'page',
+      namespace: 'acme',
+      match: { url_patterns: [`${site.url}/shop*`] },
+      tool: {
+        name: 'title',
+        description: 'the heading',
+        inputSchema: { type: 'object', properties: {} },
+        outputSchema: { type: 'string' },
+        annotations: { readOnlyHint: true },
+      },
+    });
+    expect((await customList()).map((d) => d.tool.name)).toEqual(['title', 'echo']);
+
+    const second = await browser.contexts()[0].newPage();
+    await second.goto(site.url + '/shop2');
+    const third = await browser.contexts()[0].newPage();
+    await third.goto(site.url + '/other');
+    const list = await tools();
+    const titles = custom(list, 'title');
+    expect(titles.map((x) => x.source.page_url).sort()).toEqual([site.url + '/shop', site.url + '/shop2']);
+    expect(titles[0].source).toMatchObject({ custom: { id: title.id, namespace: 'acme' }, target_id: expect.any(String), frame: null });
+    expect(titles[0].tool_ref).not.toBe(titles[1].tool_ref);
+    expect(titles[0].source.target_id).not.toBe(titles[1].source.target_id);
+    expect(custom(list, 'echo')).toHaveLength(2);
+    expect(list.filter((x) => x.source.page_url === site.url + '/other')).toEqual([]);
+    expect((await tools('?exclude_custom=true')).filter((x) => x.source.custom)).toEqual([]);
+    await second.close();
+    await third.close();
+    expect(custom(await tools(), 'title')).toHaveLength(1);
+  });
+
+  it('invokes a custom tool in its page, in a world apart from the page scripts', async () => {
+    const title = await invoke({ tool_ref: await refOf('title', 'acme'), input: {} });
+    expect(title.status, JSON.stringify(title.body)).toBe(200);
+    expect(title.body).toEqual({ invocation_id: expect.any(String), status: 'completed', output: 'shop|Shop' });
+    const echo = await invoke({ tool_ref: await refOf('echo', 'acme'), input: { q: 'socks', n: 2 } });
+    expect(echo.body).toMatchObject({ status: 'completed', output: { got: { q: 'socks', n: 2 }, path: '/shop', pageGlobal: 'undefined' } });
+    expect(await page.evaluate(() => (window as any).pageGlobal)).toBe('page value');
+  });
+
+  it('reports a throw as error, silence as 504 outcome_unknown, and output over 240 KiB as error', async () => {
+    const r = await add({
+      namespace: 'results',
+      source: shopTools(`
+        { tool: { name: 'fails' }, execute: () => { throw new Error('custom broke'); } },
+        { tool: { name: 'hangs' }, execute: () => new Promise(() => {}) },
+        { tool: { name: 'big' }, execute: ({ kib }) => 'x'.repeat(kib * 1024) }`),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const failed = await invoke({ tool_ref: await refOf('fails', 'results'), input: {} });
+    expect(failed.body).toMatchObject({ status: 'error', error_text: expect.stringContaining('custom broke') });
+    const hung = await invoke({ tool_ref: await refOf('hangs', 'results'), input: {}, timeout_sec: 1 });
+    expect(hung.status).toBe(504);
+    expect(hung.body).toMatchObject({ code: 'outcome_unknown', invocation_id: expect.any(String) });
+    const fits = await invoke({ tool_ref: await refOf('big', 'results'), input: { kib: 200 } });
+    expect(fits.body.status).toBe('completed');
+    expect(fits.body.output).toHaveLength(200 * 1024);
+    const over = await invoke({ tool_ref: await refOf('big', 'results'), input: { kib: 241 } });
+    expect(over.body).toMatchObject({ status: 'error', error_text: expect.stringContaining('240 KiB') });
+    expect(over.body.output).toBeUndefined();
+  });
+
+  it('follows navigation: a tab leaving the pattern loses the tool, one arriving gains it', async () => {
+    const before = await refOf('title', 'acme');
+    await page.goto(site.url + '/other');
+    expect(custom(await tools(), 'title')).toEqual([]);
+    const gone = await invoke({ tool_ref: before, input: {} });
+    expect(gone.status).toBe(404);
+    expect(gone.body.code).toBe('tool_not_found');
+    await page.goto(site.url + '/shop2');
+    const after = await refOf('title', 'acme', site.url + '/shop2');
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    expect((await invoke({ tool_ref: after, input: {} })).body.output).toBe('shop two|Shop two');
+    await page.goto(site.url + '/shop');
+  });
+
+  it('adds alongside, refuses a taken name, replaces a namespace atomically, and deletes by id', async () => {
+    const beta = await add({ namespace: 'beta', source: shopTools(`{ tool: { name: 'title' }, execute: () => 'beta' }`) });
+    expect(beta.status).toBe(201);
+    const taken = await add({
+      namespace: 'acme',
+      source: shopTools(`{ tool: { name: 'fresh' }, execute: () => 1 }, { tool: { name: 'title' }, execute: () => 2 }`),
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('custom_tool_exists');
+    // All or nothing: 'fresh' did not land either.
+    expect((await customList()).filter((d) => d.namespace === 'acme').map((d) => d.tool.name)).toEqual(['title', 'echo']);
+    const oldRef = await refOf('title', 'acme');
+
+    const swapped = await add({ namespace: 'acme', force_overwrite_namespace: true, source: shopTools(`{ tool: { name: 'title' }, execute: () => 'v2' }`) });
+    expect(swapped.status).toBe(201);
+    const acme = (await customList()).filter((d) => d.namespace === 'acme');
+    expect(acme.map((d) => d.id)).toEqual([swapped.body.tools[0].id]);
+    expect((await customList()).filter((d) => d.namespace === 'beta')).toHaveLength(1);
+    expect((await invoke({ tool_ref: oldRef, input: {} })).status).toBe(404);
+    expect((await invoke({ tool_ref: await refOf('title', 'acme'), input: {} })).body.output).toBe('v2');
+
+    const id = beta.body.tools[0].id;
+    const betaRef = await refOf('title', 'beta');
+    const del = await t.api(`${base()}/custom-tools/${id}`, { method: 'DELETE' });
+    expect(del.status).toBe(204);
+    expect((await customList()).map((d) => d.id)).not.toContain(id);
+    expect(custom(await tools(), 'title', 'beta')).toEqual([]);
+    expect((await invoke({ tool_ref: betaRef, input: {} })).status).toBe(404);
+    const again = await t.api(`${base()}/custom-tools/${id}`, { method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect(((await again.json()) as Json).code).toBe('not_found');
+  });
+
+  it('answers every bad body with an Error object', async () => {
+    const ok = shopTools(`{ tool: { name: 'ok' }, execute: () => 1 }`);
+    const cases: [Json, number, string?][] = [
+      [{ namespace: 'has space', source: ok }, 400],
+      [{ namespace: '', source: ok }, 400],
+      [{ namespace: 'n'.repeat(129), source: ok }, 400],
+      [{ source: ok }, 400],
+      [{ namespace: 'bad' }, 400],
+      [{ namespace: 'bad', source: '' }, 400],
+      [{ namespace: 'bad', source: '   ' }, 400],
+      [{ namespace: 'bad', source: '[]' }, 422, 'invalid_custom_tools'],
+      [{ namespace: 'bad', source: '42' }, 422, 'invalid_custom_tool_source'],
+      [{ namespace: 'bad', source: '[1, 2' }, 422, 'invalid_custom_tool_source'],
+      [{ namespace: 'bad', source: `(() => { throw new Error('source broke'); })()` }, 422, 'invalid_custom_tool_source'],
+      [{ namespace: 'bad', source: `[{ match: { url_patterns: ['*'] }, tool: { name: 'x' } }]` }, 422, 'invalid_custom_tools'],
+      [{ namespace: 'bad', source: `[{ match: { url_patterns: [] }, tool: { name: 'x' }, execute() {} }]` }, 422, 'invalid_custom_tools'],
+      [{ namespace: 'bad', source: `[{ kind: 'cdp', match: { url_patterns: ['*'] }, tool: { name: 'x' }, execute() {} }]` }, 422, 'invalid_custom_tools'],
+    ];
+    for (const [body, status, code] of cases) {
+      const r = await add(body);
+      expect(r.status, JSON.stringify(body).slice(0, 100)).toBe(status);
+      expect(r.body).toMatchObject({ code: code ?? expect.any(String), message: expect.any(String) });
+    }
+    expect((await add({ namespace: 'bad', source: `(() => { throw new Error('source broke'); })()` })).body.message).toContain('source broke');
+    expect((await customList()).filter((d) => d.namespace === 'bad')).toEqual([]);
+    const unknown = await t.api(`${base()}/custom-tools/ct_aaaaaaaaaaaaaaaaaaaaaaaa`, { method: 'DELETE' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('stops a source that never finishes', async () => {
+    const r = await add({ namespace: 'loop', source: '(() => { for (;;) {} })()' });
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('invalid_custom_tool_source');
+    // The browser still answers.
+    expect((await invoke({ tool_ref: await refOf('title', 'acme'), input: {} })).body.status).toBe('completed');
+  });
+
+  it('takes a source of 8,000,000 UTF-8 bytes and refuses one byte more', async () => {
+    const head = shopTools(`{ tool: { name: 'sized' }, execute: () => 'sized' }`) + ' // ';
+    // '€' is 3 bytes in UTF-8: the limit is on bytes, not characters.
+    const fill = (bytes: number) => head + '€'.repeat(Math.floor((bytes - Buffer.byteLength(head)) / 3)) + 'x'.repeat((bytes - Buffer.byteLength(head)) % 3);
+    const exact = fill(8_000_000);
+    expect(Buffer.byteLength(exact)).toBe(8_000_000);
+    const over = await add({ namespace: 'sized', source: fill(8_000_001) });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toMatch(/8000000 UTF-8 bytes/);
+    const fits = await add({ namespace: 'sized', source: exact });
+    expect(fits.status, JSON.stringify(fits.body).slice(0, 300)).toBe(201);
+    expect((await invoke({ tool_ref: await refOf('sized', 'sized'), input: {} })).body.output).toBe('sized');
+    const del = await t.api(`${base()}/custom-tools/${fits.body.tools[0].id}`, { method: 'DELETE' });
+    expect(del.status).toBe(204);
+  });
+
+  it("keeps another project's key out", async () => {
+    const ctx = t.engine.context;
+    const project = await ctx.projects.create(ctx.orgId, `p-${Math.random().toString(36).slice(2, 8)}`);
+    const key = (await ctx.apiKeys.issue({ orgId: ctx.orgId, name: 'scoped', projectId: project.id, createdById: null, expiresAt: null })).key;
+    const headers = { authorization: `Bearer ${key}` };
+    expect((await t.api(`${base()}/custom-tools`, { headers })).status).toBe(404);
+    const post = await add({ namespace: 'intruder', source: shopTools(`{ tool: { name: 'x' }, execute: () => 1 }`) }, key);
+    expect(post.status).toBe(404);
+    // Out of reach comes first, whatever the body.
+    expect((await add({ namespace: 'bad name' }, key)).status).toBe(404);
+    const id = (await customList())[0].id;
+    expect((await t.api(`${base()}/custom-tools/${id}`, { method: 'DELETE', headers })).status).toBe(404);
+    expect((await customList()).map((d) => d.id)).toContain(id);
+    expect((await customList()).filter((d) => d.namespace === 'intruder')).toEqual([]);
+  });
+
+  it("runs source and tools where the engine's files and environment are not", async () => {
+    const keyPath = path.join(t.dataDir, 'admin-api-key');
+    // Each way code in the engine process would reach Node: the global, and escaping a vm context.
+    const probe = `(() => {
+      const out = [];
+      for (const get of [() => process, () => globalThis.constructor.constructor('return process')()]) {
+        try {
+          const p = get();
+          out.push('env:' + JSON.stringify(p.env), 'file:' + p.getBuiltinModule('fs').readFileSync(${JSON.stringify(keyPath)}, 'utf8'));
+        } catch (err) {
+          out.push('blocked:' + err.message);
+        }
+      }
+      return out.join('\\n');
+    })()`;
+    const r = await add({
+      namespace: 'jail',
+      source: `[{ match: { url_patterns: ['${site.url}/shop*'] }, tool: { name: 'probe', description: ${probe} }, execute: async () => ({ probe: ${probe}, file: await fetch(${JSON.stringify('file://' + keyPath)}).then((x) => x.text(), (e) => 'blocked:' + e.message) }) }]`,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const description = r.body.tools[0].tool.description as string;
+    expect(description).toMatch(/^blocked:.*process is not defined\nblocked:/);
+    for (const leaked of [t.adminKey, SENTINEL]) expect(description).not.toContain(leaked);
+    const out = await invoke({ tool_ref: await refOf('probe', 'jail'), input: {} });
+    expect(out.body.status).toBe('completed');
+    expect(out.body.output.probe).toMatch(/^blocked:.*\nblocked:/);
+    expect(out.body.output.file).toMatch(/^blocked:/);
+    for (const leaked of [t.adminKey, SENTINEL]) expect(JSON.stringify(out.body)).not.toContain(leaked);
+  });
+
+  it('offers webmcp.listTools and webmcp.invokeTool inside Playwright execute', async () => {
+    const added = await add({
+      namespace: 'exec',
+      source: shopTools(`{ tool: { name: 'echo' }, execute: async (input) => ({ got: input, path: location.pathname }) }`),
+    });
+    expect(added.status).toBe(201);
+    const res = await t.api(`/browsers/${sessionId}/playwright/execute`, {
+      method: 'POST',
+      json: {
+        timeout_sec: 60,
+        code: `
+const list = await webmcp.listTools();
+const mine = list.find((x) => x.source.custom?.namespace === 'exec');
+const ran = mine && (await webmcp.invokeTool(mine.tool_ref, { from: 'execute' }, { timeoutSec: 30 }));
+const errors = [];
+for (const call of [() => webmcp.invokeTool('wt_gone'), () => webmcp.invokeTool(mine.tool_ref, {}, { timeoutSec: 500 })]) {
+  try { await call(); errors.push('none'); } catch (err) { errors.push(err.code); }
+}
+return { names: list.map((x) => x.tool.name), ran, errors };`,
+      },
+    });
+    const body = (await res.json()) as Json;
+    expect(body.success, JSON.stringify(body)).toBe(true);
+    expect(body.result.names).toEqual(expect.arrayContaining(['title', 'probe']));
+    expect(body.result.ran).toMatchObject({ status: 'completed', output: { got: { from: 'execute' }, path: '/shop' } });
+    expect(body.result.errors).toEqual(['tool_not_found', 'invalid_request']);
+  });
+
+  it.runIf(sandboxed)('offers webmcp.listTools and webmcp.invokeTool in the REPL', async () => {
+    const res = await t.api(`/browsers/${sessionId}/repl`, {
+      method: 'POST',
+      json: {
+        timeout_sec: 60,
+        code: `
+const list = await webmcp.listTools();
+const probe = list.find((x) => x.tool.name === 'probe');
+repl.write(JSON.stringify({ count: list.filter((x) => x.source.custom).length > 0, out: (await webmcp.invokeTool(probe.tool_ref)).status }));`,
+      },
+    });
+    const body = (await res.json()) as Json;
+    expect(body.success, JSON.stringify(body)).toBe(true);
+    expect(JSON.parse(body.content[0].text)).toEqual({ count: true, out: 'completed' });
+  });
+});
