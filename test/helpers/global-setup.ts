@@ -2,14 +2,35 @@
  * Runs once around the whole suite: the place for checks that span every test file. When the
  * suite targets PostgreSQL (BROWSERDECK_TEST_DATABASE_URL), it checks once that the server
  * answers, so a wrong URL fails the run with one clear message instead of in every file.
+ * It also names the run's renderer build directory (built on first use by the renderer tests,
+ * test/renderer/console-harness.ts) and removes it at the end.
  */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
 import { assertNoLeftoverChromium } from './chromium-leaks.js';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where this run's renderer build goes; not created until a test file needs it. */
+    rendererBuildDir: string;
+  }
+}
+
 /** The returned teardown fails the run if a test engine's Chromium is still running at the end. */
-export default async function setup(): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => void> {
+  // A fresh name per run: a directory left by a killed run must not pass for this run's build.
+  const rendererBuildDir = path.join(os.tmpdir(), `bd-ui-build-run-${process.pid}-${randomUUID().slice(0, 8)}`);
+  project.provide('rendererBuildDir', rendererBuildDir);
+  const teardown = () => {
+    fs.rmSync(rendererBuildDir, { recursive: true, force: true });
+    assertNoLeftoverChromium();
+  };
   const url = process.env.BROWSERDECK_TEST_DATABASE_URL;
-  if (!url) return assertNoLeftoverChromium;
+  if (!url) return teardown;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
@@ -19,5 +40,5 @@ export default async function setup(): Promise<() => void> {
   } finally {
     await client.end().catch(() => {});
   }
-  return assertNoLeftoverChromium;
+  return teardown;
 }

@@ -1,14 +1,16 @@
 /**
- * Drives the web console end to end: builds the renderer once per test file (into a private
- * out dir, so parallel files and `out/` are not disturbed), starts a real engine serving it
+ * Drives the web console end to end: builds the renderer once per vitest run (into a private
+ * out dir, so `out/` is not disturbed; see buildRenderer), starts a real engine serving it
  * (`uiDir`), and opens Debian's Chromium with playwright-core. Screens are saved under
  * `test-results/screens/`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import type { EngineOptions } from '../../src/engine/config.js';
@@ -16,13 +18,60 @@ import type { EngineOptions } from '../../src/engine/config.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SCREENS = path.join(ROOT, 'test-results/screens');
 
-/** `npx electron-vite build --outDir <tmp>`; returns the renderer directory. */
-export function buildRenderer(): { rendererDir: string; cleanup(): void } {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-ui-build-'));
-  execFileSync('npx', ['electron-vite', 'build', '--outDir', outDir, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'pipe' });
+/** `electron-vite build --outDir <outDir>`; returns the renderer directory. */
+async function electronViteBuild(outDir: string): Promise<string> {
+  await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--outDir', outDir, '--logLevel', 'warn'], {
+    cwd: ROOT,
+    maxBuffer: 16 << 20,
+  });
   const rendererDir = path.join(outDir, 'renderer');
   if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error(`renderer build produced no ${rendererDir}/index.html`);
-  return { rendererDir, cleanup: () => fs.rmSync(outDir, { recursive: true, force: true }) };
+  return rendererDir;
+}
+
+/** How long a file waits for another file's build of the run (a build takes seconds; this only ends a hang). */
+const SHARED_BUILD_WAIT_MS = 300_000;
+
+/**
+ * The renderer for a test file. The sources do not change during a run, so it is built once per
+ * run: the global setup names a directory for the run (`rendererBuildDir`, removed at its
+ * teardown); the first file to get here creates it (mkdir is atomic across the workers) and
+ * builds into it, the others wait for its `done` (or `failed`) marker. The engine and the test
+ * browser only read the build. Without that directory (no global setup) the file builds its own.
+ */
+export async function buildRenderer(): Promise<{ rendererDir: string; cleanup(): void }> {
+  const shared = inject('rendererBuildDir');
+  if (!shared) {
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-ui-build-'));
+    return { rendererDir: await electronViteBuild(outDir), cleanup: () => fs.rmSync(outDir, { recursive: true, force: true }) };
+  }
+  const done = path.join(shared, 'done');
+  const failed = path.join(shared, 'failed');
+  const rendererDir = path.join(shared, 'out', 'renderer');
+  const keep = { rendererDir, cleanup: () => {} };
+  let builder = true;
+  try {
+    fs.mkdirSync(shared);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    builder = false;
+  }
+  if (builder) {
+    try {
+      await electronViteBuild(path.join(shared, 'out'));
+    } catch (err) {
+      fs.writeFileSync(failed, String((err as Error).message));
+      throw err;
+    }
+    fs.writeFileSync(done, '');
+    return keep;
+  }
+  for (const until = Date.now() + SHARED_BUILD_WAIT_MS; Date.now() < until;) {
+    if (fs.existsSync(done)) return keep;
+    if (fs.existsSync(failed)) throw new Error(`the run's renderer build failed in another test file: ${fs.readFileSync(failed, 'utf8').slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no renderer build in ${shared} after ${SHARED_BUILD_WAIT_MS / 1000} s (the file building it died?)`);
 }
 
 /** Debian's Chromium as these tests run it (root needs --no-sandbox; no outside network). */
@@ -48,7 +97,7 @@ export interface Console {
 }
 
 export async function openConsole(opts: EngineOptions = {}): Promise<Console> {
-  const build = buildRenderer();
+  const build = await buildRenderer();
   const te = await startTestEngine({ ...opts, uiDir: build.rendererDir });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

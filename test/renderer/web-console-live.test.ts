@@ -13,14 +13,14 @@ import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 /** How long a change may take to show: the brief's bound, not a measurement. */
 const LIVE_MS = 1000;
 
-let build: ReturnType<typeof buildRenderer>;
+let build: Awaited<ReturnType<typeof buildRenderer>>;
 let te: TestEngine;
 let browser: Browser;
 let page: Page;
 let navigations = 0;
 
 beforeAll(async () => {
-  build = buildRenderer();
+  build = await buildRenderer();
   te = await startTestEngine({ uiDir: build.rendererDir });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: TEST_CHROMIUM_ARGS });
   page = await (await browser.newContext({ viewport: { width: 1360, height: 860 } })).newPage();

@@ -96,7 +96,7 @@ export interface DesktopApp {
 }
 
 export async function openDesktopApp(): Promise<DesktopApp> {
-  const ui = buildRenderer();
+  const ui = await buildRenderer();
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-desktop-'));
   // Run as root (CI), the embedded engine's jails are unprivileged users who must pass through
   // userData to its data dir; a desktop user's app runs as that user and needs nothing of the kind.
