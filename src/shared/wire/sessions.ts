@@ -37,10 +37,11 @@ export const ProfileSelectorSchema = Type.Object(
 );
 export const TagsSchema = Type.Record(Type.String(), Type.String());
 /**
- * `network` (Kernel 0.89), create-only: `private_hosts` (entry rules in
+ * `network` (Kernel 0.89): `private_hosts` (entry rules in
  * engine/runtime/proxy-forwarder/private-hosts.ts) and, for sessions, `proxy_routes` (pattern
- * rules in engine/runtime/proxy-forwarder/proxy-routes.ts); `allowed_hosts` is accepted by the
- * schema only to be refused with a 422 that names it.
+ * rules in engine/runtime/proxy-forwarder/proxy-routes.ts), both create-only, and for sessions
+ * `allowed_hosts`, the egress allowlist (engine/runtime/proxy-forwarder/allowed-hosts.ts), which
+ * PATCH replaces (pools refuse it with a 400 that names it).
  */
 const ProxyRouteRequestSchema = Type.Object(
   {
@@ -56,11 +57,24 @@ const ProxyRouteRequestSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+const AllowedHostsSchema = Type.Array(Type.String({ maxLength: 300 }), {
+  maxItems: 100,
+  description: 'egress allowlist: exact hosts or *.suffix patterns, optional :port; IP literals match only URLs written with them',
+});
 export const NetworkRequestSchema = Type.Object(
   {
     private_hosts: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
     proxy_routes: Type.Optional(Type.Array(ProxyRouteRequestSchema, { maxItems: 50, description: 'sessions only (400 on pools)' })),
-    allowed_hosts: Type.Optional(Type.Unknown({ description: 'not supported by this engine (422)' })),
+    allowed_hosts: Type.Optional(AllowedHostsSchema),
+  },
+  { additionalProperties: false },
+);
+/** PATCH `network`: only `allowed_hosts` changes (`null` removes it for good); the other keys are named only to be refused (400). */
+export const NetworkUpdateSchema = Type.Object(
+  {
+    allowed_hosts: Type.Optional(Type.Union([AllowedHostsSchema, Type.Null()])),
+    private_hosts: Type.Optional(Type.Unknown({ description: 'create-only (400)' })),
+    proxy_routes: Type.Optional(Type.Unknown({ description: 'create-only (400)' })),
   },
   { additionalProperties: false },
 );
@@ -68,6 +82,7 @@ export const NetworkConfigSchema = Type.Object({
   private_hosts: Type.Optional(Type.Array(Type.String())),
   /** Each route's proxy by id, whichever way the create named it. */
   proxy_routes: Type.Optional(Type.Array(Type.Object({ hosts: Type.Array(Type.String()), proxy: Type.Object({ id: Type.String() }) }))),
+  allowed_hosts: Type.Optional(Type.Array(Type.String())),
 });
 
 /**
@@ -142,8 +157,8 @@ export const SessionUpdateSchema = Type.Object(
     disable_default_proxy: Type.Optional(Type.Boolean()),
     location: Type.Optional(LocationRequestSchema),
     name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-    /** Create-only: present only so a PATCH carrying it gets a 400 saying so. */
-    network: Type.Optional(Type.Unknown()),
+    /** `allowed_hosts` only; the create-only keys get a 400 saying so. */
+    network: Type.Optional(NetworkUpdateSchema),
     profile: Type.Optional(ProfileSelectorSchema),
     proxy: Type.Optional(ProxySelectorSchema),
     proxy_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),

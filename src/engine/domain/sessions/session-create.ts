@@ -97,6 +97,8 @@ export async function planCreate(
   const network = checkNetwork(body.network);
   // proxy_routes join it once their proxies are resolved (below), by id.
   if (network?.private_hosts) options.network = { private_hosts: network.private_hosts };
+  // Enforced by the jail's egress (session-manager's jailFor refuses it without the jail).
+  if (network?.allowed_hosts) options.network = { ...options.network, allowed_hosts: network.allowed_hosts };
   const plan: CreatePlan = {
     options,
     name: body.name ? validateName(body.name) : null,

@@ -31,6 +31,7 @@ import { StandbyBrowsers } from './standby-browsers.js';
 import { standbyShapeOf, type StandbyShape } from './standby-shape.js';
 import { normalizeTelemetry } from './session-options.js';
 import type { CreatePlan } from './session-create.js';
+import { allowedHostsNeedJail } from './session-network.js';
 
 const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 /** The most a launch outside a create (crash restart, extension reload) may take, as before the one deadline. */
@@ -123,11 +124,13 @@ export class SessionManager implements SessionRegistry {
     const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
       if (caCertificates.length)
+   * `allowedHosts`: `network.allowed_hosts`, enforced on the jail's egress, its only way out.
         throw DomainError.unprocessable(
           'a proxy with a ca_bundle needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): only a jailed browser can trust a CA of its own',
           'ca_bundle_unsupported',
         );
       if (hasPolicy)
+    allowedHosts?: string[],
         throw DomainError.unprocessable(
           'chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories',
           'chrome_policy_unsupported',
@@ -142,6 +145,7 @@ export class SessionManager implements SessionRegistry {
       chromePolicy: hasPolicy ? chromePolicy : undefined,
       ...(caCertificates.length ? { caCertificates } : {}),
     };
+      if (allowedHosts) throw allowedHostsNeedJail();
   }
 
   private chromium(): string | undefined {
@@ -151,6 +155,7 @@ export class SessionManager implements SessionRegistry {
 
   /** After recovery (which removes session dirs no one owns): standby browsers start filling. */
   startStandby(): void {
+      ...(allowedHosts ? { allowedHosts } : {}),
     const executable = this.chromium();
     // The stealth user agent's `--version` runs now, not in the first stealth create.
     if (executable) void stealthUserAgent(executable);
@@ -272,6 +277,8 @@ export class SessionManager implements SessionRegistry {
     return this.dto(row, rt);
   }
 
+      // Before anything of the tenant's runs in it: the start URL opens after this.
+      if (plan.options.network?.allowed_hosts) rt.setAllowedHosts(plan.options.network.allowed_hosts);
   /** The running sessions of this node (engine-internal). */
   all(): RunningSession[] {
     return [...this.running.values()];
@@ -292,7 +299,7 @@ export class SessionManager implements SessionRegistry {
     let jail: SessionJailConfig | undefined;
     try {
       if (clientGone?.aborted) throw clientGoneError();
-      jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy, plan.proxy?.caCertificates);
+      jail = await this.jailFor(plan.proxy?.egress, plan.options.chrome_policy, plan.proxy?.caCertificates, plan.options.network?.allowed_hosts);
     } catch (err) {
       await plan.profile?.finish('', { save: false });
       await plan.proxy?.release?.();

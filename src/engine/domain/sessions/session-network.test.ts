@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRIVATE_HOSTS } from '../../runtime/proxy-forwarder/private-hosts.js';
-import { checkNetwork, checkPoolNetwork, effectivePrivateHosts } from './session-network.js';
+import { checkNetwork, checkNetworkUpdate, checkPoolNetwork, effectivePrivateHosts } from './session-network.js';
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -32,11 +32,36 @@ describe('checkNetwork', () => {
     });
   });
 
-  it('refuses the Kernel key this engine does not implement (allowed_hosts) as a 422', () => {
-    expect(refusal(() => checkNetwork({ allowed_hosts: null, private_hosts: [] }))).toEqual({
-      code: 'network_option_unsupported',
-      message: 'network.allowed_hosts is not supported by this engine (of network, private_hosts and proxy_routes are)',
+  it('keeps an allowlist (a copy); [] and a bad entry are 400s naming the field', () => {
+    const list = ['example.com', '*.api.example.net:443'];
+    const out = checkNetwork({ allowed_hosts: list });
+    expect(out).toEqual({ allowed_hosts: list });
+    expect(out!.allowed_hosts).not.toBe(list);
+    expect(refusal(() => checkNetwork({ allowed_hosts: [] }))).toEqual({
+      code: 'invalid_request',
+      message: 'network.allowed_hosts: must list at least one host (omit it for no allowlist)',
     });
+    expect(refusal(() => checkNetwork({ allowed_hosts: ['ok.example', '10.0.0.0/8'] })).message).toBe(
+      "network.allowed_hosts[1]: '10.0.0.0/8' is not a host (CIDR ranges, URLs and paths are not allowlist entries)",
+    );
+  });
+});
+
+describe('checkNetworkUpdate', () => {
+  it('replaces or removes the allowlist; the create-only keys are 400s', () => {
+    expect(checkNetworkUpdate(undefined, false)).toBeUndefined();
+    expect(checkNetworkUpdate({}, false)).toBeUndefined();
+    expect(checkNetworkUpdate({ allowed_hosts: ['a.example'] }, false)).toEqual({ allowed_hosts: ['a.example'] });
+    expect(checkNetworkUpdate({ allowed_hosts: null }, true)).toEqual({ allowed_hosts: null });
+    expect(refusal(() => checkNetworkUpdate({ allowed_hosts: [] }, false)).message).toBe(
+      'network.allowed_hosts: must list at least one host (send null to remove the allowlist)',
+    );
+    expect(refusal(() => checkNetworkUpdate({ private_hosts: ['a.corp'] }, false)).message).toMatch(/^network\.private_hosts: cannot be changed after/);
+    expect(refusal(() => checkNetworkUpdate({ proxy_routes: [] }, false)).message).toMatch(/^network\.proxy_routes: cannot be changed after/);
+  });
+
+  it('a removed allowlist cannot come back (409)', () => {
+    expect(refusal(() => checkNetworkUpdate({ allowed_hosts: ['a.example'] }, true))).toMatchObject({ code: 'allowed_hosts_removed' });
   });
 });
 
@@ -93,6 +118,7 @@ describe('checkNetwork: proxy_routes', () => {
       code: 'invalid_request',
       message: 'network.proxy_routes: is not supported on pools (a per-session option): give it when creating a session',
     });
+    expect(refusal(() => checkPoolNetwork({ allowed_hosts: ['a.example'] })).message).toMatch(/^network\.allowed_hosts: is not supported on pools/);
   });
 });
 

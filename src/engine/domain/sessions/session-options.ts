@@ -24,8 +24,10 @@ export interface LaunchOptions {
   gpu: boolean;
   start_url?: string;
   chrome_policy?: Record<string, unknown>;
-  /** Create-only `network` (session-network.ts): kept with the options, echoed in the Session object. */
+  /** `network` (session-network.ts): kept with the options, echoed in the Session object; only `allowed_hosts` changes (PATCH). */
   network?: NetworkConfig;
+  /** PATCH removed `network.allowed_hosts` (null): it cannot be set again (Kernel). Not reported. */
+  allowed_hosts_removed?: boolean;
   /** The node region it runs in (session-region.ts); absent on sessions created before regions: `us-east`. */
   region?: string;
   /** The memory reported for it (session-region.ts); absent on older sessions: by headless. */

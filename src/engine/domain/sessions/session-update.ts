@@ -1,8 +1,9 @@
 /**
  * `PATCH /browsers/{id}`: name, tags, telemetry and viewport change on a running session;
  * a profile cannot be loaded into a running browser (422), and the proxy changes through the
- * proxies' live switch (`ProxyHooks.switchProxy`); `network` is create-only (400).
- * Telemetry and viewport changes reach features through the runtime's `onUpdate`.
+ * proxies' live switch (`ProxyHooks.switchProxy`); of `network` only `allowed_hosts` changes
+ * (the jail's egress takes the new list at once; session-network.ts has the rules), the rest is
+ * create-only (400). Telemetry and viewport changes reach features through the runtime's `onUpdate`.
  */
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
@@ -25,12 +26,13 @@ import type { Database } from '../../store/schema.js';
 import { applyLocation, mergeLocation, type LocationRequest } from './session-location.js';
 import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
 import { SessionCdp } from '../../runtime/cdp/session-cdp.js';
+import { allowedHostsNeedJail, checkNetworkUpdate, type NetworkConfig, type NetworkUpdate } from './session-network.js';
 
 export interface UpdateBody {
   disable_default_proxy?: boolean;
   location?: LocationRequest;
   name?: string | null;
-  network?: unknown;
+  network?: NetworkUpdate;
   profile?: ProfileSelector;
   proxy?: ProxySelector;
   proxy_id?: string | null;
@@ -48,8 +50,6 @@ export async function updateSession(
   body: UpdateBody,
   proxies: Pick<ProxyHooks, 'switchProxy'>,
 ): Promise<SessionRow> {
-  // Kernel: network is fixed at create (the forwarder's routes are built from it then).
-  if (body.network !== undefined) throw DomainError.invalidField('network', 'cannot be changed after the session is created; create a new session with it');
   // Everything is checked before anything changes (an unknown time zone changes nothing).
   const choice = body.proxy !== undefined ? proxyChoice(body.proxy, body.proxy_id, body.disable_default_proxy) : undefined;
   const startUrl = body.start_url ? validateStartUrl(body.start_url) : undefined;
@@ -57,6 +57,15 @@ export async function updateSession(
   const rt = m.get(row.id);
   if (!rt) throw new DomainError(404, 'session_ended', `browser session '${idOrName}' has ended`);
   const options = parseOptions(row);
+  const network = checkNetworkUpdate(body.network, !!options.allowed_hosts_removed);
+  if (network) {
+    if (row.pool_id)
+      throw DomainError.conflict(
+        `browser session '${idOrName}' belongs to pool '${row.pool_id}': a pooled browser takes no egress allowlist`,
+        'pooled_browser',
+      );
+    if (network.allowed_hosts && !rt.jailed) throw allowedHostsNeedJail();
+  }
   const location = body.location !== undefined ? mergeLocation(options.location, body.location) : options.location;
   const changes: Partial<SessionRow> = {};
   if (body.name !== undefined) {
@@ -96,6 +105,13 @@ export async function updateSession(
     if (location) nextOptions.location = location;
     else delete nextOptions.location;
   }
+  if (network) {
+    const { allowed_hosts: _old, ...rest }: NetworkConfig = nextOptions.network ?? {};
+    const next = network.allowed_hosts ? { ...rest, allowed_hosts: network.allowed_hosts } : rest;
+    if (Object.keys(next).length) nextOptions.network = next;
+    else delete nextOptions.network;
+    if (!network.allowed_hosts) nextOptions.allowed_hosts_removed = true;
+  }
   // The Session object's start_url is the one most recently asked for (0.106), loaded or not.
   if (startUrl) nextOptions.start_url = startUrl;
   if (JSON.stringify(nextOptions) !== row.options) changes.options = JSON.stringify(nextOptions);
@@ -112,6 +128,8 @@ export async function updateSession(
     viewport = validateViewport(v);
     await resizeBrowser(rt, viewport);
   }
+  // The new list holds on the browser's way out before the update answers (no restart).
+  if (network && rt.jailed) rt.setAllowedHosts(network.allowed_hosts);
   if (Object.keys(changes).length) await db.updateTable('browser_sessions').set(changes).where('id', '=', row.id).execute();
   if (Object.keys(changes).length || viewport) m.changes.upsert(row.org_id, 'session', row.id, row.project_id);
   if (telemetry) rt.telemetry = telemetry;

@@ -19,6 +19,7 @@ import { bypassRules, type BypassRules } from './bypass-rules.js';
 import { NO_PRIVATE_HOSTS, privateHosts, type PrivateHosts } from './private-hosts.js';
 import { EgressDenied, OPEN_EGRESS, type EgressPolicy } from './egress-policy.js';
 import { NO_PROXY_ROUTES, proxyRoutes, type ProxyRoutes } from './proxy-routes.js';
+import type { AllowedHosts } from './allowed-hosts.js';
 
 /**
  * Where traffic goes: a destination matching one of `routes` (the session's
@@ -59,6 +60,12 @@ export interface LocalForwarder {
   readonly stats: ForwarderStats;
   /** Switches new traffic to another route and drops open tunnels so they reconnect through it. */
   setRoute(r: Route): void;
+  /**
+   * The session's egress allowlist (`network.allowed_hosts`, allowed-hosts.ts), checked before
+   * the route: null lets every destination through to the route and the egress policy. Kept
+   * apart from the route (a proxy switch keeps it); open tunnels it no longer allows are closed.
+   */
+  setAllowedHosts(list: AllowedHosts | null): void;
   /**
    * Also serves the proxy on a Unix socket (a jailed browser reaches it through its jail
    * helper; runtime/sandbox/browser-jail.ts). Closed with the forwarder.
@@ -141,6 +148,16 @@ function deniedText(err: EgressDenied): string {
   return `Browserdeck proxy: ${err.message}\n`;
 }
 
+/**
+ * A destination outside the session's allowlist: 403 naming it, Chromium's own error for a
+ * destination an administrator blocked, and Kernel's `destination_blocked`.
+ */
+const NOT_ALLOWED_HEADERS = { [NET_ERROR_HEADER]: 'net::ERR_BLOCKED_BY_ADMINISTRATOR', [KERNEL_PROXY_ERROR_HEADER]: 'destination_blocked' };
+
+function notAllowedText(host: string, port: number): string {
+  return `Browserdeck proxy: ${host}:${port} is not in this session's network.allowed_hosts\n`;
+}
+
 function routesOf(r: Route): ProxyRoutes<Upstream> {
   return r.routes?.length ? proxyRoutes(r.routes.map((x) => ({ hosts: x.hosts, target: x.upstream }))) : NO_PROXY_ROUTES;
 }
@@ -164,6 +181,7 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
   let rules: BypassRules = bypassRules(initial.bypass, initial.upstream?.host ?? 'localhost');
   let privateRules: PrivateHosts = initial.privateHosts ? privateHosts(initial.privateHosts) : NO_PRIVATE_HOSTS;
   let routeRules = routesOf(initial);
+  let allowed: AllowedHosts | null = null;
   /** The upstream proxy a destination goes through; null: direct. */
   const upstreamFor = (host: string, port: number): Upstream | null => {
     const routed = routeRules.match(host);
@@ -184,7 +202,8 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
   };
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
   const sockets = new Set<net.Socket>();
-  const tunnels = new Set<net.Socket>();
+  /** Open CONNECT tunnels by client socket, with the destination they were allowed for. */
+  const tunnels = new Map<net.Socket, { host: string; port: number }>();
   const stats: ForwarderStats = { requests: 0, tunnels: 0, direct: 0, failures: 0 };
   const track = (s: net.Socket): void => {
     sockets.add(s);
@@ -200,7 +219,15 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       res.writeHead(400, { 'content-type': 'text/plain' }).end('Browserdeck proxy: absolute URL required\n');
       return;
     }
-    const via = upstreamFor(target.hostname, Number(target.port || 80));
+    const targetPort = Number(target.port || 80);
+    if (allowed && !allowed.allows(target.hostname, targetPort)) {
+      stats.failures++;
+      const text = notAllowedText(target.hostname, targetPort);
+      opts.log?.(text.trim());
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...NOT_ALLOWED_HEADERS }).end(text);
+      return;
+    }
+    const via = upstreamFor(target.hostname, targetPort);
     const direct = via === null;
     const u = via ?? directUpstream(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 80));
     // Raw pairs: repeated headers (two Cookie or X-Thing lines) reach the site as sent.
@@ -276,10 +303,23 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     stats.tunnels++;
     track(client);
-    tunnels.add(client);
-    client.once('close', () => tunnels.delete(client));
     const target = req.url ?? '';
     const dest = splitAuthority(target);
+    client.on('error', () => {});
+    if (allowed && !allowed.allows(dest.host, dest.port)) {
+      stats.failures++;
+      const body = notAllowedText(dest.host, dest.port);
+      opts.log?.(body.trim());
+      const headers = Object.entries(NOT_ALLOWED_HEADERS)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    tunnels.set(client, dest);
+    client.once('close', () => tunnels.delete(client));
     const via = upstreamFor(dest.host, dest.port);
     const direct = via === null;
     const u = via ?? directUpstream(dest.host, dest.port);
@@ -292,7 +332,6 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
         `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     };
-    client.on('error', () => {});
     void addressFor(u, direct, dest.host).then(
       (address) => tunnel(address),
       (err: Error) => {
@@ -378,7 +417,11 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
       routeRules = nextRoutes;
       rules = bypassRules(r.bypass, r.upstream?.host ?? 'localhost');
       privateRules = nextPrivate;
-      for (const t of tunnels) t.destroy();
+      for (const t of tunnels.keys()) t.destroy();
+    },
+    setAllowedHosts(list) {
+      allowed = list;
+      if (list) for (const [t, d] of tunnels) if (!list.allows(d.host, d.port)) t.destroy();
     },
     accept(socket) {
       if (closing) socket.destroy();

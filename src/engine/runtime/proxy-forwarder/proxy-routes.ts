@@ -53,8 +53,8 @@ export function routePattern(raw: string): string {
   return wildcard ? `*.${ascii}` : ascii;
 }
 
-/** The host as the browser asked for it, in the form patterns are kept in. */
-function canonicalHost(host: string): string {
+/** The host as the browser asked for it, in the form patterns are kept in (allowed-hosts.ts matches the same way). */
+export function canonicalHost(host: string): string {
   const h = host.toLowerCase().replace(/\.$/, '');
   const bare = h.replace(/^\[|\]$/g, '');
   if (net.isIPv6(bare)) return `[${bare}]`;

@@ -12,6 +12,7 @@ import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromiu
 import { startXvfb, type XvfbServer } from '../chromium/xvfb.js';
 import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
+import { allowedHosts, type AllowedHosts } from '../proxy-forwarder/allowed-hosts.js';
 import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from './browser-jail.js';
 import { helperJail } from './helper-jail.js';
 import { managedPolicyOf } from './managed-policy.js';
@@ -32,6 +33,8 @@ export interface SessionJailConfig {
    * `ca_bundle`s, written into the same managed policy file as Chromium's `CACertificates`.
    */
   caCertificates?: string[];
+  /** `network.allowed_hosts` (validated): in force on the egress before the browser starts. */
+  allowedHosts?: readonly string[];
 }
 
 /** Flags a proxy adds for an unjailed browser; the jail routes through its own egress instead. */
@@ -64,6 +67,11 @@ export class SessionJail {
   /** The jail's own direct forwarder, when it started one. */
   private direct?: LocalForwarder;
   /**
+   * The session's egress allowlist: the jail's network namespace has only `lo`, so the egress
+   * socket is the browser's one way out, and whichever forwarder serves it enforces this list.
+   */
+  private allowed: AllowedHosts | null = null;
+  /**
    * Listens on the egress socket and hands each connection to the current `egress`: the socket
    * is bound into the running jail by inode, so a claimed standby browser keeps it and only the
    * forwarder behind it changes (useEgress).
@@ -79,7 +87,9 @@ export class SessionJail {
     private readonly sessionDir: string,
     private readonly dirs: { root: string; userData: string; tmp: string },
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    if (config.allowedHosts) this.allowed = allowedHosts(config.allowedHosts);
+  }
 
   /** The X socket dir the jailed Xvfb, the browser and session processes share. */
   get x11Dir(): string {
@@ -112,6 +122,7 @@ export class SessionJail {
     await own(this.user, this.sockDir);
     if (!this.config.egress) this.direct = await startLocalForwarder({ upstream: null, bypass: [] }, { policy: this.config.policy, log: this.log, tcp: false });
     this.egress = this.config.egress ?? this.direct;
+    this.egress?.setAllowedHosts(this.allowed);
     const front = net.createServer((s) => (this.egress ? this.egress.accept(s) : s.destroy()));
     this.front = front;
     await new Promise<void>((resolve, reject) => {
@@ -141,10 +152,21 @@ export class SessionJail {
    * session proxy); the jail's own direct forwarder closes with whatever it carried before.
    */
   async useEgress(forwarder: LocalForwarder): Promise<void> {
+    forwarder.setAllowedHosts(this.allowed);
     this.egress = forwarder;
     const direct = this.direct;
     this.direct = undefined;
     await direct?.close();
+  }
+
+  /**
+   * Replaces the session's egress allowlist (validated entries; null: none) on the running
+   * browser's way out: new requests and tunnels are checked against it at once, open tunnels to
+   * destinations it no longer allows are closed.
+   */
+  setAllowedHosts(entries: readonly string[] | null): void {
+    this.allowed = entries ? allowedHosts(entries) : null;
+    this.egress?.setAllowedHosts(this.allowed);
   }
 
   /** The helper's socket dir, read-write in the jail. */

@@ -81,6 +81,8 @@ export interface RunningSession extends SessionHandle {
   adopt(a: RuntimeAdoption): void;
   /** Jailed: the browser's traffic leaves through `forwarder` from now on. */
   useEgress(forwarder: LocalForwarder): Promise<void>;
+  /** Jailed: the egress allowlist (`network.allowed_hosts`, validated; null: none) from now on. */
+  setAllowedHosts(entries: readonly string[] | null): void;
   prepareFirstTab(): Promise<void>;
   openStartUrl(): Promise<void>;
   resizeViewport(v: Viewport): Promise<void>;

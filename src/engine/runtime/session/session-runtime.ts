@@ -136,6 +136,15 @@ export class SessionRuntime implements RunningSession {
     return this.jail.useEgress(forwarder);
   }
 
+  /**
+   * The session's egress allowlist (`network.allowed_hosts`; null: none), enforced where the
+   * jail's traffic leaves (session-jail.ts). Only a jailed browser has no other way out.
+   */
+  setAllowedHosts(entries: readonly string[] | null): void {
+    if (!this.jail) throw new Error('an unjailed browser has no egress to restrict');
+    this.jail.setAllowedHosts(entries);
+  }
+
   get signal(): AbortSignal {
     return this.abort.signal;
   }
