@@ -4,11 +4,16 @@
  * with that profile, while the saved session goes on (its browser restarted, its state kept, no
  * profile attached to it). Into a new profile by name, an existing one by id; 409 for an ended
  * session and a pooled browser; profile dirs 0700; of overlapping saves the last started wins.
+ * The restarted browser reopens the tabs that were open (reloaded: in-page state is gone); a
+ * successful save restarts the inactivity timer and a failed one does not, seen in the order
+ * sessions with one timeout end in (the inactivity timers fire in the order they were armed).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
@@ -117,4 +122,90 @@ describe('saving a running browser into a profile', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('reopens the tabs that were open in the restarted browser (pages reload)', async () => {
+    const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
+    const before = await chromium.connectOverCDP(s.cdp_ws_url);
+    const context = before.contexts()[0];
+    const first = context.pages()[0] ?? (await context.newPage());
+    await first.goto(`${pages.url}/clicks`);
+    await first.click('#b');
+    expect(await first.evaluate(() => (window as unknown as { clicks: number }).clicks)).toBe(1);
+    await (await context.newPage()).goto(`${pages.url}/hello`);
+    await before.close();
+
+    const r = await save(s.session_id, { name: 'tabs' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+
+    const after = await chromium.connectOverCDP(s.cdp_ws_url);
+    try {
+      const cdp = await after.newBrowserCDPSession();
+      const tabs = async () =>
+        ((await cdp.send('Target.getTargets')).targetInfos as Array<{ type: string; url: string }>)
+          .filter((x) => x.type === 'page')
+          .map((x) => x.url)
+          .sort();
+      const wanted = [`${pages.url}/clicks`, `${pages.url}/hello`].sort();
+      expect(await pollUntil('the restored tabs', tabs, (u) => JSON.stringify(u) === JSON.stringify(wanted))).toEqual(wanted);
+      // Reloaded, not carried over: the click count starts again.
+      const clicks = (
+        await pollUntil(
+          'the clicks tab in the new connection',
+          async () => after.contexts()[0].pages(),
+          (ps) => ps.some((p) => p.url().endsWith('/clicks')),
+        )
+      ).find((p) => p.url().endsWith('/clicks'))!;
+      await clicks.waitForFunction(() => typeof (window as unknown as { clicks?: number }).clicks === 'number');
+      expect(await clicks.evaluate(() => (window as unknown as { clicks: number }).clicks)).toBe(0);
+    } finally {
+      await after.close();
+    }
+    await t.client.browsers.deleteByID(s.session_id);
+  }, 180_000);
+
+  it('a successful save restarts the inactivity timer, a failed one does not', async () => {
+    // Three sessions with one timeout, armed in this order: saved (ok), saved (fails), untouched.
+    // Long enough for both saves to finish before the first deadline on a loaded machine.
+    const make = () => t.client.browsers.create({ headless: true, timeout_seconds: 90 });
+    const ok = await make();
+    const failing = await make();
+    const control = await make();
+    const order: string[] = [];
+    const ends = (
+      [
+        ['ok', ok],
+        ['failing', failing],
+        ['control', control],
+      ] as const
+    ).map(([name, s]) => {
+      const signal = t.engine.services.sessions.get(s.session_id)!.signal;
+      return new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => {
+          order.push(name);
+          resolve();
+        }),
+      );
+    });
+
+    expect((await save(ok.session_id, { name: 'timer-ok' })).status).toBe(200);
+    // A profile whose directory is a file: the copy fails after the browser was restarted.
+    const broken = await t.client.profiles.create({ name: 'timer-broken' });
+    const dir = path.join(t.dataDir, 'profiles', broken.id);
+    await fs.rm(dir, { recursive: true, force: true });
+    await fs.writeFile(dir, 'not a directory');
+    try {
+      const failed = await save(failing.session_id, { id: broken.id });
+      expect(failed.status, JSON.stringify(failed.body)).toBe(502);
+      expect(failed.body.code).toBe('profile_save_failed');
+      expect(t.engine.services.sessions.get(failing.session_id)).toBeDefined();
+
+      // Nobody touches them from here on: each ends when its timer fires.
+      await Promise.all(ends);
+      // The failed save left its session's deadline where it was (first, as created first of the
+      // two); the successful one moved its session's past the control's, created after it.
+      expect(order).toEqual(['failing', 'control', 'ok']);
+    } finally {
+      await fs.rm(dir, { force: true });
+    }
+  }, 300_000);
 });

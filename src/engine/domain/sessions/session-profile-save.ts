@@ -4,8 +4,9 @@
  * (its SQLite/LevelDB files flushed) the profile parts of its user-data-dir are copied beside the
  * profile's saved state; once the browser accepts CDP again the copy is swapped in. Caches and
  * service-worker storage are not profile parts (profile-files.ts), so they stay out. The session
- * keeps running with its own profile binding and `save_changes` untouched; a success counts as
- * activity (its inactivity timer restarts).
+ * keeps running with its own profile binding and `save_changes` untouched; the restarted browser
+ * opens the tabs that were open (their URLs: pages reload, as Kernel's do); a success counts as
+ * activity (its inactivity timer restarts), a failure does not.
  *
  * The copy reads only this session's user-data-dir, which only its browser (closed meanwhile)
  * can write; symlinks in it are skipped. Profile directories are created 0700.
@@ -14,6 +15,8 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../org/auth-context.js';
 import type { Profiles, ProfileRow } from '../profiles/profiles.js';
 import type { SessionManager } from './session-manager.js';
+import type { RunningSession } from '../../runtime/session/running-session.js';
+import { openTabUrls, reopenTabs } from '../../runtime/chromium/open-tabs.js';
 
 export interface ProfileTarget {
   id?: string;
@@ -59,7 +62,13 @@ export async function saveRunningBrowserToProfile(
   const save = profiles.beginRunningSave(profile.id);
   const release = rt.holdThawed();
   try {
-    await rt.restartWith((userDataDir) => save.copy(userDataDir));
+    const tabs = await tabsOf(rt);
+    try {
+      await rt.restartWith((userDataDir) => save.copy(userDataDir));
+    } finally {
+      // The browser is back (or the session ended) whether or not the copy worked.
+      await restoreTabs(rt, tabs);
+    }
     await save.commit();
   } catch (err) {
     await save.discard();
@@ -70,4 +79,19 @@ export async function saveRunningBrowserToProfile(
   }
   rt.touch();
   return (await profiles.byId(profile.id)) ?? profile;
+}
+
+/** The open tabs' URLs; none when they cannot be read (the save goes on without restoring). */
+async function tabsOf(rt: RunningSession): Promise<string[]> {
+  const control = (await rt.ready()).control;
+  return openTabUrls(control).catch(() => []);
+}
+
+async function restoreTabs(rt: RunningSession, urls: string[]): Promise<void> {
+  if (rt.ended || !urls.length) return;
+  try {
+    await reopenTabs((await rt.ready()).control, urls);
+  } catch {
+    // Best effort, like Kernel's restore: the save's outcome does not depend on it.
+  }
 }
