@@ -67,11 +67,14 @@ describe('session lifecycle', () => {
       expect(manager().get(held.session_id)).toBeDefined();
       expect(await endedReason(te, held.session_id)).toBeNull();
       expect(manager().get(poked.session_id)).toBeDefined();
-      await waitFor(async () => (await endedReason(te, poked.session_id)) === 'timeout', 30_000, 'poked session timeout once left alone');
+      // Both left alone at once (no more API calls, the client gone): their two timeouts run side by side.
       const closed = new Promise((r) => ws.once('close', r));
       ws.close();
       await closed;
-      await waitFor(async () => (await endedReason(te, held.session_id)) === 'timeout', 30_000, 'held session timeout after disconnect');
+      await Promise.all([
+        waitFor(async () => (await endedReason(te, poked.session_id)) === 'timeout', 30_000, 'poked session timeout once left alone'),
+        waitFor(async () => (await endedReason(te, held.session_id)) === 'timeout', 30_000, 'held session timeout after disconnect'),
+      ]);
       const ended = await te.client.browsers.retrieve(held.session_id, { include_deleted: true });
       expect(ended.deleted_at).toBeTruthy();
       expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
