@@ -7,7 +7,7 @@
  * replaced by `force_overwrite_namespace`; bad bodies are 400/422 and a project key of another
  * project gets 404. The source and the tools run in the browser (the session's jail): they
  * cannot read the engine's files or environment. `webmcp.*` works inside Playwright execute
- * and the REPL.
+ * (not for code a timed-out call left running) and the REPL.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -322,6 +322,19 @@ return { names: list.map((x) => x.tool.name), ran, errors };`,
     expect(body.result.names).toEqual(expect.arrayContaining(['title', 'probe']));
     expect(body.result.ran).toMatchObject({ status: 'completed', output: { got: { from: 'execute' }, path: '/shop' } });
     expect(body.result.errors).toEqual(['tool_not_found', 'invalid_request']);
+  });
+
+  it('refuses webmcp calls from code a timed-out call left running', async () => {
+    const exec = async (code: string, timeout_sec = 60) =>
+      (await (await t.api(`/browsers/${sessionId}/playwright/execute`, { method: 'POST', json: { code, timeout_sec } })).json()) as Json;
+    // `process` is the executor's own: what the abandoned code records there, later calls read.
+    const abandoned = await exec(
+      `setTimeout(() => webmcp.listTools().then(() => 'answered', (err) => err.code).then((r) => (process.webmcpAfterTimeout = r)), 1500);
+await new Promise(() => {});`,
+      1,
+    );
+    expect(abandoned.error).toMatch(/timed out/);
+    await expect.poll(async () => (await exec('return process.webmcpAfterTimeout ?? null')).result, { timeout: 30_000 }).toBe('call_ended');
   });
 
   it.runIf(sandboxed)('offers webmcp.listTools and webmcp.invokeTool in the REPL', async () => {
