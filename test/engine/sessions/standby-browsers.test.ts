@@ -1,7 +1,8 @@
 /**
  * Standby browsers (issue 14 item 1), real Chromium in real bubblewrap: a create whose options
  * apply to a running browser is served by one launched before the request; the claimed browser
- * never serves anyone else; its options are applied (viewport, start_url, stealth user agent,
+ * never serves anyone else, and the refill starts once the claiming create has been answered; its
+ * options are applied (viewport, start_url, stealth user agent,
  * a proxy through the jail's egress socket, name/tags/timeout); options that need their own
  * launch get a cold one; a project key's claimed session is as jailed as a cold one; standby
  * browsers die with the engine; `standby: 0` launches none.
@@ -93,6 +94,36 @@ describe('standby browsers', () => {
     expect(again.session_id).toBe(next);
     expect(again.session_id).not.toBe(s.session_id);
     await t.client.browsers.deleteByID(again.session_id);
+  });
+
+  it('the refill waits until the create that claimed a browser has been answered (it would compete for the cores)', async () => {
+    const [waiting] = await ready();
+    // No launch under way either: every session dir that exists now stays the same during the create.
+    await pollUntil(
+      'no standby launch under way',
+      async () => standby().status().launching,
+      (n) => n === 0,
+      300,
+    );
+    const sessionsDir = path.join(t.dataDir, 'sessions');
+    const before = new Set(fs.readdirSync(sessionsDir));
+    let during: string[] = [];
+    // Runs inside the create, after the claim: a refill launched with the claim has made its session dir by now.
+    const off = t.engine.services.sessions.onSessionStart(async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      during = fs.readdirSync(sessionsDir).filter((d) => !before.has(d));
+    });
+    try {
+      const s = await t.client.browsers.create({ headless: true });
+      expect(s.session_id).toBe(waiting);
+      expect(during).toEqual([]);
+      // Answered: the standby refills.
+      const [next] = await ready();
+      expect(next).not.toBe(s.session_id);
+      await t.client.browsers.deleteByID(s.session_id);
+    } finally {
+      off();
+    }
   });
 
   it('a proxy applies to a claimed browser: its traffic leaves through the upstream proxy', async () => {

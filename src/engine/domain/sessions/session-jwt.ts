@@ -3,7 +3,7 @@
  * is generated once and stored in the database so every engine node accepts every node's
  * tokens. A token names one session (`sub`), its org and project, and expires.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
@@ -32,10 +32,20 @@ export async function loadSessionJwtKey(db: Kysely<Database>, now: Date): Promis
 }
 
 export class SessionJwt {
+  /**
+   * The key imported once: jose imports a raw key into WebCrypto on every sign and verify, and a
+   * create signs one token, a CDP connect verifies one.
+   */
+  private readonly key: Promise<webcrypto.CryptoKey>;
+
   constructor(
-    private readonly key: Uint8Array,
+    key: Uint8Array,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.key = webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    // A key WebCrypto refuses fails every sign and verify (where it is awaited), not the process.
+    this.key.catch(() => {});
+  }
 
   sign(c: SessionClaims, expiresAt: Date): Promise<string> {
     return this.signAs(ISSUER, c.sessionId, { org: c.orgId, project: c.projectId }, expiresAt);
@@ -53,20 +63,20 @@ export class SessionJwt {
    * viewer `trace-token.ts`): its own issuer, so `verify` never takes it for a session JWT and
    * one kind's `verifyAs` never takes another's.
    */
-  signAs(issuer: string, subject: string, claims: JWTPayload, expiresAt: Date): Promise<string> {
+  async signAs(issuer: string, subject: string, claims: JWTPayload, expiresAt: Date): Promise<string> {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(subject)
       .setIssuer(issuer)
       .setIssuedAt(Math.floor(this.now().getTime() / 1000))
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The payload of a valid token of `issuer`, or null when it is forged, malformed, expired or of another issuer. */
   async verifyAs(issuer: string, token: string): Promise<JWTPayload | null> {
     try {
-      return (await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer, currentDate: this.now() })).payload;
+      return (await jwtVerify(token, await this.key, { algorithms: ['HS256'], issuer, currentDate: this.now() })).payload;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
       throw err;

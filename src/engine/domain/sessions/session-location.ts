@@ -70,8 +70,13 @@ export function mergeLocation(current: LocationOverride | undefined, req: Locati
 }
 
 /** The node's defaults: its host's time zone, and the locale Chromium starts with here. */
+/** The host's time zone per value of TZ: resolving it builds an Intl.DateTimeFormat (ICU), which costs more than the rest of a Session object. */
+let hostZone: { tz: string | undefined; zone: string } | undefined;
+
 export function metroLocation(): { timezone: string; locale: string } {
-  return { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', locale: 'en-US' };
+  const tz = process.env.TZ;
+  if (!hostZone || hostZone.tz !== tz) hostZone = { tz, zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' };
+  return { timezone: hostZone.zone, locale: 'en-US' };
 }
 
 export function effectiveLocation(o: LocationOverride | undefined, pending: boolean): EffectiveLocation {

@@ -38,6 +38,12 @@ const JWT_LIFETIME_MS = 24 * 3600 * 1000;
 const RESTART_LAUNCH_MS = 30_000;
 /** A standby browser nobody claimed for this long is replaced by a fresh one. */
 const STANDBY_RECYCLE_SECONDS = 3600;
+/**
+ * A standby launch waits until no create has been answered for STANDBY_QUIET_MS (the clients just
+ * answered connect and navigate next), at most STANDBY_WAIT_MS (so a busy engine still refills).
+ */
+const STANDBY_QUIET_MS = 1000;
+const STANDBY_WAIT_MS = 5000;
 
 export interface CreateInternal {
   /** Set by the pools feature for browsers it launches. */
@@ -75,6 +81,10 @@ export class SessionManager implements SessionRegistry {
   private readonly teardowns = new Set<Promise<void>>();
   /** The browser executable, once found (no filesystem probe per create). */
   private executable?: string;
+  /** Creates being answered now, and the standby launches waiting for there to be none. */
+  private createsInFlight = 0;
+  private quietTimer?: NodeJS.Timeout;
+  private readonly afterCreates = new Set<() => void>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -181,8 +191,40 @@ export class SessionManager implements SessionRegistry {
     };
   }
 
+  /**
+   * Resolves once no create is being answered and none was for STANDBY_QUIET_MS (after
+   * STANDBY_WAIT_MS at most). A standby launch (the refill a claim starts, a launch a cold create
+   * asked for) takes a core or two for a second or more: beside a create, or the first connect
+   * and navigation of a session just answered, it would make the clients that are waiting wait.
+   */
+  private createsAnswered(): Promise<void> {
+    if (this.createsInFlight === 0 && !this.quietTimer) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(cap);
+        this.afterCreates.delete(done);
+        resolve();
+      };
+      const cap = setTimeout(done, STANDBY_WAIT_MS);
+      this.afterCreates.add(done);
+    });
+  }
+
+  /** A create has been answered (or failed): waiting standby launches go after a quiet STANDBY_QUIET_MS. */
+  private createAnswered(): void {
+    if (--this.createsInFlight > 0) return;
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (this.createsInFlight === 0) for (const done of [...this.afterCreates]) done();
+    }, STANDBY_QUIET_MS);
+    this.quietTimer.unref();
+  }
+
   /** One standby browser: a session runtime with its own id, directories and jail, and no owner yet. */
   private async launchStandby(shape: StandbyShape): Promise<RunningSession> {
+    await this.createsAnswered();
+    if (this.stopping) throw new Error('the engine is stopping');
     const executable = this.chromium();
     if (!executable) throw new Error('no Chromium, Chrome or Edge was found on this engine');
     const id = newId();
@@ -285,6 +327,15 @@ export class SessionManager implements SessionRegistry {
   }
 
   async create(auth: AuthContext, body: CreateBody, internal: CreateInternal = {}): Promise<SessionDto> {
+    this.createsInFlight++;
+    try {
+      return await this.createNow(auth, body, internal);
+    } finally {
+      this.createAnswered();
+    }
+  }
+
+  private async createNow(auth: AuthContext, body: CreateBody, internal: CreateInternal): Promise<SessionDto> {
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     const executable = this.chromium();
     if (!executable)
@@ -599,6 +650,9 @@ export class SessionManager implements SessionRegistry {
   /** Engine stop: no new sessions, every running one ends (no browser survives the engine). */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    // A standby launch still waiting for quiet gives up now instead of launching into the stop.
+    clearTimeout(this.quietTimer);
+    for (const done of [...this.afterCreates]) done();
     await this.standby.stop();
     await Promise.all(this.all().map((rt) => this.end(rt, 'engine_stopped').catch((err) => this.ctx.log.error({ err }, 'ending session at stop failed'))));
     await Promise.all(this.teardowns);

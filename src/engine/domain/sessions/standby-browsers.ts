@@ -176,6 +176,8 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
         s.ready.push(rt);
       },
       (err) => {
+        // A launch that gave up because the engine stops is no failure.
+        if (this.stopped) return;
         this.failures++;
         this.launcher.onError(err);
         // Back off while launches keep failing (5 s, 10 s, … up to a minute).

@@ -89,7 +89,7 @@ export function createMemoryGroup(sessionId: string, bytes: number): MemoryGroup
       return false;
     }
   };
-  const limit = (bytes: number) => {
+  const apply = (bytes: number) => {
     if (method === 'cgroup-v2') {
       if (!write('memory.max', String(bytes))) throw new Error(`cannot limit the memory of ${dir}`);
       // Over the limit means OOM, not swap (Kernel's memory is RAM).
@@ -102,6 +102,13 @@ export function createMemoryGroup(sessionId: string, bytes: number): MemoryGroup
     if (grow) write('memory.memsw.limit_in_bytes', String(bytes));
     if (!write('memory.limit_in_bytes', String(bytes))) throw new Error(`cannot limit the memory of ${dir}`);
     if (memsw && !grow) write('memory.memsw.limit_in_bytes', String(bytes));
+  };
+  // The limit in force: a claimed standby browser whose session asks for the same memory costs no cgroup I/O.
+  let current: number | undefined;
+  const limit = (bytes: number) => {
+    if (bytes === current) return;
+    apply(bytes);
+    current = bytes;
   };
   try {
     limit(bytes);
