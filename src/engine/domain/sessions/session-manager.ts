@@ -124,27 +124,28 @@ export class SessionManager implements SessionRegistry {
    * it runs on the host: no usable bubblewrap, or the operator chose `--insecure-no-jail`.
    * `caCertificates`: a TLS-intercepting proxy's CAs (`ca_bundle`), trusted through the jail's
    * managed policy — only there, so an unjailed engine refuses them like `chrome_policy`.
+   * `allowedHosts`: `network.allowed_hosts`, enforced on the jail's egress, its only way out.
    */
   private async jailFor(
     egress: LocalForwarder | undefined,
     chromePolicy: Record<string, unknown> | undefined,
     caCertificates: string[] = [],
+    allowedHosts?: string[],
   ): Promise<SessionJailConfig | undefined> {
     const hasPolicy = !!chromePolicy && Object.keys(chromePolicy).length > 0;
     const { bwrap } = await jailStatus(this.ctx.config);
     if (!bwrap) {
       if (caCertificates.length)
-   * `allowedHosts`: `network.allowed_hosts`, enforced on the jail's egress, its only way out.
         throw DomainError.unprocessable(
           'a proxy with a ca_bundle needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): only a jailed browser can trust a CA of its own',
           'ca_bundle_unsupported',
         );
       if (hasPolicy)
-    allowedHosts?: string[],
         throw DomainError.unprocessable(
           'chrome_policy needs the browser jail, which this engine runs without (no usable bubblewrap, or --insecure-no-jail): Chromium reads policies only from system directories',
           'chrome_policy_unsupported',
         );
+      if (allowedHosts) throw allowedHostsNeedJail();
       return undefined;
     }
     return {
@@ -154,8 +155,8 @@ export class SessionManager implements SessionRegistry {
       egress,
       chromePolicy: hasPolicy ? chromePolicy : undefined,
       ...(caCertificates.length ? { caCertificates } : {}),
+      ...(allowedHosts ? { allowedHosts } : {}),
     };
-      if (allowedHosts) throw allowedHostsNeedJail();
   }
 
   private chromium(): string | undefined {
@@ -165,7 +166,6 @@ export class SessionManager implements SessionRegistry {
 
   /** After recovery (which removes session dirs no one owns): standby browsers start filling. */
   startStandby(): void {
-      ...(allowedHosts ? { allowedHosts } : {}),
     const executable = this.chromium();
     // The stealth user agent's `--version` runs now, not in the first stealth create.
     if (executable) void stealthUserAgent(executable);
@@ -277,6 +277,8 @@ export class SessionManager implements SessionRegistry {
     });
     this.running.set(id, rt);
     try {
+      // Before anything of the tenant's runs in it: the start URL opens after this.
+      if (plan.options.network?.allowed_hosts) rt.setAllowedHosts(plan.options.network.allowed_hosts);
       if (plan.proxy?.egress) await rt.useEgress(plan.proxy.egress);
       plan.proxy?.attach?.(rt);
       const v = plan.options.viewport;
@@ -319,8 +321,6 @@ export class SessionManager implements SessionRegistry {
     return this.dto(row, rt);
   }
 
-      // Before anything of the tenant's runs in it: the start URL opens after this.
-      if (plan.options.network?.allowed_hosts) rt.setAllowedHosts(plan.options.network.allowed_hosts);
   /** The running sessions of this node (engine-internal). */
   all(): RunningSession[] {
     return [...this.running.values()];
