@@ -1,27 +1,42 @@
-/** Which telemetry categories the session records (PATCH `/browsers/{id}` `telemetry.browser`). */
+/**
+ * Which telemetry categories the session records, `platform` included, and which CDP commands
+ * `control` leaves out (`control.cdp.excluded_methods`): PATCH `/browsers/{id}` `telemetry.browser`.
+ */
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
 import { transport } from '../../transport';
 import { Button } from '../../components/ui';
 import { notify, reportError } from '../../stores/toasts';
 import { CATEGORIES, DEFAULT_ON } from './telemetry-format';
+import { ExcludedCdpMethods } from './excluded-cdp-methods';
 
 function enabledOf(s: Session): Set<string> {
   const cfg = s.telemetry?.browser ?? {};
   return new Set(CATEGORIES.filter((c) => cfg[c]?.enabled ?? (s.telemetry !== null && DEFAULT_ON.has(c))));
 }
 
+function excludedOf(s: Session): Set<string> {
+  return new Set(s.telemetry?.browser?.control?.cdp?.excluded_methods ?? []);
+}
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
+
 export function TelemetrySettings({ session, reload }: { session: Session; reload(): void }): React.JSX.Element {
   const [on, setOn] = useState(() => enabledOf(session));
+  const [excluded, setExcluded] = useState(() => excludedOf(session));
   const [busy, setBusy] = useState(false);
-  useEffect(() => setOn(enabledOf(session)), [session]);
-  const dirty = CATEGORIES.some((c) => on.has(c) !== enabledOf(session).has(c));
+  useEffect(() => {
+    setOn(enabledOf(session));
+    setExcluded(excludedOf(session));
+  }, [session]);
+  const dirty = !sameSet(on, enabledOf(session)) || !sameSet(excluded, excludedOf(session));
   const save = async (): Promise<void> => {
     setBusy(true);
     try {
-      const browser = Object.fromEntries(CATEGORIES.map((c) => [c, { enabled: on.has(c) }]));
+      const browser: Record<string, unknown> = Object.fromEntries(CATEGORIES.map((c) => [c, { enabled: on.has(c) }]));
+      browser.control = { enabled: on.has('control'), cdp: { excluded_methods: [...excluded] } };
       await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, { body: { telemetry: { enabled: true, browser } } });
-      notify('Telemetry categories saved');
+      notify('Telemetry settings saved');
       reload();
     } catch (err) {
       reportError(err);
@@ -54,6 +69,9 @@ export function TelemetrySettings({ session, reload }: { session: Session; reloa
             {c}
           </label>
         ))}
+      </div>
+      <ExcludedCdpMethods excluded={excluded} onChange={setExcluded} />
+      <div className="check-row">
         <Button variant="primary" busy={busy} disabled={!dirty} onClick={() => void save()}>
           Save categories
         </Button>
