@@ -144,6 +144,17 @@ describe('replays', () => {
     // ffmpeg's output went to the session's recorder log.
   }, 120_000);
 
+  it('a stop that comes before the first frame still gives a video of the still page', async () => {
+    // On a loaded machine the screencast's first frame can come after the stop; a still page sends
+    // no other. The recording then waited for none and failed as empty ('no frame was captured').
+    const r = await te.client.browsers.replays.start(id, { framerate: 10 });
+    await te.client.browsers.replays.stop(r.replay_id, { id });
+    const bytes = await downloadWhenReady(id, r.replay_id);
+    const file = path.join(tmp, 'early-stop.mp4');
+    fs.writeFileSync(file, bytes);
+    expect(probe(file).codec).toBe('h264');
+  }, 90_000);
+
   it('ends at max_duration_in_seconds on its own', async () => {
     const r = await te.client.browsers.replays.start(id, { framerate: 5, max_duration_in_seconds: 1 });
     const bytes = await downloadWhenReady(id, r.replay_id);

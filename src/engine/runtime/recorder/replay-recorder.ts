@@ -14,6 +14,11 @@ import type { ScreencastOptions, ScreencastSubscription } from '../screencast.js
 import { exitWithin, runFfmpeg, type FfmpegRun } from './ffmpeg-run.js';
 import { finishReplay, type CursorMark } from './replay-finish.js';
 
+/** How long a stop waits for the first frames of a recording that has fewer than MIN_FRAMES. */
+const FIRST_FRAME_WAIT_MS = 10_000;
+/** The fewest frames the encoder and finishing pass make a video of (one alone fails the remux). */
+const MIN_FRAMES = 2;
+
 export type ReplayState = 'recording' | 'finishing' | 'ready' | 'failed';
 
 export interface CursorView {
@@ -129,6 +134,12 @@ export class ReplayRecorder {
     }
   }
 
+  /** Resolves once MIN_FRAMES have been written (the ticker repeats the first to arrive) or after `ms`. */
+  private async firstFrames(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.framesWritten < MIN_FRAMES && Date.now() < until && this.ffmpeg?.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  }
+
   /** Ends the capture and finishes the file; every caller gets the same promise. */
   stop(): Promise<void> {
     this.stopping ??= this.finish();
@@ -136,6 +147,9 @@ export class ReplayRecorder {
   }
 
   private async finish(): Promise<void> {
+    // Stopped before the first frame was written (a loaded machine makes the screencast's first
+    // frame late; a still page sends no other): wait for it, briefly, rather than fail as empty.
+    if (this.framesWritten < MIN_FRAMES && this.state === 'recording') await this.firstFrames(FIRST_FRAME_WAIT_MS);
     this.state = 'finishing';
     this.o.onState('finishing', {});
     clearInterval(this.ticker);
