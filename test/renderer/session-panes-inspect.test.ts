@@ -113,7 +113,7 @@ describe('Inspect pane and the live track', () => {
       await openPane(c, s.session_id, 'inspect', 'Inspect');
       const inspect = page.getByRole('button', { name: 'Inspect console ticker', exact: true });
       await inspect.waitFor();
-      const [devtools] = await Promise.all([context.waitForEvent('page'), inspect.click()]);
+      const [devtools] = await Promise.all([context.waitForEvent('page', { timeout: 120_000 }), inspect.click()]);
       devtools.setDefaultTimeout(120_000);
       await devtools.getByText('ticking').first().waitFor();
       expect(devtools.url()).toMatch(/\/devtools-frontend\/[\w.-]+\/inspector\.html/);
