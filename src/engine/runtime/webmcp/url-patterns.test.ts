@@ -16,6 +16,21 @@ describe('custom tool URL patterns', () => {
     expect(matchesAny(['https://a.example/.*'], 'https://a.example/anything')).toBe(false);
   });
 
+  it('matches pieces in order, overlapping ends included', () => {
+    expect(matchesAny(['*ab*ab*'], 'xabyab')).toBe(true);
+    expect(matchesAny(['*ab*ab*'], 'xaby')).toBe(false);
+    expect(matchesAny(['a*a'], 'a')).toBe(false);
+    expect(matchesAny(['a*a'], 'aa')).toBe(true);
+    expect(matchesAny(['*'], '')).toBe(true);
+  });
+
+  it('answers a crafted pattern against a long URL at once (a regex of it backtracks for hours on the engine loop)', () => {
+    const pattern = `https://a.example/${'*a'.repeat(40)}*b`;
+    const url = `https://a.example/${'a'.repeat(100_000)}`;
+    expect(matchesAny([pattern], url)).toBe(false);
+    expect(matchesAny([pattern], `${url}b`)).toBe(true);
+  });
+
   it('refuses empty, whitespace, fragment and overlong patterns', () => {
     expect(patternProblem('')).toBeDefined();
     expect(patternProblem(3)).toBeDefined();
