@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { OutcomeUnknown, type ToolResponse, type WebMcpHub } from '../cdp/webmcp-hub.js';
-import { definitionsExpression } from './custom-source.js';
+import { definitionsExpression, type EvaluateResult } from './custom-source.js';
 import type { CustomTool } from './custom-tools.js';
 
 export const CUSTOM_OUTPUT_MAX_BYTES = 240 * 1024;
@@ -23,11 +23,6 @@ function invokeExpression(tool: CustomTool, input: Record<string, unknown>): str
   const output = await def.execute(${JSON.stringify(input)});
   return output === undefined ? undefined : JSON.stringify(output);
 })()`;
-}
-
-interface EvaluateResult {
-  result: { value?: unknown };
-  exceptionDetails?: { exception?: { description?: string }; text?: string };
 }
 
 /** Invokes `tool` in the document the hub attachment `sessionId` shows (tab `tabId`). */

@@ -31,7 +31,8 @@ function describeExpression(source: string): string {
 })()`;
 }
 
-interface EvaluateResult {
+/** What `Runtime.evaluate` answers with `returnByValue` (also for custom-invoke.ts). */
+export interface EvaluateResult {
   result: { value?: unknown };
   exceptionDetails?: { exception?: { description?: string }; text?: string };
 }
