@@ -12,6 +12,7 @@ import { ApiError } from '../http/api-error.js';
 import { OutcomeUnknown, WebMcpUnavailable } from '../runtime/cdp/webmcp-hub.js';
 import { invokeTool, listTools } from '../runtime/webmcp/webmcp-tools.js';
 import { CustomTools } from '../runtime/webmcp/custom-tools.js';
+import { WebMcpToolRunner } from '../runtime/code-runner/webmcp-tool-runner.js';
 import {
   WEBMCP_CUSTOM_SOURCE_MAX_BYTES,
   WEBMCP_INPUT_MAX_BYTES,
@@ -37,8 +38,9 @@ function unavailable(err: unknown): unknown {
 
 export const sessionWebMcpFeature: Feature<'sessions'> = {
   name: 'session-webmcp',
-  register(app, _ctx, { sessions }) {
+  register(app, ctx, { sessions }) {
     const tags = ['browser webmcp'];
+    ctx.onStop(() => WebMcpToolRunner.endAll());
 
     app.get(
       '/browsers/:id/webmcp/tools',
@@ -88,7 +90,7 @@ export const sessionWebMcpFeature: Feature<'sessions'> = {
           throw ApiError.invalidField('source', `must be at most ${WEBMCP_CUSTOM_SOURCE_MAX_BYTES} UTF-8 bytes (is ${bytes})`);
         if (!source.trim()) throw ApiError.invalidField('source', 'must be a JavaScript expression');
         // The added batch, not every tool: GET lists them all (Kernel's CLI reports this answer as "added").
-        const tools = await CustomTools.of(session).add(namespace, source, force_overwrite_namespace ?? false);
+        const tools = await CustomTools.of(session, [ctx.config.dataDir]).add(namespace, source, force_overwrite_namespace ?? false);
         return reply.status(201).send({ tools });
       },
     );

@@ -20,6 +20,8 @@ export const ENGINE_ASSETS = [
   'code-runner/code-runner-child.mjs',
   'code-runner/repl-child.mjs',
   'code-runner/webmcp-client.mjs',
+  'code-runner/browser-helpers.mjs',
+  'code-runner/webmcp-tool-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
   'sandbox/jail-helper.mjs',

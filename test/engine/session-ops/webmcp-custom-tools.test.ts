@@ -15,6 +15,8 @@ import path from 'node:path';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
+import { TOOL_RUNNER_MARKER } from '../../../src/engine/runtime/code-runner/webmcp-tool-runner.js';
+import { processesWith } from '../../helpers/chromium-web.js';
 
 type Json = Record<string, any>;
 let t: TestEngine;
@@ -22,6 +24,7 @@ let site: LocalServer;
 let browser: Browser;
 let page: Page;
 let sessionId: string;
+let otherSite: LocalServer;
 const sandboxed = Boolean(await usableBwrap());
 /** In the engine's own environment (this process): a tool that reached it would show it. */
 const SENTINEL = `sentinel-${Math.random().toString(36).slice(2)}`;
@@ -33,7 +36,14 @@ beforeAll(async () => {
     '/shop': `<title>shop</title><h1 id="h">Shop</h1><script>window.pageGlobal = 'page value';</script>`,
     '/shop2': '<title>shop two</title><h1 id="h">Shop two</h1>',
     '/other': '<title>other</title>',
+    '/widget': '<title>widget</title><p id="w">in-process widget</p>',
+    '/host': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<title>host</title><h1>Host</h1><iframe src="${site.url}/widget"></iframe><iframe src="${otherSite.url}/oop"></iframe>`);
+    },
   });
+  // Another site (another address): Chromium renders its frames in another process.
+  otherSite = await startLocalServer({ '/oop': '<title>oop</title><p id="w">out-of-process widget</p>' }, '127.0.0.2');
   const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 300 } });
   const s = (await res.json()) as Json;
   sessionId = s.session_id;
@@ -47,6 +57,7 @@ afterAll(async () => {
   if (sessionId) await t.api(`/browsers/${sessionId}`, { method: 'DELETE' });
   await t?.stop();
   await site?.close();
+  await otherSite?.close();
 });
 
 const base = () => `/browsers/${sessionId}/webmcp`;
@@ -213,7 +224,7 @@ describe('WebMCP custom tools', { timeout: 120_000 }, () => {
       [{ namespace: 'bad', source: `(() => { throw new Error('source broke'); })()` }, 422, 'invalid_custom_tool_source'],
       [{ namespace: 'bad', source: `[{ match: { url_patterns: ['*'] }, tool: { name: 'x' } }]` }, 422, 'invalid_custom_tools'],
       [{ namespace: 'bad', source: `[{ match: { url_patterns: [] }, tool: { name: 'x' }, execute() {} }]` }, 422, 'invalid_custom_tools'],
-      [{ namespace: 'bad', source: `[{ kind: 'cdp', match: { url_patterns: ['*'] }, tool: { name: 'x' }, execute() {} }]` }, 422, 'invalid_custom_tools'],
+      [{ namespace: 'bad', source: `[{ kind: 'worker', match: { url_patterns: ['*'] }, tool: { name: 'x' }, execute() {} }]` }, 422, 'invalid_custom_tools'],
     ];
     for (const [body, status, code] of cases) {
       const r = await add(body);
@@ -337,6 +348,106 @@ await new Promise(() => {});`,
     await expect.poll(async () => (await exec('return process.webmcpAfterTimeout ?? null')).result, { timeout: 30_000 }).toBe('call_ended');
   });
 
+  it('matches nested frames, in-process and out-of-process, and runs a page tool in the frame that matched', async () => {
+    const added = await add({
+      namespace: 'frames',
+      source: `[
+        { match: { url_patterns: ['${site.url}/widget'] }, tool: { name: 'inner' }, execute: () => location.href + '|' + document.querySelector('#w').textContent },
+        { match: { url_patterns: ['${otherSite.url}/oop'] }, tool: { name: 'oop' }, execute: () => location.href + '|' + document.querySelector('#w').textContent },
+      ]`,
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const tab = await browser.contexts()[0].newPage();
+    try {
+      await tab.goto(site.url + '/host');
+      await tab.frameLocator('iframe >> nth=1').locator('#w').waitFor();
+      // What this case is about: Chromium renders the other site's frame as a target of its own.
+      const cdp = await browser.newBrowserCDPSession();
+      const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
+      await cdp.detach();
+      expect(targetInfos.filter((x) => x.type === 'iframe').map((x) => x.url)).toContain(otherSite.url + '/oop');
+      const list = await tools();
+      for (const [name, url, text] of [
+        ['inner', site.url + '/widget', 'in-process widget'],
+        ['oop', otherSite.url + '/oop', 'out-of-process widget'],
+      ]) {
+        // Once per tab, on its top-level document.
+        const found = custom(list, name, 'frames');
+        expect(found, name).toHaveLength(1);
+        expect(found[0].source).toMatchObject({ page_url: site.url + '/host', frame: null, target_id: expect.any(String) });
+        const r = await invoke({ tool_ref: found[0].tool_ref, input: {} });
+        expect(r.body, name).toMatchObject({ status: 'completed', output: `${url}|${text}` });
+      }
+      // A frame navigating away takes the tool with it.
+      await tab.evaluate(() => (document.querySelectorAll('iframe')[1].src = 'about:blank'));
+      await expect.poll(async () => custom(await tools(), 'oop', 'frames').length).toBe(0);
+      expect(custom(await tools(), 'inner', 'frames')).toHaveLength(1);
+    } finally {
+      await tab.close();
+      for (const d of added.body.tools) await t.api(`${base()}/custom-tools/${d.id}`, { method: 'DELETE' });
+    }
+  });
+
+  it.runIf(sandboxed)("runs CDP-backed tools in the session's jail with the REPL helpers, bound to the tab invoked on", async () => {
+    const keyPath = path.join(t.dataDir, 'admin-api-key');
+    const added = await add({
+      namespace: 'cdp',
+      source: `[
+        { kind: 'cdp', tool: { name: 'look' }, execute: async (input, ctx) => ({
+            input, url: page.url(), title: await page.title(), target: targetId, same: ctx.page === page,
+            sum: (await cdp('Runtime.evaluate', { expression: '20 + 22', returnByValue: true })).result.value,
+            snapshot: await accessibilitySnapshot(),
+            tabs: (await listTabs()).length > 1,
+          }) },
+        { kind: 'cdp', tool: { name: 'go' }, execute: async ({ to }) => (await gotoUrl(to)).url },
+        { kind: 'cdp', tool: { name: 'throws' }, execute: async () => { throw new Error('cdp tool broke'); } },
+        { kind: 'cdp', tool: { name: 'spins' }, execute: () => { for (;;) {} } },
+        { kind: 'cdp', tool: { name: 'escape' }, execute: async () => {
+            const fs = await import('node:fs');
+            const read = (p) => { try { return fs.readFileSync(p, 'utf8'); } catch (err) { return 'blocked:' + err.code; } };
+            return { key: read(${JSON.stringify(keyPath)}), env: JSON.stringify(process.env), uid: process.getuid() };
+          } },
+      ].map((d) => ({ match: { url_patterns: ['${site.url}/shop*'] }, ...d }))`,
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.tools.map((d: Json) => d.kind)).toEqual(['cdp', 'cdp', 'cdp', 'cdp', 'cdp']);
+    const second = await browser.contexts()[0].newPage();
+    try {
+      await second.goto(site.url + '/shop2');
+      const list = custom(await tools(), 'look', 'cdp');
+      expect(list.map((x) => x.source.page_url).sort()).toEqual([site.url + '/shop', site.url + '/shop2']);
+      // Concurrent invocations on two tabs: each sees its own tab as `page`.
+      const looks = await Promise.all(list.map((x) => invoke({ tool_ref: x.tool_ref, input: { n: x.source.page_url } })));
+      looks.forEach((r, i) => {
+        expect(r.body, JSON.stringify(r.body)).toMatchObject({
+          status: 'completed',
+          output: { input: { n: list[i].source.page_url }, url: list[i].source.page_url, target: list[i].source.target_id, same: true, sum: 42, tabs: true },
+        });
+        expect(r.body.output.snapshot).toContain('Shop');
+      });
+      const refOn = async (name: string, url: string) => custom(await tools(), name, 'cdp').find((x) => x.source.page_url === url)?.tool_ref as string;
+      // The helpers act on the real tab.
+      const went = await invoke({ tool_ref: await refOn('go', site.url + '/shop2'), input: { to: site.url + '/other' } });
+      expect(went.body).toMatchObject({ status: 'completed', output: site.url + '/other' });
+      // This connection hears of the navigation a moment later.
+      await expect.poll(() => second.url()).toBe(site.url + '/other');
+
+      const thrown = await invoke({ tool_ref: await refOn('throws', site.url + '/shop'), input: {} });
+      expect(thrown.body).toMatchObject({ status: 'error', error_text: expect.stringContaining('cdp tool broke') });
+      const spun = await invoke({ tool_ref: await refOn('spins', site.url + '/shop'), input: {}, timeout_sec: 2 });
+      expect(spun.status).toBe(504);
+      expect(spun.body).toMatchObject({ code: 'outcome_unknown', invocation_id: expect.any(String) });
+      // The runner stuck in the loop was replaced: the next invocation answers.
+      const escape = await invoke({ tool_ref: await refOn('escape', site.url + '/shop'), input: {} });
+      expect(escape.body.status, JSON.stringify(escape.body)).toBe('completed');
+      expect(escape.body.output.key).toMatch(/^blocked:/);
+      for (const leaked of [t.adminKey, SENTINEL]) expect(JSON.stringify(escape.body)).not.toContain(leaked);
+    } finally {
+      await second.close();
+      for (const d of added.body.tools) await t.api(`${base()}/custom-tools/${d.id}`, { method: 'DELETE' });
+    }
+  });
+
   it.runIf(sandboxed)('offers webmcp.listTools and webmcp.invokeTool in the REPL', async () => {
     const res = await t.api(`/browsers/${sessionId}/repl`, {
       method: 'POST',
@@ -351,5 +462,28 @@ repl.write(JSON.stringify({ count: list.filter((x) => x.source.custom).length > 
     const body = (await res.json()) as Json;
     expect(body.success, JSON.stringify(body)).toBe(true);
     expect(JSON.parse(body.content[0].text)).toEqual({ count: true, out: 'completed' });
+  });
+
+  it.runIf(sandboxed)('ends the tool runner with its session', async () => {
+    const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 300 } });
+    const id = ((await res.json()) as Json).session_id as string;
+    const b = await chromium.connectOverCDP(((await (await t.api(`/browsers/${id}`)).json()) as Json).cdp_ws_url);
+    try {
+      const tab = b.contexts()[0].pages()[0] ?? (await b.contexts()[0].newPage());
+      await tab.goto(site.url + '/shop');
+      const r = await t.api(`/browsers/${id}/webmcp/custom-tools`, {
+        method: 'POST',
+        json: { namespace: 'n', source: `[{ kind: 'cdp', match: { url_patterns: ['${site.url}/*'] }, tool: { name: 'u' }, execute: () => page.url() }]` },
+      });
+      expect(r.status).toBe(201);
+      const list = ((await (await t.api(`/browsers/${id}/webmcp/tools`)).json()) as Json).tools as Json[];
+      const out = await t.api(`/browsers/${id}/webmcp/invoke`, { method: 'POST', json: { tool_ref: list.find((x) => x.source.custom)!.tool_ref, input: {} } });
+      expect(((await out.json()) as Json).output).toBe(site.url + '/shop');
+      expect(processesWith(`${TOOL_RUNNER_MARKER}=${id}`)).toHaveLength(1);
+    } finally {
+      await b.close().catch(() => {});
+      await t.api(`/browsers/${id}`, { method: 'DELETE' });
+    }
+    await expect.poll(() => processesWith(`${TOOL_RUNNER_MARKER}=${id}`), { timeout: 60_000 }).toEqual([]);
   });
 });

@@ -45,6 +45,15 @@ export interface LiveTool {
   tool: CdpTool;
 }
 
+/** One document of a tab: the top-level one (`frameId` = the tab's id) or a frame's. */
+export interface TabDocument {
+  /** The hub attachment that runs code in it. */
+  sessionId: string;
+  frameId: string;
+  loaderId: string;
+  url: string;
+}
+
 export interface ToolResponse {
   status: string;
   output?: unknown;
@@ -160,6 +169,37 @@ export class WebMcpHub {
       .send<{ frameTree: { frame: { loaderId: string; url: string } } }>('Page.getFrameTree', {}, { sessionId: a.sessionId })
       .catch(() => undefined);
     return r && { sessionId: a.sessionId, loaderId: r.frameTree.frame.loaderId, url: r.frameTree.frame.url };
+  }
+
+  /**
+   * Every document a tab shows: its top-level document first, then its frames — those in the
+   * tab's process (the tab's attachment runs code in them) and those in other processes (their
+   * own attachment does) — each with the attachment to reach it through. Undefined when the
+   * tab is not attached.
+   */
+  async documentsOf(tabId: string): Promise<TabDocument[] | undefined> {
+    const own = [...this.attachments.values()].filter((x) => x.tabId === tabId);
+    const top = own.find((x) => x.targetId === tabId);
+    if (!top) return undefined;
+    const c = await this.connection();
+    type Node = { frame: { id: string; loaderId: string; url: string }; childFrames?: Node[] };
+    const trees = await Promise.all(
+      [top, ...own.filter((x) => x !== top)].map((a) =>
+        c
+          .send<{ frameTree: Node }>('Page.getFrameTree', {}, { sessionId: a.sessionId })
+          .then((r) => ({ a, tree: r.frameTree }))
+          .catch(() => undefined),
+      ),
+    );
+    if (!trees[0]) return undefined;
+    const docs = new Map<string, TabDocument>();
+    const walk = (sessionId: string, n: Node) => {
+      docs.set(n.frame.id, { sessionId, frameId: n.frame.id, loaderId: n.frame.loaderId, url: n.frame.url });
+      n.childFrames?.forEach((child) => walk(sessionId, child));
+    };
+    // The tab's tree first; a frame in another process is then reached through its own attachment.
+    for (const t of trees) if (t) walk(t.a.sessionId, t.tree);
+    return [...docs.values()];
   }
 
   /** A command on one of the hub's attachments (custom tools run in the page through it). */

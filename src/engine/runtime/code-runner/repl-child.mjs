@@ -23,16 +23,11 @@ import inspector from 'node:inspector';
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { webmcpFor } from './webmcp-client.mjs';
+import { allPages, browserConnection, browserHelpers, pageById } from './browser-helpers.mjs';
 
 const TEXT_CAP = 1024 * 1024;
 const IMAGE_CAP = 8 * 1024 * 1024;
 
-let init;
-/** @type {Promise<any> | undefined} the connection being made or made */
-let connection;
-/** The connected Playwright Browser (`browser` for the code). */
-let connected;
-let playwrightModule;
 /** The tab `page` stands for; switchTab and newTab change it, closing it falls back to the active tab. */
 let current;
 /** The call that content belongs to (output of code still running from an earlier call goes to it too). */
@@ -60,61 +55,15 @@ function channel(name) {
   });
 }
 
-async function connect() {
-  connection ??= (async () => {
-    if (init.forward) {
-      const { listenForwarder } = await import('../sandbox/cdp-forwarder.mjs');
-      (await listenForwarder(init.forward.socket, init.forward.port)).unref();
-      init.forward = undefined;
-    }
-    playwrightModule ??= await import(init.playwright);
-    const b = await playwrightModule.chromium.connectOverCDP(init.cdpUrl);
-    b.on('disconnected', () => {
-      // An old browser's connection closing late does not wipe a newer one.
-      if (connected !== b) return;
-      connected = undefined;
-      connection = undefined;
-      current = undefined;
-    });
-    connected = b;
-    return b;
-  })();
-  connection.catch(() => (connection = undefined));
-  return connection;
-}
-
-const targetIds = new WeakMap();
-async function targetIdOf(p) {
-  if (!targetIds.has(p)) {
-    const s = await p.context().newCDPSession(p);
-    try {
-      targetIds.set(p, (await s.send('Target.getTargetInfo')).targetInfo.targetId);
-    } finally {
-      await s.detach().catch(() => {});
-    }
-  }
-  return targetIds.get(p);
-}
-
-function allPages(b) {
-  return b.contexts().flatMap((c) => c.pages());
-}
-
-async function pageById(b, targetId) {
-  for (const p of allPages(b)) if ((await targetIdOf(p).catch(() => '')) === targetId) return p;
-  return undefined;
-}
+/** Made at init; its `connect()` is the helpers' `connect`. */
+let conn;
+const connect = () => conn.connect();
 
 /** Binds `page` for a call: the tab switched to, else the browser's active tab, else a new one. */
 async function bind(activeTargetId) {
   const b = await connect();
   if (current && !current.isClosed()) return;
   current = (activeTargetId && (await pageById(b, activeTargetId))) || allPages(b)[0] || (await b.contexts()[0].newPage());
-}
-
-function currentPage() {
-  if (!current || current.isClosed()) throw new Error('no current tab: open one with newTab(url)');
-  return current;
 }
 
 const helpers = {
@@ -125,65 +74,24 @@ const helpers = {
       emit({ type: 'image', mime_type: mimeType, data_b64: b64 }, b64.length, 'image');
     },
   },
-  async gotoUrl(url, options = {}) {
-    const r = await currentPage().goto(url, options);
-    return { url: currentPage().url(), status: r?.status() ?? null };
-  },
-  click: (selector, options) => currentPage().click(selector, options),
-  fillInput: (selector, value, options) => currentPage().fill(selector, String(value), options),
-  accessibilitySnapshot: (selector = ':root') => currentPage().locator(selector).ariaSnapshot(),
-  async listTabs() {
-    const b = await connect();
-    return Promise.all(
-      allPages(b).map(async (p) => ({ target_id: await targetIdOf(p), url: p.url(), title: await p.title().catch(() => ''), current: p === current })),
-    );
-  },
-  async newTab(url) {
-    const b = await connect();
-    current = await b.contexts()[0].newPage();
-    if (url) await current.goto(url);
-    return targetIdOf(current);
-  },
-  async switchTab(targetId) {
-    const p = await pageById(await connect(), targetId);
-    if (!p) throw new Error(`no tab with target id ${targetId}`);
-    current = p;
-    await p.bringToFront();
-    return targetId;
-  },
-  async closeTab(targetId) {
-    const p = targetId ? await pageById(await connect(), targetId) : currentPage();
-    if (!p) throw new Error(`no tab with target id ${targetId}`);
-    await p.close();
-    if (p === current) current = undefined;
-  },
+  ...browserHelpers({
+    connect,
+    get current() {
+      return current;
+    },
+    set current(p) {
+      current = p;
+    },
+  }),
 };
 
-async function cdp(method, params = {}) {
-  const p = currentPage();
-  const s = await p.context().newCDPSession(p);
-  try {
-    return await s.send(method, params);
-  } finally {
-    await s.detach().catch(() => {});
-  }
-}
-cdp.browser = async (method, params = {}) => {
-  const s = await (await connect()).newBrowserCDPSession();
-  try {
-    return await s.send(method, params);
-  } finally {
-    await s.detach().catch(() => {});
-  }
-};
-
-Object.assign(globalThis, helpers, { cdp, webmcp: webmcpFor(undefined), __browserdeck_import__: (specifier) => import(specifier) });
+Object.assign(globalThis, helpers, { webmcp: webmcpFor(undefined), __browserdeck_import__: (specifier) => import(specifier) });
 globalThis.console = new Console({ stdout: channel('stdout'), stderr: channel('stderr') });
 for (const [name, get] of Object.entries({
-  browser: () => connected,
+  browser: () => conn?.browser,
   context: () => current?.context(),
   page: () => current,
-  playwright: () => playwrightModule,
+  playwright: () => conn?.playwright,
 }))
   Object.defineProperty(globalThis, name, { get, configurable: true });
 
@@ -203,16 +111,7 @@ function evaluate(expression) {
 async function run(m) {
   callId = m.callId;
   // A restarted browser has another address (the engine sends the current one with each call).
-  if (m.cdpUrl && m.cdpUrl !== init.cdpUrl) {
-    init.cdpUrl = m.cdpUrl;
-    const old = connection;
-    connection = undefined;
-    connected = undefined;
-    current = undefined;
-    void Promise.resolve(old)
-      .then((b) => b?.close())
-      .catch(() => {});
-  }
+  conn.retarget(m.cdpUrl);
   budget = { text: TEXT_CAP, image: IMAGE_CAP, truncated: false };
   try {
     await bind(m.activeTargetId);
@@ -232,7 +131,7 @@ async function run(m) {
 
 process.on('message', (m) => {
   if (m.type === 'init') {
-    init = m;
+    conn = browserConnection(m, () => (current = undefined));
     if (m.title) process.title = m.title;
     process.send({ type: 'ready' });
   } else if (m.type === 'run') {

@@ -43,8 +43,8 @@ export interface RunnerLaunch {
   job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
 }
 
-/** Which child to start: the executor (code-runner-child.mjs) or the REPL (repl-child.mjs). */
-export type RunnerScript = 'code-runner-child.mjs' | 'repl-child.mjs';
+/** Which child to start: the executor, the REPL, or the runner of CDP-backed WebMCP custom tools. */
+export type RunnerScript = 'code-runner-child.mjs' | 'repl-child.mjs' | 'webmcp-tool-child.mjs';
 /** Node flags of every runner: `vm` scripts may `import()` (each call runs in its own context). */
 const NODE_FLAGS = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
 const WSL_PROBES = ['/proc/sys/fs/binfmt_misc/WSLInterop', '/run/WSL'];

@@ -53,7 +53,7 @@ describe('custom tool definitions', () => {
       def({ execute: 'undefined' }),
       def({ match: { url_patterns: [] } }),
       def({ tool: { name: '' } }),
-      def({ kind: 'cdp' }),
+      def({ kind: 'cdp', tool: { name: 'on-cdp' } }),
       def({ kind: 'worker' }),
       def({ tool: { name: 'x', annotations: { readOnlyHint: 'yes' } } }),
       def({ match: { url_patterns: ['https://a b'] } }),
@@ -62,11 +62,16 @@ describe('custom tool definitions', () => {
     expect(found.join('\n')).toMatch(/source\[2\]\.execute/);
     expect(found.join('\n')).toMatch(/source\[3\]\.match\.url_patterns/);
     expect(found.join('\n')).toMatch(/source\[4\]\.tool\.name/);
-    expect(found.join('\n')).toMatch(/source\[5\]\.kind: CDP-backed/);
+    // A CDP-backed tool is a tool like any other.
+    expect(found.join('\n')).not.toMatch(/source\[5\]/);
     expect(found.join('\n')).toMatch(/source\[6\]\.kind/);
     expect(found.join('\n')).toMatch(/source\[7\]\.tool\.annotations\.readOnlyHint/);
     expect(found.join('\n')).toMatch(/source\[8\]\.match\.url_patterns\[0\]/);
     expect(found.join('\n')).not.toMatch(/source\[0\]/);
+  });
+
+  it('takes page- and CDP-backed tools, page by default', () => {
+    expect(checkDefinitions([def({ kind: 'cdp', tool: { name: 'a' } }), def({ tool: { name: 'b' } })]).map((d) => d.kind)).toEqual(['cdp', 'page']);
   });
 
   it('refuses one name twice in a batch', () => {

@@ -3,7 +3,8 @@
  * them (custom-source.ts: plain JSON, the execute function reduced to its `typeof`). Every
  * problem of a batch is named in one 422 `invalid_custom_tools` (a batch is all or nothing).
  * Optional metadata gets Kernel's defaults: `kind` "page", an empty description, an object
- * input schema. Only page-backed tools run on this engine (`kind: "cdp"` is refused).
+ * input schema. `kind` is "page" (runs in the matching document) or "cdp" (runs in the session's
+ * jailed tool runner with the REPL's helpers, code-runner/webmcp-tool-runner.ts).
  */
 import { DomainError, type ErrorDetail } from '../../../shared/errors/domain-error.js';
 import { WEBMCP_ANNOTATION_KEYS, type WebMcpToolMetadata } from '../../../shared/wire/session-webmcp.js';
@@ -21,7 +22,7 @@ export interface DescribedDefinition {
 export interface CheckedDefinition {
   /** Position in the source's array: how the page finds its execute function again. */
   index: number;
-  kind: 'page';
+  kind: 'page' | 'cdp';
   urlPatterns: string[];
   tool: WebMcpToolMetadata;
 }
@@ -91,12 +92,7 @@ export function checkDefinitions(described: unknown): CheckedDefinition[] {
     const mine: ErrorDetail[] = [];
     if (!isObject(d) || d.notObject) return void problems.push({ code: 'invalid_field', message: `${at}: must be an object` });
     const kind = d.kind ?? 'page';
-    if (kind === 'cdp')
-      mine.push({
-        code: 'unsupported_kind',
-        message: `${at}.kind: CDP-backed tools are not offered by this engine; use kind "page" (runs in the matching page)`,
-      });
-    else if (kind !== 'page') mine.push({ code: 'invalid_field', message: `${at}.kind: must be "page" or "cdp"` });
+    if (kind !== 'page' && kind !== 'cdp') mine.push({ code: 'invalid_field', message: `${at}.kind: must be "page" or "cdp"` });
     if (d.execute !== 'function') mine.push({ code: 'invalid_field', message: `${at}.execute: must be a function` });
     const urlPatterns = checkPatterns(d.match, at, mine);
     const tool = checkTool(d.tool, at, mine);
@@ -104,7 +100,7 @@ export function checkDefinitions(described: unknown): CheckedDefinition[] {
     problems.push(...mine);
     if (tool && !mine.length) {
       names.add(tool.name);
-      out.push({ index, kind: 'page', urlPatterns, tool });
+      out.push({ index, kind: kind as 'page' | 'cdp', urlPatterns, tool });
     }
   });
   if (problems.length) {

@@ -1,19 +1,23 @@
 /**
- * Runs one page-backed custom tool (§14.3) in its tab: the batch's source is evaluated again in
- * the engine's isolated world of the tab's top-level document (Chromium keeps one per document
- * and name) — the page's DOM and storage, not its JavaScript globals, so the page's own scripts
- * can neither see nor tamper with the tool — and the definition's `execute(input)` is awaited. The output crosses as JSON text, so its
- * size is known before it is parsed: over 240 KiB is an error, not a truncation. The result has
- * the page tools' semantics: a throw is `status: error`, no answer in time or the document
- * going away is OutcomeUnknown (504), never retried.
+ * Runs one custom tool (§14.3). A page-backed tool runs in the document it matched (the tab's
+ * top-level document, or a frame): the batch's source is evaluated again in the engine's
+ * isolated world of that document (Chromium keeps one per document and name) — the page's DOM
+ * and storage, not its JavaScript globals, so the page's own scripts can neither see nor tamper
+ * with the tool — and the definition's `execute(input)` is awaited. A CDP-backed tool runs in
+ * the session's tool runner instead. Either way the output crosses as JSON text, so its size is
+ * known before it is parsed: over 240 KiB is an error, not a truncation. The result has the
+ * page tools' semantics: a throw is `status: error`, no answer in time or the document going
+ * away is OutcomeUnknown (504), never retried.
  */
 import { randomBytes } from 'node:crypto';
 import { OutcomeUnknown, type ToolResponse, type WebMcpHub } from '../cdp/webmcp-hub.js';
 import { definitionsExpression, type EvaluateResult } from './custom-source.js';
 import type { CustomTool } from './custom-tools.js';
+import type { WebMcpToolRunner } from '../code-runner/webmcp-tool-runner.js';
 
 export const CUSTOM_OUTPUT_MAX_BYTES = 240 * 1024;
 const WORLD_NAME = 'browserdeck-webmcp';
+const newInvocationId = () => `inv_${randomBytes(12).toString('base64url')}`;
 
 function invokeExpression(tool: CustomTool, input: Record<string, unknown>): string {
   return `(async () => {
@@ -25,21 +29,46 @@ function invokeExpression(tool: CustomTool, input: Record<string, unknown>): str
 })()`;
 }
 
-/** Invokes `tool` in the document the hub attachment `sessionId` shows (tab `tabId`). */
+/** A tool's output as JSON text (undefined: it returned nothing) → the result; over 240 KiB is an error. */
+function outputOf(json: unknown): ToolResponse {
+  if (typeof json !== 'string') return { status: 'Completed' };
+  const bytes = Buffer.byteLength(json);
+  if (bytes > CUSTOM_OUTPUT_MAX_BYTES)
+    return { status: 'Error', errorText: `the tool's output is ${bytes} bytes of JSON, over the ${CUSTOM_OUTPUT_MAX_BYTES}-byte (240 KiB) limit` };
+  return { status: 'Completed', output: JSON.parse(json) };
+}
+
+/**
+ * Invokes a CDP-backed `tool` on tab `targetId` in the session's tool runner (Node, in the
+ * session's jail, with the REPL's helpers: code-runner/webmcp-tool-runner.ts).
+ */
+export async function invokeCdpCustomTool(
+  runner: WebMcpToolRunner,
+  targetId: string,
+  tool: CustomTool,
+  input: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<ToolResponse & { invocationId: string }> {
+  const invocationId = newInvocationId();
+  const r = await runner.invoke({ source: tool.batch.source, index: tool.index, targetId, input }, timeoutMs, invocationId);
+  return { invocationId, ...('status' in r ? r : outputOf(r.json)) };
+}
+
+/** Invokes `tool` in document `frameId` (a tab's top-level document or a frame) through hub attachment `sessionId`. */
 export async function invokeCustomTool(
   hub: WebMcpHub,
-  target: { sessionId: string; tabId: string },
+  target: { sessionId: string; frameId: string },
   tool: CustomTool,
   input: Record<string, unknown>,
   timeoutMs: number,
   ended: AbortSignal,
 ): Promise<ToolResponse & { invocationId: string }> {
-  const invocationId = `inv_${randomBytes(12).toString('base64url')}`;
+  const invocationId = newInvocationId();
   let world: number;
   try {
     ({ executionContextId: world } = await hub.send<{ executionContextId: number }>(
       'Page.createIsolatedWorld',
-      { frameId: target.tabId, worldName: WORLD_NAME },
+      { frameId: target.frameId, worldName: WORLD_NAME },
       target.sessionId,
     ));
   } catch (err) {
@@ -68,16 +97,7 @@ export async function invokeCustomTool(
       const text = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text ?? 'the tool failed';
       return { invocationId, status: 'Error', errorText: text.slice(0, 4000) };
     }
-    const json = r.result.value;
-    if (typeof json !== 'string') return { invocationId, status: 'Completed' };
-    const bytes = Buffer.byteLength(json);
-    if (bytes > CUSTOM_OUTPUT_MAX_BYTES)
-      return {
-        invocationId,
-        status: 'Error',
-        errorText: `the tool's output is ${bytes} bytes of JSON, over the ${CUSTOM_OUTPUT_MAX_BYTES}-byte (240 KiB) limit`,
-      };
-    return { invocationId, status: 'Completed', output: JSON.parse(json) };
+    return { invocationId, ...outputOf(r.result.value) };
   } finally {
     clearTimeout(timer);
     offDetach?.();

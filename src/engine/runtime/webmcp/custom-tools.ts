@@ -13,6 +13,7 @@ import type { WebMcpCustomTool } from '../../../shared/wire/session-webmcp.js';
 import { checkDefinitions } from './custom-definitions.js';
 import { describeSource } from './custom-source.js';
 import { matchesAny } from './url-patterns.js';
+import { WebMcpToolRunner } from '../code-runner/webmcp-tool-runner.js';
 
 /** One batch's source, shared by its tools (each invocation evaluates it again in the page). */
 export interface CustomBatch {
@@ -42,15 +43,19 @@ function customToolId(): string {
 export class CustomTools {
   private readonly tools = new Map<string, CustomTool>();
 
-  private constructor(private readonly handle: SessionHandle) {
+  private constructor(
+    private readonly handle: SessionHandle,
+    /** Host paths the tool runner's jail masks (the engine's data dir). */
+    private readonly hide: string[],
+  ) {
     handle.onEnd(() => {
       if (registries.get(handle.id) === this) registries.delete(handle.id);
     });
   }
 
-  static of(handle: SessionHandle): CustomTools {
+  static of(handle: SessionHandle, hide: string[]): CustomTools {
     let r = registries.get(handle.id);
-    if (!r) registries.set(handle.id, (r = new CustomTools(handle)));
+    if (!r) registries.set(handle.id, (r = new CustomTools(handle, hide)));
     return r;
   }
 
@@ -67,9 +72,18 @@ export class CustomTools {
     return this.tools.get(id);
   }
 
-  /** The tools whose patterns match a document URL, in the order they were added. */
-  matching(url: string): CustomTool[] {
-    return [...this.tools.values()].filter((t) => matchesAny(t.definition.match.url_patterns, url));
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /** The tools whose patterns match any of a tab's document URLs, in the order they were added. */
+  matchingAny(urls: string[]): CustomTool[] {
+    return [...this.tools.values()].filter((t) => urls.some((url) => matchesAny(t.definition.match.url_patterns, url)));
+  }
+
+  /** Where the session's CDP-backed tools run (made on first use). */
+  runner(): WebMcpToolRunner {
+    return WebMcpToolRunner.of(this.handle, this.hide);
   }
 
   delete(id: string): boolean {
@@ -79,6 +93,11 @@ export class CustomTools {
   /** Evaluates, checks and adds a batch; answers the batch's definitions. */
   async add(namespace: string, source: string, overwrite: boolean): Promise<WebMcpCustomTool[]> {
     const checked = checkDefinitions(await describeSource(this.handle, source));
+    if (checked.some((d) => d.kind === 'cdp') && !(await WebMcpToolRunner.available()))
+      throw DomainError.unprocessable(
+        'CDP-backed tools (kind "cdp") run in the session\'s jail, which is not usable on this engine; use kind "page"',
+        'invalid_custom_tools',
+      );
     const batch: CustomBatch = { source, bytes: Buffer.byteLength(source) };
     // From here on synchronous: the batch lands whole or not at all.
     const kept = [...this.tools.values()].filter((t) => !(overwrite && t.definition.namespace === namespace));

@@ -5,8 +5,10 @@
  * (api/session-webmcp.ts) and `webmcp.*` inside Playwright execute and the REPL
  * (code-runner/webmcp-bridge.ts) both call these, so they answer alike.
  *
- * A custom tool's ref names (definition, tab, document): the tab navigating to another document
- * ends it like a page tool's, and a tab navigating to a matching URL gets a new one.
+ * A custom tool's ref names (definition, tab, top-level document): the tab navigating to another
+ * document ends it like a page tool's, and a tab navigating to a matching URL gets a new one. A
+ * tool matches a tab when its top-level document or any of its frames (out-of-process ones
+ * too) matches, and is listed once per tab.
  */
 import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
@@ -14,7 +16,7 @@ import { WebMcpHub, type LiveTool } from '../cdp/webmcp-hub.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { WebMcpInvocationResult, WebMcpTool } from '../../../shared/wire/session-webmcp.js';
 import { CustomTools } from './custom-tools.js';
-import { invokeCustomTool } from './custom-invoke.js';
+import { invokeCdpCustomTool, invokeCustomTool } from './custom-invoke.js';
 import { matchesAny, withoutFragment } from './url-patterns.js';
 
 const STATUS: Record<string, WebMcpInvocationResult['status']> = { Completed: 'completed', Success: 'completed', Canceled: 'canceled', Error: 'error' };
@@ -104,24 +106,24 @@ export async function listTools(handle: SessionHandle, excludeCustom = false): P
     };
   });
   const registry = excludeCustom ? undefined : CustomTools.existing(handle);
-  const customTools = registry
+  const customTools = registry?.size
     ? [...targets.values()]
         .filter((tab) => tab.type === 'page')
         .map(async (tab): Promise<WebMcpTool[]> => {
-          const matching = registry.matching(tab.url);
-          if (!matching.length) return [];
-          const doc = await hub.documentOf(tab.targetId);
-          if (!doc) return [];
+          const docs = await hub.documentsOf(tab.targetId);
+          if (!docs) return [];
+          const [top] = docs;
           const source = {
             window_id: await windowOf(tab.targetId),
             tab_id: hub.numberOf(tab.targetId),
-            page_url: withoutFragment(doc.url),
+            page_url: withoutFragment(top.url),
             page_title: tab.title,
             frame: null,
             target_id: tab.targetId,
           };
-          return registry.matching(doc.url).map((t) => ({
-            tool_ref: customRef(handle, { toolId: t.definition.id, tabId: tab.targetId, loaderId: doc.loaderId }),
+          // Matched on the top-level document or any frame; exposed once, on the top-level document.
+          return registry.matchingAny(docs.map((d) => d.url)).map((t) => ({
+            tool_ref: customRef(handle, { toolId: t.definition.id, tabId: tab.targetId, loaderId: top.loaderId }),
             tool: t.definition.tool,
             source: { ...source, custom: { id: t.definition.id, namespace: t.definition.namespace } },
           }));
@@ -170,10 +172,14 @@ function invokePageTool(hub: WebMcpHub, ref: string, input: Record<string, unkno
 
 async function invokeCustom(handle: SessionHandle, hub: WebMcpHub, ref: string, input: Record<string, unknown>, timeoutMs: number) {
   const live = customRefs.get(handle.id)?.byRef.get(ref);
-  const tool = live && CustomTools.existing(handle)?.get(live.toolId);
-  if (!live || !tool) throw toolNotFound(ref);
-  // The ref's document must still be the tab's, and still match (the tab may have navigated).
-  const doc = await hub.documentOf(live.tabId);
-  if (!doc || doc.loaderId !== live.loaderId || !matchesAny(tool.definition.match.url_patterns, doc.url)) throw toolNotFound(ref);
-  return invokeCustomTool(hub, { sessionId: doc.sessionId, tabId: live.tabId }, tool, input, timeoutMs, handle.signal);
+  const registry = CustomTools.existing(handle);
+  const tool = live && registry?.get(live.toolId);
+  if (!live || !registry || !tool) throw toolNotFound(ref);
+  // The ref's top-level document must still be the tab's, and one of its documents must still
+  // match (the tab or a frame may have navigated); the tool runs in the first that does.
+  const docs = await hub.documentsOf(live.tabId);
+  const doc = docs?.[0].loaderId === live.loaderId ? docs.find((d) => matchesAny(tool.definition.match.url_patterns, d.url)) : undefined;
+  if (!doc) throw toolNotFound(ref);
+  if (tool.definition.kind === 'cdp') return invokeCdpCustomTool(registry.runner(), live.tabId, tool, input, timeoutMs);
+  return invokeCustomTool(hub, { sessionId: doc.sessionId, frameId: doc.frameId }, tool, input, timeoutMs, handle.signal);
 }

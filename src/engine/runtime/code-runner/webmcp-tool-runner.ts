@@ -1,0 +1,170 @@
+/**
+ * Where a session's CDP-backed WebMCP custom tools run (spec §14.3): one Node process
+ * (webmcp-tool-child.mjs) in the session's jail, started like the REPL (runner-launch.ts) on the
+ * first invocation and kept until the session ends. Invocations run concurrently in it. A tool
+ * that does not answer in time is OutcomeUnknown (504) and ends the whole process group — a
+ * synchronous endless loop would block every later invocation otherwise — so invocations
+ * running beside it are OutcomeUnknown too; the next invocation starts a fresh process. Without
+ * the jail there is no tool runner (CDP-backed tools are refused when they are added).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { SessionHandle } from '../session/session-handle.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
+import { usableBwrap } from '../sandbox/bwrap.js';
+import { OutcomeUnknown, type ToolResponse } from '../cdp/webmcp-hub.js';
+import { endGroup } from './process-group.js';
+import { buildRunnerLaunch, runnerCdpUrl, spawnRunner } from './runner-launch.js';
+import { serveWebMcp } from './webmcp-bridge.js';
+
+/** Marks tool runner processes (their title inside the jail). */
+export const TOOL_RUNNER_MARKER = '--browserdeck-webmcp-tools';
+const STARTUP_TIMEOUT_MS = 60_000;
+/** Invocations one session may have running at once; more is 429 (each holds a request). */
+export const MAX_RUNNING_TOOLS = 16;
+
+type ChildMessage = { type: 'ready' } | { type: 'answer'; callId: string; ok: boolean; json?: unknown; error?: unknown };
+
+interface Process {
+  child: ChildProcess;
+  ready: Promise<void>;
+}
+
+const runners = new Map<string, WebMcpToolRunner>();
+
+export class WebMcpToolRunner {
+  private proc?: Process;
+  private running = 0;
+  private ended = false;
+
+  private constructor(
+    private readonly handle: SessionHandle,
+    private readonly hide: string[],
+  ) {
+    handle.onEnd(() => this.end());
+  }
+
+  /** Whether CDP-backed tools can run on this engine (they need the jail). */
+  static async available(): Promise<boolean> {
+    return Boolean(await usableBwrap());
+  }
+
+  static of(handle: SessionHandle, hide: string[]): WebMcpToolRunner {
+    let r = runners.get(handle.id);
+    if (!r) runners.set(handle.id, (r = new WebMcpToolRunner(handle, hide)));
+    return r;
+  }
+
+  /**
+   * Runs definition `index` of `source` on the tab `targetId`. Answers the tool's output as JSON
+   * text (undefined when it returned nothing) or its error as `status: Error`; throws
+   * OutcomeUnknown when no answer can be had.
+   */
+  async invoke(
+    job: { source: string; index: number; targetId: string; input: Record<string, unknown> },
+    timeoutMs: number,
+    invocationId: string,
+  ): Promise<{ json?: string } | ToolResponse> {
+    if (this.running >= MAX_RUNNING_TOOLS)
+      throw DomainError.tooMany(`${MAX_RUNNING_TOOLS} CDP-backed tools already run on this browser; try again when one has finished`, 'webmcp_busy', 1);
+    this.running++;
+    try {
+      return await this.invokeNow(job, timeoutMs, invocationId);
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async invokeNow(job: { source: string; index: number; targetId: string; input: Record<string, unknown> }, timeoutMs: number, invocationId: string) {
+    const deadline = Date.now() + timeoutMs;
+    let proc: Process;
+    try {
+      proc = await this.process();
+      await proc.ready;
+    } catch (err) {
+      await this.kill();
+      return { status: 'Error', errorText: `the tool runner did not start: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const { wsUrl } = await this.handle.ready();
+    const callId = randomUUID();
+    return new Promise<{ json?: string } | ToolResponse>((resolve, reject) => {
+      const { child } = proc;
+      const done = () => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
+      const onMessage = (m: ChildMessage) => {
+        if (m?.type !== 'answer' || m.callId !== callId) return;
+        done();
+        if (m.ok) resolve(typeof m.json === 'string' ? { json: m.json } : {});
+        else resolve({ status: 'Error', errorText: String(m.error).slice(0, 4000) });
+      };
+      const onExit = () => {
+        done();
+        reject(new OutcomeUnknown(this.ended ? 'the session ended' : 'the tool runner ended before the tool answered', invocationId));
+      };
+      const timer = setTimeout(
+        () => {
+          done();
+          reject(new OutcomeUnknown(`no result within ${timeoutMs / 1000} s`, invocationId));
+          // It may be stuck in a loop that would hold every later invocation: start afresh.
+          if (this.proc === proc) void this.kill();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send({ type: 'invoke', callId, ...job, cdpUrl: runnerCdpUrl(wsUrl, true) }, (err) => {
+        if (!err) return;
+        done();
+        reject(new OutcomeUnknown(`the tool runner could not be reached: ${err.message}`, invocationId));
+      });
+    });
+  }
+
+  private async process(): Promise<Process> {
+    if (this.proc) return this.proc;
+    if (this.ended) throw new Error('the session ended');
+    const bwrap = await usableBwrap();
+    if (!bwrap) throw new Error('CDP-backed tools need the bubblewrap jail, which is not usable on this engine');
+    const { wsUrl } = await this.handle.ready();
+    const launch = await buildRunnerLaunch(this.handle, `${TOOL_RUNNER_MARKER}=${this.handle.id}`, wsUrl, this.hide, bwrap, 'webmcp-tool-child.mjs');
+    // Ended meanwhile (session end, engine stop): nothing would end a process started now.
+    if (this.ended) throw new Error('the session ended');
+    if (this.proc) return this.proc;
+    const child = spawnRunner(launch);
+    serveWebMcp(child, this.handle);
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+      child.on('message', (m: ChildMessage) => m?.type === 'ready' && (clearTimeout(timer), resolve()));
+      child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`exited (${signal ?? code})`))));
+      child.once('error', (err) => (clearTimeout(timer), reject(err)));
+    });
+    ready.catch(() => {});
+    const proc: Process = { child, ready };
+    child.once('exit', () => {
+      if (this.proc === proc) this.proc = undefined;
+      void endGroup(child);
+    });
+    this.proc = proc;
+    return proc;
+  }
+
+  private async kill(): Promise<void> {
+    const proc = this.proc;
+    this.proc = undefined;
+    if (proc) await endGroup(proc.child);
+  }
+
+  private async end(): Promise<void> {
+    this.ended = true;
+    if (runners.get(this.handle.id) === this) runners.delete(this.handle.id);
+    await this.kill();
+  }
+
+  /** Engine stop: ends every tool runner. */
+  static async endAll(): Promise<void> {
+    await Promise.all([...runners.values()].map((r) => r.end()));
+  }
+}
