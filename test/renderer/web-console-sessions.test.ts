@@ -96,6 +96,10 @@ describe('web console: sign-in and sessions', () => {
     await expect.poll(() => page.getByRole('link', { name: 'ui-alpha' }).count()).toBe(1);
     await c.screenshot('sessions-list');
 
+    // Newer Kernel fields (spec §2) show in the overview: a location override applied by PATCH.
+    const patched = await te.api(`/browsers/${alpha.session_id}`, { method: 'PATCH', json: { location: { timezone: 'Europe/Berlin', locale: 'de-DE' } } });
+    expect(patched.status).toBe(200);
+    const full = (await patched.json()) as { region: string; memory: string };
     await page.getByRole('link', { name: 'ui-alpha' }).click();
     // A session opens on its live view (which carries the live-view token by design).
     await page.getByRole('tab', { name: 'Live view', selected: true }).waitFor();
@@ -103,6 +107,12 @@ describe('web console: sign-in and sessions', () => {
     await page.getByRole('tab', { name: 'Overview', selected: true }).waitFor();
     await expect.poll(() => page.getByText(alpha.session_id).count()).toBeGreaterThan(0);
     expect(await page.content()).not.toMatch(/jwt=ey/);
+    const props = page.locator('.overview dl.props').first();
+    await expect.poll(() => props.textContent()).toContain('Europe/Berlin (override) · de-DE (override)');
+    const text = (await props.textContent()) ?? '';
+    expect(text).toContain(`Region${full.region}`);
+    expect(text).toContain(`Memory${full.memory}`);
+    expect(text).toContain('Proxydefault');
     await c.screenshot('session-pane-overview');
     await page.getByRole('tab', { name: 'Live view' }).click();
     await page.locator('iframe[title="Live view"]').waitFor();

@@ -1,4 +1,5 @@
 /** Overview tab: the session object's settings and endpoints (tokens redacted on screen). */
+import type { Session } from '../../../../shared/wire/sessions';
 import type { PaneProps } from './pane-types';
 import { Badge, formatTime } from '../../components/ui';
 import { redactJwt } from '../session-urls';
@@ -10,6 +11,29 @@ function Row({ label, children }: { label: string; children: React.ReactNode }):
       <dd>{children}</dd>
     </>
   );
+}
+
+/** Kernel's typed proxy choice (0.88), else the older `proxy_id`. */
+function proxyText(s: Session): string {
+  if (s.proxy?.mode === 'direct') return 'direct (no proxy)';
+  if (s.proxy?.name || s.proxy?.id) return s.proxy.name ?? s.proxy.id ?? '';
+  if (s.proxy_id) return s.proxy_id;
+  return s.proxy?.mode === 'default' ? 'default' : '—';
+}
+
+/** The time zone and locale, each with where it came from; "pending" until the browser applied them. */
+function locationText(l: NonNullable<Session['location']>): string {
+  return `${l.timezone} (${l.timezone_source}) · ${l.locale} (${l.locale_source})${l.pending ? ' · pending' : ''}`;
+}
+
+/** The network settings that are set, one line each. */
+function networkLines(n: Session['network']): string[] {
+  if (!n) return [];
+  return [
+    n.private_hosts ? `private hosts: ${n.private_hosts.length ? n.private_hosts.join(', ') : 'none'}` : '',
+    n.allowed_hosts ? `allowed hosts: ${n.allowed_hosts.join(', ')}` : '',
+    ...(n.proxy_routes ?? []).map((r) => `${r.hosts.join(', ')} → proxy ${r.proxy.id}`),
+  ].filter(Boolean);
 }
 
 export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
@@ -31,13 +55,28 @@ export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
           <Badge>{s.headless ? 'headless' : 'headful'}</Badge> {s.stealth ? <Badge tone="info">stealth</Badge> : null}{' '}
           {s.kiosk_mode ? <Badge>kiosk</Badge> : null} {s.gpu ? <Badge>gpu</Badge> : null}
         </Row>
+        <Row label="Region">{s.region}</Row>
+        <Row label="Memory">{s.memory}</Row>
         <Row label="Inactivity timeout">{s.timeout_seconds} s</Row>
         <Row label="Viewport">
           {s.viewport ? `${s.viewport.width} × ${s.viewport.height}${s.viewport.refresh_rate ? ` @ ${s.viewport.refresh_rate} Hz` : ''}` : 'default'}
         </Row>
         <Row label="Start URL">{s.start_url ?? '—'}</Row>
-        <Row label="Profile">{s.profile ? (s.profile.name ?? s.profile.id) : '—'}</Row>
-        <Row label="Proxy">{s.proxy_id ?? '—'}</Row>
+        <Row label="Location">{s.location ? locationText(s.location) : 'region default'}</Row>
+        <Row label="Profile">
+          {s.profile ? (s.profile.name ?? s.profile.id) : '—'}
+          {s.profile && s.profile_save_changes ? ' (saves changes)' : ''}
+        </Row>
+        <Row label="Proxy">{proxyText(s)}</Row>
+        {networkLines(s.network).length ? (
+          <Row label="Network">
+            {networkLines(s.network).map((line) => (
+              <div key={line} className="mono small">
+                {line}
+              </div>
+            ))}
+          </Row>
+        ) : null}
         <Row label="Tags">{s.tags && Object.keys(s.tags).length ? Object.entries(s.tags).map(([k, v]) => <Badge key={k}>{`${k}=${v}`}</Badge>) : '—'}</Row>
         <Row label="Telemetry">{s.telemetry === null ? 'off' : telemetry.length ? telemetry.join(', ') : 'server default'}</Row>
         {s.usage ? <Row label="Uptime">{Math.round(s.usage.uptime_ms / 1000)} s</Row> : null}
