@@ -61,13 +61,22 @@ async function main(): Promise<void> {
   const executable = findChromium();
   if (!executable) throw new Error('no Chromium found');
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-'));
-  const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, maxConcurrentSessions: IDLE_CAP + 10 });
+  // Standby off on both engines: a create that claims a standby browser launches nothing, and
+  // these rows measure the launch (bench:lifecycle measures the standby path beside it).
+  const engine = createEngine({
+    dataDir,
+    port: 0,
+    logLevel: 'silent',
+    print: () => {},
+    maxConcurrentSessions: IDLE_CAP + 10,
+    standby: 0,
+  });
   const { url } = await engine.start();
   const adminKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
   const api = (p: string, init: RequestInit = {}) =>
     fetch(url + p, { ...init, headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
   const openDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-open-'));
-  const unjailed = createEngine({ dataDir: openDir, port: 0, logLevel: 'silent', print: () => {}, insecureNoJail: true });
+  const unjailed = createEngine({ dataDir: openDir, port: 0, logLevel: 'silent', print: () => {}, insecureNoJail: true, standby: 0 });
   const openUrl = (await unjailed.start()).url;
   const openKey = (await fsp.readFile(path.join(openDir, 'admin-api-key'), 'utf8')).trim();
   const openApi = (p: string, init: RequestInit = {}) =>
