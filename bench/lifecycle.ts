@@ -53,7 +53,16 @@ interface Engine {
 async function startEngine(extra: Record<string, unknown>): Promise<Engine> {
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-lc-'));
   // `standby` is the standby work's engine option; an engine without it ignores the key.
-  const options = { dataDir, port: 0, logLevel: 'silent', print: () => {}, maxConcurrentSessions: 4 * POOL_SIZE + 10, ...extra } as EngineOptions;
+  // `egressLoopback`: the page is a local server on 127.0.0.1, which a server engine's pages may not reach by default.
+  const options = {
+    dataDir,
+    port: 0,
+    logLevel: 'silent',
+    print: () => {},
+    maxConcurrentSessions: 4 * POOL_SIZE + 10,
+    egressLoopback: true,
+    ...extra,
+  } as EngineOptions;
   const engine = createEngine(options);
   const { url } = await engine.start();
   const apiKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();

@@ -22,7 +22,8 @@ const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-'));
-  const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {} });
+  // The curl rows fetch a local server on 127.0.0.1, which a server engine's pages may not reach by default.
+  const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, egressLoopback: true });
   try {
     const { url } = await engine.start();
     const adminKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     print: () => {},
     maxConcurrentSessions: IDLE_CAP + 10,
     standby: 0,
+    // The page is a local server on 127.0.0.1, which a server engine's jailed pages may not reach by default.
+    egressLoopback: true,
   });
   const { url } = await engine.start();
   const adminKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();

@@ -83,6 +83,15 @@ export interface EngineOptions {
    */
   egressDeny?: string[];
   /**
+   * Whether session browsers and apps may reach the engine host's loopback (`127.0.0.0/8`,
+   * `::1`, `0.0.0.0/8`, `::`, checked on the resolved address like `egressDeny`):
+   * `--egress-allow-loopback`, env BROWSERDECK_EGRESS_ALLOW_LOOPBACK=1. Default false: a page
+   * would otherwise reach the engine's own port and anything bound to 127.0.0.1 (databases,
+   * admin UIs). The desktop app's embedded engine allows it (src/main/engine-host.ts). Not part
+   * of `egressDeny`, which the engine's own OTLP exports also obey (a loopback collector is fine).
+   */
+  egressLoopback?: boolean;
+  /**
    * Hosts telemetry exports may go to (`--otlp-allowed-hosts`, env BROWSERDECK_OTLP_ALLOWED_HOSTS,
    * comma-separated host names, `*.suffix`, addresses or CIDR ranges). Unset or empty: any host
    * (loopback and private included); the egress deny ranges apply either way
@@ -172,6 +181,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     chromeStoreTimeoutMs: opts.chromeStoreTimeoutMs,
     insecureNoJail: opts.insecureNoJail ?? env.BROWSERDECK_INSECURE_NO_JAIL === '1',
     egressDeny: opts.egressDeny ?? listFrom(env.BROWSERDECK_EGRESS_DENY) ?? DEFAULT_EGRESS_DENY,
+    egressLoopback: opts.egressLoopback ?? env.BROWSERDECK_EGRESS_ALLOW_LOOPBACK === '1',
     otlpAllowedHosts: opts.otlpAllowedHosts ?? listFrom(env.BROWSERDECK_OTLP_ALLOWED_HOSTS) ?? [],
     jailUids: {
       base: opts.jailUids?.base ?? numberFrom(env.BROWSERDECK_JAIL_UID_BASE),

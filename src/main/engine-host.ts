@@ -51,6 +51,9 @@ export class EngineHost {
         host: '127.0.0.1',
         port: 0,
         ephemeralAdminKey: true,
+        // Its pages may reach this machine's loopback (a server's default refuses it): the operator
+        // is the machine's own user, and automating a local dev server is much of the point here.
+        egressLoopback: true,
         uiDir: this.opts.uiDir,
         chromiumPath: this.opts.chromiumPath,
         assetsRoot: this.opts.assetsRoot,

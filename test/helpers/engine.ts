@@ -72,6 +72,9 @@ export async function startTestEngine(opts: EngineOptions = {}, features?: Featu
       // tests (sessions/standby-*.test.ts) prove them.
       standby: 0,
       freezeIdleSeconds: 0,
+      // Almost every browser test loads a local server on 127.0.0.1; a test of the loopback
+      // refusal itself passes `egressLoopback: false` (the engine's own default).
+      egressLoopback: true,
       ...opts,
       dataDir,
       databaseUrl: opts.databaseUrl ?? pgDb?.url,

@@ -5,10 +5,12 @@
  */
 import type { EngineContext } from '../../context.js';
 import type { AppJail } from '../../runtime/app-runtime/app-jail.js';
-import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
+import { tenantEgressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 
 export async function appJailOf(ctx: Pick<EngineContext, 'config' | 'publicUrl'>): Promise<AppJail | undefined> {
   const { bwrap } = await jailStatus(ctx.config);
-  return bwrap ? { bwrap, hide: [ctx.config.dataDir], policy: egressPolicyOf(ctx.config.egressDeny), publicUrl: ctx.publicUrl() } : undefined;
+  return bwrap
+    ? { bwrap, hide: [ctx.config.dataDir], policy: tenantEgressPolicyOf(ctx.config.egressDeny, ctx.config.egressLoopback), publicUrl: ctx.publicUrl() }
+    : undefined;
 }

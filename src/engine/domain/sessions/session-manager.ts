@@ -13,7 +13,7 @@ import type { SessionRegistry } from '../../runtime/session/session-handle.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
 import type { RunningSession, RuntimeAdoption, SessionJailConfig, SessionRuntimeFactory } from '../../runtime/session/running-session.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
-import { egressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
+import { tenantEgressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
@@ -151,7 +151,7 @@ export class SessionManager implements SessionRegistry {
     return {
       bwrap,
       hide: [this.ctx.config.dataDir],
-      policy: egressPolicyOf(this.ctx.config.egressDeny),
+      policy: tenantEgressPolicyOf(this.ctx.config.egressDeny, this.ctx.config.egressLoopback),
       egress,
       chromePolicy: hasPolicy ? chromePolicy : undefined,
       ...(caCertificates.length ? { caCertificates } : {}),

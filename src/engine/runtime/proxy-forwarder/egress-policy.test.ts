@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EgressDenied, egressPolicy, egressPolicyOf, OPEN_EGRESS } from './egress-policy.js';
+import { EgressDenied, egressPolicy, egressPolicyOf, LOOPBACK_RANGES, OPEN_EGRESS, tenantEgressPolicyOf } from './egress-policy.js';
 
 describe('egressPolicy', () => {
   const policy = egressPolicy(
@@ -43,5 +43,30 @@ describe('egressPolicy', () => {
     expect(egressPolicyOf(['10.0.0.0/8'])).not.toBe(egressPolicyOf(cidrs));
     expect(OPEN_EGRESS.ranges).toEqual([]);
     await expect(OPEN_EGRESS.resolve('127.0.0.1')).resolves.toBe('127.0.0.1');
+  });
+
+  it("tenants' policy adds the host's loopback unless allowed, in every spelling of it", async () => {
+    const configured = ['169.254.0.0/16'];
+    const tenant = tenantEgressPolicyOf(configured, false);
+    expect(tenant.ranges).toEqual(['169.254.0.0/16', ...LOOPBACK_RANGES]);
+    expect(tenantEgressPolicyOf(configured, false)).toBe(tenant);
+    expect(tenantEgressPolicyOf(configured, true)).toBe(egressPolicyOf(configured));
+    const cases: Array<[string, string]> = [
+      ['127.0.0.1', '127.0.0.0/8'],
+      ['127.1.2.3', '127.0.0.0/8'],
+      ['::ffff:127.0.0.1', '127.0.0.0/8'],
+      ['::ffff:7f00:1', '127.0.0.0/8'], // how the URL parser writes [::ffff:127.0.0.1]
+      ['::1', '::1/128'],
+      ['0:0:0:0:0:0:0:1', '::1/128'],
+      ['0.0.0.0', '0.0.0.0/8'],
+      ['::ffff:0.0.0.0', '0.0.0.0/8'],
+      ['::', '::/128'],
+    ];
+    for (const [address, range] of cases) {
+      expect(tenant.deniedRange(address), address).toBe(range);
+      expect(tenantEgressPolicyOf(configured, true).deniedRange(address), address).toBeUndefined();
+    }
+    for (const allowed of ['128.0.0.1', '192.0.2.2', '::2', 'fe80::1', '10.0.0.1']) expect(tenant.deniedRange(allowed), allowed).toBeUndefined();
+    await expect(tenant.resolve('[::1]')).rejects.toThrow("egress to [::1] (::1) is denied by the engine's egress policy (::1/128)");
   });
 });

@@ -77,5 +77,26 @@ export function egressPolicyOf(cidrs: readonly string[]): EgressPolicy {
   return p;
 }
 
+/**
+ * The engine host's loopback and "this host" addresses: a connection to `0.0.0.0` or `::` lands
+ * on the host itself, and IPv4-mapped forms (`::ffff:127.0.0.1`) are matched as their IPv4.
+ */
+export const LOOPBACK_RANGES: readonly string[] = ['127.0.0.0/8', '::1/128', '0.0.0.0/8', '::/128'];
+
+const withLoopback = new WeakMap<readonly string[], readonly string[]>();
+
+/**
+ * The policy of what tenants run — session browsers and apps: the configured ranges plus, unless
+ * the operator allows it (`egressLoopback`), the host's loopback, where the engine's own port and
+ * services bound to 127.0.0.1 (databases, admin UIs) listen. Kept apart from the configured
+ * ranges because the engine's own OTLP exports use those and may go to a loopback collector.
+ */
+export function tenantEgressPolicyOf(cidrs: readonly string[], allowLoopback: boolean): EgressPolicy {
+  if (allowLoopback) return egressPolicyOf(cidrs);
+  let list = withLoopback.get(cidrs);
+  if (!list) withLoopback.set(cidrs, (list = [...cidrs, ...LOOPBACK_RANGES]));
+  return egressPolicyOf(list);
+}
+
 /** A policy that denies nothing (unjailed sessions, tests of the forwarder itself). */
 export const OPEN_EGRESS: EgressPolicy = egressPolicy([]);
