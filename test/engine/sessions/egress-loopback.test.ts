@@ -3,7 +3,7 @@
  * (`egressLoopback`, `--egress-allow-loopback`): with the engine's default, the engine's own
  * port, a server on 127.0.0.1, `localhost`, `[::1]` and a WebSocket to a loopback server are all
  * refused by the session's egress forwarder after resolution (its 403 with
- * `x-browserdeck-net-error`, or a refused tunnel), for navigations and for the page's `fetch()`;
+ * `x-browserdeck-net-error`, or a refused tunnel), for navigations, `/curl` and the page's `fetch()`;
  * nothing reaches the server. The forwarder itself refuses every spelling and every way in
  * (absolute-form requests, CONNECT, WebSocket upgrades, IPv4-mapped and "this host" addresses, a
  * session's `private_hosts`, a proxy or route whose proxy sits on loopback). An app's fetch to a
@@ -92,7 +92,10 @@ beforeAll(async () => {
   web = await loopbackServer('127.0.0.1');
   if (await hasIpv6Loopback()) web6 = await loopbackServer('::1');
   collector = await startOtlpReceiver();
-  strict = await startTestEngine({ egressLoopback: false, env: { ...process.env, BROWSERDECK_OTLP_EXPORT_DELAY_MS: '200' } });
+  // Unset, as createEngine() and `npm run serve` without the flag or its variable leave it (the helper's own default is true).
+  const { BROWSERDECK_EGRESS_ALLOW_LOOPBACK: _unset, ...env } = process.env;
+  strict = await startTestEngine({ egressLoopback: undefined, env: { ...env, BROWSERDECK_OTLP_EXPORT_DELAY_MS: '200' } });
+  expect(strict.engine.config.egressLoopback).toBe(false);
   open = await startTestEngine();
 });
 afterAll(async () => {
@@ -104,11 +107,11 @@ afterAll(async () => {
 });
 
 describe('session browsers', () => {
-  async function withPage<T>(te: TestEngine, fn: (page: Page) => Promise<T>): Promise<T> {
+  async function withPage<T>(te: TestEngine, fn: (page: Page, id: string) => Promise<T>): Promise<T> {
     const s = await te.client.browsers.create({ headless: true });
     const browser = await chromium.connectOverCDP(s.cdp_ws_url);
     try {
-      return await fn(browser.contexts()[0].pages()[0]);
+      return await fn(browser.contexts()[0].pages()[0], s.session_id);
     } finally {
       await browser.close();
       await te.client.browsers.deleteByID(s.session_id);
@@ -130,13 +133,19 @@ describe('session browsers', () => {
 
   it('with the default, cannot load the engine, loopback servers, localhost or [::1]: the forwarder refuses them', async () => {
     const before = web.connections() + (web6?.connections() ?? 0);
-    await withPage(strict, async (page) => {
+    await withPage(strict, async (page, id) => {
       for (const [what, url] of targets(strict)) {
         const res = await page.goto(url);
         expect(res?.status(), what).toBe(403);
         expect(res?.headers()['x-browserdeck-net-error'], what).toBe('net::ERR_NETWORK_ACCESS_DENIED');
         expect(await res?.text(), what).toMatch(/denied by the engine's egress policy \((127\.0\.0\.0\/8|::1\/128|0\.0\.0\.0\/8)\)/);
       }
+      // The curl API goes through the same browser, so the same forwarder.
+      const curl = await strict.client.browsers.curl(id, { url: `${web.url}/page` }).then(
+        () => ({}),
+        (e: { error?: Record<string, unknown> }) => e.error ?? {},
+      );
+      expect(curl).toMatchObject({ net_error_name: 'net::ERR_NETWORK_ACCESS_DENIED' });
       // A TLS tunnel (CONNECT) to the same server is refused too.
       const tls = await page.goto(`https://localhost:${new URL(web.url).port}/page`).then(
         () => 'loaded',
