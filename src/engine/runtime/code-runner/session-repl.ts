@@ -8,19 +8,17 @@
  * engine. Without the jail there is no REPL: Node's permission model, the executors' fallback,
  * forbids the inspector the REPL evaluates through.
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
 import { endGroup } from './process-group.js';
-import { buildRunnerLaunch, runnerCdpUrl, spawnRunner } from './runner-launch.js';
+import { runnerCdpUrl } from './runner-launch.js';
+import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { activeTab } from './active-tab.js';
-import { serveWebMcp } from './webmcp-bridge.js';
 
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
-const STARTUP_TIMEOUT_MS = 60_000;
 /**
  * What the engine keeps of one call's content: text and images (base64) apart. The child cuts
  * there too, but it runs the tenant's code, which can send the engine messages of its own.
@@ -47,10 +45,8 @@ type ChildMessage =
   | { type: 'content'; callId: string; item?: ReplContent; truncated?: boolean }
   | { type: 'answer'; callId: string; success: boolean; error?: string; stack?: string };
 
-interface Process {
-  child: ChildProcess;
+interface Process extends RunnerProcess {
   id: string;
-  ready: Promise<void>;
 }
 
 const repls = new Map<string, SessionRepl>();
@@ -178,25 +174,22 @@ export class SessionRepl {
 
   private async process(): Promise<Process> {
     if (this.proc) return this.proc;
-    const { wsUrl } = await this.handle.ready();
-    const launch = await buildRunnerLaunch(this.handle, `${REPL_MARKER}=${this.handle.id}`, wsUrl, this.hide, await usableBwrap(), 'repl-child.mjs');
-    // Ended meanwhile (session end, engine stop): nothing would end a process started now.
-    if (this.ended) throw new Error('the session ended');
-    const child = spawnRunner(launch);
-    serveWebMcp(child, this.handle);
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
-      child.on('message', (m: ChildMessage) => m.type === 'ready' && (clearTimeout(timer), resolve()));
-      child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`exited (${signal ?? code})`))));
-      child.once('error', (err) => (clearTimeout(timer), reject(err)));
+    let proc: Process | undefined;
+    const started = await startRunnerProcess(this.handle, {
+      marker: `${REPL_MARKER}=${this.handle.id}`,
+      hide: this.hide,
+      bwrap: await usableBwrap(),
+      script: 'repl-child.mjs',
+      ended: () => this.ended,
+      onExit: () => {
+        if (proc && this.proc === proc) this.proc = undefined;
+      },
     });
-    ready.catch(() => {});
-    const proc: Process = { child, id: replId(), ready };
-    child.once('exit', () => {
-      if (this.proc === proc) this.proc = undefined;
-      void endGroup(child);
-    });
-    this.proc = proc;
+    if (this.ended) {
+      await endGroup(started.child);
+      throw new Error('the session ended');
+    }
+    this.proc = proc = { ...started, id: replId() };
     return proc;
   }
 

@@ -7,33 +7,27 @@
  * running beside it are OutcomeUnknown too; the next invocation starts a fresh process. Without
  * the jail there is no tool runner (CDP-backed tools are refused when they are added).
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
 import { OutcomeUnknown, type ToolResponse } from '../cdp/webmcp-hub.js';
 import { endGroup } from './process-group.js';
-import { buildRunnerLaunch, runnerCdpUrl, spawnRunner } from './runner-launch.js';
-import { serveWebMcp } from './webmcp-bridge.js';
+import { runnerCdpUrl } from './runner-launch.js';
+import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 
 /** Marks tool runner processes (their title inside the jail). */
 export const TOOL_RUNNER_MARKER = '--browserdeck-webmcp-tools';
-const STARTUP_TIMEOUT_MS = 60_000;
 /** Invocations one session may have running at once; more is 429 (each holds a request). */
 export const MAX_RUNNING_TOOLS = 16;
 
-type ChildMessage = { type: 'ready' } | { type: 'answer'; callId: string; ok: boolean; json?: unknown; error?: unknown };
-
-interface Process {
-  child: ChildProcess;
-  ready: Promise<void>;
-}
+type ChildMessage = { type: 'answer'; callId: string; ok: boolean; json?: unknown; error?: unknown };
 
 const runners = new Map<string, WebMcpToolRunner>();
 
 export class WebMcpToolRunner {
-  private proc?: Process;
+  private proc?: RunnerProcess;
+  private starting?: Promise<RunnerProcess>;
   private running = 0;
   private ended = false;
 
@@ -77,7 +71,7 @@ export class WebMcpToolRunner {
 
   private async invokeNow(job: { source: string; index: number; targetId: string; input: Record<string, unknown> }, timeoutMs: number, invocationId: string) {
     const deadline = Date.now() + timeoutMs;
-    let proc: Process;
+    let proc: RunnerProcess;
     try {
       proc = await this.process();
       await proc.ready;
@@ -123,32 +117,30 @@ export class WebMcpToolRunner {
     });
   }
 
-  private async process(): Promise<Process> {
+  private async process(): Promise<RunnerProcess> {
     if (this.proc) return this.proc;
     if (this.ended) throw new Error('the session ended');
     const bwrap = await usableBwrap();
     if (!bwrap) throw new Error('CDP-backed tools need the bubblewrap jail, which is not usable on this engine');
-    const { wsUrl } = await this.handle.ready();
-    const launch = await buildRunnerLaunch(this.handle, `${TOOL_RUNNER_MARKER}=${this.handle.id}`, wsUrl, this.hide, bwrap, 'webmcp-tool-child.mjs');
-    // Ended meanwhile (session end, engine stop): nothing would end a process started now.
-    if (this.ended) throw new Error('the session ended');
     if (this.proc) return this.proc;
-    const child = spawnRunner(launch);
-    serveWebMcp(child, this.handle);
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
-      child.on('message', (m: ChildMessage) => m?.type === 'ready' && (clearTimeout(timer), resolve()));
-      child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`exited (${signal ?? code})`))));
-      child.once('error', (err) => (clearTimeout(timer), reject(err)));
-    });
-    ready.catch(() => {});
-    const proc: Process = { child, ready };
-    child.once('exit', () => {
-      if (this.proc === proc) this.proc = undefined;
-      void endGroup(child);
-    });
-    this.proc = proc;
-    return proc;
+    // One start at a time: invocations arriving meanwhile wait for the same process.
+    this.starting ??= startRunnerProcess(this.handle, {
+      marker: `${TOOL_RUNNER_MARKER}=${this.handle.id}`,
+      hide: this.hide,
+      bwrap,
+      script: 'webmcp-tool-child.mjs',
+      ended: () => this.ended,
+      onExit: () => {
+        if (this.proc === proc) this.proc = undefined;
+      },
+    }).finally(() => (this.starting = undefined));
+    const proc = await this.starting;
+    if (this.ended) {
+      await endGroup(proc.child);
+      throw new Error('the session ended');
+    }
+    this.proc ??= proc;
+    return this.proc;
   }
 
   private async kill(): Promise<void> {
