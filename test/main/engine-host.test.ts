@@ -1,14 +1,17 @@
 /**
  * Engine host: a real embedded engine on loopback with a per-launch key; stopping it ends
- * every session (no Chromium left) and the launch key dies with it.
+ * every session (no Chromium left) and the launch key dies with it. Its pages may reach the
+ * machine's loopback (a local dev server), unlike a server engine's by default.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Kernel from '@onkernel/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
 import { EngineHost } from '../../src/main/engine-host.js';
 import { processesWith } from '../helpers/chromium-web.js';
+import { startLocalServer } from '../helpers/local-server.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -66,6 +69,26 @@ describe('engine host', () => {
     } finally {
       await host.stop();
       await crashed.stop().catch(() => {});
+    }
+  });
+
+  it("lets its pages reach this machine's loopback (a local dev server), which a server engine refuses by default", async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bd-test-host-'));
+    dirs.push(dataDir);
+    const dev = await startLocalServer({ '/': '<title>local dev server</title>' });
+    const host = new EngineHost({ dataDir, logLevel: 'silent' });
+    try {
+      const { url, apiKey } = await host.start();
+      const client = new Kernel({ apiKey, baseURL: url, maxRetries: 0 });
+      const session = await client.browsers.create({ headless: true });
+      const browser = await chromium.connectOverCDP(session.cdp_ws_url);
+      const page = browser.contexts()[0].pages()[0];
+      expect((await page.goto(`${dev.url}/`))?.status()).toBe(200);
+      expect(await page.title()).toBe('local dev server');
+      await browser.close();
+    } finally {
+      await host.stop();
+      await dev.close();
     }
   });
 });
