@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from './config.js';
+import { resolveConfig } from '../../src/engine/config.js';
 
 describe('egressLoopback', () => {
   it('is off unless the option or BROWSERDECK_EGRESS_ALLOW_LOOPBACK=1 turns it on; the option wins', () => {
