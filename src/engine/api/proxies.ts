@@ -8,6 +8,7 @@ import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
+import { tenantEgressPolicyOf } from '../runtime/proxy-forwarder/egress-policy.js';
 import {
   ProxyCheckSchema,
   ProxyCreateSchema,
@@ -47,6 +48,8 @@ export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
     const timeoutMs = identity.proxyTimeoutMs ?? 10_000;
     // Sessions reach proxies through `routing` (the session manager's ProxyHooks, compose.ts).
     ctx.onStop(() => routing.closeAll());
+    // A check connects where a tenant said: held to the egress policy its sessions get.
+    const policy = tenantEgressPolicyOf(ctx.config.egressDeny, ctx.config.egressLoopback);
     const defaultCheckUrl = identity.proxyCheckUrl ?? ctx.config.env.BROWSERDECK_PROXY_CHECK_URL ?? DEFAULT_CHECK_URL;
     const tags = ['proxies'];
 
@@ -94,8 +97,8 @@ export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
       const rotating = row.type === 'residential' || row.type === 'mobile';
       const result =
         rotating && !url
-          ? await checkConnectivity(upstream, timeoutMs)
-          : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs, proxies.caBundleOf(row));
+          ? await checkConnectivity(upstream, timeoutMs, policy)
+          : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs, policy, proxies.caBundleOf(row));
       if (result.reason) req.log.info({ proxy_id: row.id, reason: result.reason }, 'proxy check: unavailable');
       const outcome = { status: result.status, ip_address: result.ip_address, last_checked: ctx.clock.now().toISOString() };
       // A check against a caller's URL answers about that target only; the stored health stays.

@@ -8,7 +8,8 @@
  * (absolute-form requests, CONNECT, WebSocket upgrades, IPv4-mapped and "this host" addresses, a
  * session's `private_hosts`, a proxy or route whose proxy sits on loopback). An app's fetch to a
  * loopback server is refused while it still reaches KERNEL_BASE_URL; OTLP export to a loopback
- * collector still works. An engine allowing loopback (the test helper's default) reaches it all.
+ * collector still works. A proxy check does not connect to a proxy on loopback. An engine allowing
+ * loopback (the test helper's default) reaches it all.
  * Before, every one of these reached the host's loopback.
  */
 import http from 'node:http';
@@ -339,6 +340,34 @@ describe('OTLP export', () => {
       );
     } finally {
       await strict.client.browsers.deleteByID(id);
+    }
+  });
+});
+
+describe('proxy checks', () => {
+  it('with the default, POST /proxies/{id}/check does not connect to a proxy on loopback; allowed, it does', async () => {
+    // A "proxy" on loopback that answers every CONNECT 502 (a plain HTTP server closing the tunnel makes undici retry).
+    let connections = 0;
+    const proxy = net.createServer((c) => {
+      connections++;
+      c.on('error', () => {});
+      c.once('data', () => c.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const port = (proxy.address() as net.AddressInfo).port;
+    const checkVia = async (te: TestEngine, host: string): Promise<{ status: string; connected: boolean }> => {
+      const before = connections;
+      const created = await te.client.proxies.create({ type: 'custom', config: { host, port } });
+      const checked = await te.client.proxies.check(created.id!, { url: 'http://example.test/' });
+      return { status: checked.status ?? '', connected: connections > before };
+    };
+    try {
+      for (const host of ['127.0.0.1', 'localhost']) {
+        expect(await checkVia(strict, host), host).toEqual({ status: 'unavailable', connected: false });
+        expect(await checkVia(open, host), host).toEqual({ status: 'unavailable', connected: true });
+      }
+    } finally {
+      proxy.close();
     }
   });
 });

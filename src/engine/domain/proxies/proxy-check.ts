@@ -4,12 +4,17 @@
  * target saw (the body of an IP-echo target such as ipify, else the proxy host's address).
  * Residential and mobile proxies rotate exits, so their check only validates the configuration
  * and that the upstream accepts connections.
+ *
+ * A check is a connection the engine makes to an address a tenant chose, so the proxy's address
+ * passes the same egress policy as a session's traffic (egress-policy.ts: `--egress-deny`, and the
+ * host's loopback unless allowed) and is connected to exactly as checked: otherwise a project key
+ * could probe the engine's own port, local services or cloud metadata with "checks".
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import dns from 'node:dns/promises';
 import { ProxyAgent, request } from 'undici';
 import { proxyAuthorization, type Upstream } from '../../runtime/proxy-forwarder/upstream.js';
+import { EgressDenied, type EgressPolicy } from '../../runtime/proxy-forwarder/egress-policy.js';
 
 export interface CheckResult {
   status: 'available' | 'unavailable';
@@ -31,13 +36,18 @@ function ipFromBody(body: string): string | null {
   return null;
 }
 
-async function resolveHost(host: string): Promise<string | null> {
-  if (net.isIP(host)) return host;
+/** The proxy's address the policy allows, or the check's 'unavailable' answer. */
+async function checkedAddress(upstream: Upstream, policy: EgressPolicy): Promise<string | CheckResult> {
   try {
-    return (await dns.lookup(host)).address;
-  } catch {
-    return null;
+    return await policy.resolve(upstream.host);
+  } catch (err) {
+    const reason = err instanceof EgressDenied ? err.message : `cannot resolve ${upstream.host}`;
+    return { status: 'unavailable', ip_address: null, reason };
   }
+}
+
+function hostOf(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
 }
 
 /**
@@ -45,13 +55,15 @@ async function resolveHost(host: string): Promise<string | null> {
  * `caBundle` (PEM, a TLS-intercepting proxy's `ca_bundle`) is trusted besides the usual roots,
  * as the proxy's sessions trust it.
  */
-export async function checkThroughProxy(upstream: Upstream, target: string, timeoutMs: number, caBundle?: string): Promise<CheckResult> {
+export async function checkThroughProxy(upstream: Upstream, target: string, timeoutMs: number, policy: EgressPolicy, caBundle?: string): Promise<CheckResult> {
+  const address = await checkedAddress(upstream, policy);
+  if (typeof address !== 'string') return address;
   const ca = caBundle ? [...tls.rootCertificates, caBundle] : undefined;
   const agent = new ProxyAgent({
-    uri: `${upstream.protocol}://${upstream.host.includes(':') ? `[${upstream.host}]` : upstream.host}:${upstream.port}`,
+    uri: `${upstream.protocol}://${hostOf(address)}:${upstream.port}`,
     token: proxyAuthorization(upstream),
     connect: { timeout: timeoutMs },
-    proxyTls: { timeout: timeoutMs },
+    proxyTls: { timeout: timeoutMs, ...(net.isIP(upstream.host) ? {} : { servername: upstream.host }) },
     requestTls: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
   });
   try {
@@ -64,7 +76,7 @@ export async function checkThroughProxy(upstream: Upstream, target: string, time
     });
     const body = (await res.body.text()).slice(0, 4096);
     if (res.statusCode >= 500) return { status: 'unavailable', ip_address: null, reason: `target answered ${res.statusCode} through the proxy` };
-    return { status: 'available', ip_address: ipFromBody(body) ?? (await resolveHost(upstream.host)) };
+    return { status: 'available', ip_address: ipFromBody(body) ?? address };
   } catch (err) {
     return { status: 'unavailable', ip_address: null, reason: (err as Error).message };
   } finally {
@@ -73,13 +85,13 @@ export async function checkThroughProxy(upstream: Upstream, target: string, time
 }
 
 /** Opens (and closes) a connection to the upstream proxy itself: configuration and connectivity. */
-export async function checkConnectivity(upstream: Upstream, timeoutMs: number): Promise<CheckResult> {
-  const address = await resolveHost(upstream.host);
-  if (!address) return { status: 'unavailable', ip_address: null, reason: `cannot resolve ${upstream.host}` };
+export async function checkConnectivity(upstream: Upstream, timeoutMs: number, policy: EgressPolicy): Promise<CheckResult> {
+  const address = await checkedAddress(upstream, policy);
+  if (typeof address !== 'string') return address;
   return new Promise<CheckResult>((resolve) => {
     const socket =
       upstream.protocol === 'https'
-        ? tls.connect({ host: upstream.host, port: upstream.port, servername: net.isIP(upstream.host) ? undefined : upstream.host })
+        ? tls.connect({ host: address, port: upstream.port, servername: net.isIP(upstream.host) ? undefined : upstream.host })
         : net.connect({ host: address, port: upstream.port });
     const done = (r: CheckResult): void => {
       clearTimeout(timer);
