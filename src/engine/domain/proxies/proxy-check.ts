@@ -66,22 +66,37 @@ export async function checkThroughProxy(upstream: Upstream, target: string, time
     proxyTls: { timeout: timeoutMs, ...(net.isIP(upstream.host) ? {} : { servername: upstream.host }) },
     requestTls: { timeout: timeoutMs, ...(ca ? { ca } : {}) },
   });
+  // The request's own signal is not enough: a "proxy" that closes every CONNECT unanswered makes
+  // undici reconnect in a tight loop that ignores it (tens of thousands of connections, the
+  // engine's event loop busy, the check never answering). Destroying the agent ends the loop.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`no answer through the proxy within ${timeoutMs} ms`));
+      void agent.destroy().catch(() => {});
+    }, timeoutMs);
+  });
   try {
-    const res = await request(target, {
-      dispatcher: agent,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/json, text/plain, */*' },
-    });
-    const body = (await res.body.text()).slice(0, 4096);
+    const res = await Promise.race([deadline, requestThrough(agent, target, timeoutMs)]);
+    const body = (await Promise.race([deadline, res.body.text()])).slice(0, 4096);
     if (res.statusCode >= 500) return { status: 'unavailable', ip_address: null, reason: `target answered ${res.statusCode} through the proxy` };
     return { status: 'available', ip_address: ipFromBody(body) ?? address };
   } catch (err) {
     return { status: 'unavailable', ip_address: null, reason: (err as Error).message };
   } finally {
-    await agent.close().catch(() => {});
+    clearTimeout(timer);
+    await agent.destroy().catch(() => {});
   }
+}
+
+function requestThrough(agent: ProxyAgent, target: string, timeoutMs: number) {
+  return request(target, {
+    dispatcher: agent,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: 'application/json, text/plain, */*' },
+  });
 }
 
 /** Opens (and closes) a connection to the upstream proxy itself: configuration and connectivity. */
