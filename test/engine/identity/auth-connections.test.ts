@@ -32,17 +32,25 @@ afterAll(async () => {
   await proxy?.close();
 });
 
+/**
+ * A flow ends by itself at the latest when it expires (authFlowTtlSeconds: 120 below), so the
+ * waits go that far: under load (CI-20, -22, -25) a flow of three steps, each allowed 15 s to
+ * settle, was still at its first step when 30 s of polling gave up.
+ */
+const FLOW_POLLS = 150 * 5;
 const awaitingInput = (id: string) =>
   pollUntil(
     'AWAITING_INPUT',
     () => t.client.auth.connections.retrieve(id),
     (c) => c.flow_step === 'AWAITING_INPUT' || c.flow_status !== 'IN_PROGRESS',
+    FLOW_POLLS,
   );
 const finished = (id: string) =>
   pollUntil(
     'flow end',
     () => t.client.auth.connections.retrieve(id),
     (c) => c.flow_status !== 'IN_PROGRESS' && c.flow_status !== null,
+    FLOW_POLLS,
   );
 
 async function pageShowsSignedIn(profile: string): Promise<string> {
@@ -58,7 +66,8 @@ async function pageShowsSignedIn(profile: string): Promise<string> {
   }
 }
 
-describe('auth connections', () => {
+// As long as the waits above (a flow's whole life) and the second flow a test may run after it.
+describe('auth connections', { timeout: 300_000 }, () => {
   it('creates (profile auto-created), conflicts, lists, patches only given fields', async () => {
     const c = await t.client.auth.connections.create({ domain: 'Example.TEST', profile_name: 'crud-profile', login_url: 'https://example.test/login' });
     expect(c).toMatchObject({
