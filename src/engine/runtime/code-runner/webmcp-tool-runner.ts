@@ -1,7 +1,9 @@
 /**
  * Where a session's CDP-backed WebMCP custom tools run (spec §14.3): one Node process
  * (webmcp-tool-child.mjs) in the session's jail, started like the REPL (runner-launch.ts) on the
- * first invocation and kept until the session ends. Invocations run concurrently in it. A tool
+ * first invocation and kept until the session ends. Invocations run concurrently in it; the
+ * runner's start counts against the first call's time (not started in time: the tool did not
+ * run, `status: Error`, and the start goes on for the next call). A tool
  * that does not answer in time is OutcomeUnknown (504) and ends the whole process group — a
  * synchronous endless loop would block every later invocation otherwise — so invocations
  * running beside it are OutcomeUnknown too; the next invocation starts a fresh process. Without
@@ -72,12 +74,19 @@ export class WebMcpToolRunner {
   private async invokeNow(job: { source: string; index: number; targetId: string; input: Record<string, unknown> }, timeoutMs: number, invocationId: string) {
     const deadline = Date.now() + timeoutMs;
     let proc: RunnerProcess;
+    let startTimer: NodeJS.Timeout | undefined;
     try {
       proc = await this.process();
-      await proc.ready;
+      // The start counts against the call's time, but running out of it there is no reason to
+      // kill a runner that is only starting (the next call uses it): the tool never ran.
+      const late = new Promise<'late'>((r) => (startTimer = setTimeout(() => r('late'), Math.max(0, deadline - Date.now()))));
+      if ((await Promise.race([proc.ready, late])) === 'late')
+        return { status: 'Error', errorText: `the tool runner did not start within ${timeoutMs / 1000} s; the tool did not run` };
     } catch (err) {
       await this.kill();
       return { status: 'Error', errorText: `the tool runner did not start: ${err instanceof Error ? err.message : String(err)}` };
+    } finally {
+      clearTimeout(startTimer);
     }
     const { wsUrl } = await this.handle.ready();
     const callId = randomUUID();
