@@ -42,6 +42,7 @@ export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
         .filter(([, c]) => c?.enabled)
         .map(([k]) => k)
     : [];
+  const network = networkLines(s.network);
   return (
     <div className="overview">
       <dl className="props">
@@ -68,9 +69,9 @@ export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
           {s.profile && s.profile_save_changes ? ' (saves changes)' : ''}
         </Row>
         <Row label="Proxy">{proxyText(s)}</Row>
-        {networkLines(s.network).length ? (
+        {network.length ? (
           <Row label="Network">
-            {networkLines(s.network).map((line) => (
+            {network.map((line) => (
               <div key={line} className="mono small">
                 {line}
               </div>
