@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { failedTests, jsonReportArgs } from './failed-tests.mjs';
 import { buildDesktopBundles } from './renderer-build.mjs';
 import { startPostgresCluster } from './postgres-cluster.mjs';
 import { postgresBinDir } from './system-packages.mjs';
@@ -81,6 +82,8 @@ export async function runTests(root, args) {
   const filters = args.filter((a) => !a.startsWith('-'));
   const results = [];
   const leaks = [];
+  const failures = [];
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-reports-'));
   const stage = async (name, fn) => {
     if (received.signal) return;
     say(`── ${name}`);
@@ -90,8 +93,13 @@ export async function runTests(root, args) {
   };
   const vitest = (name, argv, env) =>
     stage(name, async () => {
-      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), argv, { cwd: root, env: e }));
+      // A user's own --reporter choice wins; otherwise the JSON report feeds the summary's list of failures.
+      const report = path.join(reportDir, `${results.length}.json`);
+      const reporters = args.some((a) => a.startsWith('--reporter')) ? [] : jsonReportArgs(report);
+      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e }));
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
+      const failed = code === 0 ? [] : failedTests(report, root);
+      if (failed.length) failures.push(`${name}:`, ...failed);
       return code;
     });
   const t0 = Date.now();
@@ -156,6 +164,9 @@ export async function runTests(root, args) {
   const total = (Date.now() - t0) / 1000;
   say('── summary');
   for (const r of results) say(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name}  (${r.seconds.toFixed(1)} s)`);
+  if (failures.length) say('failed tests —');
+  for (const l of failures) say(l);
+  fs.rmSync(reportDir, { recursive: true, force: true });
   if (pgNote) say(pgNote);
   say(`total ${total.toFixed(1)} s`);
   if (received.signal) {
