@@ -25,6 +25,12 @@ export interface SiteUser {
   /** 'choice': the user picks SMS or authenticator app on /login/method (set totpSecret too). */
   mfa?: 'sms' | 'totp' | 'choice';
   totpSecret?: string;
+  /**
+   * After the email step the site answers with the same email form ("Checking your account…")
+   * and its script moves on to the password step this many ms later: a page that changes by
+   * itself after a submit seemed to have done nothing.
+   */
+  checkingMs?: number;
 }
 
 export interface LoginSite {
@@ -42,6 +48,16 @@ export interface LoginSite {
   idpHost?: string;
   /** MFA methods chosen on /login/method, in order. */
   chosenMethods: string[];
+  /** A slow site: responses to `"<METHOD> <path>"` (e.g. `"POST /login"`) wait this many ms before they are sent. */
+  delays: Map<string, number>;
+  /**
+   * The sign-in page (/login) swallows the first key press it gets, before anything else sees it:
+   * a page not ready for input yet (Chromium itself sometimes drops input a page gets right after
+   * it loaded).
+   */
+  swallowFirstKey: boolean;
+  /** Every request so far, as `"<METHOD> <path>"`. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -84,6 +100,9 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://site');
+    site.requests.push(`${req.method} ${url.pathname}`);
+    const delay = site.delays.get(`${req.method} ${url.pathname}`);
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     const cookies = parseCookies(req.headers.cookie);
     const send = (status: number, html: string, headers: http.OutgoingHttpHeaders = {}): void => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(html);
@@ -134,7 +153,10 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
               '/login',
               `<label for="email">Email address</label><input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username" required>`,
             ) +
-            sso,
+            sso +
+            (site.swallowFirstKey
+              ? `<script>addEventListener('keydown', (e) => { e.preventDefault(); e.stopImmediatePropagation(); }, { capture: true, once: true })</script>`
+              : ''),
         ),
       );
     }
@@ -183,7 +205,20 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
         );
       const pid = randomBytes(12).toString('hex');
       pending.set(pid, { user, step: 'password' });
-      return redirect('/login/password', { 'set-cookie': `pending=${pid}; Path=/; HttpOnly; SameSite=Lax` });
+      const cookie = `pending=${pid}; Path=/; HttpOnly; SameSite=Lax`;
+      const checking = users[user].checkingMs;
+      if (checking !== undefined)
+        return send(
+          200,
+          page(
+            'Sign in',
+            `<p>Checking your account…</p>` +
+              form('/login', `<label for="email">Email address</label><input id="email" name="email" type="email" required>`) +
+              `<script>setTimeout(() => location.assign('/login/password'), ${checking})</script>`,
+          ),
+          { 'set-cookie': cookie },
+        );
+      return redirect('/login/password', { 'set-cookie': cookie });
     }
     if (url.pathname === '/login/password') {
       if (!flow || flow.step !== 'password') return redirect('/login');
@@ -247,7 +282,7 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  return {
+  const site: LoginSite = {
     url,
     port,
     loginUrl: `${url}/login`,
@@ -257,12 +292,16 @@ export async function startLoginSite(users: Record<string, SiteUser>, opts: Logi
     idpUrl: idp?.url,
     idpHost: idp ? 'localhost' : undefined,
     chosenMethods,
+    delays: new Map(),
+    swallowFirstKey: false,
+    requests: [],
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await idp?.close();
     },
   };
+  return site;
 }
 
 /** The ExampleID identity provider: one username + password form, answering with a ticket. */

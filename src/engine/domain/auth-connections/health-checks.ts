@@ -77,14 +77,20 @@ export class HealthChecks {
     try {
       const handle = sessions.get(s.session_id);
       if (!handle) throw new Error('the health-check session ended unexpectedly');
-      const browser = await chromium.connectOverCDP(handle.browserCdpUrl());
+      // Driven straight over CDP, which the idle freezer does not see: a slow page must not freeze under the check.
+      const thawed = handle.holdThawed();
       try {
-        const context = browser.contexts()[0] ?? (await browser.newContext());
-        const page = context.pages()[0] ?? (await context.newPage());
-        await page.goto(row.post_login_url ?? row.login_url ?? `https://${row.domain}/`, { waitUntil: 'load', timeout: 30_000 });
-        loggedIn = !asksForLogin(await snapshot(page));
+        const browser = await chromium.connectOverCDP(handle.browserCdpUrl());
+        try {
+          const context = browser.contexts()[0] ?? (await browser.newContext());
+          const page = context.pages()[0] ?? (await context.newPage());
+          await page.goto(row.post_login_url ?? row.login_url ?? `https://${row.domain}/`, { waitUntil: 'load', timeout: 30_000 });
+          loggedIn = !asksForLogin(await snapshot(page));
+        } finally {
+          await browser.close().catch(() => {});
+        }
       } finally {
-        await browser.close().catch(() => {});
+        thawed();
       }
     } finally {
       await sessions.delete(auth, s.session_id).catch(() => {});

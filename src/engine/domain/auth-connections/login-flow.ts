@@ -17,6 +17,7 @@ import { asksForLogin, snapshot, type PageSnapshot, type RawField } from './page
 import { fieldRef, fieldType, stepView, TERMINAL, type FieldType, type FlowType, type FlowView } from './flow-state.js';
 import { AutofillError, valueFor, type AutofillInput, type AutofillSource } from './flow-autofill.js';
 import { resolveSubmission, type SubmitInput } from './flow-submission.js';
+import { submitStep } from './flow-input.js';
 
 /** What login flows need from the session manager. */
 export interface FlowSessions {
@@ -62,6 +63,9 @@ export interface FlowDeps {
 
 const SETTLE_MS = 15_000;
 
+/** What makes two looks at a page different: where it is, what it asks for, what error it shows. */
+const pageSignature = (s: PageSnapshot): string => `${s.url}|${s.fields.map((f) => f.name).join(',')}|${s.error ?? ''}`;
+
 export class LoginFlow {
   readonly view: FlowView;
   private browser?: Browser;
@@ -77,6 +81,10 @@ export class LoginFlow {
   private readonly recording: FlowRecording;
   private readonly guard: NavigationGuard;
   private loadedAutofill?: AutofillSource;
+  /** What the flow is doing right now, said in an EXPIRED flow's error message (where it stopped). */
+  private phase = 'starting its browser';
+  /** Keeps the flow's browser thawed: the flow drives it straight over CDP, which the idle freezer does not see. */
+  private releaseThawed?: () => void;
 
   constructor(private readonly d: FlowDeps) {
     const id = newId();
@@ -102,7 +110,7 @@ export class LoginFlow {
       error_message: null,
       external_action_message: null,
     };
-    this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: 'the login flow expired before it was completed' }), d.ttlMs);
+    this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: this.expiredMessage() }), d.ttlMs);
     this.timer.unref();
     this.guard = new NavigationGuard(d.allowedHosts);
     this.recording = new FlowRecording(d.recording ?? {}, d.replays, d.log);
@@ -115,6 +123,11 @@ export class LoginFlow {
 
   get terminal(): boolean {
     return this.ending !== undefined || TERMINAL.includes(this.view.flow_status);
+  }
+
+  private expiredMessage(): string {
+    const at = this.last ? ` on ${new URL(this.last.url).pathname}` : '';
+    return `the login flow expired before it was completed (it was ${this.phase}${at})`;
   }
 
   private emit(): void {
@@ -161,6 +174,8 @@ export class LoginFlow {
     if (this.terminal) return;
     const handle = this.d.sessions.get(s.session_id);
     if (handle) {
+      // A person may take minutes to type a code: the browser must not be frozen under the page meanwhile.
+      this.releaseThawed = handle.holdThawed();
       try {
         this.d.onSessionReady?.(await this.recording.begin(handle));
       } catch (err) {
@@ -172,15 +187,21 @@ export class LoginFlow {
     this.emit();
     this.run(async () => {
       if (!handle || !this.d.sessions.get(s.session_id)) throw new Error('the flow browser session ended unexpectedly');
+      this.phase = 'connecting to its browser';
       this.browser = await chromium.connectOverCDP(handle.browserCdpUrl());
       const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
       this.page = context.pages()[0] ?? (await context.newPage());
       const page = this.page;
-      page.on('load', () => this.loads++);
+      page.on('load', () => {
+        this.loads++;
+        this.lookAgain();
+      });
       page.on('framenavigated', (f) => {
         if (f === page.mainFrame()) this.guard.note(f.url());
       });
+      this.phase = 'loading the login page';
       await this.page.goto(this.d.loginUrl, { waitUntil: 'load', timeout: 30_000 });
+      this.phase = 'reading the page';
       await this.handle(await snapshot(this.page));
     });
   }
@@ -202,21 +223,22 @@ export class LoginFlow {
     const page = this.page!;
     const before = this.last!;
     const loadsBefore = this.loads;
+    this.phase = 'typing into the page';
     for (const { field, value } of fills) {
       await page.fill(field.selector, value, { timeout: 5_000 });
       const t = fieldType(field);
       if (t === 'identifier' || t === 'password' || t === 'text') this.captured[fieldRef(field)] = value;
     }
-    if (click) await page.click(click, { timeout: 5_000 });
-    else await page.press(fills[fills.length - 1].field.selector, 'Enter', { timeout: 5_000 });
+    this.phase = 'submitting the page';
+    await submitStep(page, click ? { click } : { press: fills[fills.length - 1].field.selector });
     await this.handle(await this.settle(before, loadsBefore));
   }
 
   /** Waits until the page navigated or visibly changed (new fields, a new error), or gives up. */
   private async settle(before: PageSnapshot, loadsBefore: number): Promise<PageSnapshot> {
     const page = this.page!;
-    const sig = (s: PageSnapshot): string => `${s.url}|${s.fields.map((f) => f.name).join(',')}|${s.error ?? ''}`;
     const deadline = Date.now() + SETTLE_MS;
+    this.phase = 'waiting for the page to change after a submit';
     let latest = before;
     while (Date.now() < deadline && !this.terminal) {
       await page.waitForTimeout(200);
@@ -225,7 +247,7 @@ export class LoginFlow {
         return snapshot(page);
       }
       latest = await snapshot(page);
-      if (sig(latest) !== sig(before)) return latest;
+      if (pageSignature(latest) !== pageSignature(before)) return latest;
     }
     return latest;
   }
@@ -240,8 +262,25 @@ export class LoginFlow {
     for (const c of snap.choices) if (c.kind === 'mfa') this.mfaTypes.add(c.value);
     for (const f of snap.fields) if (f.type === 'code' && /e-?mail/i.test(`${f.hint ?? ''} ${f.label}`)) this.mfaTypes.add('email');
     Object.assign(this.view, stepView(snap), { flow_step: 'AWAITING_INPUT', website_error: snap.error ?? null });
+    this.phase = 'waiting for input';
     this.emit();
     await this.autofill(snap);
+  }
+
+  /**
+   * The page loaded while the flow waits for input: a submit whose navigation came after the
+   * settle window, or a page that moved on by itself (a script, a redirect). Looks again, so the
+   * flow follows the page instead of asking for what it no longer shows.
+   */
+  private lookAgain(): void {
+    if (this.view.flow_step !== 'AWAITING_INPUT' || this.terminal) return;
+    this.run(async () => {
+      const page = this.page;
+      if (!page || this.view.flow_step !== 'AWAITING_INPUT' || !this.last) return;
+      const now = await snapshot(page).catch(() => undefined); // navigating again: its own load looks
+      if (!now || this.view.flow_step !== 'AWAITING_INPUT') return;
+      if (pageSignature(now) !== pageSignature(this.last)) await this.handle(now);
+    });
   }
 
   /** With a stored credential, fills and submits a step it can answer completely (once per step). */
@@ -281,6 +320,7 @@ export class LoginFlow {
   }
 
   private async succeed(snap: PageSnapshot): Promise<void> {
+    this.phase = 'saving the signed-in profile';
     this.view.flow_step = 'SUBMITTING';
     this.view.post_login_url = snap.url;
     Object.assign(this.view, {
@@ -333,6 +373,8 @@ export class LoginFlow {
     // A flow that ends while its browser is still being created must not leave that browser behind.
     const created = await this.creating?.catch(() => undefined);
     await this.recording.end();
+    this.releaseThawed?.();
+    this.releaseThawed = undefined;
     const b = this.browser;
     this.browser = undefined;
     this.page = undefined;
