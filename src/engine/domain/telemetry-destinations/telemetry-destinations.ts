@@ -179,21 +179,29 @@ export class TelemetryDestinations {
   /**
    * One delivery's outcome: the one write of a batch. Answers the destination's org when its
    * health flipped (healthy ↔ failing), so the caller announces only those on the change feed.
+   * Each write decides the flip by itself (UPDATE … RETURNING): exporters of several sessions, or
+   * a closing export's last batch, may record outcomes of one destination at the same time.
    */
   async recordOutcome(id: string, outcome: { ok: true } | { ok: false; error: string }): Promise<string | undefined> {
     const now = this.clock.now().toISOString();
-    const before = await this.db.selectFrom('telemetry_destinations').select(['org_id', 'consecutive_failures']).where('id', '=', id).executeTakeFirst();
-    if (!before) return undefined;
     if (outcome.ok) {
-      await this.db.updateTable('telemetry_destinations').set({ consecutive_failures: 0, last_success_at: now }).where('id', '=', id).execute();
-    } else {
-      await this.db
+      const recovered = await this.db
         .updateTable('telemetry_destinations')
-        .set({ consecutive_failures: sql`consecutive_failures + 1`, last_error: outcome.error.slice(0, 1024), last_error_at: now })
+        .set({ consecutive_failures: 0, last_success_at: now })
         .where('id', '=', id)
-        .execute();
+        .where('consecutive_failures', '>', 0)
+        .returning('org_id')
+        .executeTakeFirst();
+      if (recovered) return recovered.org_id;
+      await this.db.updateTable('telemetry_destinations').set({ last_success_at: now }).where('id', '=', id).execute();
+      return undefined;
     }
-    const flipped = outcome.ok ? before.consecutive_failures > 0 : before.consecutive_failures === 0;
-    return flipped ? before.org_id : undefined;
+    const failed = await this.db
+      .updateTable('telemetry_destinations')
+      .set({ consecutive_failures: sql`consecutive_failures + 1`, last_error: outcome.error.slice(0, 1024), last_error_at: now })
+      .where('id', '=', id)
+      .returning(['org_id', 'consecutive_failures'])
+      .executeTakeFirst();
+    return failed && Number(failed.consecutive_failures) === 1 ? failed.org_id : undefined;
   }
 }

@@ -75,6 +75,11 @@ export class TelemetryExports {
     return this.running.size;
   }
 
+  /** Exports still closing and health writes still in flight (an ended session's last batch and its outcome). */
+  get settling(): number {
+    return this.closing.size;
+  }
+
   private reconcile(handle: SessionHandle, after?: number): void {
     if (this.stopped) return;
     const want = exportDestination((handle.telemetry as { export?: TelemetryExportConfig }).export);
