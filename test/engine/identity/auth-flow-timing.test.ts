@@ -35,6 +35,21 @@ const awaitingInput = (id: string) =>
     (c) => c.flow_step === 'AWAITING_INPUT' || c.flow_status !== 'IN_PROGRESS',
   );
 
+/** The flow asks for the password (or ended): bounded by attempts, up to a minute. */
+const passwordStep = (id: string) =>
+  pollUntil(
+    'the password step',
+    () => t.client.auth.connections.retrieve(id),
+    (x) => (x.flow_step === 'AWAITING_INPUT' && !!x.fields?.some((f) => f.type === 'password')) || x.flow_status !== 'IN_PROGRESS',
+    300,
+  );
+const flowEnd = (id: string) =>
+  pollUntil(
+    'flow end',
+    () => t.client.auth.connections.retrieve(id),
+    (x) => x.flow_status !== 'IN_PROGRESS',
+  );
+
 describe('login flows and health checks with idle freezing on', { timeout: 180_000 }, () => {
   it('a person slower than the freeze delay still signs in; a slow site is still checked', async () => {
     const sessions = t.engine.services.sessions;
@@ -58,11 +73,7 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
     await sleep(FREEZE_IDLE_SECONDS * 3000);
     expect(flowSession.frozen).toBe(false);
     await t.client.auth.connections.submit(c.id, { fields: { password: 'correct horse' } });
-    state = await pollUntil(
-      'flow end',
-      () => t.client.auth.connections.retrieve(c.id),
-      (x) => x.flow_status !== 'IN_PROGRESS',
-    );
+    state = await flowEnd(c.id);
     expect(state, JSON.stringify(state)).toMatchObject({ flow_status: 'SUCCESS', status: 'AUTHENTICATED' });
 
     // A health check on a site that answers slower than the freeze delay: its page still loads
@@ -90,22 +101,13 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
     site.delays.set('POST /login', 8_000);
     try {
       await t.client.auth.connections.submit(c.id, { fields: { email: 'ann@example.test' } });
-      state = await pollUntil(
-        'the password step',
-        () => t.client.auth.connections.retrieve(c.id),
-        (x) => (x.flow_step === 'AWAITING_INPUT' && !!x.fields?.some((f) => f.type === 'password')) || x.flow_status !== 'IN_PROGRESS',
-        300,
-      );
+      state = await passwordStep(c.id);
     } finally {
       site.delays.clear();
     }
     expect(state, JSON.stringify(state)).toMatchObject({ flow_status: 'IN_PROGRESS', flow_step: 'AWAITING_INPUT' });
     await t.client.auth.connections.submit(c.id, { fields: { password: 'correct horse' } });
-    state = await pollUntil(
-      'flow end',
-      () => t.client.auth.connections.retrieve(c.id),
-      (x) => x.flow_status !== 'IN_PROGRESS',
-    );
+    state = await flowEnd(c.id);
     expect(state, JSON.stringify(state)).toMatchObject({ flow_status: 'SUCCESS', status: 'AUTHENTICATED' });
   });
 
@@ -115,19 +117,10 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
     await awaitingInput(c.id);
     // The site shows the email form again ("Checking your account…"), then its script goes to the password step.
     await t.client.auth.connections.submit(c.id, { fields: { email: 'cat@example.test' } });
-    const state = await pollUntil(
-      'the password step',
-      () => t.client.auth.connections.retrieve(c.id),
-      (x) => (x.flow_step === 'AWAITING_INPUT' && !!x.fields?.some((f) => f.type === 'password')) || x.flow_status !== 'IN_PROGRESS',
-      300,
-    );
+    const state = await passwordStep(c.id);
     expect(state, JSON.stringify(state)).toMatchObject({ flow_status: 'IN_PROGRESS', flow_step: 'AWAITING_INPUT' });
     await t.client.auth.connections.submit(c.id, { fields: { password: 'slow check' } });
-    const done = await pollUntil(
-      'flow end',
-      () => t.client.auth.connections.retrieve(c.id),
-      (x) => x.flow_status !== 'IN_PROGRESS',
-    );
+    const done = await flowEnd(c.id);
     expect(done, JSON.stringify(done)).toMatchObject({ flow_status: 'SUCCESS', status: 'AUTHENTICATED' });
   });
 
@@ -142,11 +135,7 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
     }
     const postsBefore = site.requests.filter((r) => r === 'POST /login').length;
     await t.client.auth.connections.submit(c.id, { fields: { email: 'ann@example.test' } });
-    const state = await pollUntil(
-      'the password step',
-      () => t.client.auth.connections.retrieve(c.id),
-      (x) => (x.flow_step === 'AWAITING_INPUT' && !!x.fields?.some((f) => f.type === 'password')) || x.flow_status !== 'IN_PROGRESS',
-    );
+    const state = await passwordStep(c.id);
     expect(state, JSON.stringify(state)).toMatchObject({ flow_status: 'IN_PROGRESS', flow_step: 'AWAITING_INPUT' });
     // The swallowed press was made again; the one the page saw was not (one POST).
     expect(site.requests.filter((r) => r === 'POST /login').length - postsBefore).toBe(1);
