@@ -51,12 +51,11 @@ const MAIN_SCRIPT = [
 
 /** Ends the bwrap options: the helper starts beside `command` (MAIN_SCRIPT). */
 export function besideJailHelper(a: string[], node: string, doors: JailHelperDoors, command: string[]): void {
-  const script = MAIN_SCRIPT;
   a.push(
     '--',
     '/bin/sh',
     '-c',
-    script,
+    MAIN_SCRIPT,
     'sh',
     node,
     `${SANDBOX_DIR}/jail-helper.mjs`,
