@@ -2,7 +2,11 @@
  * One replay recording: frames of the session's shared screencast pump, fed to ffmpeg at a
  * steady `framerate` (the newest frame is repeated while the page is still, so the video's
  * timing is the real timing), encoded to H.264 in a fragmented MP4 that stays readable even
- * if ffmpeg dies. `stop()` — idempotent and safe to call concurrently — ends the capture and
+ * if ffmpeg dies. Every frame written is exactly 1/framerate of video (a constant-rate input):
+ * the engine's clock, not the moment ffmpeg reads the pipe, places frames. (Wall-clock stamps
+ * taken by ffmpeg collapsed every frame queued while its jail was still starting into one, and
+ * its fps filter then dropped most of a short recording: a 1 s recording on a loaded machine
+ * came out empty and failed.) `stop()` — idempotent and safe to call concurrently — ends the capture and
  * runs the finishing pass (cursor overlay + faststart), moving `recording → finishing →
  * ready | failed`. The cursor's tracked positions are drawn in the finishing pass; while it
  * is hidden it is not drawn.
@@ -16,8 +20,10 @@ import { finishReplay, type CursorMark } from './replay-finish.js';
 
 /** How long a stop waits for the first frames of a recording that has fewer than MIN_FRAMES. */
 const FIRST_FRAME_WAIT_MS = 10_000;
-/** The fewest frames the encoder and finishing pass make a video of (one alone fails the remux). */
+/** The fewest frames a stop waits for (a video of one frame is a still of 1/framerate s). */
 const MIN_FRAMES = 2;
+/** Frames owed after a stall (event loop or encoder) beyond this many seconds are forgiven, not caught up in a burst. */
+const MAX_CATCH_UP_S = 2;
 
 export type ReplayState = 'recording' | 'finishing' | 'ready' | 'failed';
 
@@ -75,14 +81,14 @@ export class ReplayRecorder {
         '0',
         '-f',
         'image2pipe',
-        '-use_wallclock_as_timestamps',
-        '1',
+        '-framerate',
+        String(fps),
         '-c:v',
         'mjpeg',
         '-i',
         '-',
         '-vf',
-        `fps=${fps},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p`,
+        'scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
         '-c:v',
         'libx264',
         '-preset',
@@ -121,12 +127,23 @@ export class ReplayRecorder {
     if (!this.latest || !stdin || stdin.destroyed || this.state !== 'recording') return;
     // A backed-up encoder skips ticks rather than buffering without bound.
     if (stdin.writableLength > 8 * 1024 * 1024) return;
+    const fps = this.o.framerate;
     const now = this.o.now();
     this.firstWriteAt ??= now;
-    stdin.write(this.latest);
-    this.framesWritten++;
+    // The frames due by now (ticks come late on a busy event loop): the newest frame stands in for
+    // the ones missed. A long stall is forgiven rather than written as a burst the encoder chokes on.
+    let owed = Math.floor(((now - this.firstWriteAt) * fps) / 1000) + 1 - this.framesWritten;
+    if (owed > MAX_CATCH_UP_S * fps) {
+      this.firstWriteAt += ((owed - 1) * 1000) / fps;
+      owed = 1;
+    }
+    if (owed <= 0) return;
+    // The cursor mark is stamped with the video time of the first frame written now.
+    const t = this.framesWritten / fps;
+    for (let i = 0; i < owed; i++) stdin.write(this.latest);
+    this.framesWritten += owed;
     const c = this.o.cursor();
-    const mark: CursorMark = { t: (now - this.firstWriteAt) / 1000, visible: c.visible && c.x !== undefined, x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
+    const mark: CursorMark = { t, visible: c.visible && c.x !== undefined, x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
     const key = `${mark.visible}:${mark.x}:${mark.y}`;
     if (key !== this.lastMark) {
       this.lastMark = key;
