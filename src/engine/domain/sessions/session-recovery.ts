@@ -36,6 +36,27 @@ function cmdlineHas(pid: number, marker: string): boolean {
   }
 }
 
+/**
+ * Removes a leftover session directory. A process killed a moment ago may still be finishing a
+ * write into it (a signal is delivered when the process next runs), so a first pass can meet a
+ * file that appeared behind it (ENOTEMPTY): fs.rm tries again. A directory that still cannot
+ * go never stops the engine from starting: it is noted and the next start tries again.
+ */
+async function removeLeftover(dir: string, recovery: RecoveryReport): Promise<void> {
+  // Tries again itself: fs.rm's maxRetries applies at every level of the tree, so a directory
+  // that stays busy cost minutes, not the fraction of a second meant.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await fsp.rm(dir, { recursive: true, force: true });
+      return;
+    } catch {
+      if (attempt === 3) break;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+  recovery.note('leftover session directories (not removed: something still writes into them; the next start tries again)', 1);
+}
+
 export async function recoverSessions(opts: {
   /** Where the count of ended sessions is noted (logged once after every recovery). */
   recovery: RecoveryReport;
@@ -59,7 +80,7 @@ export async function recoverSessions(opts: {
     if (safe) {
       for (const pid of [r.pgid, r.xvfb_pid]) if (pid && cmdlineHas(pid, r.marker)) killGroup(pid);
       killMarkedGroups(r.marker);
-      await fsp.rm(r.marker, { recursive: true, force: true });
+      await removeLeftover(r.marker, opts.recovery);
     }
     const link = shortTmpLink(r.id);
     if (link) await fsp.rm(link, { force: true });
@@ -84,7 +105,7 @@ export async function recoverSessions(opts: {
     if (opts.owned(name)) continue;
     const dir = path.join(opts.sessionsDir, name);
     killMarkedGroups(dir);
-    await fsp.rm(dir, { recursive: true, force: true });
+    await removeLeftover(dir, opts.recovery);
     const link = shortTmpLink(name);
     if (link) await fsp.rm(link, { force: true });
   }
