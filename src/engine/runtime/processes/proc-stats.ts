@@ -42,12 +42,22 @@ export function treeOf(pid: number, limit = 500): number[] {
   return all;
 }
 
+/**
+ * Resident memory from `status` (VmRSS), not `stat`'s rss field: since Linux 6.2 the latter is
+ * the approximate per-CPU counter, which reads 0 for a process that just exec'd (a `status`
+ * right after `spawn` answered mem_bytes 0 in CI); `status` sums the counter exactly (6.16+).
+ */
+function rssOf(pid: number): number | undefined {
+  const m = /^VmRSS:\s+(\d+) kB$/m.exec(read(`/proc/${pid}/status`) ?? '');
+  return m ? Number(m[1]) * 1024 : undefined;
+}
+
 function ticksAndRss(pid: number): { ticks: number; rss: number } | undefined {
   const stat = read(`/proc/${pid}/stat`);
   if (!stat) return undefined;
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After "pid (comm) ", field 3 (state) is f[0]; utime/stime are fields 14/15, rss field 24.
-  return { ticks: Number(f[11]) + Number(f[12]), rss: Number(f[21]) * PAGE_SIZE };
+  return { ticks: Number(f[11]) + Number(f[12]), rss: rssOf(pid) ?? Number(f[21]) * PAGE_SIZE };
 }
 
 export class ProcStats {
