@@ -303,6 +303,24 @@ return out;`,
     expect(r.result).toEqual({ adminKey: 'ENOENT', shadow: expect.stringMatching(/^(ENOENT|EACCES)$/), dataDir: 'ENOENT' });
   });
 
+  it('a tab whose renderer died is never bound again: its executor gets a new tab, the others go on', async () => {
+    const before = await execute({ executor: 'victim', code: 'return 1' });
+    const pages = browser.contexts()[0].pages();
+    const victim = (await Promise.all(pages.map(async (p) => [p, await targetIdOf(p)] as const))).find(([, t]) => t === before.tab!.target_id)![0];
+    // What the OOM killer does to a renderer when the session's processes outgrow its memory.
+    const died = new Promise((r) => victim.once('crash', r));
+    const cdp = await victim.context().newCDPSession(victim);
+    void cdp.send('Page.crash').catch(() => {});
+    await died;
+    const after = await execute({ executor: 'victim', code: 'return 2' });
+    expect(after).toMatchObject({ success: true, result: 2, tab: { created: true } });
+    expect(after.tab!.target_id).not.toBe(before.tab!.target_id);
+    // Every lookup walks all tabs: the dead one holds up neither `default` nor a new executor.
+    expect(await execute({ code: 'return 3' })).toMatchObject({ success: true, result: 3 });
+    expect(await execute({ executor: 'bystander', code: 'return 4' })).toMatchObject({ success: true, result: 4 });
+    for (const name of ['victim', 'bystander']) expect((await del(name)).status).toBe(204);
+  });
+
   it('executors end with their session', async () => {
     const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300 });
     const marker = `${RUNNER_MARKER}=${s.session_id}`;

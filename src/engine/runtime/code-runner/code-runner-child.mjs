@@ -43,6 +43,10 @@ function connect() {
     const { chromium } = await import(init.playwright);
     const browser = await chromium.connectOverCDP(init.cdpUrl);
     browser.on('disconnected', () => (connection = undefined));
+    for (const context of browser.contexts()) {
+      for (const page of context.pages()) watchCrash(page);
+      context.on('page', watchCrash);
+    }
     return browser;
   })();
   connection.catch(() => (connection = undefined));
@@ -50,15 +54,32 @@ function connect() {
 }
 
 const targetIds = new WeakMap();
+/**
+ * Tabs whose renderer died (killed for memory by the session's limit, or crashed): they answer
+ * no command until reloaded, so asking one its target id waited forever and the call with it
+ * ("did not start within 60 s"). They are never bound; a lookup passes over them.
+ */
+const crashed = new WeakSet();
+/** How long a tab may take to say its target id (a renderer dying meanwhile never answers). */
+const TARGET_ID_TIMEOUT_MS = 5_000;
+
+/** @param {any} page */
+function watchCrash(page) {
+  page.on('crash', () => crashed.add(page));
+}
 
 /** The CDP target id of a Playwright page (asked once per page). @param {any} page */
 async function targetIdOf(page) {
   let id = targetIds.get(page);
   if (!id) {
     const s = await page.context().newCDPSession(page);
+    let timer;
     try {
-      id = (await s.send('Target.getTargetInfo')).targetInfo.targetId;
+      const answer = s.send('Target.getTargetInfo');
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the tab did not answer')), TARGET_ID_TIMEOUT_MS)));
+      id = (await Promise.race([answer, late])).targetInfo.targetId;
     } finally {
+      clearTimeout(timer);
       await s.detach().catch(() => {});
     }
     targetIds.set(page, id);
@@ -66,10 +87,13 @@ async function targetIdOf(page) {
   return id;
 }
 
+/** @param {any} page */
+const usable = (page) => !page.isClosed() && !crashed.has(page);
+
 /** @param {any} browser @param {string} targetId */
 async function findPage(browser, targetId) {
   for (const context of browser.contexts())
-    for (const page of context.pages()) if (!page.isClosed() && (await targetIdOf(page).catch(() => '')) === targetId) return page;
+    for (const page of context.pages()) if (usable(page) && (await targetIdOf(page).catch(() => '')) === targetId) return page;
   return undefined;
 }
 
@@ -113,7 +137,7 @@ async function bindPage(browser, bind) {
   if (existing) return { page: existing, created: false };
   // The default executor uses any open tab before opening one (the engine found none active).
   if (!bind.background) {
-    const open = browser.contexts()[0]?.pages()[0];
+    const open = browser.contexts()[0]?.pages().find(usable);
     if (open && !bind.targetId) return { page: open, created: false };
   }
   return { page: await openTab(browser, Boolean(bind.background)), created: true };
