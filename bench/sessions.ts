@@ -57,6 +57,26 @@ async function cdpAnswers(url: string): Promise<void> {
   ws.close();
 }
 
+/**
+ * Waits until no process carries `marker` (a session id) in its command line: a delete answers at
+ * once and tears the jail down in the background, and the next launch measured must not share two
+ * cores with that teardown (the raw launch it is compared with has none running beside it).
+ */
+async function settled(marker: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const busy = fs.readdirSync('/proc').some((e) => {
+      if (!/^\d+$/.test(e)) return false;
+      try {
+        return fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    });
+    if (!busy) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function main(): Promise<void> {
   const executable = findChromium();
   if (!executable) throw new Error('no Chromium found');
@@ -126,12 +146,14 @@ async function main(): Promise<void> {
       await cdpAnswers(s.cdp_ws_url);
       cold.push(performance.now() - t1);
       await del(s.session_id);
+      await settled(s.session_id);
 
       const t2 = performance.now();
       const o = await createOn(openApi);
       await cdpAnswers(o.cdp_ws_url);
       coldOpen.push(performance.now() - t2);
       await openApi(`/browsers/${o.session_id}`, { method: 'DELETE' });
+      await settled(o.session_id);
     }
 
     const lifecycle: number[] = [];
