@@ -26,6 +26,7 @@ import { createEngine } from '../src/engine/index.js';
 import { launchChromium, stopChromium } from '../src/engine/runtime/chromium/launch-chromium.js';
 import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
+import { processesWithMarker } from '../src/engine/runtime/chromium/process-group.js';
 import type { SessionManager } from '../src/engine/domain/sessions/session-manager.js';
 import { measurePoolAcquire } from './pools.js';
 import { pssOfTrees } from './pss.js';
@@ -63,18 +64,7 @@ async function cdpAnswers(url: string): Promise<void> {
  * cores with that teardown (the raw launch it is compared with has none running beside it).
  */
 async function settled(marker: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const busy = fs.readdirSync('/proc').some((e) => {
-      if (!/^\d+$/.test(e)) return false;
-      try {
-        return fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    });
-    if (!busy) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  for (let i = 0; i < 100 && processesWithMarker(marker).length; i++) await new Promise((r) => setTimeout(r, 50));
 }
 
 async function main(): Promise<void> {
