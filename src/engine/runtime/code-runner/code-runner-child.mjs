@@ -57,7 +57,7 @@ const targetIds = new WeakMap();
 /**
  * Tabs whose renderer died (killed for memory by the session's limit, or crashed): they answer
  * no command until reloaded, so asking one its target id waited forever and the call with it
- * ("did not start within 60 s"). They are never bound; a lookup passes over them.
+ * ("did not start within 60 s"). Until a reload they are never bound; a lookup passes over them.
  */
 const crashed = new WeakSet();
 /** How long a tab may take to say its target id (a renderer dying meanwhile never answers). */
@@ -66,6 +66,8 @@ const TARGET_ID_TIMEOUT_MS = 5_000;
 /** @param {any} page */
 function watchCrash(page) {
   page.on('crash', () => crashed.add(page));
+  // Someone reloaded it (`page.reload()` brings a crashed tab back): it may be bound again.
+  page.on('load', () => crashed.delete(page));
 }
 
 /** The CDP target id of a Playwright page (asked once per page). @param {any} page */
