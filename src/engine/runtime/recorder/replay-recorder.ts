@@ -53,7 +53,8 @@ export class ReplayRecorder {
   private ffmpeg?: FfmpegRun;
   private sub?: ScreencastSubscription;
   private latest?: Buffer;
-  private firstWriteAt?: number;
+  /** When the video's clock started: frame n is due at clockStart + n/framerate (moved on after a forgiven stall). */
+  private clockStart?: number;
   private ticker?: NodeJS.Timeout;
   private maxTimer?: NodeJS.Timeout;
   private stopping?: Promise<void>;
@@ -129,12 +130,12 @@ export class ReplayRecorder {
     if (stdin.writableLength > 8 * 1024 * 1024) return;
     const fps = this.o.framerate;
     const now = this.o.now();
-    this.firstWriteAt ??= now;
+    this.clockStart ??= now;
     // The frames due by now (ticks come late on a busy event loop): the newest frame stands in for
     // the ones missed. A long stall is forgiven rather than written as a burst the encoder chokes on.
-    let owed = Math.floor(((now - this.firstWriteAt) * fps) / 1000) + 1 - this.framesWritten;
+    let owed = Math.floor(((now - this.clockStart) * fps) / 1000) + 1 - this.framesWritten;
     if (owed > MAX_CATCH_UP_S * fps) {
-      this.firstWriteAt += ((owed - 1) * 1000) / fps;
+      this.clockStart += ((owed - 1) * 1000) / fps;
       owed = 1;
     }
     if (owed <= 0) return;
