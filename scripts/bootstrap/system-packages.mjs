@@ -1,7 +1,7 @@
 /**
- * The system programs Browserdeck runs (Chromium, chromedriver, ffmpeg, Xvfb, bubblewrap,
- * xdotool, zstd, and for the test suite the PostgreSQL server). As root on Debian, missing ones
- * are installed from Debian's archive; anywhere else we say what is missing and how to get it,
+ * The system programs Browserdeck runs (Chromium, chromedriver, ffmpeg, Xvfb, bubblewrap and
+ * socat for the session jail, xdotool, zstd, and for the test suite the PostgreSQL server). As
+ * root on Debian, missing ones are installed from Debian's archive; anywhere else we say what is missing and how to get it,
  * then carry on (features that need a missing program fail with their own error).
  */
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ const PROGRAMS = [
   { names: ['ffmpeg'], pkg: 'ffmpeg' },
   { names: ['Xvfb'], pkg: 'xvfb' },
   { names: ['bwrap'], pkg: 'bubblewrap' },
+  { names: ['socat'], pkg: 'socat' },
   { names: ['xdotool'], pkg: 'xdotool' },
   { names: ['zstd'], pkg: 'zstd' },
 ];

@@ -24,7 +24,6 @@ export const ENGINE_ASSETS = [
   'code-runner/webmcp-tool-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
-  'sandbox/jail-helper.mjs',
   'sandbox/app-jail-helper.mjs',
   'bidi/bidi-mapper-child.mjs',
   'app-runtime/app-runner-child.mjs',

@@ -11,13 +11,13 @@
  *  - private /proc, /dev and /dev/shm; `--die-with-parent`: the jail dies with the engine, even
  *    after `kill -9`;
  *  - its own network namespace: DevTools listens on the jail's loopback and is reached only
- *    through a Unix socket (jail-helper.mjs), and all traffic leaves through the engine's egress
+ *    through a Unix socket (jail-helper-launch.ts), and all traffic leaves through the engine's egress
  *    proxy (`--proxy-server` to the helper), where the egress policy is enforced.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from './bwrap.js';
-import { besideJailHelper, mountJailHelper } from './jail-helper-launch.js';
+import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs } from './bwrap.js';
+import { besideJailHelper } from './jail-helper-launch.js';
 
 export const JAIL_USER_DATA = `${SANDBOX_DIR}/user-data`;
 export const JAIL_TMP = `${SANDBOX_DIR}/tmp`;
@@ -116,21 +116,18 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
   // A browser installed outside the system dirs (e.g. under a home dir) comes in read-only.
   const real = fs.realpathSync(spec.executable);
   if (!SYSTEM_PREFIXES.some((p) => real.startsWith(p))) a.push('--ro-bind', path.dirname(real), path.dirname(real));
-  const node = runtimeMount(a);
-  mountJailHelper(a);
   a.push('--chdir', JAIL_HOME, '--clearenv');
   const env: Record<string, string> = {
     PATH: DEFAULT_PATH,
     HOME: JAIL_HOME,
     TMPDIR: JAIL_TMP,
     LANG: process.env.LANG ?? 'C.UTF-8',
-    ...runtimeEnv(),
     ...(spec.display ? { DISPLAY: spec.display } : {}),
     ...spec.env,
   };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
-  // The helper starts beside Chromium (not before it): the engine waits for both to be ready.
-  besideJailHelper(a, node, { sockDir: JAIL_SOCK_DIR, inboundPort: JAIL_DEVTOOLS_PORT, outboundPort: JAIL_EGRESS_PORT, outboundSocket: JAIL_EGRESS_SOCKET }, [
+  // The doors open first (a few ms), then Chromium starts; the engine waits for both to be ready.
+  besideJailHelper(a, { sockDir: JAIL_SOCK_DIR, inboundPort: JAIL_DEVTOOLS_PORT, outboundPort: JAIL_EGRESS_PORT, outboundSocket: JAIL_EGRESS_SOCKET }, [
     spec.executable,
     ...spec.args,
   ]);

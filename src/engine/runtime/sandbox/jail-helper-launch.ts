@@ -1,13 +1,19 @@
 /**
- * How a jail starts `jail-helper.mjs` beside its main program (the browser, a chromedriver):
- * the helper and its forwarder are bound read-only into the jail, and a shell starts the helper
- * in the background, then runs the main program, whose exit ends the jail (MAIN_SCRIPT). The helper takes
- * `<socket dir> <inbound port> <outbound port> <outbound socket>`: it listens on a Unix socket in
- * the socket dir (the engine's way in) piped to the inbound loopback port, and pipes the
- * outbound loopback port to a socket the engine bound into the jail.
+ * The jail helper: the two doors of a jail whose main program (the browser, a chromedriver)
+ * lives in its own network namespace, where only `lo` exists:
+ *  - in:  a Unix socket `devtools.sock` in the jail's socket dir (bound from a private host dir)
+ *         piped to the main program's loopback port — the engine's only way in, no host port;
+ *  - out: the jail's loopback port (Chromium's `--proxy-server`, chromedriver's debugger
+ *         address) piped to a Unix socket the engine bound into the jail (its egress proxy, the
+ *         session's CDP socket). Nothing else leaves the namespace: no UDP, no DNS.
+ * Each door is a `socat` (Debian's, from the system dirs every jail sees read-only), not Node:
+ * a pair costs ~2 MB of PSS per session where a Node helper cost ~9 (npm run bench:memory),
+ * and starts in a few milliseconds instead of competing with Chromium's start for ~40 ms of CPU.
+ * A shell starts both and the main program, prints `browserdeck-jail: ready` on stderr once both
+ * doors listen, and ends the jail when the main program exits (MAIN_SCRIPT).
  */
-import { SANDBOX_DIR } from './bwrap.js';
-import { bindEngineAsset } from './jail-visible.js';
+import { DEFAULT_PATH } from './bwrap.js';
+import { firstExecutable, isExecutable, onPath } from '../find-executable.js';
 
 export interface JailHelperDoors {
   /** In-jail dir where the helper creates its inbound socket (bound from a private host dir). */
@@ -18,47 +24,97 @@ export interface JailHelperDoors {
   outboundSocket: string;
 }
 
-/** Mounts the helper's files (call among the bwrap options, before `--`). */
-export function mountJailHelper(a: string[]): void {
-  bindEngineAsset(a, 'sandbox/jail-helper.mjs');
-  bindEngineAsset(a, 'sandbox/cdp-forwarder.mjs');
+/** The name of the inbound socket in the socket dir (it was first the browser's DevTools door). */
+export const INBOUND_SOCKET_NAME = 'devtools.sock';
+
+let found: { override: string | undefined; path: string | undefined } | undefined;
+
+/**
+ * socat from the system's own dirs (DEFAULT_PATH: all of them are bound read-only in every
+ * jail, so the path is the same inside), or undefined. Not the engine's PATH: a socat the jail
+ * cannot see is no use. `BROWSERDECK_SOCAT` names another one (it must be under a system dir
+ * too). Looked up once per value: every create asks (jailStatus), and the hot path does no sync
+ * file system probe.
+ */
+export function findSocat(): string | undefined {
+  const override = process.env.BROWSERDECK_SOCAT;
+  if (!found || found.override !== override)
+    found = {
+      override,
+      path: override !== undefined ? (isExecutable(override) ? override : undefined) : firstExecutable(onPath('socat', { PATH: DEFAULT_PATH })),
+    };
+  return found.path;
+}
+
+/** Why the jail's doors cannot be built here, or undefined when they can. */
+export function jailHelperUnavailableReason(): string | undefined {
+  if (findSocat()) return undefined;
+  const override = process.env.BROWSERDECK_SOCAT;
+  return override !== undefined
+    ? `BROWSERDECK_SOCAT=${override} is not an executable file (socat: the jail's network doors)`
+    : "socat is not installed (the jail's network doors; on Debian: apt-get install socat)";
 }
 
 /**
- * The jail's main program: the helper in the background, then `command`; once `command` exits,
- * the shell waits (1.5 s at most: within stopChromium's 2 s grace) until no other process is left
- * in the jail, then exits with `command`'s status. The jail's PID namespace ends with it and the
- * kernel kills whatever still runs there: Chromium's storage service, a process of its own, may
- * still be writing the profile's LevelDB (localStorage) after the browser process exited from
- * `Browser.close` (profile-save-running lost a localStorage value once in three CI runs).
+ * The jail's main program. The doors first: each socat forks a child per connection (`fork`),
+ * with a listen backlog a page load's burst of proxy connections fits in (socat's default is 5)
+ * and 64 KiB buffers (CDP screenshots are megabytes). The main program starts at once beside
+ * them (waiting for the doors first cost ~10 ms of every cold create); the shell polls, with
+ * builtins only, until the inbound socket exists and the outbound port is in LISTEN state in the
+ * jail's own `/proc/net/tcp` (the namespace's sockets only), then reports ready — the engine
+ * waits for that line and Chromium's DevTools line, and a browser only goes anywhere once the
+ * engine tells it to — or reports a door that died and ends the jail. Once the main
+ * program exits, the shell waits (1.5 s at most: within stopChromium's 2 s grace) until no
+ * process but the doors is left in the jail, then exits with the main program's status. The
+ * jail's PID namespace ends with it and the kernel kills whatever still runs there: Chromium's
+ * storage service, a process of its own, may still be writing the profile's LevelDB
+ * (localStorage) after the browser process exited from `Browser.close` (profile-save-running
+ * lost a localStorage value once in three CI runs).
  */
 const MAIN_SCRIPT = [
-  '"$1" "$2" "$3" "$4" "$5" "$6" & helper=$!',
-  'shift 6',
+  'socat=$1 sock=$2/' + INBOUND_SOCKET_NAME + ' inport=$3 outport=$4 outsock=$5',
+  'shift 5',
+  '"$socat" -b65536 TCP4-LISTEN:$outport,bind=127.0.0.1,reuseaddr,fork,backlog=128 UNIX-CONNECT:"$outsock" & out=$!',
+  '"$socat" -b65536 UNIX-LISTEN:"$sock",fork,backlog=128 TCP4:127.0.0.1:$inport & in=$!',
+  "want=$(printf '0100007F:%04X' $outport)",
+  'listening() {',
+  '  [ -S "$sock" ] || return 1',
+  '  while read -r _ local _ st _; do [ "$local" = "$want" ] && [ "$st" = 0A ] && return 0; done < /proc/net/tcp',
+  '  return 1',
+  '}',
   '"$@" & main=$!',
   "trap 'kill -TERM $main 2>/dev/null' TERM INT",
+  'until listening; do',
+  '  kill -0 $out 2>/dev/null && kill -0 $in 2>/dev/null || { echo "browserdeck-jail: a door (socat) exited before listening" >&2; kill -KILL $main $out $in 2>/dev/null; exit 70; }',
+  '  sleep 0.002',
+  'done',
+  'echo "browserdeck-jail: ready" >&2',
   'wait $main; status=$?',
   'i=0',
   'while [ $i -lt 15 ]; do',
   '  others=0',
-  '  for p in /proc/[0-9]*; do n=${p#/proc/}; [ "$n" = 1 ] || [ "$n" = $$ ] || [ "$n" = "$helper" ] || others=1; done',
+  '  for p in /proc/[0-9]*; do',
+  '    n=${p#/proc/}',
+  '    [ "$n" = 1 ] || [ "$n" = $$ ] || { read -r c < $p/comm; [ "$c" = socat ]; } 2>/dev/null || others=1',
+  '  done',
   '  [ $others = 0 ] && break',
   '  sleep 0.1; i=$((i + 1))',
   'done',
-  'kill $helper 2>/dev/null',
+  'kill $out $in 2>/dev/null',
   'exit $status',
 ].join('\n');
 
-/** Ends the bwrap options: the helper starts beside `command` (MAIN_SCRIPT). */
-export function besideJailHelper(a: string[], node: string, doors: JailHelperDoors, command: string[]): void {
+/** Ends the bwrap options: the doors, then `command` (MAIN_SCRIPT). */
+export function besideJailHelper(a: string[], doors: JailHelperDoors, command: string[]): void {
+  const socat = findSocat();
+  if (!socat) throw new Error(jailHelperUnavailableReason());
   a.push(
     '--',
     '/bin/sh',
     '-c',
     MAIN_SCRIPT,
     'sh',
-    node,
-    `${SANDBOX_DIR}/jail-helper.mjs`,
+    socat,
     doors.sockDir,
     String(doors.inboundPort),
     String(doors.outboundPort),

@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import { bwrapUnavailableReason, usableBwrap } from './bwrap.js';
+import { jailHelperUnavailableReason } from './jail-helper-launch.js';
 
 export interface JailStatus {
   /** The bwrap binary browsers are jailed with, or null. */
@@ -17,6 +18,9 @@ export interface JailStatus {
 export async function jailStatus(opts: { insecureNoJail: boolean }): Promise<JailStatus> {
   if (opts.insecureNoJail) return { bwrap: null, reason: 'the operator chose --insecure-no-jail' };
   const bwrap = await usableBwrap();
+  // A jailed browser is reachable only through its doors: without them there is no jail.
+  const noDoors = jailHelperUnavailableReason();
+  if (bwrap && noDoors) return { bwrap: null, reason: noDoors };
   if (bwrap) return { bwrap };
   return { bwrap: null, reason: (await bwrapUnavailableReason()) ?? 'bubblewrap is not usable here' };
 }
