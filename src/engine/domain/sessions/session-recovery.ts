@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { shortTmpLink } from '../../runtime/session/short-tmp-link.js';
+import { removeTree } from '../../runtime/session-fs/remove-tree.js';
 import type { RecoveryReport } from '../recovery-report.js';
 
 /** A stable id for the engine node that owns this data dir. */
@@ -43,18 +44,10 @@ function cmdlineHas(pid: number, marker: string): boolean {
  * go never stops the engine from starting: it is noted and the next start tries again.
  */
 async function removeLeftover(dir: string, recovery: RecoveryReport): Promise<void> {
-  // Tries again itself: fs.rm's maxRetries applies at every level of the tree, so a directory
-  // that stays busy cost minutes, not the fraction of a second meant.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await fsp.rm(dir, { recursive: true, force: true });
-      return;
-    } catch {
-      if (attempt === 3) break;
-      await new Promise((r) => setTimeout(r, 100 * attempt));
-    }
-  }
-  recovery.note('leftover session directories (not removed: something still writes into them; the next start tries again)', 1);
+  // A leftover that stays busy must not fail the start: noted, and the next start tries again.
+  await removeTree(dir).catch(() =>
+    recovery.note('leftover session directories (not removed: something still writes into them; the next start tries again)', 1),
+  );
 }
 
 export async function recoverSessions(opts: {

@@ -23,6 +23,7 @@ import { createFreezer, type JailFreezer } from './jail-freezer.js';
 import { createMemoryGroup, memoryBytes, type MemoryGroup } from '../sandbox/memory-group.js';
 import { IdleFreeze } from './idle-freeze.js';
 import { shortTmpLink } from './short-tmp-link.js';
+import { removeTree } from '../session-fs/remove-tree.js';
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
 
@@ -555,7 +556,7 @@ export class SessionRuntime implements RunningSession {
         await this.freezer?.close();
         await this.memory?.close();
         if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
-        await fs.rm(this.spec.sessionDir, { recursive: true, force: true, maxRetries: 3 });
+        await removeTree(this.spec.sessionDir);
       }
     })();
     return this.ending;
