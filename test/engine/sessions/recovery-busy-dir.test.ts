@@ -57,13 +57,16 @@ describe('crash recovery of a directory it cannot remove yet', () => {
     // The writer's command line does not carry the directory (env only): recovery's kill by
     // marker does not reach it, as it would not reach a write already under way.
     const writer = spawn('sh', ['-c', 'i=0; while :; do i=$((i+1)); : > "$D/new$((i % 50))"; done'], { env: { ...process.env, D: leftover }, stdio: 'ignore' });
+    // Listened for from the start: when a pass wins the race the writer's next `: >` fails and the
+    // shell exits on its own (a redirection error on a special built-in), long before the kill.
+    const closed = new Promise((r) => writer.once('close', r));
     try {
       await new Promise((r) => setTimeout(r, 200));
       // Whether a pass wins the race or not, the start goes on (before: ENOTEMPTY failed it).
       await expect(recover(new RecoveryReport())).resolves.toEqual([]);
     } finally {
       writer.kill('SIGKILL');
-      await new Promise((r) => writer.once('close', r));
+      await closed;
     }
     await expect(recover(new RecoveryReport())).resolves.toEqual([]);
     expect(fs.readdirSync(sessionsDir)).toEqual([]);
