@@ -61,7 +61,8 @@ export function jailHelperUnavailableReason(): string | undefined {
  * and 64 KiB buffers (CDP screenshots are megabytes). The main program starts at once beside
  * them (waiting for the doors first cost ~10 ms of every cold create); the shell polls, with
  * builtins only, until the inbound socket exists and the outbound port is in LISTEN state in the
- * jail's own `/proc/net/tcp` (the namespace's sockets only), then reports ready — the engine
+ * jail's own `/proc/net/tcp` (the namespace's sockets only; the port alone is compared, the
+ * address there is in host byte order), then reports ready — the engine
  * waits for that line and Chromium's DevTools line, and a browser only goes anywhere once the
  * engine tells it to — or reports a door that died and ends the jail. Once the main
  * program exits, the shell waits (1.5 s at most: within stopChromium's 2 s grace) until no
@@ -76,10 +77,10 @@ const MAIN_SCRIPT = [
   'shift 5',
   '"$socat" -b65536 TCP4-LISTEN:$outport,bind=127.0.0.1,reuseaddr,fork,backlog=128 UNIX-CONNECT:"$outsock" & out=$!',
   '"$socat" -b65536 UNIX-LISTEN:"$sock",fork,backlog=128 TCP4:127.0.0.1:$inport & in=$!',
-  "want=$(printf '0100007F:%04X' $outport)",
+  "want=$(printf ':%04X' $outport)",
   'listening() {',
   '  [ -S "$sock" ] || return 1',
-  '  while read -r _ local _ st _; do [ "$local" = "$want" ] && [ "$st" = 0A ] && return 0; done < /proc/net/tcp',
+  '  while read -r _ local _ st _; do [ "${local%$want}" != "$local" ] && [ "$st" = 0A ] && return 0; done < /proc/net/tcp',
   '  return 1',
   '}',
   '"$@" & main=$!',
