@@ -64,6 +64,8 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
     // answers (in this order): telemetry's collector attaches; a browser of an invocation that
     // ended while it launched is deleted.
     sessions.onSessionStart((h) => telemetry.sessionStarted(h));
+    // The CDP proxy's spare connection to the browser: the first client's connect does not wait for one.
+    sessions.onSessionStart((h) => proxy.prewarm(h));
     // Then its OTLP export, when `telemetry.export` binds a destination (it follows the session's PATCHes and end).
     sessions.onSessionStart((h) => telemetryExports.sessionStarted(h));
     ctx.onStop(sessions.onSessionStart(endIfInvocationFinished(ctx.db, sessions, ctx.log)));

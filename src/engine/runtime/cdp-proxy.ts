@@ -27,8 +27,11 @@ import { sessionSignals } from '../events/session-signals.js';
 import { devtoolsJson, targetWsUrl } from './chromium/devtools-address.js';
 import { TARGET_ID } from './cdp/devtools-targets.js';
 import { DomainError } from '../../shared/errors/domain-error.js';
+import { SpareUpstreams } from './cdp/spare-upstream.js';
 
 const MAX_PAYLOAD = 256 * 1024 * 1024;
+/** How long after a client took the spare browser connection the next one opens. */
+const SPARE_REFILL_MS = 1000;
 
 /** Checks one client message: forward it (maybe rewritten) or answer it in the browser's place. */
 export type CommandGuard = (text: string) => { forward: string } | { reply: string };
@@ -38,6 +41,7 @@ let connectionIds = 0;
 export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
   const clients = new Set<WebSocket>();
+  const spares = new SpareUpstreams({ perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
 
   async function handle(req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
     // A failure is thrown: the upgrade router answers it (and logs what is unexpected).
@@ -64,7 +68,10 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
   function bridge(client: WebSocket, rt: SessionHandle, upstreamUrl: string, guard?: CommandGuard): void {
     clients.add(client);
     const release = rt.holdActive();
-    const upstream = new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+    // The session's spare connection when it leads there (spare-upstream.ts). Another opens for the
+    // next client a moment later: opened now, it took the CPU this client's handshake needs.
+    const upstream = spares.take(rt, upstreamUrl) ?? new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+    setTimeout(() => spares.prepare(rt), SPARE_REFILL_MS).unref();
     const queue: Array<{ data: RawData; binary: boolean }> = [];
     const createTargetIds = new Set<number>();
     const openedTargets = new Set<string>();
@@ -161,6 +168,8 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
   return {
     handle,
     connect,
+    /** Opens the session's spare browser connection now, so its first client does not wait for one. */
+    prewarm: (rt: SessionHandle) => spares.prepare(rt),
     /** Number of connected CDP clients (all sessions). */
     get clientCount() {
       return clients.size;

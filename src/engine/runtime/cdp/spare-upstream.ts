@@ -1,0 +1,76 @@
+/**
+ * One browser-level DevTools connection per session, opened before a client asks for one. A
+ * client's connect through the CDP proxy otherwise waits, after the engine's own upgrade, for a
+ * new connection to the browser (in the jail: a fork of the jail's inbound socat, then
+ * Chromium's WebSocket handshake) — most of what the proxy added over a direct connect
+ * (`npx tsx bench/create-path.ts`). The session's start opens one (api/browsers.ts); each
+ * client takes the one there is and a new one opens for the next. A spare is dropped when the
+ * browser restarts (it led to the old one) and when the session ends. Chromium sends nothing
+ * on a browser connection nobody speaks on, so a spare costs one idle socket (and in the jail a
+ * socat child, ~0.2 MB), and it does not count as a client (the session may still be frozen).
+ */
+import { WebSocket, type ClientOptions } from 'ws';
+import type { SessionHandle } from '../session/session-handle.js';
+
+interface Spare {
+  url: string;
+  ws: WebSocket;
+  /** Removes the spare's own listeners (the taker adds its own). */
+  release(): void;
+}
+
+export class SpareUpstreams {
+  private readonly spares = new WeakMap<SessionHandle, Spare>();
+
+  constructor(private readonly options: ClientOptions) {}
+
+  /** Opens a spare to `rt`'s current browser unless it has one; nothing once the session has ended or while no browser runs. */
+  prepare(rt: SessionHandle): void {
+    if (this.spares.has(rt) || rt.signal.aborted) return;
+    let url: string;
+    try {
+      url = rt.browserCdpUrl();
+    } catch {
+      return;
+    }
+    const ws = new WebSocket(url, this.options);
+    const drop = () => {
+      if (this.spares.get(rt) === spare) this.spares.delete(rt);
+      spare.release();
+      discard(ws);
+    };
+    const offRestart = rt.onBrowserRestart(drop);
+    rt.signal.addEventListener('abort', drop, { once: true });
+    ws.on('close', drop);
+    ws.on('error', drop);
+    const spare: Spare = {
+      url,
+      ws,
+      release: () => {
+        offRestart();
+        rt.signal.removeEventListener('abort', drop);
+        ws.off('close', drop);
+        ws.off('error', drop);
+      },
+    };
+    this.spares.set(rt, spare);
+  }
+
+  /** `rt`'s spare when it leads to `url` and is open or opening, handed over without its listeners; else undefined. */
+  take(rt: SessionHandle, url: string): WebSocket | undefined {
+    const spare = this.spares.get(rt);
+    // A page's own endpoint: the spare stays for the next browser-level client.
+    if (!spare || spare.url !== url) return undefined;
+    this.spares.delete(rt);
+    spare.release();
+    if (spare.ws.readyState === WebSocket.OPEN || spare.ws.readyState === WebSocket.CONNECTING) return spare.ws;
+    discard(spare.ws);
+    return undefined;
+  }
+}
+
+/** Closes a connection nobody listens on any more (terminating one still connecting emits an error). */
+function discard(ws: WebSocket): void {
+  ws.on('error', () => {});
+  ws.terminate();
+}
