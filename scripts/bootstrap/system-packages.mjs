@@ -1,8 +1,8 @@
 /**
  * The system programs Browserdeck runs (Chromium, chromedriver, ffmpeg, Xvfb, bubblewrap and
  * socat for the session jail, xdotool, zstd, and for the test suite the PostgreSQL server). As
- * root on Debian, missing ones are installed from Debian's archive; anywhere else we say what is missing and how to get it,
- * then carry on (features that need a missing program fail with their own error).
+ * root on Debian, missing ones are installed from Debian's archive; anywhere else we say what is
+ * missing and how to get it, then carry on (features that need a missing program fail with their own error).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -126,7 +126,7 @@ export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file:
     ...spec.env,
   };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
-  // The doors open first (a few ms), then Chromium starts; the engine waits for both to be ready.
+  // The doors and Chromium start together; the engine waits until both are ready.
   besideJailHelper(a, { sockDir: JAIL_SOCK_DIR, inboundPort: JAIL_DEVTOOLS_PORT, outboundPort: JAIL_EGRESS_PORT, outboundSocket: JAIL_EGRESS_SOCKET }, [
     spec.executable,
     ...spec.args,

@@ -17,6 +17,7 @@ import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, 
 import { helperJail } from './helper-jail.js';
 import { managedPolicyOf } from './managed-policy.js';
 import { enterGroups } from './memory-group.js';
+import { INBOUND_SOCKET_NAME } from './jail-helper-launch.js';
 import { claimJailUser, commandAs, ensureTraversable, jailUsersOn, own, ownTree, type ClaimedJailUser, type JailUser } from './jail-user.js';
 
 export interface SessionJailConfig {
@@ -114,7 +115,7 @@ export class SessionJail {
       await own(this.user, this.dirs.userData, this.dirs.tmp);
     }
     let base = this.sessionDir;
-    if (Buffer.byteLength(path.join(base, 'jail', 'devtools.sock')) > MAX_SOCKET_PATH)
+    if (Buffer.byteLength(path.join(base, 'jail', INBOUND_SOCKET_NAME)) > MAX_SOCKET_PATH)
       base = await fs.mkdtemp(path.join(os.tmpdir().length <= 48 ? os.tmpdir() : '/tmp', 'bd-jail-'));
     this.base = base;
     await fs.mkdir(this.sockDir, { recursive: true, mode: 0o700 });
@@ -247,7 +248,7 @@ export class SessionJail {
     cgroupProcs?: Array<string | undefined>;
   }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
-    const devtoolsSocket = path.join(sockDir, 'devtools.sock');
+    const devtoolsSocket = path.join(sockDir, INBOUND_SOCKET_NAME);
     // The helper of a previous (crashed) launch left its socket file behind.
     await fs.rm(devtoolsSocket, { force: true });
     if (this.user) {
