@@ -68,10 +68,12 @@ export function createCdpProxy(sessions: Pick<SessionRegistry, 'requireUpgrade'>
   function bridge(client: WebSocket, rt: SessionHandle, upstreamUrl: string, guard?: CommandGuard): void {
     clients.add(client);
     const release = rt.holdActive();
-    // The session's spare connection when it leads there (spare-upstream.ts). Another opens for the
-    // next client a moment later: opened now, it took the CPU this client's handshake needs.
-    const upstream = spares.take(rt, upstreamUrl) ?? new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
-    setTimeout(() => spares.prepare(rt), SPARE_REFILL_MS).unref();
+    // The session's spare connection when it leads there (spare-upstream.ts). Only a taken spare is
+    // replaced (a proxy never asked to prewarm — the DevTools frontend's — keeps none), a moment
+    // later: opened now, it took the CPU this client's handshake needs.
+    const spare = spares.take(rt, upstreamUrl);
+    if (spare) setTimeout(() => spares.prepare(rt), SPARE_REFILL_MS).unref();
+    const upstream = spare ?? new WebSocket(upstreamUrl, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
     const queue: Array<{ data: RawData; binary: boolean }> = [];
     const createTargetIds = new Set<number>();
     const openedTargets = new Set<string>();
