@@ -18,6 +18,7 @@ async function endpoint() {
   return { server, url, open };
 }
 
+/** A session stand-in; `restart(url)` is a new browser at `url` (the runtime tells its listeners once it is up). */
 function handle(url: string) {
   const ac = new AbortController();
   const restartFns = new Set<() => void>();
@@ -26,7 +27,11 @@ function handle(url: string) {
     browserCdpUrl: () => url,
     onBrowserRestart: (fn: () => void) => (restartFns.add(fn), () => void restartFns.delete(fn)),
   } as unknown as SessionHandle;
-  return { h, end: () => ac.abort(), restart: () => [...restartFns].forEach((fn) => fn()), listeners: () => restartFns.size };
+  const restart = (next = url) => {
+    url = next;
+    [...restartFns].forEach((fn) => fn());
+  };
+  return { h, end: () => ac.abort(), restart, listeners: () => restartFns.size };
 }
 
 const servers: WebSocketServer[] = [];
@@ -46,7 +51,10 @@ describe('SpareUpstreams', () => {
     const ws = spares.take(s.h, e.url)!;
     expect(ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING).toBe(true);
     expect(spares.take(s.h, e.url)).toBeUndefined();
-    // Handed over without the spare's own listeners: it no longer watches restarts.
+    // Handed over: the spare no longer follows the session (its end does not close the taker's connection).
+    s.end();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING).toBe(true);
     expect(s.listeners()).toBe(0);
     ws.on('error', () => {});
     ws.close();
@@ -67,17 +75,52 @@ describe('SpareUpstreams', () => {
     ws.terminate();
   });
 
-  it('drops the spare when the browser restarts, when the session ends, and when the browser closes it', async () => {
+  it('replaces the spare by one to the new browser when the browser restarts, until the session ends', async () => {
+    const before = await endpoint();
+    const after = await endpoint();
+    servers.push(before.server, after.server);
+    const spares = new SpareUpstreams({});
+    const s = handle(before.url);
+    spares.prepare(s.h);
+    await expect.poll(() => before.open.size).toBe(1);
+    s.restart(after.url);
+    await expect.poll(() => before.open.size).toBe(0);
+    await expect.poll(() => after.open.size).toBe(1);
+    expect(spares.take(s.h, before.url)).toBeUndefined();
+    const ws = spares.take(s.h, after.url)!;
+    expect(ws).toBeDefined();
+    ws.on('error', () => {});
+    ws.close();
+    await expect.poll(() => after.open.size).toBe(0);
+    // Taken and not refilled (the proxy refills later): a restart still opens one to the next browser.
+    s.restart(before.url);
+    await expect.poll(() => before.open.size).toBe(1);
+    s.end();
+    await expect.poll(() => before.open.size).toBe(0);
+    expect(s.listeners()).toBe(0);
+    // An ended session's restart listener is gone: nothing opens any more.
+    s.restart(after.url);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(after.open.size).toBe(0);
+  });
+
+  it('a proxy that never prepared a session keeps nothing open across its restarts', async () => {
     const e = await endpoint();
     servers.push(e.server);
     const spares = new SpareUpstreams({});
     const s = handle(e.url);
-
-    spares.prepare(s.h);
-    await expect.poll(() => e.open.size).toBe(1);
-    s.restart();
-    await expect.poll(() => e.open.size).toBe(0);
     expect(spares.take(s.h, e.url)).toBeUndefined();
+    s.restart();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(e.open.size).toBe(0);
+    expect(s.listeners()).toBe(0);
+  });
+
+  it('drops the spare when the session ends and when the browser closes it', async () => {
+    const e = await endpoint();
+    servers.push(e.server);
+    const spares = new SpareUpstreams({});
+    const s = handle(e.url);
 
     spares.prepare(s.h);
     await expect.poll(() => e.open.size).toBe(1);
@@ -104,6 +147,7 @@ describe('SpareUpstreams', () => {
     spares.prepare(s.h);
     await new Promise((r) => setTimeout(r, 100));
     expect(spares.take(s.h, e.url)).toBeUndefined();
+    s.end();
     expect(s.listeners()).toBe(0);
   });
 });

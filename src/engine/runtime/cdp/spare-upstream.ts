@@ -4,8 +4,10 @@
  * new connection to the browser (in the jail: a fork of the jail's inbound socat, then
  * Chromium's WebSocket handshake) — most of what the proxy added over a direct connect
  * (`npx tsx bench/create-path.ts`). The session's start opens one (api/browsers.ts); each
- * client takes the one there is and a new one opens for the next. A spare is dropped when the
- * browser restarts (it led to the old one) and when the session ends. Chromium sends nothing
+ * client takes the one there is and a new one opens for the next. When the browser restarts
+ * (crash, extension reload) the spare led to the old one: it is replaced by one to the new
+ * browser, so the first client after a crash does not pay the handshake either. A spare is
+ * dropped when the session ends, and when the browser closes it. Chromium sends nothing
  * on a browser connection nobody speaks on, so a spare costs one idle socket (and in the jail a
  * socat child, ~0.2 MB), and it does not count as a client (the session may still be frozen).
  */
@@ -21,12 +23,15 @@ interface Spare {
 
 export class SpareUpstreams {
   private readonly spares = new WeakMap<SessionHandle, Spare>();
+  /** Sessions this proxy prewarms: each new browser of theirs gets a spare too (only these: see `watch`). */
+  private readonly watched = new WeakSet<SessionHandle>();
 
   constructor(private readonly options: ClientOptions) {}
 
   /** Opens a spare to `rt`'s current browser unless it has one; nothing once the session has ended or while no browser runs. */
   prepare(rt: SessionHandle): void {
     if (this.spares.has(rt) || rt.signal.aborted) return;
+    this.watch(rt);
     let url: string;
     try {
       url = rt.browserCdpUrl();
@@ -39,7 +44,6 @@ export class SpareUpstreams {
       spare.release();
       discard(ws);
     };
-    const offRestart = rt.onBrowserRestart(drop);
     rt.signal.addEventListener('abort', drop, { once: true });
     ws.on('close', drop);
     ws.on('error', drop);
@@ -47,13 +51,32 @@ export class SpareUpstreams {
       url,
       ws,
       release: () => {
-        offRestart();
         rt.signal.removeEventListener('abort', drop);
         ws.off('close', drop);
         ws.off('error', drop);
       },
     };
     this.spares.set(rt, spare);
+  }
+
+  /**
+   * Replaces `rt`'s spare at each browser restart, for as long as the session runs. Only sessions
+   * this proxy was asked to prepare: a proxy that never prewarms (the DevTools frontend's) keeps
+   * no connection of its own open.
+   */
+  private watch(rt: SessionHandle): void {
+    if (this.watched.has(rt)) return;
+    this.watched.add(rt);
+    const off = rt.onBrowserRestart(() => {
+      const old = this.spares.get(rt);
+      if (old) {
+        this.spares.delete(rt);
+        old.release();
+        discard(old.ws);
+      }
+      this.prepare(rt);
+    });
+    rt.signal.addEventListener('abort', off, { once: true });
   }
 
   /** `rt`'s spare when it leads to `url` and is open or opening, handed over without its listeners; else undefined. */
