@@ -5,7 +5,9 @@
  * threads nice -8, as in any user namespace); raw Chromium under bwrap with only a new mount
  * namespace (`bwrap (no userns)`: bwrap's own cost, root only); the same with a new user namespace
  * (`userns only`), and with RLIMIT_NICE 28 (only where the bench may raise it: CAP_SYS_RESOURCE);
- * the browser jail with Chromium's own sandbox on (what sessions use) and with `--no-sandbox`.
+ * the browser jail with Chromium's own sandbox on (what sessions use) and with `--no-sandbox`;
+ * Chromium's sandbox on as user nobody outside any user namespace of ours, with CAP_SYS_NICE and
+ * without (root only: what the sandbox costs by itself, and what the priorities are worth to it).
  * Prints medians of launch → `Browser.getVersion` answered (wall) and of the CPU time the whole
  * process tree used until then (user + system, bench/proc-cpu.ts: the work, which a loaded
  * machine does not distort), each as a ratio to raw.
@@ -46,6 +48,7 @@ const ALL = [
   ...(canRaiseRlimits ? ['userns + RLIMIT_NICE'] : []),
   'jail',
   'jail+nosandbox',
+  ...(root ? ['sandbox, uid, CAP_SYS_NICE', 'sandbox, uid'] : []),
 ];
 const VARIANTS = process.env.BENCH_VARIANTS ? process.env.BENCH_VARIANTS.split(';').filter((v) => ALL.includes(v)) : ALL;
 /**
@@ -110,6 +113,29 @@ function through(prefix: string[], l: Launch): Launch {
   return { ...l, executable: prefix[0], args: [...prefix.slice(1), l.executable, ...l.args] };
 }
 
+/**
+ * Chromium with its own sandbox on, as an unprivileged user (nobody) and in no user namespace of
+ * ours (bwrap as root: a new PID namespace only), with or without CAP_SYS_NICE as its one
+ * capability. Root only. Beside `raw, no CAP_SYS_NICE` (sandbox off) this splits what a jailed
+ * browser pays into its own sandbox and the thread priorities it may not set in a user namespace.
+ */
+function sandboxedAsNobody(dir: string, profile: string, sysNice: boolean): Launch {
+  const userData = path.join(dir, profile);
+  for (const d of [dir, path.join(dir, 'tmp')]) fs.chmodSync(d, 0o777);
+  fs.mkdirSync(userData);
+  fs.chmodSync(userData, 0o777);
+  const caps = sysNice
+    ? ['--inh-caps=-all,+sys_nice', '--ambient-caps=+sys_nice', '--bounding-set=-all,+sys_nice']
+    : ['--inh-caps=-all', '--bounding-set=-all'];
+  const setpriv = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...caps, '--'];
+  const args = chromiumArgs({ userDataDir: userData, headless: true, viewport, runningAsRoot: false });
+  return {
+    executable: bwrap,
+    args: ['--bind', '/', '/', '--proc', '/proc', '--dev-bind', '/dev', '/dev', '--unshare-pid', '--die-with-parent', '--', ...setpriv, executable!, ...args],
+    env: { ...process.env, TMPDIR: path.join(dir, 'tmp'), HOME: path.join(dir, 'tmp') },
+  };
+}
+
 async function jailLaunch(dir: string, sandbox: boolean): Promise<Launch> {
   const args = chromiumArgs({ userDataDir: JAIL_USER_DATA, headless: true, viewport, jailArgs: jailChromiumArgs() });
   if (!sandbox) args.unshift('--no-sandbox');
@@ -151,6 +177,8 @@ for (let i = 0; i < ITER; i++) {
       'userns + RLIMIT_NICE': async () => through(NICE_RLIMIT, underBwrap(dir, profile, true)),
       jail: () => jailLaunch(dir, true),
       'jail+nosandbox': () => jailLaunch(dir, false),
+      'sandbox, uid, CAP_SYS_NICE': async () => sandboxedAsNobody(dir, profile, true),
+      'sandbox, uid': async () => sandboxedAsNobody(dir, profile, false),
     };
     out.push(await measure(name, i, await launch[name]()));
   }
@@ -166,7 +194,7 @@ for (const [name, xs] of samples) {
   const wall = median(xs.map((s) => s.wallMs));
   const cpu = median(xs.map((s) => s.cpuMs));
   console.log(
-    `${name.padEnd(17)} wall p50 ${wall.toFixed(0).padStart(5)} ms ×raw ${(wall / rawWall).toFixed(2)}   cpu p50 ${cpu.toFixed(0).padStart(5)} ms ×raw ${(cpu / rawCpu).toFixed(2)}`,
+    `${name.padEnd(26)} wall p50 ${wall.toFixed(0).padStart(5)} ms ×raw ${(wall / rawWall).toFixed(2)}   cpu p50 ${cpu.toFixed(0).padStart(5)} ms ×raw ${(cpu / rawCpu).toFixed(2)}`,
   );
 }
 // Where the CPU went, per kind of process (mean over the rounds).
@@ -181,5 +209,5 @@ for (const [name, xs] of samples) {
       kinds.set(k, e);
     }
   const parts = [...kinds].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `${k} ${v.ms.toFixed(0)} (${v.n.toFixed(1)})`);
-  console.log(`${name.padEnd(17)} ${parts.join(', ')}`);
+  console.log(`${name.padEnd(26)} ${parts.join(', ')}`);
 }
