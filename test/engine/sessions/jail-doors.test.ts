@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/engine.js';
 import { processesWithMarker } from '../../../src/engine/runtime/chromium/process-group.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { deploy } from '../apps/app-helpers.js';
 
 describe('the jail needs its doors', () => {
   let te: TestEngine | undefined;
@@ -33,6 +34,21 @@ describe('the jail needs its doors', () => {
       await engine.stop();
       await fs.promises.rm(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it("without socat, apps still run in their jail (they need no doors): an action cannot read the engine's files", async () => {
+    process.env.BROWSERDECK_SOCAT = '/nonexistent/socat';
+    te = await startTestEngine();
+    const keyFile = path.join(te.dataDir, 'admin-api-key');
+    const probe = `import fs from 'node:fs';
+import Kernel from '@onkernel/sdk';
+new Kernel().app('probe').action('read', (_ctx, p) => { try { return fs.readFileSync(p.file, 'utf8'); } catch (e) { return 'ERR ' + e.code; } });`;
+    const { final } = await deploy(te.client, { 'index.mjs': probe }, { entrypoint: 'index.mjs', version: 'v1' });
+    expect(final.status, final.status_reason).toBe('running');
+    const inv = await te.client.invocations.create({ app_name: 'probe', action_name: 'read', version: 'v1', payload: JSON.stringify({ file: keyFile }) });
+    expect(inv.status, inv.status_reason ?? '').toBe('succeeded');
+    expect(inv.output).toMatch(/ERR /);
+    expect(inv.output).not.toContain(te.adminKey);
   });
 
   it('with socat: the jail is on', async () => {

@@ -25,6 +25,15 @@ export async function jailStatus(opts: { insecureNoJail: boolean }): Promise<Jai
   return { bwrap: null, reason: (await bwrapUnavailableReason()) ?? 'bubblewrap is not usable here' };
 }
 
+/**
+ * The bwrap that jails apps (installs, discovery, invocations), which need no doors: wherever
+ * bwrap works unless the operator chose --insecure-no-jail. A missing socat leaves browsers
+ * unjailed (no jail, says `jailStatus`), but need not leave apps' code on the host's files too.
+ */
+export async function appJailBwrap(opts: { insecureNoJail: boolean }): Promise<string | null> {
+  return opts.insecureNoJail ? null : usableBwrap();
+}
+
 /** Whether a listening address only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
