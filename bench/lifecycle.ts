@@ -6,7 +6,12 @@
  *   - local `chromium.launch` (executablePath /usr/bin/chromium), the baseline;
  *   - `POST /browsers` on an engine with standby browsers (when the engine has them);
  *   - `POST /browsers` cold (standby off: every create launches a jailed Chromium);
- *   - pool acquire/release (`browserPools.acquire` … `release`, reuse as the SDK defaults).
+ *   - pool acquire/release (`browserPools.acquire` … `release`, reuse as the SDK defaults);
+ * and, with the rows, raw Chromium launches (`raw` in --rows): the executable and flags sessions
+ * use, spawn → `Browser.getVersion` answered on a fresh profile (bench:sessions' floor), the "raw
+ * launch" the cold create is held against, measured right before each cold batch once neither
+ * engine launches anything in the background (standby or pool refills). At the end the run is checked against issue 14's
+ * goals (standby create, lifecycle, c10 spread, cold create vs raw launch; memory is bench:memory's).
  * Each concurrency level (c1, c10 by default) runs warm-ups (sequential, as BrowserArena), then
  * ceil(runs / c) batches of c sessions at once; the rows are interleaved batch by batch so all
  * see the same background load. Prints p50/p95/p99 per stage and of the total, success rate, and
@@ -15,7 +20,7 @@
  * Options (argv `--name=value` or env): --runs / BENCH_RUNS (sessions per level, default 30),
  * --concurrency / BENCH_CONCURRENCY (default "1,10"), --warmup / BENCH_WARMUP (default 10),
  * --standby / BENCH_STANDBY (standby browsers of the standby engine, default 2),
- * --rows / BENCH_ROWS (comma list of local,standby,cold,pool; default all).
+ * --rows / BENCH_ROWS (comma list of local,standby,cold,pool,raw; default all).
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -25,6 +30,9 @@ import type { AddressInfo } from 'node:net';
 import Kernel from '@onkernel/sdk';
 import { createEngine } from '../src/engine/index.js';
 import type { EngineOptions } from '../src/engine/config.js';
+import { launchChromium, stopChromium } from '../src/engine/runtime/chromium/launch-chromium.js';
+import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
+import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
 import { helloBrowser, helloLocal, type Provider, type SessionRecord } from './hello-browser.js';
 import { p50, p95, p99 } from './stats.js';
 
@@ -39,7 +47,7 @@ const LEVELS = opt('concurrency', 'BENCH_CONCURRENCY', '1,10')
   .filter((c) => c > 0);
 const WARMUP = Number(opt('warmup', 'BENCH_WARMUP', '10'));
 const STANDBY = Number(opt('standby', 'BENCH_STANDBY', '2'));
-const ROWS = new Set(opt('rows', 'BENCH_ROWS', 'local,standby,cold,pool').split(','));
+const ROWS = new Set(opt('rows', 'BENCH_ROWS', 'local,standby,cold,pool,raw').split(','));
 const LOCAL_CHROMIUM = '/usr/bin/chromium';
 const POOL_SIZE = Math.max(...LEVELS);
 
@@ -48,6 +56,13 @@ interface Engine {
   stop(): Promise<void>;
   /** Whether the engine reports standby browsers in /healthz (absent: the feature is not there). */
   standby: unknown;
+  /** Resolves once the engine launches nothing in the background (its standby browsers are all ready); bounded at 60 s. */
+  quiet(): Promise<void>;
+}
+
+interface StandbyHealth {
+  launching: number;
+  shapes: Array<{ ready: number; target: number }>;
 }
 
 async function startEngine(extra: Record<string, unknown>): Promise<Engine> {
@@ -70,6 +85,14 @@ async function startEngine(extra: Record<string, unknown>): Promise<Engine> {
   return {
     client: new Kernel({ apiKey, baseURL: url }),
     standby: health.standby,
+    async quiet() {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const h = (await (await fetch(`${url}/healthz`)).json()) as { standby?: StandbyHealth };
+        if (!h.standby || (h.standby.launching === 0 && h.standby.shapes.every((s) => s.ready >= s.target))) return;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
     async stop() {
       await engine.stop();
       await fsp.rm(dataDir, { recursive: true, force: true });
@@ -109,6 +132,31 @@ async function poolProvider(client: Kernel): Promise<Provider & { dispose(): Pro
   };
 }
 
+/** One raw Chromium launch as sessions launch it (headless, same flags, a fresh profile), spawn → `Browser.getVersion` answered; stopped after. */
+async function rawLaunch(): Promise<number> {
+  const executable = findChromium();
+  if (!executable) throw new Error('no Chromium found');
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-raw-'));
+  try {
+    const t0 = performance.now();
+    const b = await launchChromium({
+      executable,
+      args: chromiumArgs({
+        userDataDir: path.join(dir, 'ud'),
+        headless: true,
+        viewport: { width: 1920, height: 1080 },
+        runningAsRoot: process.getuid?.() === 0,
+      }),
+      env: { ...process.env, TMPDIR: dir },
+    });
+    const ms = performance.now() - t0;
+    await stopChromium(b);
+    return ms;
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
 type Row = { name: string; one: () => Promise<SessionRecord>; settle?: () => Promise<void>; records: Map<number, SessionRecord[]> };
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '—').padStart(6);
@@ -140,6 +188,41 @@ function report(rows: Row[], level: number): void {
   }
 }
 
+/** Issue 14's "done when", from this run's figures (memory: `npm run bench:memory`). */
+function goals(rows: Row[], raw: Map<number, number[]>): void {
+  const ok = (row: Row | undefined, level: number) => row?.records.get(level)?.filter((r) => r.success) ?? [];
+  const standby = rows.find((r) => r.name.startsWith('POST /browsers, standby'));
+  const cold = rows.find((r) => r.name.startsWith('POST /browsers cold'));
+  const local = rows.find((r) => r.name.startsWith('local'));
+  const mark = (v: number, goal: boolean) =>
+    `${Number.isFinite(v) ? v.toFixed(v < 10 ? 2 : 0) : '—'} ${Number.isFinite(v) ? (goal ? 'OK' : 'MISSED') : '(not measured)'}`;
+  const c1 = LEVELS.includes(1) ? 1 : undefined;
+  console.log(`\nissue 14 goals, this run:`);
+  if (c1 !== undefined) {
+    const create = p50(ok(standby, c1).map((r) => r.create));
+    console.log(`  standby create p50 ≤ 15 ms: ${mark(create, create <= 15)}`);
+    const life = p50(ok(standby, c1).map((r) => r.total));
+    const localLife = p50(ok(local, c1).map((r) => r.total));
+    console.log(
+      `  standby lifecycle p50 (c1) ≤ 150 ms and below the local launch's (${ms(localLife).trim()} ms): ${mark(life, life <= 150 && life < localLife)}`,
+    );
+    const coldCreate = p50(ok(cold, c1).map((r) => r.create));
+    const rawP50 = p50(raw.get(c1) ?? []);
+    console.log(
+      `  cold create p50 ≤ 1.25× raw Chromium launch p50 (${ms(coldCreate).trim()} / ${ms(rawP50).trim()} ms): ${mark(coldCreate / rawP50, coldCreate / rawP50 <= 1.25)}`,
+    );
+    const localCreate = p50(ok(local, c1).map((r) => r.create));
+    console.log(
+      `    (the same cold create against the local Playwright launch's create, ${ms(localCreate).trim()} ms: ${(coldCreate / localCreate).toFixed(2)}×)`,
+    );
+  }
+  const c10 = LEVELS.find((l) => l >= 10);
+  if (c10 !== undefined) {
+    const totals = ok(standby, c10).map((r) => r.total);
+    console.log(`  c${c10} standby lifecycle p99 ≤ 3× its p50: ${mark(p99(totals) / p50(totals), p99(totals) <= 3 * p50(totals))}`);
+  }
+}
+
 async function main(): Promise<void> {
   const page = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
   await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
@@ -147,6 +230,7 @@ async function main(): Promise<void> {
   const engines: Engine[] = [];
   const rows: Row[] = [];
   let pool: Awaited<ReturnType<typeof poolProvider>> | undefined;
+  const raw = new Map<number, number[]>();
   try {
     if (ROWS.has('local')) rows.push({ name: 'local Playwright chromium.launch', one: () => helloLocal(LOCAL_CHROMIUM, url), records: new Map() });
     if (ROWS.has('standby')) {
@@ -173,10 +257,24 @@ async function main(): Promise<void> {
       await row.settle?.();
       for (let i = 0; i < WARMUP; i++) await row.one();
     }
+    if (ROWS.has('raw')) for (let i = 0; i < Math.min(WARMUP, 2); i++) await rawLaunch();
+    const coldRow = rows.find((r) => r.name.startsWith('POST /browsers cold'));
+    const quiet = async () => {
+      await Promise.all(engines.map((e) => e.quiet()));
+      await pool?.settle?.();
+    };
     for (const level of LEVELS) {
       for (const row of rows) row.records.set(level, []);
+      raw.set(level, []);
       for (let b = 0; b < Math.ceil(RUNS / level); b++) {
         for (const row of rows) {
+          if (row === coldRow) {
+            // The cold create and the raw launch it is held against each start on a machine where
+            // nothing else launches (no standby or pool refill beside them), one right after the other.
+            await quiet();
+            if (ROWS.has('raw')) raw.get(level)!.push(...(await Promise.all(Array.from({ length: level }, rawLaunch))));
+            await quiet();
+          }
           await row.settle?.();
           // The host's standby refill (and the pool's) runs between batches as it would between users.
           const batch = await Promise.all(Array.from({ length: level }, () => row.one()));
@@ -191,7 +289,15 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
     console.log(`warm-ups ${WARMUP} per row; page ${url} (domcontentloaded); baseline executablePath ${LOCAL_CHROMIUM}`);
-    for (const level of LEVELS) report(rows, level);
+    for (const level of LEVELS) {
+      report(rows, level);
+      const xs = raw.get(level) ?? [];
+      if (xs.length)
+        console.log(
+          `${'raw Chromium launch → getVersion'.padEnd(36)} ${`${ms(p50(xs))}${ms(p95(xs))}${ms(p99(xs))}`.padStart(20)}  (as sessions launch it; the cold create's floor)`,
+        );
+    }
+    goals(rows, raw);
   } finally {
     await pool?.dispose().catch(() => {});
     for (const e of engines) await e.stop();
