@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
+import { launchChromium, type LaunchedBrowser, type LaunchSpec } from '../chromium/launch-chromium.js';
 import { startXvfb, type XvfbServer } from '../chromium/xvfb.js';
 import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
@@ -221,6 +221,7 @@ export class SessionJail {
     signal?: AbortSignal;
     /** `cgroup.procs` files the jail starts in (the freezer's, the memory group's). */
     cgroupProcs?: Array<string | undefined>;
+    onConnected?: LaunchSpec['onConnected'];
   }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
     try {
@@ -246,6 +247,7 @@ export class SessionJail {
     signal?: AbortSignal;
     /** `cgroup.procs` files the jail starts in (the freezer's, the memory group's). */
     cgroupProcs?: Array<string | undefined>;
+    onConnected?: LaunchSpec['onConnected'];
   }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, INBOUND_SOCKET_NAME);
@@ -277,7 +279,15 @@ export class SessionJail {
     // bwrap as the session's own uid (setpriv, so the groups below are still joined as root).
     // With a freezer or memory group: the first process enters them before it becomes bwrap, so everything the jail forks is inside.
     const cmd = enterGroups(o.cgroupProcs ?? [], commandAs(this.user, jailed.file, jailed.args));
-    return launchChromium({ executable: cmd.file, args: cmd.args, env: { PATH: process.env.PATH }, devtoolsSocket, onOutput: o.onOutput, signal: o.signal });
+    return launchChromium({
+      executable: cmd.file,
+      args: cmd.args,
+      env: { PATH: process.env.PATH },
+      devtoolsSocket,
+      onOutput: o.onOutput,
+      signal: o.signal,
+      onConnected: o.onConnected,
+    });
   }
 
   /** After the browser has stopped: the session's own egress proxy and a socket dir outside the session dir. */

@@ -9,6 +9,7 @@ import type { SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } fro
 import type { RunningSession, RuntimeAdoption, RuntimeSpec } from './running-session.js';
 import { BrowserSupervisor } from '../chromium/browser-supervisor.js';
 import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
+import type { CdpConnection } from '../chromium/cdp-connection.js';
 import { chromiumArgs } from '../chromium/chromium-flags.js';
 import { needsXvfb, startXvfb, type XvfbServer } from '../chromium/xvfb.js';
 import { killMarkedGroups } from '../chromium/process-group.js';
@@ -266,6 +267,9 @@ export class SessionRuntime implements RunningSession {
     const onOutput = (c: string) => this.spec.serviceLog?.('browser', c);
     // The first launch runs within the create's deadline; a restart gets a deadline of its own.
     const signal = this.startDeadline ?? AbortSignal.timeout(this.spec.launchDeadlineMs);
+    // Sent as soon as the browser's control connection opens, beside the launch's own
+    // Browser.getVersion: their round trips overlap it (launch-chromium.ts).
+    const onConnected = (control: CdpConnection) => this.setUpBrowser(control);
     let b: LaunchedBrowser;
     if (jail) {
       b = await jail.launch({
@@ -276,30 +280,35 @@ export class SessionRuntime implements RunningSession {
         onOutput,
         signal,
         cgroupProcs: [this.freezer?.procsFile, this.memory?.procsFile],
+        onConnected,
       });
     } else {
       const env: NodeJS.ProcessEnv = { ...this.spec.env, TMPDIR: await this.browserTmpDir() };
       if (this.display) env.DISPLAY = this.display;
-      b = await launchChromium({ executable: this.spec.executable, args, env, onOutput, signal });
+      b = await launchChromium({ executable: this.spec.executable, args, env, onOutput, signal, onConnected });
     }
     this.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
+    return b;
+  }
+
+  /** Downloads into the session's filesystem; headless: the window fitted to the viewport. Failures only cost those. */
+  private async setUpBrowser(control: CdpConnection): Promise<void> {
     // Downloads land in the session's filesystem, where /fs can read them.
-    const downloads = b.control
+    const downloads = control
       .send('Browser.setDownloadBehavior', {
         behavior: 'allow',
-        downloadPath: jail ? jail.browserPath(this.dirs.downloads) : this.dirs.downloads,
+        downloadPath: this.jail ? this.jail.browserPath(this.dirs.downloads) : this.dirs.downloads,
         eventsEnabled: true,
       })
       .catch(() => {});
-    if (o.headless) {
+    if (this.spec.options.headless) {
       this.windows?.stop();
-      this.windows = new HeadlessWindows(b.control, () => this.viewport, this.frameKey);
+      this.windows = new HeadlessWindows(control, () => this.viewport, this.frameKey);
       // Ready means the page area already equals the viewport; a failure here only costs the fit.
       await this.windows.start().catch((err) => this.spec.serviceLog?.('session', `could not fit the window to the viewport: ${(err as Error).message}\n`));
     }
     // Sent together with the window setup (one round trip less before ready).
     await downloads;
-    return b;
   }
 
   /**
