@@ -32,11 +32,9 @@ import type { AddressInfo } from 'node:net';
 import Kernel from '@onkernel/sdk';
 import { createEngine } from '../src/engine/index.js';
 import type { EngineOptions } from '../src/engine/config.js';
-import { launchChromium, stopChromium } from '../src/engine/runtime/chromium/launch-chromium.js';
-import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
-import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
 import { helloBrowser, helloLocal, type Provider, type SessionRecord } from './hello-browser.js';
 import { p50, p95, p99 } from './stats.js';
+import { rawChromiumLaunch } from './raw-launch.js';
 
 function opt(name: string, env: string, dflt: string): string {
   const a = process.argv.find((x) => x.startsWith(`--${name}=`));
@@ -132,31 +130,6 @@ async function poolProvider(client: Kernel): Promise<Provider & { dispose(): Pro
     settle,
     dispose: () => client.browserPools.delete(pool.id, { force: true } as never),
   };
-}
-
-/** One raw Chromium launch as sessions launch it (headless, same flags, a fresh profile), spawn → `Browser.getVersion` answered; stopped after. */
-async function rawLaunch(): Promise<number> {
-  const executable = findChromium();
-  if (!executable) throw new Error('no Chromium found');
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-raw-'));
-  try {
-    const t0 = performance.now();
-    const b = await launchChromium({
-      executable,
-      args: chromiumArgs({
-        userDataDir: path.join(dir, 'ud'),
-        headless: true,
-        viewport: { width: 1920, height: 1080 },
-        runningAsRoot: process.getuid?.() === 0,
-      }),
-      env: { ...process.env, TMPDIR: dir },
-    });
-    const ms = performance.now() - t0;
-    await stopChromium(b);
-    return ms;
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
 }
 
 type Row = { name: string; one: () => Promise<SessionRecord>; settle?: () => Promise<void>; records: Map<number, SessionRecord[]> };
@@ -281,7 +254,7 @@ async function main(): Promise<void> {
       await row.settle?.();
       for (let i = 0; i < WARMUP; i++) await row.one();
     }
-    if (ROWS.has('raw')) for (let i = 0; i < Math.min(WARMUP, 2); i++) await rawLaunch();
+    if (ROWS.has('raw')) for (let i = 0; i < Math.min(WARMUP, 2); i++) await rawChromiumLaunch();
     const coldRow = rows.find((r) => r.name.startsWith('POST /browsers cold'));
     const quiet = async () => {
       await Promise.all(engines.map((e) => e.quiet()));
@@ -299,7 +272,7 @@ async function main(): Promise<void> {
             // The cold create and the raw launch it is held against each start on a machine where
             // nothing else launches (no standby or pool refill beside them), one right after the other.
             await quiet();
-            if (ROWS.has('raw')) raw.get(level)!.push(...(await Promise.all(Array.from({ length: level }, rawLaunch))));
+            if (ROWS.has('raw')) raw.get(level)!.push(...(await Promise.all(Array.from({ length: level }, () => rawChromiumLaunch()))));
             await quiet();
           }
           await row.settle?.();

@@ -23,12 +23,11 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { createEngine } from '../src/engine/index.js';
-import { launchChromium, stopChromium } from '../src/engine/runtime/chromium/launch-chromium.js';
-import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
 import { processesWithMarker } from '../src/engine/runtime/chromium/process-group.js';
 import type { SessionManager } from '../src/engine/domain/sessions/session-manager.js';
 import { measurePoolAcquire } from './pools.js';
+import { rawChromiumLaunch } from './raw-launch.js';
 import { pssOfTrees } from './pss.js';
 
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 15);
@@ -115,21 +114,7 @@ async function main(): Promise<void> {
     const coldOpen: number[] = [];
     for (let i = 0; i < ITER; i++) {
       // Interleaved so both series see the same background load.
-      const dir = await fsp.mkdtemp(path.join(dataDir, 'raw-'));
-      const t0 = performance.now();
-      const b = await launchChromium({
-        executable,
-        args: chromiumArgs({
-          userDataDir: path.join(dir, 'ud'),
-          headless: true,
-          viewport: { width: 1920, height: 1080 },
-          runningAsRoot: process.getuid?.() === 0,
-        }),
-        env: { ...process.env, TMPDIR: dir },
-      });
-      raw.push(performance.now() - t0);
-      await stopChromium(b);
-      await fsp.rm(dir, { recursive: true, force: true });
+      raw.push(await rawChromiumLaunch(dataDir));
 
       const t1 = performance.now();
       const s = await create();
