@@ -209,9 +209,10 @@ function goals(rows: Row[], raw: Map<number, number[]>): void {
       `  cold create p50 ≤ 1.25× raw Chromium launch p50 (${ms(coldCreate).trim()} / ${ms(rawP50).trim()} ms): ${mark(coldCreate / rawP50, coldCreate / rawP50 <= 1.25, 3, '×')}`,
     );
     const localCreate = p50(ok(local, c1).map((r) => r.create));
-    console.log(
-      `    (the same cold create against the local Playwright launch's create, ${ms(localCreate).trim()} ms: ${(coldCreate / localCreate).toFixed(2)}×)`,
-    );
+    if (Number.isFinite(coldCreate / localCreate))
+      console.log(
+        `    (the same cold create against the local Playwright launch's create, ${ms(localCreate).trim()} ms: ${(coldCreate / localCreate).toFixed(2)}×)`,
+      );
   }
   const c10 = LEVELS.find((l) => l >= 10);
   if (c10 !== undefined) {
