@@ -19,6 +19,8 @@ interface Spare {
   ws: WebSocket;
   /** Removes the spare's own listeners (the taker adds its own). */
   release(): void;
+  /** Forgets the spare and closes it (session end, browser gone, browser restarted). */
+  drop(): void;
 }
 
 export class SpareUpstreams {
@@ -39,23 +41,23 @@ export class SpareUpstreams {
       return;
     }
     const ws = new WebSocket(url, this.options);
-    const drop = () => {
-      if (this.spares.get(rt) === spare) this.spares.delete(rt);
-      spare.release();
-      discard(ws);
-    };
-    rt.signal.addEventListener('abort', drop, { once: true });
-    ws.on('close', drop);
-    ws.on('error', drop);
     const spare: Spare = {
       url,
       ws,
       release: () => {
-        rt.signal.removeEventListener('abort', drop);
-        ws.off('close', drop);
-        ws.off('error', drop);
+        rt.signal.removeEventListener('abort', spare.drop);
+        ws.off('close', spare.drop);
+        ws.off('error', spare.drop);
+      },
+      drop: () => {
+        if (this.spares.get(rt) === spare) this.spares.delete(rt);
+        spare.release();
+        discard(ws);
       },
     };
+    rt.signal.addEventListener('abort', spare.drop, { once: true });
+    ws.on('close', spare.drop);
+    ws.on('error', spare.drop);
     this.spares.set(rt, spare);
   }
 
@@ -68,12 +70,7 @@ export class SpareUpstreams {
     if (this.watched.has(rt)) return;
     this.watched.add(rt);
     const off = rt.onBrowserRestart(() => {
-      const old = this.spares.get(rt);
-      if (old) {
-        this.spares.delete(rt);
-        old.release();
-        discard(old.ws);
-      }
+      this.spares.get(rt)?.drop();
       this.prepare(rt);
     });
     rt.signal.addEventListener('abort', off, { once: true });
@@ -84,11 +81,13 @@ export class SpareUpstreams {
     const spare = this.spares.get(rt);
     // A page's own endpoint: the spare stays for the next browser-level client.
     if (!spare || spare.url !== url) return undefined;
+    if (spare.ws.readyState !== WebSocket.OPEN && spare.ws.readyState !== WebSocket.CONNECTING) {
+      spare.drop();
+      return undefined;
+    }
     this.spares.delete(rt);
     spare.release();
-    if (spare.ws.readyState === WebSocket.OPEN || spare.ws.readyState === WebSocket.CONNECTING) return spare.ws;
-    discard(spare.ws);
-    return undefined;
+    return spare.ws;
   }
 }
 
