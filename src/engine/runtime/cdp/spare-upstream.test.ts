@@ -39,12 +39,16 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
 });
 
+/** One browser stand-in (closed after the test), a session on it and a fresh SpareUpstreams. */
+async function setup() {
+  const e = await endpoint();
+  servers.push(e.server);
+  return { e, spares: new SpareUpstreams({}), s: handle(e.url) };
+}
+
 describe('SpareUpstreams', () => {
   it('opens one connection ahead and hands it over open, once', async () => {
-    const e = await endpoint();
-    servers.push(e.server);
-    const spares = new SpareUpstreams({});
-    const s = handle(e.url);
+    const { e, spares, s } = await setup();
     spares.prepare(s.h);
     spares.prepare(s.h);
     await expect.poll(() => e.open.size).toBe(1);
@@ -62,10 +66,7 @@ describe('SpareUpstreams', () => {
   });
 
   it('keeps the spare for a browser-level client when a page endpoint is asked for', async () => {
-    const e = await endpoint();
-    servers.push(e.server);
-    const spares = new SpareUpstreams({});
-    const s = handle(e.url);
+    const { e, spares, s } = await setup();
     spares.prepare(s.h);
     expect(spares.take(s.h, e.url.replace('/browser/x', '/page/p'))).toBeUndefined();
     const ws = spares.take(s.h, e.url)!;
@@ -105,10 +106,7 @@ describe('SpareUpstreams', () => {
   });
 
   it('a proxy that never prepared a session keeps nothing open across its restarts', async () => {
-    const e = await endpoint();
-    servers.push(e.server);
-    const spares = new SpareUpstreams({});
-    const s = handle(e.url);
+    const { e, spares, s } = await setup();
     expect(spares.take(s.h, e.url)).toBeUndefined();
     s.restart();
     await new Promise((r) => setTimeout(r, 50));
@@ -117,10 +115,7 @@ describe('SpareUpstreams', () => {
   });
 
   it('drops the spare when the session ends and when the browser closes it', async () => {
-    const e = await endpoint();
-    servers.push(e.server);
-    const spares = new SpareUpstreams({});
-    const s = handle(e.url);
+    const { e, spares, s } = await setup();
 
     spares.prepare(s.h);
     await expect.poll(() => e.open.size).toBe(1);
