@@ -10,9 +10,12 @@ import { launchChromium, stopChromium } from '../src/engine/runtime/chromium/lau
 import { chromiumArgs } from '../src/engine/runtime/chromium/chromium-flags.js';
 import { findChromium } from '../src/engine/runtime/chromium/find-chromium.js';
 
+let executable: string | undefined;
+
 /** One timed launch in a new dir under `parent` (removed after, with the stopped browser); resolves to its ms. */
 export async function rawChromiumLaunch(parent = os.tmpdir()): Promise<number> {
-  const executable = findChromium();
+  // Looked up once (its probes are not part of a launch either way).
+  executable ??= findChromium();
   if (!executable) throw new Error('no Chromium found');
   const dir = await fsp.mkdtemp(path.join(parent, 'raw-'));
   try {
