@@ -45,12 +45,16 @@ export function registerHostedPage(app: App, connections: AuthConnections, servi
     return { row, flow };
   };
   const schema = { hide: true, params: IdParam, querystring: HostedQuery };
-  app.get('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
+  app.get('/auth/connections/:id/hosted', { config: { public: true, enginePage: true }, schema }, async (req, reply) => {
     const { row, flow } = await hostedFlow(req);
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(hostedPage(row.domain, flow, req.url));
+    return (
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        // The engine's page, no script: the site's strings (domain, field labels) are escaped text.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+        .send(hostedPage(row.domain, flow, req.url))
+    );
   });
   app.post('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
     const { row } = await hostedFlow(req);

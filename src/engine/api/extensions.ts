@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { ApiError } from '../http/api-error.js';
+import { sendAsFile } from '../http/tenant-bytes.js';
 import {
   ChromeStoreQuerySchema,
   ExtensionIdParamSchema as IdParam,
@@ -34,9 +35,7 @@ function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
 }
 
 function sendZip(reply: import('fastify').FastifyReply, body: Buffer | fs.ReadStream, filename: string) {
-  reply.header('content-type', 'application/octet-stream');
-  reply.header('content-disposition', `attachment; filename="${filename}"`);
-  return reply.send(body);
+  return sendAsFile(reply, 'application/octet-stream', filename).send(body);
 }
 
 export const extensionsFeature: Feature<'extensions' | 'sessions'> = {

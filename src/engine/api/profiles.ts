@@ -7,6 +7,7 @@ import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { ApiError } from '../http/api-error.js';
+import { sendAsFile } from '../http/tenant-bytes.js';
 import {
   ProfileCreateSchema,
   ProfileDownloadQuerySchema,
@@ -66,9 +67,7 @@ export const profilesFeature: Feature<'profiles'> = {
       }
       const stream = await profiles.store.archive(p.id, format);
       const filename = `${p.name ?? p.id}.${format}`;
-      reply.header('content-type', format === 'tar' ? 'application/x-tar' : 'application/zstd');
-      reply.header('content-disposition', `attachment; filename="${filename}"`);
-      return reply.send(stream);
+      return sendAsFile(reply, format === 'tar' ? 'application/x-tar' : 'application/zstd', filename).send(stream);
     });
   },
 };

@@ -2,7 +2,8 @@
  * HTTP through the session's browser (wire §3.6, §2.2): `POST /browsers/{id}/curl` answers
  * `{status, headers, body, duration_ms}`; `{base_url}/curl/raw?url=…` (the official client's
  * `browsers.fetch`) takes the target method, headers and raw body and streams the target's
- * response back as is. Both use the browser's own network stack (runtime/browser-curl), so
+ * status and body back, with the headers that describe the body (never one that would act on
+ * the engine's origin, where the operator's console lives: see http/tenant-bytes.ts). Both use the browser's own network stack (runtime/browser-curl), so
  * the session's cookies, user agent, proxy and TLS apply, and cookies set by the target land
  * in the session. Redirects are returned, not followed.
  *
@@ -16,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
+import { TENANT_BYTES_HEADERS, targetHeaders } from '../http/tenant-bytes.js';
 import { requireSession } from './session-fs.js';
 import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { BrowserCurl, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
@@ -51,8 +53,6 @@ const NOT_FORWARDED = new Set([
   'x-kernel-project',
   'expect',
 ]);
-// Hop-by-hop headers of the target's answer, and those that no longer describe the body we pass on (already decoded).
-const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'trailer', 'upgrade', 'proxy-connection']);
 
 /** A target URL the browser may fetch: absolute http(s), no embedded credentials. */
 function targetUrl(raw: string, field: string): string {
@@ -181,12 +181,14 @@ async function rawFetch(sessions: SessionRegistry, req: RawFetchRequest, reply: 
     return failure(reply, err);
   }
   reply.status(res.status);
-  const grouped = new Map<string, string[]>();
-  for (const [name, value] of res.headers) {
-    if (NOT_RETURNED.has(name.toLowerCase())) continue;
-    grouped.set(name.toLowerCase(), [...(grouped.get(name.toLowerCase()) ?? []), value]);
-  }
-  for (const [name, values] of grouped) reply.header(name, values.length === 1 ? values[0] : values);
+  // The answer is served on the engine's origin: only headers that describe the body pass
+  // (http/tenant-bytes.ts), so a target's Set-Cookie, Location, Link, Clear-Site-Data… never act
+  // there; POST /curl reports all of them. The target's type is kept (the official client's
+  // `Response` needs it) only because the hook answers `sandbox` + `nosniff` with it: as a page
+  // it runs no script and has no origin. No type at all would be sniffed: octet-stream then.
+  for (const [name, values] of targetHeaders(res.headers)) reply.header(name, values.length === 1 ? values[0] : values);
+  if (!reply.hasHeader('content-type')) reply.type('application/octet-stream');
+  reply.headers(TENANT_BYTES_HEADERS);
   const stream = Readable.from(res.body);
   // A client that goes away cancels the browser-side request.
   reply.raw.on('close', () => {

@@ -91,7 +91,7 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
       },
     );
 
-    app.get(`${FRONTEND_PREFIX}/:token/*`, { config: { public: true }, schema: { hide: true, params: AssetParams } }, async (req, reply) => {
+    app.get(`${FRONTEND_PREFIX}/:token/*`, { config: { public: true, enginePage: true }, schema: { hide: true, params: AssetParams } }, async (req, reply) => {
       // Dozens of files per opening, each with the token in its path: the opening call is the audit record.
       skipAuditRecord(reply.raw);
       const { rt } = await sessionOf(req.params.token);

@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import type { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
+import { sendAsFile } from '../http/tenant-bytes.js';
 import { openSse } from '../http/sse.js';
 import type { SessionHandle, SessionRegistry } from '../runtime/session/session-handle.js';
 import * as files from '../runtime/session-fs/session-files.js';
@@ -57,6 +58,9 @@ function rawFileBody(body: unknown): Readable | Buffer | string | undefined {
   throw new ApiError(415, 'unsupported_media_type', 'write_file takes the raw file bytes (Content-Type: application/octet-stream)');
 }
 
+/** The last component of a client path, for a download's name. */
+const baseName = (p: string, fallback: string): string => p.split('/').filter(Boolean).pop() ?? fallback;
+
 export const sessionFsFeature: Feature<'sessions'> = {
   name: 'session-fs',
   async register(app, ctx, { sessions }) {
@@ -77,7 +81,8 @@ export const sessionFsFeature: Feature<'sessions'> = {
     app.get(`${base}/read_file`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
       const s = await session(req);
       const { stream, size } = await files.openFileForRead(s.dirs.root, req.query.path);
-      return reply.header('content-type', 'application/octet-stream').header('content-length', String(size)).send(stream);
+      // Any file of the session: a download, never a page on the engine's origin.
+      return sendAsFile(reply, 'application/octet-stream', baseName(req.query.path, 'file')).header('content-length', String(size)).send(stream);
     });
 
     app.put(`${base}/write_file`, { schema: { tags, params: IdParam, querystring: WriteFileQuerySchema } }, async (req, reply) => {
@@ -129,7 +134,7 @@ export const sessionFsFeature: Feature<'sessions'> = {
 
     app.get(`${base}/download_dir_zip`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
       const stream = await zipDirectory((await session(req)).dirs.root, req.query.path);
-      return reply.header('content-type', 'application/zip').send(stream);
+      return sendAsFile(reply, 'application/zip', `${baseName(req.query.path, 'files')}.zip`).send(stream);
     });
 
     // Multipart parsing lives in its own scope so it only applies to the two upload routes.

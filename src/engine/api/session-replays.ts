@@ -88,15 +88,19 @@ export function createReplaysFeature(): Feature<'sessions' | 'replays'> {
         return reply.status(204).send();
       });
 
-      app.get('/browsers/:id/replays/:replay_id/view', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => {
-        const row = await rowOf(req);
-        reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-        reply.header(
-          'content-security-policy',
-          "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-        );
-        return reply.send(replayPlayerHtml(row.session_id, row.id));
-      });
+      app.get(
+        '/browsers/:id/replays/:replay_id/view',
+        { config: { enginePage: true }, schema: { tags, params: ReplayParams, querystring: JwtQuery } },
+        async (req, reply) => {
+          const row = await rowOf(req);
+          reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+          reply.header(
+            'content-security-policy',
+            "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+          );
+          return reply.send(replayPlayerHtml(row.session_id, row.id));
+        },
+      );
 
       app.get('/browsers/:id/replays/:replay_id', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) =>
         sendReplay(req, reply, await rowOf(req)),

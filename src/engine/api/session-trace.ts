@@ -13,6 +13,7 @@
  */
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
+import { sendAsFile } from '../http/tenant-bytes.js';
 import { skipAuditRecord } from '../http/audit-recorder.js';
 import { requestOrigin, type RequestOrigin } from '../http/request-origin.js';
 import { TraceTokens } from '../domain/sessions/trace-token.js';
@@ -69,7 +70,7 @@ export const sessionTraceFeature: Feature<'sessions'> = {
       },
     );
 
-    app.get(`${VIEWER_PREFIX}/:token/*`, { config: { public: true }, schema: { hide: true, params: ViewerParams } }, async (req, reply) => {
+    app.get(`${VIEWER_PREFIX}/:token/*`, { config: { public: true, enginePage: true }, schema: { hide: true, params: ViewerParams } }, async (req, reply) => {
       // Dozens of files per opening, each with the token in its path: the opening call is the audit record.
       skipAuditRecord(reply.raw);
       const claims = await tokens.verify(req.params.token);
@@ -84,8 +85,9 @@ export const sessionTraceFeature: Feature<'sessions'> = {
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'no-store');
       if (name === 'trace.zip') {
+        // Any file of the session the caller named: the viewer fetches it; opened on its own it is a download.
         const { stream, size } = await openFileForRead(rt.dirs.root, claims.path);
-        return reply.type('application/zip').header('content-length', String(size)).send(stream);
+        return sendAsFile(reply, 'application/zip', 'trace.zip').header('content-length', String(size)).send(stream);
       }
       // The viewer's liveness ping (every 10 s while open).
       if (name === 'ping') return reply.type('text/plain').send('ok');

@@ -11,6 +11,9 @@ export async function serveUi(app: FastifyInstance, dir: string): Promise<void> 
   if (!fsSync.existsSync(dir)) return;
   await app.register(fastifyStatic, { root: dir, serve: false });
   const hide = { hide: true } as object;
-  app.get('/', { config: { public: true }, schema: hide }, (_req, reply) => reply.sendFile('index.html'));
-  app.get('/assets/*', { config: { public: true }, schema: hide }, (req, reply) => reply.sendFile(`assets/${stringField(req.params, '*') ?? ''}`));
+  // The console itself: the engine's own page and scripts (http/tenant-bytes.ts).
+  app.get('/', { config: { public: true, enginePage: true }, schema: hide }, (_req, reply) => reply.sendFile('index.html'));
+  app.get('/assets/*', { config: { public: true, enginePage: true }, schema: hide }, (req, reply) =>
+    reply.sendFile(`assets/${stringField(req.params, '*') ?? ''}`),
+  );
 }

@@ -15,6 +15,7 @@ import { installValidators } from './validators.js';
 import { installNulGuard } from './nul-guard.js';
 import { endOpenSseStreams } from './sse.js';
 import { clientErrorHandler } from './client-error.js';
+import { installTenantBytesGuard } from './tenant-bytes.js';
 
 export type { App } from '../feature.js';
 
@@ -46,6 +47,7 @@ export async function createHttpServer(opts: { logLevel: string }): Promise<App>
   installBodyParsers(app);
   installErrorHandling(app);
   installNulGuard(app);
+  installTenantBytesGuard(app);
   // Before Fastify force-closes every connection at stop: end the SSE streams properly first.
   app.addHook('preClose', async () => endOpenSseStreams(app.server));
   await app.register(swagger, {

@@ -8,6 +8,7 @@
  */
 import type { Server } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { TENANT_BYTES_HEADERS } from './tenant-bytes.js';
 
 export interface SseStream {
   send(data: unknown, id?: number | string): void;
@@ -40,6 +41,8 @@ export function openSse(reply: FastifyReply, opts: { keepaliveMs?: number; heart
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
+    // Hijacked: the tenant-bytes hook does not run; the events are tenant output (logs, stdout).
+    ...TENANT_BYTES_HEADERS,
   });
   res.flushHeaders();
   let closed = false;

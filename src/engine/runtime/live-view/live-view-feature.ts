@@ -16,6 +16,8 @@ export const liveViewFeature: Feature<'sessions' | 'liveView'> = {
     app.get(
       '/browsers/:id/live',
       {
+        // The engine's own viewer page (its CSP below); the screen arrives as images over its WebSocket.
+        config: { enginePage: true },
         schema: {
           tags: ['browsers'],
           params: SessionIdParamSchema,
