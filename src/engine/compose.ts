@@ -56,7 +56,6 @@ import { SessionRuntime } from './runtime/session/session-runtime.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import { telemetryExportsOf } from './domain/telemetry-destinations/telemetry-exports-of.js';
-import { tenantEgressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
 import { jailStatus } from './runtime/sandbox/jail-status.js';
 import { noteUpgradeIdentity } from './http/upgrade-identity.js';
 
@@ -110,7 +109,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   const proxyRouting = new SessionProxyRouting(proxies, {
     connectTimeoutMs: config.identity.proxyTimeoutMs ?? 10_000,
     log: (msg) => log.warn(msg),
-    policy: tenantEgressPolicyOf(config.egressDeny, config.egressLoopback),
+    policy: ctx.tenantEgress,
     jailed: async () => !!(await jailStatus(config)).bwrap,
   });
   const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());

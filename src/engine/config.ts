@@ -83,12 +83,14 @@ export interface EngineOptions {
    */
   egressDeny?: string[];
   /**
-   * Whether session browsers and apps may reach the engine host's loopback (`127.0.0.0/8`,
-   * `::1`, `0.0.0.0/8`, `::`, checked on the resolved address like `egressDeny`):
-   * `--egress-allow-loopback`, env BROWSERDECK_EGRESS_ALLOW_LOOPBACK=1. Default false: a page
-   * would otherwise reach the engine's own port and anything bound to 127.0.0.1 (databases,
-   * admin UIs). The desktop app's embedded engine allows it (src/main/engine-host.ts). Not part
-   * of `egressDeny`, which the engine's own OTLP exports also obey (a loopback collector is fine).
+   * Whether session browsers, apps and proxy checks may reach this host: its loopback
+   * (`127.0.0.0/8`, `::1`, `0.0.0.0/8`, `::`) and every address of its own interfaces (v4 and v6,
+   * IPv4-mapped forms too, re-read while the engine runs), checked on the resolved address like
+   * `egressDeny`: `--egress-allow-loopback`, env BROWSERDECK_EGRESS_ALLOW_LOOPBACK=1. One switch
+   * for both, since a service bound to `0.0.0.0`/`::` answers on each. Default false: a page
+   * would otherwise reach the engine's own port and anything bound to 127.0.0.1 or 0.0.0.0
+   * (databases, admin UIs). The desktop app's embedded engine allows it (src/main/engine-host.ts).
+   * Not part of `egressDeny`, which the engine's own OTLP exports also obey (a loopback collector is fine).
    */
   egressLoopback?: boolean;
   /**

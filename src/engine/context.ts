@@ -14,6 +14,7 @@ import type { Projects } from './domain/org/projects.js';
 import type { ApiKeyAuthority } from './domain/org/api-keys.js';
 import type { Clock } from '../shared/clock.js';
 import type { ResourceChanges } from './events/resource-changes.js';
+import type { EgressPolicy } from './runtime/proxy-forwarder/egress-policy.js';
 
 export interface EngineContext {
   config: EngineConfig;
@@ -32,6 +33,12 @@ export interface EngineContext {
   publicUrl(): string;
   /** Where this engine listens, e.g. http://127.0.0.1:41234 ('' until listening). */
   listenUrl(): string;
+  /**
+   * What tenants' connections are held to — session browsers, apps, proxy checks: the configured
+   * `--egress-deny` ranges plus, unless `--egress-allow-loopback`, this host (its loopback and its
+   * own interface addresses, watched while the engine runs). One policy per engine.
+   */
+  tenantEgress: EgressPolicy;
   /** Runs at engine stop, in reverse order of registration. */
   onStop(fn: () => Promise<void> | void): void;
 }

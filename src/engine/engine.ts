@@ -3,7 +3,8 @@
  * organization on first start, registers every feature and listens; `stop()` runs every
  * feature's stop hook (sessions, streams, processes) and closes storage.
  */
-import { egressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
+import { egressPolicyOf, tenantEgressPolicyOf } from './runtime/proxy-forwarder/egress-policy.js';
+import { hostAddressList, watchHostAddresses } from './runtime/proxy-forwarder/host-addresses.js';
 import { assertServable, jailStatus } from './runtime/sandbox/jail-status.js';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -105,6 +106,9 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       const log = app.log;
       const upgrades = new UpgradeRouter((err, route) => log.error({ err, route }, 'unhandled upgrade error'));
       const authenticators: EngineContext['authenticators'] = [(_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
+      // Tenants are denied this host unless the operator allows it; its interface addresses are then watched until stop.
+      const hostAddresses = config.egressLoopback ? undefined : watchHostAddresses();
+      if (hostAddresses) stopHooks.push(() => hostAddresses.stop());
       context = {
         config,
         store,
@@ -119,6 +123,7 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
         upgrades,
         publicUrl: () => config.publicUrl ?? url,
         listenUrl: () => url,
+        tenantEgress: tenantEgressPolicyOf(config.egressDeny, config.egressLoopback, hostAddresses ?? hostAddressList([])),
         onStop: (fn) => stopHooks.push(fn),
       };
       installAuth(app, authenticators, {

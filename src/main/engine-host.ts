@@ -51,7 +51,7 @@ export class EngineHost {
         host: '127.0.0.1',
         port: 0,
         ephemeralAdminKey: true,
-        // Its pages may reach this machine's loopback (a server's default refuses it): the operator
+        // Its pages may reach this machine (loopback and its own addresses; a server's default refuses both): the operator
         // is the machine's own user, and automating a local dev server is much of the point here.
         egressLoopback: true,
         uiDir: this.opts.uiDir,

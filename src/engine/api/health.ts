@@ -56,6 +56,10 @@ export const healthFeature: Feature<'sessions'> = {
           frozen: sessions.all().filter((rt) => rt.frozen).length,
         },
         memory: { method: memoryMethod().method },
+        limits: {
+          // One switch opens both (egress-policy.ts tenantEgressPolicyOf); the addresses stay unsaid.
+          egress: { host_addresses_denied: !ctx.config.egressLoopback, loopback_denied: !ctx.config.egressLoopback },
+        },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

@@ -8,7 +8,6 @@ import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
-import { tenantEgressPolicyOf } from '../runtime/proxy-forwarder/egress-policy.js';
 import {
   ProxyCheckSchema,
   ProxyCreateSchema,
@@ -49,7 +48,7 @@ export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
     // Sessions reach proxies through `routing` (the session manager's ProxyHooks, compose.ts).
     ctx.onStop(() => routing.closeAll());
     // A check connects where a tenant said: held to the egress policy its sessions get.
-    const policy = tenantEgressPolicyOf(ctx.config.egressDeny, ctx.config.egressLoopback);
+    const policy = ctx.tenantEgress;
     const defaultCheckUrl = identity.proxyCheckUrl ?? ctx.config.env.BROWSERDECK_PROXY_CHECK_URL ?? DEFAULT_CHECK_URL;
     const tags = ['proxies'];
 

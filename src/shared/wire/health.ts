@@ -27,5 +27,14 @@ export const HealthSchema = Type.Object({
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),
   /** How a session's `memory` is enforced: its jails' memory cgroup, or not at all (reported only). */
   memory: Type.Object({ method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('none')]) }),
+  /** The bounds every tenant is held to. */
+  limits: Type.Object({
+    /**
+     * Whether tenants' connections (browsers, apps, proxy checks) are refused this host's
+     * loopback and its own interface addresses; `--egress-allow-loopback` opens both. The
+     * addresses themselves are never listed.
+     */
+    egress: Type.Object({ host_addresses_denied: Type.Boolean(), loopback_denied: Type.Boolean() }),
+  }),
 });
 export type Health = Static<typeof HealthSchema>;

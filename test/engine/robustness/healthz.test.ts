@@ -33,6 +33,8 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
+      // Test engines allow this host (test/helpers/engine.ts): neither loopback nor the host's addresses are denied.
+      limits: expect.objectContaining({ egress: { host_addresses_denied: false, loopback_denied: false } }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);

@@ -22,6 +22,7 @@ import { startLocalServer, type LocalServer } from '../../helpers/local-server.j
 import { pollUntil } from '../../helpers/poll-until.js';
 import { startLocalForwarder, type Route } from '../../../src/engine/runtime/proxy-forwarder/local-forwarder.js';
 import { tenantEgressPolicyOf } from '../../../src/engine/runtime/proxy-forwarder/egress-policy.js';
+import { hostAddressList } from '../../../src/engine/runtime/proxy-forwarder/host-addresses.js';
 import { DEFAULT_EGRESS_DENY } from '../../../src/engine/config.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../telemetry-export/otlp-receiver.js';
 import { deploy } from '../apps/app-helpers.js';
@@ -227,7 +228,10 @@ describe("the forwarder's loopback refusal", () => {
   const loopbackHosts = ['127.0.0.1', '127.9.9.9', 'localhost', '0.0.0.0', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::1]', '[::]'];
 
   async function withForwarder<T>(route: Route, allowLoopback: boolean, fn: (port: number) => Promise<T>): Promise<T> {
-    const f = await startLocalForwarder(route, { policy: tenantEgressPolicyOf(DEFAULT_EGRESS_DENY, allowLoopback), connectTimeoutMs: 3000 });
+    const f = await startLocalForwarder(route, {
+      policy: tenantEgressPolicyOf(DEFAULT_EGRESS_DENY, allowLoopback, hostAddressList([])),
+      connectTimeoutMs: 3000,
+    });
     try {
       return await fn(f.port);
     } finally {

@@ -6,12 +6,9 @@
  */
 import type { EngineContext } from '../../context.js';
 import type { AppJail } from '../../runtime/app-runtime/app-jail.js';
-import { tenantEgressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import { appJailBwrap } from '../../runtime/sandbox/jail-status.js';
 
-export async function appJailOf(ctx: Pick<EngineContext, 'config' | 'publicUrl'>): Promise<AppJail | undefined> {
+export async function appJailOf(ctx: Pick<EngineContext, 'config' | 'publicUrl' | 'tenantEgress'>): Promise<AppJail | undefined> {
   const bwrap = await appJailBwrap(ctx.config);
-  return bwrap
-    ? { bwrap, hide: [ctx.config.dataDir], policy: tenantEgressPolicyOf(ctx.config.egressDeny, ctx.config.egressLoopback), publicUrl: ctx.publicUrl() }
-    : undefined;
+  return bwrap ? { bwrap, hide: [ctx.config.dataDir], policy: ctx.tenantEgress, publicUrl: ctx.publicUrl() } : undefined;
 }

@@ -13,7 +13,6 @@ import type { SessionRegistry } from '../../runtime/session/session-handle.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
 import type { RunningSession, RuntimeAdoption, SessionJailConfig, SessionRuntimeFactory } from '../../runtime/session/running-session.js';
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
-import { tenantEgressPolicyOf } from '../../runtime/proxy-forwarder/egress-policy.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
@@ -151,7 +150,7 @@ export class SessionManager implements SessionRegistry {
     return {
       bwrap,
       hide: [this.ctx.config.dataDir],
-      policy: tenantEgressPolicyOf(this.ctx.config.egressDeny, this.ctx.config.egressLoopback),
+      policy: this.ctx.tenantEgress,
       egress,
       chromePolicy: hasPolicy ? chromePolicy : undefined,
       ...(caCertificates.length ? { caCertificates } : {}),

@@ -7,24 +7,42 @@
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import type { HostAddressSource } from './host-addresses.js';
 
 export class EgressDenied extends Error {
   constructor(
     readonly destination: string,
     readonly address: string,
     readonly range: string,
+    /** How the operator opens it, said in the refusal (the 403 page, `/curl`'s error). */
+    readonly hint?: string,
   ) {
-    super(`egress to ${destination} (${address}) is denied by the engine's egress policy (${range})`);
+    super(`egress to ${destination} (${address}) is denied by the engine's egress policy (${range})${hint ? `; ${hint}` : ''}`);
   }
 }
 
 export interface EgressPolicy {
   readonly ranges: readonly string[];
-  /** The denied range `address` falls in, or undefined. */
+  /** The denied range `address` falls in (or THIS_HOST_ADDRESS), or undefined. */
   deniedRange(address: string): string | undefined;
+  /** The refusal of connecting to `address` for `destination`, or undefined when it is allowed. */
+  denial(destination: string, address: string): EgressDenied | undefined;
   /** Resolves `host` to the one address to connect to; throws EgressDenied when it is denied. */
   resolve(host: string): Promise<string>;
 }
+
+/**
+ * "This host" as tenants' policy denies it: its loopback ranges and its own interface addresses
+ * (host-addresses.ts), refused with `hint` naming what opens them.
+ */
+export interface ThisHost {
+  ranges: readonly string[];
+  addresses: HostAddressSource;
+  hint: string;
+}
+
+/** The "range" a refusal names for one of the host's own interface addresses. */
+export const THIS_HOST_ADDRESS = "this host's own address";
 
 function parseRange(cidr: string): { list: net.BlockList; cidr: string } {
   const [addr, bits, extra] = cidr.split('/');
@@ -43,22 +61,40 @@ function unmapped(address: string): string {
   return m ? m[1] : address;
 }
 
-/** Builds a policy from CIDR strings; throws with the offending entry when one is malformed. */
-export function egressPolicy(cidrs: readonly string[], lookup: (host: string) => Promise<string> = defaultLookup): EgressPolicy {
+/**
+ * Builds a policy from CIDR strings, plus `thisHost` when given; throws with the offending entry
+ * when a range is malformed.
+ */
+export function egressPolicy(cidrs: readonly string[], lookup: (host: string) => Promise<string> = defaultLookup, thisHost?: ThisHost): EgressPolicy {
   const ranges = cidrs.map(parseRange);
-  const deniedRange = (address: string): string | undefined => {
-    const a = unmapped(address);
+  const hostRanges = (thisHost?.ranges ?? []).map(parseRange);
+  const inRanges = (list: Array<{ list: net.BlockList; cidr: string }>, a: string): string | undefined => {
     const type = net.isIPv4(a) ? 'ipv4' : 'ipv6';
-    return ranges.find((r) => r.list.check(a, type))?.cidr;
+    return list.find((r) => r.list.check(a, type))?.cidr;
+  };
+  /** The configured range first (the operator named it), then this host's loopback and own addresses. */
+  const denied = (address: string): { range: string; hint?: string } | undefined => {
+    const a = unmapped(address);
+    const range = inRanges(ranges, a);
+    if (range) return { range };
+    if (!thisHost) return undefined;
+    const loopback = inRanges(hostRanges, a);
+    if (loopback) return { range: loopback, hint: thisHost.hint };
+    return thisHost.addresses.has(a) ? { range: THIS_HOST_ADDRESS, hint: thisHost.hint } : undefined;
+  };
+  const denial = (destination: string, address: string): EgressDenied | undefined => {
+    const d = denied(address);
+    return d && new EgressDenied(destination, address, d.range, d.hint);
   };
   return {
-    ranges: ranges.map((r) => r.cidr),
-    deniedRange,
+    ranges: [...ranges, ...hostRanges].map((r) => r.cidr),
+    deniedRange: (address) => denied(address)?.range,
+    denial,
     async resolve(host) {
       const bare = host.replace(/^\[|\]$/g, '');
       const address = net.isIP(bare) ? bare : await lookup(bare);
-      const range = deniedRange(address);
-      if (range) throw new EgressDenied(host, address, range);
+      const refused = denial(host, address);
+      if (refused) throw refused;
       return address;
     },
   };
@@ -83,19 +119,23 @@ export function egressPolicyOf(cidrs: readonly string[]): EgressPolicy {
  */
 export const LOOPBACK_RANGES: readonly string[] = ['127.0.0.0/8', '::1/128', '0.0.0.0/8', '::/128'];
 
-const withLoopback = new WeakMap<readonly string[], readonly string[]>();
+/** What a refusal of this host says opens it (config.ts `egressLoopback`). */
+export const THIS_HOST_HINT =
+  'this host (loopback and its own addresses) is opened to tenants only by --egress-allow-loopback (BROWSERDECK_EGRESS_ALLOW_LOOPBACK=1)';
 
 /**
- * The policy of what tenants run — session browsers and apps: the configured ranges plus, unless
- * the operator allows it (`egressLoopback`), the host's loopback, where the engine's own port and
- * services bound to 127.0.0.1 (databases, admin UIs) listen. Kept apart from the configured
- * ranges because the engine's own OTLP exports use those and may go to a loopback collector.
+ * The policy of what tenants run — session browsers, apps, proxy checks: the configured ranges
+ * plus, unless the operator allows this host (`egressLoopback`), the host itself: its loopback,
+ * where the engine's own port and services bound to 127.0.0.1 listen, and every address of its
+ * own interfaces (`hostAddresses`, watched: host-addresses.ts), where whatever is bound to
+ * `0.0.0.0`/`::` listens too. One switch for both: a service on `0.0.0.0` answers on loopback
+ * and on every interface alike, so opening one and not the other would protect nothing. Kept
+ * apart from the configured ranges because the engine's own OTLP exports use those and may go to
+ * a collector on this host.
  */
-export function tenantEgressPolicyOf(cidrs: readonly string[], allowLoopback: boolean): EgressPolicy {
-  if (allowLoopback) return egressPolicyOf(cidrs);
-  let list = withLoopback.get(cidrs);
-  if (!list) withLoopback.set(cidrs, (list = [...cidrs, ...LOOPBACK_RANGES]));
-  return egressPolicyOf(list);
+export function tenantEgressPolicyOf(cidrs: readonly string[], allowThisHost: boolean, hostAddresses: HostAddressSource): EgressPolicy {
+  if (allowThisHost) return egressPolicyOf(cidrs);
+  return egressPolicy(cidrs, defaultLookup, { ranges: LOOPBACK_RANGES, addresses: hostAddresses, hint: THIS_HOST_HINT });
 }
 
 /** A policy that denies nothing (unjailed sessions, tests of the forwarder itself). */

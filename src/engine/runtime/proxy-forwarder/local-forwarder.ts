@@ -196,8 +196,8 @@ export async function startLocalForwarder(initial: Route, opts: ForwarderOptions
   const addressFor = async (u: Upstream, direct: boolean, destination: string): Promise<string> => {
     if (u === ROUTE_CLOSED) throw new Error("the proxy of this destination's proxy route was deleted (the route fails closed)");
     const bare = destination.replace(/^\[|\]$/g, '');
-    const range = !direct && net.isIP(bare) ? policy.deniedRange(bare) : undefined;
-    if (range) throw new EgressDenied(destination, bare, range);
+    const refused = !direct && net.isIP(bare) ? policy.denial(destination, bare) : undefined;
+    if (refused) throw refused;
     return policy.resolve(u.host);
   };
   const timeoutMs = opts.connectTimeoutMs ?? 10_000;
