@@ -12,6 +12,7 @@ import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
+import { usableBwrap } from '../runtime/sandbox/bwrap.js';
 import type { Health } from '../../shared/wire/health.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
@@ -23,6 +24,8 @@ export const healthFeature: Feature<'sessions'> = {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
+    // Watchers are jailed wherever session processes are (session-fs/fs-watcher-launch.ts).
+    const watchersJailed = Boolean(await usableBwrap());
     const startedAt = performance.now();
     const storeAnswers = async (): Promise<boolean> => {
       let timer: NodeJS.Timeout | undefined;
@@ -56,6 +59,7 @@ export const healthFeature: Feature<'sessions'> = {
           frozen: sessions.all().filter((rt) => rt.frozen).length,
         },
         memory: { method: memoryMethod().method },
+        limits: { fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed } },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

@@ -27,5 +27,10 @@ export const HealthSchema = Type.Object({
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),
   /** How a session's `memory` is enforced: its jails' memory cgroup, or not at all (reported only). */
   memory: Type.Object({ method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('none')]) }),
+  /** The bounds in force on what tenants share (issue 25), one key per resource. */
+  limits: Type.Object({
+    /** `/fs/watch`: directories all watches of one session may watch; whether the watcher runs jailed as the session's uid. */
+    fs_watch: Type.Object({ max_dirs_per_session: Type.Integer(), jailed: Type.Boolean() }),
+  }),
 });
 export type Health = Static<typeof HealthSchema>;

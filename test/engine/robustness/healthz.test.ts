@@ -33,6 +33,8 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
+      // The bounds in force (issue 25): one key per resource.
+      limits: expect.objectContaining({ fs_watch: { max_dirs_per_session: 8192, jailed: expect.any(Boolean) } }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
