@@ -130,6 +130,9 @@ describe('fs watches are confined to the session', () => {
     await tenant.browsers.fs.createDirectory(id, { path: '/tmp/w/exchanged' });
     const { watch_id } = await tenant.browsers.fs.watch.start(id, { path: '/tmp/w', recursive: true });
     const w = await collect(tenant, id, watch_id!);
+    // The watch runs outside the engine process: it holds no inotify watch (Node's recursive
+    // fs.watch in the engine held one per entry, and then walked the host through the links).
+    expect(inotifyInodes(process.pid)).toEqual([]);
 
     // Links to the host's / and to the engine's data dir, a directory moved away for a link in
     // its place, and one exchanged with a link in one renameat2(RENAME_EXCHANGE) (316 on x86-64,

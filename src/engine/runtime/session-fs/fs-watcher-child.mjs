@@ -28,7 +28,6 @@
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const [ROOT, BUDGET_ARG] = process.argv.slice(2);
