@@ -124,6 +124,12 @@ export interface EngineOptions {
    * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
    */
   region?: string;
+  /**
+   * How many directories all `/fs/watch` watches of one session may watch together, one inotify
+   * watch each (`--fs-watch-max-dirs`, env BROWSERDECK_FS_WATCH_MAX_DIRS; default 8192). A watch
+   * whose tree needs more is refused (409 `watch_limit`); one that grows past it ends.
+   */
+  fsWatchMaxDirs?: number;
 }
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
@@ -193,12 +199,19 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
+    fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),
   };
 }
 
 /** A number setting (a flag or a variable); a malformed one becomes NaN, which the setting's own check refuses at start. */
 export function numberFrom(v: string | undefined): number | undefined {
   return v === undefined || v === '' ? undefined : Number(v);
+}
+
+/** A count setting that must be at least 1; anything else stops the start with the flag's name. */
+function positiveInt(flag: string, n: number): number {
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer, not ${n}`);
+  return n;
 }
 
 /** A region is reported on every session and pool: a name newer Kernel clients can read (lowercase, digits, dashes). */

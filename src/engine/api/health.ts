@@ -12,6 +12,7 @@ import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
+import { usableBwrap } from '../runtime/sandbox/bwrap.js';
 import type { Health } from '../../shared/wire/health.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
@@ -23,6 +24,8 @@ export const healthFeature: Feature<'sessions'> = {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
+    // Watchers are jailed wherever session processes are (session-fs/fs-watcher-launch.ts).
+    const watchersJailed = Boolean(await usableBwrap());
     const startedAt = performance.now();
     const storeAnswers = async (): Promise<boolean> => {
       let timer: NodeJS.Timeout | undefined;
@@ -59,6 +62,7 @@ export const healthFeature: Feature<'sessions'> = {
         limits: {
           // One switch opens both (egress-policy.ts tenantEgressPolicyOf); the addresses stay unsaid.
           egress: { host_addresses_denied: !ctx.config.egressLoopback, loopback_denied: !ctx.config.egressLoopback },
+          fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed },
         },
       };
     });

@@ -18,6 +18,7 @@ import { parseOctalMode } from '../runtime/session-fs/file-info.js';
 import { zipDirectory } from '../runtime/session-fs/zip-directory.js';
 import { handleUpload, handleUploadZip } from '../runtime/session-fs/multipart-upload.js';
 import { FsWatches } from '../runtime/session-fs/fs-watches.js';
+import { usableBwrap } from '../runtime/sandbox/bwrap.js';
 import {
   CreateDirectorySchema,
   FileInfoListSchema,
@@ -61,10 +62,16 @@ function rawFileBody(body: unknown): Readable | Buffer | string | undefined {
 /** The last component of a client path, for a download's name. */
 const baseName = (p: string, fallback: string): string => p.split('/').filter(Boolean).pop() ?? fallback;
 
-export const sessionFsFeature: Feature<'sessions'> = {
+export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
   name: 'session-fs',
-  async register(app, ctx, { sessions }) {
-    const watches = new FsWatches();
+  async register(app, ctx, { sessions, serviceLogs }) {
+    // Watches run in a watcher process of each session, jailed wherever session processes are.
+    const watches = new FsWatches({
+      budget: ctx.config.fsWatchMaxDirs,
+      hide: [ctx.config.dataDir],
+      bwrap: await usableBwrap(),
+      log: (sessionId, line) => serviceLogs.append(sessionId, 'session', line),
+    });
     const hooked = new WeakSet<SessionHandle>();
     ctx.onStop(() => watches.stopAll());
     const session = async (req: SessionRequest): Promise<SessionHandle> => {
@@ -158,7 +165,7 @@ export const sessionFsFeature: Feature<'sessions'> = {
       const s = await session(req);
       const b = req.body;
       const dir = await files.requireDirectory(s.dirs.root, b.path);
-      const w = await watches.start(s.id, s.dirs.root, dir, b.recursive ?? false);
+      const w = await watches.start(s, dir, b.recursive ?? false);
       return { watch_id: w.id };
     });
 

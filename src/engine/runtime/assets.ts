@@ -28,6 +28,7 @@ export const ENGINE_ASSETS = [
   'bidi/bidi-mapper-child.mjs',
   'app-runtime/app-runner-child.mjs',
   'app-runtime/fallback-resolve-hooks.mjs',
+  'session-fs/fs-watcher-child.mjs',
 ] as const;
 export type EngineAssetName = (typeof ENGINE_ASSETS)[number];
 

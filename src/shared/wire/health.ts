@@ -35,6 +35,8 @@ export const HealthSchema = Type.Object({
      * addresses themselves are never listed.
      */
     egress: Type.Object({ host_addresses_denied: Type.Boolean(), loopback_denied: Type.Boolean() }),
+    /** `/fs/watch`: directories all watches of one session may watch; whether the watcher runs jailed as the session's uid. */
+    fs_watch: Type.Object({ max_dirs_per_session: Type.Integer(), jailed: Type.Boolean() }),
   }),
 });
 export type Health = Static<typeof HealthSchema>;

@@ -34,7 +34,12 @@ describe('GET /healthz', () => {
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
       // Test engines allow this host (test/helpers/engine.ts): neither loopback nor the host's addresses are denied.
-      limits: expect.objectContaining({ egress: { host_addresses_denied: false, loopback_denied: false } }),
+      // The bounds in force (issue 25): one key per resource. Test engines allow this host
+      // (test/helpers/engine.ts): neither loopback nor the host's addresses are denied.
+      limits: expect.objectContaining({
+        egress: { host_addresses_denied: false, loopback_denied: false },
+        fs_watch: { max_dirs_per_session: 8192, jailed: expect.any(Boolean) },
+      }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
