@@ -27,5 +27,10 @@ export const HealthSchema = Type.Object({
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),
   /** How a session's `memory` is enforced: its jails' memory cgroup, or not at all (reported only). */
   memory: Type.Object({ method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('none')]) }),
+  /** Bounds on what tenants share (issue 25). */
+  limits: Type.Object({
+    /** The largest message a process running tenant code may send the engine (`--runner-message-max-mb`). */
+    runner_channel: Type.Object({ max_message_bytes: Type.Integer() }),
+  }),
 });
 export type Health = Static<typeof HealthSchema>;

@@ -33,6 +33,8 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
+      // What a runner of tenant code may send the engine in one message (32 MiB by default).
+      limits: expect.objectContaining({ runner_channel: { max_message_bytes: 32 * 1024 * 1024 } }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);

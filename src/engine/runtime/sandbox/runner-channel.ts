@@ -18,9 +18,10 @@ import { FrameDecoder, encodeFrame } from './frame-channel.mjs';
 export const DEFAULT_RUNNER_MESSAGE_MAX_BYTES = 32 * 1024 * 1024;
 let maxMessageBytes = DEFAULT_RUNNER_MESSAGE_MAX_BYTES;
 
-/** Sets the limit for runners started from now on (the engine's config, at start). */
-export function configureRunnerMessageLimit(bytes: number): void {
-  maxMessageBytes = bytes;
+/** Sets the limit, in MiB, for runners started from now on (the engine's config, at start); throws outside 1 to 1024. */
+export function configureRunnerMessageLimit(mb: number): void {
+  if (!Number.isInteger(mb) || mb < 1 || mb > 1024) throw new Error(`--runner-message-max-mb ${mb} is not a whole number of MiB from 1 to 1024`);
+  maxMessageBytes = mb * 1024 * 1024;
 }
 
 /** The limit runners started now get (the engine tells each child in its init message). */
