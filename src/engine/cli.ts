@@ -28,6 +28,7 @@ const { values, positionals } = parseArgs({
     standby: { type: 'string' },
     'standby-memory': { type: 'string' },
     'freeze-idle-seconds': { type: 'string' },
+    'runner-message-max-mb': { type: 'string' },
     'jail-uid-base': { type: 'string' },
     'jail-uid-count': { type: 'string' },
     'fs-watch-max-dirs': { type: 'string' },
@@ -38,7 +39,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -73,6 +74,7 @@ const engine = createEngine({
   standby: numberFrom(values.standby),
   standbyMemoryMb: numberFrom(values['standby-memory']),
   freezeIdleSeconds: numberFrom(values['freeze-idle-seconds']),
+  runnerMessageMaxMb: numberFrom(values['runner-message-max-mb']),
   jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
   fsWatchMaxDirs: numberFrom(values['fs-watch-max-dirs']),
   egressDeny: listFrom(values['egress-deny']),

@@ -120,6 +120,13 @@ export interface EngineOptions {
    */
   freezeIdleSeconds?: number;
   /**
+   * The largest message, in MiB, a process running tenant code (executor, REPL, WebMCP tool
+   * runner, app) may send the engine over its channel (`--runner-message-max-mb`, env
+   * BROWSERDECK_RUNNER_MESSAGE_MAX_MB; default 32, 1 to 1024): one larger ends that process
+   * with an error (runtime/sandbox/runner-channel.ts). Bounds what the engine buffers per runner.
+   */
+  runnerMessageMaxMb?: number;
+  /**
    * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
    * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
    */
@@ -198,6 +205,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
+    runnerMessageMaxMb: opts.runnerMessageMaxMb ?? numberFrom(env.BROWSERDECK_RUNNER_MESSAGE_MAX_MB) ?? 32,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
     fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),
   };

@@ -28,6 +28,7 @@ import { serveUi } from './http/serve-ui.js';
 import { recoveredLine } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
 import { configureJailUids } from './runtime/sandbox/jail-user.js';
+import { configureRunnerMessageLimit } from './runtime/sandbox/runner-channel.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 
@@ -83,6 +84,8 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       restoreAssets = configureEngineAssets({ assetsRoot: config.assetsRoot, childNode: config.childNode });
       // Jails of a root engine run as uids of this range; a malformed one fails the start.
       configureJailUids(config.jailUids);
+      // What a runner of tenant code may send in one message; a malformed one fails the start.
+      configureRunnerMessageLimit(config.runnerMessageMaxMb);
       // A build that forgot to ship its child scripts fails here, not at the first process.
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);

@@ -13,6 +13,7 @@ import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
 import { usableBwrap } from '../runtime/sandbox/bwrap.js';
+import { runnerMessageLimit } from '../runtime/sandbox/runner-channel.js';
 import type { Health } from '../../shared/wire/health.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
@@ -63,6 +64,7 @@ export const healthFeature: Feature<'sessions'> = {
           // One switch opens both (egress-policy.ts tenantEgressPolicyOf); the addresses stay unsaid.
           egress: { host_addresses_denied: !ctx.config.egressLoopback, loopback_denied: !ctx.config.egressLoopback },
           fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed },
+          runner_channel: { max_message_bytes: runnerMessageLimit() },
         },
       };
     });

@@ -24,6 +24,7 @@ export const ENGINE_ASSETS = [
   'code-runner/webmcp-tool-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',
+  'sandbox/frame-channel.mjs',
   'sandbox/app-jail-helper.mjs',
   'bidi/bidi-mapper-child.mjs',
   'app-runtime/app-runner-child.mjs',

@@ -37,6 +37,8 @@ export const HealthSchema = Type.Object({
     egress: Type.Object({ host_addresses_denied: Type.Boolean(), loopback_denied: Type.Boolean() }),
     /** `/fs/watch`: directories all watches of one session may watch; whether the watcher runs jailed as the session's uid. */
     fs_watch: Type.Object({ max_dirs_per_session: Type.Integer(), jailed: Type.Boolean() }),
+    /** The largest message a process running tenant code may send the engine (`--runner-message-max-mb`). */
+    runner_channel: Type.Object({ max_message_bytes: Type.Integer() }),
   }),
 });
 export type Health = Static<typeof HealthSchema>;

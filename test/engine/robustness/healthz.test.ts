@@ -33,12 +33,13 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
-      // Test engines allow this host (test/helpers/engine.ts): neither loopback nor the host's addresses are denied.
       // The bounds in force (issue 25): one key per resource. Test engines allow this host
       // (test/helpers/engine.ts): neither loopback nor the host's addresses are denied.
       limits: expect.objectContaining({
         egress: { host_addresses_denied: false, loopback_denied: false },
         fs_watch: { max_dirs_per_session: 8192, jailed: expect.any(Boolean) },
+        // What a runner of tenant code may send the engine in one message (32 MiB by default).
+        runner_channel: { max_message_bytes: 32 * 1024 * 1024 },
       }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);

@@ -163,22 +163,31 @@ describe('playwright executors', { timeout: 300_000 }, () => {
   });
 
   it("the engine bounds a call's output itself, whatever the code sends on the executor's channel", async () => {
-    // The code sends output messages of its own for its call (its id taken from its own console.log).
+    // The code sends output messages of its own for its call, as frames on the executor's channel
+    // (the socket and the call's id taken from its own console.log's frame).
+    const forge = `const net = process.getBuiltinModule('net'); const write = net.Socket.prototype.write; let id, sock;
+net.Socket.prototype.write = function (chunk, ...rest) { if (!sock && Buffer.isBuffer(chunk)) { id = JSON.parse(chunk.subarray(4).toString()).callId; sock = this; } return write.call(this, chunk, ...rest); };
+console.log('x');
+net.Socket.prototype.write = write;
+const frame = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); return Buffer.concat([h, b]); };
+const post = (m) => new Promise((r) => sock.write(frame(m), r));`;
     const r = await execute({
       executor: 'flooder',
-      code: `const send = process.send; let id;
-process.send = (m, ...rest) => { id ??= m.callId; return send.call(process, m, ...rest); };
-console.log('x');
-process.send = send;
-const post = (m) => new Promise((r) => send.call(process, m, r));
+      code: `${forge}
 for (let i = 0; i < 3; i++) await post({ type: 'output', callId: id, stream: 'stdout', text: 'y'.repeat(1024 * 1024) });
-await post({ type: 'output', callId: id, stream: 'callId', text: 'z' });
 return 'done';`,
     });
     expect(r).toMatchObject({ success: true, result: 'done' });
     expect(r.stdout!.length).toBe(1024 * 1024 + '\n[output truncated]'.length);
     expect(r.stdout!.startsWith('x\ny')).toBe(true);
     expect(r.stdout!.endsWith('y\n[output truncated]')).toBe(true);
+    // A message of no known shape ends the executor's process: the call says so, the next one gets a new process.
+    const bad = await execute({
+      executor: 'flooder',
+      code: `${forge}\nawait post({ type: 'output', callId: id, stream: 'callId', text: 'z' });\nawait new Promise(() => {});`,
+    });
+    expect(bad).toMatchObject({ success: false, error: expect.stringMatching(/^the code runner sent an invalid message and was stopped/) });
+    expect(await execute({ executor: 'flooder', code: 'return 1' })).toMatchObject({ success: true, result: 1 });
     expect((await del('flooder')).status).toBe(204);
   });
 

@@ -180,19 +180,27 @@ try { await fetch(${JSON.stringify(otherCdp)}); repl.write('other cdp reached');
   });
 
   it("the engine bounds a cell's content itself, whatever the code sends on the REPL's channel", async () => {
-    // The code sends content messages of its own for its cell (its id taken from its own repl.write).
-    const r = await repl({
-      code: `const send = process.send; let id;
-process.send = (m, ...rest) => { id ??= m.callId; return send.call(process, m, ...rest); };
+    // The code sends content messages of its own for its cell, as frames on the REPL's channel
+    // (the socket and the cell's id taken from its own repl.write's frame).
+    const forge = `const net = process.getBuiltinModule('net'); const write = net.Socket.prototype.write; let id, sock;
+net.Socket.prototype.write = function (chunk, ...rest) { if (!sock && Buffer.isBuffer(chunk)) { id = JSON.parse(chunk.subarray(4).toString()).callId; sock = this; } return write.call(this, chunk, ...rest); };
 repl.write('x');
-process.send = send;
-const post = (m) => new Promise((r) => send.call(process, m, r));
-for (let i = 0; i < 3; i++) await post({ type: 'content', callId: id, item: { type: 'text', channel: 'write', text: 'y'.repeat(512 * 1024) } });
-await post({ type: 'content', callId: id, item: { type: 'text', channel: 'evil', text: 'z' } });`,
+net.Socket.prototype.write = write;
+const frame = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); return Buffer.concat([h, b]); };
+const post = (m) => new Promise((r) => sock.write(frame(m), r));`;
+    const r = await repl({
+      code: `{ ${forge}
+for (let i = 0; i < 3; i++) await post({ type: 'content', callId: id, item: { type: 'text', channel: 'write', text: 'y'.repeat(512 * 1024) } }); }`,
     });
     expect(r.success).toBe(true);
     expect(r.content_truncated).toBe(true);
     expect(texts(r).map((t) => t.length)).toEqual(['write:x'.length, 'write:'.length + 512 * 1024]);
+    // A message of no known shape ends the REPL: the cell says so, the next one gets a new REPL.
+    const bad = await repl({
+      code: `{ ${forge}\nawait post({ type: 'content', callId: id, item: { type: 'text', channel: 'evil', text: 'z' } }); await new Promise(() => {}); }`,
+    });
+    expect(bad).toMatchObject({ success: false, repl_terminated: true, error: expect.stringMatching(/^the REPL sent an invalid message and was stopped/) });
+    expect(await repl({ code: `repl.write('fresh')` })).toMatchObject({ success: true, content: [{ text: 'fresh' }] });
   });
 
   it('keeps its state across a browser crash restart and drives the new browser', async () => {

@@ -61,6 +61,7 @@ export async function runDeploymentPipeline(
   signal.removeEventListener('abort', onAbort);
   if (signal.aborted) return;
   const a = result.answer;
+  if (result.channelError) return hooks.setStatus(row.id, 'failed', result.channelError);
   if (!a) {
     const why = result.timedOut
       ? `did not finish loading within ${DISCOVERY_TIMEOUT_MS / 1000} s`

@@ -45,7 +45,9 @@ export function invocationRunner(ctx: EngineContext, invocations: Invocations, d
     }
     const r = await proc.done;
     const a = r.answer;
-    if (r.timedOut && !a) {
+    if (r.channelError) {
+      await invocations.finish(row.id, { status: 'failed', reason: r.channelError, error: { code: 'invalid_runner_message', message: r.channelError } });
+    } else if (r.timedOut && !a) {
       await invocations.finish(row.id, {
         status: 'failed',
         reason: `timed out after ${row.timeout_seconds} s; the action's processes were ended`,

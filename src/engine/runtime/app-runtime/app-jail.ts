@@ -17,7 +17,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
-import { engineAssetDir } from '../assets.js';
+import { engineAsset, engineAssetDir } from '../assets.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { openAppNetwork, type AppNetwork } from './app-network.js';
 import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree, spawnAs } from '../sandbox/jail-user.js';
@@ -45,15 +45,15 @@ export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
  * How to start the jail (file, arguments, environment), ending with the helper's command line:
  * the caller appends its command and calls `cleanup` once the process has exited.
  * `node` is the JavaScript runtime's path inside. `dir` is the deployment; `writable` only for
- * the install step; `env` replaces the environment (HOME is the private /tmp); `ipcFd` is an
- * IPC channel of bwrap's that the command (not the helper) uses.
+ * the install step; `env` replaces the environment (HOME is the private /tmp); `channelFd` is
+ * the engine's channel (a pipe of bwrap's, runner-channel.ts) that the command (not the helper) uses.
  * When the engine is root each app process runs as a host uid of its own (jail-user.ts), spawned
  * with `spawn`: the install's owns the deployment while it runs and gives it back to root
  * (readable by all, as the invocations' uids read it) when it has ended.
  */
 export async function appJailArgs(
   jail: AppJail,
-  o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; ipcFd?: number },
+  o: { dir: string; writable: boolean; env: Record<string, string>; modules: string; net: AppNetwork; channelFd?: number },
 ): Promise<{ file: string; args: string[]; node: string; env: Record<string, string>; spawn: { uid?: number; gid?: number }; cleanup: () => Promise<void> }> {
   const claim = jailUsersOn() ? claimJailUser() : undefined;
   const user = claim?.user;
@@ -93,12 +93,13 @@ export async function appJailArgs(
     a.push('--ro-bind', o.modules, o.modules);
     bindEngineAsset(a, 'sandbox/app-jail-helper.mjs', HELPER);
     bindEngineAsset(a, 'sandbox/cdp-forwarder.mjs');
+    // The runner imports the channel's framing relatively (../sandbox/): at its host path, beside app-runtime.
+    bindEngineAsset(a, 'sandbox/frame-channel.mjs', engineAsset('sandbox/frame-channel.mjs'));
     a.push(...o.net.binds);
     a.push('--chdir', o.dir);
-    a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, ipcFd: o.ipcFd }));
+    a.push('--', node, HELPER, JSON.stringify({ ...o.net.spec, channelFd: o.channelFd }));
     // The app's KERNEL_API_KEY and its deployment's env_vars: on no command line, never bwrap's own
-    // environment (bwrapWithPrivateArgs; its --clearenv also drops the IPC markers Node sets for
-    // bwrap, which the helper, a Node program too, must not take).
+    // environment (bwrapWithPrivateArgs, with its --clearenv).
     const launch = await bwrapWithPrivateArgs(jail.bwrap, { PATH: DEFAULT_PATH, ...o.env, ...runtimeEnv(), HOME: APP_HOME }, a, user);
     const cleanup = async (): Promise<void> => {
       await launch.cleanup();

@@ -36,7 +36,7 @@ export interface AppHelperSpec {
   engine?: { socket: string; port: number; listen: Array<{ host: string; required: boolean }>; redirect?: string };
   /** NO_PROXY: the engine's address, reached through `engine` rather than the proxy. */
   noProxy: string;
-  ipcFd?: number;
+  channelFd?: number;
 }
 
 export interface AppNetwork {

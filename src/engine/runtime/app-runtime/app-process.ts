@@ -4,16 +4,23 @@
  * including anything the action spawned), in the deployment's directory, with exactly the
  * environment the caller builds (none of the engine's own). TypeScript entrypoints load
  * through the engine's tsx (`--import`). Packages the app does not ship resolve from the
- * engine's node_modules: NODE_PATH for CommonJS, a resolve hook for ES modules.
+ * engine's node_modules: NODE_PATH for CommonJS, a resolve hook for ES modules. The job goes to
+ * the child, and its answer comes back, over a plain pipe at fd 3 of length-prefixed JSON
+ * (sandbox/runner-channel.ts) — not Node's IPC, whose protocol the app's code could speak to the
+ * engine: anything but one well-formed answer ends the process (`channelError`).
  */
 import { appJailArgs, openAppJailNetwork, type AppJail } from './app-jail.js';
 import type { AppNetwork } from './app-network.js';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex } from 'node:stream';
+import { Type } from '@sinclair/typebox';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { childNode, engineAsset, unpackedPath } from '../assets.js';
 import { splitLines } from './line-splitter.js';
+import { RunnerChannel, runnerMessageLimit } from '../sandbox/runner-channel.js';
+import { CHANNEL_FD } from '../sandbox/frame-channel.mjs';
 
 /** Marks app processes on their command line (operators and tests can find them). */
 export const APP_RUNNER_MARKER = '--browserdeck-app-runner';
@@ -30,8 +37,23 @@ export interface RunnerAnswer {
   apps?: Array<{ name: string; actions: Array<{ name: string }> }>;
 }
 
+/** The one message an app process sends (app-runner-child.mjs). */
+const AppRunnerMessage = Type.Object({
+  answer: Type.Object({
+    ok: Type.Boolean(),
+    phase: Type.Optional(Type.Union([Type.Literal('load'), Type.Literal('lookup'), Type.Literal('action')])),
+    error: Type.Optional(Type.String()),
+    output: Type.Optional(Type.String()),
+    apps: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String({ maxLength: 1024 }), actions: Type.Array(Type.Object({ name: Type.String({ maxLength: 1024 }) })) })),
+    ),
+  }),
+});
+
 export interface AppProcessResult {
   answer?: RunnerAnswer;
+  /** Why the engine ended the process for what it sent over its channel (then `answer` is unset). */
+  channelError?: string;
   exitCode: number | null;
   exitSignal: string | null;
   timedOut: boolean;
@@ -93,29 +115,34 @@ export async function startAppProcess(opts: {
   if (opts.jail) {
     network = await openAppJailNetwork(opts.jail);
     try {
-      // The IPC channel is fd 3 of bwrap, handed through the jail helper to the runner.
-      const launch = await appJailArgs(opts.jail, { dir: opts.cwd, writable: false, env: opts.env, modules: engineModulesDir(), net: network, ipcFd: 3 });
+      // The channel is fd 3 of bwrap, handed through the jail helper to the runner.
+      const launch = await appJailArgs(opts.jail, {
+        dir: opts.cwd,
+        writable: false,
+        env: opts.env,
+        modules: engineModulesDir(),
+        net: network,
+        channelFd: CHANNEL_FD,
+      });
       cleanup = launch.cleanup;
       child = spawn(launch.file, [...launch.args, launch.node, ...execArgv, script, APP_RUNNER_MARKER], {
         ...launch.spawn,
         cwd: '/',
         env: launch.env,
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       });
     } catch (err) {
       await Promise.all([network.close(), cleanup?.()]);
       throw err;
     }
   } else {
-    child = fork(script, [APP_RUNNER_MARKER], {
+    // The children's runtime (in Electron its own binary run as Node), not necessarily ours.
+    child = spawn(node.path, [...execArgv, script, APP_RUNNER_MARKER], {
       cwd: opts.cwd,
-      // The children's runtime (in Electron its own binary run as Node), not necessarily ours.
-      execPath: node.path,
       env: { ...opts.env, ...node.env },
-      execArgv,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
   }
   let answer: RunnerAnswer | undefined;
@@ -129,13 +156,29 @@ export async function startAppProcess(opts: {
     timedOut = true;
     kill();
   }, opts.timeoutMs);
-  child.on('message', (m: { answer?: RunnerAnswer }) => {
-    if (m?.answer) answer ??= m.answer;
+  const channel = new RunnerChannel(child.stdio[CHANNEL_FD] as Duplex, AppRunnerMessage, { what: 'the app process', stop: () => killGroup(child.pid) });
+  channel.on((m) => {
+    const a = m.answer;
+    answer ??= {
+      ok: a.ok,
+      ...(a.phase !== undefined && { phase: a.phase }),
+      ...(a.error !== undefined && { error: a.error }),
+      ...(a.output !== undefined && { output: a.output }),
+      ...(a.apps !== undefined && { apps: a.apps.map((x) => ({ name: x.name, actions: x.actions.map((y) => ({ name: y.name })) })) }),
+    };
   });
   child.once('error', () => kill());
-  const out = splitLines(child.stdout!, (l) => opts.onLine('stdout', l));
-  const err = splitLines(child.stderr!, (l) => opts.onLine('stderr', l));
-  child.send(opts.job, (e) => e && kill());
+  for (const s of [child.stdout, child.stderr]) s?.on('error', () => {});
+  // A handler of the caller throwing on a line ends this process, not the engine.
+  const out = splitLines(
+    child.stdout!,
+    channel.guard((l: string) => opts.onLine('stdout', l)),
+  );
+  const err = splitLines(
+    child.stderr!,
+    channel.guard((l: string) => opts.onLine('stderr', l)),
+  );
+  channel.send({ ...opts.job, limit: runnerMessageLimit() });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const done = (async (): Promise<AppProcessResult> => {
     const { code, signal } = await exited;
@@ -143,6 +186,7 @@ export async function startAppProcess(opts: {
     // Whatever the app left running in its group goes with it, and so does its way out.
     killGroup(child.pid);
     await Promise.all([out, err, network?.close(), cleanup?.()]);
+    if (channel.failure) return { channelError: channel.failure, exitCode: code, exitSignal: signal, timedOut, killed };
     return { answer, exitCode: code, exitSignal: signal, timedOut, killed };
   })();
   return { pid: child.pid, done, kill };

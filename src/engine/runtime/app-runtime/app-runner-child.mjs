@@ -1,6 +1,8 @@
 /**
  * The process an app runs in (forked by app-process.ts, one per deployment check and one per
- * invocation). It receives one job over IPC:
+ * invocation). It receives one job over its channel (a pipe at fd 3 of length-prefixed JSON,
+ * ../sandbox/frame-channel.mjs; not Node's IPC, so the app's code finds no `process.send`, and
+ * the engine checks whatever reaches it):
  * - `discover`: load the entrypoint and answer the apps and actions it registered with the
  *   official client's app framework (`kernel.app(name).action(name, handler)`);
  * - `invoke`: load the entrypoint, call one action with `(ctx, payload)` and answer its
@@ -13,6 +15,7 @@
 import { createRequire, register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parentChannel } from '../sandbox/frame-channel.mjs';
 
 const fallbackParentURL = process.env.BROWSERDECK_APP_FALLBACK_PARENT;
 delete process.env.BROWSERDECK_APP_FALLBACK_PARENT;
@@ -146,6 +149,24 @@ async function run(job) {
   }
 }
 
-process.once('message', (job) => {
-  void run(job).then((answer) => process.send({ answer }, () => process.exit(0)));
+/** Characters of an error kept when the whole answer is over the engine's message limit. */
+const ERROR_KEEP = 64 * 1024;
+let started = false;
+const parent = parentChannel((job) => {
+  if (started) return;
+  started = true;
+  parent.limit(job.limit);
+  void run(job).then((answer) =>
+    parent.sendOr(
+      { answer },
+      (err) => ({
+        answer: {
+          ok: false,
+          phase: answer.phase ?? 'action',
+          error: answer.ok ? `the action's return value is too large to send: ${err.message}` : `${String(answer.error).slice(0, ERROR_KEEP)} [truncated]`,
+        },
+      }),
+      () => process.exit(0),
+    ),
+  );
 });

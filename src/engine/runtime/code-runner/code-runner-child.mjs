@@ -11,7 +11,10 @@
  * longer drive the browser, and the next call reconnects. Messages out: `{type:'bound', callId,
  * tab}` once `page` is chosen, `{type:'output', callId, stream, text}` as the code prints,
  * `{type:'answer', callId, answer}`, `{type:'dropped'}`. The code's `webmcp` global asks the engine
- * over the same channel (webmcp-client.mjs).
+ * over the same channel (webmcp-client.mjs). The channel is a pipe at fd 3 of length-prefixed JSON
+ * (../sandbox/frame-channel.mjs), not Node's IPC: the code finds no `process.send`, and the engine
+ * checks whatever reaches it (sandbox/runner-channel.ts, runner-messages.ts). A message over the
+ * engine's size limit (`init.limit`) is replaced by a short one saying so.
  * `bind`: `{targetId?}` — the tab to use (the engine picks the default executor's from the
  * browser's active tab, and remembers a named executor's); `{targetId: undefined, background}`
  * opens a tab, in the background for named executors.
@@ -24,7 +27,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
-import { webmcpFor } from './webmcp-client.mjs';
+import { webmcpClient } from './webmcp-client.mjs';
+import { parentChannel } from '../sandbox/frame-channel.mjs';
 
 /** @type {{cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} */
 let init;
@@ -32,6 +36,10 @@ let init;
 let connection;
 let forwarding;
 const OUTPUT_CAP = 1024 * 1024;
+/** Characters of output per message: a few hundred KiB of JSON at most, far below any message limit. */
+const OUTPUT_PIECE = 64 * 1024;
+/** Characters of an error kept when the whole answer is over the engine's message limit. */
+const ERROR_KEEP = 64 * 1024;
 
 function connect() {
   connection ??= (async () => {
@@ -156,8 +164,8 @@ function sink(callId, stream) {
     write(chunk, _enc, done) {
       const text = String(chunk).slice(0, Math.max(0, OUTPUT_CAP - size));
       size += text.length;
-      if (text) process.send({ type: 'output', callId, stream, text });
-      else if (!truncated) process.send({ type: 'output', callId, stream, text: '\n[output truncated]' });
+      for (let i = 0; i < text.length; i += OUTPUT_PIECE) parent.send({ type: 'output', callId, stream, text: text.slice(i, i + OUTPUT_PIECE) });
+      if (!text && !truncated) parent.send({ type: 'output', callId, stream, text: '\n[output truncated]' });
       truncated ||= !text;
       done();
     },
@@ -236,7 +244,7 @@ async function run(job) {
     const browser = await connect();
     const bound = await bindPage(browser, job.bind);
     page = bound.page;
-    process.send({ type: 'bound', callId: job.callId, tab: { created: bound.created, target_id: await targetIdOf(page) } });
+    parent.send({ type: 'bound', callId: job.callId, tab: { created: bound.created, target_id: await targetIdOf(page) } });
     const context = page.context();
     if (job.trace) {
       await context.tracing.start({ screenshots: true, snapshots: true, sources: false, title: job.callId });
@@ -248,7 +256,7 @@ async function run(job) {
       browser,
       console: new Console({ stdout: out.stream, stderr: err.stream }),
       process: processFor(out, err),
-      webmcp: webmcpFor(job.callId),
+      webmcp: webmcp.webmcpFor(job.callId),
     };
     for (const name of NODE_GLOBALS) if (name in globalThis) globals[name] = globalThis[name];
     const sandbox = vm.createContext(globals, { name: `call ${job.callId}` });
@@ -271,20 +279,35 @@ async function run(job) {
   }
 }
 
-process.on('message', (m) => {
-  if (m.type === 'init') {
+/** The answer, or — over the engine's limit — a failure saying so, with the start of any error. */
+function sendAnswer(callId, answer) {
+  parent.sendOr({ type: 'answer', callId, answer }, (err) => ({
+    type: 'answer',
+    callId,
+    answer: {
+      success: false,
+      error: answer.success ? `the returned value is too large to send: ${err.message}` : `${String(answer.error).slice(0, ERROR_KEEP)} [truncated]`,
+    },
+  }));
+}
+
+const parent = parentChannel((m) => {
+  if (m.type === 'webmcp-answer') {
+    webmcp.answer(m);
+  } else if (m.type === 'init') {
     init = m;
+    parent.limit(m.limit);
     // Sandboxed, the marker is not on the command line (it would be on bwrap's too): show it as the title.
     if (m.title) process.title = m.title;
   } else if (m.type === 'run') {
-    void run(m).then((answer) => process.send({ type: 'answer', callId: m.callId, answer }));
+    void run(m).then((answer) => sendAnswer(m.callId, answer));
   } else if (m.type === 'drop') {
     const current = connection;
     connection = undefined;
     void Promise.resolve(current)
       .then((b) => b?.close())
       .catch(() => {})
-      .then(() => process.send({ type: 'dropped' }));
+      .then(() => parent.send({ type: 'dropped' }));
   }
 });
-process.on('disconnect', () => process.exit(0));
+const webmcp = webmcpClient((m, done) => parent.send(m, done));

@@ -8,11 +8,12 @@
  * after a crash. Stopping (delete, restart, session end, engine stop) kills the group and fails
  * a running call with the reason.
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import type { RunnerChannel } from '../sandbox/runner-channel.js';
 import { endGroup } from './process-group.js';
-import { spawnRunner, type RunnerLaunch } from './runner-launch.js';
+import { spawnRunner, type RunnerLaunch, type SpawnedRunner } from './runner-launch.js';
+import { ExecutorMessage } from './runner-messages.js';
 
 export interface TabRef {
   created: boolean;
@@ -42,11 +43,9 @@ export interface ExecutorCall {
 }
 
 type ChildAnswer = Pick<CallResult, 'success' | 'result' | 'error'>;
-type ChildMessage =
-  | { type: 'bound'; callId: string; tab: TabRef }
-  | { type: 'output'; callId: string; stream: 'stdout' | 'stderr'; text: string }
-  | { type: 'answer'; callId: string; answer: ChildAnswer }
-  | { type: 'dropped' };
+type Runner = SpawnedRunner<typeof ExecutorMessage>;
+/** The executor's channel, for what else it serves (webmcp-bridge.ts). */
+export type ExecutorChannel = RunnerChannel<typeof ExecutorMessage>;
 
 /** Longest wait for a process to start, connect and bind a tab before the code's own clock runs. */
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -68,7 +67,7 @@ interface Running {
   stdout: string;
   stderr: string;
   /** The process the call was sent to (an earlier process exiting late is not its crash). */
-  child?: ChildProcess;
+  child?: Runner;
 }
 
 export class Executor {
@@ -76,7 +75,7 @@ export class Executor {
   lastUsedAt = this.createdAt;
   /** The tab `page` was last bound to (a named executor's own tab). */
   targetId?: string;
-  private child?: ChildProcess;
+  private child?: Runner;
   private running?: Running;
   private queue: Promise<unknown> = Promise.resolve();
   /** Calls waiting behind the running one. */
@@ -92,7 +91,7 @@ export class Executor {
     /** Which tab the next call binds to (asked just before it runs). */
     private readonly chooseTab: (executor: Executor) => Promise<TabChoice>,
     /** Serves a new process's requests besides calls (`webmcp.*`); `runningCall` names the call running now. */
-    private readonly serve?: (child: ChildProcess, runningCall: () => string | undefined) => void,
+    private readonly serve?: (channel: ExecutorChannel, runningCall: () => string | undefined) => void,
   ) {}
 
   get busy(): boolean {
@@ -125,18 +124,17 @@ export class Executor {
       const child = await this.process();
       const bind = await this.chooseTab(this);
       if (this.running?.callId === callId) this.running.child = child;
-      child.send({ type: 'run', callId, js: call.js, bind, trace: call.tracePath ? { path: call.tracePath } : undefined });
+      child.channel.send({ type: 'run', callId, js: call.js, bind, trace: call.tracePath ? { path: call.tracePath } : undefined });
       let timer = setTimeout(() => this.timeOut(callId, `the executor did not start within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
-      const onBound = (m: ChildMessage) => {
+      const offBound = child.channel.on((m) => {
         if (m.type !== 'bound' || m.callId !== callId) return;
         // timeout_sec counts from the moment the code starts, not the process start or connect.
         clearTimeout(timer);
         timer = setTimeout(() => this.timeOut(callId, `execution timed out after ${call.timeoutSec} s`), call.timeoutSec * 1000);
-      };
-      child.on('message', onBound);
+      });
       void answer.finally(() => {
         clearTimeout(timer);
-        child.off('message', onBound);
+        offBound();
       });
     } catch (err) {
       this.finish(callId, fail(err instanceof Error ? err.message : String(err)));
@@ -152,31 +150,40 @@ export class Executor {
     running.finish({ ...r, stdout: running.stdout, stderr: running.stderr, ...(running.tab ? { tab: running.tab } : {}) });
   }
 
-  private async process(): Promise<ChildProcess> {
+  private async process(): Promise<Runner> {
     if (this.child) return this.child;
     const stops = this.stops;
     const launch = await this.launch();
     // Stopped meanwhile: nothing would end a process started now (a deleted executor is gone).
     if (stops !== this.stops) throw new Error(this.stopped ?? 'the executor was stopped');
-    const child = spawnRunner(launch);
-    this.serve?.(child, () => this.running?.callId);
-    child.on('message', (m: ChildMessage) => {
+    const runner = spawnRunner(launch, ExecutorMessage, 'the code runner');
+    const { child, channel } = runner;
+    this.serve?.(channel, () => this.running?.callId);
+    channel.on((m) => {
       if (m.type === 'bound' && this.running?.callId === m.callId) {
-        this.running.tab = m.tab;
+        this.running.tab = { created: m.tab.created, target_id: m.tab.target_id };
         this.targetId = m.tab.target_id;
-      } else if (m.type === 'output' && this.running?.callId === m.callId && (m.stream === 'stdout' || m.stream === 'stderr'))
-        this.running[m.stream] = appendCapped(this.running[m.stream], String(m.text));
-      else if (m.type === 'answer') this.finish(m.callId, m.answer);
+      } else if (m.type === 'output' && this.running?.callId === m.callId) this.running[m.stream] = appendCapped(this.running[m.stream], m.text);
+      else if (m.type === 'answer') {
+        const { success, result, error } = m.answer;
+        this.finish(m.callId, { success, ...(result !== undefined && { result }), ...(error !== undefined && { error }) });
+      }
     });
-    child.once('exit', (code, signal) => {
-      if (this.child === child) this.child = undefined;
-      const r = this.running;
-      if (r?.child === child)
-        this.finish(r.callId, fail(this.stopped ?? `the executor exited unexpectedly (${signal ?? `exit code ${code}`}); the next call starts a new one`));
-      void endGroup(child);
-    });
-    this.child = child;
-    return child;
+    child.once(
+      'exit',
+      channel.guard((code: number | null, signal: NodeJS.Signals | null) => {
+        if (this.child === runner) this.child = undefined;
+        void endGroup(child);
+        const r = this.running;
+        if (r?.child !== runner) return;
+        const why = channel.failure
+          ? `${channel.failure}; the next call starts a new one`
+          : (this.stopped ?? `the executor exited unexpectedly (${signal ?? `exit code ${code}`}); the next call starts a new one`);
+        this.finish(r.callId, fail(why));
+      }),
+    );
+    this.child = runner;
+    return runner;
   }
 
   private timeOut(callId: string, message: string): void {
@@ -187,18 +194,17 @@ export class Executor {
     this.recovering = new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(grace);
-        child.off('message', onDropped);
+        offDropped();
         resolve();
       };
-      const onDropped = (m: ChildMessage) => m.type === 'dropped' && done();
       // A blocked event loop never answers: the process goes, the next call starts a fresh one.
       const grace = setTimeout(() => {
         if (this.child === child) this.child = undefined;
-        void endGroup(child).then(done);
+        void endGroup(child.child).then(done);
       }, DROP_GRACE_MS);
-      child.on('message', onDropped);
-      child.once('exit', done);
-      child.send({ type: 'drop' });
+      const offDropped = child.channel.on((m) => m.type === 'dropped' && done());
+      child.child.once('exit', done);
+      child.channel.send({ type: 'drop' });
     });
   }
 
@@ -213,7 +219,7 @@ export class Executor {
     this.child = undefined;
     const r = this.running;
     if (r) this.finish(r.callId, fail(reason));
-    if (child) await endGroup(child);
+    if (child) await endGroup(child.child);
   }
 }
 

@@ -17,16 +17,21 @@
  * code, activeTargetId?, cdpUrl}` one at a time (`cdpUrl`: the browser's current address, new after a
  * crash restart). Out: `{type:'ready'}`, `{type:'content', callId, item}`
  * in order, `{type:'answer', callId, success, error?, stack?}`. An unhandled async exception ends
- * the process (Node's default): the engine reports the REPL terminated.
+ * the process (Node's default): the engine reports the REPL terminated. The channel is a pipe at
+ * fd 3 of length-prefixed JSON (../sandbox/frame-channel.mjs), not Node's IPC: the code finds no
+ * `process.send`, and the engine checks whatever reaches it (sandbox/runner-channel.ts).
  */
 import inspector from 'node:inspector';
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
-import { webmcpFor } from './webmcp-client.mjs';
+import { webmcpClient } from './webmcp-client.mjs';
+import { parentChannel } from '../sandbox/frame-channel.mjs';
 import { allPages, browserConnection, browserHelpers, pageById } from './browser-helpers.mjs';
 
 const TEXT_CAP = 1024 * 1024;
 const IMAGE_CAP = 8 * 1024 * 1024;
+/** Characters of an error or stack kept when the whole answer is over the engine's message limit. */
+const ERROR_KEEP = 64 * 1024;
 
 /** The tab `page` stands for; switchTab and newTab change it, closing it falls back to the active tab. */
 let current;
@@ -37,12 +42,13 @@ let budget = { text: TEXT_CAP, image: IMAGE_CAP, truncated: false };
 function emit(item, size, kind) {
   if (!callId) return;
   if (size > budget[kind]) {
-    if (!budget.truncated) process.send({ type: 'content', callId, truncated: true });
+    if (!budget.truncated) parent.send({ type: 'content', callId, truncated: true });
     budget.truncated = true;
     return;
   }
   budget[kind] -= size;
-  process.send({ type: 'content', callId, item });
+  // Over the engine's message limit for one message: dropped, and the call's content says so.
+  parent.sendOr({ type: 'content', callId, item }, () => ({ type: 'content', callId, truncated: true }));
 }
 
 function channel(name) {
@@ -71,7 +77,7 @@ const helpers = {
     write: (text) => void emit({ type: 'text', channel: 'write', text: String(text) }, String(text).length, 'text'),
     emitImage(data, mimeType = 'image/png') {
       const b64 = Buffer.isBuffer(data) || data instanceof Uint8Array ? Buffer.from(data).toString('base64') : String(data);
-      emit({ type: 'image', mime_type: mimeType, data_b64: b64 }, b64.length, 'image');
+      emit({ type: 'image', mime_type: String(mimeType), data_b64: b64 }, b64.length, 'image');
     },
   },
   ...browserHelpers({
@@ -85,7 +91,29 @@ const helpers = {
   }),
 };
 
-Object.assign(globalThis, helpers, { webmcp: webmcpFor(undefined), __browserdeck_import__: (specifier) => import(specifier) });
+const parent = parentChannel((m) => {
+  if (m.type === 'webmcp-answer') {
+    webmcp.answer(m);
+  } else if (m.type === 'init') {
+    conn = browserConnection(m, () => (current = undefined));
+    parent.limit(m.limit);
+    if (m.title) process.title = m.title;
+    parent.send({ type: 'ready' });
+  } else if (m.type === 'run') {
+    void run(m).then((answer) =>
+      parent.sendOr({ type: 'answer', callId: m.callId, ...answer }, () => ({
+        type: 'answer',
+        callId: m.callId,
+        success: answer.success,
+        ...(answer.error !== undefined && { error: `${String(answer.error).slice(0, ERROR_KEEP)} [truncated]` }),
+        ...(answer.stack !== undefined && { stack: `${String(answer.stack).slice(0, ERROR_KEEP)} [truncated]` }),
+      })),
+    );
+  }
+});
+const webmcp = webmcpClient((m, done) => parent.send(m, done));
+
+Object.assign(globalThis, helpers, { webmcp: webmcp.webmcpFor(undefined), __browserdeck_import__: (specifier) => import(specifier) });
 globalThis.console = new Console({ stdout: channel('stdout'), stderr: channel('stderr') });
 for (const [name, get] of Object.entries({
   browser: () => conn?.browser,
@@ -128,14 +156,3 @@ async function run(m) {
     return { success: false, error: err.message, stack: err.stack };
   }
 }
-
-process.on('message', (m) => {
-  if (m.type === 'init') {
-    conn = browserConnection(m, () => (current = undefined));
-    if (m.title) process.title = m.title;
-    process.send({ type: 'ready' });
-  } else if (m.type === 'run') {
-    void run(m).then((answer) => process.send({ type: 'answer', callId: m.callId, ...answer }));
-  }
-});
-process.on('disconnect', () => process.exit(0));

@@ -16,6 +16,8 @@
  */
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex, Writable } from 'node:stream';
+import type { TSchema } from '@sinclair/typebox';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
@@ -25,6 +27,7 @@ import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
 import { jailSpawn } from '../sandbox/memory-group.js';
 import { jailVisible } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
+import { RunnerChannel, runnerMessageLimit } from '../sandbox/runner-channel.js';
 import { endGroup } from './process-group.js';
 
 export interface RunnerLaunch {
@@ -153,9 +156,6 @@ export async function buildRunnerLaunch(
     HOME: '/',
     TMPDIR: inside.tmp,
     NODE_ENV: 'production',
-    // The IPC channel the engine opened is fd 3 of bwrap, inherited by the child.
-    NODE_CHANNEL_FD: '3',
-    NODE_CHANNEL_SERIALIZATION_MODE: 'advanced',
     ...runtimeEnv(),
   };
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
@@ -179,14 +179,22 @@ export async function buildRunnerLaunch(
   };
 }
 
+/** A started runner: its process and its channel (sandbox/runner-channel.ts). */
+export interface SpawnedRunner<S extends TSchema> {
+  child: ChildProcess;
+  channel: RunnerChannel<S>;
+}
+
 /**
- * Starts a runner (an executor or the REPL) from its launch and sends it the `init` job: as the
- * session's jail user when the engine is root (sandbox/jail-user.ts), in its own process group
- * (the sandbox's wrappers and everything the code starts go with one kill, process-group.ts),
- * with an IPC channel. The code's output reaches the engine through its console over IPC;
- * anything written to the raw fds is dropped. A spawn or IPC error ends the group.
+ * Starts a runner (an executor, the REPL, the tool runner) from its launch and sends it the
+ * `init` job: as the session's jail user when the engine is root (sandbox/jail-user.ts), in its
+ * own process group (the sandbox's wrappers and everything the code starts go with one kill,
+ * process-group.ts), with its channel at fd 3 — a plain pipe of length-prefixed JSON that the
+ * engine checks against `messages` (sandbox/runner-channel.ts); `what` names the runner in the
+ * error when it sends anything else. The code's output reaches the engine through its console
+ * over the channel; anything written to the raw fds is dropped. A spawn error ends the group.
  */
-export function spawnRunner(launch: RunnerLaunch): ChildProcess {
+export function spawnRunner<S extends TSchema>(launch: RunnerLaunch, messages: S, what: string): SpawnedRunner<S> {
   // With a memory group: a root shell joins it and execs setpriv → bwrap (fds 3 and 4 pass through the execs).
   const run = jailSpawn(launch.user, launch.memoryProcs, launch);
   const child = spawn(run.file, run.args, {
@@ -194,13 +202,20 @@ export function spawnRunner(launch: RunnerLaunch): ChildProcess {
     cwd: launch.cwd,
     env: launch.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc', launch.argsData ? 'pipe' : 'ignore'],
-    serialization: 'advanced',
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', launch.argsData ? 'pipe' : 'ignore'],
   });
-  if (launch.argsData) (child.stdio[4] as NodeJS.WritableStream).end(launch.argsData);
-  child.stdout?.resume();
-  child.stderr?.resume();
+  const channel = new RunnerChannel(child.stdio[3] as Duplex, messages, { what, stop: () => void endGroup(child) });
+  if (launch.argsData) {
+    const args = child.stdio[4] as Writable;
+    // bwrap gone before reading them (a failed spawn): its exit tells the owner.
+    args.on('error', () => {});
+    args.end(launch.argsData);
+  }
+  for (const out of [child.stdout, child.stderr]) {
+    out?.on('error', () => {});
+    out?.resume();
+  }
   child.on('error', () => void endGroup(child));
-  child.send({ type: 'init', ...launch.job });
-  return child;
+  channel.send({ type: 'init', ...launch.job, limit: runnerMessageLimit() });
+  return { child, channel };
 }

@@ -131,7 +131,7 @@ export class SessionExecutors {
         ]);
       },
       (e) => this.chooseTab(e),
-      (child, runningCall) => serveWebMcp(child, this.handle, (m) => m.callId !== undefined && m.callId === runningCall()),
+      (channel, runningCall) => serveWebMcp(channel, this.handle, (m) => m.callId !== undefined && m.callId === runningCall()),
     );
   }
 

@@ -16,6 +16,7 @@ import { endGroup } from './process-group.js';
 import { runnerCdpUrl } from './runner-launch.js';
 import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { activeTab } from './active-tab.js';
+import { ReplMessage } from './runner-messages.js';
 
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
@@ -40,12 +41,7 @@ export interface ReplResult {
   repl_terminated?: boolean;
 }
 
-type ChildMessage =
-  | { type: 'ready' }
-  | { type: 'content'; callId: string; item?: ReplContent; truncated?: boolean }
-  | { type: 'answer'; callId: string; success: boolean; error?: string; stack?: string };
-
-interface Process extends RunnerProcess {
+interface Process extends RunnerProcess<typeof ReplMessage> {
   id: string;
 }
 
@@ -137,38 +133,40 @@ export class SessionRepl {
     const { wsUrl } = await this.handle.ready();
     const activeTargetId = await activeTab(this.handle, new Set()).catch(() => undefined);
     return new Promise<ReplResult>((resolve) => {
-      const { child } = proc;
+      const { child, channel } = proc;
       const done = (r: Omit<ReplResult, 'content' | 'duration_ms'>) => {
         clearTimeout(timer);
-        child.off('message', onMessage);
+        offMessage();
         child.off('exit', onExit);
         resolve(finish(r));
       };
-      const onMessage = (m: ChildMessage) => {
+      const onMessage = (m: ReplMessage) => {
         if (m.type === 'content' && m.callId === callId) {
           if (m.item) keep(m.item);
           truncated ||= Boolean(m.truncated);
         } else if (m.type === 'answer' && m.callId === callId)
           done({ repl_id: proc.id, success: m.success, ...(m.error !== undefined ? { error: m.error, stack: m.stack } : {}) });
       };
-      const onExit = (code: number | null, signal: string | null) =>
+      const onExit = channel.guard((code: number | null, signal: string | null) =>
         done({
           repl_id: proc.id,
           success: false,
           error: this.ended
             ? 'the session ended during execution'
-            : `the REPL process exited (${signal ?? `exit code ${code}`}), e.g. on an unhandled exception`,
+            : (channel.failure ?? `the REPL process exited (${signal ?? `exit code ${code}`}), e.g. on an unhandled exception`),
           repl_terminated: true,
-        });
+        }),
+      );
       const timer = setTimeout(() => {
         child.off('exit', onExit);
         void this.kill().then(() =>
           done({ repl_id: proc.id, success: false, error: `execution timed out after ${timeoutSec} s; the REPL was terminated`, repl_terminated: true }),
         );
       }, timeoutSec * 1000);
-      child.on('message', onMessage);
+      const offMessage = channel.on(onMessage);
       child.once('exit', onExit);
-      child.send({ type: 'run', callId, code, activeTargetId, cdpUrl: runnerCdpUrl(wsUrl, true) });
+      if (child.exitCode !== null || child.signalCode !== null) return onExit(child.exitCode, child.signalCode);
+      channel.send({ type: 'run', callId, code, activeTargetId, cdpUrl: runnerCdpUrl(wsUrl, true) });
     });
   }
 
@@ -180,6 +178,8 @@ export class SessionRepl {
       hide: this.hide,
       bwrap: await usableBwrap(),
       script: 'repl-child.mjs',
+      messages: ReplMessage,
+      what: 'the REPL',
       ended: () => this.ended,
       onExit: () => {
         if (proc && this.proc === proc) this.proc = undefined;

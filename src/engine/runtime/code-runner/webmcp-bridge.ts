@@ -1,26 +1,22 @@
 /**
  * `webmcp.listTools()` and `webmcp.invokeTool()` for code in a Playwright executor or the REPL
- * (spec §7.1, §9): the jailed child asks over its IPC channel (`{type:'webmcp', reqId, callId?,
- * op, args}`, webmcp-client.mjs) and the engine answers with the same operations as the HTTP
+ * (spec §7.1, §9): the jailed child asks over its channel (`{type:'webmcp', reqId, callId?,
+ * op, args}`, webmcp-client.mjs; the shape checked by the channel, runner-messages.ts) and the engine answers with the same operations as the HTTP
  * routes (runtime/webmcp/webmcp-tools.ts), for the child's own session only. Everything in a
  * request comes from tenant code: it is checked like an HTTP body, and at most a few requests
  * run at once per child.
  */
-import type { ChildProcess } from 'node:child_process';
+import type { TSchema } from '@sinclair/typebox';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { WEBMCP_INPUT_MAX_BYTES } from '../../../shared/wire/session-webmcp.js';
 import { OutcomeUnknown, WebMcpUnavailable } from '../cdp/webmcp-hub.js';
 import { invokeTool, listTools } from '../webmcp/webmcp-tools.js';
+import type { RunnerChannel } from '../sandbox/runner-channel.js';
+import type { WebMcpRequestMessage } from './runner-messages.js';
 
-export interface WebMcpRequest {
-  type: 'webmcp';
-  reqId: number;
-  /** The executor call the code belongs to (the REPL sends none). */
-  callId?: string;
-  op: unknown;
-  args: unknown;
-}
+/** A request (`callId`: the executor call the code belongs to; the REPL sends none). */
+export type WebMcpRequest = WebMcpRequestMessage;
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; invocation_id?: string } };
 
@@ -63,13 +59,12 @@ function failure(err: unknown): Answer {
  * Answers the child's webmcp requests for `handle`'s session. `accepts`: whether a request may
  * run now (an executor only serves the call that is running, not code a timeout abandoned).
  */
-export function serveWebMcp(child: ChildProcess, handle: SessionHandle, accepts: (m: WebMcpRequest) => boolean = () => true): void {
+export function serveWebMcp<S extends TSchema>(channel: RunnerChannel<S>, handle: SessionHandle, accepts: (m: WebMcpRequest) => boolean = () => true): void {
   let inFlight = 0;
-  child.on('message', (m: WebMcpRequest) => {
-    if (!isObject(m) || m.type !== 'webmcp' || typeof m.reqId !== 'number') return;
-    const reply = (answer: Answer) => {
-      if (child.connected) child.send({ type: 'webmcp-answer', reqId: m.reqId, ...answer }, () => {});
-    };
+  channel.on((message: unknown) => {
+    if (!isObject(message) || message.type !== 'webmcp') return;
+    const m = message as WebMcpRequest;
+    const reply = (answer: Answer) => channel.send({ type: 'webmcp-answer', reqId: m.reqId, ...answer });
     if (!accepts(m)) return reply({ ok: false, error: { code: 'call_ended', message: 'the call this code belongs to has ended (timed out)' } });
     if (inFlight >= MAX_IN_FLIGHT)
       return reply({ ok: false, error: { code: 'webmcp_busy', message: `at most ${MAX_IN_FLIGHT} webmcp calls run at once; await the earlier ones` } });
@@ -77,6 +72,7 @@ export function serveWebMcp(child: ChildProcess, handle: SessionHandle, accepts:
     void perform(handle, m.op, m.args)
       .then((value): Answer => ({ ok: true, value }), failure)
       .then(reply)
+      .catch(() => {})
       .finally(() => inFlight--);
   });
 }

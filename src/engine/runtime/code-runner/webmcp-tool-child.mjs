@@ -14,10 +14,14 @@
  *
  * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}`, then any number of
  * `{type:'invoke', callId, source, index, input, targetId, cdpUrl}`. Out: `{type:'ready'}`,
- * `{type:'answer', callId, ok: true, json?}` or `{type:'answer', callId, ok: false, error}`.
+ * `{type:'answer', callId, ok: true, json?}` or `{type:'answer', callId, ok: false, error}`. The
+ * channel is a pipe at fd 3 of length-prefixed JSON (../sandbox/frame-channel.mjs), not Node's
+ * IPC: tool code finds no `process.send`, and the engine checks whatever reaches it
+ * (sandbox/runner-channel.ts).
  */
 import { browserConnection, browserHelpers, pageById } from './browser-helpers.mjs';
-import { webmcpFor } from './webmcp-client.mjs';
+import { webmcpClient } from './webmcp-client.mjs';
+import { parentChannel } from '../sandbox/frame-channel.mjs';
 
 let conn;
 
@@ -36,7 +40,7 @@ async function invoke(m) {
   const page = await pageById(browser, m.targetId);
   if (!page) throw new Error(`the tab of the tool (${m.targetId}) is not open any more`);
   const state = { connect: () => conn.connect(), current: page };
-  const scope = { ...browserHelpers(state), targetId: m.targetId, webmcp: webmcpFor(undefined) };
+  const scope = { ...browserHelpers(state), targetId: m.targetId, webmcp: webmcp.webmcpFor(undefined) };
   for (const [name, get] of Object.entries({
     browser: () => conn.browser,
     context: () => state.current?.context(),
@@ -51,16 +55,26 @@ async function invoke(m) {
   return output === undefined ? undefined : JSON.stringify(output);
 }
 
-process.on('message', (m) => {
-  if (m.type === 'init') {
+/** Characters of an error kept in an answer. */
+const ERROR_KEEP = 64 * 1024;
+
+const parent = parentChannel((m) => {
+  if (m.type === 'webmcp-answer') {
+    webmcp.answer(m);
+  } else if (m.type === 'init') {
     conn = browserConnection(m);
+    parent.limit(m.limit);
     if (m.title) process.title = m.title;
-    process.send({ type: 'ready' });
+    parent.send({ type: 'ready' });
   } else if (m.type === 'invoke') {
+    const fail = (error) => ({ type: 'answer', callId: m.callId, ok: false, error: String(error).slice(0, ERROR_KEEP) });
     void invoke(m).then(
-      (json) => process.send({ type: 'answer', callId: m.callId, ok: true, ...(json !== undefined && { json }) }),
-      (err) => process.send({ type: 'answer', callId: m.callId, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+      (json) =>
+        parent.sendOr({ type: 'answer', callId: m.callId, ok: true, ...(json !== undefined && { json }) }, (err) =>
+          fail(`the tool's output is too large to send: ${err.message}`),
+        ),
+      (err) => parent.send(fail(err instanceof Error ? (err.stack ?? err.message) : String(err))),
     );
   }
 });
-process.on('disconnect', () => process.exit(0));
+const webmcp = webmcpClient((m, done) => parent.send(m, done));

@@ -17,19 +17,20 @@ import { OutcomeUnknown, type ToolResponse } from '../cdp/webmcp-hub.js';
 import { endGroup } from './process-group.js';
 import { runnerCdpUrl } from './runner-launch.js';
 import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
+import { ToolRunnerMessage } from './runner-messages.js';
 
 /** Marks tool runner processes (their title inside the jail). */
 export const TOOL_RUNNER_MARKER = '--browserdeck-webmcp-tools';
 /** Invocations one session may have running at once; more is 429 (each holds a request). */
 export const MAX_RUNNING_TOOLS = 16;
 
-type ChildMessage = { type: 'answer'; callId: string; ok: boolean; json?: unknown; error?: unknown };
+type ToolProcess = RunnerProcess<typeof ToolRunnerMessage>;
 
 const runners = new Map<string, WebMcpToolRunner>();
 
 export class WebMcpToolRunner {
-  private proc?: RunnerProcess;
-  private starting?: Promise<RunnerProcess>;
+  private proc?: ToolProcess;
+  private starting?: Promise<ToolProcess>;
   private running = 0;
   private ended = false;
 
@@ -73,7 +74,7 @@ export class WebMcpToolRunner {
 
   private async invokeNow(job: { source: string; index: number; targetId: string; input: Record<string, unknown> }, timeoutMs: number, invocationId: string) {
     const deadline = Date.now() + timeoutMs;
-    let proc: RunnerProcess;
+    let proc: ToolProcess;
     let startTimer: NodeJS.Timeout | undefined;
     try {
       proc = await this.process();
@@ -91,22 +92,22 @@ export class WebMcpToolRunner {
     const { wsUrl } = await this.handle.ready();
     const callId = randomUUID();
     return new Promise<{ json?: string } | ToolResponse>((resolve, reject) => {
-      const { child } = proc;
+      const { child, channel } = proc;
       const done = () => {
         clearTimeout(timer);
-        child.off('message', onMessage);
+        offMessage();
         child.off('exit', onExit);
       };
-      const onMessage = (m: ChildMessage) => {
-        if (m?.type !== 'answer' || m.callId !== callId) return;
+      const onMessage = (m: ToolRunnerMessage) => {
+        if (m.type !== 'answer' || m.callId !== callId) return;
         done();
         if (m.ok) resolve(typeof m.json === 'string' ? { json: m.json } : {});
         else resolve({ status: 'Error', errorText: String(m.error).slice(0, 4000) });
       };
-      const onExit = () => {
+      const onExit = channel.guard(() => {
         done();
-        reject(new OutcomeUnknown(this.ended ? 'the session ended' : 'the tool runner ended before the tool answered', invocationId));
-      };
+        reject(new OutcomeUnknown(this.ended ? 'the session ended' : (channel.failure ?? 'the tool runner ended before the tool answered'), invocationId));
+      });
       const timer = setTimeout(
         () => {
           done();
@@ -116,17 +117,15 @@ export class WebMcpToolRunner {
         },
         Math.max(0, deadline - Date.now()),
       );
-      child.on('message', onMessage);
+      const offMessage = channel.on(onMessage);
       child.once('exit', onExit);
-      child.send({ type: 'invoke', callId, ...job, cdpUrl: runnerCdpUrl(wsUrl, true) }, (err) => {
-        if (!err) return;
-        done();
-        reject(new OutcomeUnknown(`the tool runner could not be reached: ${err.message}`, invocationId));
-      });
+      // Gone already (its exit was before this call): answer now; a channel that is ending answers at its exit.
+      if (child.exitCode !== null || child.signalCode !== null) return onExit();
+      channel.send({ type: 'invoke', callId, ...job, cdpUrl: runnerCdpUrl(wsUrl, true) });
     });
   }
 
-  private async process(): Promise<RunnerProcess> {
+  private async process(): Promise<ToolProcess> {
     if (this.proc) return this.proc;
     if (this.ended) throw new Error('the session ended');
     const bwrap = await usableBwrap();
@@ -138,6 +137,8 @@ export class WebMcpToolRunner {
       hide: this.hide,
       bwrap,
       script: 'webmcp-tool-child.mjs',
+      messages: ToolRunnerMessage,
+      what: 'the tool runner',
       ended: () => this.ended,
       onExit: () => {
         if (this.proc === proc) this.proc = undefined;

@@ -15,10 +15,11 @@
  * Nothing else leaves the namespace: no DNS, no UDP, no direct TCP.
  *
  *   node app-jail-helper.mjs <spec JSON> <command> [args…]
- *   spec: { egressSocket, engine?: { socket, port, listen: [{ host, required }], redirect? }, noProxy, ipcFd? }
+ *   spec: { egressSocket, engine?: { socket, port, listen: [{ host, required }], redirect? }, noProxy, channelFd? }
  *
- * `ipcFd`: the engine's IPC channel (fd 3 of bwrap) is handed to the command, not opened here,
- * so the runner's `process.send` reaches the engine directly. The command's exit is this
+ * `channelFd`: the engine's channel (fd 3 of bwrap, a plain pipe of length-prefixed JSON,
+ * frame-channel.mjs) is handed to the command at the same fd, not opened here, so the runner
+ * talks to the engine directly. The command's exit is this
  * process's exit: the same code, or the same signal. Plain JavaScript with builtins only (and
  * cdp-forwarder.mjs, mounted beside it): it runs under bare `node` inside the jail. It never
  * touches process.stdout/stderr, which it shares with the command (that could make them
@@ -37,7 +38,7 @@ function fail(why) {
   process.exit(1);
 }
 
-/** @type {{ egressSocket: string, engine?: { socket: string, port: number, listen: Array<{ host: string, required: boolean }>, redirect?: string }, noProxy: string, ipcFd?: number }} */
+/** @type {{ egressSocket: string, engine?: { socket: string, port: number, listen: Array<{ host: string, required: boolean }>, redirect?: string }, noProxy: string, channelFd?: number }} */
 let spec;
 try {
   spec = JSON.parse(specText);
@@ -71,11 +72,7 @@ for (const k of ['NO_PROXY', 'no_proxy', 'npm_config_noproxy']) env[k] = spec.no
 if (spec.engine?.redirect) env.BROWSERDECK_ENGINE_REDIRECT = `${spec.engine.redirect}=127.0.0.1:${servers[1].address().port}`;
 else delete env.BROWSERDECK_ENGINE_REDIRECT;
 const stdio = ['inherit', 'inherit', 'inherit'];
-if (spec.ipcFd !== undefined) {
-  stdio[spec.ipcFd] = spec.ipcFd;
-  env.NODE_CHANNEL_FD = String(spec.ipcFd);
-  env.NODE_CHANNEL_SERIALIZATION_MODE = 'json';
-}
+if (spec.channelFd !== undefined) stdio[spec.channelFd] = spec.channelFd;
 
 const child = spawn(command, args, { stdio, env });
 child.on('error', (err) => fail(`${command}: ${err.code === 'ENOENT' ? 'command not found' : err.message}`));
