@@ -27,6 +27,7 @@ import { serveUi } from './http/serve-ui.js';
 import { recoveredLine } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
 import { configureJailUids } from './runtime/sandbox/jail-user.js';
+import { configurePids, pidsMethod } from './runtime/sandbox/pids-group.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 
@@ -82,6 +83,10 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       restoreAssets = configureEngineAssets({ assetsRoot: config.assetsRoot, childNode: config.childNode });
       // Jails of a root engine run as uids of this range; a malformed one fails the start.
       configureJailUids(config.jailUids);
+      // The jails' task limits (a malformed or too large one fails the start), restored at stop.
+      stopHooks.push(configurePids(config.pids));
+      // Probed now: this engine's pids group is made and dead engines' groups are swept before any session.
+      pidsMethod();
       // A build that forgot to ship its child scripts fails here, not at the first process.
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);

@@ -12,6 +12,7 @@ import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
+import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
 import type { Health } from '../../shared/wire/health.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
@@ -56,6 +57,9 @@ export const healthFeature: Feature<'sessions'> = {
           frozen: sessions.all().filter((rt) => rt.frozen).length,
         },
         memory: { method: memoryMethod().method },
+        limits: {
+          pids: { method: pidsMethod().method, per_session: pidsLimits().perSession, per_engine: pidsLimits().perEngine },
+        },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

@@ -27,5 +27,18 @@ export const HealthSchema = Type.Object({
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),
   /** How a session's `memory` is enforced: its jails' memory cgroup, or not at all (reported only). */
   memory: Type.Object({ method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('none')]) }),
+  /** Bounds on what tenants share. */
+  limits: Type.Object({
+    /**
+     * Tasks (processes and threads) of the jails: a pids cgroup per session and app process
+     * inside one per engine, or RLIMIT_NPROC where no pids controller is usable (per session
+     * only when the engine is root), or none (no jails on this OS).
+     */
+    pids: Type.Object({
+      method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('rlimit'), Type.Literal('none')]),
+      per_session: Type.Integer(),
+      per_engine: Type.Integer(),
+    }),
+  }),
 });
 export type Health = Static<typeof HealthSchema>;
