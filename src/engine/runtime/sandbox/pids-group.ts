@@ -32,10 +32,11 @@ export interface PidsLimits {
 const PREFIX = 'bd-pids-';
 
 /**
- * Defaults for a host whose pid space is `pidMax`. A busy headful session (Xvfb, Chromium with
- * six tabs and their renderers, GPU, network and storage services, the socat doors, a recorder's
- * ffmpeg, a Playwright executor) measured ~330 tasks: 2048 leaves ample headroom. All tenants
- * together get a quarter of the pid space (at most 65536), so the host keeps the rest.
+ * Defaults for a host whose pid space is `pidMax`. A session's jails measured (pids.current of
+ * its group) ~95 tasks idle, headless or headful (Chromium's processes and their threads, the
+ * socat doors, Xvfb), and ~190 busy (seven tabs with a worker and iframes, a Playwright executor,
+ * a session process): 2048 leaves ten times that. All tenants together get a quarter of the pid
+ * space (at most 65536; 8192 for Linux's default pid_max of 32768), so the host keeps the rest.
  */
 export function defaultPidsLimits(pidMax: number): PidsLimits {
   const perEngine = Math.max(1024, Math.min(65_536, Math.floor(pidMax / 4)));
