@@ -32,6 +32,8 @@ const { values, positionals } = parseArgs({
     'jail-uid-base': { type: 'string' },
     'jail-uid-count': { type: 'string' },
     'fs-watch-max-dirs': { type: 'string' },
+    'pids-per-session': { type: 'string' },
+    'pids-per-engine': { type: 'string' },
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -39,7 +41,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--pids-per-session N] [--pids-per-engine N] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -77,6 +79,7 @@ const engine = createEngine({
   runnerMessageMaxMb: numberFrom(values['runner-message-max-mb']),
   jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
   fsWatchMaxDirs: numberFrom(values['fs-watch-max-dirs']),
+  pids: { perSession: numberFrom(values['pids-per-session']), perEngine: numberFrom(values['pids-per-engine']) },
   egressDeny: listFrom(values['egress-deny']),
   // Unset: the environment decides, else jailed pages and apps may not reach this host's loopback (config.ts).
   egressLoopback: values['egress-allow-loopback'] || undefined,

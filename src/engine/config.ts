@@ -107,6 +107,14 @@ export interface EngineOptions {
    */
   jailUids?: { base?: number; count?: number };
   /**
+   * Tasks (processes and threads) the jails may have: each session, and each app process
+   * (`--pids-per-session`, env BROWSERDECK_PIDS_PER_SESSION; default 2048), and all of this
+   * engine's together (`--pids-per-engine`, env BROWSERDECK_PIDS_PER_ENGINE; default a quarter of
+   * the host's pid_max, at most 65536). A pids cgroup where the engine is root, else RLIMIT_NPROC
+   * (runtime/sandbox/pids-group.ts).
+   */
+  pids?: { perSession?: number; perEngine?: number };
+  /**
    * Standby browsers (`--standby N`, env BROWSERDECK_STANDBY): at most N launched, jailed, idle
    * browsers kept ready for `POST /browsers`; 0 turns them off. Default: 1 on a machine with up
    * to 2 cores, else 2. See README "Standby browsers".
@@ -201,6 +209,10 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     jailUids: {
       base: opts.jailUids?.base ?? numberFrom(env.BROWSERDECK_JAIL_UID_BASE),
       count: opts.jailUids?.count ?? numberFrom(env.BROWSERDECK_JAIL_UID_COUNT),
+    },
+    pids: {
+      perSession: opts.pids?.perSession ?? numberFrom(env.BROWSERDECK_PIDS_PER_SESSION),
+      perEngine: opts.pids?.perEngine ?? numberFrom(env.BROWSERDECK_PIDS_PER_ENGINE),
     },
     standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),

@@ -29,6 +29,7 @@ import { recoveredLine } from './domain/recovery-report.js';
 import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js';
 import { configureJailUids } from './runtime/sandbox/jail-user.js';
 import { configureRunnerMessageLimit } from './runtime/sandbox/runner-channel.js';
+import { configurePids, pidsMethod } from './runtime/sandbox/pids-group.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 
@@ -86,6 +87,10 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       configureJailUids(config.jailUids);
       // What a runner of tenant code may send in one message; a malformed one fails the start.
       configureRunnerMessageLimit(config.runnerMessageMaxMb);
+      // The jails' task limits (a malformed or too large one fails the start), restored at stop.
+      stopHooks.push(configurePids(config.pids));
+      // Probed now: this engine's pids group is made and dead engines' groups are swept before any session.
+      pidsMethod();
       // A build that forgot to ship its child scripts fails here, not at the first process.
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);

@@ -14,6 +14,7 @@ import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
 import { usableBwrap } from '../runtime/sandbox/bwrap.js';
 import { runnerMessageLimit } from '../runtime/sandbox/runner-channel.js';
+import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
 import type { Health } from '../../shared/wire/health.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
@@ -65,6 +66,7 @@ export const healthFeature: Feature<'sessions'> = {
           egress: { host_addresses_denied: !ctx.config.egressLoopback, loopback_denied: !ctx.config.egressLoopback },
           fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed },
           runner_channel: { max_message_bytes: runnerMessageLimit() },
+          pids: { method: pidsMethod().method, per_session: pidsLimits().perSession, per_engine: pidsLimits().perEngine },
         },
       };
     });

@@ -39,6 +39,16 @@ export const HealthSchema = Type.Object({
     fs_watch: Type.Object({ max_dirs_per_session: Type.Integer(), jailed: Type.Boolean() }),
     /** The largest message a process running tenant code may send the engine (`--runner-message-max-mb`). */
     runner_channel: Type.Object({ max_message_bytes: Type.Integer() }),
+    /**
+     * Tasks (processes and threads) of the jails: a pids cgroup per session and app process
+     * inside one per engine, or RLIMIT_NPROC where no pids controller is usable (per session
+     * only when the engine is root), or none (no jails on this OS).
+     */
+    pids: Type.Object({
+      method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('rlimit'), Type.Literal('none')]),
+      per_session: Type.Integer(),
+      per_engine: Type.Integer(),
+    }),
   }),
 });
 export type Health = Static<typeof HealthSchema>;

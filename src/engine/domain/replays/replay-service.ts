@@ -7,6 +7,7 @@
  */
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { helperJail, type HelperJail } from '../../runtime/sandbox/helper-jail.js';
+import { createPidsGroup, nprocLimit, type PidsGroup } from '../../runtime/sandbox/pids-group.js';
 import { ensureTraversable, jailUserOf, own } from '../../runtime/sandbox/jail-user.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -61,8 +62,11 @@ export class ReplayService {
     this.sweeper.unref();
   }
 
-  /** ffmpeg's jail: as the session's jail user (jail-user.ts), owning the session's replay dir. */
-  private async ffmpegJail(bwrap: string, handle: SessionHandle): Promise<HelperJail> {
+  /**
+   * ffmpeg's jail: as the session's jail user (jail-user.ts), owning the session's replay dir, in
+   * a pids group of its own (`pids`): the finishing pass may outlive the session and its groups.
+   */
+  private async ffmpegJail(bwrap: string, handle: SessionHandle, pids: PidsGroup | undefined): Promise<HelperJail> {
     const writable = path.join(this.dir, handle.id);
     const user = jailUserOf(handle.dirs.root);
     if (user) {
@@ -71,7 +75,7 @@ export class ReplayService {
       await ensureTraversable(writable, [this.dir, path.dirname(this.dir)]);
       await own(user, writable);
     }
-    return helperJail(bwrap, { writable, hide: this.o.hide ?? [], user });
+    return helperJail(bwrap, { writable, hide: this.o.hide ?? [], user, groups: { procs: [pids?.procsFile], nproc: nprocLimit() } });
   }
 
   get dir(): string {
@@ -114,7 +118,14 @@ export class ReplayService {
     await fsp.mkdir(path.join(this.dir, handle.id), { recursive: true, mode: 0o700 });
     // ffmpeg decodes frames of the tenant's pages: jailed with this replay's directory only.
     const { bwrap } = await jailStatus({ insecureNoJail: this.o.insecureNoJail ?? false });
-    const jail = bwrap ? await this.ffmpegJail(bwrap, handle) : undefined;
+    const pids = bwrap ? createPidsGroup(`rec-${id}`) : undefined;
+    let jail: HelperJail | undefined;
+    try {
+      jail = bwrap ? await this.ffmpegJail(bwrap, handle, pids) : undefined;
+    } catch (err) {
+      await pids?.close();
+      throw err;
+    }
     const row: ReplayTable = {
       id,
       session_id: handle.id,
@@ -152,7 +163,7 @@ export class ReplayService {
         if (info.sizeBytes !== undefined) set.size_bytes = info.sizeBytes;
         if (info.error) set.error = info.error.slice(0, 500);
         chain = chain.then(() => this.o.db.updateTable('replays').set(set).where('id', '=', id).execute()).catch(() => {});
-        if (state === 'ready' || state === 'failed') void chain.then(() => this.active.delete(id));
+        if (state === 'ready' || state === 'failed') void chain.then(() => this.active.delete(id)).then(() => pids?.close());
       },
     });
     this.active.set(id, { sessionId: handle.id, recorder });

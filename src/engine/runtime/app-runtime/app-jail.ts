@@ -14,13 +14,16 @@
  * and the engine's public URL piped to the engine (app-network.ts). So the operator's
  * `--egress-deny` holds for apps too, and nothing leaves without a proxy-aware client.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, bwrapWithPrivateArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { engineAsset, engineAssetDir } from '../assets.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { openAppNetwork, type AppNetwork } from './app-network.js';
-import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree, spawnAs } from '../sandbox/jail-user.js';
+import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree } from '../sandbox/jail-user.js';
+import { jailSpawn } from '../sandbox/jail-start.js';
+import { createPidsGroup, nprocLimit } from '../sandbox/pids-group.js';
 import { bindEngineAsset, jailVisible, reachableByOthers } from '../sandbox/jail-visible.js';
 
 export interface AppJail {
@@ -47,9 +50,11 @@ export function openAppJailNetwork(jail: AppJail): Promise<AppNetwork> {
  * `node` is the JavaScript runtime's path inside. `dir` is the deployment; `writable` only for
  * the install step; `env` replaces the environment (HOME is the private /tmp); `channelFd` is
  * the engine's channel (a pipe of bwrap's, runner-channel.ts) that the command (not the helper) uses.
- * When the engine is root each app process runs as a host uid of its own (jail-user.ts), spawned
- * with `spawn`: the install's owns the deployment while it runs and gives it back to root
- * (readable by all, as the invocations' uids read it) when it has ended.
+ * When the engine is root each app process runs as a host uid of its own (jail-user.ts), switched
+ * to by the launch line (jail-start.ts, which also closes every fd but stdio and `channelFd`): the
+ * install's owns the deployment while it runs and gives it back to root (readable by all, as the
+ * invocations' uids read it) when it has ended. Each app process has a pids group of its own
+ * (pids-group.ts, the per-session bound), removed by `cleanup` with whatever is left in it.
  */
 export async function appJailArgs(
   jail: AppJail,
@@ -58,7 +63,9 @@ export async function appJailArgs(
   const claim = jailUsersOn() ? claimJailUser() : undefined;
   const user = claim?.user;
   let owned = false;
+  const pids = createPidsGroup(`app-${randomUUID()}`);
   const giveBack = async (): Promise<void> => {
+    await pids?.close();
     if (owned) await shareTree(o.dir);
     claim?.release();
   };
@@ -105,7 +112,8 @@ export async function appJailArgs(
       await launch.cleanup();
       await giveBack();
     };
-    return { ...launch, node, spawn: spawnAs(user), cleanup };
+    const run = jailSpawn(user, { procs: [pids?.procsFile], nproc: nprocLimit() }, launch, o.channelFd === undefined ? 3 : o.channelFd + 1);
+    return { ...launch, file: run.file, args: run.args, node, spawn: run.as, cleanup };
   } catch (err) {
     // Never started: the uid goes back now, and a deployment taken for the install is root's again.
     await giveBack().catch(() => {});

@@ -15,7 +15,7 @@ import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { DEFAULT_PATH, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { jailUserOf } from '../sandbox/jail-user.js';
-import { jailSpawn } from '../sandbox/memory-group.js';
+import { jailSpawn } from '../sandbox/jail-start.js';
 import { bindEngineAsset, jailVisible } from '../sandbox/jail-visible.js';
 import type { BidiMapper } from './bidi-mapper.js';
 
@@ -40,7 +40,7 @@ export async function startJailedBidiMapper(handle: SessionHandle, bwrap: string
   a.push('--chdir', '/', '--clearenv', '--setenv', 'PATH', DEFAULT_PATH);
   for (const [k, v] of Object.entries(runtimeEnv())) a.push('--setenv', k, v);
   const browserPath = devtoolsEndpoint(handle.browserCdpUrl()).path;
-  const run = jailSpawn(jailUserOf(handle.dirs.root), handle.memoryProcs, {
+  const run = jailSpawn(jailUserOf(handle.dirs.root), handle.jailGroups, {
     file: bwrap,
     args: [...a, '--', node, `${SANDBOX_DIR}/bidi-mapper-child.mjs`, INSIDE_MODULES, SANDBOX_CDP_SOCKET, browserPath],
   });

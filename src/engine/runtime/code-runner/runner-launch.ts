@@ -24,7 +24,7 @@ import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_CDP_PORT, SANDBOX_CDP_SOCKET, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
-import { jailSpawn } from '../sandbox/memory-group.js';
+import { jailSpawn, type JailGroups } from '../sandbox/jail-start.js';
 import { jailVisible } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
 import { RunnerChannel, runnerMessageLimit } from '../sandbox/runner-channel.js';
@@ -39,8 +39,8 @@ export interface RunnerLaunch {
   user?: JailUser;
   /** NUL-separated bwrap arguments to write to fd 4, when sandboxed. */
   argsData?: Buffer;
-  /** The session's memory group the jail starts in (sandbox/memory-group.ts). */
-  memoryProcs?: string;
+  /** The session's memory and pids groups the jail starts in (sandbox/jail-start.ts). */
+  groups?: JailGroups;
   sandboxed: boolean;
   /** What the child needs besides the code: the CDP URL to use, the port to forward. */
   job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
@@ -168,7 +168,7 @@ export async function buildRunnerLaunch(
     cwd: '/',
     argsData: Buffer.from(a.map((x) => `${x}\0`).join('')),
     user,
-    memoryProcs: handle.memoryProcs,
+    groups: handle.jailGroups,
     sandboxed: true,
     job: {
       cdpUrl: runnerCdpUrl(wsUrl, true),
@@ -195,8 +195,9 @@ export interface SpawnedRunner<S extends TSchema> {
  * over the channel; anything written to the raw fds is dropped. A spawn error ends the group.
  */
 export function spawnRunner<S extends TSchema>(launch: RunnerLaunch, messages: S, what: string): SpawnedRunner<S> {
-  // With a memory group: a root shell joins it and execs setpriv → bwrap (fds 3 and 4 pass through the execs).
-  const run = jailSpawn(launch.user, launch.memoryProcs, launch);
+  // Jailed: a root shell closes every other inherited fd, joins the session's groups and execs
+  // setpriv → bwrap (fds 3 and 4, the stdio below, pass through the execs).
+  const run = launch.sandboxed ? jailSpawn(launch.user, launch.groups, launch, 5) : { file: launch.file, args: launch.args, as: {} };
   const child = spawn(run.file, run.args, {
     ...run.as,
     cwd: launch.cwd,

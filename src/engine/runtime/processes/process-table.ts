@@ -112,7 +112,7 @@ export class ProcessTable {
         hide: this.hide,
         cdpSocket,
         x11Dir: session.x11Socket,
-        memoryProcs: session.memoryProcs,
+        groups: session.jailGroups,
       },
       bwrap,
     );

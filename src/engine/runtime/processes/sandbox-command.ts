@@ -31,6 +31,7 @@ import {
   runtimeMount,
 } from '../sandbox/bwrap.js';
 import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
+import type { JailGroups } from '../sandbox/jail-start.js';
 import { bindEngineAsset } from '../sandbox/jail-visible.js';
 
 export { findBwrap };
@@ -51,8 +52,8 @@ export interface SandboxSpec {
   cdpSocket?: string;
   /** Host dir of the session's X socket (jailed headful sessions), shown at /tmp/.X11-unix. */
   x11Dir?: string;
-  /** The session's memory group (`cgroup.procs`), where memory is enforced. */
-  memoryProcs?: string;
+  /** The session's memory and pids groups (sandbox/jail-start.ts). */
+  groups?: JailGroups;
 }
 
 export interface LaunchSpec {
@@ -67,8 +68,8 @@ export interface LaunchSpec {
   commandDepth: number;
   /** Removes what the launch left on disk should it never have started (call once it has exited). */
   cleanup?: () => Promise<void>;
-  /** The session's memory group the process starts in (sandbox/memory-group.ts). */
-  memoryProcs?: string;
+  /** The session's groups the process starts in (sandbox/jail-start.ts). */
+  groups?: JailGroups;
 }
 
 /** The environment a session process starts with: nothing of the engine's own (it holds secrets). */
@@ -120,6 +121,6 @@ export async function buildLaunch(spec: SandboxSpec, bwrap: string | null): Prom
     sandboxed: true,
     commandDepth: spec.cdpSocket ? 3 : 2,
     cleanup: launch.cleanup,
-    memoryProcs: spec.memoryProcs,
+    groups: spec.groups,
   };
 }

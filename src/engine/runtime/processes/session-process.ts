@@ -12,8 +12,7 @@ import * as pty from 'node-pty';
 import { OutputBuffer, type OutputChunk, type StreamName } from './output-buffer.js';
 import { ProcStats, childrenOf } from './proc-stats.js';
 import type { LaunchSpec } from './sandbox-command.js';
-import { commandAs } from '../sandbox/jail-user.js';
-import { enterGroups, jailSpawn } from '../sandbox/memory-group.js';
+import { jailSpawn } from '../sandbox/jail-start.js';
 
 import type { ProcessSignal } from '../../../shared/wire/session-processes.js';
 
@@ -68,11 +67,13 @@ export class SessionProcess {
       this.subscribers.clear();
       resolveExit(code);
     };
-    // In the session's memory group from its first instruction: a root shell joins it and execs
-    // setpriv (the uid switch), which execs bwrap — one pid throughout, so commandDepth holds.
+    // In the session's groups from its first instruction, with no inherited fd: a root shell joins
+    // them and execs setpriv (the uid switch), which execs bwrap — one pid throughout, so
+    // commandDepth holds. Unsandboxed (no bwrap) it is the command itself.
+    const run = launch.sandboxed ? jailSpawn(launch.user, launch.groups, launch) : { file: launch.file, args: launch.args, as: {} };
     if (opts.tty) {
       // node-pty's own uid switch keeps root's supplementary groups: setpriv clears them.
-      const as = enterGroups([launch.memoryProcs], commandAs(launch.user, launch.file, launch.args));
+      const as = run;
       this.term = pty.spawn(as.file, as.args, {
         cols: opts.tty.cols,
         rows: opts.tty.rows,
@@ -85,7 +86,6 @@ export class SessionProcess {
       this.term.onExit(({ exitCode, signal }) => onExit(signal ? 128 + signal : exitCode));
       this.groupPid = this.term.pid;
     } else {
-      const run = jailSpawn(launch.user, launch.memoryProcs, launch);
       this.child = spawn(run.file, run.args, {
         ...run.as,
         cwd: launch.cwd,

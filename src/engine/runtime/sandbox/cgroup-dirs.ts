@@ -71,3 +71,20 @@ export async function removeGroup(dir: string, killLeft: () => void, tries: numb
     }
   }
 }
+
+/** SIGKILL to every process listed in a (v1) group's `cgroup.procs` (none when it is gone). */
+export function killListed(procsFile: string): void {
+  let pids: string[] = [];
+  try {
+    pids = fs.readFileSync(procsFile, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      /* exited */
+    }
+  }
+}

@@ -7,29 +7,32 @@
  * the same absolute path so the helper's command line does not change.
  */
 import { DEFAULT_PATH, baseSandboxArgs } from './bwrap.js';
-import { spawnAs, type JailUser } from './jail-user.js';
+import { jailSpawn, type JailGroups } from './jail-start.js';
+import type { JailUser } from './jail-user.js';
 
 export interface HelperJail {
-  /** The bwrap binary. */
+  /** The jail's first process (jail-start.ts), which becomes setpriv and bwrap. */
   file: string;
-  /** bwrap's arguments up to and including `--`; the helper's own command line follows. */
+  /** Its arguments up to and including bwrap's `--`; the helper's own command line follows. */
   prefix: string[];
-  /** `spawn` options: the session's jail user when the engine is root (jail-user.ts). */
+  /** `spawn` options (none: the launch line switches to the session's jail user itself). */
   spawn: { uid?: number; gid?: number };
 }
 
 /**
  * `writable` is bound read-write at its own path; `binds` maps further host dirs (read-write)
- * to paths inside (Xvfb's socket dir to `/tmp/.X11-unix`).
+ * to paths inside (Xvfb's socket dir to `/tmp/.X11-unix`). `groups`: the session's (memory,
+ * pids); `fds`: how many descriptors the spawn gives it (3: stdio).
  */
 export async function helperJail(
   bwrap: string,
-  opts: { writable?: string; binds?: Array<[string, string]>; hide: string[]; user?: JailUser },
+  opts: { writable?: string; binds?: Array<[string, string]>; hide: string[]; user?: JailUser; groups?: JailGroups; fds?: number },
 ): Promise<HelperJail> {
   const a = await baseSandboxArgs({ hide: opts.hide });
   a.push('--tmpfs', '/tmp');
   if (opts.writable) a.push('--bind', opts.writable, opts.writable);
   for (const [host, inside] of opts.binds ?? []) a.push('--bind', host, inside);
   a.push('--clearenv', '--setenv', 'PATH', DEFAULT_PATH, '--setenv', 'LANG', 'C.UTF-8', '--');
-  return { file: bwrap, prefix: a, spawn: spawnAs(opts.user) };
+  const run = jailSpawn(opts.user, opts.groups, { file: bwrap, args: a }, opts.fds ?? 3);
+  return { file: run.file, prefix: run.args, spawn: run.as };
 }

@@ -12,8 +12,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ownCgroupDir, removeGroup, sweepDeadGroups } from './cgroup-dirs.js';
-import { commandAs, jailUsersOn, spawnAs, type JailUser } from './jail-user.js';
+import { killListed, ownCgroupDir, removeGroup, sweepDeadGroups } from './cgroup-dirs.js';
+import { jailUsersOn } from './jail-user.js';
+import { pidsParentV2 } from './pids-group.js';
 
 export type MemoryMethod = 'cgroup-v2' | 'cgroup-v1' | 'none';
 
@@ -46,7 +47,8 @@ export function memoryMethod(): { method: MemoryMethod; base?: string } {
     [2, 'cgroup-v2', 'memory.max'],
     [1, 'cgroup-v1', 'memory.limit_in_bytes'],
   ] as const) {
-    const base = ownCgroupDir(version === 2 ? 'v2' : { v1: 'memory' });
+    // v2: one group per process, so a session's memory group sits in the engine's pids group (pids-group.ts) and carries both limits.
+    const base = version === 2 ? (pidsParentV2() ?? ownCgroupDir('v2')) : ownCgroupDir({ v1: 'memory' });
     if (!base) continue;
     sweepDeadGroups(base, PREFIX);
     if (canLimit(base, limit)) {
@@ -67,7 +69,7 @@ export function memoryBytes(memory: string): number {
 export interface MemoryGroup {
   readonly method: Exclude<MemoryMethod, 'none'>;
   readonly dir: string;
-  /** The `cgroup.procs` file a launch writes its first process into (jail-groups.ts). */
+  /** The `cgroup.procs` file a launch writes its first process into (jail-start.ts). */
   readonly procsFile: string;
   /** Sets the limit (a claimed standby browser takes its session's memory). */
   limit(bytes: number): void;
@@ -123,51 +125,7 @@ export function createMemoryGroup(sessionId: string, bytes: number): MemoryGroup
     limit,
     async close() {
       // rmdir succeeds once the group is empty: SIGKILL what is left (v2 has cgroup.kill) and wait for the reaping.
-      await removeGroup(dir, () => (method === 'cgroup-v2' ? write('cgroup.kill', '1') : killProcs(path.join(dir, 'cgroup.procs'))), 200);
+      await removeGroup(dir, () => (method === 'cgroup-v2' ? write('cgroup.kill', '1') : killListed(path.join(dir, 'cgroup.procs'))), 200);
     },
   };
-}
-
-/** SIGKILL to every process listed in a v1 group's `cgroup.procs` (none when it is gone). */
-function killProcs(procsFile: string): void {
-  let pids: string[] = [];
-  try {
-    pids = fs.readFileSync(procsFile, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return;
-  }
-  for (const pid of pids) {
-    try {
-      process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      /* exited */
-    }
-  }
-}
-
-/**
- * The command line that puts the new process into the groups (`cgroup.procs` files) before it
- * becomes `cmd`: a root shell writes its own pid there and execs it, so everything it forks
- * afterwards is inside — no window in which a jail runs outside its limit. `cmd` must do its own
- * uid switch (`commandAs`): the shell needs root to join a group.
- */
-export function enterGroups(procsFiles: Array<string | undefined>, cmd: { file: string; args: string[] }): { file: string; args: string[] } {
-  const files = procsFiles.filter((f): f is string => !!f);
-  if (!files.length) return cmd;
-  const script = `${files.map((_, i) => `echo $$ > "$${i}"`).join(' && ')} && shift ${files.length - 1} && exec "$@"`;
-  return { file: '/bin/sh', args: ['-c', script, ...files, cmd.file, ...cmd.args] };
-}
-
-/**
- * What to `spawn` for a jail of a session started as `user`: in the session's memory group
- * when there is one (a root shell joins it, setpriv switches the uid), else as before (`spawn`
- * switches the uid).
- */
-export function jailSpawn(
-  user: JailUser | undefined,
-  memoryProcs: string | undefined,
-  cmd: { file: string; args: string[] },
-): { file: string; args: string[]; as: { uid?: number; gid?: number } } {
-  if (!memoryProcs) return { file: cmd.file, args: cmd.args, as: spawnAs(user) };
-  return { ...enterGroups([memoryProcs], commandAs(user, cmd.file, cmd.args)), as: {} };
 }

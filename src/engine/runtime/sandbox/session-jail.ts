@@ -16,7 +16,7 @@ import { allowedHosts, type AllowedHosts } from '../proxy-forwarder/allowed-host
 import { JAIL_EXTENSIONS, JAIL_USER_DATA, browserJailCommand, jailChromiumArgs, jailPathOf, prepareJailRoot } from './browser-jail.js';
 import { helperJail } from './helper-jail.js';
 import { managedPolicyOf } from './managed-policy.js';
-import { enterGroups } from './memory-group.js';
+import { jailStart, type JailGroups } from './jail-start.js';
 import { INBOUND_SOCKET_NAME } from './jail-helper-launch.js';
 import { claimJailUser, commandAs, ensureTraversable, jailUsersOn, own, ownTree, type ClaimedJailUser, type JailUser } from './jail-user.js';
 
@@ -185,18 +185,15 @@ export class SessionJail {
     return jailPathOf(hostPath, this.dirs.root, '/');
   }
 
-  /** `memoryProcs`: the session's memory group, which the X server starts in like the browser. */
-  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void, signal?: AbortSignal, memoryProcs?: string): Promise<XvfbServer> {
+  /** `groups`: the session's memory and pids groups, which the X server starts in like the browser. */
+  startXvfb(size: { width: number; height: number }, onOutput: (chunk: string) => void, signal?: AbortSignal, groups?: JailGroups): Promise<XvfbServer> {
     return fs
       .mkdir(this.x11Dir, { recursive: true, mode: 0o700 })
       .then(() => own(this.user, this.x11Dir))
-      .then(() => helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide, user: this.user }))
-      .then((jail) => {
-        if (!memoryProcs) return jail;
-        // A root shell joins the group, then setpriv (the uid switch) execs bwrap with Xvfb's command line appended.
-        const grouped = enterGroups([memoryProcs], commandAs(this.user, jail.file, jail.prefix));
-        return { file: grouped.file, prefix: grouped.args, spawn: {} };
-      })
+      .then(() =>
+        // Xvfb gets fd 3 besides stdio: the pipe it writes its display number to (xvfb.ts).
+        helperJail(this.config.bwrap, { binds: [[this.x11Dir, '/tmp/.X11-unix']], hide: this.config.hide, user: this.user, groups, fds: 4 }),
+      )
       .then((jail) => startXvfb({ ...size, marker: this.sessionDir, onOutput, jail, signal }));
   }
 
@@ -219,8 +216,8 @@ export class SessionJail {
     display?: string;
     onOutput: (chunk: string) => void;
     signal?: AbortSignal;
-    /** `cgroup.procs` files the jail starts in (the freezer's, the memory group's). */
-    cgroupProcs?: Array<string | undefined>;
+    /** The groups the jail starts in (the freezer's, the session's memory and pids groups; jail-start.ts). */
+    groups?: JailGroups;
     onConnected?: LaunchSpec['onConnected'];
   }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
@@ -245,8 +242,8 @@ export class SessionJail {
     display?: string;
     onOutput: (chunk: string) => void;
     signal?: AbortSignal;
-    /** `cgroup.procs` files the jail starts in (the freezer's, the memory group's). */
-    cgroupProcs?: Array<string | undefined>;
+    /** The groups the jail starts in (the freezer's, the session's memory and pids groups; jail-start.ts). */
+    groups?: JailGroups;
     onConnected?: LaunchSpec['onConnected'];
   }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
@@ -277,8 +274,8 @@ export class SessionJail {
       args: o.args,
     });
     // bwrap as the session's own uid (setpriv, so the groups below are still joined as root).
-    // With a freezer or memory group: the first process enters them before it becomes bwrap, so everything the jail forks is inside.
-    const cmd = enterGroups(o.cgroupProcs ?? [], commandAs(this.user, jailed.file, jailed.args));
+    // The first process closes inherited fds and enters the groups before it becomes bwrap, so everything the jail forks is inside.
+    const cmd = jailStart(o.groups, 3, commandAs(this.user, jailed.file, jailed.args));
     return launchChromium({
       executable: cmd.file,
       args: cmd.args,

@@ -6,6 +6,7 @@
  * registered as `services.sessions`.
  */
 import type { TelemetryCategoryName } from '../../../shared/wire/telemetry-categories.js';
+import type { JailGroups } from '../sandbox/jail-start.js';
 
 /** The caller of a registry lookup: the fields of the domain's AuthContext that scope a session. */
 export interface SessionCaller {
@@ -76,10 +77,16 @@ export interface SessionHandle {
   /** Jailed headful sessions: the host dir holding the X socket (shown at /tmp/.X11-unix in jails). */
   readonly x11Socket?: string;
   /**
-   * Where memory is enforced (sandbox/memory-group.ts): the `cgroup.procs` file of the session's
-   * memory group, which every jail of the session joins before it starts (`enterGroups`).
+   * What every jail of the session starts in (sandbox/jail-start.ts): the `cgroup.procs` files of
+   * its memory group (sandbox/memory-group.ts) and pids group (sandbox/pids-group.ts), or
+   * RLIMIT_NPROC where no cgroup bounds its tasks.
    */
-  readonly memoryProcs?: string;
+  readonly jailGroups?: JailGroups;
+  /**
+   * Subscribes to the session reaching a limit of its jails (once per limit and session): its
+   * tasks (`pids`), where a cgroup counts the forks it refused. Returns an unsubscribe.
+   */
+  onLimitReached?(fn: (hit: LimitReached) => void): () => void;
   /** Resolves once a browser is running (waits while it restarts after a crash); rejects (404 session_ended) once the session has ended. */
   ready(): Promise<{ wsUrl: string }>;
   /** The session's telemetry configuration (per category), current after PATCH. */
@@ -133,4 +140,13 @@ export interface SessionRegistry {
   requireUpgrade(req: import('node:http').IncomingMessage, url: URL, id: string): Promise<SessionHandle>;
   /** Whether a session (running or ended) exists for this caller; for 404-vs-empty decisions. */
   exists(auth: SessionCaller, idOrName: string): Promise<boolean>;
+}
+
+/** A limit of a session's jails that refused something (its telemetry's `system_limit_reached`). */
+export interface LimitReached {
+  resource: 'pids';
+  /** The limit in force (tasks). */
+  limit: number;
+  /** How many times it refused so far. */
+  refused: number;
 }

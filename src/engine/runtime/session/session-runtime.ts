@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
+import type { LimitReached, SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
 import type { RunningSession, RuntimeAdoption, RuntimeSpec } from './running-session.js';
 import { BrowserSupervisor } from '../chromium/browser-supervisor.js';
 import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
@@ -22,11 +22,15 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import { createFreezer, type JailFreezer } from './jail-freezer.js';
 import { createMemoryGroup, memoryBytes, type MemoryGroup } from '../sandbox/memory-group.js';
+import { createPidsGroup, nprocLimit, pidsLimits, type PidsGroup } from '../sandbox/pids-group.js';
+import type { JailGroups } from '../sandbox/jail-start.js';
 import { IdleFreeze } from './idle-freeze.js';
 import { shortTmpLink } from './short-tmp-link.js';
 import { removeTree } from '../session-fs/remove-tree.js';
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
+/** How often a session's pids group is asked whether its limit refused a fork (one file read). */
+const PIDS_CHECK_MS = 2_000;
 
 /**
  * A session's memory when its options do not say (a standby browser: its shape's; rows from
@@ -80,6 +84,10 @@ export class SessionRuntime implements RunningSession {
   private readonly idle?: IdleFreeze;
   /** Where memory is enforced: the group every jail of the session starts in (made at start). */
   private memory?: MemoryGroup;
+  /** Where a cgroup bounds its tasks: the session's pids group (made at start), watched for refused forks. */
+  private pids?: PidsGroup;
+  private pidsWatch?: NodeJS.Timeout;
+  private readonly limitListeners = new Set<(hit: LimitReached) => void>();
 
   constructor(private spec: RuntimeSpec) {
     this.id = spec.id;
@@ -198,6 +206,8 @@ export class SessionRuntime implements RunningSession {
     try {
       for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
       this.memory = createMemoryGroup(this.id, memoryOf(this.spec.options));
+      this.pids = createPidsGroup(this.id, this.memory?.method === 'cgroup-v2' ? this.memory.dir : undefined);
+      this.watchPids();
       await this.jail?.prepare();
       // An unjailed browser (--insecure-no-jail) of a root engine: its processes and code still run
       // in bwrap where it exists, as a jail user of their own, which the session root records.
@@ -215,7 +225,7 @@ export class SessionRuntime implements RunningSession {
         const size = { width: this.viewport.width, height: this.viewport.height };
         const onOutput = (c: string) => this.spec.serviceLog?.('display', c);
         this.xvfb = this.jail
-          ? await this.jail.startXvfb(size, onOutput, deadline, this.memory?.procsFile)
+          ? await this.jail.startXvfb(size, onOutput, deadline, this.jailGroups)
           : await startXvfb({ ...size, marker: this.spec.sessionDir, onOutput, signal: deadline });
         this.display = this.xvfb.display;
       }
@@ -231,9 +241,33 @@ export class SessionRuntime implements RunningSession {
     }
   }
 
-  /** The `cgroup.procs` file of the session's memory group, where memory is enforced. */
-  get memoryProcs(): string | undefined {
-    return this.memory?.procsFile;
+  /** What every jail of the session starts in: its memory and pids groups, or RLIMIT_NPROC (sandbox/jail-start.ts). */
+  get jailGroups(): JailGroups {
+    return { procs: [this.memory?.procsFile, this.pids?.procsFile], nproc: nprocLimit() };
+  }
+
+  onLimitReached(fn: (hit: LimitReached) => void): () => void {
+    this.limitListeners.add(fn);
+    return () => this.limitListeners.delete(fn);
+  }
+
+  /**
+   * Reads the pids group's refused-fork counter now and then (a tenant at its limit gets EAGAIN
+   * and the engine hears nothing else); the first refusal is said once in the session's log and
+   * to `onLimitReached` (its telemetry), then the watch stops.
+   */
+  private watchPids(): void {
+    const group = this.pids;
+    if (!group) return;
+    this.pidsWatch = setInterval(() => {
+      const refused = group.limitHits();
+      if (!refused) return;
+      clearInterval(this.pidsWatch);
+      const limit = pidsLimits().perSession;
+      this.spec.serviceLog?.('session', `the session reached its limit of ${limit} tasks (processes and threads): ${refused} fork/clone refused (EAGAIN)\n`);
+      for (const fn of this.limitListeners) fn({ resource: 'pids', limit, refused });
+    }, PIDS_CHECK_MS);
+    this.pidsWatch.unref();
   }
 
   /** The X socket dir when a jailed Xvfb runs (processes bind it to use DISPLAY). */
@@ -279,7 +313,7 @@ export class SessionRuntime implements RunningSession {
         display: this.display,
         onOutput,
         signal,
-        cgroupProcs: [this.freezer?.procsFile, this.memory?.procsFile],
+        groups: { procs: [this.freezer?.procsFile, ...this.jailGroups.procs], nproc: this.jailGroups.nproc },
         onConnected,
       });
     } else {
@@ -564,6 +598,9 @@ export class SessionRuntime implements RunningSession {
         this.unjailedUser?.release();
         await this.freezer?.close();
         await this.memory?.close();
+        clearInterval(this.pidsWatch);
+        this.limitListeners.clear();
+        await this.pids?.close();
         if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
         await removeTree(this.spec.sessionDir);
       }

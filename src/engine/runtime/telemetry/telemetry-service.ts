@@ -67,6 +67,13 @@ export class TelemetryService {
       () => (pid = pidOf(handle)),
       () => {},
     );
+    // A limit of the session's jails refused something (its tasks: fork/clone got EAGAIN): said once.
+    const offLimit = handle.onLimitReached?.((hit) =>
+      tel.emit('system', 'system_limit_reached', {
+        source: { kind: 'local_process' },
+        data: { resource: hit.resource, limit: hit.limit, refused: hit.refused },
+      }),
+    );
     const offRestart = handle.onBrowserRestart(() => {
       tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'running', service_name: 'browser', pid } });
       pid = pidOf(handle);
@@ -77,6 +84,7 @@ export class TelemetryService {
         tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'gave_up', service_name: 'browser', pid } });
       offUpdate();
       offRestart();
+      offLimit?.();
       collector.close();
       tel.end(this.opts.now());
     });

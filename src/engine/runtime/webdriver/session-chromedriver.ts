@@ -19,7 +19,7 @@ import { DEFAULT_PATH } from '../sandbox/bwrap.js';
 import { firstExecutable, onPath } from '../find-executable.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { jailUserOf, own } from '../sandbox/jail-user.js';
-import { jailSpawn } from '../sandbox/memory-group.js';
+import { jailSpawn } from '../sandbox/jail-start.js';
 import { CHROMEDRIVER_SOCKET_NAME, JAILED_DEBUGGER_ADDRESS, chromedriverJailCommand } from './chromedriver-jail.js';
 
 const START_TIMEOUT_MS = 30_000;
@@ -106,7 +106,7 @@ async function startJailed(handle: SessionHandle, bwrap: string, binary: string,
   const user = jailUserOf(handle.dirs.root);
   await own(user, sockDir);
   const cmd = await chromedriverJailCommand({ bwrap, chromedriver: binary, cdpSocket, sockDir, hide });
-  const run = jailSpawn(user, handle.memoryProcs, cmd);
+  const run = jailSpawn(user, handle.jailGroups, cmd);
   const child = spawn(run.file, run.args, { ...run.as, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { PATH: DEFAULT_PATH } });
   const cleanup = () => fsp.rm(sockDir, { recursive: true, force: true });
   try {
