@@ -28,6 +28,8 @@ const { values, positionals } = parseArgs({
     standby: { type: 'string' },
     'standby-memory': { type: 'string' },
     'freeze-idle-seconds': { type: 'string' },
+    'session-disk-mb': { type: 'string' },
+    'disk-reserve-mb': { type: 'string' },
     'jail-uid-base': { type: 'string' },
     'jail-uid-count': { type: 'string' },
     force: { type: 'boolean' },
@@ -37,7 +39,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--session-disk-mb MB] [--disk-reserve-mb MB] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -72,6 +74,8 @@ const engine = createEngine({
   standby: numberFrom(values.standby),
   standbyMemoryMb: numberFrom(values['standby-memory']),
   freezeIdleSeconds: numberFrom(values['freeze-idle-seconds']),
+  sessionDiskMb: numberFrom(values['session-disk-mb']),
+  diskReserveMb: numberFrom(values['disk-reserve-mb']),
   jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
   egressDeny: listFrom(values['egress-deny']),
   // Unset: the environment decides, else jailed pages and apps may not reach this host's loopback (config.ts).

@@ -118,6 +118,19 @@ export interface EngineOptions {
    */
   freezeIdleSeconds?: number;
   /**
+   * Each session's byte quota in MiB (`--session-disk-mb`, env BROWSERDECK_SESSION_DISK_MB; default
+   * 2048): its filesystem (`/tmp`, `/downloads`, `/home/kernel`, the profile) is an ext4 image of
+   * this size loop-mounted at its session dir, where the engine is root and loop devices work
+   * (runtime/session/session-disks.ts); elsewhere there is no quota (`/healthz` `limits.disk.method: 'none'`).
+   */
+  sessionDiskMb?: number;
+  /**
+   * Free space in MiB the data dir keeps for the engine's own writes (`--disk-reserve-mb`, env
+   * BROWSERDECK_DISK_RESERVE_MB; default 1024): below it, session creates and large tenant writes
+   * into the data dir (uploads, extensions, deployments, profile saves) are refused with 507.
+   */
+  diskReserveMb?: number;
+  /**
    * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
    * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
    */
@@ -191,12 +204,20 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
+    sessionDiskMb: mebibytesFrom('--session-disk-mb', opts.sessionDiskMb ?? intFrom(env.BROWSERDECK_SESSION_DISK_MB) ?? 2048, 8),
+    diskReserveMb: mebibytesFrom('--disk-reserve-mb', opts.diskReserveMb ?? intFrom(env.BROWSERDECK_DISK_RESERVE_MB) ?? 1024, 0),
   };
 }
 
 /** A number setting (a flag or a variable); a malformed one becomes NaN, which the setting's own check refuses at start. */
 export function numberFrom(v: string | undefined): number | undefined {
   return v === undefined || v === '' ? undefined : Number(v);
+}
+
+/** A size in MiB: a whole number of at least `min` (ext4 needs a few MiB for itself). */
+function mebibytesFrom(flag: string, v: number, min: number): number {
+  if (!Number.isInteger(v) || v < min) throw new Error(`${flag} must be a whole number of MiB, at least ${min}`);
+  return v;
 }
 
 /** A region is reported on every session and pool: a name newer Kernel clients can read (lowercase, digits, dashes). */

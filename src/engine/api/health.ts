@@ -13,13 +13,14 @@ import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
 import type { Health } from '../../shared/wire/health.js';
+import { diskLow } from '../domain/disk-reserve.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
 
-export const healthFeature: Feature<'sessions'> = {
+export const healthFeature: Feature<'sessions' | 'sessionDisks'> = {
   name: 'health',
-  async register(app: FastifyInstance, ctx, { sessions }) {
+  async register(app: FastifyInstance, ctx, { sessions, sessionDisks }) {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
@@ -56,6 +57,14 @@ export const healthFeature: Feature<'sessions'> = {
           frozen: sessions.all().filter((rt) => rt.frozen).length,
         },
         memory: { method: memoryMethod().method },
+        limits: {
+          disk: {
+            method: (await sessionDisks.ready()) === 'loop' ? 'loop' : 'none',
+            per_session_mb: ctx.config.sessionDiskMb,
+            reserve_mb: ctx.config.diskReserveMb,
+            low: await diskLow(ctx.config),
+          },
+        },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

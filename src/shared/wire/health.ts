@@ -17,6 +17,17 @@ export const StandbyStatusSchema = Type.Object({
 });
 export type StandbyStatus = Static<typeof StandbyStatusSchema>;
 
+/**
+ * Disk limits: each session's filesystem quota (`loop`: its own loop-mounted disk; `none`: no
+ * quota on this host) and the data dir's free-space reserve, with whether it is below it now.
+ */
+export const DiskLimitsSchema = Type.Object({
+  method: Type.Union([Type.Literal('loop'), Type.Literal('none')]),
+  per_session_mb: Type.Integer(),
+  reserve_mb: Type.Integer(),
+  low: Type.Boolean(),
+});
+
 export const HealthSchema = Type.Object({
   ok: Type.Boolean(),
   version: Type.String(),
@@ -27,5 +38,7 @@ export const HealthSchema = Type.Object({
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),
   /** How a session's `memory` is enforced: its jails' memory cgroup, or not at all (reported only). */
   memory: Type.Object({ method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('none')]) }),
+  /** Limits on what tenants share, one key per resource. */
+  limits: Type.Object({ disk: DiskLimitsSchema }),
 });
 export type Health = Static<typeof HealthSchema>;

@@ -25,6 +25,8 @@ import { createMemoryGroup, memoryBytes, type MemoryGroup } from '../sandbox/mem
 import { IdleFreeze } from './idle-freeze.js';
 import { shortTmpLink } from './short-tmp-link.js';
 import { removeTree } from '../session-fs/remove-tree.js';
+import type { SessionDisk, SessionDisks } from './session-disks.js';
+import { DiskFullWatch, type DiskFull } from './disk-full-watch.js';
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
 
@@ -39,6 +41,13 @@ function memoryOf(o: { headless: boolean; memory?: string }): number {
 export function sessionDirs(sessionDir: string): SessionDirs {
   const root = path.join(sessionDir, 'root');
   return { root, userData: path.join(sessionDir, 'user-data'), tmp: path.join(sessionDir, 'tmp'), downloads: path.join(root, 'downloads') };
+}
+
+/** What every session of an engine shares about its filesystem: its byte quota, and who hears of a full one. */
+export interface SessionDiskSetup {
+  disks: SessionDisks;
+  /** The session filled its quota (once per filling; the runtime also writes its log line). */
+  onFull?: (sessionId: string, f: DiskFull) => void;
 }
 
 export class SessionRuntime implements RunningSession {
@@ -80,8 +89,14 @@ export class SessionRuntime implements RunningSession {
   private readonly idle?: IdleFreeze;
   /** Where memory is enforced: the group every jail of the session starts in (made at start). */
   private memory?: MemoryGroup;
+  /** Where the session's filesystem has a byte quota: its own mounted disk, and the watch for a full one. */
+  private disk?: SessionDisk;
+  private diskWatch?: DiskFullWatch;
 
-  constructor(private spec: RuntimeSpec) {
+  constructor(
+    private spec: RuntimeSpec,
+    private readonly diskSetup?: SessionDiskSetup,
+  ) {
     this.id = spec.id;
     this.orgId = spec.orgId;
     this.projectId = spec.projectId;
@@ -196,6 +211,8 @@ export class SessionRuntime implements RunningSession {
   private async doStart(deadline?: AbortSignal): Promise<LaunchedBrowser> {
     this.startDeadline = deadline;
     try {
+      // First: everything below (root, profile, temp dir) lands on the session's own filesystem.
+      await this.attachDisk();
       for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
       this.memory = createMemoryGroup(this.id, memoryOf(this.spec.options));
       await this.jail?.prepare();
@@ -229,6 +246,20 @@ export class SessionRuntime implements RunningSession {
     } finally {
       this.startDeadline = undefined;
     }
+  }
+
+  private async attachDisk(): Promise<void> {
+    const setup = this.diskSetup;
+    if (!setup) return;
+    this.disk = await setup.disks.attach(this.spec.sessionDir);
+    if (!this.disk) return;
+    this.diskWatch = new DiskFullWatch(this.disk, (f) => {
+      this.spec.serviceLog?.(
+        'session',
+        `the session's filesystem is full (its quota is ${f.limitMb} MiB${f.inodes ? ', out of inodes' : ''}): writes fail with ENOSPC (No space left on device)\n`,
+      );
+      setup.onFull?.(this.id, f);
+    });
   }
 
   /** The `cgroup.procs` file of the session's memory group, where memory is enforced. */
@@ -565,6 +596,9 @@ export class SessionRuntime implements RunningSession {
         await this.freezer?.close();
         await this.memory?.close();
         if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
+        this.diskWatch?.stop();
+        // Unmounted first: the image under the mount then goes with the session dir.
+        await this.disk?.detach();
         await removeTree(this.spec.sessionDir);
       }
     })();
