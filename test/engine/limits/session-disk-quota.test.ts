@@ -5,11 +5,15 @@
  * ENOSPC inside the jail, the file lives on the session's own filesystem (not the data dir's),
  * the engine records one `disk_full` event in the session's telemetry, and meanwhile another
  * project's session create and an API-key create succeed. Control: a write below the quota
- * succeeds. The session's disk is unmounted and gone when it ends.
+ * succeeds. The session's disk is unmounted and gone when it ends, and a crashed engine's
+ * leftover disk is unmounted and removed by the recovery at the next start.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoverSessions } from '../../../src/engine/domain/sessions/session-recovery.js';
+import { RecoveryReport } from '../../../src/engine/domain/recovery-report.js';
+import { SessionDisks } from '../../../src/engine/runtime/session/session-disks.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { pollUntil } from '../../helpers/poll-until.js';
 
@@ -95,5 +99,24 @@ describe("a session's filesystem has a byte quota", () => {
     );
     expect(mounted(sessionDir)).toBe(false);
     await other.browsers.deleteByID(theirs.session_id);
+  });
+
+  it("crash recovery unmounts a dead engine's leftover session disk and removes it", async () => {
+    // What a killed engine leaves: a session dir that is still its own mounted disk, with files.
+    const dataDir = fs.mkdtempSync(path.join(t.dataDir, 'crashed-'));
+    const sessionsDir = path.join(dataDir, 'sessions');
+    const leftover = path.join(sessionsDir, 'leftoverdisk000000000001');
+    const disk = await new SessionDisks({ dataDir, perSessionMb: QUOTA_MB }).attach(leftover);
+    expect(disk).toBeDefined();
+    fs.mkdirSync(path.join(leftover, 'root', 'tmp'), { recursive: true });
+    fs.writeFileSync(path.join(leftover, 'root', 'tmp', 'left'), 'x');
+    expect(mounted(leftover)).toBe(true);
+
+    const recovery = new RecoveryReport();
+    await recoverSessions({ recovery, db: t.engine.context.db, nodeId: 'no-such-node', sessionsDir, owned: () => false, now: new Date() });
+    expect(mounted(leftover)).toBe(false);
+    expect(fs.readdirSync(sessionsDir)).toEqual([]);
+    // Removed, not noted as a directory that could not go.
+    expect(recovery.take()).toBeNull();
   });
 });

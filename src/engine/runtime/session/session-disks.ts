@@ -9,7 +9,7 @@
  * the kernel never writes them lazily behind us) and each session copies it sparse (`cp
  * --sparse=always`: a few ms and ~1 MB, against ~30 ms for a mkfs), into the session dir itself
  * and mounted over it: the image hides under its own mount, and once unmounted the session dir's
- * usual removal (or crash recovery's, after `unmountLeftovers`) deletes it with the rest.
+ * usual removal (or crash recovery's, after `unmountLeftover`) deletes it with the rest.
  * Mounted `nosuid,nodev`. Where this cannot work (not root, no `/dev/loop-control`, no
  * mkfs.ext4, a mount that fails) the method is 'none' and sessions write into the data dir as
  * before; the engine starts either way and `/healthz` says which.
@@ -159,19 +159,14 @@ export async function unmount(dir: string): Promise<void> {
 }
 
 /**
- * Crash recovery: unmounts whatever a previous engine left mounted at or below a leftover session
- * dir (its disk), deepest first, so the dir's removal can delete it. Reads this process's mount
- * table; nothing outside `dir` is touched.
+ * Crash recovery: unmounts the disk a previous engine left mounted at a leftover session dir (a
+ * session dir is mounted only there), so the dir's removal can delete it with its image. Reads
+ * this process's mount table; nothing else is touched.
  */
 export async function unmountLeftover(dir: string): Promise<void> {
   const at = path.resolve(dir);
   const table = await fsp.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
-  const points = table
-    .split('\n')
-    .map((line) => unescapeMountPath(line.split(' ')[4] ?? ''))
-    .filter((p) => p === at || p.startsWith(at + path.sep))
-    .sort((a, b) => b.length - a.length);
-  for (const p of points) await unmount(p);
+  if (table.split('\n').some((line) => unescapeMountPath(line.split(' ')[4] ?? '') === at)) await unmount(at);
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
