@@ -29,6 +29,8 @@ const { values, positionals } = parseArgs({
     'standby-memory': { type: 'string' },
     'freeze-idle-seconds': { type: 'string' },
     'runner-message-max-mb': { type: 'string' },
+    'session-disk-mb': { type: 'string' },
+    'disk-reserve-mb': { type: 'string' },
     'jail-uid-base': { type: 'string' },
     'jail-uid-count': { type: 'string' },
     'fs-watch-max-dirs': { type: 'string' },
@@ -41,7 +43,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--pids-per-session N] [--pids-per-engine N] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--pids-per-session N] [--pids-per-engine N] [--session-disk-mb MB] [--disk-reserve-mb MB] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -77,6 +79,8 @@ const engine = createEngine({
   standbyMemoryMb: numberFrom(values['standby-memory']),
   freezeIdleSeconds: numberFrom(values['freeze-idle-seconds']),
   runnerMessageMaxMb: numberFrom(values['runner-message-max-mb']),
+  sessionDiskMb: numberFrom(values['session-disk-mb']),
+  diskReserveMb: numberFrom(values['disk-reserve-mb']),
   jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
   fsWatchMaxDirs: numberFrom(values['fs-watch-max-dirs']),
   pids: { perSession: numberFrom(values['pids-per-session']), perEngine: numberFrom(values['pids-per-engine']) },

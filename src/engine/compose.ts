@@ -53,6 +53,7 @@ import { NodeRegistry } from './domain/nodes/node-registry.js';
 import { NodeRouter } from './domain/nodes/node-routing.js';
 import { ServiceLogs } from './runtime/service-logs.js';
 import { SessionRuntime } from './runtime/session/session-runtime.js';
+import { SessionDisks } from './runtime/session/session-disks.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import { telemetryExportsOf } from './domain/telemetry-destinations/telemetry-exports-of.js';
@@ -112,13 +113,30 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     policy: ctx.tenantEgress,
     jailed: async () => !!(await jailStatus(config)).bwrap,
   });
+  // Each session's filesystem is its own quota'd disk where the host allows (session-disks.ts);
+  // probed (the template formatted) now, so the first create does not pay for it.
+  const sessionDisks = new SessionDisks({
+    dataDir,
+    perSessionMb: config.sessionDiskMb,
+    onUnavailable: (reason) => log.warn(reason),
+  });
+  void sessionDisks.ready();
   const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());
   const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, {
     profiles,
     proxies: proxyRouting,
     extensions,
     serviceLogs,
-    newRuntime: (spec) => new SessionRuntime(spec),
+    newRuntime: (spec) =>
+      new SessionRuntime(spec, {
+        disks: sessionDisks,
+        // The tenant's writes now fail with ENOSPC on its own disk: one event says why.
+        onFull: (id, f) =>
+          telemetry.emit(id, 'system', 'disk_full', {
+            source: { kind: 'local_process' },
+            data: { limit_mb: f.limitMb, ...(f.inodes ? { inodes: true } : {}) },
+          }),
+      }),
   });
 
   // ── what runs beside a session ──
@@ -221,6 +239,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     limits,
     recovery,
     serviceLogs,
+    sessionDisks,
     profiles,
     extensions,
     proxies,

@@ -134,6 +134,18 @@ export interface EngineOptions {
    * with an error (runtime/sandbox/runner-channel.ts). Bounds what the engine buffers per runner.
    */
   runnerMessageMaxMb?: number;
+   * Each session's byte quota in MiB (`--session-disk-mb`, env BROWSERDECK_SESSION_DISK_MB; default
+   * 2048): its filesystem (`/tmp`, `/downloads`, `/home/kernel`, the profile) is an ext4 image of
+   * this size loop-mounted at its session dir, where the engine is root and loop devices work
+   * (runtime/session/session-disks.ts); elsewhere there is no quota (`/healthz` `limits.disk.method: 'none'`).
+   */
+  sessionDiskMb?: number;
+  /**
+   * Free space in MiB the data dir keeps for the engine's own writes (`--disk-reserve-mb`, env
+   * BROWSERDECK_DISK_RESERVE_MB; default 1024): below it, session creates and large tenant writes
+   * into the data dir (uploads, extensions, deployments, profile saves) are refused with 507.
+   */
+  diskReserveMb?: number;
   /**
    * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
    * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
@@ -220,6 +232,8 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     runnerMessageMaxMb: opts.runnerMessageMaxMb ?? numberFrom(env.BROWSERDECK_RUNNER_MESSAGE_MAX_MB) ?? 32,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
     fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),
+    sessionDiskMb: mebibytesFrom('--session-disk-mb', opts.sessionDiskMb ?? intFrom(env.BROWSERDECK_SESSION_DISK_MB) ?? 2048, 8),
+    diskReserveMb: mebibytesFrom('--disk-reserve-mb', opts.diskReserveMb ?? intFrom(env.BROWSERDECK_DISK_RESERVE_MB) ?? 1024, 0),
   };
 }
 
@@ -232,6 +246,12 @@ export function numberFrom(v: string | undefined): number | undefined {
 function positiveInt(flag: string, n: number): number {
   if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer, not ${n}`);
   return n;
+}
+
+/** A size in MiB: a whole number of at least `min` (ext4 needs a few MiB for itself). */
+function mebibytesFrom(flag: string, v: number, min: number): number {
+  if (!Number.isInteger(v) || v < min) throw new Error(`${flag} must be a whole number of MiB, at least ${min}`);
+  return v;
 }
 
 /** A region is reported on every session and pool: a name newer Kernel clients can read (lowercase, digits, dashes). */

@@ -28,6 +28,7 @@ import type { Invocations } from './domain/invocations/invocations.js';
 import type { NodesService } from './domain/nodes/nodes-service.js';
 import type { RecoveryReport } from './domain/recovery-report.js';
 import type { ServiceLogs } from './runtime/service-logs.js';
+import type { SessionDisks } from './runtime/session/session-disks.js';
 import type { LiveViewService } from './runtime/live-view/live-view-state.js';
 import type { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import type { TelemetryExports } from './domain/telemetry-destinations/telemetry-exports.js';
@@ -47,6 +48,8 @@ export interface EngineServices {
   recovery: RecoveryReport;
   /** Per-session log rings of a session's own processes (`/logs/stream?source=supervisor`). */
   serviceLogs: ServiceLogs;
+  /** Each session's filesystem quota (a loop-mounted disk per session, or none: `/healthz` says which). */
+  sessionDisks: SessionDisks;
   profiles: ProfileService;
   extensions: ExtensionService;
   proxies: Proxies;

@@ -30,6 +30,7 @@ import { parseSince } from '../domain/apps/since.js';
 import { DEFAULT_VERSION } from '../domain/apps/app-versions.js';
 import { deploymentDto, isTerminalDeployment, REGION } from '../domain/deployments/deployment-record.js';
 import type { DeploymentInput, Deployments } from '../domain/deployments/deployments.js';
+import { assertDiskRoom } from '../domain/disk-reserve.js';
 
 /** Largest accepted upload (the zip itself; its unpacked size has its own bound). */
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -118,6 +119,7 @@ export async function registerDeploymentRoutes(app: App, ctx: EngineContext, dep
       throwFileSizeLimit: true,
     });
     scope.post('/deployments', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: Ref } } }, async (req) => {
+      await assertDiskRoom(ctx.config, 'a deployment upload');
       const uploads = path.join(deployments.root, '.uploads');
       await fsp.mkdir(uploads, { recursive: true, mode: 0o700 });
       const upload = path.join(uploads, `${newId()}.zip`);

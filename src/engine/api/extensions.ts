@@ -29,6 +29,7 @@ import { MAX_EXTENSION_ZIP_BYTES, readExtensionUpload, readSessionExtensionUploa
 import { unpackExtension } from '../domain/extensions/extension-archive.js';
 import { DEFAULT_CHROME_STORE_TIMEOUT_MS, DEFAULT_CHROME_STORE_URL, fetchFromChromeStore } from '../domain/extensions/chrome-store.js';
 import { newId } from '../domain/ids.js';
+import { assertDiskRoom } from '../domain/disk-reserve.js';
 
 function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
@@ -52,6 +53,7 @@ export const extensionsFeature: Feature<'extensions' | 'sessions'> = {
       await scope.register(multipart, { limits: { fileSize: MAX_EXTENSION_ZIP_BYTES, files: 20, fields: 40, parts: 60 }, throwFileSizeLimit: true });
 
       scope.post('/extensions', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ExtensionSchema } } }, async (req) => {
+        await assertDiskRoom(ctx.config, 'an extension upload');
         const staging = await extensions.stagingFile();
         try {
           const { zip, name } = await readExtensionUpload(req, staging);
@@ -66,6 +68,7 @@ export const extensionsFeature: Feature<'extensions' | 'sessions'> = {
         { schema: { tags: ['browsers'], params: SessionIdParam, consumes: ['multipart/form-data'] } },
         async (req, reply) => {
           const handle = await sessions.require(req.auth, req.params.id);
+          await assertDiskRoom(ctx.config, 'an extension upload');
           const staging = path.join(handle.extensionsDir, '.uploads', newId());
           try {
             const uploads = await readSessionExtensionUploads(req, staging);

@@ -16,13 +16,14 @@ import { usableBwrap } from '../runtime/sandbox/bwrap.js';
 import { runnerMessageLimit } from '../runtime/sandbox/runner-channel.js';
 import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
 import type { Health } from '../../shared/wire/health.js';
+import { diskLow } from '../domain/disk-reserve.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
 
-export const healthFeature: Feature<'sessions'> = {
+export const healthFeature: Feature<'sessions' | 'sessionDisks'> = {
   name: 'health',
-  async register(app: FastifyInstance, ctx, { sessions }) {
+  async register(app: FastifyInstance, ctx, { sessions, sessionDisks }) {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
@@ -67,6 +68,12 @@ export const healthFeature: Feature<'sessions'> = {
           fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed },
           runner_channel: { max_message_bytes: runnerMessageLimit() },
           pids: { method: pidsMethod().method, per_session: pidsLimits().perSession, per_engine: pidsLimits().perEngine },
+          disk: {
+            method: (await sessionDisks.ready()) === 'loop' ? 'loop' : 'none',
+            per_session_mb: ctx.config.sessionDiskMb,
+            reserve_mb: ctx.config.diskReserveMb,
+            low: await diskLow(ctx.config),
+          },
         },
       };
     });

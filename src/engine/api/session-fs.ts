@@ -32,6 +32,7 @@ import {
   WatchParamsSchema as WatchParams,
   WriteFileQuerySchema,
 } from '../../shared/wire/session-fs.js';
+import { assertDiskRoom } from '../domain/disk-reserve.js';
 
 /** A request to a route under `/browsers/:id`. */
 export type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
@@ -151,11 +152,13 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       await scope.register(multipart, { limits: { fileSize: Infinity, files: 1000, fields: 2000, parts: 3000 }, throwFileSizeLimit: true });
       scope.post(`${base}/upload`, { schema: { tags, params: IdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
         const s = await session(req);
+        await assertDiskRoom(ctx.config, 'an upload');
         await handleUpload(req, s.dirs.root, s.dirs.tmp);
         return noContent(reply);
       });
       scope.post(`${base}/upload_zip`, { schema: { tags, params: IdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
         const s = await session(req);
+        await assertDiskRoom(ctx.config, 'an upload');
         await handleUploadZip(req, s.dirs.root, s.dirs.tmp);
         return noContent(reply);
       });

@@ -22,6 +22,7 @@ import {
   ReplaySessionParamSchema as IdParam,
   ReplayStartSchema as StartBody,
 } from '../../shared/wire/session-replays.js';
+import { assertDiskRoom } from '../domain/disk-reserve.js';
 
 /** A request to a route under `/browsers/:id` (and `/replays/:replay_id`). */
 type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
@@ -74,6 +75,8 @@ export function createReplaysFeature(): Feature<'sessions' | 'replays'> {
         { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } },
         async (req) => {
           const handle = await sessions.require(req.auth, req.params.id);
+          // A recording grows in the data dir for as long as it runs.
+          await assertDiskRoom(ctx.config, 'starting a replay');
           return info(await service.start(handle, req.body ?? {}));
         },
       );

@@ -17,6 +17,17 @@ export const StandbyStatusSchema = Type.Object({
 });
 export type StandbyStatus = Static<typeof StandbyStatusSchema>;
 
+/**
+ * Disk limits: each session's filesystem quota (`loop`: its own loop-mounted disk; `none`: no
+ * quota on this host) and the data dir's free-space reserve, with whether it is below it now.
+ */
+export const DiskLimitsSchema = Type.Object({
+  method: Type.Union([Type.Literal('loop'), Type.Literal('none')]),
+  per_session_mb: Type.Integer(),
+  reserve_mb: Type.Integer(),
+  low: Type.Boolean(),
+});
+
 export const HealthSchema = Type.Object({
   ok: Type.Boolean(),
   version: Type.String(),
@@ -49,6 +60,8 @@ export const HealthSchema = Type.Object({
       per_session: Type.Integer(),
       per_engine: Type.Integer(),
     }),
+    /** The session filesystem's byte quota and the data dir's free-space reserve. */
+    disk: DiskLimitsSchema,
   }),
 });
 export type Health = Static<typeof HealthSchema>;

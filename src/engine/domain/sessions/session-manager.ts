@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { EngineContext } from '../../context.js';
 import type { AuthContext, Credential } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import { assertDiskRoom } from '../disk-reserve.js';
 import { newId } from '../ids.js';
 import type { SessionRegistry } from '../../runtime/session/session-handle.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
@@ -224,6 +225,7 @@ export class SessionManager implements SessionRegistry {
   private async launchStandby(shape: StandbyShape): Promise<RunningSession> {
     await this.createsAnswered();
     if (this.stopping) throw new Error('the engine is stopping');
+    await assertDiskRoom(this.ctx.config, 'a standby browser');
     const executable = this.chromium();
     if (!executable) throw new Error('no Chromium, Chrome or Edge was found on this engine');
     const id = newId();
@@ -336,6 +338,8 @@ export class SessionManager implements SessionRegistry {
 
   private async createNow(auth: AuthContext, body: CreateBody, internal: CreateInternal): Promise<SessionDto> {
     if (this.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
+    // A session's filesystem grows into the data dir's: none starts on a data dir below its reserve.
+    await assertDiskRoom(this.ctx.config, 'creating a browser session');
     const executable = this.chromium();
     if (!executable)
       throw new DomainError(503, 'browser_unavailable', 'no Chromium, Chrome or Edge was found on this engine (set --chromium or BROWSERDECK_CHROMIUM)');

@@ -13,6 +13,7 @@ import type { Database } from '../../store/schema.js';
 import { killGroup, killMarkedGroups } from '../../runtime/chromium/process-group.js';
 import { shortTmpLink } from '../../runtime/session/short-tmp-link.js';
 import { removeTree } from '../../runtime/session-fs/remove-tree.js';
+import { unmountLeftover } from '../../runtime/session/session-disks.js';
 import type { RecoveryReport } from '../recovery-report.js';
 
 /** A stable id for the engine node that owns this data dir. */
@@ -44,6 +45,8 @@ function cmdlineHas(pid: number, marker: string): boolean {
  * go never stops the engine from starting: it is noted and the next start tries again.
  */
 async function removeLeftover(dir: string, recovery: RecoveryReport): Promise<void> {
+  // A session dir that is its own disk (session-disks.ts) is unmounted first: its image then goes with it.
+  await unmountLeftover(dir);
   // A leftover that stays busy must not fail the start: noted, and the next start tries again.
   await removeTree(dir).catch(() =>
     recovery.note('leftover session directories (not removed: something still writes into them; the next start tries again)', 1),

@@ -18,7 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { SessionHandle } from '../session/session-handle.js';
 import { DEFAULT_PATH, SANDBOX_DIR, baseSandboxArgs, runtimeEnv, runtimeMount } from '../sandbox/bwrap.js';
 import { jailUserOf, type JailUser } from '../sandbox/jail-user.js';
-import { jailSpawn } from '../sandbox/memory-group.js';
+import { jailSpawn, type JailGroups } from '../sandbox/jail-start.js';
 import { bindEngineAsset } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset } from '../assets.js';
 
@@ -31,7 +31,8 @@ export interface WatcherLaunch {
   args: string[];
   env: Record<string, string>;
   user?: JailUser;
-  memoryProcs?: string;
+  /** The session's memory and pids groups (or RLIMIT_NPROC), like every jail of it. */
+  groups?: JailGroups;
   /** NUL-separated bwrap arguments for fd 4, when jailed. */
   argsData?: Buffer;
   jailed: boolean;
@@ -67,7 +68,7 @@ export async function buildWatcherLaunch(handle: SessionHandle, budget: number, 
     args: ['--args', '4', '--', node, `${SANDBOX_DIR}/fs-watcher-child.mjs`, WATCHER_FS_ROOT, String(budget)],
     env: { PATH: DEFAULT_PATH },
     user,
-    memoryProcs: handle.memoryProcs,
+    groups: handle.jailGroups,
     argsData: Buffer.from(a.map((x) => `${x}\0`).join('')),
     jailed: true,
   };
@@ -75,7 +76,8 @@ export async function buildWatcherLaunch(handle: SessionHandle, budget: number, 
 
 /** Starts the watcher in its own process group (one kill ends bwrap and all below), on pipes. */
 export function spawnWatcher(launch: WatcherLaunch): ChildProcess {
-  const run = jailSpawn(launch.user, launch.memoryProcs, launch);
+  // fds 3 and 4 (the bwrap arguments) pass; every other inherited fd is closed (sandbox/jail-start.ts).
+  const run = jailSpawn(launch.user, launch.groups, launch, 5);
   const child = spawn(run.file, run.args, {
     ...run.as,
     cwd: '/',

@@ -27,6 +27,8 @@ import type { JailGroups } from '../sandbox/jail-start.js';
 import { IdleFreeze } from './idle-freeze.js';
 import { shortTmpLink } from './short-tmp-link.js';
 import { removeTree } from '../session-fs/remove-tree.js';
+import type { SessionDisk, SessionDisks } from './session-disks.js';
+import { DiskFullWatch, type DiskFull } from './disk-full-watch.js';
 
 const MAX_TMPDIR_FOR_SOCKET = 60;
 /** How often a session's pids group is asked whether its limit refused a fork (one file read). */
@@ -43,6 +45,13 @@ function memoryOf(o: { headless: boolean; memory?: string }): number {
 export function sessionDirs(sessionDir: string): SessionDirs {
   const root = path.join(sessionDir, 'root');
   return { root, userData: path.join(sessionDir, 'user-data'), tmp: path.join(sessionDir, 'tmp'), downloads: path.join(root, 'downloads') };
+}
+
+/** What every session of an engine shares about its filesystem: its byte quota, and who hears of a full one. */
+export interface SessionDiskSetup {
+  disks: SessionDisks;
+  /** The session filled its quota (once per filling; the runtime also writes its log line). */
+  onFull?: (sessionId: string, f: DiskFull) => void;
 }
 
 export class SessionRuntime implements RunningSession {
@@ -88,8 +97,14 @@ export class SessionRuntime implements RunningSession {
   private pids?: PidsGroup;
   private pidsWatch?: NodeJS.Timeout;
   private readonly limitListeners = new Set<(hit: LimitReached) => void>();
+  /** Where the session's filesystem has a byte quota: its own mounted disk, and the watch for a full one. */
+  private disk?: SessionDisk;
+  private diskWatch?: DiskFullWatch;
 
-  constructor(private spec: RuntimeSpec) {
+  constructor(
+    private spec: RuntimeSpec,
+    private readonly diskSetup?: SessionDiskSetup,
+  ) {
     this.id = spec.id;
     this.orgId = spec.orgId;
     this.projectId = spec.projectId;
@@ -204,6 +219,8 @@ export class SessionRuntime implements RunningSession {
   private async doStart(deadline?: AbortSignal): Promise<LaunchedBrowser> {
     this.startDeadline = deadline;
     try {
+      // First: everything below (root, profile, temp dir) lands on the session's own filesystem.
+      await this.attachDisk();
       for (const d of [this.dirs.root, this.dirs.downloads, this.dirs.userData, this.dirs.tmp]) await fs.mkdir(d, { recursive: true, mode: 0o700 });
       this.memory = createMemoryGroup(this.id, memoryOf(this.spec.options));
       this.pids = createPidsGroup(this.id, this.memory?.method === 'cgroup-v2' ? this.memory.dir : undefined);
@@ -268,6 +285,20 @@ export class SessionRuntime implements RunningSession {
       for (const fn of this.limitListeners) fn({ resource: 'pids', limit, refused });
     }, PIDS_CHECK_MS);
     this.pidsWatch.unref();
+  }
+
+  private async attachDisk(): Promise<void> {
+    const setup = this.diskSetup;
+    if (!setup) return;
+    this.disk = await setup.disks.attach(this.spec.sessionDir);
+    if (!this.disk) return;
+    this.diskWatch = new DiskFullWatch(this.disk, (f) => {
+      this.spec.serviceLog?.(
+        'session',
+        `the session's filesystem is full (its quota is ${f.limitMb} MiB${f.inodes ? ', out of inodes' : ''}): writes fail with ENOSPC (No space left on device)\n`,
+      );
+      setup.onFull?.(this.id, f);
+    });
   }
 
   /** The X socket dir when a jailed Xvfb runs (processes bind it to use DISPLAY). */
@@ -602,6 +633,9 @@ export class SessionRuntime implements RunningSession {
         this.limitListeners.clear();
         await this.pids?.close();
         if (this.tmpLink) await fs.rm(this.tmpLink, { force: true });
+        this.diskWatch?.stop();
+        // Unmounted first: the image under the mount then goes with the session dir.
+        await this.disk?.detach();
         await removeTree(this.spec.sessionDir);
       }
     })();
