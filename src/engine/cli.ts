@@ -30,6 +30,11 @@ const { values, positionals } = parseArgs({
     'freeze-idle-seconds': { type: 'string' },
     'jail-uid-base': { type: 'string' },
     'jail-uid-count': { type: 'string' },
+    'exec-per-session': { type: 'string' },
+    'exec-per-engine': { type: 'string' },
+    'exec-output-max-bytes': { type: 'string' },
+    'connections-per-session': { type: 'string' },
+    'connections-per-engine': { type: 'string' },
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -37,7 +42,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--exec-per-session 8] [--exec-per-engine 32] [--exec-output-max-bytes 4194304] [--connections-per-session 64] [--connections-per-engine N] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -73,6 +78,13 @@ const engine = createEngine({
   standbyMemoryMb: numberFrom(values['standby-memory']),
   freezeIdleSeconds: numberFrom(values['freeze-idle-seconds']),
   jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
+  // Unset ones: the environment decides, else the defaults (config.ts).
+  execLimits: {
+    perSession: numberFrom(values['exec-per-session']),
+    perEngine: numberFrom(values['exec-per-engine']),
+    outputMaxBytes: numberFrom(values['exec-output-max-bytes']),
+  },
+  connectionLimits: { perSession: numberFrom(values['connections-per-session']), perEngine: numberFrom(values['connections-per-engine']) },
   egressDeny: listFrom(values['egress-deny']),
   // Unset: the environment decides, else jailed pages and apps may not reach this host's loopback (config.ts).
   egressLoopback: values['egress-allow-loopback'] || undefined,

@@ -29,6 +29,8 @@ import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js'
 import { configureJailUids } from './runtime/sandbox/jail-user.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
+import { ConnectionLimits } from './runtime/limits/connection-limits.js';
+import { connectionCapFor, softNofile } from './runtime/limits/open-file-limit.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -103,7 +105,13 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
         stopHooks.push(() => launch.revoke());
       }
       const log = app.log;
-      const upgrades = new UpgradeRouter((err, route) => log.error({ err, route }, 'unhandled upgrade error'));
+      // Every WebSocket passes one gate: per session and per engine (by default from the open-file limit).
+      const connectionLimits = new ConnectionLimits(
+        config.connectionLimits.perSession,
+        config.connectionLimits.perEngine ?? connectionCapFor(softNofile()),
+        (fields, message) => log.warn(fields, message),
+      );
+      const upgrades = new UpgradeRouter((err, route) => log.error({ err, route }, 'unhandled upgrade error'), connectionLimits);
       const authenticators: EngineContext['authenticators'] = [(_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
       context = {
         config,

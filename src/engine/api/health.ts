@@ -3,7 +3,7 @@
  * Health says what an operator needs to know and nothing a stranger could use: the version,
  * how long this engine has run, whether tenants run jailed, and which store it uses and
  * whether that answers, its standby browsers and frozen sessions (counts, budget, how it
- * freezes) — never a path, host or connection string.
+ * freezes), the resource limits in force — never a path, host or connection string.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
@@ -17,9 +17,9 @@ import type { Health } from '../../shared/wire/health.js';
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
 
-export const healthFeature: Feature<'sessions'> = {
+export const healthFeature: Feature<'sessions' | 'callLimits'> = {
   name: 'health',
-  async register(app: FastifyInstance, ctx, { sessions }) {
+  async register(app: FastifyInstance, ctx, { sessions, callLimits }) {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
@@ -56,6 +56,10 @@ export const healthFeature: Feature<'sessions'> = {
           frozen: sessions.all().filter((rt) => rt.frozen).length,
         },
         memory: { method: memoryMethod().method },
+        limits: {
+          exec: callLimits.status(),
+          connections: ctx.upgrades.gate?.status() ?? { per_session: 0, per_engine: 0, open: 0 },
+        },
       };
     });
     app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());

@@ -27,5 +27,12 @@ export const HealthSchema = Type.Object({
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),
   /** How a session's `memory` is enforced: its jails' memory cgroup, or not at all (reported only). */
   memory: Type.Object({ method: Type.Union([Type.Literal('cgroup-v2'), Type.Literal('cgroup-v1'), Type.Literal('none')]) }),
+  /** The resource limits in force (README "Resource limits"). */
+  limits: Type.Object({
+    /** Concurrent exec/execute calls per session and per engine (`in_use` now), and each exec stream's kept bytes. */
+    exec: Type.Object({ per_session: Type.Integer(), per_engine: Type.Integer(), output_max_bytes: Type.Integer(), in_use: Type.Integer() }),
+    /** Concurrent WebSocket connections per session and per engine (`open` now). */
+    connections: Type.Object({ per_session: Type.Integer(), per_engine: Type.Integer(), open: Type.Integer() }),
+  }),
 });
 export type Health = Static<typeof HealthSchema>;

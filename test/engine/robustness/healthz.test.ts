@@ -33,6 +33,11 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
+      // The resource limits in force (defaults here; each key is one limit's).
+      limits: expect.objectContaining({
+        exec: { per_session: 8, per_engine: 32, output_max_bytes: 4 * 1024 * 1024, in_use: 0 },
+        connections: { per_session: 64, per_engine: expect.any(Number), open: 0 },
+      }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
