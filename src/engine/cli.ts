@@ -36,6 +36,11 @@ const { values, positionals } = parseArgs({
     'fs-watch-max-dirs': { type: 'string' },
     'pids-per-session': { type: 'string' },
     'pids-per-engine': { type: 'string' },
+    'exec-per-session': { type: 'string' },
+    'exec-per-engine': { type: 'string' },
+    'exec-output-max-bytes': { type: 'string' },
+    'connections-per-session': { type: 'string' },
+    'connections-per-engine': { type: 'string' },
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -43,7 +48,7 @@ const { values, positionals } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--pids-per-session N] [--pids-per-engine N] [--session-disk-mb MB] [--disk-reserve-mb MB] [--insecure-no-jail]\n` +
+    `browserdeck serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data-dir DIR] [--database-url postgres://…] [--chromium PATH] [--public-url URL] [--node-url URL] [--max-concurrent-sessions N] [--egress-deny CIDR,CIDR…] [--egress-allow-loopback] [--otlp-allowed-hosts HOST,CIDR…] [--region us-east] [--standby N] [--standby-memory MB] [--freeze-idle-seconds S] [--fs-watch-max-dirs N] [--runner-message-max-mb MB] [--pids-per-session N] [--pids-per-engine N] [--session-disk-mb MB] [--disk-reserve-mb MB] [--exec-per-session 8] [--exec-per-engine 32] [--exec-output-max-bytes 4194304] [--connections-per-session 64] [--connections-per-engine N] [--insecure-no-jail]\n` +
       `browserdeck serve backup <file> [--data-dir DIR]     online backup of the SQLite store (engine may run)\n` +
       `browserdeck serve restore <file> [--data-dir DIR] [--force]   into a data dir no engine runs on\n`,
   );
@@ -84,6 +89,13 @@ const engine = createEngine({
   jailUids: { base: numberFrom(values['jail-uid-base']), count: numberFrom(values['jail-uid-count']) },
   fsWatchMaxDirs: numberFrom(values['fs-watch-max-dirs']),
   pids: { perSession: numberFrom(values['pids-per-session']), perEngine: numberFrom(values['pids-per-engine']) },
+  // Unset ones: the environment decides, else the defaults (config.ts).
+  execLimits: {
+    perSession: numberFrom(values['exec-per-session']),
+    perEngine: numberFrom(values['exec-per-engine']),
+    outputMaxBytes: numberFrom(values['exec-output-max-bytes']),
+  },
+  connectionLimits: { perSession: numberFrom(values['connections-per-session']), perEngine: numberFrom(values['connections-per-engine']) },
   egressDeny: listFrom(values['egress-deny']),
   // Unset: the environment decides, else jailed pages and apps may not reach this host's loopback (config.ts).
   egressLoopback: values['egress-allow-loopback'] || undefined,

@@ -55,6 +55,7 @@ import { ServiceLogs } from './runtime/service-logs.js';
 import { SessionRuntime } from './runtime/session/session-runtime.js';
 import { SessionDisks } from './runtime/session/session-disks.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
+import { CallLimits } from './runtime/limits/call-limits.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import { telemetryExportsOf } from './domain/telemetry-destinations/telemetry-exports-of.js';
 import { jailStatus } from './runtime/sandbox/jail-status.js';
@@ -149,6 +150,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     now: () => clock.now().getTime(),
   });
   const telemetryExports = telemetryExportsOf(ctx, secrets, telemetry);
+  // One budget of concurrent exec/execute calls per session and per engine (their output lives in the engine).
+  const callLimits = new CallLimits(config.execLimits, (fields, message) => log.warn(fields, message));
   const retentionHours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
   const replays = new ReplayService({
     db,
@@ -248,6 +251,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     liveView,
     telemetry,
     telemetryExports,
+    callLimits,
     replays,
     pools,
     credentials,

@@ -157,6 +157,34 @@ export interface EngineOptions {
    * whose tree needs more is refused (409 `watch_limit`); one that grows past it ends.
    */
   fsWatchMaxDirs?: number;
+  /**
+   * Process output and code calls held in the engine's memory (README "Resource limits"): at most
+   * `perSession` concurrent `exec`/`execute` calls per session and `perEngine` in all (more are
+   * 429 `concurrency_limit`; `--exec-per-session`, `--exec-per-engine`, env BROWSERDECK_EXEC_PER_SESSION /
+   * BROWSERDECK_EXEC_PER_ENGINE; default 8 and 32), and `outputMaxBytes` of each `exec` stream kept
+   * for its answer (`--exec-output-max-bytes`, env BROWSERDECK_EXEC_OUTPUT_MAX_BYTES; default 4 MiB).
+   */
+  execLimits?: Partial<ExecLimits>;
+  /**
+   * Concurrent WebSocket connections (CDP, BiDi, live view, terminals, DevTools): at most
+   * `perSession` per session and `perEngine` in all (more are refused before the handshake, 429
+   * `connection_limit`; `--connections-per-session`, `--connections-per-engine`, env
+   * BROWSERDECK_CONNECTIONS_PER_SESSION / BROWSERDECK_CONNECTIONS_PER_ENGINE; default 64 and a
+   * quarter of the engine's soft open-file limit, `runtime/limits/open-file-limit.ts`).
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
+}
+
+export interface ExecLimits {
+  perSession: number;
+  perEngine: number;
+  outputMaxBytes: number;
+}
+
+export interface ConnectionLimits {
+  perSession: number;
+  /** Undefined: derived from the open-file limit when the engine starts. */
+  perEngine?: number;
 }
 
 export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
@@ -164,9 +192,22 @@ export const DEFAULT_EGRESS_DENY = ['169.254.0.0/16', 'fd00:ec2::254/128'];
 export interface EngineConfig extends Required<
   Omit<
     EngineOptions,
-    'databaseUrl' | 'adminApiKey' | 'chromiumPath' | 'publicUrl' | 'nodeUrl' | 'uiDir' | 'assetsRoot' | 'childNode' | 'chromeStoreUrl' | 'chromeStoreTimeoutMs'
+    | 'databaseUrl'
+    | 'adminApiKey'
+    | 'chromiumPath'
+    | 'publicUrl'
+    | 'nodeUrl'
+    | 'uiDir'
+    | 'assetsRoot'
+    | 'childNode'
+    | 'chromeStoreUrl'
+    | 'chromeStoreTimeoutMs'
+    | 'execLimits'
+    | 'connectionLimits'
   >
 > {
+  execLimits: ExecLimits;
+  connectionLimits: ConnectionLimits;
   databaseUrl?: string;
   adminApiKey?: string;
   chromiumPath?: string;
@@ -234,7 +275,29 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),
     sessionDiskMb: mebibytesFrom('--session-disk-mb', opts.sessionDiskMb ?? intFrom(env.BROWSERDECK_SESSION_DISK_MB) ?? 2048, 8),
     diskReserveMb: mebibytesFrom('--disk-reserve-mb', opts.diskReserveMb ?? intFrom(env.BROWSERDECK_DISK_RESERVE_MB) ?? 1024, 0),
+    execLimits: {
+      perSession: countFrom('--exec-per-session', opts.execLimits?.perSession ?? numberFrom(env.BROWSERDECK_EXEC_PER_SESSION) ?? 8),
+      perEngine: countFrom('--exec-per-engine', opts.execLimits?.perEngine ?? numberFrom(env.BROWSERDECK_EXEC_PER_ENGINE) ?? 32),
+      outputMaxBytes: countFrom(
+        '--exec-output-max-bytes',
+        opts.execLimits?.outputMaxBytes ?? numberFrom(env.BROWSERDECK_EXEC_OUTPUT_MAX_BYTES) ?? 4 * 1024 * 1024,
+      ),
+    },
+    connectionLimits: {
+      perSession: countFrom('--connections-per-session', opts.connectionLimits?.perSession ?? numberFrom(env.BROWSERDECK_CONNECTIONS_PER_SESSION) ?? 64),
+      perEngine: optionalCount('--connections-per-engine', opts.connectionLimits?.perEngine ?? numberFrom(env.BROWSERDECK_CONNECTIONS_PER_ENGINE)),
+    },
   };
+}
+
+/** A limit: a whole number of at least 1 (a malformed flag or variable fails the start, naming it). */
+function countFrom(flag: string, n: number): number {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} must be a whole number of at least 1 (got ${n})`);
+  return n;
+}
+
+function optionalCount(flag: string, n: number | undefined): number | undefined {
+  return n === undefined ? undefined : countFrom(flag, n);
 }
 
 /** A number setting (a flag or a variable); a malformed one becomes NaN, which the setting's own check refuses at start. */

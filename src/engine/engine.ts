@@ -32,6 +32,8 @@ import { configureRunnerMessageLimit } from './runtime/sandbox/runner-channel.js
 import { configurePids, pidsMethod } from './runtime/sandbox/pids-group.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
+import { ConnectionLimits } from './runtime/limits/connection-limits.js';
+import { connectionCapFor, softNofile } from './runtime/limits/open-file-limit.js';
 
 export interface Engine {
   readonly config: EngineConfig;
@@ -112,7 +114,13 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
         stopHooks.push(() => launch.revoke());
       }
       const log = app.log;
-      const upgrades = new UpgradeRouter((err, route) => log.error({ err, route }, 'unhandled upgrade error'));
+      // Every WebSocket passes one gate: per session and per engine (by default from the open-file limit).
+      const connectionLimits = new ConnectionLimits(
+        config.connectionLimits.perSession,
+        config.connectionLimits.perEngine ?? connectionCapFor(softNofile()),
+        (fields, message) => log.warn(fields, message),
+      );
+      const upgrades = new UpgradeRouter((err, route) => log.error({ err, route }, 'unhandled upgrade error'), connectionLimits);
       const authenticators: EngineContext['authenticators'] = [(_req, bearer) => (bearer ? apiKeys.authenticate(bearer) : null)];
       // Tenants are denied this host unless the operator allows it; its interface addresses are then watched until stop.
       const hostAddresses = config.egressLoopback ? undefined : watchHostAddresses();

@@ -31,6 +31,7 @@ import type { ServiceLogs } from './runtime/service-logs.js';
 import type { SessionDisks } from './runtime/session/session-disks.js';
 import type { LiveViewService } from './runtime/live-view/live-view-state.js';
 import type { TelemetryService } from './runtime/telemetry/telemetry-service.js';
+import type { CallLimits } from './runtime/limits/call-limits.js';
 import type { TelemetryExports } from './domain/telemetry-destinations/telemetry-exports.js';
 import type { AuditExportDestinations } from './domain/audit/export-destinations.js';
 import type { AuditExporter } from './domain/audit/export-runner.js';
@@ -61,6 +62,8 @@ export interface EngineServices {
   telemetry: TelemetryService;
   /** OTLP destinations and the sessions' running exports to them. */
   telemetryExports: TelemetryExports;
+  /** The bound on concurrent exec/execute calls per session and per engine. */
+  callLimits: CallLimits;
   replays: ReplayService;
   pools: PoolService;
   credentials: Credentials;

@@ -3,7 +3,7 @@
  * Health says what an operator needs to know and nothing a stranger could use: the version,
  * how long this engine has run, whether tenants run jailed, and which store it uses and
  * whether that answers, its standby browsers and frozen sessions (counts, budget, how it
- * freezes) — never a path, host or connection string.
+ * freezes), the resource limits in force — never a path, host or connection string.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
@@ -21,9 +21,9 @@ import { diskLow } from '../domain/disk-reserve.js';
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
 
-export const healthFeature: Feature<'sessions' | 'sessionDisks'> = {
+export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> = {
   name: 'health',
-  async register(app: FastifyInstance, ctx, { sessions, sessionDisks }) {
+  async register(app: FastifyInstance, ctx, { sessions, sessionDisks, callLimits }) {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
     const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
@@ -74,6 +74,8 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks'> = {
             reserve_mb: ctx.config.diskReserveMb,
             low: await diskLow(ctx.config),
           },
+          exec: callLimits.status(),
+          connections: ctx.upgrades.gate?.status() ?? { per_session: 0, per_engine: 0, open: 0 },
         },
       };
     });

@@ -5,7 +5,8 @@
  * long-lived jailed processes; `default` binds `page` to the browser's active tab, a named one
  * to its own background tab) with `page`, `context` and `browser`; TypeScript is accepted.
  * Failures of the code — thrown errors, syntax errors, timeouts, crashes, non-serializable
- * results — are `success: false` with HTTP 200; a 9th named executor is 409 with the list.
+ * results — are `success: false` with HTTP 200; a 9th named executor is 409 with the list; a
+ * call over the session's or engine's exec/execute bound (`services.callLimits`) is 429.
  * `GET …/playwright/executors` lists them; `DELETE …/playwright/executors/{name}` deletes one
  * (`default`: restarts it). The REPL's route (`/browsers/{id}/repl`) registers here too.
  */
@@ -28,9 +29,9 @@ import {
 const DEFAULT_TIMEOUT_SEC = 60;
 const TAGS = ['browser playwright'];
 
-export const sessionCodeFeature: Feature<'sessions'> = {
+export const sessionCodeFeature: Feature<'sessions' | 'callLimits'> = {
   name: 'session-code',
-  register(app, ctx, { sessions }) {
+  register(app, ctx, { sessions, callLimits }) {
     ctx.onStop(() => killAllExecutors());
     registerRepl(app, ctx, sessions);
     const hide = [ctx.config.dataDir];
@@ -42,6 +43,8 @@ export const sessionCodeFeature: Feature<'sessions'> = {
       async (req, reply) => {
         const handle = await requireSession(sessions, req);
         const { code, timeout_sec, executor, trace } = req.body;
+        // One of the session's exec/execute slots while it runs or waits on its executor: 429 over the bound.
+        const slot = callLimits.acquire(handle.id, 'execute');
         // Keep the session alive while its code runs (it may run longer than the inactivity timeout).
         const release = handle.holdActive();
         try {
@@ -55,6 +58,7 @@ export const sessionCodeFeature: Feature<'sessions'> = {
             .send({ code: err.code, message: err.message, details: err.details, executors: err.executors });
         } finally {
           release();
+          slot();
         }
       },
     );

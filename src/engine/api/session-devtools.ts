@@ -107,17 +107,22 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
         .send(asset.body);
     });
 
-    ctx.upgrades.add(`${FRONTEND_PREFIX}/:token/ws`, async (req, socket, head, params) => {
-      const { claims, rt } = await sessionOf(params.token); // a failure: the router answers it
-      noteUpgradeIdentity(req, {
-        orgId: claims.orgId,
-        strategy: 'session_jwt',
-        userId: `session:${claims.sessionId}`,
-        email: '',
-        route: `${FRONTEND_PREFIX}/:token/ws`,
-      });
-      rt.touch();
-      await proxy.connect(req, socket, head, rt, claims.targetId, claims.mode === 'read' ? guardReadOnlyCommand : undefined);
-    });
+    ctx.upgrades.add(
+      `${FRONTEND_PREFIX}/:token/ws`,
+      async (req, socket, head, params) => {
+        const { claims, rt } = await sessionOf(params.token); // a failure: the router answers it
+        noteUpgradeIdentity(req, {
+          orgId: claims.orgId,
+          strategy: 'session_jwt',
+          userId: `session:${claims.sessionId}`,
+          email: '',
+          route: `${FRONTEND_PREFIX}/:token/ws`,
+        });
+        rt.touch();
+        await proxy.connect(req, socket, head, rt, claims.targetId, claims.mode === 'read' ? guardReadOnlyCommand : undefined);
+      },
+      // Counted against the token's session's connections (an invalid token: the engine's only, and refused anyway).
+      async (params) => (await tokens.verify(params.token))?.sessionId,
+    );
   },
 };

@@ -2,12 +2,17 @@
  * `/browsers/{id}/process/*` (wire §3.12): exec (run to completion), spawn (optionally on a PTY),
  * status, stdin, stdout/stream (SSE), kill, resize, and the WebSocket attach documented in
  * `runtime/processes/terminal-attach.ts`. Processes run sandboxed in the session filesystem
- * (see `sandbox-command.ts`) and die with their session and with the engine.
+ * (see `sandbox-command.ts`) and die with their session and with the engine. An `exec` answers
+ * each stream's first `--exec-output-max-bytes` with `stdout_truncated`/`stderr_truncated`, and
+ * takes one of the session's exec/execute slots (`services.callLimits`) while it runs.
  */
+import { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
 import { ProcessTable } from '../runtime/processes/process-table.js';
+import { CappedOutput } from '../runtime/processes/capped-output.js';
+import { execAnswerPieces } from '../runtime/processes/exec-answer.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
@@ -23,19 +28,17 @@ import {
   ProcessStatusSchema,
   ProcessStdinSchema,
   type ProcessExec,
+  type ProcessExecResult,
 } from '../../shared/wire/session-processes.js';
-
-/** Output kept per stream for an `exec` answer; more is dropped and flagged. */
-const EXEC_OUTPUT_CAP = 16 * 1024 * 1024;
 
 function refuseIdentityChange(b: ProcessExec): void {
   if (b.as_root) throw ApiError.unprocessable('as_root is not supported: session processes run with the sandbox identity', 'unsupported_option');
   if (b.as_user) throw ApiError.unprocessable('as_user is not supported: session processes run with the sandbox identity', 'unsupported_option');
 }
 
-export const sessionProcessesFeature: Feature<'sessions'> = {
+export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
   name: 'session-processes',
-  register(app, ctx, { sessions }) {
+  register(app, ctx, { sessions, callLimits }) {
     const table = new ProcessTable([ctx.config.dataDir]);
     // Loud at start when processes and Playwright code cannot be sandboxed here.
     void sandboxWarning().then((w) => w && ctx.log.warn(w));
@@ -52,35 +55,26 @@ export const sessionProcessesFeature: Feature<'sessions'> = {
       const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);
+      // Over the session's or the engine's bound: 429 now, not a queue.
+      reply.raw.once('close', callLimits.acquire(s.id, 'exec'));
       const started = Date.now();
-      const proc = await table.start(s, b);
+      // Each stream's first bytes up to the cap, from the first byte on; the rest is drained and
+      // dropped, so the command runs to its own end (and exit code) and is never blocked on a pipe.
+      const cap = ctx.config.execLimits.outputMaxBytes;
+      const out = { stdout: new CappedOutput(cap), stderr: new CappedOutput(cap) };
+      const proc = await table.start(s, b, { historyBytes: 0, capture: { output: (c) => out[c.stream].push(c.data), exit: () => {} } });
       proc.endInput();
-      const out = { stdout: [] as Buffer[], stderr: [] as Buffer[], size: { stdout: 0, stderr: 0 }, truncated: false };
-      proc.subscribe({
-        output: (c) => {
-          if (out.size[c.stream] + c.data.length > EXEC_OUTPUT_CAP) {
-            out.truncated = true;
-            return;
-          }
-          out.size[c.stream] += c.data.length;
-          out[c.stream].push(c.data);
-        },
-        exit: () => {},
-      });
       // A caller that goes away does not leave its command running.
       reply.raw.on('close', () => {
         if (proc.running) proc.killGroup();
       });
       const exitCode = await proc.exited;
       table.forget(proc.id);
-      return {
-        exit_code: exitCode,
-        duration_ms: Date.now() - started,
-        stdout_b64: Buffer.concat(out.stdout).toString('base64'),
-        stderr_b64: Buffer.concat(out.stderr).toString('base64'),
-        ...(proc.timedOut ? { timed_out: true } : {}),
-        ...(out.truncated ? { output_truncated: true } : {}),
-      };
+      const facts = { exit_code: exitCode, duration_ms: Date.now() - started, ...(proc.timedOut ? { timed_out: true } : {}) };
+      // Written as it is encoded (exec-answer.ts): no whole-output string, no second copy. The
+      // stream is the ProcessExecResult document (Fastify does not serialize a stream).
+      const body: unknown = Readable.from(execAnswerPieces(facts, out.stdout, out.stderr));
+      return reply.type('application/json; charset=utf-8').send(body as ProcessExecResult);
     });
 
     app.post(`${base}/spawn`, { schema: { tags, params: IdParam, body: SpawnBody, response: { 200: ProcessSpawnResultSchema } } }, async (req) => {

@@ -18,7 +18,12 @@ export type SessionSignal =
   /** A client frame the CDP proxy forwarded to the browser (telemetry classifies it: `cdp_command`). */
   | { type: 'cdp_frame'; sessionId: string; connectionId: number; frame: string }
   | { type: 'live_view_connect'; sessionId: string }
-  | { type: 'live_view_disconnect'; sessionId: string; durationMs: number };
+  | { type: 'live_view_disconnect'; sessionId: string; durationMs: number }
+  /**
+   * A call or connection of the session was refused at one of the engine's resource limits
+   * (`limit`: e.g. `exec_calls`, `connections`; `scope`: the session's own bound or the engine's).
+   */
+  | { type: 'limit_reached'; sessionId: string; limit: string; scope: 'session' | 'engine'; max: number };
 
 type Listener = (s: SessionSignal) => void;
 

@@ -2,6 +2,9 @@
  * WebSocket upgrades (CDP proxy, BiDi, live view, terminals) share the HTTP server's port.
  * Features register a path pattern; the first match takes the socket. Unmatched upgrades get
  * a plain HTTP 404 so clients fail fast instead of hanging.
+ * Every matched upgrade passes the router's gate first (`runtime/limits/connection-limits.ts`,
+ * given by the composition root): a connection slot of its session and of the engine, held
+ * until the socket closes, or the gate's 429 before any handler or handshake runs.
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,27 +20,54 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
  */
 export type UpgradeInterceptor = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => boolean | Promise<boolean>;
 
+/** Admits one connection (of a session, when the route names one): its release, or throws the refusal (an ApiError). */
+export interface UpgradeGate {
+  admit(sessionId: string | undefined): () => void;
+  /** The bounds and the connections open now (`/healthz`). */
+  status(): { per_session: number; per_engine: number; open: number };
+}
+
+/**
+ * Which session an upgrade is for, before its handler runs (counted against that session's
+ * connections). Default: the `:id` of a `/browsers/:id/…` route; a route addressing its session
+ * otherwise (a token) says how. Undefined: counted against the engine's bound only.
+ */
+export type UpgradeSessionOf = (params: Record<string, string>) => string | undefined | Promise<string | undefined>;
+
 interface Route {
   path: string;
   pattern: RegExp;
   keys: string[];
   handler: UpgradeHandler;
+  sessionOf: UpgradeSessionOf;
 }
+
+const browsersRoute: UpgradeSessionOf = (params) => params.id;
+const noSession: UpgradeSessionOf = () => undefined;
 
 export class UpgradeRouter {
   private routes: Route[] = [];
   private interceptor: UpgradeInterceptor | undefined;
 
-  /** `logError`: where a handler's unexpected failure (answered as a bare 500) is reported, as for HTTP routes. */
-  constructor(private readonly logError: (err: unknown, path: string) => void = () => {}) {}
+  /**
+   * `logError`: where a handler's unexpected failure (answered as a bare 500) is reported, as for
+   * HTTP routes. `gate`: the connection limits every upgrade passes (none: unbounded).
+   */
+  constructor(
+    private readonly logError: (err: unknown, path: string) => void = () => {},
+    readonly gate?: UpgradeGate,
+  ) {}
 
   /** One interceptor for every route (see UpgradeInterceptor). */
   intercept(fn: UpgradeInterceptor): void {
     this.interceptor = fn;
   }
 
-  /** `path` uses `:name` segments, e.g. `/browsers/:id/cdp`. A trailing `*` matches the rest. */
-  add(path: string, handler: UpgradeHandler): void {
+  /**
+   * `path` uses `:name` segments, e.g. `/browsers/:id/cdp`. A trailing `*` matches the rest.
+   * `sessionOf`: which session the upgrade is for when the path has no `/browsers/:id` (UpgradeSessionOf).
+   */
+  add(path: string, handler: UpgradeHandler, sessionOf?: UpgradeSessionOf): void {
     const keys: string[] = [];
     const source = path
       .split('/')
@@ -53,7 +83,8 @@ export class UpgradeRouter {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
-    this.routes.push({ path, pattern: new RegExp(`^${source}/?$`), keys, handler });
+    const session = sessionOf ?? (path.startsWith('/browsers/:id/') ? browsersRoute : noSession);
+    this.routes.push({ path, pattern: new RegExp(`^${source}/?$`), keys, handler, sessionOf: session });
   }
 
   attach(server: Server): void {
@@ -72,11 +103,7 @@ export class UpgradeRouter {
         }
         // The audit log records the template, like it does for HTTP routes.
         noteUpgradeRoute(req, route.path);
-        const intercept = this.interceptor;
-        const handled = intercept
-          ? Promise.resolve(intercept(req, socket, head, params, url)).then((took) => took || route.handler(req, socket, head, params, url))
-          : Promise.resolve(route.handler(req, socket, head, params, url));
-        handled.catch((err: unknown) => {
+        this.handle(route, req, socket, head, params, url).catch((err: unknown) => {
           if (!(err instanceof ApiError)) this.logError(err, route.path);
           rejectUpgrade(socket, err);
         });
@@ -84,6 +111,24 @@ export class UpgradeRouter {
       }
       rejectUpgrade(socket, new ApiError(404, 'not_found', `no WebSocket route for ${url.pathname}`));
     });
+  }
+
+  /** The gate's slot, then the interceptor or the route's handler; a failure frees the slot at once. */
+  private async handle(route: Route, req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL): Promise<void> {
+    let release = () => {};
+    if (this.gate) {
+      release = this.gate.admit(await route.sessionOf(params));
+      if (socket.destroyed) release();
+      else socket.once('close', release);
+    }
+    try {
+      const took = this.interceptor ? await this.interceptor(req, socket, head, params, url) : false;
+      if (!took) await route.handler(req, socket, head, params, url);
+    } catch (err) {
+      // Refused: the slot is free now, not when the client gets round to closing its socket.
+      release();
+      throw err;
+    }
   }
 }
 

@@ -62,6 +62,10 @@ export const HealthSchema = Type.Object({
     }),
     /** The session filesystem's byte quota and the data dir's free-space reserve. */
     disk: DiskLimitsSchema,
+    /** Concurrent exec/execute calls per session and per engine (`in_use` now), and each exec stream's kept bytes. */
+    exec: Type.Object({ per_session: Type.Integer(), per_engine: Type.Integer(), output_max_bytes: Type.Integer(), in_use: Type.Integer() }),
+    /** Concurrent WebSocket connections per session and per engine (`open` now). */
+    connections: Type.Object({ per_session: Type.Integer(), per_engine: Type.Integer(), open: Type.Integer() }),
   }),
 });
 export type Health = Static<typeof HealthSchema>;

@@ -21,7 +21,12 @@ const ExecFields = {
 };
 export const ProcessExecSchema = Type.Object(ExecFields);
 export type ProcessExec = Static<typeof ProcessExecSchema>;
-/** What `exec` answers once the command has exited (output base64, each stream capped). */
+/**
+ * What `exec` answers once the command has exited: its exit code, and each stream's first bytes
+ * up to the engine's cap (`--exec-output-max-bytes`) in base64. `stdout_truncated` /
+ * `stderr_truncated` (engine fields beside Kernel's) say whether the command wrote more than was
+ * kept; `output_truncated` is present (true) when either is.
+ */
 export const ProcessExecResultSchema = Type.Object({
   exit_code: Type.Integer(),
   duration_ms: Type.Integer(),
@@ -29,6 +34,8 @@ export const ProcessExecResultSchema = Type.Object({
   stderr_b64: Type.String(),
   timed_out: Type.Optional(Type.Boolean()),
   output_truncated: Type.Optional(Type.Boolean()),
+  stdout_truncated: Type.Optional(Type.Boolean()),
+  stderr_truncated: Type.Optional(Type.Boolean()),
 });
 export type ProcessExecResult = Static<typeof ProcessExecResultSchema>;
 export const ProcessSpawnSchema = Type.Object({

@@ -43,7 +43,9 @@ interface ExecutorInfo {
 
 beforeAll(async () => {
   web = await startTestWebServer();
-  te = await startTestEngine();
+  // 18 calls at once on one session (16 waiting on one executor): above the default bound of
+  // concurrent exec/execute calls per session (test/engine/limits/exec-limits.test.ts).
+  te = await startTestEngine({ execLimits: { perSession: 32 } });
   const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300 });
   id = s.session_id;
   browser = await chromium.connectOverCDP(s.cdp_ws_url);

@@ -1,7 +1,7 @@
 /**
  * The bounded output history of a process: late subscribers of `stdout/stream` (and terminal
  * attaches) first receive what the process printed since it started, as far back as the
- * buffer reaches; the oldest chunks are dropped once it holds more than `maxBytes`.
+ * buffer reaches; the oldest chunks are dropped once it holds more than `maxBytes` (0: keeps nothing).
  */
 export type StreamName = 'stdout' | 'stderr';
 
@@ -19,6 +19,10 @@ export class OutputBuffer {
   constructor(private readonly maxBytes = 1024 * 1024) {}
 
   push(chunk: OutputChunk): void {
+    if (this.maxBytes <= 0) {
+      this.dropped += chunk.data.length;
+      return;
+    }
     this.chunks.push(chunk);
     this.bytes += chunk.data.length;
     while (this.bytes > this.maxBytes && this.chunks.length > 1) {

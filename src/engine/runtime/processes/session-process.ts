@@ -27,7 +27,10 @@ export interface StartOptions {
   tty?: { cols: number; rows: number };
   /** Kill the process group after this many seconds. */
   timeoutSec?: number;
+  /** Output kept for late subscribers (0: none, as for `exec`, whose one reader is `capture`). */
   historyBytes?: number;
+  /** A subscriber from the first byte on (subscribe() after the start would miss what came before). */
+  capture?: ProcessEvents;
 }
 
 export class SessionProcess {
@@ -54,6 +57,7 @@ export class SessionProcess {
     opts: StartOptions = {},
   ) {
     this.history = new OutputBuffer(opts.historyBytes);
+    if (opts.capture) this.subscribers.add(opts.capture);
     this.tty = Boolean(opts.tty);
     let resolveExit!: (code: number) => void;
     this.exited = new Promise((r) => (resolveExit = r));
