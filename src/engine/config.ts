@@ -134,6 +134,7 @@ export interface EngineOptions {
    * with an error (runtime/sandbox/runner-channel.ts). Bounds what the engine buffers per runner.
    */
   runnerMessageMaxMb?: number;
+  /**
    * Each session's byte quota in MiB (`--session-disk-mb`, env BROWSERDECK_SESSION_DISK_MB; default
    * 2048): its filesystem (`/tmp`, `/downloads`, `/home/kernel`, the profile) is an ext4 image of
    * this size loop-mounted at its session dir, where the engine is root and loop devices work
