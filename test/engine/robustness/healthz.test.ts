@@ -33,6 +33,10 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
+      // Bounds on what tenants share (each limit its own key).
+      limits: expect.objectContaining({
+        pids: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|rlimit|none)$/), per_session: expect.any(Number), per_engine: expect.any(Number) },
+      }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
