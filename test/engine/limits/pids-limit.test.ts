@@ -8,6 +8,7 @@
  * session's pids group sits in the engine's (its bound: `limits.pids.per_engine`) and is gone
  * once the session ends; `/healthz` shows both bounds.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +19,18 @@ import { pollUntil } from '../../helpers/poll-until.js';
 const LIMIT = 192;
 
 let t: TestEngine;
+/** The group of an engine that died (its pid is gone), with a session group inside, planted before this engine starts. */
+let leftover: string | undefined;
 beforeAll(async () => {
+  const own = pidsGroupOf(process.pid);
+  leftover = path.join(own, `bd-pids-${spawnSync('true').pid}`);
+  fs.mkdirSync(path.join(leftover, 'a-session'), { recursive: true });
   t = await startTestEngine({ pids: { perSession: LIMIT } });
 });
 afterAll(async () => {
   await t?.stop();
+  // A cgroup directory goes with rmdir, children first.
+  for (const d of leftover ? [path.join(leftover, 'a-session'), leftover] : []) if (fs.existsSync(d)) fs.rmdirSync(d);
 });
 
 /** The pids cgroup (host path) a process is in: the v1 `pids` hierarchy or the v2 one. */
@@ -77,6 +85,8 @@ describe('a pids limit on every jail', () => {
     const pidMax = Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
     expect(health.limits.pids.per_engine).toBeGreaterThan(LIMIT);
     expect(health.limits.pids.per_engine).toBeLessThanOrEqual(pidMax / 4);
+    // The start removed the dead engine's groups.
+    expect(fs.existsSync(leftover!)).toBe(false);
   });
 
   it('a session process past the limit gets fork failures and one limit event; other sessions and the session itself carry on', async () => {

@@ -76,9 +76,8 @@ export class SessionProcess {
     // commandDepth holds. Unsandboxed (no bwrap) it is the command itself.
     const run = launch.sandboxed ? jailSpawn(launch.user, launch.groups, launch) : { file: launch.file, args: launch.args, as: {} };
     if (opts.tty) {
-      // node-pty's own uid switch keeps root's supplementary groups: setpriv clears them.
-      const as = run;
-      this.term = pty.spawn(as.file, as.args, {
+      // node-pty's own uid switch keeps root's supplementary groups: setpriv (in `run`) clears them.
+      this.term = pty.spawn(run.file, run.args, {
         cols: opts.tty.cols,
         rows: opts.tty.rows,
         cwd: launch.cwd,
