@@ -113,10 +113,15 @@ describe("a session's filesystem has a byte quota", () => {
     expect(mounted(leftover)).toBe(true);
 
     const recovery = new RecoveryReport();
-    await recoverSessions({ recovery, db: t.engine.context.db, nodeId: 'no-such-node', sessionsDir, owned: () => false, now: new Date() });
-    expect(mounted(leftover)).toBe(false);
-    expect(fs.readdirSync(sessionsDir)).toEqual([]);
-    // Removed, not noted as a directory that could not go.
-    expect(recovery.take()).toBeNull();
+    try {
+      await recoverSessions({ recovery, db: t.engine.context.db, nodeId: 'no-such-node', sessionsDir, owned: () => false, now: new Date() });
+      expect(mounted(leftover)).toBe(false);
+      expect(fs.readdirSync(sessionsDir)).toEqual([]);
+      // Removed, not noted as a directory that could not go.
+      expect(recovery.take()).toBeNull();
+    } finally {
+      // A failed recovery must not leave this test's mount behind.
+      if (mounted(leftover)) await disk!.detach();
+    }
   });
 });

@@ -33,6 +33,10 @@ describe('GET /healthz', () => {
       freeze: expect.objectContaining({ method: 'off', frozen: 0 }),
       // How a session's memory is enforced here (a root engine with a memory cgroup: cgroup-v1/v2).
       memory: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|none)$/) },
+      // Limits on shared resources, one key each (a root engine with loop devices: 'loop' disks).
+      limits: expect.objectContaining({
+        disk: { method: expect.stringMatching(/^(loop|none)$/), per_session_mb: 2048, reserve_mb: 1024, low: expect.any(Boolean) },
+      }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(body);
