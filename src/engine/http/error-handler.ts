@@ -70,6 +70,10 @@ export function toApiError(error: FastifyError | ApiError | Error, request?: Fas
     const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'invalid_request';
     return new ApiError(status, code, fe.message);
   }
+  // A full disk is no server fault a client can cause: a session that filled its own filesystem
+  // (its quota, runtime/session/session-disks.ts) gets 507 from any route that writes there.
+  const errno = (error as NodeJS.ErrnoException).code;
+  if (errno === 'ENOSPC' || errno === 'EDQUOT') return new ApiError(507, 'insufficient_storage', 'no space left on the filesystem this request writes to');
   request?.log.error({ err: error }, 'unhandled error');
   return new ApiError(500, 'internal_error', 'internal server error');
 }

@@ -9,6 +9,7 @@
  * leftover disk is unmounted and removed by the recovery at the next start.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverSessions } from '../../../src/engine/domain/sessions/session-recovery.js';
@@ -18,6 +19,7 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { pollUntil } from '../../helpers/poll-until.js';
 
 const QUOTA_MB = 16;
+const MiB = 1024 * 1024;
 
 let t: TestEngine;
 beforeAll(async () => {
@@ -33,6 +35,23 @@ const mounted = (dir: string) =>
     .readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
     .some((l) => l.split(' ')[4] === dir);
+
+/** One request on a connection of its own (closed after it), answering its status. */
+function sendAlone(method: string, p: string, contentType: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${t.url}${p}`,
+      { method, agent: false, headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': contentType, 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    // The engine may answer before the whole body is sent: an error after its answer changes nothing.
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 interface Health {
   limits: { disk: { method: string; per_session_mb: number; reserve_mb: number; low: boolean } };
@@ -78,6 +97,22 @@ describe("a session's filesystem has a byte quota", () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.event.data).toMatchObject({ limit_mb: QUOTA_MB });
 
+    // The engine's own writes into the full session answer 507, never a 500: an upload (staged
+    // in the session's temp dir) and a write_file. (Each on a connection of its own: the engine
+    // answers before it has read the whole body.)
+    const boundary = 'diskquota';
+    const form = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="files[0][file]"; filename="up.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.alloc(4 * MiB, 1),
+      Buffer.from(`\r\n--${boundary}\r\ncontent-disposition: form-data; name="files[0][dest_path]"\r\n\r\n/tmp/up.bin\r\n--${boundary}--\r\n`),
+    ]);
+    expect(await sendAlone('POST', `/browsers/${s.session_id}/fs/upload`, `multipart/form-data; boundary=${boundary}`, form)).toBe(507);
+    expect(await sendAlone('PUT', `/browsers/${s.session_id}/fs/write_file?path=%2Ftmp%2Fw.bin`, 'application/octet-stream', Buffer.alloc(4 * MiB, 1))).toBe(
+      507,
+    );
+
     // Another project's tenant: its session create and an API-key create work meanwhile.
     const project = await t.client.projects.create({ name: 'disk-other-project' });
     const key = await t.client.apiKeys.create({ name: 'disk-other-key', project_id: project.id });
@@ -113,10 +148,15 @@ describe("a session's filesystem has a byte quota", () => {
     expect(mounted(leftover)).toBe(true);
 
     const recovery = new RecoveryReport();
-    await recoverSessions({ recovery, db: t.engine.context.db, nodeId: 'no-such-node', sessionsDir, owned: () => false, now: new Date() });
-    expect(mounted(leftover)).toBe(false);
-    expect(fs.readdirSync(sessionsDir)).toEqual([]);
-    // Removed, not noted as a directory that could not go.
-    expect(recovery.take()).toBeNull();
+    try {
+      await recoverSessions({ recovery, db: t.engine.context.db, nodeId: 'no-such-node', sessionsDir, owned: () => false, now: new Date() });
+      expect(mounted(leftover)).toBe(false);
+      expect(fs.readdirSync(sessionsDir)).toEqual([]);
+      // Removed, not noted as a directory that could not go.
+      expect(recovery.take()).toBeNull();
+    } finally {
+      // A failed recovery must not leave this test's mount behind.
+      if (mounted(leftover)) await disk!.detach();
+    }
   });
 });

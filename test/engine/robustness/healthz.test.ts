@@ -43,6 +43,7 @@ describe('GET /healthz', () => {
         exec: { per_session: 8, per_engine: 32, output_max_bytes: 4 * 1024 * 1024, in_use: 0 },
         connections: { per_session: 64, per_engine: expect.any(Number), open: 0 },
         pids: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|rlimit|none)$/), per_session: expect.any(Number), per_engine: expect.any(Number) },
+        disk: { method: expect.stringMatching(/^(loop|none)$/), per_session_mb: 2048, reserve_mb: 1024, low: expect.any(Boolean) },
       }),
     });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);

@@ -42,7 +42,11 @@ export async function writeFileFromStream(
       await pipeline(body, handle.createWriteStream({ start: 0 }));
     }
   } catch (err) {
-    throw err instanceof DomainError ? err : new DomainError(400, 'write_failed', `writing ${virtual} failed: ${(err as Error).message}`);
+    if (err instanceof DomainError) throw err;
+    // The session's filesystem is full (its quota): 507, as for any other write into it.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw fsError(err, virtual);
+    throw new DomainError(400, 'write_failed', `writing ${virtual} failed: ${(err as Error).message}`);
   } finally {
     await handle.close().catch(() => {});
   }
