@@ -22,6 +22,7 @@ import path from 'node:path';
 import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deploy } from '../apps/app-helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const NS = `bd-hostaddr-${process.pid}`;
@@ -202,6 +203,38 @@ async function curl(engine: NsEngine, id: string, url: string): Promise<{ status
   );
 }
 
+const APP = `
+import Kernel from '@onkernel/sdk';
+const app = new Kernel().app('hostaddr');
+app.action('get', async (_ctx, p) => {
+  try {
+    const r = await fetch(p.url);
+    return { status: r.status, netError: r.headers.get('x-browserdeck-net-error') };
+  } catch (e) {
+    return { error: String(e) };
+  }
+});
+`;
+
+/** An app of `engine` fetching `url` through its egress proxy: the status and net error it saw. */
+async function appFetch(engine: NsEngine, url: string): Promise<unknown> {
+  const version = `v${Math.random().toString(36).slice(2, 8)}`;
+  const { final } = await deploy(engine.client, { 'index.mjs': APP }, { entrypoint: 'index.mjs', version });
+  expect(final.status, final.status_reason).toBe('running');
+  const inv = await engine.client.invocations.create({ app_name: 'hostaddr', action_name: 'get', version, payload: JSON.stringify({ url }) });
+  expect(inv.status, inv.status_reason ?? '').toBe('succeeded');
+  return JSON.parse(inv.output!);
+}
+
+/** A proxy health check against a "proxy" at the namespace's address (the probe): its status, and whether the probe saw a connection. */
+async function proxyCheck(engine: NsEngine): Promise<{ status: string; connected: boolean }> {
+  const before = probe.connections();
+  const created = await engine.client.proxies.create({ type: 'custom', config: { host: INSIDE, port: probe.port } });
+  const checked = await engine.client.proxies.check(created.id!, { url: 'http://example.test/' });
+  // The probe prints each connection as it accepts it; a refused check printed none, an allowed one did before answering.
+  return { status: checked.status ?? '', connected: probe.connections() > before };
+}
+
 describe.skipIf(!!unavailable)("this host's own addresses (in a test network namespace)", () => {
   it('/healthz says what is denied, naming no address', async () => {
     for (const [engine, denied] of [
@@ -251,5 +284,20 @@ describe.skipIf(!!unavailable)("this host's own addresses (in a test network nam
       }
     });
     expect(probe.connections()).toBeGreaterThan(before);
+  });
+
+  it("by default an app's fetch to them is refused by its egress proxy; allowed, it is reached", async () => {
+    const url = `http://${INSIDE}:${probe.port}/`;
+    const before = probe.connections();
+    expect(await appFetch(strict, url)).toEqual({ status: 403, netError: 'net::ERR_NETWORK_ACCESS_DENIED' });
+    expect(probe.connections()).toBe(before);
+    expect(await appFetch(open, url)).toEqual({ status: 200, netError: null });
+    expect(probe.connections()).toBeGreaterThan(before);
+  });
+
+  it('by default a proxy check does not connect to a proxy at them; allowed, it does', async () => {
+    expect(await proxyCheck(strict)).toEqual({ status: 'unavailable', connected: false });
+    const allowed = await proxyCheck(open);
+    expect(allowed.connected).toBe(true);
   });
 });

@@ -129,7 +129,7 @@ export const THIS_HOST_HINT =
  * where the engine's own port and services bound to 127.0.0.1 listen, and every address of its
  * own interfaces (`hostAddresses`, watched: host-addresses.ts), where whatever is bound to
  * `0.0.0.0`/`::` listens too. One switch for both: a service on `0.0.0.0` answers on loopback
- * and on every interface alike, so opening one and not the other would protect nothing. Kept
+ * and on every interface alike, so with either one open it is reachable all the same. Kept
  * apart from the configured ranges because the engine's own OTLP exports use those and may go to
  * a collector on this host.
  */
