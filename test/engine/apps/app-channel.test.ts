@@ -21,7 +21,7 @@ import Kernel from '@onkernel/sdk';
 import fs from 'node:fs';
 const app = new Kernel().app('probe');
 app.action('echo', async (_ctx, payload) => ({ echoed: payload }));
-app.action('peek', async () => ({ send: typeof process.send, fd: process.env.NODE_CHANNEL_FD ?? null }));
+app.action('peek', async (_ctx) => ({ send: typeof process.send, fd: process.env.NODE_CHANNEL_FD ?? null }));
 app.action('send', async (_ctx, p) => { process.send(p.message); return 'sent'; });
 app.action('raw', async (_ctx, p) => { fs.writeSync(3, Buffer.from(p.hex, 'hex')); await new Promise(() => {}); });
 `;
