@@ -118,7 +118,8 @@ export function sendAsFile(reply: FastifyReply, type: string, filename: string):
 export function installTenantBytesGuard(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    if (!request.routeOptions.config?.enginePage) reply.header('content-security-policy', TENANT_BYTES_CSP);
+    // An engine page keeps the CSP it set; its errors (which set none) are sandboxed like the rest.
+    if (!request.routeOptions.config?.enginePage || !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', TENANT_BYTES_CSP);
     done(null, payload);
   });
 }
