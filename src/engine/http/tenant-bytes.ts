@@ -118,8 +118,9 @@ export function sendAsFile(reply: FastifyReply, type: string, filename: string):
 export function installTenantBytesGuard(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    // An engine page keeps the CSP it set; its errors (which set none) are sandboxed like the rest.
-    if (!request.routeOptions.config?.enginePage || !reply.hasHeader('content-security-policy')) reply.header('content-security-policy', TENANT_BYTES_CSP);
+    // An engine page keeps its own CSP (or none: the console); its error answers are sandboxed like the rest.
+    const page = request.routeOptions.config?.enginePage && (reply.statusCode < 400 || reply.hasHeader('content-security-policy'));
+    if (!page) reply.header('content-security-policy', TENANT_BYTES_CSP);
     done(null, payload);
   });
 }
