@@ -104,6 +104,8 @@ describe('the guard hook', () => {
     a.get('/page', { config: { enginePage: true } }, async (_req, reply) =>
       reply.type('text/html').header('content-security-policy', "default-src 'none'").send('<p>engine</p>'),
     );
+    a.get('/console', { config: { enginePage: true } }, async (_req, reply) => reply.type('text/html').send('<script src="/assets/app.js"></script>'));
+    a.get('/page-error', { config: { enginePage: true } }, async (_req, reply) => reply.status(404).send({ code: 'not_found' }));
     return a;
   }
 
@@ -125,6 +127,9 @@ describe('the guard hook', () => {
     const res = await a.inject({ url: '/page' });
     expect(res.headers['content-security-policy']).toBe("default-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect((await a.inject({ url: '/page-error' })).headers['content-security-policy']).toBe('sandbox');
+    // A page without a CSP of its own (the console) is not sandboxed.
+    expect((await a.inject({ url: '/console' })).headers['content-security-policy']).toBeUndefined();
     await a.close();
   });
 });

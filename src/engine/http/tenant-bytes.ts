@@ -118,7 +118,9 @@ export function sendAsFile(reply: FastifyReply, type: string, filename: string):
 export function installTenantBytesGuard(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    if (!request.routeOptions.config?.enginePage) reply.header('content-security-policy', TENANT_BYTES_CSP);
+    // An engine page keeps its own CSP (or none: the console); its error answers are sandboxed like the rest.
+    const page = request.routeOptions.config?.enginePage && (reply.statusCode < 400 || reply.hasHeader('content-security-policy'));
+    if (!page) reply.header('content-security-policy', TENANT_BYTES_CSP);
     done(null, payload);
   });
 }
