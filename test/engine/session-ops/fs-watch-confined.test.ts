@@ -18,19 +18,13 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type Kernel from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { collect, dirInodes, inotifyInodes, waitFor, watcherPids } from './fs-watch-helpers.js';
 
 const BUDGET = 50;
 let te: TestEngine;
 let tenant: Kernel;
 let other: Kernel;
 const hostTmp: string[] = [];
-
-interface Event {
-  type: string;
-  path: string;
-  is_dir?: boolean;
-  name?: string;
-}
 
 beforeAll(async () => {
   te = await startTestEngine({ fsWatchMaxDirs: BUDGET });
@@ -54,69 +48,6 @@ function rootOf(id: string): string {
 async function sh(client: Kernel, id: string, script: string): Promise<void> {
   const r = await client.browsers.process.exec(id, { command: 'sh', args: ['-c', script] });
   expect(r.exit_code, Buffer.from(r.stderr_b64 ?? '', 'base64').toString()).toBe(0);
-}
-
-/** Collects a watch's events until `stop()`; `ended` resolves when the stream closes. */
-async function collect(client: Kernel, id: string, watchId: string): Promise<{ seen: Event[]; ended: Promise<void>; stop: () => void }> {
-  const stream = await client.browsers.fs.watch.events(watchId, { id });
-  const seen: Event[] = [];
-  const ended = (async () => {
-    try {
-      for await (const e of stream) seen.push(e as Event);
-    } catch {
-      /* aborted */
-    }
-  })();
-  return { seen, ended, stop: () => stream.controller.abort() };
-}
-
-async function waitFor(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 20));
-}
-
-/** Inodes of the inotify watches a process holds (`/proc/<pid>/fdinfo`). */
-function inotifyInodes(pid: number | string): number[] {
-  const out: number[] = [];
-  let fds: string[] = [];
-  try {
-    fds = fs.readdirSync(`/proc/${pid}/fdinfo`);
-  } catch {
-    return out;
-  }
-  for (const fd of fds) {
-    let text = '';
-    try {
-      text = fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const m of text.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+) /gm)) out.push(Number.parseInt(m[1], 16));
-  }
-  return out;
-}
-
-/** Host pids whose command line names the watcher script. */
-function watcherPids(): number[] {
-  const pids: number[] = [];
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if (cmd.some((a) => a.endsWith('fs-watcher-child.mjs')) && !cmd[0].endsWith('sh') && !cmd[0].endsWith('bwrap')) pids.push(Number(e));
-    } catch {}
-  }
-  return pids;
-}
-
-/** Inode numbers of every directory in a host tree, links not followed. */
-function dirInodes(dir: string): Set<number> {
-  const out = new Set<number>();
-  const walk = (d: string) => {
-    out.add(fs.lstatSync(d).ino);
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name));
-  };
-  walk(dir);
-  return out;
 }
 
 describe('fs watches are confined to the session', () => {
