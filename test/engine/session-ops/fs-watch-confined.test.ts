@@ -65,7 +65,7 @@ describe('fs watches are confined to the session', () => {
     // fs.watch in the engine held one per entry, and then walked the host through the links).
     expect(inotifyInodes(process.pid)).toEqual([]);
 
-    // Links to the host's / and to the engine's data dir, a directory moved away for a link in
+    // Links to the host's / and to the engine's data dir, to its admin key and /etc/shadow, a directory moved away for a link in
     // its place, and one exchanged with a link in one renameat2(RENAME_EXCHANGE) (316 on x86-64,
     // 276 on arm64; `mv --exchange` needs coreutils 9.5).
     const renameat2 = process.arch === 'arm64' ? 276 : 316;
@@ -75,6 +75,8 @@ describe('fs watches are confined to the session', () => {
       [
         'ln -s / /tmp/w/root',
         `ln -s ${te.dataDir} /tmp/w/data`,
+        `ln -s ${te.dataDir}/admin-api-key /tmp/w/key`,
+        'ln -s /etc/shadow /tmp/w/shadow',
         'mv /tmp/w/swapped /tmp/swapped.away',
         `ln -s ${te.dataDir} /tmp/w/swapped`,
         `ln -s ${te.dataDir} /tmp/exchange-link`,
@@ -82,7 +84,9 @@ describe('fs watches are confined to the session', () => {
       ].join(' && '),
     );
     expect(fs.lstatSync(path.join(root, 'tmp/w/exchanged')).isSymbolicLink()).toBe(true);
-    await waitFor(() => ['root', 'data', 'swapped', 'exchanged'].every((n) => w.seen.some((e) => e.type === 'CREATE' && e.path === `/tmp/w/${n}`)));
+    await waitFor(() =>
+      ['root', 'data', 'key', 'shadow', 'swapped', 'exchanged'].every((n) => w.seen.some((e) => e.type === 'CREATE' && e.path === `/tmp/w/${n}`)),
+    );
 
     // The host changes outside the session: a file in the data dir, one in another session's
     // place under it, one in the host's /tmp.
@@ -103,7 +107,7 @@ describe('fs watches are confined to the session', () => {
     const named = w.seen.filter((e) => e.path.includes(tag) || e.path.includes('host-probe') || !e.path.startsWith('/tmp/w/'));
     expect(named).toEqual([]);
     // Nothing below a link was ever reported: every event is a name the session made.
-    expect(w.seen.filter((e) => /^\/tmp\/w\/(root|data|swapped|exchanged)\//.test(e.path))).toEqual([]);
+    expect(w.seen.filter((e) => /^\/tmp\/w\/(root|data|key|shadow|swapped|exchanged)\//.test(e.path))).toEqual([]);
 
     // Watching moved out of the engine: it holds no inotify watch at all…
     expect(inotifyInodes(process.pid)).toEqual([]);
