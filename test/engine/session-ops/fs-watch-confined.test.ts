@@ -122,6 +122,9 @@ describe('fs watches are confined to the session', () => {
       const sessionUid = fs.statSync(root).uid;
       for (const p of pids) expect(fs.readFileSync(`/proc/${p}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\t${sessionUid}\\t`, 'm'));
     }
+    // …in the session's memory group, where there is one (sandbox/memory-group.ts).
+    const procs = (te.engine.services.sessions as unknown as { get(id: string): { memoryProcs?: string } }).get(id).memoryProcs;
+    if (procs) for (const p of pids) expect(fs.readFileSync(procs, 'utf8').split('\n')).toContain(String(p));
     await tenant.browsers.deleteByID(id);
   });
 });

@@ -52,14 +52,25 @@ export function inotifyInodes(pid: number | string): number[] {
   return out;
 }
 
-/** Host pids whose command line names the watcher script. */
+function parentOf(pid: number): number {
+  try {
+    return Number(/^PPid:\t(\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Host pids of this engine's (this process's) watchers: their command line names the watcher script. */
 export function watcherPids(): number[] {
   const pids: number[] = [];
   for (const e of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;
     try {
       const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if (cmd.some((a) => a.endsWith('fs-watcher-child.mjs')) && !cmd[0].endsWith('sh') && !cmd[0].endsWith('bwrap')) pids.push(Number(e));
+      if (!cmd.some((a) => a.endsWith('fs-watcher-child.mjs')) || cmd[0].endsWith('sh') || cmd[0].endsWith('bwrap')) continue;
+      let p = Number(e);
+      for (let i = 0; i < 8 && p > 1 && p !== process.pid; i++) p = parentOf(p);
+      if (p === process.pid) pids.push(Number(e));
     } catch {}
   }
   return pids;
