@@ -146,6 +146,8 @@ describe('the per-session watch budget', () => {
     const log: string[] = [];
     for await (const e of await tenant.browsers.logs.stream(a, { source: 'supervisor', supervisor_process: 'session', follow: false })) log.push(e.message);
     expect(log.some((l) => l.includes('/tmp/big') && l.includes(`watch budget of ${BUDGET}`))).toBe(true);
+    // The refused watch was the session's only one: its watcher process is gone (none is left running).
+    await waitFor(() => watcherPids().length === 0);
 
     // Control: the same session's tree under the budget is watched fully (a change deep in it arrives).
     const { watch_id: small } = await tenant.browsers.fs.watch.start(a, { path: '/tmp/small', recursive: true });
