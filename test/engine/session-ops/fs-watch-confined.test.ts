@@ -18,19 +18,13 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type Kernel from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { collect, dirInodes, inotifyInodes, waitFor, watcherPids } from './fs-watch-helpers.js';
 
 const BUDGET = 50;
 let te: TestEngine;
 let tenant: Kernel;
 let other: Kernel;
 const hostTmp: string[] = [];
-
-interface Event {
-  type: string;
-  path: string;
-  is_dir?: boolean;
-  name?: string;
-}
 
 beforeAll(async () => {
   te = await startTestEngine({ fsWatchMaxDirs: BUDGET });
@@ -56,69 +50,6 @@ async function sh(client: Kernel, id: string, script: string): Promise<void> {
   expect(r.exit_code, Buffer.from(r.stderr_b64 ?? '', 'base64').toString()).toBe(0);
 }
 
-/** Collects a watch's events until `stop()`; `ended` resolves when the stream closes. */
-async function collect(client: Kernel, id: string, watchId: string): Promise<{ seen: Event[]; ended: Promise<void>; stop: () => void }> {
-  const stream = await client.browsers.fs.watch.events(watchId, { id });
-  const seen: Event[] = [];
-  const ended = (async () => {
-    try {
-      for await (const e of stream) seen.push(e as Event);
-    } catch {
-      /* aborted */
-    }
-  })();
-  return { seen, ended, stop: () => stream.controller.abort() };
-}
-
-async function waitFor(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 20));
-}
-
-/** Inodes of the inotify watches a process holds (`/proc/<pid>/fdinfo`). */
-function inotifyInodes(pid: number | string): number[] {
-  const out: number[] = [];
-  let fds: string[] = [];
-  try {
-    fds = fs.readdirSync(`/proc/${pid}/fdinfo`);
-  } catch {
-    return out;
-  }
-  for (const fd of fds) {
-    let text = '';
-    try {
-      text = fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const m of text.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+) /gm)) out.push(Number.parseInt(m[1], 16));
-  }
-  return out;
-}
-
-/** Host pids whose command line names the watcher script. */
-function watcherPids(): number[] {
-  const pids: number[] = [];
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if (cmd.some((a) => a.endsWith('fs-watcher-child.mjs')) && !cmd[0].endsWith('sh') && !cmd[0].endsWith('bwrap')) pids.push(Number(e));
-    } catch {}
-  }
-  return pids;
-}
-
-/** Inode numbers of every directory in a host tree, links not followed. */
-function dirInodes(dir: string): Set<number> {
-  const out = new Set<number>();
-  const walk = (d: string) => {
-    out.add(fs.lstatSync(d).ino);
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name));
-  };
-  walk(dir);
-  return out;
-}
-
 describe('fs watches are confined to the session', () => {
   it('follows no link out of the session: no event names a host file, no watch sits outside the session root', async () => {
     const s = await tenant.browsers.create({ headless: true, timeout_seconds: 300 });
@@ -134,7 +65,7 @@ describe('fs watches are confined to the session', () => {
     // fs.watch in the engine held one per entry, and then walked the host through the links).
     expect(inotifyInodes(process.pid)).toEqual([]);
 
-    // Links to the host's / and to the engine's data dir, a directory moved away for a link in
+    // Links to the host's / and to the engine's data dir, to its admin key and /etc/shadow, a directory moved away for a link in
     // its place, and one exchanged with a link in one renameat2(RENAME_EXCHANGE) (316 on x86-64,
     // 276 on arm64; `mv --exchange` needs coreutils 9.5).
     const renameat2 = process.arch === 'arm64' ? 276 : 316;
@@ -144,6 +75,8 @@ describe('fs watches are confined to the session', () => {
       [
         'ln -s / /tmp/w/root',
         `ln -s ${te.dataDir} /tmp/w/data`,
+        `ln -s ${te.dataDir}/admin-api-key /tmp/w/key`,
+        'ln -s /etc/shadow /tmp/w/shadow',
         'mv /tmp/w/swapped /tmp/swapped.away',
         `ln -s ${te.dataDir} /tmp/w/swapped`,
         `ln -s ${te.dataDir} /tmp/exchange-link`,
@@ -151,7 +84,9 @@ describe('fs watches are confined to the session', () => {
       ].join(' && '),
     );
     expect(fs.lstatSync(path.join(root, 'tmp/w/exchanged')).isSymbolicLink()).toBe(true);
-    await waitFor(() => ['root', 'data', 'swapped', 'exchanged'].every((n) => w.seen.some((e) => e.type === 'CREATE' && e.path === `/tmp/w/${n}`)));
+    await waitFor(() =>
+      ['root', 'data', 'key', 'shadow', 'swapped', 'exchanged'].every((n) => w.seen.some((e) => e.type === 'CREATE' && e.path === `/tmp/w/${n}`)),
+    );
 
     // The host changes outside the session: a file in the data dir, one in another session's
     // place under it, one in the host's /tmp.
@@ -172,7 +107,7 @@ describe('fs watches are confined to the session', () => {
     const named = w.seen.filter((e) => e.path.includes(tag) || e.path.includes('host-probe') || !e.path.startsWith('/tmp/w/'));
     expect(named).toEqual([]);
     // Nothing below a link was ever reported: every event is a name the session made.
-    expect(w.seen.filter((e) => /^\/tmp\/w\/(root|data|swapped|exchanged)\//.test(e.path))).toEqual([]);
+    expect(w.seen.filter((e) => /^\/tmp\/w\/(root|data|key|shadow|swapped|exchanged)\//.test(e.path))).toEqual([]);
 
     // Watching moved out of the engine: it holds no inotify watch at all…
     expect(inotifyInodes(process.pid)).toEqual([]);
@@ -187,6 +122,9 @@ describe('fs watches are confined to the session', () => {
       const sessionUid = fs.statSync(root).uid;
       for (const p of pids) expect(fs.readFileSync(`/proc/${p}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\t${sessionUid}\\t`, 'm'));
     }
+    // …in the session's memory group, where there is one (sandbox/memory-group.ts).
+    const procs = (te.engine.services.sessions as unknown as { get(id: string): { memoryProcs?: string } }).get(id).memoryProcs;
+    if (procs) for (const p of pids) expect(fs.readFileSync(procs, 'utf8').split('\n')).toContain(String(p));
     await tenant.browsers.deleteByID(id);
   });
 });
@@ -208,6 +146,8 @@ describe('the per-session watch budget', () => {
     const log: string[] = [];
     for await (const e of await tenant.browsers.logs.stream(a, { source: 'supervisor', supervisor_process: 'session', follow: false })) log.push(e.message);
     expect(log.some((l) => l.includes('/tmp/big') && l.includes(`watch budget of ${BUDGET}`))).toBe(true);
+    // The refused watch was the session's only one: its watcher process is gone (none is left running).
+    await waitFor(() => watcherPids().length === 0);
 
     // Control: the same session's tree under the budget is watched fully (a change deep in it arrives).
     const { watch_id: small } = await tenant.browsers.fs.watch.start(a, { path: '/tmp/small', recursive: true });

@@ -113,6 +113,17 @@ export class SessionWatcher {
 
   /** Starts `w` in the watcher; resolves once its directories are watched, else throws the refusal. */
   async add(w: FsWatch): Promise<void> {
+    try {
+      await this.start(w);
+    } catch (err) {
+      // A refused first watch leaves no process behind, nor does a launch that failed.
+      if (this.size === 0) void this.close();
+      throw err;
+    }
+    this.watches.set(w.id, w);
+  }
+
+  private async start(w: FsWatch): Promise<void> {
     this.adding++;
     let child: ChildProcess;
     try {
@@ -131,7 +142,6 @@ export class SessionWatcher {
       if (!this.send({ op: 'add', id: w.id, dir: w.dir, recursive: w.recursive }, child))
         this.settle(w.id, new DomainError(503, 'watch_failed', 'the watcher is not running'));
     });
-    this.watches.set(w.id, w);
   }
 
   /** Called by a stopped watch: the watcher forgets it, and ends once nothing is left. */
