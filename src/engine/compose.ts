@@ -122,6 +122,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     onUnavailable: (reason) => log.warn(reason),
   });
   void sessionDisks.ready();
+  // A stop while the probe mounts its test disk would leave that mount behind.
+  ctx.onStop(() => sessionDisks.ready().then(() => {}));
   const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());
   const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, {
     profiles,

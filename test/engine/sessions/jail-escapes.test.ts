@@ -16,6 +16,7 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { waitFor } from '../../helpers/chromium-web.js';
 import { descendants, isAlive as alive, listeningInodes, pidsWith as withMarker, socketInodes } from '../../helpers/proc.js';
+import { unmountLeftover } from '../../../src/engine/runtime/session/session-disks.js';
 
 let te: TestEngine;
 let tenant: Kernel;
@@ -289,6 +290,9 @@ describe('the engine dies', () => {
       expect(withMarker(marker)).toEqual([]);
     } finally {
       proc.kill('SIGKILL');
+      // The killed engine's session disks stay mounted until a next start's recovery (none here).
+      const sessions = path.join(dataDir, 'sessions');
+      for (const id of fs.existsSync(sessions) ? fs.readdirSync(sessions) : []) await unmountLeftover(path.join(sessions, id));
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -79,7 +79,9 @@ export class SessionDisks {
     if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'none';
     if (!fs.existsSync('/dev/loop-control')) throw new Error('no /dev/loop-control: session filesystems have no byte quota');
     const dir = path.join(this.o.dataDir, 'session-disk');
-    // One engine per data dir (engine-pid-file.ts): templates of earlier runs (other sizes) go.
+    // One engine per data dir (engine-pid-file.ts): templates of earlier runs (other sizes) go,
+    // and a probe mount a killed engine left.
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) if (name.startsWith('probe-')) await unmountLeftover(path.join(dir, name));
     await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     const template = path.join(dir, `template-${this.o.perSessionMb}m.img`);
