@@ -4,7 +4,9 @@
  * `runtime/processes/terminal-attach.ts`. Processes run sandboxed in the session filesystem
  * (see `sandbox-command.ts`) and die with their session and with the engine. An `exec` answers
  * each stream's first `--exec-output-max-bytes` with `stdout_truncated`/`stderr_truncated`, and
- * takes one of the session's exec/execute slots (`services.callLimits`) while it runs.
+ * takes one of the session's exec/execute slots (`services.callLimits`) while it runs. A
+ * `stdout/stream` reader more than that many bytes behind loses output rather than the engine its
+ * memory: the next frame says how much (`dropped_bytes`).
  */
 import { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
@@ -13,6 +15,7 @@ import { openSse } from '../http/sse.js';
 import { ProcessTable } from '../runtime/processes/process-table.js';
 import { CappedOutput } from '../runtime/processes/capped-output.js';
 import { execAnswerPieces } from '../runtime/processes/exec-answer.js';
+import { ReaderBacklog } from '../runtime/processes/reader-backlog.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
@@ -42,7 +45,7 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
     const table = new ProcessTable([ctx.config.dataDir]);
     // Loud at start when processes and Playwright code cannot be sandboxed here.
     void sandboxWarning().then((w) => w && ctx.log.warn(w));
-    const attach = createTerminalAttach(() => sessions, table);
+    const attach = createTerminalAttach(() => sessions, table, ctx.config.execLimits.outputMaxBytes);
     ctx.upgrades.add('/browsers/:id/process/:process_id/attach', attach.handle);
     ctx.onStop(async () => {
       attach.closeAll();
@@ -108,10 +111,18 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       const sse = openSse(reply);
       const onEnd = () => sse.close();
       s.signal.addEventListener('abort', onEnd, { once: true });
+      // A reader behind by more than the cap loses output (counted in `dropped_bytes`), never the engine its memory.
+      const backlog = new ReaderBacklog(() => reply.raw.writableLength, ctx.config.execLimits.outputMaxBytes);
+      const dropped = () => {
+        const n = backlog.takeDropped();
+        return n ? { dropped_bytes: n } : {};
+      };
       const unsubscribe = proc.subscribe({
-        output: (c) => sse.send({ stream: c.stream, data_b64: c.data.toString('base64') }),
+        output: (c) => {
+          if (backlog.admit(c.data.length)) sse.send({ stream: c.stream, data_b64: c.data.toString('base64'), ...dropped() });
+        },
         exit: (code) => {
-          sse.send({ event: 'exit', exit_code: code });
+          sse.send({ event: 'exit', exit_code: code, ...dropped() });
           sse.close();
         },
       });

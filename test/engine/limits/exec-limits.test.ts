@@ -5,7 +5,10 @@
  * output is whole and the flags false. Concurrent exec/execute calls are bounded per session
  * (2 here) and per engine (3): over a bound the call is 429 `concurrency_limit` naming the bound,
  * with a `limit_reached` event in the session's telemetry, while another session's exec runs.
+ * A `stdout/stream` reader that does not read holds at most about the cap in the engine: the rest
+ * is dropped and counted (`dropped_bytes`), and what arrived plus what was dropped is everything.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { pollUntil } from '../../helpers/poll-until.js';
@@ -118,5 +121,42 @@ describe('concurrent exec/execute calls', () => {
     await Promise.all(running);
     await inUse(0);
     expect((await exec(b, { command: 'true' })).status).toBe(200);
+  });
+});
+
+describe('a slow stdout/stream reader', () => {
+  it('gets output up to the backlog, then dropped_bytes for the rest: the engine queues no more', async () => {
+    const TOTAL = 64 * 1024 * 1024;
+    const spawned = await te.client.browsers.process.spawn(a, {
+      command: 'sh',
+      args: ['-c', `while [ ! -e /tmp/go-sse ]; do sleep 0.05; done; head -c ${TOTAL} /dev/zero`],
+    });
+    const pid = spawned.process_id!;
+    // Subscribed before the first byte, then not read while the process writes everything.
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${te.url}/browsers/${a}/process/${pid}/stdout/stream`, { headers: { authorization: `Bearer ${te.adminKey}` } }, resolve).on('error', reject),
+    );
+    res.pause();
+    await release(a, 'go-sse');
+    await pollUntil(
+      'the writer to exit',
+      () => te.client.browsers.process.status(pid, { id: a }),
+      (st) => st.state === 'exited',
+    );
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => (text += d));
+    const ended = new Promise((r) => res.once('end', r));
+    res.resume();
+    await ended;
+    const frames = text
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: '))
+      .map((f) => JSON.parse(f.slice(6)) as { data_b64?: string; dropped_bytes?: number; event?: string; exit_code?: number });
+    const received = frames.reduce((n, f) => n + (f.data_b64 ? Buffer.from(f.data_b64, 'base64').length : 0), 0);
+    const dropped = frames.reduce((n, f) => n + (f.dropped_bytes ?? 0), 0);
+    expect(frames.at(-1)).toMatchObject({ event: 'exit', exit_code: 0 });
+    expect(dropped).toBeGreaterThan(0);
+    expect(received + dropped).toBe(TOTAL);
   });
 });

@@ -16,7 +16,7 @@ export class OutputBuffer {
   /** Bytes dropped from the front so far. */
   dropped = 0;
 
-  constructor(private readonly maxBytes = 1024 * 1024) {}
+  constructor(private maxBytes = 1024 * 1024) {}
 
   push(chunk: OutputChunk): void {
     if (this.maxBytes <= 0) {
@@ -25,7 +25,28 @@ export class OutputBuffer {
     }
     this.chunks.push(chunk);
     this.bytes += chunk.data.length;
-    while (this.bytes > this.maxBytes && this.chunks.length > 1) {
+    this.dropTo(this.maxBytes);
+  }
+
+  /**
+   * Keeps only the last `maxBytes` from now on (an exited process's history: up to 200 of them
+   * stay queryable per session, so each keeps its tail, not the whole buffer).
+   */
+  shrink(maxBytes: number): void {
+    this.maxBytes = Math.min(this.maxBytes, maxBytes);
+    this.dropTo(this.maxBytes);
+    const last = this.chunks.at(-1);
+    if (last && this.bytes > this.maxBytes) {
+      // One chunk bigger than the rest of the budget: its tail.
+      const cut = this.bytes - this.maxBytes;
+      this.chunks[this.chunks.length - 1] = { stream: last.stream, data: Buffer.from(last.data.subarray(cut)) };
+      this.bytes -= cut;
+      this.dropped += cut;
+    }
+  }
+
+  private dropTo(maxBytes: number): void {
+    while (this.bytes > maxBytes && this.chunks.length > 1) {
       const old = this.chunks.shift()!;
       this.bytes -= old.data.length;
       this.dropped += old.data.length;

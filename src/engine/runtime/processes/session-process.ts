@@ -18,6 +18,9 @@ import type { ProcessSignal } from '../../../shared/wire/session-processes.js';
 
 export { PROCESS_SIGNALS, type ProcessSignal } from '../../../shared/wire/session-processes.js';
 
+/** What an exited process keeps of its output for late readers (a session keeps up to 200 exited ones). */
+const EXITED_HISTORY_BYTES = 64 * 1024;
+
 export interface ProcessEvents {
   output(chunk: OutputChunk): void;
   exit(code: number): void;
@@ -64,6 +67,7 @@ export class SessionProcess {
     const onExit = (code: number) => {
       if (this.exitCode !== null) return;
       this.exitCode = code;
+      this.history.shrink(EXITED_HISTORY_BYTES);
       void launch.cleanup?.().catch(() => {});
       if (this.timer) clearTimeout(this.timer);
       this.killGroup(); // leftovers of the tree die with it

@@ -11,6 +11,9 @@
  *   history), then live output follows.
  * - server → client, text frame `{"event":"exit","exit_code":N}` when the process exits, then a
  *   normal close (1000). Also sent right away when attaching to an already exited process.
+ * - server → client, text frame `{"event":"output_dropped","bytes":N}` before the next output
+ *   when a client reading slower than the process writes fell more than `--exec-output-max-bytes`
+ *   behind: that much output was dropped rather than queued in the engine.
  * - client → server, binary frames: raw bytes written to the process's stdin / PTY.
  * - client → server, text frames: JSON control messages only:
  *   `{"type":"resize","cols":120,"rows":40}` (PTY processes; ignored otherwise) and
@@ -26,8 +29,10 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionRegistry } from '../session/session-handle.js';
 import type { ProcessTable } from './process-table.js';
 import type { SessionProcess } from './session-process.js';
+import { ReaderBacklog } from './reader-backlog.js';
 
-export function createTerminalAttach(sessions: () => SessionRegistry | undefined, table: ProcessTable) {
+/** `maxBacklog`: output bytes waiting for one slow client beyond which more is dropped (ReaderBacklog). */
+export function createTerminalAttach(sessions: () => SessionRegistry | undefined, table: ProcessTable, maxBacklog: number) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4 * 1024 * 1024 });
   const sockets = new Set<WebSocket>();
 
@@ -45,9 +50,13 @@ export function createTerminalAttach(sessions: () => SessionRegistry | undefined
     sockets.add(ws);
     const onSessionEnd = () => ws.close(1001, 'session ended');
     sessionSignal.addEventListener('abort', onSessionEnd, { once: true });
+    const backlog = new ReaderBacklog(() => ws.bufferedAmount, maxBacklog);
     const unsubscribe = proc.subscribe({
       output: (c) => {
-        if (ws.readyState === ws.OPEN) ws.send(c.data, { binary: true });
+        if (ws.readyState !== ws.OPEN || !backlog.admit(c.data.length)) return;
+        const dropped = backlog.takeDropped();
+        if (dropped) ws.send(JSON.stringify({ event: 'output_dropped', bytes: dropped }));
+        ws.send(c.data, { binary: true });
       },
       exit: (code) => {
         if (ws.readyState !== ws.OPEN) return;
