@@ -9,6 +9,8 @@
  * answer through `/curl/raw` without the headers that act on the origin.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -21,6 +23,7 @@ let t: TestEngine;
 let site: LocalServer;
 let id: string;
 let jwt: string;
+let uiDir: string;
 
 beforeAll(async () => {
   site = await startLocalServer((_req, res) => {
@@ -40,7 +43,12 @@ beforeAll(async () => {
     });
     res.end(EVIL);
   });
-  t = await startTestEngine();
+  // A stand-in console build: the engine's own page must stay a page that runs its scripts.
+  uiDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-ui-'));
+  fs.mkdirSync(path.join(uiDir, 'assets'));
+  fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><script type="module" src="/assets/app.js"></script>');
+  fs.writeFileSync(path.join(uiDir, 'assets', 'app.js'), 'document.title = "console";');
+  t = await startTestEngine({ uiDir });
   const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
   id = s.session_id;
   jwt = new URL(s.cdp_ws_url).searchParams.get('jwt')!;
@@ -55,6 +63,7 @@ afterAll(async () => {
   if (id) await t?.client.browsers.deleteByID(id).catch(() => {});
   await t?.stop();
   await site?.close();
+  if (uiDir) fs.rmSync(uiDir, { recursive: true, force: true });
 });
 
 /** The engine pages that are in /openapi.json (the others are hidden routes). */
@@ -113,6 +122,15 @@ describe('tenant bytes never run on the engine origin', () => {
       // The hosted login page: escaped text, no script.
       'src/engine/api/auth-connections-hosted.ts': 1,
     });
+  });
+
+  it('the console itself is not sandboxed', async () => {
+    for (const p of ['/', '/assets/app.js']) {
+      const res = await fetch(t.url + p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-security-policy'), p).toBeNull();
+      expect(res.headers.get('x-content-type-options'), p).toBe('nosniff');
+    }
   });
 
   it("a session's file is a download of a type the engine chose", async () => {
