@@ -135,9 +135,9 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
         disks: sessionDisks,
         // The tenant's writes now fail with ENOSPC on its own disk: one event says why.
         onFull: (id, f) =>
-          telemetry.emit(id, 'system', 'disk_full', {
+          telemetry.emit(id, 'system', 'system_limit_reached', {
             source: { kind: 'local_process' },
-            data: { limit_mb: f.limitMb, ...(f.inodes ? { inodes: true } : {}) },
+            data: { resource: 'disk', limit_mb: f.limitMb, ...(f.inodes ? { inodes: true } : {}) },
           }),
       }),
   });

@@ -3,7 +3,7 @@
  * its own session. Every upgrade (CDP, process attach, live view, BiDi, DevTools) passes one
  * gate in the upgrade router: 4 connections per session and 6 per engine here (scaled down).
  * The next one is refused before the handshake with HTTP 429 and the Error object
- * (`connection_limit`, naming the bound), with a `limit_reached` event in the session's
+ * (`connection_limit`, naming the bound), with a `system_limit_reached` event in the session's
  * telemetry; another session still connects; closing a socket frees its slot; an upgrade
  * refused for its credentials holds none.
  */
@@ -90,12 +90,12 @@ describe('WebSocket connections per session and per engine', () => {
 
     // The session's telemetry says why.
     const events = await pollUntil(
-      'a limit_reached event',
+      'a system_limit_reached event',
       async () =>
         (await (await te.api(`/browsers/${a.id}/telemetry/events?since=30m&category=system`)).json()) as Array<{ event: { type: string; data?: object } }>,
-      (list) => list.some((e) => e.event.type === 'limit_reached'),
+      (list) => list.some((e) => e.event.type === 'system_limit_reached'),
     );
-    expect(events.find((e) => e.event.type === 'limit_reached')!.event.data).toEqual({ limit: 'connections', scope: 'session', max: 4 });
+    expect(events.find((e) => e.event.type === 'system_limit_reached')!.event.data).toEqual({ resource: 'connections', scope: 'session', limit: 4 });
 
     // Closing one frees its slot: the next connect works (and still works with CDP).
     await close(cdp[0]);

@@ -4,7 +4,7 @@
  * so (`stdout_truncated`), with the exit code the command really ended with; below the cap the
  * output is whole and the flags false. Concurrent exec/execute calls are bounded per session
  * (2 here) and per engine (3): over a bound the call is 429 `concurrency_limit` naming the bound,
- * with a `limit_reached` event in the session's telemetry, while another session's exec runs.
+ * with a `system_limit_reached` event in the session's telemetry, while another session's exec runs.
  * A `stdout/stream` reader that does not read holds at most about the cap in the engine: the rest
  * is dropped and counted (`dropped_bytes`), and what arrived plus what was dropped is everything.
  */
@@ -95,12 +95,12 @@ describe('concurrent exec/execute calls', () => {
     expect(decode(other.body.stdout_b64).toString()).toBe('other\n');
     // The session's telemetry says why.
     const events = await pollUntil(
-      'a limit_reached event',
+      'a system_limit_reached event',
       async () =>
         (await (await te.api(`/browsers/${a}/telemetry/events?since=30m&category=system`)).json()) as Array<{ event: { type: string; data?: object } }>,
-      (list) => list.some((e) => e.event.type === 'limit_reached'),
+      (list) => list.some((e) => e.event.type === 'system_limit_reached'),
     );
-    expect(events.find((e) => e.event.type === 'limit_reached')!.event.data).toEqual({ limit: 'exec_calls', scope: 'session', max: 2 });
+    expect(events.find((e) => e.event.type === 'system_limit_reached')!.event.data).toEqual({ resource: 'exec_calls', scope: 'session', limit: 2 });
     await release(a, 'go1');
     for (const r of await Promise.all(running)) expect(r.body).toMatchObject({ exit_code: 0 });
     await inUse(0);

@@ -3,7 +3,7 @@
  * is full fills only its own filesystem. This root engine (loop devices work here) gives each
  * session a loop-mounted ext4 disk of `sessionDiskMb` (16 MiB here): `dd` past it fails with
  * ENOSPC inside the jail, the file lives on the session's own filesystem (not the data dir's),
- * the engine records one `disk_full` event in the session's telemetry, and meanwhile another
+ * the engine records one `system_limit_reached` `{resource: "disk"}` event in the session's telemetry, and meanwhile another
  * project's session create and an API-key create succeed. Control: a write below the quota
  * succeeds. The session's disk is unmounted and gone when it ends, and a crashed engine's
  * leftover disk is unmounted and removed by the recovery at the next start.
@@ -58,7 +58,7 @@ interface Health {
 }
 
 async function diskFullEvents(id: string): Promise<Array<{ event: { type: string; data: Record<string, unknown> } }>> {
-  const res = await t.api(`/browsers/${id}/telemetry/events?since=30m&limit=100&type=disk_full`);
+  const res = await t.api(`/browsers/${id}/telemetry/events?since=30m&limit=100&type=system_limit_reached`);
   expect(res.status).toBe(200);
   return (await res.json()) as Array<{ event: { type: string; data: Record<string, unknown> } }>;
 }
@@ -88,14 +88,14 @@ describe("a session's filesystem has a byte quota", () => {
     expect(written.dev).not.toBe(fs.statSync(t.dataDir).dev);
     expect(written.size).toBeLessThan(QUOTA_MB * 1024 * 1024);
 
-    // The engine noticed: one disk_full event in the session's telemetry.
+    // The engine noticed: one system_limit_reached event (resource disk) in the session's telemetry.
     const events = await pollUntil(
-      'the disk_full event',
+      'the disk limit event',
       () => diskFullEvents(s.session_id),
       (e) => e.length > 0,
     );
     expect(events).toHaveLength(1);
-    expect(events[0]!.event.data).toMatchObject({ limit_mb: QUOTA_MB });
+    expect(events[0]!.event.data).toMatchObject({ resource: 'disk', limit_mb: QUOTA_MB });
 
     // The engine's own writes into the full session answer 507, never a 500: an upload (staged
     // in the session's temp dir) and a write_file. (Each on a connection of its own: the engine

@@ -2,7 +2,7 @@
  * The bound on a session's concurrent `exec` and Playwright `execute` calls, and on all of the
  * engine's (`services.callLimits`). Each such call holds output in the engine's memory until it
  * answers; over a bound the call is refused at once with 429 `concurrency_limit` naming the
- * bound (never queued), the session's telemetry gets a `limit_reached` event and the engine's
+ * bound (never queued), the session's telemetry gets a `system_limit_reached` event and the engine's
  * log a line, and every other session carries on within its own budget.
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';

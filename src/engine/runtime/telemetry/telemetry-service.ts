@@ -2,7 +2,7 @@
  * The engine's telemetry (`services.telemetry`): one `SessionTelemetry` per session,
  * attached when the session starts, with its CDP collector, the supervisor's crash reports
  * (`service_crashed`), connection signals from the CDP proxy and live view, and the engine's
- * refusals at its resource limits (`limit_reached`, system category). When the
+ * refusals at its resource limits (`system_limit_reached`, system category: one event type for every limit, `data.resource` says which). When the
  * session ends the buffer closes (streams end) but stays readable for `retainEndedMs`, so
  * `/telemetry/events` can still show what happened just before the end.
  */
@@ -120,7 +120,7 @@ export class TelemetryService {
       case 'live_view_disconnect':
         return void this.emit(s.sessionId, 'connection', 'live_view_disconnect', { source: src, data: { session_id: s.sessionId, duration_ms: s.durationMs } });
       case 'limit_reached':
-        return void this.emit(s.sessionId, 'system', 'limit_reached', { source: src, data: { limit: s.limit, scope: s.scope, max: s.max } });
+        return void this.emit(s.sessionId, 'system', 'system_limit_reached', { source: src, data: { resource: s.limit, scope: s.scope, limit: s.max } });
     }
   }
 
