@@ -69,7 +69,7 @@ describe('jailStart', () => {
   it('closes 3–9 only where no bash exists (dash names no higher descriptor)', () => {
     expect(jailStartScript(4, 0, undefined, false)).toContain('for n in 3 4 5 6 7 8 9');
     expect(jailStartScript(4, 2, 100)).toBe(
-      'for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -lt 4 ] || exec {n}<&-; done && echo $$ > "$1" && echo $$ > "$2" && shift 2 && { ulimit -u 100 2>/dev/null || :; } && exec "$@"',
+      'for f in /proc/$$/fd/*; do n=${f##*/}; case $n in \'\'|*[!0-9]*) continue;; esac; [ "$n" -lt 4 ] || exec {n}<&-; done && echo $$ > "$1" && echo $$ > "$2" && shift 2 && { ulimit -u 100 2>/dev/null || :; } && exec "$@"',
     );
   });
 });

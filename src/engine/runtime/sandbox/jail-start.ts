@@ -26,9 +26,10 @@ const BASH = ['/bin/bash', '/usr/bin/bash'].find((p) => fs.existsSync(p));
 
 /** The shell script (pure): `fds` kept, then `files` ($1…) joined, `nproc` set, then `exec` of the rest. */
 export function jailStartScript(fds: number, files: number, nproc: number | undefined, bash = true): string {
-  // Without bash (no Linux distribution we know ships none), dash can close 3–9 only.
+  // Without bash (no Linux distribution we know ships none), dash can close 3–9 only. Without
+  // /proc (macOS) the glob stays literal: only numbers are descriptors.
   const close = bash
-    ? `for f in /proc/$$/fd/*; do n=\${f##*/}; [ "$n" -lt ${fds} ] || exec {n}<&-; done`
+    ? `for f in /proc/$$/fd/*; do n=\${f##*/}; case $n in ''|*[!0-9]*) continue;; esac; [ "$n" -lt ${fds} ] || exec {n}<&-; done`
     : `for n in 3 4 5 6 7 8 9; do [ "$n" -lt ${fds} ] || eval "exec $n<&-"; done`;
   const steps = [close];
   for (let i = 1; i <= files; i++) steps.push(`echo $$ > "$${i}"`);

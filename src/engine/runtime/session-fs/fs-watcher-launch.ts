@@ -77,7 +77,8 @@ export async function buildWatcherLaunch(handle: SessionHandle, budget: number, 
 /** Starts the watcher in its own process group (one kill ends bwrap and all below), on pipes. */
 export function spawnWatcher(launch: WatcherLaunch): ChildProcess {
   // fds 3 and 4 (the bwrap arguments) pass; every other inherited fd is closed (sandbox/jail-start.ts).
-  const run = jailSpawn(launch.user, launch.groups, launch, 5);
+  // Unjailed without a jail user (a desktop engine, macOS): a plain child of the engine.
+  const run = launch.jailed || launch.user ? jailSpawn(launch.user, launch.groups, launch, 5) : { file: launch.file, args: launch.args, as: {} };
   const child = spawn(run.file, run.args, {
     ...run.as,
     cwd: '/',
