@@ -24,13 +24,17 @@ const BUDGET = 50;
 let te: TestEngine;
 let tenant: Kernel;
 let other: Kernel;
+/** The tenant's key, for the routes the SDK of the registry does not have (telemetry events). */
+let tenantKey: string;
 const hostTmp: string[] = [];
 
 beforeAll(async () => {
   te = await startTestEngine({ fsWatchMaxDirs: BUDGET });
   const key = async (name: string) => {
     const project = await te.client.projects.create({ name });
-    return te.clientWith({ apiKey: (await te.client.apiKeys.create({ name: `${name}-key`, project_id: project.id })).key! });
+    const apiKey = (await te.client.apiKeys.create({ name: `${name}-key`, project_id: project.id })).key!;
+    if (name === 'watcher') tenantKey = apiKey;
+    return te.clientWith({ apiKey });
   };
   tenant = await key('watcher');
   other = await key('bystander');
@@ -122,9 +126,9 @@ describe('fs watches are confined to the session', () => {
       const sessionUid = fs.statSync(root).uid;
       for (const p of pids) expect(fs.readFileSync(`/proc/${p}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\t${sessionUid}\\t`, 'm'));
     }
-    // …in the session's memory group, where there is one (sandbox/memory-group.ts).
-    const procs = (te.engine.services.sessions as unknown as { get(id: string): { memoryProcs?: string } }).get(id).memoryProcs;
-    if (procs) for (const p of pids) expect(fs.readFileSync(procs, 'utf8').split('\n')).toContain(String(p));
+    // …in the session's memory and pids groups, where there are (sandbox/jail-start.ts).
+    const groups = (te.engine.services.sessions as unknown as { get(id: string): { jailGroups: { procs: Array<string | undefined> } } }).get(id).jailGroups;
+    for (const procs of groups.procs) if (procs) for (const p of pids) expect(fs.readFileSync(procs, 'utf8').split('\n')).toContain(String(p));
     await tenant.browsers.deleteByID(id);
   });
 });
@@ -146,6 +150,13 @@ describe('the per-session watch budget', () => {
     const log: string[] = [];
     for await (const e of await tenant.browsers.logs.stream(a, { source: 'supervisor', supervisor_process: 'session', follow: false })) log.push(e.message);
     expect(log.some((l) => l.includes('/tmp/big') && l.includes(`watch budget of ${BUDGET}`))).toBe(true);
+    // …and its telemetry, like every other limit.
+    const events = (await (
+      await te.api(`/browsers/${a}/telemetry/events?since=30m&limit=100&type=system_limit_reached`, { headers: { Authorization: `Bearer ${tenantKey}` } })
+    ).json()) as Array<{
+      event: { data: Record<string, unknown> };
+    }>;
+    expect(events.map((e) => e.event.data)).toContainEqual({ resource: 'fs_watch_dirs', scope: 'session', limit: BUDGET });
     // The refused watch was the session's only one: its watcher process is gone (none is left running).
     await waitFor(() => watcherPids().length === 0);
 

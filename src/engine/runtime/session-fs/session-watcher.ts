@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { DomainError } from '../../../shared/errors/domain-error.js';
+import { sessionSignals } from '../../events/session-signals.js';
 import { endGroup } from '../code-runner/process-group.js';
 import type { SessionHandle } from '../session/session-handle.js';
 import { buildWatcherLaunch, spawnWatcher } from './fs-watcher-launch.js';
@@ -206,6 +207,7 @@ export class SessionWatcher {
           this.handle.id,
           `fs watch ${w.id} of ${w.dir} ended: its tree grew past the session's watch budget of ${this.opts.budget} directories (BROWSERDECK_FS_WATCH_MAX_DIRS)`,
         );
+        this.limitReached();
         return w.stop();
       }
       case 'ended':
@@ -219,12 +221,18 @@ export class SessionWatcher {
     if (r.code === 'watch_limit') {
       const message = `watching ${dir} needs more directories than the session's watch budget of ${this.opts.budget} leaves (watches of a session share it)`;
       this.opts.log(this.handle.id, `fs watch of ${dir} refused: ${message}`);
+      this.limitReached();
       return new DomainError(409, 'watch_limit', message, [{ code: 'watch_limit', message: `budget: ${this.opts.budget} directories per session` }], {
         retryable: false,
       });
     }
     if (r.code === 'not_found') return notFound(dir);
     return new DomainError(503, 'watch_failed', `watching ${dir} failed`);
+  }
+
+  /** The session's telemetry hears of it like every other limit (`system_limit_reached`). */
+  private limitReached(): void {
+    sessionSignals.emit({ type: 'limit_reached', sessionId: this.handle.id, limit: 'fs_watch_dirs', scope: 'session', max: this.opts.budget });
   }
 
   /** The process is gone or misbehaved: every watch of it ends. */
