@@ -13,7 +13,7 @@ import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
 import { usableBwrap } from '../runtime/sandbox/bwrap.js';
-import { runnerMessageLimit } from '../runtime/sandbox/runner-channel.js';
+import { runnerMessageLimit, runnerPendingLimit } from '../runtime/sandbox/runner-channel.js';
 import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
 import type { Health } from '../../shared/wire/health.js';
 import { diskLow } from '../domain/disk-reserve.js';
@@ -66,7 +66,7 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> 
           // One switch opens both (egress-policy.ts tenantEgressPolicyOf); the addresses stay unsaid.
           egress: { host_addresses_denied: !ctx.config.egressLoopback, loopback_denied: !ctx.config.egressLoopback },
           fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed },
-          runner_channel: { max_message_bytes: runnerMessageLimit() },
+          runner_channel: { max_message_bytes: runnerMessageLimit(), max_pending_bytes: runnerPendingLimit() },
           pids: { method: pidsMethod().method, per_session: pidsLimits().perSession, per_engine: pidsLimits().perEngine },
           disk: {
             method: (await sessionDisks.ready()) === 'loop' ? 'loop' : 'none',

@@ -48,8 +48,11 @@ export const HealthSchema = Type.Object({
     egress: Type.Object({ host_addresses_denied: Type.Boolean(), loopback_denied: Type.Boolean() }),
     /** `/fs/watch`: directories all watches of one session may watch; whether the watcher runs jailed as the session's uid. */
     fs_watch: Type.Object({ max_dirs_per_session: Type.Integer(), jailed: Type.Boolean() }),
-    /** The largest message a process running tenant code may send the engine (`--runner-message-max-mb`). */
-    runner_channel: Type.Object({ max_message_bytes: Type.Integer() }),
+    /**
+     * The largest message a process running tenant code may send the engine (`--runner-message-max-mb`),
+     * and what all runners' unfinished messages may hold in the engine together (8 such messages).
+     */
+    runner_channel: Type.Object({ max_message_bytes: Type.Integer(), max_pending_bytes: Type.Integer() }),
     /**
      * Tasks (processes and threads) of the jails: a pids cgroup per session and app process
      * inside one per engine, or RLIMIT_NPROC where no pids controller is usable (per session

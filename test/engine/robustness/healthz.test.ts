@@ -39,7 +39,7 @@ describe('GET /healthz', () => {
         egress: { host_addresses_denied: false, loopback_denied: false },
         fs_watch: { max_dirs_per_session: 8192, jailed: expect.any(Boolean) },
         // What a runner of tenant code may send the engine in one message (32 MiB by default).
-        runner_channel: { max_message_bytes: 32 * 1024 * 1024 },
+        runner_channel: { max_message_bytes: 32 * 1024 * 1024, max_pending_bytes: 8 * 32 * 1024 * 1024 },
         exec: { per_session: 8, per_engine: 32, output_max_bytes: 4 * 1024 * 1024, in_use: 0 },
         connections: { per_session: 64, per_engine: expect.any(Number), open: 0 },
         pids: { method: expect.stringMatching(/^(cgroup-v1|cgroup-v2|rlimit|none)$/), per_session: expect.any(Number), per_engine: expect.any(Number) },

@@ -105,7 +105,7 @@ describe('a Playwright executor', { timeout: 300_000 }, () => {
 describe('the message limit', { timeout: 300_000 }, () => {
   it('is in /healthz; a return value over it is a clear error of the call, under it a result', async () => {
     const health = (await (await e.api('/healthz')).json()) as Json;
-    expect(health.limits.runner_channel).toEqual({ max_message_bytes: 1024 * 1024 });
+    expect(health.limits.runner_channel).toEqual({ max_message_bytes: 1024 * 1024, max_pending_bytes: 8 * 1024 * 1024 });
     expect(await execute(`return 'x'.repeat(1000 * 1000);`)).toMatchObject({ success: true, result: 'x'.repeat(1000 * 1000) });
     const over = await execute(`return 'x'.repeat(1100 * 1000);`);
     expect(over).toMatchObject({ success: false, error: expect.stringMatching(/^the returned value is too large to send: .* over the 1048576-byte limit/) });

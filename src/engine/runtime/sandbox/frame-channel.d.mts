@@ -8,6 +8,7 @@ export class FrameError extends Error {}
 export function encodeFrame(message: unknown, maxBytes?: number): Buffer;
 export class FrameDecoder {
   readonly maxBytes: number;
+  readonly buffered: number;
   constructor(maxBytes: number);
   push(chunk: Buffer): unknown[];
 }

@@ -59,6 +59,11 @@ export class FrameDecoder {
     this.maxBytes = maxBytes;
   }
 
+  /** Bytes held for a frame not yet complete (what this decoder costs its process now). */
+  get buffered() {
+    return this.#buffered;
+  }
+
   /** @param {Buffer} chunk @returns {unknown[]} */
   push(chunk) {
     if (this.#failed) throw new FrameError('the channel already failed');

@@ -2,7 +2,7 @@ import { Duplex } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { FrameDecoder, encodeFrame } from './frame-channel.mjs';
-import { RunnerChannel } from './runner-channel.js';
+import { RunnerChannel, configureRunnerMessageLimit, runnerPendingLimit } from './runner-channel.js';
 
 const Msg = Type.Union([
   Type.Object({ type: Type.Literal('ready') }),
@@ -83,5 +83,31 @@ describe('RunnerChannel', () => {
     const t = setup();
     expect(() => t.channel.send({ big: 1n } as object)).not.toThrow();
     expect(t.channel.failure).toMatch(/could not send the test runner a message/);
+  });
+
+  it('bounds what all runners hold of unfinished messages together; a runner that ends frees its share', async () => {
+    configureRunnerMessageLimit(1);
+    try {
+      const limit = runnerPendingLimit();
+      expect(limit).toBe(8 * 1024 * 1024);
+      // A header of a 1 MiB message and most of its body, never finished: each runner holds ~1 MB.
+      const half = Buffer.concat([Buffer.from([0, 16, 0, 0]), Buffer.alloc(1_000_000, 0x20)]);
+      const runners = Array.from({ length: 9 }, () => setup(1024 * 1024));
+      for (const r of runners.slice(0, 8)) await r.child(half);
+      // Control: eight fit (8,000,032 bytes ≤ 8 MiB), none stopped.
+      expect(runners.slice(0, 8).map((r) => r.stops())).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      await runners[8]!.child(half);
+      expect(runners[8]!.stops()).toBe(1);
+      expect(runners[8]!.channel.failure).toMatch(/unfinished messages, their limit together/);
+      // One runner gone mid-message: its bytes no longer count, so another fits.
+      runners[0]!.stream.destroy();
+      await new Promise((r) => setImmediate(r));
+      const next = setup(1024 * 1024);
+      await next.child(half);
+      expect(next.stops()).toBe(0);
+      for (const r of [...runners, next]) r.stream.destroy();
+    } finally {
+      configureRunnerMessageLimit(32);
+    }
   });
 });

@@ -17,6 +17,15 @@ import { FrameDecoder, encodeFrame } from './frame-channel.mjs';
 /** The largest message a runner may send when the engine sets no other (`--runner-message-max-mb`). */
 export const DEFAULT_RUNNER_MESSAGE_MAX_BYTES = 32 * 1024 * 1024;
 let maxMessageBytes = DEFAULT_RUNNER_MESSAGE_MAX_BYTES;
+/**
+ * How many messages of the largest size all runners of the engine may have half-sent at once.
+ * One message is bounded by the limit above, but a session has up to eleven runners and the engine
+ * fifty sessions: without a bound on their sum, tenants holding frames open (a header, then a
+ * trickle) could make the engine buffer gigabytes. The runner whose bytes cross it is stopped.
+ */
+const ENGINE_PENDING_MESSAGES = 8;
+/** Bytes all runner channels of this engine hold for messages not yet complete. */
+let pendingBytes = 0;
 
 /** Sets the limit, in MiB, for runners started from now on (the engine's config, at start); throws outside 1 to 1024. */
 export function configureRunnerMessageLimit(mb: number): void {
@@ -29,11 +38,18 @@ export function runnerMessageLimit(): number {
   return maxMessageBytes;
 }
 
+/** The most bytes all runners' unfinished messages may hold together (`/healthz` `limits.runner_channel`). */
+export function runnerPendingLimit(): number {
+  return ENGINE_PENDING_MESSAGES * maxMessageBytes;
+}
+
 export class RunnerChannel<S extends TSchema> {
   /** Why this channel ended its runner, once it has. */
   failure?: string;
   private readonly listeners = new Set<(m: Static<S>) => void>();
   private readonly decoder: FrameDecoder;
+  /** Bytes this channel counts in the engine's `pendingBytes` (its decoder's unfinished frame). */
+  private held = 0;
 
   /**
    * `what` names the runner in errors ("the code runner"); `stop` ends its process group.
@@ -48,6 +64,8 @@ export class RunnerChannel<S extends TSchema> {
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
     // A write after the child is gone (EPIPE) or a read error: its exit says the rest.
     stream.on('error', () => {});
+    // A child gone mid-message: what its decoder held no longer counts against the engine.
+    stream.on('close', () => this.hold(0));
   }
 
   /** Adds a handler of the runner's messages; answers the function removing it. */
@@ -72,6 +90,7 @@ export class RunnerChannel<S extends TSchema> {
   fail(reason: string): void {
     if (this.failure !== undefined) return;
     this.failure = reason;
+    this.hold(0);
     this.listeners.clear();
     this.stream.destroy();
     this.o.stop();
@@ -91,6 +110,11 @@ export class RunnerChannel<S extends TSchema> {
     };
   }
 
+  private hold(bytes: number): void {
+    pendingBytes += bytes - this.held;
+    this.held = bytes;
+  }
+
   private receive(chunk: Buffer): void {
     if (this.failure !== undefined) return;
     let messages: unknown[];
@@ -99,6 +123,11 @@ export class RunnerChannel<S extends TSchema> {
     } catch (err) {
       return this.fail(`${this.o.what} sent an invalid message and was stopped (${messageOf(err)})`);
     }
+    this.hold(this.decoder.buffered);
+    if (pendingBytes > runnerPendingLimit())
+      return this.fail(
+        `${this.o.what} was stopped: the engine's runners hold ${runnerPendingLimit()} bytes of unfinished messages, their limit together (${ENGINE_PENDING_MESSAGES} × --runner-message-max-mb)`,
+      );
     for (const m of messages) {
       if (this.failure !== undefined) return;
       if (!Value.Check(this.schema, m)) return this.fail(`${this.o.what} sent an invalid message and was stopped (${shapeOf(m)})`);
