@@ -13,6 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, type EngineProcess } from '../../helpers/engine-process.js';
 import { deploy } from './app-helpers.js';
+import { FORGED_APP_ANSWER, RAW_PROBES as BASE_PROBES } from '../../helpers/runner-probes.js';
 
 let e: EngineProcess;
 
@@ -26,20 +27,7 @@ app.action('send', async (_ctx, p) => { process.send(p.message); return 'sent'; 
 app.action('raw', async (_ctx, p) => { fs.writeSync(3, Buffer.from(p.hex, 'hex')); await new Promise(() => {}); });
 `;
 
-const frame = (body: string) => {
-  const b = Buffer.from(body);
-  const h = Buffer.alloc(4);
-  h.writeUInt32BE(b.length, 0);
-  return Buffer.concat([h, b]).toString('hex');
-};
-
-const RAW_PROBES: Array<[string, string, RegExp]> = [
-  ['garbage bytes', Buffer.from('\x00\x00\x00\x08garbage!').toString('hex'), /not JSON/],
-  ['an oversized frame header', '7fffffff', /2147483647 bytes is over the \d+-byte limit/],
-  ['a frame of null', frame('null'), /type null/],
-  ["a frame of Node's internal NODE_HANDLE_ACK", frame('{"cmd":"NODE_HANDLE_ACK"}'), /unknown kind/],
-  ['a forged answer of the wrong shape', frame('{"answer":{"ok":true,"apps":5}}'), /unknown kind/],
-];
+const RAW_PROBES = [...BASE_PROBES, FORGED_APP_ANSWER];
 
 beforeAll(async () => {
   e = await startEngineProcess(['--standby', '0', '--freeze-idle-seconds', '0']);

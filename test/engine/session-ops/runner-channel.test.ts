@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, type EngineProcess } from '../../helpers/engine-process.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
+import { RAW_PROBES } from '../../helpers/runner-probes.js';
 
 type Json = Record<string, any>;
 let e: EngineProcess;
@@ -22,21 +23,6 @@ let site: LocalServer;
 let id: string;
 const sandboxed = Boolean(await usableBwrap());
 
-/** A frame as the channel carries it: 4-byte big-endian length, then the bytes. */
-const frame = (body: string) => {
-  const b = Buffer.from(body);
-  const h = Buffer.alloc(4);
-  h.writeUInt32BE(b.length, 0);
-  return Buffer.concat([h, b]).toString('hex');
-};
-
-/** Bytes tenant code writes to fd 3, and the reason the engine gives for stopping the runner. */
-const RAW_PROBES: Array<[string, string, RegExp]> = [
-  ['garbage bytes', Buffer.from('\x00\x00\x00\x08garbage!').toString('hex'), /not JSON/],
-  ['an oversized frame header', '7fffffff', /2147483647 bytes is over the \d+-byte limit/],
-  ['a frame of null', frame('null'), /type null/],
-  ["a frame of Node's internal NODE_HANDLE_ACK", frame('{"cmd":"NODE_HANDLE_ACK"}'), /unknown kind/],
-];
 /** What the probes' code does: write the bytes to the channel's fd and wait (only the engine ends this). */
 const writeRaw = (hex: string) => `process.getBuiltinModule('fs').writeSync(3, Buffer.from('${hex}', 'hex')); await new Promise(() => {});`;
 // The internal message first: on \`main\` it ended the engine whatever its handlers did (an assertion in Node's internal/child_process).
