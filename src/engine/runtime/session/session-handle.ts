@@ -7,6 +7,7 @@
  */
 import type { TelemetryCategoryName } from '../../../shared/wire/telemetry-categories.js';
 import type { JailGroups } from '../sandbox/jail-start.js';
+import type { SessionScope } from './session-scope.js';
 
 /** The caller of a registry lookup: the fields of the domain's AuthContext that scope a session. */
 export interface SessionCaller {
@@ -68,6 +69,11 @@ export interface SessionHandle {
   holdActive(): () => void;
   /** Keeps the jail thawed (not frozen while idle) until the returned function is called; the inactivity timeout counts on. */
   holdThawed(): () => void;
+  /**
+   * The owner of the session's services and cleanups (session-scope.ts): `scope.get(Slot)` reaches
+   * a per-session service, `scope.own`/`defer` hands it something to close when the session ends.
+   */
+  readonly scope: SessionScope;
   /** Registers cleanup that runs when the session ends, before its directories are removed. */
   onEnd(fn: () => void | Promise<void>): void;
   /** Subscribes to browser restarts after a crash (CDP consumers reconnect to the new browser). */

@@ -16,6 +16,7 @@ import { killMarkedGroups } from '../chromium/process-group.js';
 import { HeadlessWindows, frameHint, sizeAllWindows } from '../chromium/headless-windows.js';
 import { firstTab, navigateFirstTab } from '../chromium/first-tab-navigation.js';
 import { BoundedListeners } from './bounded-listeners.js';
+import { SessionScope } from './session-scope.js';
 import { SessionJail } from '../sandbox/session-jail.js';
 import { claimJailUser, ensureTraversable, jailUsersOn, ownTree, type ClaimedJailUser } from '../sandbox/jail-user.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
@@ -73,7 +74,8 @@ export class SessionRuntime implements RunningSession {
   private xvfb?: XvfbServer;
   private holds = 0;
   private timer?: NodeJS.Timeout;
-  private readonly endHooks: Array<() => void | Promise<void>> = [];
+  /** Owns every per-session service and cleanup; closing it is the first part of ending. */
+  readonly scope: SessionScope;
   private readonly restartListeners = new Set<() => void>();
   private readonly updateListeners: BoundedListeners<SessionHandle>;
   private ending?: Promise<void>;
@@ -113,6 +115,8 @@ export class SessionRuntime implements RunningSession {
     this.telemetry = spec.telemetry;
     this.timeoutSeconds = spec.timeoutSeconds;
     this.dirs = sessionDirs(spec.sessionDir);
+    this.scope = new SessionScope({ id: spec.id, log: (msg) => spec.log.warn({ session: spec.id }, msg) });
+    this.scope.attach(this);
     this.updateListeners = new BoundedListeners(spec.log, 'session update');
     if (spec.deferStartUrl) this.pendingStartUrl = spec.options.start_url;
     if (spec.jail) this.jail = new SessionJail(spec.jail, spec.sessionDir, this.dirs, (line) => spec.serviceLog?.('session', `${line}\n`));
@@ -567,13 +571,7 @@ export class SessionRuntime implements RunningSession {
   }
 
   onEnd(fn: () => void | Promise<void>): void {
-    if (this.ended) {
-      void Promise.resolve()
-        .then(fn)
-        .catch(() => {});
-      return;
-    }
-    this.endHooks.push(fn);
+    this.scope.defer('session end hook', fn);
   }
 
   onBrowserRestart(fn: () => void): () => void {
@@ -609,13 +607,9 @@ export class SessionRuntime implements RunningSession {
       this.abort.abort(new Error(`session ended: ${reason}`));
       // A start still under way finishes (or fails) first, so nothing it creates escapes cleanup.
       await this.starting?.catch(() => {});
-      for (const fn of this.endHooks.reverse()) {
-        try {
-          await Promise.race([fn(), new Promise((r) => setTimeout(r, 10_000))]);
-        } catch {
-          /* cleanup of one feature must not stop the rest */
-        }
-      }
+      // Every feature's services and cleanups, newest first, each bounded (one failing or hanging
+      // step is logged and the rest still run).
+      await this.scope.close(reason);
       this.windows?.stop();
       const clean = await this.supervisor.stop().catch(() => false);
       if (beforeDirsRemoved) await beforeDirsRemoved(this.dirs, clean).catch(() => {});
