@@ -1,7 +1,7 @@
 /**
  * `serve -- backup <file>` and `serve -- restore <file> [--force]`: the SQLite store's online
  * backup and its restore into a data dir (store/sqlite-backup.ts). PostgreSQL has its own
- * tools (pg_dump/pg_restore, see README).
+ * tools (pg_dump/pg_restore, see docs/operate/backups.md).
  */
 import { BackupError, backupSqlite, restoreSqlite } from './store/sqlite-backup.js';
 

@@ -3,7 +3,7 @@
  * the node registry and heartbeats; forwards HTTP requests and WebSocket upgrades for sessions
  * and pools that other alive nodes run; ends what dead nodes ran (`node_lost`) and adopts their
  * pools; ends local browsers whose rows another node ended; places a create asking for another
- * node's region on that node. See README "Several nodes".
+ * node's region on that node. See docs/operate/postgresql-and-nodes.md.
  */
 import type { Feature } from '../feature.js';
 import { authenticateUpgrade } from '../domain/sessions/session-access.js';

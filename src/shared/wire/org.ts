@@ -184,7 +184,7 @@ export const EntitlementsSchema = Type.Object({
     }),
     vaults: On,
     search: On,
-    /** Browserdeck: OTLP export of sessions' telemetry (spec §12); false when the engine turned it off (README). */
+    /** Browserdeck: OTLP export of sessions' telemetry (spec §12); false when the engine turned it off (docs/use/otlp-export.md). */
     telemetry_export: On,
     /** WebMCP tools and invoke (spec §14): false once this engine's Chromium showed it lacks the domain. */
     webmcp: On,

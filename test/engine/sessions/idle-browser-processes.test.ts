@@ -2,7 +2,7 @@
  * What an idle browser runs (issue 14 item 3, memory per session): the flags of chromium-flags.ts
  * leave out the omnibox popup's preloaded WebUI renderer, the network service's own process and
  * crashpad's handlers — each tens of MB or processes an idle session pays for nothing (figures in
- * README "Memory per session"). A real Chromium with the sessions' flags, its process tree and
+ * docs/bench/results.md, "Memory per session"). A real Chromium with the sessions' flags, its process tree and
  * its targets, as the browser reports them.
  */
 import fsp from 'node:fs/promises';

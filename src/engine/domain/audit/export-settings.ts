@@ -1,6 +1,6 @@
 /**
  * The operator's settings of audit-log export (environment only: credentials do not belong in
- * a command line that `ps` shows). Read once at engine start; README "Audit-log export".
+ * a command line that `ps` shows). Read once at engine start; docs/use/audit-export.md.
  *
  * - BROWSERDECK_AUDIT_EXPORT_S3_ENDPOINT: an S3-compatible endpoint (MinIO, Ceph, …); unset = AWS.
  * - BROWSERDECK_AUDIT_EXPORT_STS_ENDPOINT: when set (`https://sts.amazonaws.com` for AWS), each

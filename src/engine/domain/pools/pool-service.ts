@@ -5,7 +5,7 @@
  * with the session manager's accounting). Idle browsers are session rows in state 'idle',
  * hidden from GET /browsers and held active; an acquired one is a normal session. Releasing
  * ends that session (its JWT dies with it) and a fresh browser takes its place: with
- * `reuse` at once, without it at the pool's fill rate. See README "Browser pools".
+ * `reuse` at once, without it at the pool's fill rate. See docs/use/pools.md.
  */
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../org/auth-context.js';

@@ -7,7 +7,7 @@
  *
  * `memory` is what a headful session asks for (`8GiB` default, `16GiB`) and is reported on
  * every session (headless: `1GiB`). It limits the session's jails where the engine can make
- * memory cgroups (runtime/sandbox/memory-group.ts; README "Newer Kernel fields").
+ * memory cgroups (runtime/sandbox/memory-group.ts; docs/use/kernel-compatibility.md).
  */
 import { sql, type RawBuilder } from 'kysely';
 import { DomainError } from '../../../shared/errors/domain-error.js';

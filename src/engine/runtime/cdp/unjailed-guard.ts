@@ -8,7 +8,7 @@
  *    of `DOM.setFileInputFiles` are session paths, mapped under the session root exactly as the
  *    jail shows them (`/tmp/downloads` is the fs API's `/tmp/downloads`).
  * This is a policy, not a wall: other ways in (BiDi, Playwright code, page scripts) are not
- * rewritten. The jail is the guarantee; README "Security model" says so.
+ * rewritten. The jail is the guarantee; docs/operate/security-model.md says so.
  */
 import path from 'node:path';
 

@@ -32,7 +32,7 @@ export interface ChromiumLaunchOptions {
 
 /**
  * What an idle session does not need, each measured with `npm run bench:memory -- --mode=flags`
- * (PSS of the whole jail per idle headless browser; README "Memory per session"):
+ * (PSS of the whole jail per idle headless browser; docs/bench/results.md, "Memory per session"):
  *  - the omnibox popup's WebUI, which Chromium 156 preloads in a renderer of its own even
  *    headless (chrome://omnibox-popup.top-chrome/): ~30 MB. The native popup serves a headful
  *    window's address bar instead;

@@ -13,7 +13,7 @@
  * `lib`, `lib64`, `sbin`, `etc`, `proc`, `dev`, `run` directories (and a `tmp`) in the session
  * root, much like a fresh Linux machine.
  * Without bwrap (macOS, Windows, Linux without it or without user namespaces) the command runs
- * directly with its cwd in the session root: weaker isolation, documented in the README and
+ * directly with its cwd in the session root: weaker isolation, documented in docs/operate/security-model.md and
  * warned about at engine start — it can read whatever the engine's user can and reach every
  * loopback port.
  */
