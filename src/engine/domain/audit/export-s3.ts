@@ -6,8 +6,7 @@
  * (content type, the destination's SSE-KMS key). Each `openDelivery` makes its own clients;
  * `close()` releases their sockets.
  */
-import { S3Client, PutObjectCommand, DeleteObjectCommand, type PutObjectCommandInput } from '@aws-sdk/client-s3';
-import { STSClient, AssumeRoleCommand } from '@aws-sdk/client-sts';
+import type { PutObjectCommandInput } from '@aws-sdk/client-s3';
 import type { AuditExportSettings } from './export-settings.js';
 import type { StaticCredentials } from './export-fields.js';
 
@@ -40,7 +39,10 @@ function sdkCredentials(c: StaticCredentials | undefined) {
 /** Assumes the role when STS is configured, and answers a Delivery into the destination's bucket. */
 export async function openDelivery(settings: AuditExportSettings, t: DeliveryTarget, signal?: AbortSignal): Promise<Delivery> {
   let credentials = sdkCredentials(t.credentials ?? settings.credentials);
+  // The AWS SDK is loaded by the first export: most engines never export, and it is heavy to import.
+  const { S3Client, PutObjectCommand, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
   if (settings.stsEndpoint) {
+    const { STSClient, AssumeRoleCommand } = await import('@aws-sdk/client-sts');
     const sts = new STSClient({ region: t.region, endpoint: settings.stsEndpoint, credentials, requestHandler: REQUEST_HANDLER, maxAttempts: 2 });
     try {
       const out = await sts.send(

@@ -5,7 +5,6 @@
  * answer what the login asked for last time, a REAUTH flow logs back in without a person.
  * One check runs at a time (browsers are expensive); connections with a flow running wait.
  */
-import { chromium } from 'playwright-core';
 import type { Clock } from '../../../shared/clock.js';
 import type { AuthConnections, ConnectionRow } from './auth-connections.js';
 import type { AuthTimeline } from './auth-timeline.js';
@@ -80,6 +79,7 @@ export class HealthChecks {
       // Driven straight over CDP, which the idle freezer does not see: a slow page must not freeze under the check.
       const thawed = handle.holdThawed();
       try {
+        const { chromium } = await import('playwright-core'); // loaded by the first check, not at engine start
         const browser = await chromium.connectOverCDP(handle.browserCdpUrl());
         try {
           const context = browser.contexts()[0] ?? (await browser.newContext());

@@ -5,7 +5,7 @@
  * credentials (SUCCESS: the session is closed so the profile is saved), the flow expires, is
  * canceled, or fails. Every state change goes to `onChange` (persist, events, timeline).
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../org/auth-context.js';
 import type { Clock } from '../../../shared/clock.js';
@@ -188,6 +188,8 @@ export class LoginFlow {
     this.run(async () => {
       if (!handle || !this.d.sessions.get(s.session_id)) throw new Error('the flow browser session ended unexpectedly');
       this.phase = 'connecting to its browser';
+      // playwright-core is loaded by the first flow: every engine start would pay for it otherwise.
+      const { chromium } = await import('playwright-core');
       this.browser = await chromium.connectOverCDP(handle.browserCdpUrl());
       const context = this.browser.contexts()[0] ?? (await this.browser.newContext());
       this.page = context.pages()[0] ?? (await context.newPage());

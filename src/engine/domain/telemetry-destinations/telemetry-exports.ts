@@ -9,7 +9,7 @@
  */
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import type { TelemetryService } from '../../runtime/telemetry/telemetry-service.js';
-import { OtlpSessionExport, type ExportOutcome } from '../../runtime/telemetry/otlp-session-export.js';
+import type { ExportOutcome, OtlpSessionExport } from '../../runtime/telemetry/otlp-session-export.js';
 import type { OtlpHostPolicy } from '../../runtime/telemetry/otlp-host-policy.js';
 import type { ResourceChanges } from '../../events/resource-changes.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
@@ -26,6 +26,14 @@ export interface TelemetryExportsOptions {
   delayMs?: number;
   timeoutMs?: number;
 }
+
+type OtlpModule = typeof import('../../runtime/telemetry/otlp-session-export.js');
+/**
+ * The OpenTelemetry SDK is loaded by the first export: most engines never export, and importing
+ * it costs every engine start (and every test file) a noticeable share of its start-up.
+ */
+let otlpModule: OtlpModule | undefined;
+const loadOtlp = async (): Promise<OtlpModule> => (otlpModule ??= await import('../../runtime/telemetry/otlp-session-export.js'));
 
 export class TelemetryExports {
   private readonly running = new Map<string, { destination: string; exp: OtlpSessionExport }>();
@@ -90,7 +98,15 @@ export class TelemetryExports {
     const from = after ?? tel.buffer.lastSeq;
     if (cur) this.end(handle.id);
     if (!want) return;
-    const exp = new OtlpSessionExport(tel, {
+    if (!otlpModule) {
+      // Once loaded, the same decision is made again (the session may have ended or changed meanwhile).
+      void loadOtlp().then(
+        () => this.reconcile(handle, from),
+        (err: unknown) => this.o.log.warn({ session: handle.id, err: (err as Error).message }, 'loading the OTLP exporter failed'),
+      );
+      return;
+    }
+    const exp = new otlpModule.OtlpSessionExport(tel, {
       sessionId: handle.id,
       serviceVersion: this.o.serviceVersion,
       policy: this.policy,

@@ -5,9 +5,7 @@
  * BiDi session state. The mapper answers `session.new` / `session.status` itself.
  */
 import { WebSocket } from 'ws';
-import { BidiServer } from 'chromium-bidi/out/Default/gen/src/bidiMapper/BidiMapper.js';
-import { MapperCdpConnection } from 'chromium-bidi/out/Default/gen/src/cdp/CdpConnection.js';
-import { BidiParser } from 'chromium-bidi/out/Default/gen/src/bidiTab/BidiParser.js';
+import type { BidiServer } from 'chromium-bidi/out/Default/gen/src/bidiMapper/BidiMapper.js';
 
 type Handler = (message: any) => Promise<void> | void;
 
@@ -37,6 +35,12 @@ export interface BidiMapper {
 }
 
 export async function startBidiMapper(browserCdpUrl: string, toClient: (message: unknown) => void): Promise<BidiMapper> {
+  // chromium-bidi is loaded by the first BiDi client, not by every engine start.
+  const [{ BidiServer }, { MapperCdpConnection }, { BidiParser }] = await Promise.all([
+    import('chromium-bidi/out/Default/gen/src/bidiMapper/BidiMapper.js'),
+    import('chromium-bidi/out/Default/gen/src/cdp/CdpConnection.js'),
+    import('chromium-bidi/out/Default/gen/src/bidiTab/BidiParser.js'),
+  ]);
   const cdpWs = new WebSocket(browserCdpUrl, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
   await new Promise<void>((resolve, reject) => {
     cdpWs.once('open', resolve);

@@ -6,13 +6,15 @@
  * of the executor's sandbox (and, without bwrap, lets the executor run without the right to
  * start processes).
  */
-import { transform } from 'esbuild';
+// Loaded on the first compile: every engine start (and every test file) would pay for it otherwise.
+const esbuild = () => import('esbuild');
 
 export type Compiled = { js: string } | { error: string };
 
 export async function compileUserCode(code: string): Promise<Compiled> {
   const wrapped = `async function __browserdeck_user_code__(page, context, browser) {\n${code}\n}`;
   try {
+    const { transform } = await esbuild();
     const out = await transform(wrapped, { loader: 'ts', target: 'node20', format: 'esm', sourcefile: 'code.ts' });
     return { js: out.code };
   } catch (err) {
