@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Two speeds (issue 13 item 7), one config:
-// - `unit`: `*.test.ts` beside pure modules in src/ — no engine, no Chromium, no database, no
+// - `unit`: `*.test.ts` beside pure modules in src/ (and scripts/) — no engine, no Chromium, no database, no
 //   global setup; `npm run test:unit` runs only these, in seconds.
 // - `integration`: test/ — real engines, real Chromium, SQLite/PostgreSQL, files in parallel
 //   forks, each test file owning its own engine and data directory.
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
           // Pure modules: worker threads sharing one module cache start faster than a fresh
           // process per file (most of a unit run is transform and import, not the tests).
           pool: 'threads',

@@ -10,8 +10,8 @@
  * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
  * `apt-get install` the system programs that are missing (elsewhere: print how to get them).
  * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
- * database-dependent tests again on a private PostgreSQL cluster (see PG_TEST_PATHS in
- * bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
+ * database-dependent tests again on a private PostgreSQL cluster (files tagged `@database` or
+ * named *.pg.test.ts; see isDatabaseTest in bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

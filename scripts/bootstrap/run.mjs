@@ -9,13 +9,14 @@ import { spawn, spawnSync } from 'node:child_process';
 /** Signals received while a child was running; the caller decides how to wind down. */
 export const received = { signal: /** @type {NodeJS.Signals | null} */ (null) };
 
-let current = /** @type {import('node:child_process').ChildProcess | null} */ (null);
+/** Children running now (the test run's static checks run two at a time). */
+const running = /** @type {Set<import('node:child_process').ChildProcess>} */ (new Set());
 
 function forward(signal) {
   received.signal ??= signal;
   // With no child running the process would otherwise ignore the signal: cleanup hooks in the
   // caller run when the next step sees `received.signal`.
-  if (current && current.exitCode === null && current.signalCode === null) current.kill(signal);
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 }
 process.on('SIGINT', () => forward('SIGINT'));
 process.on('SIGTERM', () => forward('SIGTERM'));
@@ -46,14 +47,14 @@ export function say(line) {
 export function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
-    current = child;
+    running.add(child);
     child.on('error', (err) => {
       say(`cannot run ${cmd}: ${err.message}`);
-      current = null;
+      running.delete(child);
       resolve(127);
     });
     child.on('exit', (code, signal) => {
-      current = null;
+      running.delete(child);
       resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : signal === 'SIGKILL' ? 9 : 1));
     });
   });

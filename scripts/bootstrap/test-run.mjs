@@ -12,19 +12,35 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { failedTests, jsonReportArgs } from './failed-tests.mjs';
+import { slowestFiles } from './slowest-files.mjs';
 import { buildDesktopBundles } from './renderer-build.mjs';
 import { startPostgresCluster } from './postgres-cluster.mjs';
 import { postgresBinDir } from './system-packages.mjs';
 import { received, run, say } from './run.mjs';
 
 /**
- * Tests that run a second time against PostgreSQL: every test file under these paths, plus any
- * file anywhere whose name ends in `.pg.test.ts`. Put a test here (or name it *.pg.test.ts)
- * when its outcome depends on the database: queries, migrations, transactions, pagination,
- * concurrency accounting. Browser-heavy tests stay SQLite-only to keep the run short.
+ * Tests that run a second time against PostgreSQL are chosen by a tag, not by folder: a file whose
+ * name ends in `.pg.test.ts`, or whose header comment has a line starting with `@database` (say
+ * why on that line). Tag a test when its outcome depends on the database: queries, migrations,
+ * transactions, pagination, concurrency accounting, what PostgreSQL refuses that SQLite takes
+ * (the fuzzers' NUL bytes). Everything else runs once, on SQLite, to keep the run short.
  */
-export const PG_TEST_PATHS = ['test/engine/org', 'test/engine/audit', 'test/engine/store', 'test/engine/robustness', 'test/engine/foundation.test.ts'];
 const PG_FILE_SUFFIX = '.pg.test.ts';
+const DATABASE_TAG = /^\s*(?:\*|\/\/)\s*@database\b/m;
+
+/** Whether the test file at `file` (read from `root`) is tagged for the PostgreSQL pass. */
+export function isDatabaseTest(root, file) {
+  if (file.endsWith(PG_FILE_SUFFIX)) return true;
+  const fd = fs.openSync(path.join(root, file), 'r');
+  try {
+    // The tag sits in the header comment: the first 4 KB hold it.
+    const head = Buffer.alloc(4096);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    return DATABASE_TAG.test(head.subarray(0, n).toString('utf8'));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /** One tsconfig per process, each checked after the whole tree; `npm run typecheck` runs the same. */
 export const PROCESS_TSCONFIGS = [
@@ -61,6 +77,15 @@ async function withPrivateTmp(env, fn) {
   }
 }
 
+/** Runs the tasks, at most `n` at a time, in order of the list. */
+async function inParallel(n, tasks) {
+  const queue = [...tasks];
+  const worker = async () => {
+    for (let task = queue.shift(); task; task = queue.shift()) await task();
+  };
+  await Promise.all(Array.from({ length: Math.min(n, queue.length) }, worker));
+}
+
 function testFiles(dir, root) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -73,7 +98,7 @@ function testFiles(dir, root) {
 /** The PostgreSQL pass's files, narrowed by the user's vitest filters when there are any. */
 export function pgTestFiles(root, filters) {
   const all = testFiles(path.join(root, 'test'), root).concat(testFiles(path.join(root, 'src'), root));
-  const chosen = all.filter((f) => f.endsWith(PG_FILE_SUFFIX) || PG_TEST_PATHS.some((p) => f === p || f.startsWith(p + '/')));
+  const chosen = all.filter((f) => isDatabaseTest(root, f));
   return filters.length ? chosen.filter((f) => filters.some((x) => f.includes(x))) : chosen;
 }
 
@@ -83,6 +108,7 @@ export async function runTests(root, args) {
   const results = [];
   const leaks = [];
   const failures = [];
+  const slowest = [];
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-reports-'));
   const stage = async (name, fn) => {
     if (received.signal) return;
@@ -100,19 +126,28 @@ export async function runTests(root, args) {
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
       const failed = code === 0 ? [] : failedTests(report, root);
       if (failed.length) failures.push(`${name}:`, ...failed);
+      const slow = slowestFiles(report, root);
+      if (slow.length) slowest.push(`slowest files of ${name} —`, ...slow);
       return code;
     });
   const t0 = Date.now();
 
-  await stage('typecheck (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: root }));
-  // Each process again as it runs (issue 13 item 6): the engine and Electron main without the
-  // DOM lib, the preload with it, the renderer without Node types (PROCESS_TSCONFIGS).
-  for (const [config, what] of PROCESS_TSCONFIGS) await stage(`typecheck ${what}`, () => run(bin('tsc'), ['--noEmit', '-p', config], { cwd: root }));
-  await stage('lint (eslint .)', () => run(bin('eslint'), ['.'], { cwd: root }));
-  // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
-  // reformat fails the run. `npm run format` rewrites them.
-  await stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...FORMATTED], { cwd: root }));
-  await stage('build (electron-vite build)', () => buildDesktopBundles(root, { force: true }));
+  // The static checks are single-threaded programs: two at a time keep both cores busy.
+  await inParallel(2, [
+    () => stage('typecheck (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: root })),
+    // Each process again as it runs: the engine and Electron main without the DOM lib, the
+    // preload with it, the renderer without Node types (PROCESS_TSCONFIGS).
+    ...PROCESS_TSCONFIGS.map(
+      ([config, what]) =>
+        () =>
+          stage(`typecheck ${what}`, () => run(bin('tsc'), ['--noEmit', '-p', config], { cwd: root })),
+    ),
+    () => stage('lint (eslint .)', () => run(bin('eslint'), ['.'], { cwd: root })),
+    // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
+    // reformat fails the run. `npm run format` rewrites them.
+    () => stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...FORMATTED], { cwd: root })),
+    () => stage('build (electron-vite build)', () => buildDesktopBundles(root, { force: true })),
+  ]);
 
   const sqliteEnv = { ...process.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
@@ -164,6 +199,7 @@ export async function runTests(root, args) {
   const total = (Date.now() - t0) / 1000;
   say('── summary');
   for (const r of results) say(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name}  (${r.seconds.toFixed(1)} s)`);
+  for (const l of slowest) say(l);
   if (failures.length) say('failed tests —');
   for (const l of failures) say(l);
   fs.rmSync(reportDir, { recursive: true, force: true });

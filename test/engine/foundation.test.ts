@@ -1,3 +1,8 @@
+/**
+ * The engine's foundation: boot, migrations, the admin key, the basic routes.
+ *
+ * @database migrations and first-start rows as each store makes them.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs/promises';
 import path from 'node:path';

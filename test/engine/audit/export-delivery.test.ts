@@ -6,6 +6,8 @@
  * same objects, nothing skipped), delivery state after failures with backoff, and the role step
  * through STS where the operator configured it. The engine's clock is set by hand; the exporter
  * runs when the test says (`runOnce`), so nothing waits on a timer.
+ *
+ * @database export windows and their claims are rows and transactions.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

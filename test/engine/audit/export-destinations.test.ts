@@ -5,6 +5,8 @@
  * server (s3rver). Bad input is an Error object with 400; project keys read but do not write
  * (403 before validation); another organization sees nothing (404). Static credentials are
  * stored encrypted and never answered.
+ *
+ * @database destinations and offset pagination are queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

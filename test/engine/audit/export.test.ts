@@ -2,6 +2,8 @@
  * `GET /audit-logs/export/chunk`: the official client's `auditLogs.download()` walks the
  * cursor over several gzip chunks and verifies each chunk's SHA-256; `jsonl` chunks carry the
  * same headers. The exported lines are exactly what the search returns.
+ *
+ * @database the export cursor walks rows in order.
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';

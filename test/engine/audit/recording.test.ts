@@ -2,6 +2,8 @@
  * Every request lands in the audit log with who, what, where and how it ended: SDK calls,
  * failed auth, unknown routes, hijacked (streaming) replies and WebSocket upgrades — and the
  * secrets in query strings (`jwt`, `token`) are never stored.
+ *
+ * @database audit rows as each store writes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';

@@ -3,6 +3,8 @@
  * exclusive, ≤ 30 days, end defaulting to now), every filter, free-text search with extra user
  * ids, newest-first page-token paging to the end, bad input, and organization isolation.
  * A hand-set clock gives every seeded request a known timestamp.
+ *
+ * @database time windows, filters and free-text search are queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Kernel from '@onkernel/sdk';

@@ -2,6 +2,8 @@
  * A clean stop loses no audit rows: requests answered just before `stop()` — still waiting in
  * the writer's queue — and requests in flight while the server shuts down are all stored,
  * as a new engine opened on the same data (SQLite file or PostgreSQL database) shows.
+ *
+ * @database the writer flushes to each store on stop.
  */
 import fs from 'node:fs';
 import os from 'node:os';

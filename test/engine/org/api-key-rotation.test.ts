@@ -2,6 +2,8 @@
  * Key lifetimes and rotation under an injected clock: expiry, the rotation grace period
  * (default 7 days, 0 = at once), the successor's lifetime (reused or given), and that a
  * rotation never lengthens the rotated key's life.
+ *
+ * @database key rows, expiry and rotation are queries and transactions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

@@ -2,6 +2,8 @@
  * `/org/api_keys` through the official client: record shape, plaintext once, list filters and
  * sorting, pagination headers and auto-pagination, rename, delete (immediately stops
  * authenticating; never the calling key), and bad input on every route.
+ *
+ * @database list filters, sorting and pagination are queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

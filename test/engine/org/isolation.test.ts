@@ -3,6 +3,8 @@
  * change each other's projects, limits or keys; a project-scoped key sees only its project
  * and its project's keys and needs an org-wide key for administration; X-Kernel-Project-Id
  * cannot widen a scoped key.
+ *
+ * @database org and project boundaries are WHERE clauses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Kernel from '@onkernel/sdk';

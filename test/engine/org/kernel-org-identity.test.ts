@@ -4,6 +4,8 @@
  * usage fields counted live, `GET /auth/context` for an org key, a project key, a project
  * header and a session token, `GET /org/entitlements` from what this engine offers, and the
  * `X-Kernel-Project` header (id or name).
+ *
+ * @database org, plan and limits rows as each store reads them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

@@ -1,6 +1,8 @@
 /**
  * Project limit overrides, organization limits, the limits service other features use, and
  * the deprecated `PATCH /projects/{id}/limits` on both sides of its sunset (injected clock).
+ *
+ * @database limit overrides and counts are queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

@@ -6,6 +6,8 @@
  * 400 (which would describe the route's fields, or confirm the resource, to a caller without
  * the right) and never 2xx. (A NUL anywhere in the URL is the one exception, refused with 400
  * before authentication by http/nul-guard.ts so that no id holding one reaches the database.)
+ *
+ * @database every resource lookup by id or name is a query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

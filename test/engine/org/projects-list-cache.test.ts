@@ -1,6 +1,8 @@
 /**
  * Project listings are served from a short in-memory cache (the hottest org read); every write
  * on this engine must show in the very next listing, including writes racing a listing.
+ *
+ * @database writes racing listings are transactions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

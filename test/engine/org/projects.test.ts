@@ -2,6 +2,8 @@
  * `/org/projects` through the official client: create, get by id or name, exact name
  * (case/accent-insensitive) and substring filters, patch, delete rules (last project,
  * non-empty project → permanent 409), pagination headers and bad input.
+ *
+ * @database name filters (case/accent-insensitive) and delete rules are queries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';

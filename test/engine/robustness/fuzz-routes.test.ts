@@ -12,6 +12,8 @@
  * run: processes, files, input, code…), with an org-wide key, and unauthenticated. The seed is
  * fixed (BROWSERDECK_FUZZ_SEED overrides it, BROWSERDECK_FUZZ_RUNS the runs per route) and
  * printed with any failure, so a failure replays exactly.
+ *
+ * @database hostile input reaches queries (PostgreSQL refuses NUL bytes that SQLite takes).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,6 +7,8 @@
  * wire Error object (code, message, details) — never a 5xx, never a hang — and the engine must
  * still answer afterwards. A second pass sends the same to every session route with the id of a
  * real running session, so the checks behind the session lookup are reached as well.
+ *
+ * @database hostile input reaches queries (PostgreSQL refuses NUL bytes that SQLite takes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
