@@ -8,6 +8,7 @@ describe('parseInstantOrDuration', () => {
     expect(parseInstantOrDuration('90s', NOW)).toBe(NOW - 90_000);
     expect(parseInstantOrDuration('1h30m', NOW)).toBe(NOW - 5_400_000);
     expect(parseInstantOrDuration('1.5h', NOW)).toBe(NOW - 5_400_000);
+    expect(parseInstantOrDuration('1.5s', NOW)).toBe(NOW - 1500);
     expect(parseInstantOrDuration('250ms', NOW)).toBe(NOW - 250);
     expect(parseInstantOrDuration('2d', NOW)).toBe(NOW - 172_800_000);
     expect(parseInstantOrDuration(' 5m ', NOW)).toBe(NOW - 300_000);
@@ -24,7 +25,7 @@ describe('parseInstantOrDuration', () => {
   });
 
   it('is undefined for anything else', () => {
-    for (const v of ['', '5', 'm', '5 m', '-5m', '5y', '1h-30m', 'now', '2026-01-01', '2026-01-01T00:00:00', '2026-13-45T99:99:99Z', 'yesterday']) {
+    for (const v of ['', '5', 'm', '5 m', '-5m', '5y', '1h-30m', '5x', 'm5', 'now', '2026-01-01', '2026-01-01T00:00:00', '2026-13-45T99:99:99Z', 'yesterday']) {
       expect(parseInstantOrDuration(v, NOW), v).toBeUndefined();
     }
   });

@@ -7,7 +7,7 @@ import {
   secureWebPreferences,
   type GuardedContents,
   type GuardedSession,
-} from '../../src/main/security.js';
+} from './security.js';
 
 const isAppUrl = (url: string): boolean => url.startsWith('file:///app/index.html');
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeTree } from '../../../src/engine/runtime/session-fs/remove-tree.js';
+import { removeTree } from './remove-tree.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -10,8 +10,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import yazl from 'yazl';
-import { ApiError } from '../../../src/engine/http/api-error.js';
-import { unzipSafely, type UnzipTarget } from '../../../src/engine/runtime/zip/unzip-safely.js';
+import { DomainError } from '../../../shared/errors/domain-error.js';
+import { unzipSafely, type UnzipTarget } from './unzip-safely.js';
 
 let dir: string;
 
@@ -50,13 +50,13 @@ function dirTarget(root: string): UnzipTarget & { calls: string[] } {
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
+async function failure(p: Promise<unknown>): Promise<DomainError> {
   const err = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
 }
 
 describe('unzipSafely', () => {

@@ -5,7 +5,7 @@
  * the create; unsubscribing works.
  */
 import { describe, expect, it } from 'vitest';
-import { BoundedListeners } from '../../../src/engine/runtime/session/bounded-listeners.js';
+import { BoundedListeners } from './bounded-listeners.js';
 
 function recordingLog() {
   const entries: Array<{ level: 'warn' | 'error'; obj: Record<string, unknown>; msg: string }> = [];

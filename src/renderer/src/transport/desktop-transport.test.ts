@@ -5,9 +5,9 @@
  * object comes back as an ApiError.
  */
 import { describe, expect, it } from 'vitest';
-import { DesktopTransport } from '../../src/renderer/src/transport/desktop-transport.js';
-import { ApiError } from '../../src/renderer/src/transport/transport.js';
-import { MAX_BINARY_BYTES, type ExposedApi } from '../../src/shared/ipc/contract.js';
+import { DesktopTransport } from './desktop-transport.js';
+import { ApiError } from './transport.js';
+import { MAX_BINARY_BYTES, type ExposedApi } from '../../../shared/ipc/contract.js';
 
 function recordingApi(answer: unknown = { result: { status: 200, headers: {}, data: new Uint8Array([1]), truncated: false } }) {
   const calls: Array<{ channel: string; args: unknown[] }> = [];

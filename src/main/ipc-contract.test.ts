@@ -1,6 +1,6 @@
 /** Type tests of the IPC contract: channel lists, argument/result types and the exposed API agree. */
 import { describe, expectTypeOf, it, expect } from 'vitest';
-import { INVOKE_CHANNELS, EVENT_CHANNELS } from '../../src/shared/ipc/channels.js';
+import { INVOKE_CHANNELS, EVENT_CHANNELS } from '../shared/ipc/channels.js';
 import {
   invokeArgs,
   type ApiRequest,
@@ -14,8 +14,8 @@ import {
   type InvokeResults,
   type IpcResult,
   type DownloadResult,
-} from '../../src/shared/ipc/contract.js';
-import type { InvokeHandlers } from '../../src/main/ipc-router.js';
+} from '../shared/ipc/contract.js';
+import type { InvokeHandlers } from './ipc-router.js';
 
 describe('IPC contract types', () => {
   it('lists the same channels everywhere', () => {
