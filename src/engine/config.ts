@@ -128,6 +128,17 @@ export interface EngineOptions {
    */
   freezeIdleSeconds?: number;
   /**
+   * Tests only (no flag, no variable): how many ms one second of a session's inactivity timeout
+   * and of `freezeIdleSeconds` lasts; default 1000. A test watches a 10 s timeout or a 1 s idle
+   * freeze in a fraction of the wait while clients still send and see whole seconds.
+   */
+  sessionSecondMs?: number;
+  /**
+   * Tests only (no flag, no variable): how long the browser may spend evaluating a WebMCP custom
+   * tool source before it is refused as one that never finishes; default 10 s (runtime/webmcp/custom-source.ts).
+   */
+  customToolSourceTimeoutMs?: number;
+  /**
    * The largest message, in MiB, a process running tenant code (executor, REPL, WebMCP tool
    * runner, app) may send the engine over its channel (`--runner-message-max-mb`, env
    * BROWSERDECK_RUNNER_MESSAGE_MAX_MB; default 32, 1 to 1024): one larger ends that process
@@ -203,6 +214,7 @@ export interface EngineConfig extends Required<
     | 'childNode'
     | 'chromeStoreUrl'
     | 'chromeStoreTimeoutMs'
+    | 'customToolSourceTimeoutMs'
     | 'execLimits'
     | 'connectionLimits'
   >
@@ -219,6 +231,7 @@ export interface EngineConfig extends Required<
   childNode?: { path: string; env?: Record<string, string> };
   chromeStoreUrl?: string;
   chromeStoreTimeoutMs?: number;
+  customToolSourceTimeoutMs?: number;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -271,6 +284,8 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
+    sessionSecondMs: opts.sessionSecondMs ?? 1000,
+    customToolSourceTimeoutMs: opts.customToolSourceTimeoutMs,
     runnerMessageMaxMb: opts.runnerMessageMaxMb ?? numberFrom(env.BROWSERDECK_RUNNER_MESSAGE_MAX_MB) ?? 32,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
     fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),

@@ -90,7 +90,8 @@ export const sessionWebMcpFeature: Feature<'sessions'> = {
           throw ApiError.invalidField('source', `must be at most ${WEBMCP_CUSTOM_SOURCE_MAX_BYTES} UTF-8 bytes (is ${bytes})`);
         if (!source.trim()) throw ApiError.invalidField('source', 'must be a JavaScript expression');
         // The added batch, not every tool: GET lists them all (Kernel's CLI reports this answer as "added").
-        const tools = await CustomTools.of(session, [ctx.config.dataDir]).add(namespace, source, force_overwrite_namespace ?? false);
+        const registry = CustomTools.of(session, [ctx.config.dataDir], ctx.config.customToolSourceTimeoutMs);
+        const tools = await registry.add(namespace, source, force_overwrite_namespace ?? false);
         return reply.status(201).send({ tools });
       },
     );

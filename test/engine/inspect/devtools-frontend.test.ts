@@ -63,6 +63,14 @@ async function sessionOnPage(client: Kernel = te.client): Promise<{ id: string; 
   return { id: s.session_id, targetId: target.id };
 }
 
+let shared: Promise<{ id: string; targetId: string }> | undefined;
+/**
+ * One session for the tests that leave its page as it was (they only read it, or use it as
+ * "another session"): launched once, by the first of them that runs. The read-only test, which
+ * navigates and edits its page, and the test that ends its session have their own.
+ */
+const sharedSession = () => (shared ??= sessionOnPage());
+
 async function link(id: string, targetId: string, mode = 'full'): Promise<{ url: string; mode: string; target_id: string }> {
   const res = await te.api(`/browsers/${id}/devtools?target=${targetId}&mode=${mode}&format=json`);
   expect(res.status).toBe(200);
@@ -115,7 +123,7 @@ function upgradeStatus(url: string): Promise<number> {
 
 describe('DevTools frontend on a tab', () => {
   it('redirects to Chromium’s own frontend, which shows the page’s DOM in Elements and its console.log in Console', async () => {
-    const { id, targetId } = await sessionOnPage();
+    const { id, targetId } = await sharedSession();
     // The plain route answers with a redirect to the frontend (what a new browser tab follows).
     const redirect = await te.api(`/browsers/${id}/devtools?target=${targetId}`, { redirect: 'manual' });
     expect(redirect.status).toBe(302);
@@ -151,7 +159,7 @@ describe('DevTools frontend on a tab', () => {
   }, 300_000);
 
   it('survives a reconnect: the same link opens the frontend again on the same tab', async () => {
-    const { id, targetId } = await sessionOnPage();
+    const { id, targetId } = await sharedSession();
     const { url } = await link(id, targetId);
     for (let i = 0; i < 2; i++) {
       const page = await operator.newPage();
@@ -219,7 +227,7 @@ describe('DevTools frontend on a tab', () => {
 
 describe('DevTools jail', () => {
   it('another project’s key gets 404 for the route; an unknown tab is 404', async () => {
-    const { id, targetId } = await sessionOnPage();
+    const { id, targetId } = await sharedSession();
     const res = await fetch(`${te.url}/browsers/${id}/devtools?target=${targetId}&format=json`, {
       headers: { authorization: `Bearer ${tenantKey}` },
     });
@@ -233,7 +241,7 @@ describe('DevTools jail', () => {
 
   it('a frontend token opens neither the session’s full CDP nor another session’s, and is tied to its session', async () => {
     const a = await sessionOnPage();
-    const b = await sessionOnPage();
+    const b = await sharedSession();
     const { url } = await link(a.id, a.targetId, 'read');
     const token = new URL(url).pathname.split('/')[2];
     const wsBase = te.url.replace(/^http/, 'ws');

@@ -31,7 +31,8 @@ const SENTINEL = `sentinel-${Math.random().toString(36).slice(2)}`;
 
 beforeAll(async () => {
   process.env.BROWSERDECK_TEST_WEBMCP_SENTINEL = SENTINEL;
-  t = await startTestEngine();
+  // A source may evaluate for 3 s here (default 10): the endless loop below is stopped sooner.
+  t = await startTestEngine({ customToolSourceTimeoutMs: 3000 });
   site = await startLocalServer({
     '/shop': `<title>shop</title><h1 id="h">Shop</h1><script>window.pageGlobal = 'page value';</script>`,
     '/shop2': '<title>shop two</title><h1 id="h">Shop two</h1>',

@@ -31,8 +31,8 @@ afterAll(async () => {
 
 const read = (cdp: string) => readStorage(pages, cdp);
 const write = (cdp: string, v: string) => writeStorage(pages, cdp, v);
-async function save(sessionId: string, json: Json): Promise<{ status: number; body: Json }> {
-  const res = await t.api(`/browsers/${sessionId}/profiles`, { method: 'POST', json });
+async function save(sessionId: string, json: Json, te: TestEngine = t): Promise<{ status: number; body: Json }> {
+  const res = await te.api(`/browsers/${sessionId}/profiles`, { method: 'POST', json });
   return { status: res.status, body: (await res.json()) as Json };
 }
 
@@ -164,40 +164,43 @@ describe('saving a running browser into a profile', () => {
   }, 180_000);
 
   it('a successful save restarts the inactivity timer, a failed one does not', async () => {
-    // Three sessions with one timeout, armed in this order: saved (ok), saved (fails), untouched.
-    // Long enough for both saves to finish before the first deadline on a loaded machine.
-    const make = () => t.client.browsers.create({ headless: true, timeout_seconds: 90 });
-    const ok = await make();
-    const failing = await make();
-    const control = await make();
-    const order: string[] = [];
-    const ends = (
-      [
-        ['ok', ok],
-        ['failing', failing],
-        ['control', control],
-      ] as const
-    ).map(([name, s]) => {
-      const signal = t.engine.services.sessions.get(s.session_id)!.signal;
-      return new Promise<void>((resolve) =>
-        signal.addEventListener('abort', () => {
-          order.push(name);
-          resolve();
-        }),
-      );
-    });
-
-    expect((await save(ok.session_id, { name: 'timer-ok' })).status).toBe(200);
-    // A profile whose directory is a file: the copy fails after the browser was restarted.
-    const broken = await t.client.profiles.create({ name: 'timer-broken' });
-    const dir = path.join(t.dataDir, 'profiles', broken.id);
-    await fs.rm(dir, { recursive: true, force: true });
-    await fs.writeFile(dir, 'not a directory');
+    // An engine of its own whose seconds of inactivity last 200 ms: 300 s run out in 60 s (the
+    // 90 s this waited before), long enough for both saves to finish before the first deadline
+    // on a loaded machine (three creates and two saves took 37 s in test one under 8 engineers' load).
+    const timed = await startTestEngine({ sessionSecondMs: 200 });
     try {
-      const failed = await save(failing.session_id, { id: broken.id });
+      // Three sessions with one timeout, armed in this order: saved (ok), saved (fails), untouched.
+      const make = () => timed.client.browsers.create({ headless: true, timeout_seconds: 300 });
+      const ok = await make();
+      const failing = await make();
+      const control = await make();
+      const order: string[] = [];
+      const ends = (
+        [
+          ['ok', ok],
+          ['failing', failing],
+          ['control', control],
+        ] as const
+      ).map(([name, s]) => {
+        const signal = timed.engine.services.sessions.get(s.session_id)!.signal;
+        return new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => {
+            order.push(name);
+            resolve();
+          }),
+        );
+      });
+
+      expect((await save(ok.session_id, { name: 'timer-ok' }, timed)).status).toBe(200);
+      // A profile whose directory is a file: the copy fails after the browser was restarted.
+      const broken = await timed.client.profiles.create({ name: 'timer-broken' });
+      const dir = path.join(timed.dataDir, 'profiles', broken.id);
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.writeFile(dir, 'not a directory');
+      const failed = await save(failing.session_id, { id: broken.id }, timed);
       expect(failed.status, JSON.stringify(failed.body)).toBe(502);
       expect(failed.body.code).toBe('profile_save_failed');
-      expect(t.engine.services.sessions.get(failing.session_id)).toBeDefined();
+      expect(timed.engine.services.sessions.get(failing.session_id)).toBeDefined();
 
       // Nobody touches them from here on: each ends when its timer fires.
       await Promise.all(ends);
@@ -205,7 +208,7 @@ describe('saving a running browser into a profile', () => {
       // two); the successful one moved its session's past the control's, created after it.
       expect(order).toEqual(['failing', 'control', 'ok']);
     } finally {
-      await fs.rm(dir, { force: true });
+      await timed.stop();
     }
   }, 300_000);
 });

@@ -13,8 +13,10 @@ import { descendants } from '../../helpers/proc.js';
 import { startLocalServer } from '../../helpers/local-server.js';
 
 let t: TestEngine;
+// A second lasts 250 ms here: the jail freezes after 4 of them (1 s), and the inactivity
+// timeout of 10 s runs out in 2.5 s.
 beforeAll(async () => {
-  t = await startTestEngine({ freezeIdleSeconds: 1 });
+  t = await startTestEngine({ freezeIdleSeconds: 4, sessionSecondMs: 250 });
 });
 afterAll(() => t?.stop());
 
@@ -107,8 +109,8 @@ describe('idle sessions are frozen and thawed transparently', () => {
     const s = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
     await frozen(s.session_id);
     const replay = await t.client.browsers.replays.start(s.session_id, { framerate: 5 });
-    // Well past the idle time with no API call and no client: a frozen browser would send no frame.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Well past the idle time (twice) with no API call and no client: a frozen browser would send no frame.
+    await new Promise((r) => setTimeout(r, 2_000));
     expect(runtime(s.session_id).frozen).toBe(false);
     expect(jailStopped(s.session_id)).toBe(false);
     await t.client.browsers.replays.stop(replay.replay_id, { id: s.session_id });
@@ -122,14 +124,15 @@ describe('idle sessions are frozen and thawed transparently', () => {
     await t.client.browsers.deleteByID(s.session_id);
   });
 
-  it('the inactivity timeout still counts while frozen', async () => {
+  // The last two mostly wait (a timeout, a second engine's idle time): side by side, each with its context's `expect`.
+  it.concurrent('the inactivity timeout still counts while frozen', async ({ expect }) => {
     const s = await t.client.browsers.create({ headless: true, timeout_seconds: 10 });
     await frozen(s.session_id);
     const ended = async () => (await t.client.browsers.list({ status: 'deleted' })).getPaginatedItems().some((x) => x.session_id === s.session_id);
     await expect.poll(ended, { timeout: 40_000, interval: 500 }).toBe(true);
   });
 
-  it('freezeIdleSeconds 0 never freezes', async () => {
+  it.concurrent('freezeIdleSeconds 0 never freezes', async ({ expect }) => {
     const off = await startTestEngine({ freezeIdleSeconds: 0 });
     try {
       const s = await off.client.browsers.create({ headless: true });

@@ -34,6 +34,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await shared?.then((x) => x.browser.close()).catch(() => {});
   await web?.close();
   await te?.stop();
 });
@@ -46,6 +47,22 @@ async function withPage<T>(fn: (page: Page, browser: Browser, id: string) => Pro
   } finally {
     await browser.close();
     await tenant.browsers.deleteByID(s.session_id);
+  }
+}
+
+let shared: Promise<{ browser: Browser; id: string }> | undefined;
+/**
+ * `withPage` on one session for the tests that change nothing of it but a tab of their own
+ * (its sockets, download behaviour and browser stay as launched): launched once, by the first.
+ */
+async function withSharedPage<T>(fn: (page: Page, browser: Browser, id: string) => Promise<T>): Promise<T> {
+  shared ??= tenant.browsers.create({ headless: true }).then(async (s) => ({ browser: await chromium.connectOverCDP(s.cdp_ws_url), id: s.session_id }));
+  const { browser, id } = await shared;
+  const page = await browser.contexts()[0].newPage();
+  try {
+    return await fn(page, browser, id);
+  } finally {
+    await page.close();
   }
 }
 
@@ -88,7 +105,7 @@ describe('a jailed session (project-scoped key)', () => {
   });
 
   it('cannot upload a host file through DOM.setFileInputFiles', async () => {
-    await withPage(async (page) => {
+    await withSharedPage(async (page) => {
       await page.setContent('<input type=file id=f>');
       const cdp = await page.context().newCDPSession(page);
       const { root } = await cdp.send('DOM.getDocument');
@@ -201,7 +218,7 @@ describe('a jailed session (project-scoped key)', () => {
   });
 
   it('opens no DevTools port on the host', async () => {
-    await withPage(async (_page, _browser, id) => {
+    await withSharedPage(async (_page, _browser, id) => {
       const listening = listeningInodes();
       const rt = te.engine.services.sessions as { get(id: string): { browser?: { pid: number } } };
       const pids = descendants(rt.get(id).browser!.pid);
@@ -212,7 +229,7 @@ describe('a jailed session (project-scoped key)', () => {
   });
 
   it('cannot reach cloud metadata: denied after resolution with a clear net error', async () => {
-    await withPage(async (page, _browser, id) => {
+    await withSharedPage(async (page, _browser, id) => {
       const denied = await tenant.browsers.curl(id, { url: 'http://169.254.169.254/latest/meta-data/' }).then(
         () => ({ status: 0, error: {} as Record<string, unknown> }),
         (e: { status?: number; error?: Record<string, unknown> }) => ({ status: e.status ?? 0, error: e.error ?? {} }),
@@ -249,7 +266,7 @@ describe('egress deny list of the operator', () => {
       await strict.stop();
     }
     // Control: the default policy reaches the same server.
-    await withPage(async (page) => {
+    await withSharedPage(async (page) => {
       await page.goto(`${web.url}/page`);
       expect(await page.title()).toBe('page');
     });
@@ -257,6 +274,8 @@ describe('egress deny list of the operator', () => {
 });
 
 describe('the engine dies', () => {
+  // An engine CLI compiling through tsx plus a headful and a headless browser: past vitest's 60 s
+  // on a loaded 2-core machine (it timed out there with and without the shared session above).
   it('takes every jailed browser with it on kill -9', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-k9-'));
     const key = 'bdk_k9_0123456789abcdef0123456789';
@@ -295,5 +314,5 @@ describe('the engine dies', () => {
       for (const id of fs.existsSync(sessions) ? fs.readdirSync(sessions) : []) await unmountLeftover(path.join(sessions, id));
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });

@@ -247,7 +247,8 @@ export class SessionManager implements SessionRegistry {
       launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),
       serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
-      freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
+      freezeIdleMs: this.ctx.config.freezeIdleSeconds * this.ctx.config.sessionSecondMs,
+      secondMs: this.ctx.config.sessionSecondMs,
       // Unclaimed and crashed for good, or recycled: the standby launches a fresh one.
       onSelfEnd: (reason) => this.standby.lost(rt, `standby_${reason}`),
       onBrowserChanged: () => {},
@@ -434,7 +435,8 @@ export class SessionManager implements SessionRegistry {
       launchDeadlineMs: Math.min(RESTART_LAUNCH_MS, this.ctx.config.createDeadlineMs),
       serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
-      freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
+      freezeIdleMs: this.ctx.config.freezeIdleSeconds * this.ctx.config.sessionSecondMs,
+      secondMs: this.ctx.config.sessionSecondMs,
       ...this.reportsOf(id, () => rt),
     });
     plan.proxy?.attach?.(rt);

@@ -45,6 +45,8 @@ export interface RuntimeSpec {
   jail?: SessionJailConfig;
   /** Freeze the jail after this long without clients or API calls (idle-freeze.ts); 0/absent: never. */
   freezeIdleMs?: number;
+  /** How long one second of `timeoutSeconds` lasts, in ms (default 1000; tests shorten it: config.sessionSecondMs). */
+  secondMs?: number;
 }
 
 /** What a standby browser takes on when a create claims it (standby-browsers.ts in domain/sessions). */

@@ -559,9 +559,10 @@ export class SessionRuntime implements RunningSession {
 
   private armTimer(): void {
     if (this.timer) clearTimeout(this.timer);
+    const ms = this.timeoutSeconds * (this.spec.secondMs ?? 1000);
     this.timer = setTimeout(() => {
       if (this.holds === 0) this.spec.onSelfEnd('timeout');
-    }, this.timeoutSeconds * 1000);
+    }, ms);
     this.timer.unref();
   }
 

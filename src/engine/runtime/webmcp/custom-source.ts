@@ -10,7 +10,7 @@ import { SessionCdp } from '../cdp/session-cdp.js';
 import { HiddenPage } from '../cdp/hidden-page.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 
-/** Longest the browser may spend evaluating a source (an endless loop is terminated). */
+/** Longest the browser may spend evaluating a source (an endless loop is terminated); tests shorten it. */
 const EVALUATE_TIMEOUT_MS = 10_000;
 const MAX_MESSAGE = 2000;
 
@@ -38,7 +38,7 @@ export interface EvaluateResult {
 }
 
 /** The definitions the source describes (unchecked JSON); 422 when it throws or does not finish. */
-export async function describeSource(handle: SessionHandle, source: string): Promise<unknown> {
+export async function describeSource(handle: SessionHandle, source: string, timeoutMs = EVALUATE_TIMEOUT_MS): Promise<unknown> {
   const page = await HiddenPage.open(SessionCdp.of(handle)).catch((err: Error) => {
     throw new DomainError(503, 'browser_unavailable', `the session's browser cannot evaluate the source right now: ${err.message}`, [], { afterSeconds: 1 });
   });
@@ -47,8 +47,8 @@ export async function describeSource(handle: SessionHandle, source: string): Pro
     try {
       r = await page.send<EvaluateResult>(
         'Runtime.evaluate',
-        { expression: describeExpression(source), returnByValue: true, awaitPromise: false, timeout: EVALUATE_TIMEOUT_MS },
-        EVALUATE_TIMEOUT_MS + 5000,
+        { expression: describeExpression(source), returnByValue: true, awaitPromise: false, timeout: timeoutMs },
+        timeoutMs + 5000,
       );
     } catch (err) {
       throw DomainError.unprocessable(`the source could not be evaluated in the browser: ${(err as Error).message}`, 'invalid_custom_tool_source');

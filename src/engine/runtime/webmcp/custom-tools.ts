@@ -47,15 +47,17 @@ export class CustomTools {
     private readonly handle: SessionHandle,
     /** Host paths the tool runner's jail masks (the engine's data dir). */
     private readonly hide: string[],
+    /** How long a source may take to evaluate (config.customToolSourceTimeoutMs). */
+    private readonly sourceTimeoutMs?: number,
   ) {
     handle.onEnd(() => {
       if (registries.get(handle.id) === this) registries.delete(handle.id);
     });
   }
 
-  static of(handle: SessionHandle, hide: string[]): CustomTools {
+  static of(handle: SessionHandle, hide: string[], sourceTimeoutMs?: number): CustomTools {
     let r = registries.get(handle.id);
-    if (!r) registries.set(handle.id, (r = new CustomTools(handle, hide)));
+    if (!r) registries.set(handle.id, (r = new CustomTools(handle, hide, sourceTimeoutMs)));
     return r;
   }
 
@@ -92,7 +94,7 @@ export class CustomTools {
 
   /** Evaluates, checks and adds a batch; answers the batch's definitions. */
   async add(namespace: string, source: string, overwrite: boolean): Promise<WebMcpCustomTool[]> {
-    const checked = checkDefinitions(await describeSource(this.handle, source));
+    const checked = checkDefinitions(await describeSource(this.handle, source, this.sourceTimeoutMs));
     if (checked.some((d) => d.kind === 'cdp') && !(await WebMcpToolRunner.available()))
       throw DomainError.unprocessable(
         'CDP-backed tools (kind "cdp") run in the session\'s jail, which is not usable on this engine; use kind "page"',
