@@ -128,6 +128,12 @@ export interface EngineOptions {
    */
   freezeIdleSeconds?: number;
   /**
+   * Test-only, no flag: how many milliseconds one second of a session's `timeout_seconds` lasts
+   * (default 1000). A test engine shortens it to see inactivity timeouts end sessions without
+   * waiting out the API's 10 s minimum; the API and the stored timeouts are unchanged.
+   */
+  sessionSecondMs?: number;
+  /**
    * The largest message, in MiB, a process running tenant code (executor, REPL, WebMCP tool
    * runner, app) may send the engine over its channel (`--runner-message-max-mb`, env
    * BROWSERDECK_RUNNER_MESSAGE_MAX_MB; default 32, 1 to 1024): one larger ends that process
@@ -271,6 +277,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
     standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
+    sessionSecondMs: opts.sessionSecondMs ?? 1000,
     runnerMessageMaxMb: opts.runnerMessageMaxMb ?? numberFrom(env.BROWSERDECK_RUNNER_MESSAGE_MAX_MB) ?? 32,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),
     fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),

@@ -249,6 +249,7 @@ export class SessionManager implements SessionRegistry {
       serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
       freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
+      secondMs: this.ctx.config.sessionSecondMs,
       // Unclaimed and crashed for good, or recycled: the standby launches a fresh one.
       onSelfEnd: (reason) => this.standby.lost(rt, `standby_${reason}`),
       onBrowserChanged: () => {},
@@ -436,6 +437,7 @@ export class SessionManager implements SessionRegistry {
       serviceLog: serviceLogSink(this.services.serviceLogs, id),
       log: this.ctx.log,
       freezeIdleMs: this.ctx.config.freezeIdleSeconds * 1000,
+      secondMs: this.ctx.config.sessionSecondMs,
       ...this.reportsOf(id, () => rt),
     });
     plan.proxy?.attach?.(rt);

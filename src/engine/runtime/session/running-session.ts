@@ -45,6 +45,8 @@ export interface RuntimeSpec {
   jail?: SessionJailConfig;
   /** Freeze the jail after this long without clients or API calls (idle-freeze.ts); 0/absent: never. */
   freezeIdleMs?: number;
+  /** How long one second of `timeoutSeconds` lasts (EngineOptions.sessionSecondMs, for tests); absent: 1000. */
+  secondMs?: number;
 }
 
 /** What a standby browser takes on when a create claims it (standby-browsers.ts in domain/sessions). */

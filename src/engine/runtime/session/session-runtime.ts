@@ -555,9 +555,12 @@ export class SessionRuntime implements RunningSession {
 
   private armTimer(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (this.holds === 0) this.spec.onSelfEnd('timeout');
-    }, this.timeoutSeconds * 1000);
+    this.timer = setTimeout(
+      () => {
+        if (this.holds === 0) this.spec.onSelfEnd('timeout');
+      },
+      this.timeoutSeconds * (this.spec.secondMs ?? 1000),
+    );
     this.timer.unref();
   }
 
