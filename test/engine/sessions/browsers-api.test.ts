@@ -76,6 +76,12 @@ describe('browsers API', () => {
     // The delete answered once the session ended; its browser and directories go in the background.
     await expect.poll(() => sessionDirsLeft(te.dataDir), { timeout: 30_000 }).toEqual([]);
     await expect.poll(() => processesWith(path.join(te.dataDir, 'sessions', created.session_id)), { timeout: 30_000 }).toEqual([]);
+    // A test engine runs with `standby: 0` (test/helpers/engine.ts): no standby browser is
+    // launched or reported, and once the session is gone nothing of the engine runs.
+    const health = (await (await fetch(`${te.url}/healthz`)).json()) as { standby: { enabled: boolean; ready: number; launching: number } };
+    expect(health.standby).toMatchObject({ enabled: false, ready: 0, launching: 0 });
+    expect(te.engine.services.sessions.standby.readyIds()).toEqual([]);
+    await expect.poll(() => processesWith(te.dataDir), { timeout: 30_000 }).toEqual([]);
   });
 
   it('lists with status, query, tags and offset pagination', async () => {

@@ -21,9 +21,15 @@ import { shortTmpLink } from '../../../src/engine/runtime/session/short-tmp-link
 
 let te: TestEngine;
 let web: TestWebServer;
+/**
+ * A second of `timeout_seconds` lasts this long here (EngineOptions.sessionSecondMs): the API's
+ * shortest timeout, 10 s, ends an idle session after 5 s. Still longer than a create or a
+ * WebSocket open takes on a loaded machine, which is all the keep-alives below must beat.
+ */
+const SECOND_MS = 500;
 
 beforeAll(async () => {
-  te = await startTestEngine();
+  te = await startTestEngine({ sessionSecondMs: SECOND_MS });
   web = await startTestWebServer();
 });
 
@@ -49,7 +55,7 @@ describe('session lifecycle', () => {
       // creates can take longer than the 10 s timeout.
       const poked = await te.client.browsers.create({ headless: true, timeout_seconds: 10 });
       // API calls on a session are activity too.
-      const poking = setInterval(() => void te.client.browsers.retrieve(poked.session_id).catch(() => {}), 2000);
+      const poking = setInterval(() => void te.client.browsers.retrieve(poked.session_id).catch(() => {}), 2 * SECOND_MS);
       let held: Awaited<ReturnType<typeof te.client.browsers.create>>;
       let idle: Awaited<ReturnType<typeof te.client.browsers.create>>;
       let ws: WebSocket;
@@ -77,10 +83,10 @@ describe('session lifecycle', () => {
       ]);
       const ended = await te.client.browsers.retrieve(held.session_id, { include_deleted: true });
       expect(ended.deleted_at).toBeTruthy();
-      expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10_000);
+      expect(ended.usage?.uptime_ms).toBeGreaterThanOrEqual(10 * SECOND_MS);
     },
     120_000,
-  ); // two 10 s session timeouts in a row, after creates that a loaded CI machine slows down
+  ); // two 10 s session timeouts (5 s here) in a row, after creates that a loaded CI machine slows down
 
   it.concurrent('runs headful sessions on their own Xvfb: start_url in the first tab, kiosk_mode full screen', async ({ expect }) => {
     const s = await te.client.browsers.create({ headless: false, start_url: `${web.url}/title/Start%20Page`, viewport: { width: 1024, height: 768 } });

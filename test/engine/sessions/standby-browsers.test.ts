@@ -5,7 +5,7 @@
  * options are applied (viewport, start_url, stealth user agent,
  * a proxy through the jail's egress socket, name/tags/timeout); options that need their own
  * launch get a cold one; a project key's claimed session is as jailed as a cold one; standby
- * browsers die with the engine; `standby: 0` launches none.
+ * browsers die with the engine (`standby: 0` launching none: sessions/browsers-api.test.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -216,34 +216,15 @@ describe('standby browsers', () => {
     expect((await tenant.browsers.list()).getPaginatedItems()).toEqual([]);
   });
 
+  // Last: it stops the file's engine (afterAll's stop is then a no-op). `standby: 0` launching
+  // none is checked on a default test engine (sessions/browsers-api.test.ts, the first case).
   it('standby browsers end with the engine', { timeout: 180_000 }, async () => {
-    const local = await startTestEngine({ standby: 1 });
-    const ids = await pollUntil(
-      'a ready standby browser',
-      async () => local.engine.services.sessions.standby.readyIds(),
-      (x) => x.length === 1,
-      300,
-    );
-    const pid = local.engine.services.sessions.standbyRuntime(ids[0])!.browser!.pid;
-    expect(pidsWith(local.dataDir).length).toBeGreaterThan(0);
-    await local.stop();
+    const ids = await ready();
+    const pid = standbyPid(ids[0])!;
+    expect(pidsWith(t.dataDir).length).toBeGreaterThan(0);
+    await t.engine.stop();
     expect(isAlive(pid)).toBe(false);
-    expect(pidsWith(local.dataDir)).toEqual([]);
-    expect(fs.existsSync(path.join(local.dataDir, 'sessions', ids[0]))).toBe(false);
-  });
-
-  it('standby 0 launches none', { timeout: 120_000 }, async () => {
-    const off = await startTestEngine({ standby: 0 });
-    try {
-      const s = await off.client.browsers.create({ headless: true });
-      await off.client.browsers.deleteByID(s.session_id);
-      const h = (await (await fetch(`${off.url}/healthz`)).json()) as { standby: { enabled: boolean; ready: number; launching: number } };
-      expect(h.standby).toMatchObject({ enabled: false, ready: 0, launching: 0 });
-      expect(off.engine.services.sessions.standby.readyIds()).toEqual([]);
-      // The deleted session's teardown runs in the background; nothing else ever starts.
-      await expect.poll(() => pidsWith(off.dataDir), { timeout: 30_000 }).toEqual([]);
-    } finally {
-      await off.stop();
-    }
+    expect(pidsWith(t.dataDir)).toEqual([]);
+    expect(fs.existsSync(path.join(t.dataDir, 'sessions', ids[0]))).toBe(false);
   });
 });
