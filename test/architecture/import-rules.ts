@@ -111,7 +111,16 @@ const MAIN = {
 
 export const LAYERS: Record<string, Layer> = {
   engine: {
-    paths: ['src/engine/engine', 'src/engine/compose', 'src/engine/features', 'src/engine/cli', 'src/engine/cli-backup', 'src/engine/index'],
+    paths: [
+      'src/engine/engine',
+      'src/engine/compose',
+      'src/engine/features',
+      'src/engine/cli',
+      'src/engine/cli-backup',
+      'src/engine/config-options',
+      'src/engine/config-options.test',
+      'src/engine/index',
+    ],
     may: ['src/engine', 'src/shared'],
     packages: [...HTTP_PACKAGES, ...STORE_PACKAGES],
     node: true,

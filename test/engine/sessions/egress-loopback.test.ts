@@ -4,7 +4,7 @@
  * port, a server on 127.0.0.1, `localhost`, `[::1]` and a WebSocket to a loopback server are all
  * refused by the session's egress forwarder after resolution (its 403 with
  * `x-browserdeck-net-error`, or a refused tunnel), for navigations, `/curl` and the page's `fetch()`;
- * nothing reaches the server. The forwarder itself refuses every spelling and every way in
+ * nothing reaches the server; the 403 page and `/curl`'s error name `--egress-allow-loopback`. The forwarder itself refuses every spelling and every way in
  * (absolute-form requests, CONNECT, WebSocket upgrades, IPv4-mapped and "this host" addresses, a
  * session's `private_hosts`, a proxy or route whose proxy sits on loopback). An app's fetch to a
  * loopback server is refused while it still reaches KERNEL_BASE_URL; OTLP export to a loopback
@@ -140,14 +140,17 @@ describe('session browsers', () => {
         const res = await page.goto(url);
         expect(res?.status(), what).toBe(403);
         expect(res?.headers()['x-browserdeck-net-error'], what).toBe('net::ERR_NETWORK_ACCESS_DENIED');
-        expect(await res?.text(), what).toMatch(/denied by the engine's egress policy \((127\.0\.0\.0\/8|::1\/128|0\.0\.0\.0\/8)\)/);
+        const text = await res?.text();
+        expect(text, what).toMatch(/denied by the engine's egress policy \((127\.0\.0\.0\/8|::1\/128|0\.0\.0\.0\/8)\)/);
+        // The page names what opens it (issue 27: a local dev server's 403 named no way out).
+        expect(text, what).toContain('--egress-allow-loopback (BROWSERDECK_EGRESS_ALLOW_LOOPBACK=1)');
       }
       // The curl API goes through the same browser, so the same forwarder.
       const curl = await strict.client.browsers.curl(id, { url: `${web.url}/page` }).then(
         () => ({}),
         (e: { error?: Record<string, unknown> }) => e.error ?? {},
       );
-      expect(curl).toMatchObject({ net_error_name: 'net::ERR_NETWORK_ACCESS_DENIED' });
+      expect(curl).toMatchObject({ net_error_name: 'net::ERR_NETWORK_ACCESS_DENIED', message: expect.stringContaining('--egress-allow-loopback') });
       // A TLS tunnel (CONNECT) to the same server is refused too.
       const tls = await page.goto(`https://localhost:${new URL(web.url).port}/page`).then(
         () => 'loaded',

@@ -13,7 +13,7 @@ import { NET_ERROR_HEADER } from '../proxy-forwarder/local-forwarder.js';
 import { randomUUID } from 'node:crypto';
 import { HiddenPage, type PausedRequest } from '../cdp/hidden-page.js';
 import type { SessionCdp } from '../cdp/session-cdp.js';
-import { NetError } from './net-errors.js';
+import { EGRESS_DENIED, NetError, proxyRefusalDetail } from './net-errors.js';
 
 const MARKER = 'x-browserdeck-curl';
 const READ_CHUNK = 256 * 1024;
@@ -183,6 +183,12 @@ export class CurlPage {
     }
   }
 
+  /** The forwarder's refusal text (its 403 body), or undefined when the browser no longer has it. */
+  private async refusalOf(requestId: string): Promise<string | undefined> {
+    const r = await this.page.send<{ body: string; base64Encoded: boolean }>('Fetch.getResponseBody', { requestId }).catch(() => undefined);
+    return r && proxyRefusalDetail(r.base64Encoded ? Buffer.from(r.body, 'base64').toString('utf8') : r.body);
+  }
+
   private async atResponse(paused: PausedRequest, p: Pending): Promise<void> {
     // Raw headers (with Set-Cookie) arrive as Network ExtraInfo, normally just before this.
     if (!p.rawHeaders) await new Promise((r) => setImmediate(r));
@@ -191,7 +197,8 @@ export class CurlPage {
     // is the proxy's answer, carrying the net error Chromium would have reported itself.
     const netError = headers.find(([k]) => k.toLowerCase() === NET_ERROR_HEADER)?.[1];
     if (netError && paused.responseStatusCode! >= 400) {
-      p.reject(new NetError(netError));
+      // A refusal by the egress policy says which range and, for this host, which flag opens it: pass its words on.
+      p.reject(new NetError(netError, netError === EGRESS_DENIED ? await this.refusalOf(paused.requestId) : undefined));
       return void this.page.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Failed' }).catch(() => {});
     }
     const base = { status: paused.responseStatusCode!, statusText: paused.responseStatusText ?? '', headers };

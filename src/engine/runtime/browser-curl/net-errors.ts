@@ -156,6 +156,21 @@ const CODES: Record<string, number> = {
   DNS_NO_MATCHING_SUPPORTED_ALPN: -811,
 };
 
+/** What the egress forwarder answers a destination its policy denies (proxy-forwarder/local-forwarder.ts). */
+export const EGRESS_DENIED = 'net::ERR_NETWORK_ACCESS_DENIED';
+
+/**
+ * The detail of a forwarder's refusal body (`Browserdeck proxy: egress to … is denied …; this host
+ * … --egress-allow-loopback …`): one line without the prefix, or undefined when empty.
+ */
+export function proxyRefusalDetail(body: string): string | undefined {
+  const line = body
+    .replace(/^Browserdeck proxy:\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line ? line.slice(0, 1000) : undefined;
+}
+
 /** A failure inside the browser's network stack. */
 export class NetError extends Error {
   readonly code: number;
