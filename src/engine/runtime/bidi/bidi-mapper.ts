@@ -9,7 +9,8 @@ import { BidiServer } from 'chromium-bidi/out/Default/gen/src/bidiMapper/BidiMap
 import { MapperCdpConnection } from 'chromium-bidi/out/Default/gen/src/cdp/CdpConnection.js';
 import { BidiParser } from 'chromium-bidi/out/Default/gen/src/bidiTab/BidiParser.js';
 
-type Handler = (message: any) => Promise<void> | void;
+// Client messages are unparsed JSON here: the mapper validates them (BidiParser).
+type Handler = (message: unknown) => Promise<void> | void;
 
 /** A chromium-bidi Transport over a `ws` socket to the browser's CDP endpoint. */
 class CdpSocketTransport {
