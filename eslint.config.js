@@ -10,10 +10,22 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
+  },
+  // Tests that still read raw JSON answers as `any` (issue 26 item 5: not converted yet). Give
+  // each body the type it is read as (or `unknown` and narrow), then drop the file from here.
+  {
+    files: [
+      'test/engine/session-ops/telemetry-kernel-events.test.ts',
+      'test/engine/session-ops/webmcp-custom-tools.test.ts',
+      'test/engine/sessions/kernel-newer-fields.test.ts',
+      'test/engine/telemetry-export/otlp-export.pg.test.ts',
+      'test/engine/telemetry-export/otlp-export.test.ts',
+    ],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   // The React renderer: the rules of hooks (a broken hook order is a runtime bug, not style).
   {

@@ -8,6 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { WebSocket } from 'ws';
+import { rawCdp } from './raw-cdp.js';
 
 export const ANIMATED = `data:text/html,<body style="margin:0"><div id="b" style="position:absolute;width:200px;height:200px;background:%2300f"></div><script>
 let t=0;(function f(){t++;const b=document.getElementById('b');b.style.left=(t*7%251080)%251080+'px';b.style.top=(t*3%25520)+'px';b.style.background='hsl('+(t%25360)+',80%25,50%25)';requestAnimationFrame(f)})()</script></body>`;
@@ -43,18 +44,11 @@ export async function liveViewFps(liveWsUrl: string, ms: number): Promise<number
 /** Raw CDP screencast rate of the session's first page (the baseline). */
 export async function rawScreencastFps(cdpWsUrl: string, ms: number): Promise<number> {
   const ws = await open(cdpWsUrl);
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  const send = (method: string, params: object = {}, sessionId?: string) =>
-    new Promise<any>((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params, sessionId }));
-    });
+  const send = rawCdp(ws);
   let frames = 0;
   let started = 0;
   ws.on('message', (raw) => {
     const m = JSON.parse(raw.toString());
-    if (m.id) pending.get(m.id)?.(m.result);
     if (m.method === 'Page.screencastFrame') {
       void send('Page.screencastFrameAck', { sessionId: m.params.sessionId }, m.sessionId);
       if (!started) started = performance.now();
@@ -63,10 +57,11 @@ export async function rawScreencastFps(cdpWsUrl: string, ms: number): Promise<nu
   });
   const { targetInfos } = await send('Target.getTargets');
   const page = targetInfos.find((t: { type: string }) => t.type === 'page');
+  if (!page) throw new Error('the browser has no page');
   const { sessionId } = await send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
   await send('Page.startScreencast', { format: 'jpeg', quality: 60, maxWidth: 1280, maxHeight: 720 }, sessionId);
   await new Promise((r) => setTimeout(r, ms));
-  await send('Page.stopScreencast', {}, sessionId);
+  await send('Page.stopScreencast', undefined, sessionId);
   ws.close();
   return started ? (frames * 1000) / (performance.now() - started) : 0;
 }
@@ -111,19 +106,10 @@ function centreColour(b64: string): string {
 /** Navigates the session's first page (raw CDP, so no other client stays attached). */
 export async function navigate(cdpWsUrl: string, url: string): Promise<void> {
   const ws = await open(cdpWsUrl);
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  ws.on('message', (raw) => {
-    const m = JSON.parse(raw.toString());
-    if (m.id) pending.get(m.id)?.(m.result);
-  });
-  const send = (method: string, params: object = {}, sessionId?: string) =>
-    new Promise<any>((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params, sessionId }));
-    });
+  const send = rawCdp(ws);
   const { targetInfos } = await send('Target.getTargets');
   const page = targetInfos.find((t: { type: string }) => t.type === 'page');
+  if (!page) throw new Error('the browser has no page');
   const { sessionId } = await send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
   await send('Page.navigate', { url }, sessionId);
   await new Promise((r) => setTimeout(r, 500));

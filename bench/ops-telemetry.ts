@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import { WebSocket } from 'ws';
+import { rawCdp } from './raw-cdp.js';
 import { createParser } from 'eventsource-parser';
 import type Kernel from '@onkernel/sdk';
 import { pct } from './ops-live.js';
@@ -36,17 +37,10 @@ export async function telemetryLatency(baseUrl: string, adminKey: string, sessio
   })().catch(() => {});
   const ws = new WebSocket(cdpWsUrl, { perMessageDeflate: false });
   await new Promise((r) => ws.once('open', r));
-  let id = 0;
-  const pending = new Map<number, (v: any) => void>();
-  const send = (method: string, params: object = {}, sid?: string) =>
-    new Promise<any>((resolve) => {
-      pending.set(++id, resolve);
-      ws.send(JSON.stringify({ id, method, params, sessionId: sid }));
-    });
+  const send = rawCdp(ws);
   ws.on('message', (raw) => {
     const t = now();
     const m = JSON.parse(raw.toString());
-    if (m.id) pending.get(m.id)?.(m.result);
     if (m.method === 'Runtime.consoleAPICalled') {
       const text = m.params.args.map((a: { value?: unknown }) => a.value).join(' ');
       if (text.startsWith('bench ')) cdpAt.set(text, t);
@@ -54,8 +48,9 @@ export async function telemetryLatency(baseUrl: string, adminKey: string, sessio
   });
   const { targetInfos } = await send('Target.getTargets');
   const page = targetInfos.find((t: { type: string }) => t.type === 'page');
+  if (!page) throw new Error('the browser has no page');
   const { sessionId: sid } = await send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
-  await send('Runtime.enable', {}, sid);
+  await send('Runtime.enable', undefined, sid);
   for (let i = 0; i < n; i++) {
     const r = await send(
       'Runtime.evaluate',

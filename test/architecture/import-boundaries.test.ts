@@ -15,14 +15,9 @@ import { repoRoot as root, sourceFiles } from './source-tree.js';
 
 /** `file → specifier` pairs that break a rule today; fix the code and delete the entry. */
 const KNOWN_VIOLATIONS: Array<{ file: string; specifier: string; why: string }> = [
-  // Type-only uses of Fastify's request/logger/instance types below http/ (no Fastify code loads:
-  // the transitive check passes). Each wants a narrow type of its own (a Logger, the request's
-  // identity, a route registrar) so that domain/ and runtime/ know nothing of the HTTP server.
-  ...['src/engine/domain/extensions/extension-uploads.ts', 'src/engine/domain/org/access.ts'].map((file) => ({
-    file,
-    specifier: 'fastify',
-    why: 'type-only FastifyRequest/FastifyInstance in domain/',
-  })),
+  // Type-only uses of Fastify's request/instance types in runtime/ (no Fastify code loads: the
+  // transitive check passes). It wants a narrow type of its own (as domain/ got: a CallerRequest,
+  // a MultipartForm) so that runtime/ knows nothing of the HTTP server.
   {
     file: 'src/engine/runtime/session-fs/multipart-upload.ts',
     specifier: 'fastify',
@@ -197,6 +192,20 @@ describe('import checker: the rules issue 13 asks for, spelled out', () => {
       'engine/runtime: packages: src/engine/runtime/chromium/x.ts → fastify',
     ]);
     expect(check(['src/engine/api/x.ts', 'fastify', '@fastify/multipart'], ['src/engine/http/y.ts', 'fastify'])).toEqual([]);
+  });
+
+  it('refuses fastify in domain/ even for types only, and domain/ → http/ (issue 26 item 6)', () => {
+    const typeOnly = (p: string, ...imports: string[]): SourceFile => ({ path: p, imports, typeOnly: imports });
+    expect(
+      checkFiles([
+        typeOnly('src/engine/domain/org/access.ts', 'fastify'),
+        typeOnly('src/engine/domain/extensions/extension-uploads.ts', '@fastify/multipart', '../../http/request-context.js'),
+      ]),
+    ).toEqual([
+      'engine/domain: packages: src/engine/domain/org/access.ts → fastify',
+      'engine/domain: packages: src/engine/domain/extensions/extension-uploads.ts → @fastify/multipart',
+      'engine/domain: imports: src/engine/domain/extensions/extension-uploads.ts → ../../http/request-context.js',
+    ]);
   });
 
   it('allows electron only in the listed main files, never in the engine, shared or renderer', () => {

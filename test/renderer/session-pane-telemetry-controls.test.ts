@@ -20,7 +20,14 @@ afterAll(async () => {
 }, TEST_TIMEOUT);
 
 /** The session's stored `telemetry.browser`, read as raw HTTP (SDK 0.84 types neither `platform` nor `control.cdp`). */
-const stored = async () => ((await (await c.te.api(`/browsers/${sessionId}`)).json()) as { telemetry?: { browser?: Record<string, any> } }).telemetry?.browser;
+const stored = async () => ((await (await c.te.api(`/browsers/${sessionId}`)).json()) as { telemetry?: { browser?: StoredTelemetry } }).telemetry?.browser;
+
+/** The categories this test reads back. */
+interface StoredTelemetry {
+  platform?: { enabled: boolean };
+  console: { enabled: boolean };
+  control: { enabled: boolean; cdp: { excluded_methods: string[] } };
+}
 
 describe('session pane: telemetry settings', () => {
   it(

@@ -19,7 +19,13 @@ declare module 'chrome-remote-interface' {
     webSocketDebuggerUrl?: string;
     devtoolsFrontendUrl?: string;
   }
-  type Client = { close(): Promise<void>; send(method: string, params?: object): Promise<any> } & Record<string, any>;
+  type Commands = import('devtools-protocol/types/protocol-mapping.js').ProtocolMapping.Commands;
+  /** Commands typed from devtools-protocol; the domain objects only as far as the test reads them. */
+  interface Client {
+    close(): Promise<void>;
+    send<M extends keyof Commands>(method: M, params?: Commands[M]['paramsType'][0]): Promise<Commands[M]['returnType']>;
+    Page: { loadEventFired(): Promise<unknown> };
+  }
   interface CDP {
     (options?: Options): Promise<Client>;
     Version(options?: Options): Promise<Record<string, string>>;

@@ -5,11 +5,11 @@
  * pixels and must lie on the screen (the session's viewport); unknown keysyms, buttons and
  * out-of-screen points are 400s naming the field.
  */
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession, type SessionRequest } from './session-fs.js';
-import { SessionComputer, BatchError, type BatchAction } from '../runtime/computer/session-computer.js';
+import { SessionComputer, BatchError } from '../runtime/computer/session-computer.js';
 import { InputError } from '../runtime/computer/input-target.js';
 import { screenshot } from '../runtime/computer/screenshot.js';
 import {
@@ -55,7 +55,8 @@ export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
     const base = '/browsers/:id/computer';
     const computer = async (req: SessionRequest) => SessionComputer.of(await requireSession(sessions, req), liveView);
 
-    const action = (path: string, body: TSchema, run: (c: SessionComputer, b: any) => Promise<unknown>) =>
+    // The body reaches `run` validated against `body`, typed as its Static.
+    const action = <S extends TSchema>(path: string, body: S, run: (c: SessionComputer, b: Static<S>) => Promise<unknown>) =>
       app.post(`${base}/${path}`, { schema: { tags, params: IdParam, body } }, async (req, reply) => {
         const c = await computer(req);
         await run(c, req.body).catch((err) => {
@@ -70,7 +71,7 @@ export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
     action('type', TypeTextSchema, (c, b) => c.type(b));
     action('press_key', PressKeySchema, (c, b) => c.pressKey(b));
     action('scroll', ScrollSchema, (c, b) => c.scroll(b));
-    action('batch', BatchSchema, (c, b) => c.batch((b as { actions: BatchAction[] }).actions));
+    action('batch', BatchSchema, (c, b) => c.batch(b.actions));
     action('clipboard/write', ClipboardWriteSchema, (c, b) => c.clipboard.write(b.text));
 
     app.post(`${base}/clipboard/read`, { schema: { tags, params: IdParam, response: { 200: ClipboardTextSchema } } }, async (req) => {

@@ -8,6 +8,7 @@
  * paints only once; its `timestamp` tells how old it is). The pump also sends input to the
  * page it shows (live view).
  */
+import type { CdpMethod, CdpParams, CdpResult } from './chromium/cdp-types.js';
 import type { SessionHandle } from './session/session-handle.js';
 import { CdpConnection } from './chromium/cdp-connection.js';
 
@@ -54,7 +55,7 @@ export interface ScreencastSubscription extends AsyncIterable<ScreencastFrame> {
   /** Changes this consumer's options (e.g. after a viewport change); the shared cast restarts if needed. */
   update(opts: ScreencastOptions): void;
   /** Sends a CDP command to the shown page (input events). Rejects when no page is attached. */
-  sendToPage(method: string, params: Record<string, unknown>): Promise<unknown>;
+  sendToPage<M extends CdpMethod>(method: M, params: CdpParams<M>): Promise<CdpResult<M>>;
   close(): void;
 }
 
@@ -192,7 +193,7 @@ class ScreencastPump {
   private async startOn(sessionId: string): Promise<void> {
     const cdp = this.cdp!;
     this.settings = JSON.stringify(this.combined());
-    await cdp.send('Page.stopScreencast', {}, { sessionId }).catch(() => {});
+    await cdp.send('Page.stopScreencast', undefined, { sessionId }).catch(() => {});
     await cdp.send('Page.startScreencast', { format: 'jpeg', ...this.combined() }, { sessionId });
   }
 
@@ -250,11 +251,11 @@ class ScreencastPump {
     const newest = [...this.pages.values()].sort((a, b) => b.seq - a.seq)[0];
     if (!newest || newest.targetId === this.active?.targetId) return;
     const previous = this.active;
-    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: newest.targetId, flatten: true });
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: newest.targetId, flatten: true });
     if (cdp !== this.cdp) return;
     this.active = { targetId: newest.targetId, sessionId };
     if (previous) void cdp.send('Target.detachFromTarget', { sessionId: previous.sessionId }).catch(() => {});
-    if (bringToFront) await cdp.send('Page.bringToFront', {}, { sessionId }).catch(() => {});
+    if (bringToFront) await cdp.send('Page.bringToFront', undefined, { sessionId }).catch(() => {});
     await this.startOn(sessionId);
     this.emitPage();
   }
@@ -265,7 +266,7 @@ class ScreencastPump {
     // Self-healing: a failed attach (target closing meanwhile, …) is retried here.
     if (cdp && !targetId && this.pages.size > 0) return this.follow(true);
     if (!cdp || !targetId) return;
-    const r = await cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId }).catch(() => undefined);
+    const r = await cdp.send('Target.getTargetInfo', { targetId }).catch(() => undefined);
     const known = this.pages.get(targetId);
     if (r && known && (known.title !== r.targetInfo.title || known.url !== r.targetInfo.url)) this.onTargetInfo(r.targetInfo, false);
   }
@@ -295,7 +296,7 @@ class ScreencastPump {
     }
   }
 
-  async sendToPage(method: string, params: Record<string, unknown>): Promise<unknown> {
+  async sendToPage<M extends CdpMethod>(method: M, params: CdpParams<M>): Promise<CdpResult<M>> {
     const cdp = this.cdp;
     if (!cdp || !this.active) throw new Error('no page is attached');
     return cdp.send(method, params, { sessionId: this.active.sessionId });

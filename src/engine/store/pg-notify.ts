@@ -5,10 +5,10 @@
  * second (notifications sent meanwhile are lost, as LISTEN/NOTIFY never replays); `close()`
  * ends it for good.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import pg from 'pg';
 
-export async function pgNotify(db: Kysely<any>, channel: string, payload: string): Promise<void> {
+export async function pgNotify(db: QueryExecutorProvider, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
 

@@ -9,7 +9,7 @@ export const ComputerIdParamSchema = Type.Object({ id: Type.String({ minLength: 
 const Coord = Type.Integer({ minimum: 0, maximum: 100_000 });
 const Ms = (max: number) => Type.Integer({ minimum: 0, maximum: max });
 const HoldKeys = Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16 }));
-const lit = <T extends string>(values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const lit = <const T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 export const ClickMouseSchema = Type.Object({
   x: Coord,

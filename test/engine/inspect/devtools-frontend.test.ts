@@ -7,6 +7,7 @@
  * Jail: another project's key gets 404, a frontend token opens neither the session's full CDP
  * nor another session's, and the frontend's files cannot call the engine's API.
  */
+import type { CdpMethod, CdpParams, CdpResult } from '../../../src/engine/runtime/chromium/cdp-types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,7 +84,12 @@ function frontendWs(url: string): string {
 }
 
 /** One CDP round trip on an open socket. */
-function call(ws: WebSocket, id: number, method: string, params: Record<string, unknown> = {}): Promise<{ result?: any; error?: { message: string } }> {
+function call<M extends CdpMethod>(
+  ws: WebSocket,
+  id: number,
+  method: M,
+  params?: CdpParams<M>,
+): Promise<{ result?: CdpResult<M>; error?: { message: string } }> {
   return new Promise((resolve) => {
     const onMessage = (raw: Buffer) => {
       const msg = JSON.parse(raw.toString());
@@ -92,7 +98,7 @@ function call(ws: WebSocket, id: number, method: string, params: Record<string, 
       resolve(msg);
     };
     ws.on('message', onMessage);
-    ws.send(JSON.stringify({ id, method, params }));
+    ws.send(JSON.stringify({ id, method, params: params ?? {} }));
   });
 }
 
@@ -179,21 +185,21 @@ describe('DevTools frontend on a tab', () => {
       const doc = await call(ws, 1, 'DOM.getDocument', { depth: -1 });
       expect(JSON.stringify(doc.result)).toContain('inspect-marker-section');
       const title = await call(ws, 2, 'Runtime.evaluate', { expression: 'document.title', returnByValue: true });
-      expect(title.result.result.value).toBe('inspect me');
+      expect(title.result?.result.value).toBe('inspect me');
 
       const nav = await call(ws, 3, 'Page.navigate', { url: `${site.url}/other` });
       expect(nav.error?.message).toMatch(/read-only/);
       const click = await call(ws, 4, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: 5, y: 5, button: 'left', clickCount: 1 });
       expect(click.error?.message).toMatch(/read-only/);
-      const edit = await call(ws, 5, 'DOM.setOuterHTML', { nodeId: doc.result.root.nodeId, outerHTML: '<html></html>' });
+      const edit = await call(ws, 5, 'DOM.setOuterHTML', { nodeId: doc.result!.root.nodeId, outerHTML: '<html></html>' });
       expect(edit.error?.message).toMatch(/read-only/);
       const emulate = await call(ws, 6, 'Emulation.setDeviceMetricsOverride', { width: 10, height: 10, deviceScaleFactor: 1, mobile: false });
       expect(emulate.error?.message).toMatch(/read-only/);
       // An evaluation with a side effect is stopped by V8's side-effect check (forced on).
       const write = await call(ws, 7, 'Runtime.evaluate', { expression: "document.title = 'changed'", returnByValue: true });
-      expect(write.result.exceptionDetails).toBeTruthy();
+      expect(write.result?.exceptionDetails).toBeTruthy();
       const again = await call(ws, 8, 'Runtime.evaluate', { expression: 'document.title + location.pathname', returnByValue: true });
-      expect(again.result.result.value).toBe('inspect me/');
+      expect(again.result?.result.value).toBe('inspect me/');
       // JSON that is no command (null) is refused in the browser's place, and the engine keeps serving the socket.
       const refusal = new Promise<{ error?: { code: number } }>((resolve) => {
         const onMessage = (raw: Buffer) => {
@@ -207,7 +213,7 @@ describe('DevTools frontend on a tab', () => {
       ws.send('null');
       expect((await refusal).error?.code).toBe(-32000);
       const after = await call(ws, 9, 'Runtime.evaluate', { expression: 'document.title', returnByValue: true });
-      expect(after.result.result.value).toBe('inspect me');
+      expect(after.result?.result.value).toBe('inspect me');
     } finally {
       ws.close();
     }
@@ -216,7 +222,7 @@ describe('DevTools frontend on a tab', () => {
     const full = await openWs(frontendWs((await link(id, targetId)).url));
     try {
       const write = await call(full, 1, 'Runtime.evaluate', { expression: "document.title = 'changed'", returnByValue: true });
-      expect(write.result.exceptionDetails).toBeUndefined();
+      expect(write.result?.exceptionDetails).toBeUndefined();
       const nav = await call(full, 2, 'Page.navigate', { url: `${site.url}/other` });
       expect(nav.error).toBeUndefined();
     } finally {

@@ -30,7 +30,8 @@ interface ExecAnswer {
 const decode = (s: string) => Buffer.from(s, 'base64');
 const seqOutput = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join('\n') + '\n';
 
-async function exec(session: string, body: Record<string, unknown>): Promise<{ status: number; body: any }> {
+/** An exec call's answer: the ExecAnswer on 200, the Error object's fields otherwise (the tests assert which). */
+async function exec(session: string, body: Record<string, unknown>): Promise<{ status: number; body: ExecAnswer & { code?: string; message?: string } }> {
   const res = await te.api(`/browsers/${session}/process/exec`, { method: 'POST', json: body });
   return { status: res.status, body: await res.json() };
 }
@@ -52,7 +53,7 @@ describe('exec output', () => {
     // ~1.6 MB on stdout, then a line on stderr and exit 7: the command ran on past the cap.
     const r = await exec(a, { command: 'sh', args: ['-c', 'seq 1 250000; echo after >&2; exit 7'] });
     expect(r.status).toBe(200);
-    const body = r.body as ExecAnswer;
+    const body: ExecAnswer = r.body;
     const stdout = decode(body.stdout_b64);
     expect(stdout.length).toBe(CAP);
     expect(stdout.equals(Buffer.from(seqOutput(250000)).subarray(0, CAP))).toBe(true);
@@ -68,7 +69,7 @@ describe('exec output', () => {
 
   it('control: output under the cap is whole and not flagged', async () => {
     const r = await exec(a, { command: 'sh', args: ['-c', 'seq 1 100000; echo err >&2'] });
-    const body = r.body as ExecAnswer;
+    const body: ExecAnswer = r.body;
     expect(decode(body.stdout_b64).toString()).toBe(seqOutput(100000));
     expect(decode(body.stderr_b64).toString()).toBe('err\n');
     expect(body).toMatchObject({ exit_code: 0, stdout_truncated: false, stderr_truncated: false });

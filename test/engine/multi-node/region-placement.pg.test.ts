@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 import { PG_SKIP_REASON, PG_URL, flushAudits, joinNode, nodeIdOf, startTestEngine, via, type TestEngine } from './two-nodes.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 let a: TestEngine;
 let b: TestEngine;

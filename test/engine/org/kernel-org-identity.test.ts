@@ -18,11 +18,15 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const json = async (r: Response) => {
+/** A 200 answer's body, as the shape the caller names (the assertions check it). */
+const json = async <T = Record<string, unknown>>(r: Response): Promise<T> => {
   const body = await r.json();
   if (r.status !== 200) throw new Error(`${r.status}: ${JSON.stringify(body)}`);
-  return body as Record<string, any>;
+  return body as T;
 };
+/** `GET /auth/context` as far as these tests read it. */
+type AuthContextBody = { principal: { id: string }; authorization: { credential_scope: unknown }; authentication: unknown };
+type IdPage = { id: string }[] | { items?: { id: string }[]; data?: { id: string }[] };
 const as = (key: string, extra: Record<string, string> = {}) => ({ headers: { authorization: `Bearer ${key}`, ...extra } });
 
 describe('GET /org/limits usage fields', () => {
@@ -54,8 +58,8 @@ describe('GET /org/limits usage fields', () => {
 
 describe('GET /auth/context', () => {
   it('describes an org-wide key, with and without a project picked by header', async () => {
-    const orgWide = await json(await t.api('/auth/context'));
-    const keyId = orgWide.principal.id as string;
+    const orgWide = await json<AuthContextBody>(await t.api('/auth/context'));
+    const keyId = orgWide.principal.id;
     expect(orgWide).toEqual({
       authentication: { method: 'api_key', source: 'api_key', credential_id: keyId },
       authorization: { credential_scope: { project_id: null }, effective_scope: { project_id: null } },
@@ -82,7 +86,7 @@ describe('GET /auth/context', () => {
     const s = await scopedClient.browsers.create({ headless: true });
     try {
       const jwt = new URL(s.cdp_ws_url).searchParams.get('jwt')!;
-      const bySession = await json(await fetch(`${t.url}/auth/context?jwt=${encodeURIComponent(jwt)}`));
+      const bySession = await json<AuthContextBody>(await fetch(`${t.url}/auth/context?jwt=${encodeURIComponent(jwt)}`));
       expect(bySession.authentication).toEqual({ method: 'jwt', source: 'api_key', credential_id: null });
       expect(bySession.authorization.credential_scope).toEqual({ project_id: p.id });
       // The token still opens nothing else outside its session.
@@ -123,9 +127,9 @@ describe('X-Kernel-Project', () => {
         body: JSON.stringify({ name: 'in-a' }),
       }),
     );
-    const inA = await json(await fetch(t.url + '/profiles', as(t.adminKey, { 'X-Kernel-Project': a.id })));
-    const inB = await json(await fetch(t.url + '/profiles', as(t.adminKey, { 'X-Kernel-Project': 'header-b' })));
-    const ids = (page: any) => (Array.isArray(page) ? page : (page.items ?? page.data ?? [])).map((x: { id: string }) => x.id);
+    const inA = await json<IdPage>(await fetch(t.url + '/profiles', as(t.adminKey, { 'X-Kernel-Project': a.id })));
+    const inB = await json<IdPage>(await fetch(t.url + '/profiles', as(t.adminKey, { 'X-Kernel-Project': 'header-b' })));
+    const ids = (page: IdPage) => (Array.isArray(page) ? page : (page.items ?? page.data ?? [])).map((x) => x.id);
     expect(ids(inA)).toContain(made.id);
     expect(ids(inB)).not.toContain(made.id);
     expect((await fetch(t.url + '/profiles', as(t.adminKey, { 'X-Kernel-Project': 'no-such-project' }))).status).toBe(404);
@@ -138,7 +142,7 @@ describe('X-Kernel-Project', () => {
 
 describe('GET /org/entitlements', () => {
   it('reports what this engine offers as an active enterprise plan', async () => {
-    const e = await json(await t.api('/org/entitlements'));
+    const e = await json<{ plan: unknown; limits: unknown; features: Record<string, unknown> }>(await t.api('/org/entitlements'));
     expect(e.plan).toEqual({ id: 'ENTERPRISE', effective_id: 'ENTERPRISE', is_trialing: false, status: 'ACTIVE', trial_ends_at: null });
     expect(e.features.browser_pools).toEqual({ enabled: true });
     expect(e.features.browser_replays).toEqual({ enabled: true, retention_days: 7 });

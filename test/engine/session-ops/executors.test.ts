@@ -25,7 +25,7 @@ const POLL = { timeout: 120_000 };
 
 interface Result {
   success: boolean;
-  result?: any;
+  result?: unknown;
   error?: string;
   stdout?: string;
   tab?: { created: boolean; target_id: string };

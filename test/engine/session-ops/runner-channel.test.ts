@@ -17,7 +17,9 @@ import { startLocalServer, type LocalServer } from '../../helpers/local-server.j
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
 import { RAW_PROBES } from '../../helpers/runner-probes.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** A tool of `GET …/webmcp/tools` as far as these tests read it. */
+type ListedTool = { tool_ref: string; tool: { name: string }; source: { custom?: { namespace: string } } };
 let e: EngineProcess;
 let site: LocalServer;
 let id: string;
@@ -90,7 +92,7 @@ describe('a Playwright executor', { timeout: 300_000 }, () => {
 
 describe('the message limit', { timeout: 300_000 }, () => {
   it('is in /healthz; a return value over it is a clear error of the call, under it a result', async () => {
-    const health = (await (await e.api('/healthz')).json()) as Json;
+    const health = (await (await e.api('/healthz')).json()) as { limits: { runner_channel: unknown } };
     expect(health.limits.runner_channel).toEqual({ max_message_bytes: 1024 * 1024, max_pending_bytes: 8 * 1024 * 1024 });
     expect(await execute(`return 'x'.repeat(1000 * 1000);`)).toMatchObject({ success: true, result: 'x'.repeat(1000 * 1000) });
     const over = await execute(`return 'x'.repeat(1100 * 1000);`);
@@ -152,7 +154,7 @@ describe.runIf(sandboxed)('the WebMCP tool runner', { timeout: 300_000 }, () => 
     });
     expect(added.status, await added.clone().text()).toBe(201);
     const refs = async (): Promise<Record<string, string>> => {
-      const list = ((await (await e.api(`${base}/tools`)).json()) as Json).tools as Json[];
+      const list = ((await (await e.api(`${base}/tools`)).json()) as { tools: ListedTool[] }).tools;
       return Object.fromEntries(list.filter((x) => x.source.custom?.namespace === 'probe').map((x) => [x.tool.name, x.tool_ref]));
     };
     await expect.poll(async () => Object.keys(await refs()).sort(), { timeout: 30_000 }).toEqual(['ok', 'raw', 'send']);

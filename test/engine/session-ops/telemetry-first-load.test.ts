@@ -221,8 +221,7 @@ describe('telemetry of the first page load', () => {
         if (!idle?.browser) await new Promise((r) => setTimeout(r, 50));
       }
       const control = idle!.browser!.control;
-      const pages = async () =>
-        (await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
+      const pages = async () => (await control.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
       for (let i = 0; i < 100; i++) {
         const open = await pages();
         if (open.length === 0 && i > 0) break;

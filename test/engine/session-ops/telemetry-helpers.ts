@@ -7,7 +7,7 @@ import { startLocalServer, type LocalServer } from '../../helpers/local-server.j
 
 export interface Envelope {
   seq: number;
-  event: { category: string; type: string; ts: number; source: { kind: string; event?: string }; data?: Record<string, any>; truncated?: boolean };
+  event: { category: string; type: string; ts: number; source: { kind: string; event?: string }; data?: Record<string, unknown>; truncated?: boolean };
 }
 
 export const PAGE = `<!doctype html><html><head><title>telemetry page</title></head><body>

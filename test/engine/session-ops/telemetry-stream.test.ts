@@ -36,7 +36,7 @@ const calls = async (n: number) => {
   for (let i = 0; i < n; i++) await call();
 };
 
-async function events(query: string): Promise<{ items: Envelope[]; more: string | null; next: string | null; status: number; body: any }> {
+async function events(query: string): Promise<{ items: Envelope[]; more: string | null; next: string | null; status: number; body: Record<string, unknown> }> {
   const res = await te.api(`/browsers/${id}/telemetry/events${query}`);
   const body = await res.json();
   return { items: res.ok ? (body as Envelope[]) : [], more: res.headers.get('x-has-more'), next: res.headers.get('x-next-offset'), status: res.status, body };

@@ -57,7 +57,8 @@ describe('telemetry from a real browser', () => {
     const err = await until((e) => e.event.type === 'console_error' && String(e.event.data?.text).includes('bad thing'));
     expect(err.event.data?.level).toBe('error');
     const exc = await until((e) => e.event.type === 'console_error' && String(e.event.data?.text).includes('boom in page'));
-    expect(exc.event.data?.stack_trace?.callFrames?.[0]?.functionName).toBe('thrower');
+    const stack = exc.event.data?.stack_trace as { callFrames?: { functionName: string }[] } | undefined;
+    expect(stack?.callFrames?.[0]?.functionName).toBe('thrower');
     expect(exc.event.source.event).toBe('Runtime.exceptionThrown');
 
     const req = await until((e) => e.event.type === 'network_request' && String(e.event.data?.url).endsWith('/data.json'));

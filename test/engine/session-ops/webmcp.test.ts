@@ -11,8 +11,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
+import type { BrowserCreateResponse } from '@onkernel/sdk/resources/browsers/browsers';
+import type { WebMcpTool } from '../../../src/shared/wire/session-webmcp.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 let t: TestEngine;
 let site: LocalServer;
 let other: LocalServer;
@@ -42,7 +44,7 @@ mc.registerTool({ name: 'hangs', description: 'never answers', inputSchema: { ty
     '/plain': '<title>plain</title>',
   });
   const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 120 } });
-  const s = (await res.json()) as Json;
+  const s = (await res.json()) as BrowserCreateResponse;
   sessionId = s.session_id;
   browser = await chromium.connectOverCDP(s.cdp_ws_url);
   page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
@@ -56,16 +58,20 @@ afterAll(async () => {
   await other?.close();
 });
 
-const tools = async (): Promise<Json[]> => {
+const tools = async (): Promise<WebMcpTool[]> => {
   const res = await t.api(`/browsers/${sessionId}/webmcp/tools`);
   expect(res.status).toBe(200);
-  return ((await res.json()) as Json).tools;
+  return ((await res.json()) as { tools: WebMcpTool[] }).tools;
 };
 const invoke = async (json: Json) => {
   const res = await t.api(`/browsers/${sessionId}/webmcp/invoke`, { method: 'POST', json });
   return { status: res.status, body: (await res.json()) as Json };
 };
-const byName = (list: Json[], name: string): Json => list.find((x) => x.tool.name === name) ?? {};
+const byName = (list: WebMcpTool[], name: string): WebMcpTool => {
+  const found = list.find((x) => x.tool.name === name);
+  if (!found) throw new Error(`no tool named ${name} in the list`);
+  return found;
+};
 
 describe('WebMCP tools', () => {
   it('lists the tools of every tab and frame, with their source', async () => {
@@ -87,7 +93,7 @@ describe('WebMCP tools', () => {
     expect(two.source).toMatchObject({ page_url: site.url + '/second', page_title: 'second', frame: null });
     expect(two.tool.annotations).toMatchObject({ readOnlyHint: true });
     await second.close();
-    await expect.poll(async () => byName(await tools(), 'second_tool').tool, { timeout: 20_000 }).toBeUndefined();
+    await expect.poll(async () => (await tools()).find((x) => x.tool.name === 'second_tool'), { timeout: 20_000 }).toBeUndefined();
   });
 
   it('invokes a tool in the page and in an out-of-process frame', async () => {
@@ -132,7 +138,7 @@ describe('WebMCP tools', () => {
     const custom = await t.api(`/browsers/${sessionId}/webmcp/custom-tools`);
     expect(custom.status).toBe(200);
     expect(await custom.json()).toEqual({ tools: [] });
-    const ent = (await (await t.api('/org/entitlements')).json()) as Json;
+    const ent = (await (await t.api('/org/entitlements')).json()) as { features: Record<string, unknown> };
     expect(ent.features.webmcp).toEqual({ enabled: true });
   });
 });

@@ -5,6 +5,17 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
 import { startTestPages, type TestPages } from './test-pages.js';
 
+/** What the live-view page exposes on `window` for diagnostics and tests (live-view-page.ts). */
+type LiveViewWindow = {
+  __liveView: {
+    frames: number;
+    connected: boolean;
+    page: { url?: string; title?: string } | null;
+    meta: { deviceWidth?: number } | null;
+    cursor: { x?: number; y?: number; visible?: boolean };
+  };
+};
+
 let t: TestEngine;
 let pages: TestPages;
 let viewer: Browser;
@@ -23,7 +34,7 @@ afterAll(async () => {
 });
 
 async function frames(p: import('playwright-core').Page): Promise<number> {
-  return p.evaluate(() => (window as any).__liveView?.frames ?? 0);
+  return p.evaluate(() => (window as unknown as LiveViewWindow).__liveView?.frames ?? 0);
 }
 
 /** Evaluates `fn` in the session's tab whose URL contains `path`, over CDP. */
@@ -38,7 +49,7 @@ async function inSessionPage<T>(cdpUrl: string, path: string, fn: () => T): Prom
 }
 
 /** How many clicks the session's page has counted. */
-const clicksIn = (cdpUrl: string) => inSessionPage(cdpUrl, '/clicks', () => (window as any).clicks as number);
+const clicksIn = (cdpUrl: string) => inSessionPage(cdpUrl, '/clicks', () => (window as unknown as { clicks: number }).clicks);
 
 describe('live view (browser_live_view_url)', () => {
   it('shows frames on a canvas and forwards a click to the page', async () => {
@@ -47,9 +58,9 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       const first = await frames(p);
-      await p.waitForFunction((n) => (window as any).__liveView.frames > n, first, { timeout: 20_000 });
+      await p.waitForFunction((n) => (window as unknown as LiveViewWindow).__liveView.frames > n, first, { timeout: 20_000 });
       // The canvas really holds the page's pixels (not a blank canvas).
       const nonBlank = await p.evaluate(() => {
         const c = document.getElementById('screen') as HTMLCanvasElement;
@@ -60,7 +71,7 @@ describe('live view (browser_live_view_url)', () => {
       });
       expect(nonBlank.w).toBeGreaterThan(100);
       expect(nonBlank.lit).toBeGreaterThan(0);
-      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/clicks'), null, { timeout: 10_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.page?.url?.includes('/clicks'), null, { timeout: 10_000 });
       expect(await p.textContent('#size')).toMatch(/^\d+×\d+$/);
 
       const box = (await p.locator('#screen').boundingBox())!;
@@ -68,7 +79,7 @@ describe('live view (browser_live_view_url)', () => {
       await p.mouse.click(box.x + box.width / 3, box.y + box.height / 3);
       await expect.poll(() => clicksIn(s.cdp_ws_url), { timeout: 10_000 }).toBe(2);
       // The page's title changed with the clicks and the viewer was told.
-      await p.waitForFunction(() => (window as any).__liveView.page?.title === 'clicks 2', null, { timeout: 10_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.page?.title === 'clicks 2', null, { timeout: 10_000 });
     } finally {
       await p.close();
       await t.client.browsers.deleteByID(s.session_id);
@@ -80,7 +91,7 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(`${s.browser_live_view_url}&readOnly=true`);
-      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       expect(await p.isVisible('#ro')).toBe(true);
       const box = (await p.locator('#screen').boundingBox())!;
       await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -98,7 +109,7 @@ describe('live view (browser_live_view_url)', () => {
       // A writable viewer's click afterwards proves input does flow, and that the earlier ones were dropped.
       const w = await viewer.newPage({ viewport: { width: 800, height: 600 } });
       await w.goto(s.browser_live_view_url!);
-      await w.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await w.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       const wb = (await w.locator('#screen').boundingBox())!;
       await w.mouse.click(wb.x + wb.width / 2, wb.y + wb.height / 2);
       await expect.poll(() => clicksIn(s.cdp_ws_url), { timeout: 10_000 }).toBe(1);
@@ -114,15 +125,15 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage();
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/animated'), null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.page?.url?.includes('/animated'), null, { timeout: 20_000 });
       const b = await puppeteer.connect({ browserWSEndpoint: s.cdp_ws_url, defaultViewport: null });
       const tab = await b.newPage();
       await tab.goto(`${pages.url}/clicks`);
-      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/clicks'), null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.page?.url?.includes('/clicks'), null, { timeout: 20_000 });
       const before = await frames(p);
-      await p.waitForFunction((n) => (window as any).__liveView.frames > n, before, { timeout: 20_000 });
+      await p.waitForFunction((n) => (window as unknown as LiveViewWindow).__liveView.frames > n, before, { timeout: 20_000 });
       await tab.close();
-      await p.waitForFunction(() => (window as any).__liveView.page?.url?.includes('/animated'), null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.page?.url?.includes('/animated'), null, { timeout: 20_000 });
       await b.disconnect();
       const res = await fetch(s.browser_live_view_url!.replace(/jwt=[^&]+/, 'jwt=forged'));
       expect(res.status).toBe(401);
@@ -138,7 +149,7 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       const box = (await p.locator('#screen').boundingBox())!;
       await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       await p.keyboard.type('Hi there');
@@ -147,7 +158,7 @@ describe('live view (browser_live_view_url)', () => {
       await expect
         .poll(() => inSessionPage(s.cdp_ws_url, '/type', () => (document.getElementById('i') as HTMLInputElement).value), { timeout: 10_000 })
         .toBe('Hi ther');
-      expect(await inSessionPage(s.cdp_ws_url, '/type', () => (window as any).enters)).toBe(1);
+      expect(await inSessionPage(s.cdp_ws_url, '/type', () => (window as unknown as { enters: number }).enters)).toBe(1);
     } finally {
       await p.close();
       await t.client.browsers.deleteByID(s.session_id);
@@ -159,14 +170,14 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage();
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       const sessions = t.engine.services.sessions as SessionManager;
       const pid = sessions.get(s.session_id)!.browser!.pid;
       process.kill(pid, 'SIGKILL');
       await expect.poll(() => sessions.get(s.session_id)?.browser?.pid, { timeout: 20_000 }).not.toBe(pid);
       const after = await frames(p);
-      await p.waitForFunction((n) => (window as any).__liveView.frames > n + 5, after, { timeout: 20_000 });
-      expect(await p.evaluate(() => (window as any).__liveView.connected)).toBe(true);
+      await p.waitForFunction((n) => (window as unknown as LiveViewWindow).__liveView.frames > n + 5, after, { timeout: 20_000 });
+      expect(await p.evaluate(() => (window as unknown as LiveViewWindow).__liveView.connected)).toBe(true);
     } finally {
       await p.close();
       await t.client.browsers.deleteByID(s.session_id);
@@ -178,18 +189,22 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       await t.client.browsers.computer.moveMouse(s.session_id, { x: 100, y: 80 });
-      await p.waitForFunction(() => (window as any).__liveView.cursor?.x === 100 && (window as any).__liveView.cursor?.y === 80, null, { timeout: 10_000 });
+      await p.waitForFunction(
+        () => (window as unknown as LiveViewWindow).__liveView.cursor?.x === 100 && (window as unknown as LiveViewWindow).__liveView.cursor?.y === 80,
+        null,
+        { timeout: 10_000 },
+      );
       expect(await p.isVisible('#cursor')).toBe(true);
       await t.client.browsers.computer.setCursorVisibility(s.session_id, { hidden: true });
-      await p.waitForFunction(() => (window as any).__liveView.cursor?.visible === false, null, { timeout: 10_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.cursor?.visible === false, null, { timeout: 10_000 });
       expect(await p.isVisible('#cursor')).toBe(false);
       expect(await p.evaluate(() => (document.getElementById('screen') as HTMLCanvasElement).style.cursor)).toBe('none');
       // A viewer connecting later starts from the current state.
       const late = await viewer.newPage();
       await late.goto(s.browser_live_view_url!);
-      await late.waitForFunction(() => (window as any).__liveView.cursor?.visible === false, null, { timeout: 10_000 });
+      await late.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.cursor?.visible === false, null, { timeout: 10_000 });
       await late.close();
     } finally {
       await p.close();
@@ -202,8 +217,8 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage();
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.frames > 2, null, { timeout: 30_000 });
-      expect(await p.evaluate(() => (window as any).__liveView.page?.url)).toContain('/animated');
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 2, null, { timeout: 30_000 });
+      expect(await p.evaluate(() => (window as unknown as LiveViewWindow).__liveView.page?.url)).toContain('/animated');
     } finally {
       await p.close();
       await t.client.browsers.deleteByID(s.session_id);
@@ -215,9 +230,9 @@ describe('live view (browser_live_view_url)', () => {
     const p = await viewer.newPage();
     try {
       await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as any).__liveView.meta?.deviceWidth === 1024, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.meta?.deviceWidth === 1024, null, { timeout: 20_000 });
       await t.client.browsers.update(s.session_id, { viewport: { width: 800, height: 600, refresh_rate: 10 } });
-      await p.waitForFunction(() => (window as any).__liveView.meta?.deviceWidth === 800, null, { timeout: 20_000 });
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.meta?.deviceWidth === 800, null, { timeout: 20_000 });
       expect(await p.textContent('#size')).toMatch(/^800×/);
     } finally {
       await p.close();
@@ -231,9 +246,9 @@ describe('live view (browser_live_view_url)', () => {
     const second = await viewer.newPage();
     try {
       await first.goto(s.browser_live_view_url!);
-      await first.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await first.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
       await second.goto(s.browser_live_view_url!);
-      await second.waitForFunction(() => (window as any).__liveView.frames > 0, null, { timeout: 20_000 });
+      await second.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
     } finally {
       await first.close();
       await second.close();

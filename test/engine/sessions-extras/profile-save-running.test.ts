@@ -17,7 +17,7 @@ import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 let t: TestEngine;
 let pages: TestPages;
 beforeAll(async () => {
@@ -31,9 +31,10 @@ afterAll(async () => {
 
 const read = (cdp: string) => readStorage(pages, cdp);
 const write = (cdp: string, v: string) => writeStorage(pages, cdp, v);
-async function save(sessionId: string, json: Json, te: TestEngine = t): Promise<{ status: number; body: Json }> {
+/** The saved profile (`id`) on 200, the Error object otherwise (the tests assert the status first). */
+async function save(sessionId: string, json: Json, te: TestEngine = t): Promise<{ status: number; body: Json & { id: string } }> {
   const res = await te.api(`/browsers/${sessionId}/profiles`, { method: 'POST', json });
-  return { status: res.status, body: (await res.json()) as Json };
+  return { status: res.status, body: (await res.json()) as Json & { id: string } };
 }
 
 describe('saving a running browser into a profile', () => {

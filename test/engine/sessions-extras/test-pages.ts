@@ -57,10 +57,13 @@ export async function onStoragePage<T>(pages: TestPages, cdpUrl: string, fn: (pa
   }
 }
 
+/** What the storage page (served above) defines on its window. */
+type StorageWindow = { readState(): Promise<StorageState>; writeState(v: string): Promise<void> };
+
 /** The storage page's state in a session's browser. */
 export const readStorage = (pages: TestPages, cdpUrl: string) =>
-  onStoragePage<StorageState>(pages, cdpUrl, (p) => p.evaluate(() => (window as any).readState()));
+  onStoragePage<StorageState>(pages, cdpUrl, (p) => p.evaluate(() => (window as unknown as StorageWindow).readState()));
 
 /** Stores `v` as cookie, localStorage item and IndexedDB value in a session's browser. */
 export const writeStorage = (pages: TestPages, cdpUrl: string, v: string) =>
-  onStoragePage(pages, cdpUrl, (p) => p.evaluate((x) => (window as any).writeState(x), v));
+  onStoragePage(pages, cdpUrl, (p) => p.evaluate((x) => (window as unknown as StorageWindow).writeState(x), v));

@@ -17,8 +17,8 @@ afterAll(async () => {
   await pages?.close();
 });
 
-/** Sends one BiDi command on a raw socket and waits for its answer. */
-function bidiCall(ws: WebSocket, id: number, method: string, params: object): Promise<any> {
+/** Sends one BiDi command on a raw socket and waits for its answer (`R`: the result as the caller reads it). */
+function bidiCall<R = unknown>(ws: WebSocket, id: number, method: string, params: object): Promise<{ type: string; id: number; result: R; error?: string }> {
   return new Promise((resolve) => {
     const onMessage = (data: Buffer) => {
       const m = JSON.parse(data.toString());
@@ -66,7 +66,7 @@ describe('WebDriver BiDi (webdriver_ws_url)', () => {
     expect(status).toMatchObject({ type: 'success', id: 1, result: { ready: expect.any(Boolean), message: expect.any(String) } });
     const created = await bidiCall(ws, 2, 'session.new', { capabilities: {} });
     expect(created).toMatchObject({ type: 'success', result: { capabilities: { browserName: expect.any(String), browserVersion: expect.any(String) } } });
-    const tree = await bidiCall(ws, 3, 'browsingContext.getTree', {});
+    const tree = await bidiCall<{ contexts: unknown[] }>(ws, 3, 'browsingContext.getTree', {});
     expect(tree.result.contexts.length).toBeGreaterThan(0);
     const bad = await bidiCall(ws, 4, 'browsingContext.navigate', { context: 42 });
     expect(bad).toMatchObject({ type: 'error', id: 4, error: 'invalid argument' });

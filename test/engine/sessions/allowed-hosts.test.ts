@@ -11,12 +11,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { WebSocketServer } from 'ws';
+import type { BrowserCreateResponse } from '@onkernel/sdk/resources/browsers/browsers';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { curlVia } from '../../helpers/browser-session.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { DEFAULT_EGRESS_DENY } from '../../../src/engine/config.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** A session as the SDK types it, plus the fields it does not know yet (`network`); an Error object's fields read as unknown. */
+type Session = Json & BrowserCreateResponse;
 type Origin = LocalServer & { hits: string[]; port: number };
 let t: TestEngine;
 /** Allowed by name (`localhost:<port>`), also serving WebSockets. */
@@ -61,9 +64,9 @@ afterAll(async () => {
   await Promise.all([allowed, otherPort, other, denied].map((o) => o?.close()));
 });
 
-async function call(p: string, method: string, json?: unknown): Promise<{ status: number; body: Json }> {
+async function call(p: string, method: string, json?: unknown): Promise<{ status: number; body: Session }> {
   const res = await t.api(p, { method, ...(json === undefined ? {} : { json }) });
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Json };
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Session };
 }
 const create = (body: Json) => call('/browsers', 'POST', { headless: true, timeout_seconds: 300, ...body });
 const patch = (id: string, body: Json) => call(`/browsers/${id}`, 'PATCH', body);

@@ -19,9 +19,9 @@ const treeCommandLines = (root: number): string[] => descendants(root).map(cmdli
 
 /** A CDP session on the first page, to make sure its renderer has started and answers. */
 async function firstPageSession(b: LaunchedBrowser): Promise<string> {
-  const { targetInfos } = await b.control.send<{ targetInfos: { type: string; targetId: string }[] }>('Target.getTargets');
+  const { targetInfos } = await b.control.send('Target.getTargets');
   const page = targetInfos.find((t) => t.type === 'page')!;
-  const { sessionId } = await b.control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+  const { sessionId } = await b.control.send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
   return sessionId;
 }
 
@@ -51,7 +51,7 @@ describe('an idle headless browser with the sessions’ flags', () => {
 
   it('preloads no omnibox popup WebUI', async () => {
     // The preload happens as the first window opens, before its page's renderer answers.
-    const { targetInfos } = await b.control.send<{ targetInfos: { type: string; url: string }[] }>('Target.getTargets', { filter: [{}] });
+    const { targetInfos } = await b.control.send('Target.getTargets', { filter: [{}] });
     expect(targetInfos.some((t) => t.type === 'page')).toBe(true);
     expect(targetInfos.filter((t) => t.url.includes('omnibox-popup'))).toEqual([]);
     expect(treeCommandLines(b.pid).filter((c) => c.includes('--top-chrome-webui'))).toEqual([]);

@@ -13,7 +13,9 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { curlVia } from '../../helpers/browser-session.js';
 import { createTestCa, startMitmProxy, startTlsOrigin, type MitmProxy, type TestCa } from '../../helpers/mitm-proxy.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** An answer as these tests read it: a session's id, a proxy's config, or the Error object's fields. */
+type Body = Json & { session_id: string; config: { has_ca_bundle?: boolean } };
 let t: TestEngine;
 let ca: TestCa;
 let mitm: MitmProxy;
@@ -33,9 +35,9 @@ afterAll(async () => {
   ca?.dispose();
 });
 
-async function call(method: string, path: string, json?: unknown): Promise<{ status: number; body: Json }> {
+async function call(method: string, path: string, json?: unknown): Promise<{ status: number; body: Body }> {
   const res = await t.api(path, { method, ...(json === undefined ? {} : { json }) });
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Json };
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Body };
 }
 
 async function session(body: Json): Promise<string> {

@@ -6,6 +6,7 @@
  * egress policy denies; a route whose proxy is deleted fails closed; bad routes are 4xx Error
  * objects before any browser starts. Raw HTTP: SDK 0.84 does not type `network`.
  */
+import type { BrowserCreateResponse } from '@onkernel/sdk/resources/browsers/browsers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { curlVia } from '../../helpers/browser-session.js';
@@ -13,7 +14,9 @@ import { startLocalServer } from '../../helpers/local-server.js';
 import { startEchoServer, startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { DEFAULT_EGRESS_DENY } from '../../../src/engine/config.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** A session as the SDK types it, plus the fields it does not know yet (`network`); an Error object's fields read as unknown. */
+type Session = Json & BrowserCreateResponse;
 let t: TestEngine;
 let proxyA: TestProxy;
 let proxyB: TestProxy;
@@ -50,9 +53,9 @@ afterAll(async () => {
   await Promise.all([proxyA?.close(), proxyB?.close(), echo?.close(), origin2?.close(), denied?.close()]);
 });
 
-async function create(body: Json): Promise<{ status: number; body: Json }> {
+async function create(body: Json): Promise<{ status: number; body: Session }> {
   const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 120, ...body } });
-  return { status: res.status, body: (await res.json()) as Json };
+  return { status: res.status, body: (await res.json()) as Session };
 }
 
 const saw = (p: TestProxy, needle: string) => p.targets().some((x) => x.includes(needle));

@@ -7,7 +7,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { multipartError, saveFilePart } from '../../runtime/uploads/multipart-files.js';
 import { newId } from '../ids.js';
@@ -17,14 +17,26 @@ import { MAX_EXTENSIONS_PER_SESSION } from './extension-service.js';
 /** Largest accepted extension zip. */
 export const MAX_EXTENSION_ZIP_BYTES = 256 * 1024 * 1024;
 
+/**
+ * A multipart body as these readers use it: Fastify's request (with the multipart plugin) fits
+ * it, and domain/ stays free of the HTTP server's types.
+ */
+export interface MultipartForm {
+  isMultipart(): boolean;
+  parts(): AsyncIterable<FormPart>;
+}
+
+/** One part of the form: a streamed file or a text field. */
+export type FormPart = { type: 'file'; fieldname: string; file: Readable } | { type: 'field'; fieldname: string; value: unknown };
+
 const tooLarge = `an extension zip is larger than ${MAX_EXTENSION_ZIP_BYTES} bytes`;
 
-function requireMultipart(req: FastifyRequest, what: string): void {
+function requireMultipart(req: MultipartForm, what: string): void {
   if (!req.isMultipart()) throw new DomainError(415, 'unsupported_media_type', `expected a multipart/form-data body with ${what}`);
 }
 
 /** Reads `POST /extensions`: the zip goes to `stagingFile` (the caller removes it if still there). */
-export async function readExtensionUpload(req: FastifyRequest, stagingFile: string): Promise<{ zip: StagedZip; name?: string }> {
+export async function readExtensionUpload(req: MultipartForm, stagingFile: string): Promise<{ zip: StagedZip; name?: string }> {
   requireMultipart(req, 'the extension zip in `file`');
   let zip: StagedZip | undefined;
   let name: string | undefined;
@@ -53,7 +65,7 @@ export async function readExtensionUpload(req: FastifyRequest, stagingFile: stri
 const PAIR = /^extensions\[(\d{1,3})\]\[(name|zip_file)\]$/;
 
 /** Reads `POST /browsers/{id}/extensions`: name → staged zip, in index order. Staged files live in `stagingDir`. */
-export async function readSessionExtensionUploads(req: FastifyRequest, stagingDir: string): Promise<Array<{ name: string; zipFile: string }>> {
+export async function readSessionExtensionUploads(req: MultipartForm, stagingDir: string): Promise<Array<{ name: string; zipFile: string }>> {
   requireMultipart(req, 'extensions[i][name] and extensions[i][zip_file] pairs');
   const names = new Map<number, string>();
   const zips = new Map<number, string>();

@@ -7,7 +7,6 @@
  * administer anything. Another organization's records are never reachable: every query is
  * filtered by the caller's org id.
  */
-import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from './auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { Projects, ProjectRow } from './projects.js';
@@ -23,17 +22,22 @@ export function requireOrgWideKey(auth: AuthContext, action: string): void {
   if (auth.credentialProjectId !== null) throw DomainError.forbidden(`${action} needs an org-wide API key; this key is scoped to one project`);
 }
 
+/** What the hooks below read of a request: only who is calling (domain/ knows nothing of Fastify). */
+export interface CallerRequest {
+  auth: AuthContext;
+}
+
 /**
  * The same checks as a route's `onRequest` hook. It runs before the body is parsed and
  * validated, so a caller without the right gets 403 whatever it sends: checked in the handler,
  * an invalid body would answer 400 first and describe the route's fields to that caller.
  */
-export function orgWideKeyFirst(action: string): (req: FastifyRequest) => Promise<void> {
+export function orgWideKeyFirst(action: string): (req: CallerRequest) => Promise<void> {
   return async (req) => requireOrgWideKey(req.auth, action);
 }
 
 /** `requireApiKey` as an `onRequest` hook (see `orgWideKeyFirst`). */
-export async function apiKeyFirst(req: FastifyRequest): Promise<void> {
+export async function apiKeyFirst(req: CallerRequest): Promise<void> {
   requireApiKey(req.auth);
 }
 

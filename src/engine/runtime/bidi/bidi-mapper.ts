@@ -7,7 +7,8 @@
 import { WebSocket } from 'ws';
 import type { BidiServer } from 'chromium-bidi/out/Default/gen/src/bidiMapper/BidiMapper.js';
 
-type Handler = (message: any) => Promise<void> | void;
+// Client messages are unparsed JSON here: the mapper validates them (BidiParser).
+type Handler = (message: unknown) => Promise<void> | void;
 
 /** A chromium-bidi Transport over a `ws` socket to the browser's CDP endpoint. */
 class CdpSocketTransport {

@@ -11,7 +11,7 @@
  */
 import { NET_ERROR_HEADER } from '../proxy-forwarder/local-forwarder.js';
 import { randomUUID } from 'node:crypto';
-import { HiddenPage, type PausedRequest } from '../cdp/hidden-page.js';
+import { HiddenPage, type HiddenPageEvent, type PausedRequest } from '../cdp/hidden-page.js';
 import type { SessionCdp } from '../cdp/session-cdp.js';
 import { EGRESS_DENIED, NetError, proxyRefusalDetail } from './net-errors.js';
 
@@ -62,7 +62,7 @@ export class CurlPage {
     const page = await HiddenPage.open(
       cdp,
       (p) => ref.self?.onPaused(p),
-      (ev, params) => ref.self?.onNetwork(ev, params),
+      (e) => ref.self?.onNetwork(e),
     );
     const self = (ref.self = new CurlPage(page));
     try {
@@ -130,24 +130,23 @@ export class CurlPage {
     if (p.networkId) this.byNetworkId.delete(p.networkId);
   }
 
-  private onNetwork(ev: string, params: Record<string, unknown>): void {
-    if (ev === 'Network.requestWillBeSent') {
-      const headers = (params.request as { headers: Record<string, string> }).headers;
-      const id = headerValue(headers, MARKER);
+  private onNetwork(e: HiddenPageEvent): void {
+    if (e.method === 'Network.requestWillBeSent') {
+      const id = headerValue(e.params.request.headers, MARKER);
       const p = id ? this.pending.get(id) : undefined;
-      if (p && !p.networkId) this.link(p, String(params.requestId));
+      if (p && !p.networkId) this.link(p, e.params.requestId);
       return;
     }
-    const p = this.byNetworkId.get(String(params.requestId));
+    const p = this.byNetworkId.get(e.params.requestId);
     if (!p) return;
-    if (ev === 'Network.responseReceivedExtraInfo') {
-      p.rawHeaders = Object.entries(params.headers as Record<string, string>).flatMap(([k, v]) =>
+    if (e.method === 'Network.responseReceivedExtraInfo') {
+      p.rawHeaders = Object.entries(e.params.headers).flatMap(([k, v]) =>
         String(v)
           .split('\n')
           .map((x): [string, string] => [k, x]),
       );
-    } else if (ev === 'Network.loadingFailed' && !p.settled) {
-      p.reject(new NetError(String(params.errorText || 'net::ERR_FAILED')));
+    } else if (e.method === 'Network.loadingFailed' && !p.settled) {
+      p.reject(new NetError(e.params.errorText || 'net::ERR_FAILED'));
     }
   }
 
@@ -208,7 +207,7 @@ export class CurlPage {
     const bodyless = p.req.method === 'HEAD' || status === 204 || status === 304 || (status >= 300 && status < 400);
     if (!bodyless) {
       stream = await this.page
-        .send<{ stream: string }>('Fetch.takeResponseBodyAsStream', { requestId })
+        .send('Fetch.takeResponseBodyAsStream', { requestId })
         .then((r) => r.stream)
         .catch(() => undefined);
     }
@@ -218,11 +217,12 @@ export class CurlPage {
       await this.page.send('Fetch.continueRequest', { requestId }).catch(() => {});
       return;
     }
+    const handle = stream;
     let done = false;
     const release = async () => {
       if (done) return;
       done = true;
-      await this.page.send('IO.close', { handle: stream }).catch(() => {});
+      await this.page.send('IO.close', { handle }).catch(() => {});
       // The page's own fetch is over: we took its body.
       await this.page.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => {});
     };
@@ -230,7 +230,7 @@ export class CurlPage {
     async function* body(): AsyncGenerator<Buffer> {
       try {
         while (!done) {
-          const r = await page.send<{ data: string; base64Encoded?: boolean; eof: boolean }>('IO.read', { handle: stream, size: READ_CHUNK }, 60_000);
+          const r = await page.send('IO.read', { handle, size: READ_CHUNK }, 60_000);
           if (r.data) yield Buffer.from(r.data, r.base64Encoded ? 'base64' : 'utf8');
           if (r.eof) break;
         }

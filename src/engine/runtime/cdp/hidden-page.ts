@@ -7,6 +7,8 @@
  * Every other request it makes is handed to `onRequest` (paused at the request stage).
  */
 import type { SessionCdp } from './session-cdp.js';
+import type { CdpEventOf } from '../chromium/cdp-types.js';
+import type { CdpMethod, CdpParams, CdpResult } from '../chromium/cdp-types.js';
 
 export interface PausedRequest {
   requestId: string;
@@ -18,6 +20,10 @@ export interface PausedRequest {
   responseHeaders?: { name: string; value: string }[];
   responseErrorReason?: string;
 }
+
+/** The network events a hidden page passes on to its `onEvent`. */
+const NETWORK_EVENTS = ['Network.requestWillBeSent', 'Network.loadingFailed', 'Network.responseReceivedExtraInfo'] as const;
+export type HiddenPageEvent = CdpEventOf<(typeof NETWORK_EVENTS)[number]>;
 
 export class HiddenPage {
   private origin?: string;
@@ -34,15 +40,11 @@ export class HiddenPage {
    * Opens a hidden page. `onRequest` sees every non-navigation request at the request stage
    * and, for requests continued with `interceptResponse`, again at the response stage.
    */
-  static async open(
-    cdp: SessionCdp,
-    onRequest?: (p: PausedRequest) => void,
-    onEvent?: (method: string, params: Record<string, unknown>) => void,
-  ): Promise<HiddenPage> {
-    const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true, hidden: true });
+  static async open(cdp: SessionCdp, onRequest?: (p: PausedRequest) => void, onEvent?: (e: HiddenPageEvent) => void): Promise<HiddenPage> {
+    const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank', background: true, hidden: true });
     let sessionId: string;
     try {
-      ({ sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }));
+      ({ sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true }));
     } catch (err) {
       await cdp.send('Target.closeTarget', { targetId }).catch(() => {});
       throw err;
@@ -52,15 +54,16 @@ export class HiddenPage {
     page.unsubscribe.push(
       await cdp.on('Fetch.requestPaused', (params, sid) => {
         if (sid !== sessionId) return;
-        const p = params as unknown as PausedRequest;
+        const p: PausedRequest = params;
         if (p.resourceType === 'Document' && p.responseStatusCode === undefined && !p.responseErrorReason) return void page.answerNavigation(p);
         if (onRequest) onRequest(p);
         else void cdp.send('Fetch.continueRequest', { requestId: p.requestId }, sessionId).catch(() => {});
       }),
     );
     if (onEvent) {
-      for (const ev of ['Network.requestWillBeSent', 'Network.loadingFailed', 'Network.responseReceivedExtraInfo']) {
-        page.unsubscribe.push(await cdp.on(ev, (params, sid) => sid === sessionId && onEvent(ev, params)));
+      for (const ev of NETWORK_EVENTS) {
+        // One listener per name: the pair is the event of that name (TS cannot correlate the unions).
+        page.unsubscribe.push(await cdp.on(ev, (params, sid) => sid === sessionId && onEvent({ method: ev, params } as HiddenPageEvent)));
       }
     }
     page.unsubscribe.push(
@@ -88,7 +91,7 @@ export class HiddenPage {
   /** Puts the page on `origin` (an empty synthetic document; nothing is fetched). */
   async goto(origin: string): Promise<void> {
     if (this.origin === origin) return;
-    const r = await this.send<{ errorText?: string }>('Page.navigate', { url: `${origin}/` });
+    const r = await this.send('Page.navigate', { url: `${origin}/` });
     if (r.errorText) throw Object.assign(new Error(`navigation to ${origin} failed: ${r.errorText}`), { netError: r.errorText });
     // Page.navigate resolves at commit; make sure the document we evaluate in is the new one.
     for (let i = 0; i < 50; i++) {
@@ -99,17 +102,13 @@ export class HiddenPage {
     this.origin = origin;
   }
 
-  send<T = any>(method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<T> {
-    return this.cdp.send<T>(method, params, this.sessionId, timeoutMs);
+  send<M extends CdpMethod>(method: M, params?: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>> {
+    return this.cdp.send(method, params, this.sessionId, timeoutMs);
   }
 
   /** Evaluates an expression (awaiting promises) and returns its JSON value; page exceptions reject. */
   async evaluate<T>(expression: string, timeoutMs?: number): Promise<T> {
-    const r = await this.send<{ result: { value?: T }; exceptionDetails?: { exception?: { description?: string }; text?: string } }>(
-      'Runtime.evaluate',
-      { expression, awaitPromise: true, returnByValue: true },
-      timeoutMs,
-    );
+    const r = await this.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, timeoutMs);
     if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text ?? 'evaluation failed');
     return r.result.value as T;
   }

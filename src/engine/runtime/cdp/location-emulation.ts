@@ -117,7 +117,7 @@ export class LocationEmulation {
       ]);
     } finally {
       // A new target waits for us before it runs: always let it go.
-      if (waiting) await c.send('Runtime.runIfWaitingForDebugger', {}, { sessionId }).catch(() => {});
+      if (waiting) await c.send('Runtime.runIfWaitingForDebugger', undefined, { sessionId }).catch(() => {});
     }
   }
 
@@ -144,7 +144,7 @@ export class LocationEmulation {
   private userAgent(c: CdpConnection): Promise<string> {
     let ua = this.agents.get(c);
     if (!ua) {
-      ua = c.send<{ userAgent: string }>('Browser.getVersion').then((v) => v.userAgent);
+      ua = c.send('Browser.getVersion').then((v) => v.userAgent);
       this.agents.set(c, ua);
     }
     return ua;

@@ -5,19 +5,15 @@
  * as the screencast pump — the newest page, falling back to the previous one when it
  * closes — so that input lands on the page the live view and replays show.
  */
+import type { Protocol } from 'devtools-protocol';
 import type { SessionHandle } from '../session/session-handle.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
+import type { CdpEvent, CdpEventParams, CdpMethod, CdpParams, CdpResult } from '../chromium/cdp-types.js';
 
 export interface PageTarget {
   targetId: string;
   /** Flattened CDP session id of our attachment to the page. */
   sessionId: string;
-}
-
-interface TargetInfo {
-  targetId: string;
-  type: string;
-  url: string;
 }
 
 const clients = new Map<string, SessionCdp>();
@@ -59,13 +55,13 @@ export class SessionCdp {
   }
 
   /** Sends a command on the browser connection (to a page when `sessionId` is given). */
-  async send<T = any>(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs?: number): Promise<T> {
+  async send<M extends CdpMethod>(method: M, params?: CdpParams<M>, sessionId?: string, timeoutMs?: number): Promise<CdpResult<M>> {
     const c = await this.connection();
-    return c.send<T>(method, params, { sessionId, timeoutMs });
+    return c.send(method, params, { sessionId, timeoutMs });
   }
 
   /** Listens to an event of the current connection; listeners are dropped on reconnect. */
-  async on(event: string, fn: (params: Record<string, unknown>, sessionId?: string) => void): Promise<() => void> {
+  async on<E extends CdpEvent>(event: E, fn: (params: CdpEventParams<E>, sessionId?: string) => void): Promise<() => void> {
     const c = await this.connection();
     return c.on(event, fn);
   }
@@ -83,7 +79,7 @@ export class SessionCdp {
     if (!newest) throw new Error('the browser has no open page');
     const [targetId, page] = newest;
     if (!page.sessionId) {
-      page.sessionId = this.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }).then((r) => r.sessionId);
+      page.sessionId = this.send('Target.attachToTarget', { targetId, flatten: true }).then((r) => r.sessionId);
       page.sessionId.catch(() => (page.sessionId = undefined));
     }
     return { targetId, sessionId: await page.sessionId };
@@ -96,9 +92,9 @@ export class SessionCdp {
       c.close();
       throw new Error('session ended');
     }
-    c.on('Target.targetCreated', (p) => this.onTarget(p.targetInfo as TargetInfo));
-    c.on('Target.targetInfoChanged', (p) => this.onTarget(p.targetInfo as TargetInfo));
-    c.on('Target.targetDestroyed', (p) => this.pages.delete(String(p.targetId)));
+    c.on('Target.targetCreated', (p) => this.onTarget(p.targetInfo));
+    c.on('Target.targetInfoChanged', (p) => this.onTarget(p.targetInfo));
+    c.on('Target.targetDestroyed', (p) => this.pages.delete(p.targetId));
     c.on('Target.detachedFromTarget', (p) => {
       for (const page of this.pages.values()) void page.sessionId?.then((s) => s === p.sessionId && (page.sessionId = undefined)).catch(() => {});
     });
@@ -106,7 +102,7 @@ export class SessionCdp {
     return c;
   }
 
-  private onTarget(t: TargetInfo): void {
+  private onTarget(t: Protocol.Target.TargetInfo): void {
     // Hidden helper targets (curl, clipboard) have type "other" and are never active.
     if (t.type !== 'page' || this.pages.has(t.targetId)) return;
     this.pages.set(t.targetId, { seq: ++this.seq });

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
 import { SessionCdp } from './session-cdp.js';
+import type { CdpMethod, CdpParams, CdpResult } from '../chromium/cdp-types.js';
 
 interface TargetInfo {
   targetId: string;
@@ -115,7 +116,7 @@ export class WebMcpHub {
   /** Every live registration, after every open page has been attached and enabled. */
   async list(): Promise<{ tools: LiveTool[]; targets: Map<string, TargetInfo> }> {
     const c = await this.connection();
-    const { targetInfos } = await c.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+    const { targetInfos } = await c.send('Target.getTargets');
     await Promise.all(targetInfos.filter((t) => t.type === 'page').map((t) => this.attachPage(c, t.targetId)));
     this.throwIfUnavailable();
     return { tools: [...this.tools.values()], targets: new Map(targetInfos.map((t) => [t.targetId, t])) };
@@ -132,7 +133,7 @@ export class WebMcpHub {
   async windowOf(tabId: string): Promise<number> {
     const c = await this.connection();
     return c
-      .send<{ windowId: number }>('Browser.getWindowForTarget', { targetId: tabId })
+      .send('Browser.getWindowForTarget', { targetId: tabId })
       .then((r) => r.windowId)
       .catch(() => 0);
   }
@@ -147,7 +148,7 @@ export class WebMcpHub {
       n.childFrames?.forEach(walk);
     };
     await c
-      .send<{ frameTree: Node }>('Page.getFrameTree', {}, { sessionId })
+      .send('Page.getFrameTree', undefined, { sessionId })
       .then((r) => walk(r.frameTree))
       .catch(() => {});
     return urls;
@@ -165,9 +166,7 @@ export class WebMcpHub {
     const a = [...this.attachments.values()].find((x) => x.targetId === tabId && x.tabId === tabId);
     if (!a) return undefined;
     const c = await this.connection();
-    const r = await c
-      .send<{ frameTree: { frame: { loaderId: string; url: string } } }>('Page.getFrameTree', {}, { sessionId: a.sessionId })
-      .catch(() => undefined);
+    const r = await c.send('Page.getFrameTree', undefined, { sessionId: a.sessionId }).catch(() => undefined);
     return r && { sessionId: a.sessionId, loaderId: r.frameTree.frame.loaderId, url: r.frameTree.frame.url };
   }
 
@@ -186,7 +185,7 @@ export class WebMcpHub {
     const trees = await Promise.all(
       [top, ...own.filter((x) => x !== top)].map((a) =>
         c
-          .send<{ frameTree: Node }>('Page.getFrameTree', {}, { sessionId: a.sessionId })
+          .send('Page.getFrameTree', undefined, { sessionId: a.sessionId })
           .then((r) => ({ a, tree: r.frameTree }))
           .catch(() => undefined),
       ),
@@ -203,9 +202,9 @@ export class WebMcpHub {
   }
 
   /** A command on one of the hub's attachments (custom tools run in the page through it). */
-  async send<T = any>(method: string, params: Record<string, unknown>, sessionId: string, timeoutMs?: number): Promise<T> {
+  async send<M extends CdpMethod>(method: M, params: CdpParams<M>, sessionId: string, timeoutMs?: number): Promise<CdpResult<M>> {
     const c = await this.connection();
-    return c.send<T>(method, params, { sessionId, timeoutMs });
+    return c.send(method, params, { sessionId, timeoutMs });
   }
 
   /**
@@ -217,11 +216,7 @@ export class WebMcpHub {
     const c = await this.connection();
     let invocationId: string;
     try {
-      ({ invocationId } = await c.send<{ invocationId: string }>(
-        'WebMCP.invokeTool',
-        { frameId: t.tool.frameId, toolName: t.tool.name, input },
-        { sessionId: t.sessionId },
-      ));
+      ({ invocationId } = await c.send('WebMCP.invokeTool', { frameId: t.tool.frameId, toolName: t.tool.name, input }, { sessionId: t.sessionId }));
     } catch (err) {
       if (!this.refs.has(t.ref)) throw new OutcomeUnknown(`the tool's document went away: ${(err as Error).message}`);
       return { invocationId: `inv_${randomBytes(9).toString('base64url')}`, status: 'Error', errorText: (err as Error).message };
@@ -324,7 +319,7 @@ export class WebMcpHub {
     let p = this.targets.get(targetId);
     if (!p) {
       p = (async () => {
-        const { sessionId } = await c.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+        const { sessionId } = await c.send('Target.attachToTarget', { targetId, flatten: true });
         await this.enable(c, { sessionId, targetId, tabId: targetId });
       })();
       this.targets.set(targetId, p);
@@ -338,7 +333,7 @@ export class WebMcpHub {
     this.attachments.set(a.sessionId, a);
     await Promise.all([
       c.send('Page.enable', {}, { sessionId: a.sessionId }).catch(() => {}),
-      c.send('WebMCP.enable', {}, { sessionId: a.sessionId }).catch((err: Error) => {
+      c.send('WebMCP.enable', undefined, { sessionId: a.sessionId }).catch((err: Error) => {
         // A browser without the domain (or with the feature off) says so on every target.
         if (/wasn't found|WebMCP is not enabled/i.test(err.message)) {
           this.unavailable = `Chromium's WebMCP domain: ${err.message}`;

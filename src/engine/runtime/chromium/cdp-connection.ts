@@ -4,12 +4,18 @@
  * download directory, graceful close); clients get the full protocol through the CDP proxy.
  */
 import { WebSocket } from 'ws';
+import type { CdpEvent, CdpEventParams, CdpMethod, CdpParams, CdpResult } from './cdp-types.js';
 
-type Listener = (params: Record<string, unknown>, sessionId?: string) => void;
+type Listener = (params: unknown, sessionId?: string) => void;
+
+export interface SendOptions {
+  sessionId?: string;
+  timeoutMs?: number;
+}
 
 export class CdpConnection {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners = new Map<string, Set<Listener>>();
   readonly closed: Promise<void>;
 
@@ -44,10 +50,19 @@ export class CdpConnection {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
-  send<T = any>(method: string, params: Record<string, unknown> = {}, opts: { sessionId?: string; timeoutMs?: number } = {}): Promise<T> {
+  /** A protocol command, its parameters and result typed from devtools-protocol. */
+  send<M extends CdpMethod>(method: M, params?: CdpParams<M>, opts: SendOptions = {}): Promise<CdpResult<M>> {
+    return this.sendRaw(method, params ?? {}, opts) as Promise<CdpResult<M>>;
+  }
+
+  /**
+   * A command the protocol mapping does not list (none is sent today but the escape hatch
+   * keeps `send` strict): the caller narrows the `unknown` result itself.
+   */
+  sendRaw(method: string, params: object = {}, opts: SendOptions = {}): Promise<unknown> {
     if (!this.isOpen) return Promise.reject(new Error('CDP connection closed'));
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`CDP ${method} timed out`));
@@ -66,11 +81,14 @@ export class CdpConnection {
     });
   }
 
-  on(event: string, fn: Listener): () => void {
+  /** Listens to a protocol event (typed from devtools-protocol); returns the unsubscriber. */
+  on<E extends CdpEvent>(event: E, fn: (params: CdpEventParams<E>, sessionId?: string) => void): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(fn);
-    return () => set.delete(fn);
+    // Stored untyped: onMessage dispatches by name, so a listener only ever gets its own event.
+    const listener = fn as Listener;
+    set.add(listener);
+    return () => set.delete(listener);
   }
 
   close(): void {

@@ -12,7 +12,7 @@ const INITIAL_TAB_WAIT_MS = 2_000;
 const POLL_MS = 25;
 
 async function pageTarget(control: CdpConnection): Promise<string | undefined> {
-  const { targetInfos } = await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
+  const { targetInfos } = await control.send('Target.getTargets');
   return targetInfos.find((t) => t.type === 'page')?.targetId;
 }
 
@@ -30,14 +30,14 @@ export async function firstTab(control: CdpConnection, waitMs = INITIAL_TAB_WAIT
     if (Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  return (await control.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' })).targetId;
+  return (await control.send('Target.createTarget', { url: 'about:blank' })).targetId;
 }
 
 export async function navigateFirstTab(control: CdpConnection, url: string, timeoutMs = 10_000): Promise<{ errorText?: string }> {
   const targetId = await firstTab(control);
-  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  const { sessionId } = await control.send('Target.attachToTarget', { targetId, flatten: true });
   try {
-    const r = await control.send<{ errorText?: string }>('Page.navigate', { url }, { sessionId, timeoutMs });
+    const r = await control.send('Page.navigate', { url }, { sessionId, timeoutMs });
     return r.errorText ? { errorText: r.errorText } : {};
   } finally {
     // Detaching our CDP session does not stop the navigation.

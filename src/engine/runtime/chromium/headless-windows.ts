@@ -32,10 +32,10 @@ const ROUNDS = 4;
 
 /** Sets every page window's outer size (headful: the window fills the X screen, UI included). */
 export async function sizeAllWindows(control: CdpConnection, size: Size): Promise<void> {
-  const { targetInfos } = await control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
+  const { targetInfos } = await control.send('Target.getTargets');
   const windows = new Set<number>();
   for (const t of targetInfos.filter((t) => t.type === 'page')) {
-    const w = await control.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => undefined);
+    const w = await control.send('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => undefined);
     if (w) windows.add(w.windowId);
   }
   for (const windowId of windows) await control.send('Browser.setWindowBounds', { windowId, bounds: { width: size.width, height: size.height } });
@@ -144,7 +144,7 @@ export class HeadlessWindows {
     const v = this.viewport();
     for (let round = 0; round < ROUNDS; round++) {
       const want = { width: v.width + this.frame.width, height: v.height + this.frame.height };
-      const { bounds } = await this.control.send<{ bounds: Size & { windowState?: string } }>('Browser.getWindowBounds', { windowId });
+      const { bounds } = await this.control.send('Browser.getWindowBounds', { windowId });
       // A maximized/fullscreen window is the client's choice; its size is not ours to set.
       if (bounds.windowState && bounds.windowState !== 'normal') return;
       if (bounds.width !== want.width || bounds.height !== want.height) {
@@ -178,7 +178,7 @@ export class HeadlessWindows {
   }
 
   private async measure(targetId: string, outer: Size): Promise<Measured | undefined> {
-    const { sessionId } = await this.control.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    const { sessionId } = await this.control.send('Target.attachToTarget', { targetId, flatten: true });
     try {
       // The resize reaches the renderer asynchronously: wait (briefly, bounded) until it has.
       const expression = `new Promise((resolve) => {
@@ -187,11 +187,7 @@ export class HeadlessWindows {
         const check = () => (outerWidth === ${outer.width} && outerHeight === ${outer.height}) || ++n > 150 ? snap() : setTimeout(check, 20);
         check();
       })`;
-      const r = await this.control.send<{ result: { value?: [number, number, number, number, boolean] } }>(
-        'Runtime.evaluate',
-        { expression, awaitPromise: true, returnByValue: true },
-        { sessionId, timeoutMs: 8000 },
-      );
+      const r = await this.control.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, { sessionId, timeoutMs: 8000 });
       const v = r.result.value;
       if (!Array.isArray(v)) return undefined;
       return { inner: { width: v[0], height: v[1] }, outer: { width: v[2], height: v[3] }, visible: v[4] };
@@ -203,21 +199,19 @@ export class HeadlessWindows {
   /** The emulated screen follows the viewport (`--screen-info` at launch, `Emulation.updateScreen` after). */
   private async updateScreen(): Promise<void> {
     const v = this.viewport();
-    const infos = await this.control
-      .send<{ screenInfos: Array<{ id: string; width: number; height: number; isPrimary?: boolean }> }>('Emulation.getScreenInfos')
-      .catch(() => undefined);
+    const infos = await this.control.send('Emulation.getScreenInfos').catch(() => undefined);
     const primary = infos?.screenInfos.find((s) => s.isPrimary) ?? infos?.screenInfos[0];
     if (!primary || (primary.width === v.width && primary.height === v.height)) return;
     await this.control.send('Emulation.updateScreen', { screenId: primary.id, width: v.width, height: v.height }).catch(() => {});
   }
 
   private async pageTargets(): Promise<string[]> {
-    const { targetInfos } = await this.control.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
+    const { targetInfos } = await this.control.send('Target.getTargets');
     return targetInfos.filter((t) => t.type === 'page').map((t) => t.targetId);
   }
 
   private async windowOf(targetId: string): Promise<number | undefined> {
-    const w = await this.control.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId }).catch(() => undefined);
+    const w = await this.control.send('Browser.getWindowForTarget', { targetId }).catch(() => undefined);
     return w?.windowId;
   }
 

@@ -125,12 +125,10 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
     if (pinned) void exited.then(() => pinned.close().catch(() => {}));
     const address = pinned ? jailedWsUrl(pinned.path, devtoolsEndpoint(wsUrl).path) : wsUrl;
     const control = await unlessAborted(CdpConnection.connect(address), signal);
-    const [version] = await unlessAborted(Promise.all([control.send<BrowserVersion>('Browser.getVersion'), spec.onConnected?.(control)]), signal).catch(
-      (err: Error) => {
-        control.close();
-        throw err;
-      },
-    );
+    const [version] = await unlessAborted(Promise.all([control.send('Browser.getVersion'), spec.onConnected?.(control)]), signal).catch((err: Error) => {
+      control.close();
+      throw err;
+    });
     return { pid, pgid: pid, wsUrl: address, control, version, child, exited };
   } catch (err) {
     killGroup(pid);
@@ -147,7 +145,7 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
 export async function stopChromium(b: LaunchedBrowser, graceMs = 2000): Promise<boolean> {
   let clean = false;
   if (b.control.isOpen)
-    clean = await b.control.send('Browser.close', {}, { timeoutMs: graceMs }).then(
+    clean = await b.control.send('Browser.close', undefined, { timeoutMs: graceMs }).then(
       () => true,
       () => false,
     );

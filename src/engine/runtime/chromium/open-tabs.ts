@@ -13,10 +13,7 @@ import { firstTab } from './first-tab-navigation.js';
  * (incognito-like, gone with the restart) are not carried into the default one.
  */
 export async function openTabUrls(control: CdpConnection): Promise<string[]> {
-  const [{ targetInfos }, { browserContextIds }] = await Promise.all([
-    control.send<{ targetInfos: Array<{ type: string; url: string; browserContextId?: string }> }>('Target.getTargets'),
-    control.send<{ browserContextIds: string[] }>('Target.getBrowserContexts'),
-  ]);
+  const [{ targetInfos }, { browserContextIds }] = await Promise.all([control.send('Target.getTargets'), control.send('Target.getBrowserContexts')]);
   const created = new Set(browserContextIds);
   return targetInfos
     .filter((t) => t.type === 'page' && !t.url.startsWith('devtools://') && !(t.browserContextId && created.has(t.browserContextId)))
@@ -31,7 +28,7 @@ export async function openTabUrls(control: CdpConnection): Promise<string[]> {
 export async function reopenTabs(control: CdpConnection, urls: readonly string[]): Promise<void> {
   if (!urls.length) return;
   const first = await firstTab(control);
-  const { sessionId } = await control.send<{ sessionId: string }>('Target.attachToTarget', { targetId: first, flatten: true });
+  const { sessionId } = await control.send('Target.attachToTarget', { targetId: first, flatten: true });
   try {
     // Not awaiting the load: a slow page must not hold the restart's answer.
     await control.send('Page.navigate', { url: urls[0] }, { sessionId, timeoutMs: 10_000 });

@@ -31,13 +31,8 @@ export async function activeTab(handle: SessionHandle, excluded: ReadonlySet<str
 async function isVisible(cdp: SessionCdp, targetId: string): Promise<boolean> {
   let sessionId: string | undefined;
   try {
-    sessionId = (await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }, undefined, VISIBILITY_TIMEOUT_MS)).sessionId;
-    const r = await cdp.send<{ result: { value?: unknown } }>(
-      'Runtime.evaluate',
-      { expression: 'document.visibilityState', returnByValue: true },
-      sessionId,
-      VISIBILITY_TIMEOUT_MS,
-    );
+    sessionId = (await cdp.send('Target.attachToTarget', { targetId, flatten: true }, undefined, VISIBILITY_TIMEOUT_MS)).sessionId;
+    const r = await cdp.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, sessionId, VISIBILITY_TIMEOUT_MS);
     return r.result.value === 'visible';
   } catch {
     return false;

@@ -4,6 +4,7 @@
  * state (position, pressed buttons) that `get_mouse_position` reports and the live view's
  * cursor overlay follows. Input errors a client caused are `InputError`s (→ 400).
  */
+import type { CdpMethod, CdpParams, CdpResult } from '../chromium/cdp-types.js';
 import type { SessionHandle } from '../session/session-handle.js';
 import { SessionCdp } from '../cdp/session-cdp.js';
 
@@ -40,14 +41,14 @@ export class InputTarget {
   ) {}
 
   /** Sends a command to the active page. */
-  async page<T = unknown>(method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<T> {
+  async page<M extends CdpMethod>(method: M, params: CdpParams<M>, timeoutMs?: number): Promise<CdpResult<M>> {
     let page;
     try {
       page = await this.cdp.activePage();
     } catch (err) {
       throw new InputError((err as Error).message);
     }
-    return this.cdp.send<T>(method, params, page.sessionId, timeoutMs);
+    return this.cdp.send(method, params, page.sessionId, timeoutMs);
   }
 
   /**
@@ -55,7 +56,7 @@ export class InputTarget {
    * show). Read from the page because a browser window can be larger than its viewport.
    */
   async screen(): Promise<{ width: number; height: number }> {
-    const r = await this.page<{ result: { value?: [number, number] } }>('Runtime.evaluate', {
+    const r = await this.page('Runtime.evaluate', {
       expression: '[innerWidth, innerHeight]',
       returnByValue: true,
     }).catch(() => undefined);

@@ -3,18 +3,19 @@
  * optional delay between keys) and the `hold_keys` wrapper other actions use. Keys go to the
  * active page as CDP key events; characters a US keyboard cannot type are inserted as text.
  */
+import type { Protocol } from 'devtools-protocol';
 import { CHAR_KEYS, MODIFIER_BIT, UnknownKeyError, lookupKeysym, parseCombo, type KeyDef } from './keysyms.js';
 import { InputError, sleep, type InputTarget } from './input-target.js';
 
 const SHORTCUT_MODIFIERS = MODIFIER_BIT.Alt | MODIFIER_BIT.Control | MODIFIER_BIT.Meta;
 
 /** CDP `Input.dispatchKeyEvent` params for pressing or releasing `def` with `modifiers` held. */
-export function keyEventParams(def: KeyDef, down: boolean, modifiers: number): Record<string, unknown> {
+export function keyEventParams(def: KeyDef, down: boolean, modifiers: number): Protocol.Input.DispatchKeyEventRequest {
   const shift = (modifiers & MODIFIER_BIT.Shift) !== 0;
   const key = shift && def.shiftedKey ? def.shiftedKey : def.key;
   // Ctrl/Alt/Meta chords are shortcuts, not typing.
   const text = down && (modifiers & SHORTCUT_MODIFIERS) === 0 ? (shift ? (def.shiftedText ?? def.text) : def.text) : undefined;
-  const params: Record<string, unknown> = {
+  const params: Protocol.Input.DispatchKeyEventRequest = {
     type: down ? (text ? 'keyDown' : 'rawKeyDown') : 'keyUp',
     key,
     code: def.code,

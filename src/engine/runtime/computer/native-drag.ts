@@ -5,10 +5,11 @@
  * with `Input.dispatchDragEvent` (dragEnter/dragOver on each move, drop on release) — the way
  * Playwright drives drag and drop over CDP.
  */
+import type { Protocol } from 'devtools-protocol';
 import type { InputTarget } from './input-target.js';
 
 export class NativeDrag {
-  private data?: unknown;
+  private data?: Protocol.Input.DragData;
   private entered = false;
 
   private constructor(
@@ -57,7 +58,8 @@ export class NativeDrag {
     await this.t.cdp.send('Input.setInterceptDrags', { enabled: false }, this.sessionId).catch(() => {});
   }
 
-  private event(type: string, x: number, y: number): Promise<unknown> {
-    return this.t.cdp.send('Input.dispatchDragEvent', { type, x, y, data: this.data, modifiers: this.t.modifiers }, this.sessionId);
+  private event(type: Protocol.Input.DispatchDragEventRequest['type'], x: number, y: number): Promise<unknown> {
+    // Only called while dragging, i.e. once the intercepted drag's data is in.
+    return this.t.cdp.send('Input.dispatchDragEvent', { type, x, y, data: this.data!, modifiers: this.t.modifiers }, this.sessionId);
   }
 }

@@ -21,6 +21,6 @@ export async function screenshot(t: InputTarget, region?: Region): Promise<Buffe
     }
     params.clip = { ...region, scale: 1 };
   }
-  const r = await t.page<{ data: string }>('Page.captureScreenshot', params, 30_000);
+  const r = await t.page('Page.captureScreenshot', params, 30_000);
   return Buffer.from(r.data, 'base64');
 }

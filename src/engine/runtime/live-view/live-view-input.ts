@@ -3,12 +3,14 @@
  * page on screen. Coordinates arrive in page CSS pixels (the client scales from the canvas
  * using the frame metadata) and are clamped; anything malformed is dropped, never forwarded.
  */
+import type { Protocol } from 'devtools-protocol';
+import type { CdpCommandOf } from '../chromium/cdp-types.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 const Coord = Type.Number({ minimum: -100_000, maximum: 100_000 });
 const Modifiers = Type.Optional(Type.Integer({ minimum: 0, maximum: 15 }));
-const Button = Type.Union(['none', 'left', 'middle', 'right', 'back', 'forward'].map((b) => Type.Literal(b)));
+const Button = Type.Union((['none', 'left', 'middle', 'right', 'back', 'forward'] as const).map((b) => Type.Literal(b)));
 
 const MouseMsg = Type.Object({
   type: Type.Literal('mouse'),
@@ -43,10 +45,8 @@ const TextMsg = Type.Object({ type: Type.Literal('text'), text: Type.String({ mi
 export const InputMessage = Type.Union([MouseMsg, WheelMsg, KeyMsg, TextMsg]);
 export type InputMessage = Static<typeof InputMessage>;
 
-export interface CdpCommand {
-  method: string;
-  params: Record<string, unknown>;
-}
+/** What live-view input becomes: page input commands only. */
+export type CdpCommand = CdpCommandOf<'Input.dispatchMouseEvent' | 'Input.dispatchKeyEvent' | 'Input.insertText'>;
 
 export function parseInput(raw: unknown): InputMessage | undefined {
   return Value.Check(InputMessage, raw) ? raw : undefined;
@@ -59,12 +59,18 @@ const KEY_TEXT: Record<string, string> = { Enter: '\r' };
 export function toCdp(m: InputMessage): CdpCommand[] {
   switch (m.type) {
     case 'mouse': {
-      const base = { x: m.x, y: m.y, modifiers: m.modifiers ?? 0, button: m.button ?? 'none', buttons: m.buttons ?? 0 };
+      const base: Omit<Protocol.Input.DispatchMouseEventRequest, 'type'> = {
+        x: m.x,
+        y: m.y,
+        modifiers: m.modifiers ?? 0,
+        button: m.button ?? 'none',
+        buttons: m.buttons ?? 0,
+      };
       const clickCount = m.clickCount ?? 1;
       if (m.action === 'move') return [{ method: 'Input.dispatchMouseEvent', params: { ...base, type: 'mouseMoved' } }];
       if (m.action === 'down') return [{ method: 'Input.dispatchMouseEvent', params: { ...base, type: 'mousePressed', clickCount } }];
       if (m.action === 'up') return [{ method: 'Input.dispatchMouseEvent', params: { ...base, type: 'mouseReleased', clickCount } }];
-      const button = m.button && m.button !== 'none' ? m.button : 'left';
+      const button: Protocol.Input.MouseButton = m.button && m.button !== 'none' ? m.button : 'left';
       return [
         { method: 'Input.dispatchMouseEvent', params: { ...base, button, type: 'mousePressed', clickCount } },
         { method: 'Input.dispatchMouseEvent', params: { ...base, button, type: 'mouseReleased', clickCount } },
@@ -79,7 +85,7 @@ export function toCdp(m: InputMessage): CdpCommand[] {
       // Ctrl/Alt/Meta chords are shortcuts, not typing.
       const typing = (modifiers & (1 | 2 | 4)) === 0;
       const text = m.action === 'down' && typing ? (m.key.length === 1 ? m.key : KEY_TEXT[m.key]) : undefined;
-      const params: Record<string, unknown> = {
+      const params: Protocol.Input.DispatchKeyEventRequest = {
         type: m.action === 'up' ? 'keyUp' : text ? 'keyDown' : 'rawKeyDown',
         key: m.key,
         code: m.code ?? '',

@@ -17,4 +17,4 @@ export interface ParentChannel {
   send(message: unknown, done?: (err?: Error | null) => void): void;
   sendOr(message: unknown, instead: (err: FrameError) => unknown, done?: (err?: Error | null) => void): void;
 }
-export function parentChannel(onMessage: (message: any) => void, o?: { stream?: Duplex; onGone?: (code: number) => void }): ParentChannel;
+export function parentChannel(onMessage: (message: unknown) => void, o?: { stream?: Duplex; onGone?: (code: number) => void }): ParentChannel;

@@ -9,8 +9,9 @@
  */
 import type { SessionHandle } from '../session/session-handle.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
+import type { CdpMethod, CdpParams } from '../chromium/cdp-types.js';
 import type { CategorySwitches, SessionTelemetry } from './session-telemetry.js';
-import { PageTracker } from './page-tracker.js';
+import { PAGE_EVENTS, PageTracker, type PageEvent } from './page-tracker.js';
 import { TELEMETRY_BINDING, TELEMETRY_WORLD, pageScriptSource } from './page-script.js';
 import { LIMITS } from './telemetry-event.js';
 import { ResponseBodyFetch } from './response-body-fetch.js';
@@ -33,20 +34,6 @@ export function watchesPageLoads(s: Pick<CategorySwitches, (typeof PAGE_LOAD_CAT
  * attach, and the load's first request and navigation would be lost.
  */
 const FIRST_TAB_WAIT_MS = 2_000;
-
-const PAGE_EVENTS = [
-  'Runtime.consoleAPICalled',
-  'Runtime.exceptionThrown',
-  'Runtime.bindingCalled',
-  'Network.requestWillBeSent',
-  'Network.responseReceived',
-  'Network.loadingFinished',
-  'Network.loadingFailed',
-  'Page.frameNavigated',
-  'Page.domContentEventFired',
-  'Page.loadEventFired',
-  'PerformanceTimeline.timelineEventAdded',
-];
 
 interface Attached {
   tracker: PageTracker;
@@ -166,7 +153,9 @@ export class CdpCollector {
     for (const ev of PAGE_EVENTS) {
       conn.on(ev, (p, sid) => {
         const a = sid ? this.pages.get(sid) : undefined;
-        if (a) a.tracker.handle(ev, p);
+        // `ev` and `p` belong together (one listener per event name); TS cannot correlate a
+        // union-typed name with its parameters, so the pair is asserted once here.
+        if (a) a.tracker.handle({ method: ev, params: p } as PageEvent);
       });
     }
     // What a HAR needs beyond the events: each response's end and size, and its body when asked.
@@ -199,7 +188,7 @@ export class CdpCollector {
     const conn = this.conn;
     if (!conn || !this.pages.has(sid)) return;
     const s = this.tel.config;
-    const send = (m: string, p: Record<string, unknown> = {}) => conn.send(m, p, { sessionId: sid });
+    const send = <M extends CdpMethod>(m: M, p?: CdpParams<M>) => conn.send(m, p, { sessionId: sid });
     const want = {
       // The page script's binding reports only to a client with Runtime enabled: interaction and
       // captcha need it too (console events it then also delivers are dropped at the door).
@@ -213,7 +202,7 @@ export class CdpCollector {
     if (want.script && !a.on.has('script')) {
       await send('Runtime.addBinding', { name: TELEMETRY_BINDING, executionContextName: TELEMETRY_WORLD });
       const r = await send('Page.addScriptToEvaluateOnNewDocument', { source: pageScriptSource(), worldName: TELEMETRY_WORLD, runImmediately: true });
-      a.scriptId = (r as { identifier: string }).identifier;
+      a.scriptId = r.identifier;
       a.on.add('script');
     } else if (!want.script && a.on.has('script')) {
       if (a.scriptId) await send('Page.removeScriptToEvaluateOnNewDocument', { identifier: a.scriptId }).catch(() => {});
@@ -257,11 +246,7 @@ export class CdpCollector {
     const newest = [...this.pages.keys()].at(-1);
     if (!conn || !newest) return;
     try {
-      const r = await conn.send<{ data: string }>(
-        'Page.captureScreenshot',
-        { format: 'png', optimizeForSpeed: true },
-        { sessionId: newest, timeoutMs: 10_000 },
-      );
+      const r = await conn.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }, { sessionId: newest, timeoutMs: 10_000 });
       const tooBig = r.data.length > LIMITS.png;
       this.tel.emit('screenshot', 'monitor_screenshot', {
         source: { kind: 'cdp', event: 'Page.captureScreenshot' },

@@ -6,6 +6,8 @@
  * navigation settled when both hold.
  */
 import { randomUUID } from 'node:crypto';
+import type { Protocol } from 'devtools-protocol';
+import type { CdpEventOf } from '../chromium/cdp-types.js';
 import { NET_ERROR_HEADER } from '../proxy-forwarder/local-forwarder.js';
 import type { SessionTelemetry } from './session-telemetry.js';
 import type { EventCategory } from './telemetry-event.js';
@@ -24,6 +26,22 @@ interface Pending {
   host?: string;
   path?: string;
 }
+
+/** The CDP events a tracker turns into telemetry (the collector subscribes to exactly these). */
+export const PAGE_EVENTS = [
+  'Runtime.consoleAPICalled',
+  'Runtime.exceptionThrown',
+  'Runtime.bindingCalled',
+  'Network.requestWillBeSent',
+  'Network.responseReceived',
+  'Network.loadingFinished',
+  'Network.loadingFailed',
+  'Page.frameNavigated',
+  'Page.domContentEventFired',
+  'Page.loadEventFired',
+  'PerformanceTimeline.timelineEventAdded',
+] as const;
+export type PageEvent = CdpEventOf<(typeof PAGE_EVENTS)[number]>;
 
 export class PageTracker {
   url = '';
@@ -64,17 +82,18 @@ export class PageTracker {
     this.tel.emit(category, type, { source: { kind: 'cdp', event, metadata: { target_id: this.targetId } }, data, stringLimits: limits });
   }
 
-  handle(method: string, p: Record<string, any>): void {
+  handle(e: PageEvent): void {
+    const { method, params: p } = e;
     switch (method) {
       case 'Runtime.consoleAPICalled': {
-        const args = (p.args ?? []).map(remoteValue);
+        const args = p.args.map(remoteValue);
         const text = args.map((a: unknown) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
         const isError = p.type === 'error' || p.type === 'assert';
         this.emit('console', isError ? 'console_error' : 'console_log', method, { ...this.ctx(), level: p.type, text, args, stack_trace: p.stackTrace });
         return;
       }
       case 'Runtime.exceptionThrown': {
-        const d = p.exceptionDetails ?? {};
+        const d = p.exceptionDetails;
         const text = d.exception?.description ?? d.text ?? 'Uncaught exception';
         this.emit('console', 'console_error', method, {
           ...this.ctx(),
@@ -118,7 +137,7 @@ export class PageTracker {
         );
         return;
       case 'Network.responseReceived':
-        this.responded(method, p.requestId, p.type, p.response ?? {}, p.timestamp);
+        this.responded(method, p.requestId, p.type, p.response, p.timestamp);
         return;
       case 'Network.loadingFinished':
         this.requestEnded(p.requestId);
@@ -134,7 +153,7 @@ export class PageTracker {
         });
         return;
       case 'Page.frameNavigated': {
-        const f = p.frame ?? {};
+        const f = p.frame;
         if (f.parentId) return;
         this.onNavigated(f.id, f.loaderId, f.url);
         this.emit('page', 'page_navigation', method, { frame_id: f.id, loader_id: f.loaderId, target_id: this.targetId, target_type: 'page', url: f.url });
@@ -149,13 +168,13 @@ export class PageTracker {
         this.armLayout();
         return;
       case 'PerformanceTimeline.timelineEventAdded':
-        this.onTimeline(p.event ?? {});
+        this.onTimeline(p.event);
         return;
     }
   }
 
   /** A response's headers arrived (`responseReceived`, or a redirect hop's 3xx). */
-  private responded(method: string, requestId: unknown, type: unknown, r: Record<string, any>, timestamp: unknown): void {
+  private responded(method: string, requestId: string, type: string | undefined, r: Protocol.Network.Response, timestamp: number): void {
     // A jailed browser reaches sites through the engine's egress proxy; the proxy's own
     // failure answer is the network failure the browser would have seen connecting itself.
     const proxyError = proxyErrorOf(r.headers);
@@ -195,24 +214,24 @@ export class PageTracker {
     });
   }
 
-  private onTimeline(e: Record<string, any>): void {
+  private onTimeline(e: Protocol.PerformanceTimeline.TimelineEvent): void {
     if (e.type === 'layout-shift') {
-      const s = e.layoutShiftDetails ?? {};
+      const s = e.layoutShiftDetails;
       this.emit('page', 'page_layout_shift', 'PerformanceTimeline.timelineEventAdded', {
         ...this.ctx(),
         source_frame_id: e.frameId,
         time: e.time,
         duration: e.duration,
-        layout_shift_details: { value: s.value, had_recent_input: s.hadRecentInput },
+        layout_shift_details: { value: s?.value, had_recent_input: s?.hadRecentInput },
       });
       if (this.loaded && !this.layoutSettled) this.armLayout();
     } else if (e.type === 'largest-contentful-paint') {
-      const l = e.lcpDetails ?? {};
+      const l = e.lcpDetails;
       this.emit('page', 'page_lcp', 'PerformanceTimeline.timelineEventAdded', {
         ...this.ctx(),
         source_frame_id: e.frameId,
         time: e.time,
-        lcp_details: { render_time: l.renderTime, load_time: l.loadTime, size: l.size, element_id: l.elementId, url: l.url, node_id: l.nodeId },
+        lcp_details: { render_time: l?.renderTime, load_time: l?.loadTime, size: l?.size, element_id: l?.elementId, url: l?.url, node_id: l?.nodeId },
       });
     }
   }
@@ -330,7 +349,7 @@ export class PageTracker {
 }
 
 /** A CDP RemoteObject as plain JSON-able data. */
-function remoteValue(o: Record<string, any>): unknown {
+function remoteValue(o: Protocol.Runtime.RemoteObject): unknown {
   if (!o || typeof o !== 'object') return o;
   if ('value' in o) return o.value;
   if (o.unserializableValue !== undefined) return o.unserializableValue;

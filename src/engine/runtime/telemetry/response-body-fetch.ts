@@ -6,6 +6,7 @@
  * engine a bounded amount of memory, and what does not fit is marked as skipped rather than
  * held. Sessions that did not ask never fetch a body.
  */
+import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
 import type { ResponseCapture } from './response-capture.js';
 
@@ -25,23 +26,23 @@ export class ResponseBodyFetch {
     private readonly wanted: () => boolean,
   ) {}
 
-  dataReceived(p: Record<string, unknown>): void {
-    this.capture.dataReceived(String(p.requestId), Number(p.dataLength) || 0);
+  dataReceived(p: Protocol.Network.DataReceivedEvent): void {
+    this.capture.dataReceived(p.requestId, p.dataLength || 0);
   }
 
-  loadingFailed(p: Record<string, unknown>): void {
-    this.capture.loadingFailed(String(p.requestId));
+  loadingFailed(p: Protocol.Network.LoadingFailedEvent): void {
+    this.capture.loadingFailed(p.requestId);
   }
 
   /** `Network.loadingFinished` of a tab, on the connection and CDP session that reported it. */
-  loadingFinished(conn: CdpConnection, sessionId: string, p: Record<string, unknown>): void {
-    const id = String(p.requestId);
-    const f = this.capture.loadingFinished(id, Number(p.timestamp), Number(p.encodedDataLength) || 0);
+  loadingFinished(conn: CdpConnection, sessionId: string, p: Protocol.Network.LoadingFinishedEvent): void {
+    const id = p.requestId;
+    const f = this.capture.loadingFinished(id, p.timestamp, p.encodedDataLength || 0);
     if (!this.wanted()) return;
     if (!this.capture.worthFetching(f)) return this.capture.skipBody(id, 'too_large');
     if (this.queue.length >= QUEUED) return this.capture.skipBody(id, 'busy');
     this.queue.push(() =>
-      conn.send<{ body: string; base64Encoded: boolean }>('Network.getResponseBody', { requestId: id }, { sessionId, timeoutMs: FETCH_TIMEOUT_MS }).then(
+      conn.send('Network.getResponseBody', { requestId: id }, { sessionId, timeoutMs: FETCH_TIMEOUT_MS }).then(
         (r) => this.capture.keepBody(id, r.body, r.base64Encoded),
         // Evicted from Chromium's own buffer, a body-less answer, or the tab closed.
         () => this.capture.skipBody(id, 'unavailable'),

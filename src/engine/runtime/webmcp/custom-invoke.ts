@@ -66,11 +66,7 @@ export async function invokeCustomTool(
   const invocationId = newInvocationId();
   let world: number;
   try {
-    ({ executionContextId: world } = await hub.send<{ executionContextId: number }>(
-      'Page.createIsolatedWorld',
-      { frameId: target.frameId, worldName: WORLD_NAME },
-      target.sessionId,
-    ));
+    ({ executionContextId: world } = await hub.send('Page.createIsolatedWorld', { frameId: target.frameId, worldName: WORLD_NAME }, target.sessionId));
   } catch (err) {
     throw new OutcomeUnknown(`the tool's document went away: ${(err as Error).message}`);
   }
@@ -84,7 +80,7 @@ export async function invokeCustomTool(
       onEnded = () => reject(new OutcomeUnknown('the session ended', invocationId));
       ended.addEventListener('abort', onEnded, { once: true });
       hub
-        .send<EvaluateResult>(
+        .send(
           'Runtime.evaluate',
           // `timeout` stops a synchronous endless loop in the page; the timer above answers first.
           { expression: invokeExpression(tool, input), contextId: world, awaitPromise: true, returnByValue: true, timeout: timeoutMs + 1000 },

@@ -45,7 +45,7 @@ export async function describeSource(handle: SessionHandle, source: string, time
   try {
     let r: EvaluateResult;
     try {
-      r = await page.send<EvaluateResult>(
+      r = await page.send(
         'Runtime.evaluate',
         { expression: describeExpression(source), returnByValue: true, awaitPromise: false, timeout: timeoutMs },
         timeoutMs + 5000,

@@ -4,7 +4,7 @@ import type { DialectName } from '../database.js';
 
 export function orgMigration(dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('orgs')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -67,7 +67,7 @@ export function orgMigration(dialect: DialectName): Migration {
       await db.schema.createIndex('audit_logs_org_time').on('audit_logs').columns(['org_id', 'timestamp', 'id']).execute();
       void sql;
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       for (const t of ['audit_logs', 'api_keys', 'projects', 'orgs']) await db.schema.dropTable(t).execute();
     },
   };

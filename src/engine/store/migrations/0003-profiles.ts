@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function profilesMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('profiles')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -22,7 +22,7 @@ export function profilesMigration(_dialect: DialectName): Migration {
       await db.schema.createIndex('profiles_project_name').on('profiles').columns(['project_id', 'name']).unique().execute();
       await db.schema.createIndex('profiles_project_created').on('profiles').columns(['project_id', 'created_at']).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('profiles').execute();
     },
   };

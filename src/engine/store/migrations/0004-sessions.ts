@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function sessionsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('browser_sessions')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -45,7 +45,7 @@ export function sessionsMigration(_dialect: DialectName): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('engine_secrets').execute();
       await db.schema.dropTable('browser_sessions').execute();
     },

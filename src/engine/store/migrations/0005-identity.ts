@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function identityMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('credentials')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -101,7 +101,7 @@ export function identityMigration(_dialect: DialectName): Migration {
         .execute();
       await db.schema.createIndex('auth_timeline_connection').on('auth_timeline').columns(['connection_id', 'seq']).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       for (const t of ['auth_timeline', 'auth_connections', 'proxies', 'credentials']) await db.schema.dropTable(t).execute();
     },
   };

@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function poolsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('browser_pools')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -27,7 +27,7 @@ export function poolsMigration(_dialect: DialectName): Migration {
       await db.schema.alterTable('browser_sessions').addColumn('pool_state', 'text').execute();
       await db.schema.createIndex('browser_sessions_pool').on('browser_sessions').columns(['pool_id', 'deleted_at']).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('browser_sessions_pool').execute();
       await db.schema.alterTable('browser_sessions').dropColumn('pool_state').execute();
       await db.schema.dropTable('browser_pools').execute();

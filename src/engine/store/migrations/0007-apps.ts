@@ -9,7 +9,7 @@ import type { DialectName } from '../database.js';
 
 export function appsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('deployments')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -78,7 +78,7 @@ export function appsMigration(_dialect: DialectName): Migration {
         .addPrimaryKeyConstraint('app_events_pk', ['owner_id', 'seq'])
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       for (const t of ['app_events', 'invocations', 'app_versions', 'deployments']) await db.schema.dropTable(t).execute();
     },
   };

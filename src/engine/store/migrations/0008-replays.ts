@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function replaysMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('replays')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -28,7 +28,7 @@ export function replaysMigration(_dialect: DialectName): Migration {
       await db.schema.createIndex('replays_session').on('replays').columns(['session_id', 'started_at']).execute();
       await db.schema.createIndex('replays_expires').on('replays').columns(['expires_at']).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('replays').execute();
     },
   };

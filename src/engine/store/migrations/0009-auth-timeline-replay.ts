@@ -8,11 +8,11 @@ import type { DialectName } from '../database.js';
 
 export function authTimelineReplayMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema.alterTable('auth_timeline').addColumn('replay_id', 'text').execute();
       await db.schema.alterTable('auth_timeline').addColumn('telemetry_captured', 'integer').execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.alterTable('auth_timeline').dropColumn('telemetry_captured').execute();
       await db.schema.alterTable('auth_timeline').dropColumn('replay_id').execute();
     },

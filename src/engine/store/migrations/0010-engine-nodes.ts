@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function engineNodesMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('engine_nodes')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -18,7 +18,7 @@ export function engineNodesMigration(_dialect: DialectName): Migration {
         .addColumn('stopped_at', 'text')
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('engine_nodes').execute();
     },
   };

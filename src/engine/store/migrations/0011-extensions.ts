@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function extensionsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('extensions')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -23,7 +23,7 @@ export function extensionsMigration(_dialect: DialectName): Migration {
       await db.schema.createIndex('extensions_project_name').on('extensions').columns(['project_id', 'name']).unique().execute();
       await db.schema.createIndex('extensions_project_created').on('extensions').columns(['project_id', 'created_at']).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('extensions').execute();
     },
   };

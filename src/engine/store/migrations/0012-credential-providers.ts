@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function credentialProvidersMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('credential_providers')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -24,7 +24,7 @@ export function credentialProvidersMigration(_dialect: DialectName): Migration {
         .execute();
       await db.schema.createIndex('credential_providers_org_name').on('credential_providers').columns(['org_id', 'name']).unique().execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('credential_providers').execute();
     },
   };

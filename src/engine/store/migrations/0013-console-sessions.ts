@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
 
 export function consoleSessionsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('console_sessions')
         .addColumn('token_hash', 'text', (c) => c.primaryKey())
@@ -16,7 +16,7 @@ export function consoleSessionsMigration(_dialect: DialectName): Migration {
         .addColumn('last_used_at', 'text', (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('console_sessions').execute();
     },
   };

@@ -9,7 +9,7 @@ import type { DialectName } from '../database.js';
 
 export function telemetryDestinationsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('telemetry_destinations')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -28,7 +28,7 @@ export function telemetryDestinationsMigration(_dialect: DialectName): Migration
         .execute();
       await db.schema.createIndex('telemetry_destinations_org_name').on('telemetry_destinations').columns(['org_id', 'name_key']).unique().execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('telemetry_destinations').execute();
     },
   };

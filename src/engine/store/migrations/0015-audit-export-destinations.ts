@@ -12,7 +12,7 @@ import type { DialectName } from '../database.js';
 
 export function auditExportDestinationsMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('audit_export_destinations')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -42,7 +42,7 @@ export function auditExportDestinationsMigration(_dialect: DialectName): Migrati
         .execute();
       await db.schema.createIndex('audit_export_destinations_org').on('audit_export_destinations').columns(['org_id', 'created_at']).execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.dropTable('audit_export_destinations').execute();
     },
   };

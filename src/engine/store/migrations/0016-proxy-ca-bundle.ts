@@ -7,10 +7,10 @@ import type { DialectName } from '../database.js';
 
 export function proxyCaBundleMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema.alterTable('proxies').addColumn('ca_bundle_enc', 'text').execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.alterTable('proxies').dropColumn('ca_bundle_enc').execute();
     },
   };

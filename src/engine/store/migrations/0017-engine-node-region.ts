@@ -8,13 +8,13 @@ import type { DialectName } from '../database.js';
 
 export function engineNodeRegionMigration(_dialect: DialectName): Migration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .alterTable('engine_nodes')
         .addColumn('region', 'text', (c) => c.notNull().defaultTo('us-east'))
         .execute();
     },
-    async down(db: Kysely<any>) {
+    async down(db: Kysely<unknown>) {
       await db.schema.alterTable('engine_nodes').dropColumn('region').execute();
     },
   };
