@@ -15,7 +15,7 @@ export function runBackupCommand(
     return 2;
   }
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
-    process.stderr.write(`${command}: this engine uses PostgreSQL; use pg_dump / pg_restore (see README, "Backups")\n`);
+    process.stderr.write(`${command}: this engine uses PostgreSQL; use pg_dump / pg_restore (see docs/operate/backups.md)\n`);
     return 2;
   }
   const sqliteFile = opts.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || undefined;

@@ -72,8 +72,8 @@ export interface EngineOptions {
   chromeStoreTimeoutMs?: number;
   /**
    * Run browsers without the jail even where bubblewrap works, and allow serving other machines
-   * where it does not (`--insecure-no-jail`, env BROWSERDECK_INSECURE_NO_JAIL=1). See README
-   * "Security model".
+   * where it does not (`--insecure-no-jail`, env BROWSERDECK_INSECURE_NO_JAIL=1). See
+   * docs/operate/security-model.md.
    */
   insecureNoJail?: boolean;
   /**
@@ -103,7 +103,7 @@ export interface EngineOptions {
   /**
    * The host uids jails run as when the engine is root (`--jail-uid-base`, `--jail-uid-count`, env
    * BROWSERDECK_JAIL_UID_BASE / BROWSERDECK_JAIL_UID_COUNT; default 200000 and 65536): each session
-   * and each app process gets one of its own (runtime/sandbox/jail-user.ts). See README "Security model".
+   * and each app process gets one of its own (runtime/sandbox/jail-user.ts). See docs/operate/security-model.md.
    */
   jailUids?: { base?: number; count?: number };
   /**
@@ -117,7 +117,7 @@ export interface EngineOptions {
   /**
    * Standby browsers (`--standby N`, env BROWSERDECK_STANDBY): at most N launched, jailed, idle
    * browsers kept ready for `POST /browsers`; 0 turns them off. Default: 1 on a machine with up
-   * to 2 cores, else 2. See README "Standby browsers".
+   * to 2 cores, else 2. See docs/operate/standby-and-freezing.md.
    */
   standby?: number;
   /** Memory the standby may take, in MB (`--standby-memory`, env BROWSERDECK_STANDBY_MEMORY_MB; default 10% of RAM, at most 2048). */
@@ -170,7 +170,7 @@ export interface EngineOptions {
    */
   fsWatchMaxDirs?: number;
   /**
-   * Process output and code calls held in the engine's memory (README "Resource limits"): at most
+   * Process output and code calls held in the engine's memory (docs/operate/resource-limits.md): at most
    * `perSession` concurrent `exec`/`execute` calls per session and `perEngine` in all (more are
    * 429 `concurrency_limit`; `--exec-per-session`, `--exec-per-engine`, env BROWSERDECK_EXEC_PER_SESSION /
    * BROWSERDECK_EXEC_PER_ENGINE; default 8 and 32), and `outputMaxBytes` of each `exec` stream kept
