@@ -30,6 +30,7 @@ import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './sess
 import { checkMemory, checkRegion } from './session-region.js';
 import { mergeLocation, type LocationRequest } from './session-location.js';
 import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
+import type { SessionScope } from '../../runtime/session/session-scope.js';
 
 export interface CreateBody {
   chrome_policy?: Record<string, unknown>;
@@ -63,19 +64,23 @@ export interface CreatePlan {
   invocationId: string | null;
   profile?: ProfileBinding;
   proxyId: string | null;
-  /** The resolved proxy: `attach` it to the session, or `release` it when the launch is abandoned. */
+  /** The resolved proxy (its forwarder owned by the create's scope): `attach` it to the session. */
   proxy?: SessionProxy;
   extraArgs: string[];
   /** Uploaded extensions to unpack into the session and load (resolved in the caller's project). */
   extensions: ExtensionRow[];
 }
 
-/** Validates everything; attaches the profile last (it marks the profile in use for `sessionId`). */
+/**
+ * Validates everything; attaches the profile last (it marks the profile in use for the session).
+ * What the plan takes — the proxy's forwarder, the profile binding — is handed to the create's
+ * `scope`, which releases it if the create does not go through.
+ */
 export async function planCreate(
   auth: AuthContext,
   body: CreateBody,
-  sessionId: string,
-  hooks: { profiles: ProfileService; proxies: ProxyHooks; extensions: ExtensionService; region: string },
+  scope: Pick<SessionScope, 'id' | 'own'>,
+  hooks: { profiles: ProfileService; proxies: ProxyHooks; extensions: ExtensionService; region: string; jailed: boolean },
 ): Promise<CreatePlan> {
   const headless = body.headless ?? false;
   const location = mergeLocation(undefined, body.location);
@@ -97,7 +102,7 @@ export async function planCreate(
   const network = checkNetwork(body.network);
   // proxy_routes join it once their proxies are resolved (below), by id.
   if (network?.private_hosts) options.network = { private_hosts: network.private_hosts };
-  // Enforced by the jail's egress (session-manager's jailFor refuses it without the jail).
+  // Enforced by the jail's egress (session-jail-choice.ts refuses it without the jail).
   if (network?.allowed_hosts) options.network = { ...options.network, allowed_hosts: network.allowed_hosts };
   const plan: CreatePlan = {
     options,
@@ -118,19 +123,21 @@ export async function planCreate(
     // Private hosts only change anything behind an upstream proxy: without one every
     // destination is reached directly already. Routes alone (no top-level proxy) still need
     // the session's own forwarder to pick a proxy per destination.
-    const p = await hooks.proxies.resolve(auth, choice.selector ?? null, { privateHosts: effectivePrivateHosts(network), routes: network?.proxy_routes });
+    const p = await hooks.proxies.resolve(auth, choice.selector ?? null, {
+      privateHosts: effectivePrivateHosts(network),
+      routes: network?.proxy_routes,
+      jailed: hooks.jailed,
+    });
+    scope.own(p, (proxy) => proxy.release?.(), 'proxy forwarder');
     plan.proxyId = p.id;
     plan.proxy = p;
     plan.extraArgs.push(...p.launchArgs);
     if (p.routes?.length) options.network = { ...options.network, proxy_routes: p.routes };
   }
   if (body.profile) {
-    try {
-      plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
-    } catch (err) {
-      await plan.proxy?.release?.();
-      throw err;
-    }
+    const binding = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, scope.id);
+    // Released unsaved unless the session's runtime saves it back first (runtime/session/session-runtime.ts).
+    plan.profile = scope.own(binding, (b) => b.finish('', { save: false }), 'profile binding');
   }
   return plan;
 }
