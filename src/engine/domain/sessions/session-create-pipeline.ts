@@ -21,8 +21,10 @@ import type { RunningSession, RuntimeAdoption, RuntimeSpec, SessionJailConfig } 
 import type { BoundedListeners } from '../../runtime/session/bounded-listeners.js';
 import { serviceLogSink } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
-import { planCreate, stealthUserAgent, type CreateBody, type CreatePlan } from './session-create.js';
-import { browserJail, jailFor } from './session-jail-choice.js';
+import { planCreate, type CreateBody, type CreatePlan } from './session-create.js';
+import { stealthUserAgent } from './stealth-user-agent.js';
+import { jailStatus } from '../../runtime/sandbox/jail-status.js';
+import { jailFor } from './session-jail-choice.js';
 import { applyLocation } from './session-location.js';
 import type { SessionDto, SessionRow } from './session-record.js';
 import type { SessionRows } from './session-rows.js';
@@ -114,7 +116,7 @@ export class CreatePipeline {
   /** Plan, jail, a standby browser if one fits, and the row under the limits lock. */
   private async admit(auth: AuthContext, body: CreateBody, internal: CreateInternal, scope: SessionScope, deadline: AbortSignal): Promise<Create> {
     // Decided once: how the proxy forwarder is reached, whether a standby fits, what the jail allows.
-    const bwrap = await browserJail(this.ctx);
+    const { bwrap } = await jailStatus(this.ctx.config);
     const plan = await planCreate(auth, body, scope, { ...this.services, region: this.ctx.config.region, jailed: !!bwrap });
     if (internal.clientGone?.aborted) throw clientGoneError();
     const jail = jailFor(bwrap, this.ctx, {
@@ -277,7 +279,7 @@ export class CreatePipeline {
       timeoutSeconds: STANDBY_RECYCLE_SECONDS,
       telemetry: normalizeTelemetry(undefined),
       extraArgs: [],
-      jail: jailFor(await browserJail(this.ctx), this.ctx),
+      jail: jailFor((await jailStatus(this.ctx.config)).bwrap, this.ctx),
       // Unclaimed and crashed for good, or recycled: the standby launches a fresh one.
       onSelfEnd: (reason) => this.host.standby.lost(rt, `standby_${reason}`),
       onBrowserChanged: () => {},

@@ -1,10 +1,7 @@
 /**
  * Turns a create request into launch inputs: validates every option of wire §3.6 (honoured or
- * refused with a 4xx), resolves profile and proxy through their extension points, and picks
- * the user agent a stealth session presents.
+ * refused with a 4xx), resolves profile and proxy through their extension points.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { AuthContext } from '../org/auth-context.js';
 import {
   checkChromePolicy,
@@ -23,7 +20,6 @@ import {
   type Viewport,
 } from './session-options.js';
 import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks, SessionProxy } from './session-hooks.js';
-import { regularUserAgent } from '../../runtime/chromium/chromium-flags.js';
 import type { ExtensionSelector, ExtensionService } from '../extensions/extension-service.js';
 import type { ExtensionRow } from '../extensions/extensions.js';
 import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './session-network.js';
@@ -140,23 +136,4 @@ export async function planCreate(
     plan.profile = scope.own(binding, (b) => b.finish('', { save: false }), 'profile binding');
   }
   return plan;
-}
-
-const majorCache = new Map<string, Promise<string | undefined>>();
-
-/** The Chromium major version of an executable (`--version`), cached per path. */
-export function chromiumMajor(executable: string): Promise<string | undefined> {
-  let p = majorCache.get(executable);
-  if (!p) {
-    p = promisify(execFile)(executable, ['--version'], { timeout: 10_000 })
-      .then(({ stdout }) => /(\d+)\.\d+\.\d+/.exec(stdout)?.[1])
-      .catch(() => undefined);
-    majorCache.set(executable, p);
-  }
-  return p;
-}
-
-export async function stealthUserAgent(executable: string): Promise<string | undefined> {
-  const major = await chromiumMajor(executable);
-  return major ? regularUserAgent(major) : undefined;
 }

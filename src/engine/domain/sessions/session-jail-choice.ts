@@ -1,22 +1,16 @@
 /**
- * Whether a session's browser runs in the browser jail, decided in this one place for a create
- * (and a standby launch): where bubblewrap is usable and the operator did not choose
- * `--insecure-no-jail` (runtime/sandbox/jail-status.ts). The same answer decides how its proxy
- * forwarder is reached (the jail's Unix socket, or a loopback port), whether a standby browser
- * can serve it, and what it may ask for: a proxy's `ca_bundle`, `chrome_policy` and
+ * How a session's browser is jailed. A create (and a standby launch) asks once whether it is —
+ * where bubblewrap is usable and the operator did not choose `--insecure-no-jail`
+ * (runtime/sandbox/jail-status.ts, in session-create-pipeline.ts) — and that one answer decides
+ * this, how its proxy forwarder is reached (the jail's Unix socket, or a loopback port), whether a
+ * standby browser can serve it, and what it may ask for: a proxy's `ca_bundle`, `chrome_policy` and
  * `network.allowed_hosts` need the jail and are refused without it.
  */
 import type { EngineContext } from '../../context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
-import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import type { SessionJailConfig } from '../../runtime/session/running-session.js';
 import type { LocalForwarder } from '../../runtime/proxy-forwarder/local-forwarder.js';
 import { allowedHostsNeedJail } from './session-network.js';
-
-/** The engine's answer: the bubblewrap a jailed browser runs in, or null (on the host). */
-export async function browserJail(ctx: Pick<EngineContext, 'config'>): Promise<string | null> {
-  return (await jailStatus(ctx.config)).bwrap;
-}
 
 export interface JailAsks {
   /** The session's proxy forwarder (its jail's egress); absent: direct through the jail's own. */

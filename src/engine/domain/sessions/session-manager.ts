@@ -17,7 +17,8 @@ import type { RunningSession, RuntimeAdoption, SessionRuntimeFactory } from '../
 import { SessionLimits } from './session-limits.js';
 import { SessionJwt } from './session-jwt.js';
 import type { ProfileRef, SessionDto, SessionRow } from './session-record.js';
-import { stealthUserAgent, type CreateBody } from './session-create.js';
+import type { CreateBody } from './session-create.js';
+import { stealthUserAgent } from './stealth-user-agent.js';
 import type { ProfileService, ProxyHooks } from './session-hooks.js';
 import { findChromium } from '../../runtime/chromium/find-chromium.js';
 import type { ServiceLogs } from '../../runtime/service-logs.js';
