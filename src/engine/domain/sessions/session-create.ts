@@ -67,6 +67,30 @@ export interface CreatePlan {
   extensions: ExtensionRow[];
 }
 
+/** The launch options of wire §3.6 a create asks for, each checked (a 4xx for one it cannot honour). */
+function launchOptionsOf(
+  body: CreateBody,
+  region: string,
+  location: ReturnType<typeof mergeLocation>,
+  proxyMode: ReturnType<typeof proxyChoice>['mode'],
+): LaunchOptions {
+  const headless = body.headless ?? false;
+  return {
+    headless,
+    stealth: body.stealth ?? false,
+    viewport: validateViewport(body.viewport ?? DEFAULT_VIEWPORT),
+    kiosk_mode: body.kiosk_mode ?? false,
+    gpu: checkGpu(body.gpu),
+    ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
+    ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
+    region: checkRegion(body.region, region),
+    memory: checkMemory(body.memory, headless, !!body.gpu),
+    ...(location ? { location } : {}),
+    ...(proxyMode ? { proxy_mode: proxyMode } : {}),
+    ...(body.profile && (body.profile.id || body.profile.name) ? { profile_save_changes: body.profile.save_changes === true } : {}),
+  };
+}
+
 /**
  * Validates everything; attaches the profile last (it marks the profile in use for the session).
  * What the plan takes — the proxy's forwarder, the profile binding — is handed to the create's
@@ -78,23 +102,10 @@ export async function planCreate(
   scope: Pick<SessionScope, 'id' | 'own'>,
   hooks: { profiles: ProfileService; proxies: ProxyHooks; extensions: ExtensionService; region: string; jailed: boolean },
 ): Promise<CreatePlan> {
-  const headless = body.headless ?? false;
+  // Checked in the order the fields always were: location, proxy, then the launch options.
   const location = mergeLocation(undefined, body.location);
   const choice = proxyChoice(body.proxy, body.proxy_id);
-  const options: LaunchOptions = {
-    headless,
-    stealth: body.stealth ?? false,
-    viewport: validateViewport(body.viewport ?? DEFAULT_VIEWPORT),
-    kiosk_mode: body.kiosk_mode ?? false,
-    gpu: checkGpu(body.gpu),
-    ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
-    ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
-    region: checkRegion(body.region, hooks.region),
-    memory: checkMemory(body.memory, headless, !!body.gpu),
-    ...(location ? { location } : {}),
-    ...(choice.mode ? { proxy_mode: choice.mode } : {}),
-    ...(body.profile && (body.profile.id || body.profile.name) ? { profile_save_changes: body.profile.save_changes === true } : {}),
-  };
+  const options = launchOptionsOf(body, hooks.region, location, choice.mode);
   const network = checkNetwork(body.network);
   // proxy_routes join it once their proxies are resolved (below), by id.
   if (network?.private_hosts) options.network = { private_hosts: network.private_hosts };
