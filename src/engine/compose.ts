@@ -58,7 +58,6 @@ import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { CallLimits } from './runtime/limits/call-limits.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import { telemetryExportsOf } from './domain/telemetry-destinations/telemetry-exports-of.js';
-import { jailStatus } from './runtime/sandbox/jail-status.js';
 import { noteUpgradeIdentity } from './http/upgrade-identity.js';
 
 /** A positive number from the environment, else the default. */
@@ -112,7 +111,6 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     connectTimeoutMs: config.identity.proxyTimeoutMs ?? 10_000,
     log: (msg) => log.warn(msg),
     policy: ctx.tenantEgress,
-    jailed: async () => !!(await jailStatus(config)).bwrap,
   });
   // Each session's filesystem is its own quota'd disk where the host allows (session-disks.ts);
   // probed (the template formatted) now, so the first create does not pay for it.

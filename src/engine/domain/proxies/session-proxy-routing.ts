@@ -79,7 +79,7 @@ export class SessionProxyRouting {
 
   constructor(
     private readonly proxies: Proxies,
-    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void; policy?: EgressPolicy; jailed?: () => Promise<boolean> },
+    private readonly opts: { connectTimeoutMs: number; log?: (msg: string) => void; policy?: EgressPolicy },
   ) {
     // Kernel: a route whose proxy becomes unavailable fails closed (never direct, never the top-level proxy).
     this.unsubscribe = proxies.onDeleted((id) => {
@@ -130,12 +130,13 @@ export class SessionProxyRouting {
   /**
    * `privateHosts`: the session's effective `network.private_hosts` (already validated; the
    * session manager applies the defaults), reached directly instead of through the proxy.
-   * `routes`: its checked `network.proxy_routes`. `proxyId` null: no top-level proxy.
+   * `routes`: its checked `network.proxy_routes`. `proxyId` null: no top-level proxy. `jailed`:
+   * the create's one answer to whether its browser is jailed (session-jail-choice.ts).
    */
   async resolve(
     auth: AuthContext,
     proxyId: ProxyRef | null,
-    opts: { privateHosts?: readonly string[]; routes?: RouteSelector[] } = {},
+    opts: { privateHosts?: readonly string[]; routes?: RouteSelector[]; jailed?: boolean } = {},
   ): Promise<ResolvedSessionProxy> {
     const row = proxyId === null ? null : await this.lookup(auth, proxyId);
     const routes = await this.lookupRoutes(auth, opts.routes ?? []);
@@ -143,7 +144,7 @@ export class SessionProxyRouting {
     const used = new Set([row, ...routes.map((r) => r.proxy)]); // a proxy named by several routes is one row
     const trusted = new Set([...used].flatMap((p) => (p ? this.proxies.caCertificatesOf(p) : [])));
     // A jailed browser reaches its forwarder through its jail only: no loopback port.
-    const tcp = !(await this.opts.jailed?.());
+    const tcp = !opts.jailed;
     const forwarder = await startLocalForwarder(this.route(row, privateHosts, routes), { ...this.opts, tcp });
     this.unattached.add(forwarder);
     let sessionId: string | undefined;

@@ -2,7 +2,8 @@
  * The create's option matrix (wire §3.6) on planCreate with fake profile, proxy and extension
  * services: what each option becomes in the launch inputs, and which are refused with which
  * Error object — without a browser. The integration files (test/engine/sessions/browsers-api,
- * kernel-newer-fields) keep one real-browser case per behaviour.
+ * kernel-newer-fields) keep one real-browser case per behaviour. What a failed create releases,
+ * and in which order, is session-create-scope.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
 import type { AuthContext } from '../org/auth-context.js';
@@ -12,6 +13,7 @@ import type { ExtensionService } from '../extensions/extension-service.js';
 import type { ExtensionRow } from '../extensions/extensions.js';
 import type { ProxyRef } from './session-proxy-choice.js';
 import { DEFAULT_VIEWPORT } from './session-options.js';
+import { SessionScope } from '../../runtime/session/session-scope.js';
 
 const auth = { orgId: 'org1', projectId: 'proj1' } as AuthContext;
 
@@ -56,7 +58,7 @@ function fakes(opts: { proxyThrows?: Error; profileThrows?: Error } = {}) {
   return { calls, hooks: { profiles, proxies, extensions, region: 'eu-west' } };
 }
 
-const plan = (body: CreateBody, f = fakes()) => planCreate(auth, body, 'sess1', f.hooks);
+const plan = (body: CreateBody, f = fakes()) => planCreate(auth, body, new SessionScope({ id: 'sess1' }), { ...f.hooks, jailed: true });
 
 /** The Error object a refused create carries (code, status and message). */
 async function refusal(body: CreateBody, f = fakes()) {
@@ -195,12 +197,6 @@ describe('planCreate: options honoured', () => {
     expect(p.options.profile_save_changes).toBe(true);
     expect((await plan({ profile: { id: 'x' } })).options.profile_save_changes).toBe(false);
     expect((await plan({})).options.profile_save_changes).toBeUndefined();
-  });
-
-  it('a profile that cannot be attached releases the proxy already resolved', async () => {
-    const f = fakes({ profileThrows: Object.assign(new Error('no such profile'), { status: 404, code: 'not_found' }) });
-    await expect(plan({ proxy_id: 'p1', profile: { name: 'gone' } }, f)).rejects.toThrow('no such profile');
-    expect(f.calls.released).toBe(1);
   });
 
   it('extensions are resolved in the caller project and marked in use', async () => {

@@ -1,7 +1,6 @@
 /**
  * Turns a create request into launch inputs: validates every option of wire §3.6 (honoured or
- * refused with a 4xx) and resolves profile and proxy through their extension points. The user
- * agent a stealth session presents is stealth-user-agent.ts's.
+ * refused with a 4xx), resolves profile and proxy through their extension points.
  */
 import type { AuthContext } from '../org/auth-context.js';
 import {
@@ -27,6 +26,7 @@ import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './sess
 import { checkMemory, checkRegion } from './session-region.js';
 import { mergeLocation, type LocationRequest } from './session-location.js';
 import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
+import type { SessionScope } from '../../runtime/session/session-scope.js';
 
 export interface CreateBody {
   chrome_policy?: Record<string, unknown>;
@@ -60,24 +60,22 @@ export interface CreatePlan {
   invocationId: string | null;
   profile?: ProfileBinding;
   proxyId: string | null;
-  /** The resolved proxy: `attach` it to the session, or `release` it when the launch is abandoned. */
+  /** The resolved proxy (its forwarder owned by the create's scope): `attach` it to the session. */
   proxy?: SessionProxy;
   extraArgs: string[];
   /** Uploaded extensions to unpack into the session and load (resolved in the caller's project). */
   extensions: ExtensionRow[];
 }
 
-/** Validates everything; attaches the profile last (it marks the profile in use for `sessionId`). */
-export async function planCreate(
-  auth: AuthContext,
+/** The launch options of wire §3.6 a create asks for, each checked (a 4xx for one it cannot honour). */
+function launchOptionsOf(
   body: CreateBody,
-  sessionId: string,
-  hooks: { profiles: ProfileService; proxies: ProxyHooks; extensions: ExtensionService; region: string },
-): Promise<CreatePlan> {
+  region: string,
+  location: ReturnType<typeof mergeLocation>,
+  proxyMode: ReturnType<typeof proxyChoice>['mode'],
+): LaunchOptions {
   const headless = body.headless ?? false;
-  const location = mergeLocation(undefined, body.location);
-  const choice = proxyChoice(body.proxy, body.proxy_id);
-  const options: LaunchOptions = {
+  return {
     headless,
     stealth: body.stealth ?? false,
     viewport: validateViewport(body.viewport ?? DEFAULT_VIEWPORT),
@@ -85,16 +83,33 @@ export async function planCreate(
     gpu: checkGpu(body.gpu),
     ...(body.start_url ? { start_url: validateStartUrl(body.start_url) } : {}),
     ...(body.chrome_policy ? { chrome_policy: checkChromePolicy(body.chrome_policy) } : {}),
-    region: checkRegion(body.region, hooks.region),
+    region: checkRegion(body.region, region),
     memory: checkMemory(body.memory, headless, !!body.gpu),
     ...(location ? { location } : {}),
-    ...(choice.mode ? { proxy_mode: choice.mode } : {}),
+    ...(proxyMode ? { proxy_mode: proxyMode } : {}),
     ...(body.profile && (body.profile.id || body.profile.name) ? { profile_save_changes: body.profile.save_changes === true } : {}),
   };
+}
+
+/**
+ * Validates everything; attaches the profile last (it marks the profile in use for the session).
+ * What the plan takes — the proxy's forwarder, the profile binding — is handed to the create's
+ * `scope`, which releases it if the create does not go through.
+ */
+export async function planCreate(
+  auth: AuthContext,
+  body: CreateBody,
+  scope: Pick<SessionScope, 'id' | 'own'>,
+  hooks: { profiles: ProfileService; proxies: ProxyHooks; extensions: ExtensionService; region: string; jailed: boolean },
+): Promise<CreatePlan> {
+  // Checked in the order the fields always were: location, proxy, then the launch options.
+  const location = mergeLocation(undefined, body.location);
+  const choice = proxyChoice(body.proxy, body.proxy_id);
+  const options = launchOptionsOf(body, hooks.region, location, choice.mode);
   const network = checkNetwork(body.network);
   // proxy_routes join it once their proxies are resolved (below), by id.
   if (network?.private_hosts) options.network = { private_hosts: network.private_hosts };
-  // Enforced by the jail's egress (session-manager's jailFor refuses it without the jail).
+  // Enforced by the jail's egress (session-jail-choice.ts refuses it without the jail).
   if (network?.allowed_hosts) options.network = { ...options.network, allowed_hosts: network.allowed_hosts };
   const plan: CreatePlan = {
     options,
@@ -115,19 +130,21 @@ export async function planCreate(
     // Private hosts only change anything behind an upstream proxy: without one every
     // destination is reached directly already. Routes alone (no top-level proxy) still need
     // the session's own forwarder to pick a proxy per destination.
-    const p = await hooks.proxies.resolve(auth, choice.selector ?? null, { privateHosts: effectivePrivateHosts(network), routes: network?.proxy_routes });
+    const p = await hooks.proxies.resolve(auth, choice.selector ?? null, {
+      privateHosts: effectivePrivateHosts(network),
+      routes: network?.proxy_routes,
+      jailed: hooks.jailed,
+    });
+    scope.own(p, (proxy) => proxy.release?.(), 'proxy forwarder');
     plan.proxyId = p.id;
     plan.proxy = p;
     plan.extraArgs.push(...p.launchArgs);
     if (p.routes?.length) options.network = { ...options.network, proxy_routes: p.routes };
   }
   if (body.profile) {
-    try {
-      plan.profile = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, sessionId);
-    } catch (err) {
-      await plan.proxy?.release?.();
-      throw err;
-    }
+    const binding = await hooks.profiles.attach({ orgId: auth.orgId, projectId: auth.projectId }, body.profile, scope.id);
+    // Released unsaved unless the session's runtime saves it back first (runtime/session/session-runtime.ts).
+    plan.profile = scope.own(binding, (b) => b.finish('', { save: false }), 'profile binding');
   }
   return plan;
 }

@@ -27,7 +27,7 @@ export interface SessionProxy {
   egress?: LocalForwarder;
   /** Binds per-session resources (the local forwarder) to the session: released when it ends. */
   attach?(handle: SessionHandle): void;
-  /** Releases them when the launch is abandoned before `attach`. */
+  /** Releases them (the create's scope owns this: a launch abandoned, or the session ended). */
   release?(): Promise<void>;
 }
 
@@ -37,11 +37,13 @@ export interface ProxyHooks {
    * for this caller into Chromium launch flags; throws DomainError when unusable.
    * `privateHosts`: the session's effective `network.private_hosts`, reached without the proxy;
    * `routes`: its checked `network.proxy_routes`, whose proxies are resolved the same way.
+   * `jailed`: the browser runs in the browser jail (session-jail-choice.ts), which reaches the
+   * forwarder through its own socket; otherwise the forwarder listens on a loopback port.
    */
   resolve(
     auth: AuthContext,
     proxy: ProxyRef | null,
-    opts?: { privateHosts?: readonly string[]; routes?: Array<{ hosts: string[]; proxy: { id?: string; name?: string } }> },
+    opts?: { privateHosts?: readonly string[]; routes?: Array<{ hosts: string[]; proxy: { id?: string; name?: string } }>; jailed?: boolean },
   ): Promise<SessionProxy>;
   /** Points a running session at another proxy (null: none) without restarting its browser. */
   switchProxy(auth: AuthContext, sessionId: string, proxy: ProxyRef | null): Promise<{ id: string } | null>;

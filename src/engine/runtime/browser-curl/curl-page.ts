@@ -184,7 +184,7 @@ export class CurlPage {
 
   /** The forwarder's refusal text (its 403 body), or undefined when the browser no longer has it. */
   private async refusalOf(requestId: string): Promise<string | undefined> {
-    const r = await this.page.send<{ body: string; base64Encoded: boolean }>('Fetch.getResponseBody', { requestId }).catch(() => undefined);
+    const r = await this.page.send('Fetch.getResponseBody', { requestId }).catch(() => undefined);
     return r && proxyRefusalDetail(r.base64Encoded ? Buffer.from(r.body, 'base64').toString('utf8') : r.body);
   }
 

@@ -8,12 +8,26 @@ import type { ProblemLog } from './problem-log.js';
 import type { LaunchedBrowser } from '../chromium/launch-chromium.js';
 import type { SessionJailConfig } from '../sandbox/session-jail.js';
 import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
-import type { BrowserLaunchOptions, SessionDirs, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
+import type { BrowserLaunchOptions, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
+import type { SessionScope } from './session-scope.js';
 
 export type { SessionJailConfig };
 
+/** A profile the browser starts from and is saved back into at the end (domain/profiles' binding). */
+export interface RuntimeProfile {
+  /** Before the first launch, into the fresh user-data-dir. */
+  restore(userDataDir: string): Promise<void>;
+  /** At the end, once the browser is closed: saved back (when asked) only after a clean close. */
+  finish(userDataDir: string, opts: { save: boolean }): Promise<void>;
+}
+
 export interface RuntimeSpec {
   id: string;
+  /**
+   * The session's owner, made when its create started (session-scope.ts): it holds the create's
+   * deadline, and the runtime hands it everything it acquires; ending the session closes it.
+   */
+  scope: SessionScope;
   orgId: string;
   projectId: string;
   sessionDir: string;
@@ -29,8 +43,10 @@ export interface RuntimeSpec {
    * telemetry collector watches the first tab), instead of putting it on the command line.
    */
   deferStartUrl?: boolean;
-  /** Runs once before the first launch with the fresh directories (profile restore). */
-  prepare?(dirs: SessionDirs): Promise<void>;
+  /** The profile restored before the first launch and saved back at the end. */
+  profile?: RuntimeProfile;
+  /** Unpacks the session's extensions into its extensions dir before the first launch; the dirs every launch loads. */
+  unpackExtensions?(extensionsDir: string): Promise<string[]>;
   now(): number;
   /** Called once when the session ends on its own (timeout, crashes); the manager records it. */
   onSelfEnd(reason: string): void;
@@ -73,12 +89,10 @@ export interface RunningSession extends SessionHandle {
   readonly xvfbPid: number | undefined;
   readonly restarts: number;
   readonly activeHolds: number;
-  /** Set when the session's profile is written back at the end (profile save_changes). */
-  saveProfile?: (dirs: SessionDirs, cleanClose: boolean) => Promise<void>;
-  /** Unpacked extensions every launch loads. */
-  extensionDirs: string[];
-  /** Dirs, Xvfb and the browser within `deadline`; a start stopped half-way is left to `end()`. */
-  start(deadline?: AbortSignal): Promise<LaunchedBrowser>;
+  /** Whether a profile is restored into it and saved back at its end (its end is awaited, not backgrounded). */
+  readonly hasProfile: boolean;
+  /** Dirs, Xvfb and the browser within its scope's deadline; a start stopped half-way is left to `end()`. */
+  start(): Promise<LaunchedBrowser>;
   /** A standby browser becomes a tenant's session (owner, options, clocks, callbacks). */
   adopt(a: RuntimeAdoption): void;
   /** Jailed: the browser's traffic leaves through `forwarder` from now on. */
@@ -97,6 +111,6 @@ export interface RunningSession extends SessionHandle {
   /** Tells every update listener and resolves once they have applied it (bounded). */
   notifyUpdate(): Promise<void>;
   uptimeMs(): number;
-  /** Ends the session and releases everything; idempotent. */
-  end(reason: string, beforeDirsRemoved?: (dirs: SessionDirs, cleanClose: boolean) => Promise<void>): Promise<void>;
+  /** Ends the session (closes its scope: everything is released); idempotent. */
+  end(reason: string): Promise<void>;
 }

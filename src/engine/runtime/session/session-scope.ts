@@ -43,6 +43,16 @@ export interface SessionScopeOptions {
 interface Step {
   name: string;
   run: () => void | Promise<void>;
+  timeoutMs?: number;
+}
+
+/**
+ * A step's own bound (default: the scope's). `Infinity` for a step that must finish before the
+ * next may start and bounds its own waits (stopping the browser, saving its profile back,
+ * removing the session's directories): going on without it would act under it.
+ */
+export interface StepOptions {
+  timeoutMs?: number;
 }
 
 const DEFAULT_STEP_MS = 10_000;
@@ -107,14 +117,14 @@ export class SessionScope {
    * Hands `resource` to the scope: `close` runs when the scope closes, in reverse order of
    * everything owned. On a scope already closed it runs at once (bounded, logged).
    */
-  own<T>(resource: T, close: (resource: T) => void | Promise<void>, name = 'resource'): T {
-    this.defer(name, () => close(resource));
+  own<T>(resource: T, close: (resource: T) => void | Promise<void>, name = 'resource', opts: StepOptions = {}): T {
+    this.defer(name, () => close(resource), opts);
     return resource;
   }
 
   /** Runs `fn` when the scope closes (reverse order), or at once when it already has. */
-  defer(name: string, fn: () => void | Promise<void>): void {
-    const step = { name, run: fn };
+  defer(name: string, fn: () => void | Promise<void>, opts: StepOptions = {}): void {
+    const step: Step = { name, run: fn, timeoutMs: opts.timeoutMs };
     if (this.closed) void this.runStep(step);
     else this.steps.push(step);
   }
@@ -145,14 +155,16 @@ export class SessionScope {
   }
 
   private async runStep(step: Step): Promise<void> {
+    const ms = step.timeoutMs ?? this.stepTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.stepTimeoutMs);
+      if (!Number.isFinite(ms)) return;
+      timer = setTimeout(() => resolve('timeout'), ms);
       timer.unref();
     });
     try {
       const result = await Promise.race([Promise.resolve().then(step.run), timedOut]);
-      if (result === 'timeout') this.log(`session ${this.id}: closing ${step.name} took over ${this.stepTimeoutMs} ms; going on without it`);
+      if (result === 'timeout') this.log(`session ${this.id}: closing ${step.name} took over ${ms} ms; going on without it`);
     } catch (err) {
       this.log(`session ${this.id}: closing ${step.name} failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
