@@ -9,7 +9,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession, type SessionRequest } from './session-fs.js';
-import { SessionComputer, BatchError, type BatchAction } from '../runtime/computer/session-computer.js';
+import { SessionComputer, BatchError, sessionComputerSlot, type BatchAction } from '../runtime/computer/session-computer.js';
 import { InputError } from '../runtime/computer/input-target.js';
 import { screenshot } from '../runtime/computer/screenshot.js';
 import {
@@ -53,7 +53,8 @@ export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
   register(app, _ctx, { sessions, liveView }) {
     const tags = ['browser computer'];
     const base = '/browsers/:id/computer';
-    const computer = async (req: SessionRequest) => SessionComputer.of(await requireSession(sessions, req), liveView);
+    const slot = sessionComputerSlot(liveView);
+    const computer = async (req: SessionRequest) => (await requireSession(sessions, req)).scope.get(slot);
 
     const action = (path: string, body: TSchema, run: (c: SessionComputer, b: any) => Promise<unknown>) =>
       app.post(`${base}/${path}`, { schema: { tags, params: IdParam, body } }, async (req, reply) => {

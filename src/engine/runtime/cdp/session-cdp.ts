@@ -6,6 +6,7 @@
  * closes — so that input lands on the page the live view and replays show.
  */
 import type { SessionHandle } from '../session/session-handle.js';
+import { defineSlot } from '../session/session-scope.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
 
 export interface PageTarget {
@@ -20,8 +21,6 @@ interface TargetInfo {
   url: string;
 }
 
-const clients = new Map<string, SessionCdp>();
-
 export class SessionCdp {
   private conn?: Promise<CdpConnection>;
   private readonly pages = new Map<string, { seq: number; sessionId?: Promise<string> }>();
@@ -29,19 +28,8 @@ export class SessionCdp {
   private closed = false;
   private readonly resetListeners = new Set<() => void>();
 
-  private constructor(readonly handle: SessionHandle) {
+  constructor(readonly handle: SessionHandle) {
     handle.onBrowserRestart(() => this.reset());
-    handle.onEnd(() => this.close());
-  }
-
-  /** The session's shared client (created on first use). */
-  static of(handle: SessionHandle): SessionCdp {
-    let c = clients.get(handle.id);
-    if (!c || c.closed) {
-      c = new SessionCdp(handle);
-      clients.set(handle.id, c);
-    }
-    return c;
   }
 
   /** The live connection, connecting (or reconnecting after a restart) when needed. */
@@ -125,6 +113,12 @@ export class SessionCdp {
     this.reset();
     this.closed = true;
     this.resetListeners.clear();
-    if (clients.get(this.handle.id) === this) clients.delete(this.handle.id);
   }
 }
+
+/** The session's shared client: `handle.scope.get(SessionCdpSlot)`, made on first use, closed with the session. */
+export const SessionCdpSlot = defineSlot(
+  'session-cdp',
+  (scope) => new SessionCdp(scope.handle),
+  (c) => c.close(),
+);

@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
-import { SessionCdp } from './session-cdp.js';
+import { defineSlot } from '../session/session-scope.js';
+import { SessionCdpSlot, type SessionCdp } from './session-cdp.js';
 
 interface TargetInfo {
   targetId: string;
@@ -72,7 +73,6 @@ export class OutcomeUnknown extends Error {
   }
 }
 
-const hubs = new Map<string, WebMcpHub>();
 /** Set once any browser of this engine answered that it lacks WebMCP (entitlements say so). */
 let unavailableSeen = false;
 /** Results kept for invocations whose event raced ahead of the command's answer. */
@@ -96,20 +96,13 @@ export class WebMcpHub {
   private closed = false;
   private readonly offReset: () => void;
 
-  private constructor(private readonly handle: SessionHandle) {
-    this.cdp = SessionCdp.of(handle);
+  constructor(private readonly handle: SessionHandle) {
+    this.cdp = handle.scope.get(SessionCdpSlot);
     this.offReset = this.cdp.onReset(() => this.forget());
-    handle.onEnd(() => this.close());
   }
 
   static unavailableSeen(): boolean {
     return unavailableSeen;
-  }
-
-  static of(handle: SessionHandle): WebMcpHub {
-    let h = hubs.get(handle.id);
-    if (!h || h.closed) hubs.set(handle.id, (h = new WebMcpHub(handle)));
-    return h;
   }
 
   /** Every live registration, after every open page has been attached and enabled. */
@@ -398,6 +391,12 @@ export class WebMcpHub {
     this.closed = true;
     this.forget();
     this.offReset();
-    if (hubs.get(this.handle.id) === this) hubs.delete(this.handle.id);
   }
 }
+
+/** The session's hub: `handle.scope.get(WebMcpHubSlot)`, made on first use, closed with the session. */
+export const WebMcpHubSlot = defineSlot(
+  'webmcp-hub',
+  (scope) => new WebMcpHub(scope.handle),
+  (h) => h.close(),
+);
