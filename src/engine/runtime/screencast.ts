@@ -9,7 +9,7 @@
  * page it shows (live view).
  */
 import type { SessionHandle } from './session/session-handle.js';
-import { defineSlot } from './session/session-scope.js';
+import type { Slot } from './session/session-scope.js';
 import { CdpConnection } from './chromium/cdp-connection.js';
 
 export interface ScreencastOptions {
@@ -76,7 +76,7 @@ class SessionScreencast {
 }
 
 /** Where a session's pump is kept (the pump itself ends when the session does). */
-const ScreencastSlot = defineSlot('screencast', () => new SessionScreencast());
+const ScreencastSlot: Slot<SessionScreencast> = { name: 'screencast', create: () => new SessionScreencast() };
 
 /** Subscribes to a session's screencast; the first subscriber starts it, the last one stops it. */
 export function subscribeScreencast(handle: SessionHandle, opts: ScreencastOptions = {}): ScreencastSubscription {

@@ -4,7 +4,7 @@
  * deadline that covers the whole exchange, body included. Pages idle for a minute, or beyond
  * the most recent few origins, are closed; all of them go when the session ends.
  */
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { SessionCdpSlot, type SessionCdp } from '../cdp/session-cdp.js';
 import { CurlPage, type CurlRequest, type CurlResponse } from './curl-page.js';
 import { NetError } from './net-errors.js';
@@ -105,11 +105,11 @@ export class BrowserCurl {
 }
 
 /** The session's requester pages: `handle.scope.get(BrowserCurlSlot)`, made on the first request, closed with the session. */
-export const BrowserCurlSlot = defineSlot(
-  'browser-curl',
-  (scope) => new BrowserCurl(scope.get(SessionCdpSlot)),
-  (c) => c.close(),
-);
+export const BrowserCurlSlot: Slot<BrowserCurl> = {
+  name: 'browser-curl',
+  create: (scope) => new BrowserCurl(scope.get(SessionCdpSlot)),
+  close: (c) => c.close(),
+};
 
 function withDeadline<T>(p: Promise<T>, signal: AbortSignal, error: () => Error): Promise<T> {
   if (signal.aborted) return Promise.reject(error());

@@ -10,7 +10,7 @@
  */
 import type { SessionHandle } from '../session/session-handle.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { SessionCdpSlot, type SessionCdp } from './session-cdp.js';
 
 export interface LocationValues {
@@ -159,8 +159,8 @@ export class LocationEmulation {
 }
 
 /** The session's overrides: `handle.scope.get(LocationEmulationSlot)`, made on first apply, closed with the session. */
-export const LocationEmulationSlot = defineSlot(
-  'location-emulation',
-  (scope) => new LocationEmulation(scope.handle),
-  (e) => e.close(),
-);
+export const LocationEmulationSlot: Slot<LocationEmulation> = {
+  name: 'location-emulation',
+  create: (scope) => new LocationEmulation(scope.handle),
+  close: (e) => e.close(),
+};

@@ -6,7 +6,7 @@
  * closes — so that input lands on the page the live view and replays show.
  */
 import type { SessionHandle } from '../session/session-handle.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
 
 export interface PageTarget {
@@ -116,9 +116,10 @@ export class SessionCdp {
   }
 }
 
-/** The session's shared client: `handle.scope.get(SessionCdpSlot)`, made on first use, closed with the session. */
-export const SessionCdpSlot = defineSlot(
-  'session-cdp',
-  (scope) => new SessionCdp(scope.handle),
-  (c) => c.close(),
-);
+/**
+ * The session's shared client: `handle.scope.get(SessionCdpSlot)`, made on first use, closed with
+ * the session. Slots are written as `Slot` literals rather than with `defineSlot`: a type-only
+ * import of session/session-scope.ts keeps services' folders from importing runtime/session/
+ * (whose session-runtime.ts imports most of runtime/) for code, which would close folder cycles.
+ */
+export const SessionCdpSlot: Slot<SessionCdp> = { name: 'session-cdp', create: (scope) => new SessionCdp(scope.handle), close: (c) => c.close() };

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { SessionCdpSlot, type SessionCdp } from './session-cdp.js';
 
 interface TargetInfo {
@@ -395,8 +395,4 @@ export class WebMcpHub {
 }
 
 /** The session's hub: `handle.scope.get(WebMcpHubSlot)`, made on first use, closed with the session. */
-export const WebMcpHubSlot = defineSlot(
-  'webmcp-hub',
-  (scope) => new WebMcpHub(scope.handle),
-  (h) => h.close(),
-);
+export const WebMcpHubSlot: Slot<WebMcpHub> = { name: 'webmcp-hub', create: (scope) => new WebMcpHub(scope.handle), close: (h) => h.close() };

@@ -13,7 +13,7 @@ import { Executor, type TabChoice } from './executor.js';
 import { buildRunnerLaunch } from './runner-launch.js';
 import { activeTab } from './active-tab.js';
 import type { RunnerServices } from './runner-services.js';
-import { defineSlot, type Slot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 
 export const DEFAULT_EXECUTOR = 'default';
 export const MAX_NAMED_EXECUTORS = 8;
@@ -142,9 +142,5 @@ export class SessionExecutors {
 
 /** The slot of a session's executors, wired with `services` once per engine (api/session-runners.ts). */
 export function sessionExecutorsSlot(services: RunnerServices): Slot<SessionExecutors> {
-  return defineSlot(
-    'session-executors',
-    (scope) => new SessionExecutors(scope.handle, services),
-    (e) => e.end(),
-  );
+  return { name: 'session-executors', create: (scope) => new SessionExecutors(scope.handle, services), close: (e) => e.end() };
 }

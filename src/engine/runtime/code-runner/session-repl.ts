@@ -18,7 +18,7 @@ import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { activeTab } from './active-tab.js';
 import { ReplMessage } from './runner-messages.js';
 import type { RunnerServices } from './runner-services.js';
-import { defineSlot, type Slot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
@@ -205,9 +205,5 @@ export class SessionRepl {
 
 /** The slot of a session's REPL, wired with `services` once per engine (api/session-runners.ts). */
 export function sessionReplSlot(services: RunnerServices): Slot<SessionRepl> {
-  return defineSlot(
-    'session-repl',
-    (scope) => new SessionRepl(scope.handle, services),
-    (r) => r.end(),
-  );
+  return { name: 'session-repl', create: (scope) => new SessionRepl(scope.handle, services), close: (r) => r.end() };
 }

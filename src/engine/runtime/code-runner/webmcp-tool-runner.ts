@@ -19,7 +19,7 @@ import { runnerCdpUrl } from './runner-launch.js';
 import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { ToolRunnerMessage } from './runner-messages.js';
 import type { RunnerServices } from './runner-services.js';
-import { defineSlot, type Slot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 
 /** Marks tool runner processes (their title inside the jail). */
 export const TOOL_RUNNER_MARKER = '--browserdeck-webmcp-tools';
@@ -155,9 +155,5 @@ export class WebMcpToolRunner {
 
 /** The slot of a session's tool runner, wired with `services` once per engine (api/session-runners.ts). */
 export function webMcpToolRunnerSlot(services: RunnerServices): Slot<WebMcpToolRunner> {
-  return defineSlot(
-    'webmcp-tool-runner',
-    (scope) => new WebMcpToolRunner(scope.handle, services),
-    (r) => r.end(),
-  );
+  return { name: 'webmcp-tool-runner', create: (scope) => new WebMcpToolRunner(scope.handle, services), close: (r) => r.end() };
 }

@@ -4,7 +4,7 @@
  * the mutex for all its actions). Created on first use, dropped when the session ends.
  */
 import type { SessionHandle } from '../session/session-handle.js';
-import { defineSlot, type Slot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { SessionCdpSlot } from '../cdp/session-cdp.js';
 import { SessionClipboard } from './clipboard.js';
 import { InputError, InputTarget, sleep, type CursorSink } from './input-target.js';
@@ -111,9 +111,5 @@ export class SessionComputer {
  * is made on a session's first input and its clipboard page closed with the session.
  */
 export function sessionComputerSlot(cursor?: CursorSink): Slot<SessionComputer> {
-  return defineSlot(
-    'session-computer',
-    (scope) => new SessionComputer(scope.handle, cursor),
-    (c) => c.clipboard.close(),
-  );
+  return { name: 'session-computer', create: (scope) => new SessionComputer(scope.handle, cursor), close: (c) => c.clipboard.close() };
 }

@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { own, recordedJailUser } from './jail-user.js';
 
 /** sun_path holds 108 bytes on Linux (104 on macOS) including the NUL. */
@@ -25,7 +25,7 @@ class CdpSocketHolder {
 }
 
 /** Where a session's socket is kept; the open hands its close to the session's scope. */
-const CdpSocketSlot = defineSlot('cdp-socket', () => new CdpSocketHolder());
+const CdpSocketSlot: Slot<CdpSocketHolder> = { name: 'cdp-socket', create: () => new CdpSocketHolder() };
 
 /** The host path of the session's CDP socket, listening from the first call until the session ends. */
 export async function sessionCdpSocket(handle: SessionHandle): Promise<string> {

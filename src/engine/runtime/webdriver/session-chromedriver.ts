@@ -13,7 +13,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { killGroup } from '../chromium/process-group.js';
 import { DEFAULT_PATH } from '../sandbox/bwrap.js';
@@ -59,7 +59,7 @@ class ChromedriverHolder {
 }
 
 /** Where a session's chromedriver is kept; each start hands its stop to the session's scope. */
-const ChromedriverSlot = defineSlot('session-chromedriver', () => new ChromedriverHolder());
+const ChromedriverSlot: Slot<ChromedriverHolder> = { name: 'session-chromedriver', create: () => new ChromedriverHolder() };
 
 /**
  * The session's chromedriver, started on first use. `bwrap` null: unjailed. `hide`: host paths

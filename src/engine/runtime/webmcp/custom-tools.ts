@@ -13,7 +13,7 @@ import type { WebMcpCustomTool } from '../../../shared/wire/session-webmcp.js';
 import { checkDefinitions } from './custom-definitions.js';
 import { describeSource } from './custom-source.js';
 import { matchesAny } from './url-patterns.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
 
 /** One batch's source, shared by its tools (each invocation evaluates it again in the page). */
@@ -109,4 +109,4 @@ export class CustomTools {
 }
 
 /** The session's custom tools: `handle.scope.get(CustomToolsSlot)`, made on the first add, gone with the session. */
-export const CustomToolsSlot = defineSlot('custom-tools', (scope) => new CustomTools(scope.handle));
+export const CustomToolsSlot: Slot<CustomTools> = { name: 'custom-tools', create: (scope) => new CustomTools(scope.handle) };

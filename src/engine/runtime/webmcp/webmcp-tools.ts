@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
-import { defineSlot } from '../session/session-scope.js';
+import type { Slot } from '../session/session-scope.js';
 import { WebMcpHubSlot, type WebMcpHub, type LiveTool } from '../cdp/webmcp-hub.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { WebMcpInvocationResult, WebMcpTool } from '../../../shared/wire/session-webmcp.js';
@@ -31,7 +31,10 @@ interface CustomRef {
 const MAX_CUSTOM_REFS = 4096;
 
 /** The session's custom tool refs: one per (definition, tab, document), stable across snapshots. */
-const CustomRefsSlot = defineSlot('webmcp-tools', () => ({ byRef: new Map<string, CustomRef>(), byKey: new Map<string, string>() }));
+const CustomRefsSlot: Slot<{ byRef: Map<string, CustomRef>; byKey: Map<string, string> }> = {
+  name: 'webmcp-tools',
+  create: () => ({ byRef: new Map<string, CustomRef>(), byKey: new Map<string, string>() }),
+};
 
 function refsOf(handle: SessionHandle) {
   return handle.scope.get(CustomRefsSlot);
