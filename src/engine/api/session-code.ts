@@ -12,8 +12,9 @@
  */
 import type { Feature } from '../feature.js';
 import { requireSession } from './session-fs.js';
-import { executePlaywright, killAllExecutors } from '../runtime/code-runner/code-runner.js';
-import { ExecutorLimitError, SessionExecutors } from '../runtime/code-runner/session-executors.js';
+import { executePlaywright } from '../runtime/code-runner/code-runner.js';
+import { ExecutorLimitError } from '../runtime/code-runner/session-executors.js';
+import { sessionRunners } from './session-runners.js';
 import { ApiError } from '../http/api-error.js';
 import { registerRepl } from './session-repl.js';
 import {
@@ -32,9 +33,9 @@ const TAGS = ['browser playwright'];
 export const sessionCodeFeature: Feature<'sessions' | 'callLimits'> = {
   name: 'session-code',
   register(app, ctx, { sessions, callLimits }) {
-    ctx.onStop(() => killAllExecutors());
+    // Executors end with their session (engine stop ends every session): no stop hook of their own.
     registerRepl(app, ctx, sessions);
-    const hide = [ctx.config.dataDir];
+    const { executors } = sessionRunners(ctx);
     app.post(
       '/browsers/:id/playwright/execute',
       {
@@ -48,7 +49,7 @@ export const sessionCodeFeature: Feature<'sessions' | 'callLimits'> = {
         // Keep the session alive while its code runs (it may run longer than the inactivity timeout).
         const release = handle.holdActive();
         try {
-          return await executePlaywright(handle, { code, timeoutSec: timeout_sec ?? DEFAULT_TIMEOUT_SEC, executor, trace }, hide);
+          return await executePlaywright(handle, { code, timeoutSec: timeout_sec ?? DEFAULT_TIMEOUT_SEC, executor, trace }, executors);
         } catch (err) {
           if (!(err instanceof ExecutorLimitError)) throw err;
           // Kernel's ExecutorLimitError body ({executors, message}) inside our Error object.
@@ -64,14 +65,14 @@ export const sessionCodeFeature: Feature<'sessions' | 'callLimits'> = {
     );
     app.get('/browsers/:id/playwright/executors', { schema: { tags: TAGS, params: CodeIdParamSchema, response: { 200: ExecutorListSchema } } }, async (req) => {
       const handle = await requireSession(sessions, req);
-      return { executors: await SessionExecutors.of(handle, hide).list() };
+      return { executors: await handle.scope.get(executors).list() };
     });
     app.delete(
       '/browsers/:id/playwright/executors/:name',
       { schema: { tags: TAGS, params: ExecutorParamSchema, querystring: DeleteExecutorQuerySchema } },
       async (req, reply) => {
         const handle = await requireSession(sessions, req);
-        const deleted = await SessionExecutors.of(handle, hide).delete(req.params.name, req.query.close_tab ?? true);
+        const deleted = await handle.scope.get(executors).delete(req.params.name, req.query.close_tab ?? true);
         if (!deleted) throw ApiError.notFound('executor', req.params.name);
         return reply.code(204).send();
       },

@@ -9,7 +9,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession, type SessionRequest } from './session-fs.js';
-import { SessionComputer, BatchError } from '../runtime/computer/session-computer.js';
+import { SessionComputer, BatchError, sessionComputerSlot } from '../runtime/computer/session-computer.js';
 import { InputError } from '../runtime/computer/input-target.js';
 import { screenshot } from '../runtime/computer/screenshot.js';
 import {
@@ -53,7 +53,8 @@ export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
   register(app, _ctx, { sessions, liveView }) {
     const tags = ['browser computer'];
     const base = '/browsers/:id/computer';
-    const computer = async (req: SessionRequest) => SessionComputer.of(await requireSession(sessions, req), liveView);
+    const slot = sessionComputerSlot(liveView);
+    const computer = async (req: SessionRequest) => (await requireSession(sessions, req)).scope.get(slot);
 
     // The body reaches `run` validated against `body`, typed as its Static.
     const action = <S extends TSchema>(path: string, body: S, run: (c: SessionComputer, b: Static<S>) => Promise<unknown>) =>

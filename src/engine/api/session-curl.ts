@@ -20,7 +20,7 @@ import { ApiError } from '../http/api-error.js';
 import { TENANT_BYTES_HEADERS, targetHeaders } from '../http/tenant-bytes.js';
 import { requireSession } from './session-fs.js';
 import type { SessionRegistry } from '../runtime/session/session-handle.js';
-import { BrowserCurl, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
+import { BrowserCurlSlot, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
 import { CurlInputError } from '../runtime/browser-curl/curl-page.js';
 import { NetError } from '../runtime/browser-curl/net-errors.js';
 import {
@@ -115,11 +115,13 @@ export const sessionCurlFeature: Feature<'sessions'> = {
       const handle = await requireSession(sessions, req);
       const started = performance.now();
       try {
-        const res = await BrowserCurl.of(handle).request(
-          { url, method, headers: b.headers ?? {}, body: b.body === undefined ? undefined : Buffer.from(b.body) },
-          b.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-          handle.signal,
-        );
+        const res = await handle.scope
+          .get(BrowserCurlSlot)
+          .request(
+            { url, method, headers: b.headers ?? {}, body: b.body === undefined ? undefined : Buffer.from(b.body) },
+            b.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+            handle.signal,
+          );
         const body = await collect(res);
         const headers: Record<string, string[]> = {};
         for (const [name, value] of res.headers) (headers[canonical(name)] ??= []).push(value);
@@ -176,7 +178,7 @@ async function rawFetch(sessions: SessionRegistry, req: RawFetchRequest, reply: 
   }
   let res: CurlResponse;
   try {
-    res = await BrowserCurl.of(handle).request({ url, method: req.method, headers, body }, q.timeout_ms ?? DEFAULT_TIMEOUT_MS, handle.signal);
+    res = await handle.scope.get(BrowserCurlSlot).request({ url, method: req.method, headers, body }, q.timeout_ms ?? DEFAULT_TIMEOUT_MS, handle.signal);
   } catch (err) {
     return failure(reply, err);
   }

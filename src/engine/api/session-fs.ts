@@ -79,7 +79,7 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       const handle = await requireSession(sessions, req);
       if (!hooked.has(handle)) {
         hooked.add(handle);
-        handle.onEnd(() => watches.stopSession(handle.id));
+        handle.scope.defer('fs watches', () => watches.stopSession(handle.id));
       }
       return handle;
     };

@@ -26,7 +26,7 @@ export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
         const s = await requireSession(sessions, req);
         if (!hooked.has(s)) {
           hooked.add(s);
-          s.onEnd(() => logs.endSession(s.id));
+          s.scope.defer('service logs', () => logs.endSession(s.id));
         }
 
         if (q.source === 'supervisor') {

@@ -10,6 +10,7 @@ import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { requireSession } from './session-fs.js';
 import { ApiError } from '../http/api-error.js';
 import { SessionRepl } from '../runtime/code-runner/session-repl.js';
+import { sessionRunners } from './session-runners.js';
 import { CodeIdParamSchema } from '../../shared/wire/session-code.js';
 import { ReplRequestSchema, ReplResultSchema } from '../../shared/wire/session-repl.js';
 
@@ -17,7 +18,8 @@ const DEFAULT_TIMEOUT_SEC = 60;
 
 /** Registered by the session-code feature (code execution: Playwright executors and the REPL). */
 export function registerRepl(app: App, ctx: EngineContext, sessions: SessionRegistry): void {
-  ctx.onStop(() => SessionRepl.endAll());
+  // The REPL ends with its session (engine stop ends every session): no stop hook of its own.
+  const { repl: replSlot } = sessionRunners(ctx);
   app.post(
     '/browsers/:id/repl',
     { schema: { tags: ['browser repl'], params: CodeIdParamSchema, body: ReplRequestSchema, response: { 200: ReplResultSchema } } },
@@ -25,7 +27,7 @@ export function registerRepl(app: App, ctx: EngineContext, sessions: SessionRegi
       const handle = await requireSession(sessions, req);
       const { code, reset, timeout_sec } = req.body;
       if (code === '' && !reset) throw ApiError.invalidField('code', 'must not be empty (unless reset is true)');
-      const repl = await SessionRepl.of(handle, [ctx.config.dataDir]);
+      const repl = await SessionRepl.of(handle, replSlot);
       const release = handle.holdActive();
       try {
         return await repl.run(code, timeout_sec ?? DEFAULT_TIMEOUT_SEC, reset ?? false);

@@ -11,8 +11,8 @@ import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { OutcomeUnknown, WebMcpUnavailable } from '../runtime/cdp/webmcp-hub.js';
 import { invokeTool, listTools } from '../runtime/webmcp/webmcp-tools.js';
-import { CustomTools } from '../runtime/webmcp/custom-tools.js';
-import { WebMcpToolRunner } from '../runtime/code-runner/webmcp-tool-runner.js';
+import { CustomTools, CustomToolsSlot } from '../runtime/webmcp/custom-tools.js';
+import { sessionRunners } from './session-runners.js';
 import {
   WEBMCP_CUSTOM_SOURCE_MAX_BYTES,
   WEBMCP_INPUT_MAX_BYTES,
@@ -40,7 +40,8 @@ export const sessionWebMcpFeature: Feature<'sessions'> = {
   name: 'session-webmcp',
   register(app, ctx, { sessions }) {
     const tags = ['browser webmcp'];
-    ctx.onStop(() => WebMcpToolRunner.endAll());
+    // Tool runners end with their session (engine stop ends every session): no stop hook of their own.
+    const { toolRunner } = sessionRunners(ctx);
 
     app.get(
       '/browsers/:id/webmcp/tools',
@@ -62,7 +63,7 @@ export const sessionWebMcpFeature: Feature<'sessions'> = {
         const { tool_ref, input, timeout_sec } = req.body;
         if (Buffer.byteLength(JSON.stringify(input)) > WEBMCP_INPUT_MAX_BYTES) throw ApiError.invalidField('input', 'must be at most 1 MiB serialized');
         try {
-          return await invokeTool(session, tool_ref, input, timeout_sec ?? DEFAULT_TIMEOUT_SEC);
+          return await invokeTool(session, tool_ref, input, timeout_sec ?? DEFAULT_TIMEOUT_SEC, () => session.scope.get(toolRunner));
         } catch (err) {
           if (!(err instanceof OutcomeUnknown)) throw unavailable(err);
           return reply.status(504).send({ code: 'outcome_unknown', message: err.message, ...(err.invocationId && { invocation_id: err.invocationId }) });
@@ -90,8 +91,7 @@ export const sessionWebMcpFeature: Feature<'sessions'> = {
           throw ApiError.invalidField('source', `must be at most ${WEBMCP_CUSTOM_SOURCE_MAX_BYTES} UTF-8 bytes (is ${bytes})`);
         if (!source.trim()) throw ApiError.invalidField('source', 'must be a JavaScript expression');
         // The added batch, not every tool: GET lists them all (Kernel's CLI reports this answer as "added").
-        const registry = CustomTools.of(session, [ctx.config.dataDir], ctx.config.customToolSourceTimeoutMs);
-        const tools = await registry.add(namespace, source, force_overwrite_namespace ?? false);
+        const tools = await session.scope.get(CustomToolsSlot).add(namespace, source, force_overwrite_namespace ?? false, ctx.config.customToolSourceTimeoutMs);
         return reply.status(201).send({ tools });
       },
     );

@@ -10,6 +10,7 @@
  */
 import type { CdpMethod, CdpParams, CdpResult } from './chromium/cdp-types.js';
 import type { SessionHandle } from './session/session-handle.js';
+import type { Slot } from './session/session-scope.js';
 import { CdpConnection } from './chromium/cdp-connection.js';
 
 export interface ScreencastOptions {
@@ -68,15 +69,27 @@ interface Consumer {
   pageListeners: Set<(p: PageInfo | undefined) => void>;
 }
 
-const pumps = new Map<string, ScreencastPump>();
 const TITLE_POLL_MS = 1000;
+
+/** The session's running pump, if any: the first subscriber starts one, the last one stops it. */
+class SessionScreencast {
+  pump?: ScreencastPump;
+}
+
+/** Where a session's pump is kept (the pump itself ends when the session does). */
+const ScreencastSlot: Slot<SessionScreencast> = { name: 'screencast', create: () => new SessionScreencast() };
 
 /** Subscribes to a session's screencast; the first subscriber starts it, the last one stops it. */
 export function subscribeScreencast(handle: SessionHandle, opts: ScreencastOptions = {}): ScreencastSubscription {
-  let pump = pumps.get(handle.id);
+  // A session already ended gets a pump of its own that closes at once (its subscription ends).
+  if (handle.scope.closed) return new ScreencastPump(handle, () => {}).subscribe(opts);
+  const cast = handle.scope.get(ScreencastSlot);
+  let pump = cast.pump;
   if (!pump) {
-    pump = new ScreencastPump(handle, () => pumps.delete(handle.id));
-    pumps.set(handle.id, pump);
+    const created: ScreencastPump = new ScreencastPump(handle, (): void => {
+      if (cast.pump === created) cast.pump = undefined;
+    });
+    pump = cast.pump = created;
   }
   return pump.subscribe(opts);
 }
@@ -101,7 +114,8 @@ class ScreencastPump {
     private readonly onClosed: () => void,
   ) {
     this.unsubscribeRestart = handle.onBrowserRestart(() => void this.connect());
-    handle.signal.addEventListener('abort', () => this.close(), { once: true });
+    if (handle.signal.aborted) queueMicrotask(() => this.close());
+    else handle.signal.addEventListener('abort', () => this.close(), { once: true });
     this.titlePoll = setInterval(() => void this.refreshActiveInfo(), TITLE_POLL_MS);
     this.titlePoll.unref();
     void this.connect();

@@ -181,7 +181,7 @@ export class PoolService {
     if (!handle) throw new Error('pooled browser ended during start');
     // Idle browsers never time out; the inactivity clock starts at acquire.
     this.idleHolds.set(id, handle.holdActive());
-    handle.onEnd(() => this.onSessionEnded(poolId, id));
+    handle.scope.defer('pool slot', () => this.onSessionEnded(poolId, id));
     await this.ctx.db.updateTable('browser_sessions').set({ pool_state: 'idle' }).where('id', '=', id).where('deleted_at', 'is', null).execute();
     return id;
   }

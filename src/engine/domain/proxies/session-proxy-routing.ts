@@ -158,7 +158,7 @@ export class SessionProxyRouting {
         this.unattached.delete(forwarder);
         sessionId = handle.id;
         this.bySession.set(handle.id, { forwarder, proxy: row, privateHosts, routes, trusted });
-        handle.onEnd(() => this.releaseSession(handle.id));
+        handle.scope.defer('proxy route', () => this.releaseSession(handle.id));
       },
       release: async () => {
         this.unattached.delete(forwarder);

@@ -170,7 +170,7 @@ export class ReplayService {
     if (!this.hooked.has(handle)) {
       this.hooked.add(handle);
       // The session's recordings are finished before its end completes.
-      handle.onEnd(() => this.stopSession(handle.id));
+      handle.scope.defer('replays', () => this.stopSession(handle.id));
     }
     recorder.start();
     return row;

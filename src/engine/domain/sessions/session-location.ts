@@ -10,7 +10,7 @@
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
-import { LocationEmulation } from '../../runtime/cdp/location-emulation.js';
+import { LocationEmulation, LocationEmulationSlot } from '../../runtime/cdp/location-emulation.js';
 
 /** The stored overrides (absent = region default). */
 export interface LocationOverride {
@@ -96,6 +96,6 @@ export function effectiveLocation(o: LocationOverride | undefined, pending: bool
  * and none applied before, nothing connects.
  */
 export async function applyLocation(handle: SessionHandle, o: LocationOverride | undefined): Promise<void> {
-  if (!o && !LocationEmulation.active(handle.id)) return;
-  await LocationEmulation.of(handle).apply(o ?? {});
+  if (!o && !LocationEmulation.active(handle)) return;
+  await handle.scope.get(LocationEmulationSlot).apply(o ?? {});
 }

@@ -25,7 +25,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { applyLocation, mergeLocation, type LocationRequest } from './session-location.js';
 import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
-import { SessionCdp } from '../../runtime/cdp/session-cdp.js';
+import { SessionCdpSlot } from '../../runtime/cdp/session-cdp.js';
 import { allowedHostsNeedJail, checkNetworkUpdate, type NetworkConfig, type NetworkUpdate } from './session-network.js';
 
 export interface UpdateBody {
@@ -144,7 +144,7 @@ export async function updateSession(
 /** PATCH `start_url`: the active tab goes there; a failed navigation does not fail the update (Kernel). */
 async function navigateBestEffort(rt: RunningSession, url: string): Promise<void> {
   try {
-    const cdp = SessionCdp.of(rt);
+    const cdp = rt.scope.get(SessionCdpSlot);
     const page = await cdp.activePage();
     await cdp.send('Page.navigate', { url }, page.sessionId);
   } catch {

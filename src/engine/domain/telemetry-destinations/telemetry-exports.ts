@@ -72,7 +72,7 @@ export class TelemetryExports {
   sessionStarted(handle: SessionHandle): void {
     this.reconcile(handle, 0);
     const off = handle.onUpdate((h) => this.reconcile(h));
-    handle.onEnd(() => {
+    handle.scope.defer('telemetry export', () => {
       off();
       this.end(handle.id);
     });

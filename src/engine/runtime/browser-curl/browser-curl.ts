@@ -4,8 +4,8 @@
  * deadline that covers the whole exchange, body included. Pages idle for a minute, or beyond
  * the most recent few origins, are closed; all of them go when the session ends.
  */
-import type { SessionHandle } from '../session/session-handle.js';
-import { SessionCdp } from '../cdp/session-cdp.js';
+import type { Slot } from '../session/session-scope.js';
+import { SessionCdpSlot, type SessionCdp } from '../cdp/session-cdp.js';
 import { CurlPage, type CurlRequest, type CurlResponse } from './curl-page.js';
 import { NetError } from './net-errors.js';
 
@@ -15,27 +15,13 @@ const IDLE_MS = 60_000;
 export type { CurlRequest, CurlResponse };
 
 export class BrowserCurl {
-  private static readonly all = new Map<string, BrowserCurl>();
   private readonly pages = new Map<string, Promise<CurlPage>>();
   private readonly sweep: NodeJS.Timeout;
   private ended = false;
 
-  private constructor(private readonly cdp: SessionCdp) {
+  constructor(private readonly cdp: SessionCdp) {
     this.sweep = setInterval(() => void this.closeIdle(), IDLE_MS / 2);
     this.sweep.unref();
-  }
-
-  static of(handle: SessionHandle): BrowserCurl {
-    let c = BrowserCurl.all.get(handle.id);
-    if (!c) {
-      const created = new BrowserCurl(SessionCdp.of(handle));
-      BrowserCurl.all.set(handle.id, (c = created));
-      handle.onEnd(async () => {
-        BrowserCurl.all.delete(handle.id);
-        await created.close();
-      });
-    }
-    return c;
   }
 
   /**
@@ -117,6 +103,13 @@ export class BrowserCurl {
     await Promise.all(pages.map((p) => p.then((page) => page.close()).catch(() => {})));
   }
 }
+
+/** The session's requester pages: `handle.scope.get(BrowserCurlSlot)`, made on the first request, closed with the session. */
+export const BrowserCurlSlot: Slot<BrowserCurl> = {
+  name: 'browser-curl',
+  create: (scope) => new BrowserCurl(scope.get(SessionCdpSlot)),
+  close: (c) => c.close(),
+};
 
 function withDeadline<T>(p: Promise<T>, signal: AbortSignal, error: () => Error): Promise<T> {
   if (signal.aborted) return Promise.reject(error());

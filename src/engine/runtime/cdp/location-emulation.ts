@@ -10,7 +10,8 @@
  */
 import type { SessionHandle } from '../session/session-handle.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
-import { SessionCdp } from './session-cdp.js';
+import type { Slot } from '../session/session-scope.js';
+import { SessionCdpSlot, type SessionCdp } from './session-cdp.js';
 
 export interface LocationValues {
   timezone?: string;
@@ -22,7 +23,12 @@ interface TargetInfo {
   type: string;
 }
 
-const byId = new Map<string, LocationEmulation>();
+/**
+ * Sessions with an apply in flight, by id: only while one runs (an entry goes at zero). The
+ * session's record (domain/sessions/session-record.ts) reads it from its row alone, without the
+ * session's handle; once its caller passes the handle this can be `handle.scope.peek`.
+ */
+const applying = new Map<string, number>();
 /** Target kinds that can have children (workers, out-of-process frames) of their own. */
 const PARENTS = new Set(['page', 'iframe']);
 
@@ -35,12 +41,10 @@ export class LocationEmulation {
   private readonly attached = new Set<string>();
   private readonly agents = new WeakMap<CdpConnection, Promise<string>>();
   private readonly offReset: () => void;
-  /** Applies not yet confirmed on every target: the Session object's `location.pending`. */
-  private inFlight = 0;
   private closed = false;
 
-  private constructor(private readonly handle: SessionHandle) {
-    this.cdp = SessionCdp.of(handle);
+  constructor(private readonly handle: SessionHandle) {
+    this.cdp = handle.scope.get(SessionCdpSlot);
     // A new connection (restart, or the old one closed) has none of our attachments.
     this.offReset = this.cdp.onReset(() => {
       this.conn = undefined;
@@ -49,23 +53,16 @@ export class LocationEmulation {
     handle.onBrowserRestart(() => {
       if (!this.closed && (this.desired.timezone || this.desired.locale)) void this.applyAll().catch(() => {});
     });
-    handle.onEnd(() => this.close());
-  }
-
-  static of(handle: SessionHandle): LocationEmulation {
-    let e = byId.get(handle.id);
-    if (!e || e.closed) byId.set(handle.id, (e = new LocationEmulation(handle)));
-    return e;
   }
 
   /** Whether overrides were ever applied in this session (then clearing them needs the connection). */
-  static active(sessionId: string): boolean {
-    return byId.has(sessionId);
+  static active(handle: SessionHandle): boolean {
+    return handle.scope.peek(LocationEmulationSlot) !== undefined;
   }
 
-  /** Whether the last requested overrides are still being applied (false for unknown sessions). */
+  /** Whether the last requested overrides are still being applied (the Session object's `location.pending`; false for unknown sessions). */
   static pending(sessionId: string): boolean {
-    return (byId.get(sessionId)?.inFlight ?? 0) > 0;
+    return applying.has(sessionId);
   }
 
   /** Sets the overrides (undefined fields: the browser's own default) on every target. */
@@ -75,12 +72,15 @@ export class LocationEmulation {
   }
 
   private async applyAll(): Promise<void> {
-    this.inFlight++;
+    const id = this.handle.id;
+    applying.set(id, (applying.get(id) ?? 0) + 1);
     try {
       const c = await this.connection();
       await Promise.all([...this.attached].map((sid) => this.emulate(c, sid)));
     } finally {
-      this.inFlight--;
+      const left = (applying.get(id) ?? 1) - 1;
+      if (left > 0) applying.set(id, left);
+      else applying.delete(id);
     }
   }
 
@@ -155,6 +155,12 @@ export class LocationEmulation {
     this.closed = true;
     this.offReset();
     this.attached.clear();
-    if (byId.get(this.handle.id) === this) byId.delete(this.handle.id);
   }
 }
+
+/** The session's overrides: `handle.scope.get(LocationEmulationSlot)`, made on first apply, closed with the session. */
+export const LocationEmulationSlot: Slot<LocationEmulation> = {
+  name: 'location-emulation',
+  create: (scope) => new LocationEmulation(scope.handle),
+  close: (e) => e.close(),
+};

@@ -7,6 +7,7 @@
  */
 import type { Protocol } from 'devtools-protocol';
 import type { SessionHandle } from '../session/session-handle.js';
+import type { Slot } from '../session/session-scope.js';
 import { CdpConnection } from '../chromium/cdp-connection.js';
 import type { CdpEvent, CdpEventParams, CdpMethod, CdpParams, CdpResult } from '../chromium/cdp-types.js';
 
@@ -16,8 +17,6 @@ export interface PageTarget {
   sessionId: string;
 }
 
-const clients = new Map<string, SessionCdp>();
-
 export class SessionCdp {
   private conn?: Promise<CdpConnection>;
   private readonly pages = new Map<string, { seq: number; sessionId?: Promise<string> }>();
@@ -25,19 +24,8 @@ export class SessionCdp {
   private closed = false;
   private readonly resetListeners = new Set<() => void>();
 
-  private constructor(readonly handle: SessionHandle) {
+  constructor(readonly handle: SessionHandle) {
     handle.onBrowserRestart(() => this.reset());
-    handle.onEnd(() => this.close());
-  }
-
-  /** The session's shared client (created on first use). */
-  static of(handle: SessionHandle): SessionCdp {
-    let c = clients.get(handle.id);
-    if (!c || c.closed) {
-      c = new SessionCdp(handle);
-      clients.set(handle.id, c);
-    }
-    return c;
   }
 
   /** The live connection, connecting (or reconnecting after a restart) when needed. */
@@ -121,6 +109,13 @@ export class SessionCdp {
     this.reset();
     this.closed = true;
     this.resetListeners.clear();
-    if (clients.get(this.handle.id) === this) clients.delete(this.handle.id);
   }
 }
+
+/**
+ * The session's shared client: `handle.scope.get(SessionCdpSlot)`, made on first use, closed with
+ * the session. Slots are written as `Slot` literals rather than with `defineSlot`: a type-only
+ * import of session/session-scope.ts keeps services' folders from importing runtime/session/
+ * (whose session-runtime.ts imports most of runtime/) for code, which would close folder cycles.
+ */
+export const SessionCdpSlot: Slot<SessionCdp> = { name: 'session-cdp', create: (scope) => new SessionCdp(scope.handle), close: (c) => c.close() };

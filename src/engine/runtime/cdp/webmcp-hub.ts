@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
-import { SessionCdp } from './session-cdp.js';
+import type { Slot } from '../session/session-scope.js';
+import { SessionCdpSlot, type SessionCdp } from './session-cdp.js';
 import type { CdpMethod, CdpParams, CdpResult } from '../chromium/cdp-types.js';
 
 interface TargetInfo {
@@ -73,7 +74,6 @@ export class OutcomeUnknown extends Error {
   }
 }
 
-const hubs = new Map<string, WebMcpHub>();
 /** Set once any browser of this engine answered that it lacks WebMCP (entitlements say so). */
 let unavailableSeen = false;
 /** Results kept for invocations whose event raced ahead of the command's answer. */
@@ -97,20 +97,13 @@ export class WebMcpHub {
   private closed = false;
   private readonly offReset: () => void;
 
-  private constructor(private readonly handle: SessionHandle) {
-    this.cdp = SessionCdp.of(handle);
+  constructor(private readonly handle: SessionHandle) {
+    this.cdp = handle.scope.get(SessionCdpSlot);
     this.offReset = this.cdp.onReset(() => this.forget());
-    handle.onEnd(() => this.close());
   }
 
   static unavailableSeen(): boolean {
     return unavailableSeen;
-  }
-
-  static of(handle: SessionHandle): WebMcpHub {
-    let h = hubs.get(handle.id);
-    if (!h || h.closed) hubs.set(handle.id, (h = new WebMcpHub(handle)));
-    return h;
   }
 
   /** Every live registration, after every open page has been attached and enabled. */
@@ -393,6 +386,8 @@ export class WebMcpHub {
     this.closed = true;
     this.forget();
     this.offReset();
-    if (hubs.get(this.handle.id) === this) hubs.delete(this.handle.id);
   }
 }
+
+/** The session's hub: `handle.scope.get(WebMcpHubSlot)`, made on first use, closed with the session. */
+export const WebMcpHubSlot: Slot<WebMcpHub> = { name: 'webmcp-hub', create: (scope) => new WebMcpHub(scope.handle), close: (h) => h.close() };

@@ -8,7 +8,7 @@
  * never the default's. Undefined when the browser has no page open (the executor opens one).
  */
 import type { SessionHandle } from '../session/session-handle.js';
-import { SessionCdp } from '../cdp/session-cdp.js';
+import { SessionCdpSlot, type SessionCdp } from '../cdp/session-cdp.js';
 import { devtoolsJson } from '../chromium/devtools-address.js';
 
 interface ListedTarget {
@@ -23,7 +23,7 @@ export async function activeTab(handle: SessionHandle, excluded: ReadonlySet<str
   const { wsUrl } = await handle.ready();
   const pages = (await devtoolsJson<ListedTarget[]>(wsUrl, '/json/list')).filter((t) => t.type === 'page' && !excluded.has(t.id)).map((t) => t.id);
   if (pages.length <= 1) return pages[0];
-  const cdp = SessionCdp.of(handle);
+  const cdp = handle.scope.get(SessionCdpSlot);
   const visible = await Promise.all(pages.map((id) => isVisible(cdp, id)));
   return pages.find((_, i) => visible[i]) ?? pages[0];
 }

@@ -12,7 +12,8 @@ import type { SessionHandle } from '../session/session-handle.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
 import { compileUserCode } from './compile-user-code.js';
 import type { CallResult } from './executor.js';
-import { DEFAULT_EXECUTOR, SessionExecutors, TRACES_DIR } from './session-executors.js';
+import { DEFAULT_EXECUTOR, TRACES_DIR, type SessionExecutors } from './session-executors.js';
+import type { Slot } from '../session/session-scope.js';
 
 export { RUNNER_MARKER } from './session-executors.js';
 
@@ -26,12 +27,12 @@ export interface ExecuteRequest {
 export type ExecuteResult = CallResult & { trace_path?: string };
 
 /**
- * Executes code on the named executor (default: `default`); never rejects for anything the
- * code does. `hide`: host paths (the engine's data dir) to mask should they lie under a
- * directory the jail binds. Throws ExecutorLimitError for a 9th named executor.
+ * Executes code on the named executor (default: `default`) of the session's executors (`slot`,
+ * sessionExecutorsSlot); never rejects for anything the code does. Throws ExecutorLimitError
+ * for a 9th named executor.
  */
-export async function executePlaywright(handle: SessionHandle, req: ExecuteRequest, hide: string[] = []): Promise<ExecuteResult> {
-  const executor = await SessionExecutors.of(handle, hide).executor(req.executor ?? DEFAULT_EXECUTOR);
+export async function executePlaywright(handle: SessionHandle, req: ExecuteRequest, slot: Slot<SessionExecutors>): Promise<ExecuteResult> {
+  const executor = await handle.scope.get(slot).executor(req.executor ?? DEFAULT_EXECUTOR);
   const compiled = await compileUserCode(req.code);
   if ('error' in compiled) return { success: false, error: compiled.error, stdout: '', stderr: '' };
   // The session path of the trace; the jailed executor sees the session root as `/`.
@@ -43,9 +44,4 @@ export async function executePlaywright(handle: SessionHandle, req: ExecuteReque
   const tracePath = trace && (jailed ? trace : path.join(handle.dirs.root, trace));
   const r = await executor.run({ js: compiled.js, timeoutSec: req.timeoutSec, tracePath });
   return trace ? { ...r, trace_path: trace } : r;
-}
-
-/** Engine stop: ends every executor. */
-export function killAllExecutors(): Promise<void> {
-  return SessionExecutors.endAll();
 }

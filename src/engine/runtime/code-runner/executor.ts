@@ -44,7 +44,7 @@ export interface ExecutorCall {
 
 type ChildAnswer = Pick<CallResult, 'success' | 'result' | 'error'>;
 type Runner = SpawnedRunner<typeof ExecutorMessage>;
-/** The executor's channel, for what else it serves (webmcp-bridge.ts). */
+/** The executor's channel, for what else it serves (webmcp/webmcp-bridge.ts, through RunnerServices). */
 export type ExecutorChannel = RunnerChannel<typeof ExecutorMessage>;
 
 /** Longest wait for a process to start, connect and bind a tab before the code's own clock runs. */

@@ -10,7 +10,7 @@ import { Type, type Static } from '@sinclair/typebox';
 
 const CallId = Type.String({ maxLength: 64 });
 
-/** `webmcp.listTools()` / `invokeTool()` from the code (webmcp-client.mjs); its fields are checked by webmcp-bridge.ts. */
+/** `webmcp.listTools()` / `invokeTool()` from the code (webmcp-client.mjs); its fields are checked by webmcp/webmcp-bridge.ts. */
 export const WebMcpRequestMessage = Type.Object({
   type: Type.Literal('webmcp'),
   reqId: Type.Number(),

@@ -1,7 +1,7 @@
 /**
  * One long-lived runner child of a session (the REPL, the WebMCP tool runner): launched in the
  * session's jail (runner-launch.ts), answering `webmcp.*` requests for its session
- * (webmcp-bridge.ts), ready once it says so. The owner keeps at most one and ends it with
+ * (through `RunnerServices`, runner-services.ts), ready once it says so. The owner keeps at most one and ends it with
  * `endGroup` (process-group.ts); the child's whole group also goes when it exits on its own, or
  * when it sends the engine something other than `messages` (sandbox/runner-channel.ts).
  */
@@ -11,7 +11,7 @@ import type { SessionHandle } from '../session/session-handle.js';
 import type { RunnerChannel } from '../sandbox/runner-channel.js';
 import { endGroup } from './process-group.js';
 import { buildRunnerLaunch, spawnRunner, type RunnerScript } from './runner-launch.js';
-import { serveWebMcp } from './webmcp-bridge.js';
+import type { RunnerServices } from './runner-services.js';
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
@@ -32,7 +32,7 @@ export async function startRunnerProcess<S extends TSchema>(
   handle: SessionHandle,
   opts: {
     marker: string;
-    hide: string[];
+    services: RunnerServices;
     bwrap: string | null;
     script: RunnerScript;
     messages: S;
@@ -42,10 +42,10 @@ export async function startRunnerProcess<S extends TSchema>(
   },
 ): Promise<RunnerProcess<S>> {
   const { wsUrl } = await handle.ready();
-  const launch = await buildRunnerLaunch(handle, opts.marker, wsUrl, opts.hide, opts.bwrap, opts.script);
+  const launch = await buildRunnerLaunch(handle, opts.marker, wsUrl, opts.services.hide, opts.bwrap, opts.script);
   if (opts.ended()) throw new Error('the session ended');
   const { child, channel } = spawnRunner(launch, opts.messages, opts.what);
-  serveWebMcp(channel, handle);
+  opts.services.serveWebMcp(channel, handle);
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
     const off = channel.on((m: unknown) => {

@@ -2,17 +2,18 @@
  * A session's Playwright executors (spec §7): `default` (always there; binds `page` to the
  * browser's active tab) and up to 8 named ones, each owning a background tab. Created on first
  * use, listed default first, deleted (the default restarted) on request; all of them end with
- * the session and with the engine.
+ * the session (the engine's stop ends every session).
  */
 import type { SessionHandle } from '../session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { usableBwrap } from '../sandbox/bwrap.js';
-import { SessionCdp } from '../cdp/session-cdp.js';
+import { SessionCdpSlot } from '../cdp/session-cdp.js';
 import { devtoolsJson } from '../chromium/devtools-address.js';
 import { Executor, type TabChoice } from './executor.js';
 import { buildRunnerLaunch } from './runner-launch.js';
 import { activeTab } from './active-tab.js';
-import { serveWebMcp } from './webmcp-bridge.js';
+import type { RunnerServices } from './runner-services.js';
+import type { Slot } from '../session/session-scope.js';
 
 export const DEFAULT_EXECUTOR = 'default';
 export const MAX_NAMED_EXECUTORS = 8;
@@ -41,29 +42,19 @@ export class ExecutorLimitError extends DomainError {
   }
 }
 
-const registries = new Map<string, SessionExecutors>();
-
 export class SessionExecutors {
   private readonly executors = new Map<string, Executor>();
   private ended = false;
 
-  private constructor(
+  constructor(
     private readonly handle: SessionHandle,
-    private readonly hide: string[],
+    private readonly services: RunnerServices,
   ) {
-    handle.onEnd(() => this.end());
     // The new browser has another address: every executor reconnects from a new process.
     handle.onBrowserRestart(() => {
       for (const e of this.executors.values()) void e.stop('the browser restarted during execution', false);
     });
     this.executors.set(DEFAULT_EXECUTOR, this.make(DEFAULT_EXECUTOR));
-  }
-
-  /** The session's executors (made on first use). `hide`: host paths to mask in the jail. */
-  static of(handle: SessionHandle, hide: string[]): SessionExecutors {
-    let r = registries.get(handle.id);
-    if (!r) registries.set(handle.id, (r = new SessionExecutors(handle, hide)));
-    return r;
   }
 
   /** The executor `name`, created on first use; ExecutorLimitError beyond 8 named ones. */
@@ -115,7 +106,8 @@ export class SessionExecutors {
     this.executors.delete(name);
     await e.stop('the executor was deleted', true);
     if (closeTab && e.targetId)
-      await SessionCdp.of(this.handle)
+      await this.handle.scope
+        .get(SessionCdpSlot)
         .send('Target.closeTarget', { targetId: e.targetId })
         .catch(() => {});
     return true;
@@ -126,12 +118,12 @@ export class SessionExecutors {
       name,
       async () => {
         const { wsUrl } = await this.handle.ready();
-        return buildRunnerLaunch(this.handle, `${RUNNER_MARKER}=${this.handle.id}`, wsUrl, this.hide, await usableBwrap(), 'code-runner-child.mjs', [
+        return buildRunnerLaunch(this.handle, `${RUNNER_MARKER}=${this.handle.id}`, wsUrl, this.services.hide, await usableBwrap(), 'code-runner-child.mjs', [
           TRACES_DIR,
         ]);
       },
       (e) => this.chooseTab(e),
-      (channel, runningCall) => serveWebMcp(channel, this.handle, (m) => m.callId !== undefined && m.callId === runningCall()),
+      (channel, runningCall) => this.services.serveWebMcp(channel, this.handle, (m) => m.callId !== undefined && m.callId === runningCall()),
     );
   }
 
@@ -141,14 +133,14 @@ export class SessionExecutors {
     return { targetId: await activeTab(this.handle, named), background: false };
   }
 
-  private async end(): Promise<void> {
+  /** The session ended (also at engine stop, which ends every session). */
+  async end(): Promise<void> {
     this.ended = true;
-    if (registries.get(this.handle.id) === this) registries.delete(this.handle.id);
     await Promise.all([...this.executors.values()].map((e) => e.stop('the session ended during execution', true)));
   }
+}
 
-  /** Engine stop: ends every session's executors. */
-  static async endAll(): Promise<void> {
-    await Promise.all([...registries.values()].map((r) => r.end()));
-  }
+/** The slot of a session's executors, wired with `services` once per engine (api/session-runners.ts). */
+export function sessionExecutorsSlot(services: RunnerServices): Slot<SessionExecutors> {
+  return { name: 'session-executors', create: (scope) => new SessionExecutors(scope.handle, services), close: (e) => e.end() };
 }

@@ -4,8 +4,8 @@
  * the process, so it survives calls and browser restarts (the child reconnects to the new
  * browser). A timeout or a crash ends the whole process group: that call answers
  * `repl_terminated: true` and the next one starts a fresh process with a new `repl_id`.
- * `reset` does the same on purpose before running its code. It ends with the session and the
- * engine. Without the jail there is no REPL: Node's permission model, the executors' fallback,
+ * `reset` does the same on purpose before running its code. It ends with the session (the
+ * engine's stop ends every session). Without the jail there is no REPL: Node's permission model, the executors' fallback,
  * forbids the inspector the REPL evaluates through.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,6 +17,8 @@ import { runnerCdpUrl } from './runner-launch.js';
 import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { activeTab } from './active-tab.js';
 import { ReplMessage } from './runner-messages.js';
+import type { RunnerServices } from './runner-services.js';
+import type { Slot } from '../session/session-scope.js';
 
 /** Marks REPL processes (their title inside the jail). */
 export const REPL_MARKER = '--browserdeck-repl';
@@ -45,8 +47,6 @@ interface Process extends RunnerProcess<typeof ReplMessage> {
   id: string;
 }
 
-const repls = new Map<string, SessionRepl>();
-
 /** A content item as the wire defines it, rebuilt from what the child sent; undefined if it is not one. */
 function wellFormed(item: ReplContent): ReplContent | undefined {
   if (item?.type === 'text' && ['write', 'stdout', 'stderr'].includes(item.channel) && typeof item.text === 'string')
@@ -69,19 +69,16 @@ export class SessionRepl {
   private pending = 0;
   private ended = false;
 
-  private constructor(
+  constructor(
     private readonly handle: SessionHandle,
-    private readonly hide: string[],
-  ) {
-    handle.onEnd(() => this.end());
-  }
+    private readonly services: RunnerServices,
+  ) {}
 
-  static async of(handle: SessionHandle, hide: string[]): Promise<SessionRepl> {
+  /** The session's REPL from `slot` (sessionReplSlot), made on first use; 422 without the jail. */
+  static async of(handle: SessionHandle, slot: Slot<SessionRepl>): Promise<SessionRepl> {
     if (!(await usableBwrap()))
       throw DomainError.unprocessable('the browser REPL needs the bubblewrap jail, which is not usable on this engine', 'repl_unavailable');
-    let r = repls.get(handle.id);
-    if (!r) repls.set(handle.id, (r = new SessionRepl(handle, hide)));
-    return r;
+    return handle.scope.get(slot);
   }
 
   /** Runs a cell after the ones before it; throws (429) when MAX_QUEUED_CALLS already wait. */
@@ -175,7 +172,7 @@ export class SessionRepl {
     let proc: Process | undefined;
     const started = await startRunnerProcess(this.handle, {
       marker: `${REPL_MARKER}=${this.handle.id}`,
-      hide: this.hide,
+      services: this.services,
       bwrap: await usableBwrap(),
       script: 'repl-child.mjs',
       messages: ReplMessage,
@@ -199,14 +196,14 @@ export class SessionRepl {
     if (proc) await endGroup(proc.child);
   }
 
-  private async end(): Promise<void> {
+  /** The session ended (also at engine stop, which ends every session). */
+  async end(): Promise<void> {
     this.ended = true;
-    if (repls.get(this.handle.id) === this) repls.delete(this.handle.id);
     await this.kill();
   }
+}
 
-  /** Engine stop: ends every REPL. */
-  static async endAll(): Promise<void> {
-    await Promise.all([...repls.values()].map((r) => r.end()));
-  }
+/** The slot of a session's REPL, wired with `services` once per engine (api/session-runners.ts). */
+export function sessionReplSlot(services: RunnerServices): Slot<SessionRepl> {
+  return { name: 'session-repl', create: (scope) => new SessionRepl(scope.handle, services), close: (r) => r.end() };
 }

@@ -18,6 +18,8 @@ import { endGroup } from './process-group.js';
 import { runnerCdpUrl } from './runner-launch.js';
 import { startRunnerProcess, type RunnerProcess } from './runner-process.js';
 import { ToolRunnerMessage } from './runner-messages.js';
+import type { RunnerServices } from './runner-services.js';
+import type { Slot } from '../session/session-scope.js';
 
 /** Marks tool runner processes (their title inside the jail). */
 export const TOOL_RUNNER_MARKER = '--browserdeck-webmcp-tools';
@@ -26,31 +28,16 @@ export const MAX_RUNNING_TOOLS = 16;
 
 type ToolProcess = RunnerProcess<typeof ToolRunnerMessage>;
 
-const runners = new Map<string, WebMcpToolRunner>();
-
 export class WebMcpToolRunner {
   private proc?: ToolProcess;
   private starting?: Promise<ToolProcess>;
   private running = 0;
   private ended = false;
 
-  private constructor(
+  constructor(
     private readonly handle: SessionHandle,
-    private readonly hide: string[],
-  ) {
-    handle.onEnd(() => this.end());
-  }
-
-  /** Whether CDP-backed tools can run on this engine (they need the jail). */
-  static async available(): Promise<boolean> {
-    return Boolean(await usableBwrap());
-  }
-
-  static of(handle: SessionHandle, hide: string[]): WebMcpToolRunner {
-    let r = runners.get(handle.id);
-    if (!r) runners.set(handle.id, (r = new WebMcpToolRunner(handle, hide)));
-    return r;
-  }
+    private readonly services: RunnerServices,
+  ) {}
 
   /**
    * Runs definition `index` of `source` on the tab `targetId`. Answers the tool's output as JSON
@@ -134,7 +121,7 @@ export class WebMcpToolRunner {
     // One start at a time: invocations arriving meanwhile wait for the same process.
     this.starting ??= startRunnerProcess(this.handle, {
       marker: `${TOOL_RUNNER_MARKER}=${this.handle.id}`,
-      hide: this.hide,
+      services: this.services,
       bwrap,
       script: 'webmcp-tool-child.mjs',
       messages: ToolRunnerMessage,
@@ -159,14 +146,14 @@ export class WebMcpToolRunner {
     if (proc) await endGroup(proc.child);
   }
 
-  private async end(): Promise<void> {
+  /** The session ended (also at engine stop, which ends every session). */
+  async end(): Promise<void> {
     this.ended = true;
-    if (runners.get(this.handle.id) === this) runners.delete(this.handle.id);
     await this.kill();
   }
+}
 
-  /** Engine stop: ends every tool runner. */
-  static async endAll(): Promise<void> {
-    await Promise.all([...runners.values()].map((r) => r.end()));
-  }
+/** The slot of a session's tool runner, wired with `services` once per engine (api/session-runners.ts). */
+export function webMcpToolRunnerSlot(services: RunnerServices): Slot<WebMcpToolRunner> {
+  return { name: 'webmcp-tool-runner', create: (scope) => new WebMcpToolRunner(scope.handle, services), close: (r) => r.end() };
 }

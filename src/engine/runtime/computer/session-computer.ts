@@ -4,7 +4,8 @@
  * the mutex for all its actions). Created on first use, dropped when the session ends.
  */
 import type { SessionHandle } from '../session/session-handle.js';
-import { SessionCdp } from '../cdp/session-cdp.js';
+import type { Slot } from '../session/session-scope.js';
+import { SessionCdpSlot } from '../cdp/session-cdp.js';
 import { SessionClipboard } from './clipboard.js';
 import { InputError, InputTarget, sleep, type CursorSink } from './input-target.js';
 import { pressKey, typeText, type PressKeyParams, type TypeParams } from './keyboard-actions.js';
@@ -31,18 +32,16 @@ export class BatchError extends Error {
   }
 }
 
-const computers = new Map<string, SessionComputer>();
-
 export class SessionComputer {
   readonly target: InputTarget;
   readonly clipboard: SessionClipboard;
   private tail: Promise<unknown> = Promise.resolve();
 
-  private constructor(
+  constructor(
     readonly handle: SessionHandle,
     cursor?: CursorSink,
   ) {
-    const cdp = SessionCdp.of(handle);
+    const cdp = handle.scope.get(SessionCdpSlot);
     this.target = new InputTarget(handle, cdp, cursor);
     this.clipboard = new SessionClipboard(cdp);
     cdp.onReset(() => {
@@ -50,16 +49,6 @@ export class SessionComputer {
       this.target.pointer.buttons = 0;
       this.target.modifiers = 0;
     });
-    handle.onEnd(async () => {
-      computers.delete(handle.id);
-      await this.clipboard.close();
-    });
-  }
-
-  static of(handle: SessionHandle, cursor?: CursorSink): SessionComputer {
-    let c = computers.get(handle.id);
-    if (!c) computers.set(handle.id, (c = new SessionComputer(handle, cursor)));
-    return c;
   }
 
   /** Runs `fn` alone: inputs of one session are serialized. */
@@ -114,4 +103,13 @@ export class SessionComputer {
         return sleep((params as { duration_ms: number }).duration_ms, signal);
     }
   }
+}
+
+/**
+ * The slot of a session's computer whose cursor moves show on `cursor` (the engine's live view):
+ * made once per engine, where the live view is at hand (api/session-computer.ts); the computer
+ * is made on a session's first input and its clipboard page closed with the session.
+ */
+export function sessionComputerSlot(cursor?: CursorSink): Slot<SessionComputer> {
+  return { name: 'session-computer', create: (scope) => new SessionComputer(scope.handle, cursor), close: (c) => c.clipboard.close() };
 }

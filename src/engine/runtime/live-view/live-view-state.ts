@@ -30,7 +30,7 @@ export function createLiveViewService(): LiveViewService {
   const track = (s: SessionHandle) => {
     if (tracked.has(s.id)) return;
     tracked.add(s.id);
-    s.onEnd(() => {
+    s.scope.defer('live-view cursor', () => {
       tracked.delete(s.id);
       cursors.delete(s.id);
       watchers.delete(s.id);

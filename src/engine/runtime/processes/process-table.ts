@@ -133,7 +133,7 @@ export class ProcessTable {
   private hook(session: SessionHandle): void {
     if (this.hooked.has(session)) return;
     this.hooked.add(session);
-    session.onEnd(() => this.endSession(session.id));
+    session.scope.defer('processes', () => this.endSession(session.id));
   }
 
   private trim(sessionId: string): void {

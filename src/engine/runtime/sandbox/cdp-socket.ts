@@ -13,20 +13,28 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
+import type { Slot } from '../session/session-scope.js';
 import { own, recordedJailUser } from './jail-user.js';
 
 /** sun_path holds 108 bytes on Linux (104 on macOS) including the NUL. */
 const MAX_SOCKET_PATH = 100;
 
-const sockets = new Map<string, Promise<string>>();
+/** The session's socket once it listens or while it opens (opened anew after a failed open). */
+class CdpSocketHolder {
+  opening?: Promise<string>;
+}
+
+/** Where a session's socket is kept; the open hands its close to the session's scope. */
+const CdpSocketSlot: Slot<CdpSocketHolder> = { name: 'cdp-socket', create: () => new CdpSocketHolder() };
 
 /** The host path of the session's CDP socket, listening from the first call until the session ends. */
-export function sessionCdpSocket(handle: SessionHandle): Promise<string> {
-  let p = sockets.get(handle.id);
+export async function sessionCdpSocket(handle: SessionHandle): Promise<string> {
+  const holder = handle.scope.get(CdpSocketSlot);
+  let p = holder.opening;
   if (!p) {
-    p = open(handle);
-    sockets.set(handle.id, p);
-    p.catch(() => sockets.delete(handle.id));
+    const opening = open(handle);
+    holder.opening = p = opening;
+    opening.catch(() => holder.opening === opening && (holder.opening = undefined));
   }
   return p;
 }
@@ -74,8 +82,7 @@ async function open(handle: SessionHandle): Promise<string> {
   const user = recordedJailUser(handle.dirs.root);
   await own(user, file);
   if (user && ownDir) await fs.chmod(dir, 0o711);
-  handle.onEnd(async () => {
-    sockets.delete(handle.id);
+  handle.scope.defer('cdp socket', async () => {
     for (const c of conns) c.destroy();
     await new Promise((r) => server.close(r));
     await fs.rm(ownDir ? dir : file, { recursive: true, force: true });

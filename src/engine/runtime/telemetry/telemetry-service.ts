@@ -79,7 +79,7 @@ export class TelemetryService {
       tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'running', service_name: 'browser', pid } });
       pid = pidOf(handle);
     });
-    handle.onEnd(() => {
+    handle.scope.defer('telemetry', () => {
       const reason = String((handle.signal.reason as Error | undefined)?.message ?? '');
       if (reason.includes('browser_crashed'))
         tel.emit('system', 'service_crashed', { source: { kind: 'local_process' }, data: { phase: 'gave_up', service_name: 'browser', pid } });

@@ -13,6 +13,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
+import type { Slot } from '../session/session-scope.js';
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { killGroup } from '../chromium/process-group.js';
 import { DEFAULT_PATH } from '../sandbox/bwrap.js';
@@ -52,24 +53,31 @@ interface Running extends SessionChromedriver {
   stop(): Promise<void>;
 }
 
-const running = new Map<string, Promise<Started>>();
+/** The session's chromedriver while it runs or starts (a new one starts after it failed or exited). */
+class ChromedriverHolder {
+  running?: Promise<Started>;
+}
+
+/** Where a session's chromedriver is kept; each start hands its stop to the session's scope. */
+const ChromedriverSlot: Slot<ChromedriverHolder> = { name: 'session-chromedriver', create: () => new ChromedriverHolder() };
 
 /**
  * The session's chromedriver, started on first use. `bwrap` null: unjailed. `hide`: host paths
  * masked in the jail (the data dir).
  */
-export function sessionChromedriver(handle: SessionHandle, bwrap: string | null, hide: string[]): Promise<SessionChromedriver> {
-  let p = running.get(handle.id);
+export async function sessionChromedriver(handle: SessionHandle, bwrap: string | null, hide: string[]): Promise<SessionChromedriver> {
+  const holder = handle.scope.get(ChromedriverSlot);
+  let p = holder.running;
   if (!p) {
     const started = start(handle, bwrap, hide);
-    running.set(handle.id, started);
+    holder.running = started;
     started.then(
       (r) =>
         r.child.once('close', () => {
-          if (running.get(handle.id) === started) running.delete(handle.id);
+          if (holder.running === started) holder.running = undefined;
           void r.stop(); // its socket dir
         }),
-      () => running.delete(handle.id),
+      () => holder.running === started && (holder.running = undefined),
     );
     p = started;
   }
@@ -83,8 +91,8 @@ async function start(handle: SessionHandle, bwrap: string | null, hide: string[]
   const r = bwrap ? await startJailed(handle, bwrap, binary, hide) : await startUnjailed(handle, binary);
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= r.stop());
-  handle.onEnd(stop);
-  // Ended while it was starting: the end hooks have already run.
+  // A scope already closed (ended while it was starting) runs it at once.
+  handle.scope.defer('chromedriver', stop);
   if (handle.signal.aborted) await stop();
   return { ...r, stop };
 }

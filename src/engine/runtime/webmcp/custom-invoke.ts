@@ -13,10 +13,22 @@ import { randomBytes } from 'node:crypto';
 import { OutcomeUnknown, type ToolResponse, type WebMcpHub } from '../cdp/webmcp-hub.js';
 import { definitionsExpression, type EvaluateResult } from './custom-source.js';
 import type { CustomTool } from './custom-tools.js';
-import type { WebMcpToolRunner } from '../code-runner/webmcp-tool-runner.js';
 
 export const CUSTOM_OUTPUT_MAX_BYTES = 240 * 1024;
 const WORLD_NAME = 'browserdeck-webmcp';
+/**
+ * Where a session's CDP-backed tools run: its tool runner (code-runner/webmcp-tool-runner.ts),
+ * handed in by the wiring above both folders (api/session-runners.ts). Answers the tool's output
+ * as JSON text or its error; throws OutcomeUnknown when no answer can be had.
+ */
+export interface CdpToolRunner {
+  invoke(
+    job: { source: string; index: number; targetId: string; input: Record<string, unknown> },
+    timeoutMs: number,
+    invocationId: string,
+  ): Promise<{ json?: string } | ToolResponse>;
+}
+
 const newInvocationId = () => `inv_${randomBytes(12).toString('base64url')}`;
 
 function invokeExpression(tool: CustomTool, input: Record<string, unknown>): string {
@@ -43,7 +55,7 @@ function outputOf(json: unknown): ToolResponse {
  * session's jail, with the REPL's helpers: code-runner/webmcp-tool-runner.ts).
  */
 export async function invokeCdpCustomTool(
-  runner: WebMcpToolRunner,
+  runner: CdpToolRunner,
   targetId: string,
   tool: CustomTool,
   input: Record<string, unknown>,

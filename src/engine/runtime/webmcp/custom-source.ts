@@ -6,7 +6,7 @@
  * source is evaluated again in the matching page for each invocation (custom-invoke.ts).
  */
 import type { SessionHandle } from '../session/session-handle.js';
-import { SessionCdp } from '../cdp/session-cdp.js';
+import { SessionCdpSlot } from '../cdp/session-cdp.js';
 import { HiddenPage } from '../cdp/hidden-page.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 
@@ -39,7 +39,7 @@ export interface EvaluateResult {
 
 /** The definitions the source describes (unchecked JSON); 422 when it throws or does not finish. */
 export async function describeSource(handle: SessionHandle, source: string, timeoutMs = EVALUATE_TIMEOUT_MS): Promise<unknown> {
-  const page = await HiddenPage.open(SessionCdp.of(handle)).catch((err: Error) => {
+  const page = await HiddenPage.open(handle.scope.get(SessionCdpSlot)).catch((err: Error) => {
     throw new DomainError(503, 'browser_unavailable', `the session's browser cannot evaluate the source right now: ${err.message}`, [], { afterSeconds: 1 });
   });
   try {

@@ -13,7 +13,8 @@ import type { WebMcpCustomTool } from '../../../shared/wire/session-webmcp.js';
 import { checkDefinitions } from './custom-definitions.js';
 import { describeSource } from './custom-source.js';
 import { matchesAny } from './url-patterns.js';
-import { WebMcpToolRunner } from '../code-runner/webmcp-tool-runner.js';
+import type { Slot } from '../session/session-scope.js';
+import { usableBwrap } from '../sandbox/bwrap.js';
 
 /** One batch's source, shared by its tools (each invocation evaluates it again in the page). */
 export interface CustomBatch {
@@ -32,8 +33,6 @@ export interface CustomTool {
 export const MAX_CUSTOM_TOOLS = 256;
 export const MAX_CUSTOM_SOURCE_BYTES = 24_000_000;
 
-const registries = new Map<string, CustomTools>();
-
 /** `ct_` then a letter and 23 lowercase letters or digits, the shape Kernel's ids have. */
 function customToolId(): string {
   const bytes = randomBytes(24);
@@ -43,27 +42,11 @@ function customToolId(): string {
 export class CustomTools {
   private readonly tools = new Map<string, CustomTool>();
 
-  private constructor(
-    private readonly handle: SessionHandle,
-    /** Host paths the tool runner's jail masks (the engine's data dir). */
-    private readonly hide: string[],
-    /** How long a source may take to evaluate (config.customToolSourceTimeoutMs). */
-    private readonly sourceTimeoutMs?: number,
-  ) {
-    handle.onEnd(() => {
-      if (registries.get(handle.id) === this) registries.delete(handle.id);
-    });
-  }
-
-  static of(handle: SessionHandle, hide: string[], sourceTimeoutMs?: number): CustomTools {
-    let r = registries.get(handle.id);
-    if (!r) registries.set(handle.id, (r = new CustomTools(handle, hide, sourceTimeoutMs)));
-    return r;
-  }
+  constructor(private readonly handle: SessionHandle) {}
 
   /** The registry when the session has one (listing never creates it). */
   static existing(handle: SessionHandle): CustomTools | undefined {
-    return registries.get(handle.id);
+    return handle.scope.peek(CustomToolsSlot);
   }
 
   list(): WebMcpCustomTool[] {
@@ -83,19 +66,17 @@ export class CustomTools {
     return [...this.tools.values()].filter((t) => urls.some((url) => matchesAny(t.definition.match.url_patterns, url)));
   }
 
-  /** Where the session's CDP-backed tools run (made on first use). */
-  runner(): WebMcpToolRunner {
-    return WebMcpToolRunner.of(this.handle, this.hide);
-  }
-
   delete(id: string): boolean {
     return this.tools.delete(id);
   }
 
-  /** Evaluates, checks and adds a batch; answers the batch's definitions. */
-  async add(namespace: string, source: string, overwrite: boolean): Promise<WebMcpCustomTool[]> {
-    const checked = checkDefinitions(await describeSource(this.handle, source, this.sourceTimeoutMs));
-    if (checked.some((d) => d.kind === 'cdp') && !(await WebMcpToolRunner.available()))
+  /**
+   * Evaluates, checks and adds a batch; answers the batch's definitions. `sourceTimeoutMs`: how
+   * long the source may take to evaluate (config.customToolSourceTimeoutMs; default 10 s).
+   */
+  async add(namespace: string, source: string, overwrite: boolean, sourceTimeoutMs?: number): Promise<WebMcpCustomTool[]> {
+    const checked = checkDefinitions(await describeSource(this.handle, source, sourceTimeoutMs));
+    if (checked.some((d) => d.kind === 'cdp') && !(await usableBwrap()))
       throw DomainError.unprocessable(
         'CDP-backed tools (kind "cdp") run in the session\'s jail, which is not usable on this engine; use kind "page"',
         'invalid_custom_tools',
@@ -129,3 +110,6 @@ export class CustomTools {
     return added.map((t) => t.definition);
   }
 }
+
+/** The session's custom tools: `handle.scope.get(CustomToolsSlot)`, made on the first add, gone with the session. */
+export const CustomToolsSlot: Slot<CustomTools> = { name: 'custom-tools', create: (scope) => new CustomTools(scope.handle) };

@@ -3,7 +3,7 @@
  * the tools pages registered (cdp/webmcp-hub.ts) and the custom tools (§14.3) matched on each
  * tab's top-level document — and one invocation by `tool_ref`. The HTTP routes
  * (api/session-webmcp.ts) and `webmcp.*` inside Playwright execute and the REPL
- * (code-runner/webmcp-bridge.ts) both call these, so they answer alike.
+ * (webmcp-bridge.ts) both call these, so they answer alike.
  *
  * A custom tool's ref names (definition, tab, top-level document): the tab navigating to another
  * document ends it like a page tool's, and a tab navigating to a matching URL gets a new one. A
@@ -12,11 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SessionHandle } from '../session/session-handle.js';
-import { WebMcpHub, type LiveTool } from '../cdp/webmcp-hub.js';
+import type { Slot } from '../session/session-scope.js';
+import { WebMcpHubSlot, type WebMcpHub, type LiveTool } from '../cdp/webmcp-hub.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { WebMcpInvocationResult, WebMcpTool } from '../../../shared/wire/session-webmcp.js';
 import { CustomTools } from './custom-tools.js';
-import { invokeCdpCustomTool, invokeCustomTool } from './custom-invoke.js';
+import { invokeCdpCustomTool, invokeCustomTool, type CdpToolRunner } from './custom-invoke.js';
 import { matchesAny, withoutFragment } from './url-patterns.js';
 
 const STATUS: Record<string, WebMcpInvocationResult['status']> = { Completed: 'completed', Success: 'completed', Canceled: 'canceled', Error: 'error' };
@@ -27,17 +28,16 @@ interface CustomRef {
   loaderId: string;
 }
 
-/** Custom tool refs per session: one per (definition, tab, document), stable across snapshots. */
-const customRefs = new Map<string, { byRef: Map<string, CustomRef>; byKey: Map<string, string> }>();
 const MAX_CUSTOM_REFS = 4096;
 
+/** The session's custom tool refs: one per (definition, tab, document), stable across snapshots. */
+const CustomRefsSlot: Slot<{ byRef: Map<string, CustomRef>; byKey: Map<string, string> }> = {
+  name: 'webmcp-tools',
+  create: () => ({ byRef: new Map<string, CustomRef>(), byKey: new Map<string, string>() }),
+};
+
 function refsOf(handle: SessionHandle) {
-  let r = customRefs.get(handle.id);
-  if (!r) {
-    customRefs.set(handle.id, (r = { byRef: new Map(), byKey: new Map() }));
-    handle.onEnd(() => void customRefs.delete(handle.id));
-  }
-  return r;
+  return handle.scope.get(CustomRefsSlot);
 }
 
 function customRef(handle: SessionHandle, ref: CustomRef): string {
@@ -69,7 +69,7 @@ function annotationsOf(a: LiveTool['tool']['annotations']): WebMcpTool['tool']['
 
 /** Every tool of the session right now; `excludeCustom` leaves out the custom ones. */
 export async function listTools(handle: SessionHandle, excludeCustom = false): Promise<WebMcpTool[]> {
-  const hub = WebMcpHub.of(handle);
+  const hub = handle.scope.get(WebMcpHubSlot);
   const { tools, targets } = await hub.list();
   const frameUrls = new Map<string, Promise<Map<string, string>>>();
   const urlsOf = (sessionId: string) => {
@@ -147,14 +147,21 @@ function toolNotFound(ref: string): DomainError {
  * Invokes a tool by ref and waits for its terminal result. Throws 404 `tool_not_found` for a
  * ref that is not live, OutcomeUnknown (the caller's 504) when the result cannot be observed.
  * The session is held active while the tool runs (the inactivity timeout does not end it).
+ * `cdpRunner`: where the session's CDP-backed custom tools run (made only when one is invoked).
  */
-export async function invokeTool(handle: SessionHandle, ref: string, input: Record<string, unknown>, timeoutSec: number): Promise<WebMcpInvocationResult> {
-  const hub = WebMcpHub.of(handle);
+export async function invokeTool(
+  handle: SessionHandle,
+  ref: string,
+  input: Record<string, unknown>,
+  timeoutSec: number,
+  cdpRunner: () => CdpToolRunner,
+): Promise<WebMcpInvocationResult> {
+  const hub = handle.scope.get(WebMcpHubSlot);
   await hub.list();
   const timeoutMs = timeoutSec * 1000;
   const release = handle.holdActive();
   try {
-    const r = ref.startsWith('wc_') ? await invokeCustom(handle, hub, ref, input, timeoutMs) : await invokePageTool(hub, ref, input, timeoutMs);
+    const r = ref.startsWith('wc_') ? await invokeCustom(handle, hub, ref, input, timeoutMs, cdpRunner) : await invokePageTool(hub, ref, input, timeoutMs);
     const result: WebMcpInvocationResult = { invocation_id: r.invocationId, status: STATUS[r.status] ?? 'error' };
     if (r.errorText !== undefined) result.error_text = r.errorText;
     if (r.output !== undefined) result.output = r.output;
@@ -170,8 +177,15 @@ function invokePageTool(hub: WebMcpHub, ref: string, input: Record<string, unkno
   return hub.invoke(tool, input, timeoutMs);
 }
 
-async function invokeCustom(handle: SessionHandle, hub: WebMcpHub, ref: string, input: Record<string, unknown>, timeoutMs: number) {
-  const live = customRefs.get(handle.id)?.byRef.get(ref);
+async function invokeCustom(
+  handle: SessionHandle,
+  hub: WebMcpHub,
+  ref: string,
+  input: Record<string, unknown>,
+  timeoutMs: number,
+  cdpRunner: () => CdpToolRunner,
+) {
+  const live = handle.scope.peek(CustomRefsSlot)?.byRef.get(ref);
   const registry = CustomTools.existing(handle);
   const tool = live && registry?.get(live.toolId);
   if (!live || !registry || !tool) throw toolNotFound(ref);
@@ -180,6 +194,6 @@ async function invokeCustom(handle: SessionHandle, hub: WebMcpHub, ref: string, 
   const docs = await hub.documentsOf(live.tabId);
   const doc = docs?.[0].loaderId === live.loaderId ? docs.find((d) => matchesAny(tool.definition.match.url_patterns, d.url)) : undefined;
   if (!doc) throw toolNotFound(ref);
-  if (tool.definition.kind === 'cdp') return invokeCdpCustomTool(registry.runner(), live.tabId, tool, input, timeoutMs);
+  if (tool.definition.kind === 'cdp') return invokeCdpCustomTool(cdpRunner(), live.tabId, tool, input, timeoutMs);
   return invokeCustomTool(hub, { sessionId: doc.sessionId, frameId: doc.frameId }, tool, input, timeoutMs, handle.signal);
 }

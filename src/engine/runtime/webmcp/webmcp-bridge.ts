@@ -11,9 +11,10 @@ import type { SessionHandle } from '../session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { WEBMCP_INPUT_MAX_BYTES } from '../../../shared/wire/session-webmcp.js';
 import { OutcomeUnknown, WebMcpUnavailable } from '../cdp/webmcp-hub.js';
-import { invokeTool, listTools } from '../webmcp/webmcp-tools.js';
+import { invokeTool, listTools } from './webmcp-tools.js';
+import type { CdpToolRunner } from './custom-invoke.js';
 import type { RunnerChannel } from '../sandbox/runner-channel.js';
-import type { WebMcpRequestMessage } from './runner-messages.js';
+import type { WebMcpRequestMessage } from '../code-runner/runner-messages.js';
 
 /** A request (`callId`: the executor call the code belongs to; the REPL sends none). */
 export type WebMcpRequest = WebMcpRequestMessage;
@@ -25,7 +26,7 @@ const DEFAULT_TIMEOUT_SEC = 60;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-async function perform(handle: SessionHandle, op: unknown, args: unknown): Promise<unknown> {
+async function perform(handle: SessionHandle, cdpRunner: () => CdpToolRunner, op: unknown, args: unknown): Promise<unknown> {
   const a = isObject(args) ? args : {};
   if (op === 'list') return listTools(handle, a.excludeCustom === true);
   if (op !== 'invoke') throw DomainError.badRequest('unknown webmcp operation: use listTools or invokeTool');
@@ -43,7 +44,7 @@ async function perform(handle: SessionHandle, op: unknown, args: unknown): Promi
   if (!Number.isInteger(timeoutSec) || (timeoutSec as number) < 1 || (timeoutSec as number) > 120)
     throw DomainError.invalidField('timeoutSec', 'must be an integer from 1 to 120');
   // Cloned through JSON: the engine keeps nothing that came from the child but plain data.
-  return invokeTool(handle, toolRef, JSON.parse(JSON.stringify(input)) as Record<string, unknown>, timeoutSec as number);
+  return invokeTool(handle, toolRef, JSON.parse(JSON.stringify(input)) as Record<string, unknown>, timeoutSec as number, cdpRunner);
 }
 
 function failure(err: unknown): Answer {
@@ -56,10 +57,16 @@ function failure(err: unknown): Answer {
 }
 
 /**
- * Answers the child's webmcp requests for `handle`'s session. `accepts`: whether a request may
- * run now (an executor only serves the call that is running, not code a timeout abandoned).
+ * Answers the child's webmcp requests for `handle`'s session. `cdpRunner`: where the session's
+ * CDP-backed custom tools run. `accepts`: whether a request may run now (an executor only
+ * serves the call that is running, not code a timeout abandoned).
  */
-export function serveWebMcp<S extends TSchema>(channel: RunnerChannel<S>, handle: SessionHandle, accepts: (m: WebMcpRequest) => boolean = () => true): void {
+export function serveWebMcp<S extends TSchema>(
+  channel: RunnerChannel<S>,
+  handle: SessionHandle,
+  cdpRunner: () => CdpToolRunner,
+  accepts: (m: WebMcpRequest) => boolean = () => true,
+): void {
   let inFlight = 0;
   channel.on((message: unknown) => {
     if (!isObject(message) || message.type !== 'webmcp') return;
@@ -69,7 +76,7 @@ export function serveWebMcp<S extends TSchema>(channel: RunnerChannel<S>, handle
     if (inFlight >= MAX_IN_FLIGHT)
       return reply({ ok: false, error: { code: 'webmcp_busy', message: `at most ${MAX_IN_FLIGHT} webmcp calls run at once; await the earlier ones` } });
     inFlight++;
-    void perform(handle, m.op, m.args)
+    void perform(handle, cdpRunner, m.op, m.args)
       .then((value): Answer => ({ ok: true, value }), failure)
       .then(reply)
       .catch(() => {})
