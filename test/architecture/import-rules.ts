@@ -63,7 +63,14 @@ export interface Violation {
 // ── the map ─────────────────────────────────────────────────────────────────────────────────
 
 /** What every engine feature is written against: the request context, the Feature interface, the services' types, the config. */
-const ENGINE_CONTRACTS = ['src/engine/context', 'src/engine/feature', 'src/engine/services', 'src/engine/config', 'src/engine/engine-version'];
+const ENGINE_CONTRACTS = [
+  'src/engine/context',
+  'src/engine/feature',
+  'src/engine/route',
+  'src/engine/services',
+  'src/engine/config',
+  'src/engine/engine-version',
+];
 /** http/ files below api/: the request's AuthContext, and the WebSocket upgrade router and its identity note. */
 const HTTP_CONTRACTS = ['src/engine/http/auth', 'src/engine/http/upgrade-identity', 'src/engine/http/upgrade-router'];
 /** Who is calling (AuthContext, Credential, bearer parsing): defined in domain/ so domain/ needs nothing of http/ (issue 13 item 2); http/auth re-exports it. */

@@ -6,9 +6,9 @@
  */
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { AppListQuerySchema, AppVersionListSchema } from '../../shared/wire/apps.js';
 import { registerDeploymentRoutes } from './deployments.js';
 import { registerInvocationRoutes } from './invocations.js';
+import { route } from '../route.js';
 
 export const appsFeature: Feature<'apps' | 'sessions'> = {
   name: 'apps',
@@ -31,21 +31,11 @@ export const appsFeature: Feature<'apps' | 'sessions'> = {
       await deployments.stopAll();
     });
 
-    app.get(
-      '/apps',
-      {
-        schema: {
-          tags: ['apps'],
-          querystring: AppListQuerySchema,
-          response: { 200: AppVersionListSchema },
-        },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const page = pageOf(q);
-        return sendPage(reply, await versions.list(req.auth, { ...q, ...page }), page);
-      },
-    );
+    route(app, 'GET /apps', async (req, reply) => {
+      const q = req.query;
+      const page = pageOf(q);
+      return sendPage(reply, await versions.list(req.auth, { ...q, ...page }), page);
+    });
     await registerDeploymentRoutes(app, ctx, deployments, events);
     registerInvocationRoutes(app, ctx, invocations, events, sessions);
   },

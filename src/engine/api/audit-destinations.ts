@@ -8,52 +8,32 @@
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { apiKeyFirst, orgWideKeyFirst } from '../domain/org/access.js';
-import {
-  AuditDestinationCreateSchema,
-  AuditDestinationIdParamSchema as IdParam,
-  AuditDestinationListQuerySchema,
-  AuditDestinationListSchema,
-  AuditDestinationPatchSchema,
-  AuditDestinationSchema,
-  AuditDestinationTestResultSchema,
-} from '../../shared/wire/audit-destinations.js';
+import { route } from '../route.js';
 
 export const auditDestinationsFeature: Feature<'auditExport'> = {
   name: 'audit-destinations',
   register(app, ctx, { auditExport }) {
     const { records, exporter } = auditExport;
     ctx.onStop(() => exporter.stop());
-    const tags = ['audit-logs'];
     const configuring = orgWideKeyFirst('configuring audit log export');
-    const base = '/audit-logs/export/destinations';
 
-    app.post(base, { schema: { tags, body: AuditDestinationCreateSchema, response: { 200: AuditDestinationSchema } }, onRequest: configuring }, async (req) =>
-      records.dto(await records.create(req.auth.orgId, req.body)),
-    );
-    app.get(
-      base,
-      { schema: { tags, querystring: AuditDestinationListQuerySchema, response: { 200: AuditDestinationListSchema } }, onRequest: apiKeyFirst },
-      async (req, reply) => {
-        const page = pageOf(req.query);
-        return sendPage(reply, await records.list(req.auth.orgId, page), page).map((r) => records.dto(r));
-      },
-    );
-    app.get(`${base}/:id`, { schema: { tags, params: IdParam, response: { 200: AuditDestinationSchema } }, onRequest: apiKeyFirst }, async (req) =>
+    route(app, 'POST /audit-logs/export/destinations', { onRequest: configuring }, async (req) => records.dto(await records.create(req.auth.orgId, req.body)));
+    route(app, 'GET /audit-logs/export/destinations', { onRequest: apiKeyFirst }, async (req, reply) => {
+      const page = pageOf(req.query);
+      return sendPage(reply, await records.list(req.auth.orgId, page), page).map((r) => records.dto(r));
+    });
+    route(app, 'GET /audit-logs/export/destinations/:id', { onRequest: apiKeyFirst }, async (req) =>
       records.dto(await records.get(req.auth.orgId, req.params.id)),
     );
-    app.patch(
-      `${base}/:id`,
-      { schema: { tags, params: IdParam, body: AuditDestinationPatchSchema, response: { 200: AuditDestinationSchema } }, onRequest: configuring },
-      async (req) => records.dto(await records.update(req.auth.orgId, req.params.id, req.body ?? {})),
+    route(app, 'PATCH /audit-logs/export/destinations/:id', { onRequest: configuring }, async (req) =>
+      records.dto(await records.update(req.auth.orgId, req.params.id, req.body ?? {})),
     );
-    app.delete(`${base}/:id`, { schema: { tags, params: IdParam }, onRequest: configuring }, async (req, reply) => {
+    route(app, 'DELETE /audit-logs/export/destinations/:id', { onRequest: configuring }, async (req, reply) => {
       await records.delete(req.auth.orgId, req.params.id);
       return reply.status(204).send();
     });
-    app.post(
-      `${base}/:id/test`,
-      { schema: { tags, params: IdParam, response: { 200: AuditDestinationTestResultSchema } }, onRequest: configuring },
-      async (req) => exporter.probe(await records.get(req.auth.orgId, req.params.id)),
+    route(app, 'POST /audit-logs/export/destinations/:id/test', { onRequest: configuring }, async (req) =>
+      exporter.probe(await records.get(req.auth.orgId, req.params.id)),
     );
   },
   started(_ctx, { auditExport }) {

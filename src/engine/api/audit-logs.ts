@@ -8,18 +8,17 @@ import type { Feature } from '../feature.js';
 import { parseAuditFilter, MAX_WINDOW_DAYS } from '../domain/audit/audit-filter.js';
 import { decodeCursor, encodeCursor } from '../domain/audit/audit-cursor.js';
 import { entryOf, findAuditRows, positionOf } from '../domain/audit/audit-query.js';
-import { AuditExportChunkSchema, AuditExportQuerySchema, AuditLogListSchema, AuditSearchQuerySchema } from '../../shared/wire/audit.js';
 import { buildExportChunk } from '../domain/audit/audit-export.js';
+import { route } from '../route.js';
 
 export const auditLogsFeature: Feature<'auditWriter'> = {
   name: 'audit-logs',
   register(app, ctx, { auditWriter }) {
-    const tags = ['audit-logs'];
     // Rows are batched (audit-writer.ts), so a read first writes what is queued: a request's row
     // is queued when its response ends, and a search that starts after that response sees it.
     // Only reads of the log pay for this; recording stays off every other request's path.
     const flushed = () => auditWriter.flush();
-    app.get('/audit-logs', { schema: { tags, querystring: AuditSearchQuerySchema, response: { 200: AuditLogListSchema } } }, async (req, reply) => {
+    route(app, 'GET /audit-logs', async (req, reply) => {
       const q = req.query;
       const { limit = 100 } = q; // the schema's default: always set by validation
       const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), { maxWindowDays: MAX_WINDOW_DAYS });
@@ -32,28 +31,24 @@ export const auditLogsFeature: Feature<'auditWriter'> = {
       if (hasMore) reply.header('X-Next-Page-Token', encodeCursor(positionOf(page[page.length - 1])));
       return page.map(entryOf);
     });
-    app.get(
-      '/audit-logs/export/chunk',
-      { schema: { tags, querystring: AuditExportQuerySchema, response: { 200: AuditExportChunkSchema } } },
-      async (req, reply) => {
-        const q = req.query;
-        const { limit = 10_000, format = 'jsonl.gz' } = q; // the schema's defaults: always set by validation
-        // Export is the bulk path, so its window is not capped like interactive search.
-        const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), {});
-        const after = q.cursor ? decodeCursor(q.cursor, 'cursor') : undefined;
-        await flushed();
-        const rows = await findAuditRows(ctx.db, filter, after, limit);
-        const hasMore = rows.length > limit;
-        const chunkRows = hasMore ? rows.slice(0, limit) : rows;
-        const chunk = await buildExportChunk(chunkRows, format);
-        reply.header('X-Has-More', hasMore ? 'true' : 'false');
-        reply.header('X-Row-Count', String(chunkRows.length));
-        if (hasMore) reply.header('X-Next-Cursor', encodeCursor(positionOf(chunkRows[chunkRows.length - 1])));
-        reply.header('X-Content-Sha256', chunk.sha256);
-        const ext = format === 'jsonl' ? 'jsonl' : 'jsonl.gz';
-        reply.header('Content-Disposition', `attachment; filename="audit-logs.${ext}"`);
-        return reply.type('application/octet-stream').send(chunk.body);
-      },
-    );
+    route(app, 'GET /audit-logs/export/chunk', async (req, reply) => {
+      const q = req.query;
+      const { limit = 10_000, format = 'jsonl.gz' } = q; // the schema's defaults: always set by validation
+      // Export is the bulk path, so its window is not capped like interactive search.
+      const filter = parseAuditFilter(req.auth.orgId, q, ctx.clock.now(), {});
+      const after = q.cursor ? decodeCursor(q.cursor, 'cursor') : undefined;
+      await flushed();
+      const rows = await findAuditRows(ctx.db, filter, after, limit);
+      const hasMore = rows.length > limit;
+      const chunkRows = hasMore ? rows.slice(0, limit) : rows;
+      const chunk = await buildExportChunk(chunkRows, format);
+      reply.header('X-Has-More', hasMore ? 'true' : 'false');
+      reply.header('X-Row-Count', String(chunkRows.length));
+      if (hasMore) reply.header('X-Next-Cursor', encodeCursor(positionOf(chunkRows[chunkRows.length - 1])));
+      reply.header('X-Content-Sha256', chunk.sha256);
+      const ext = format === 'jsonl' ? 'jsonl' : 'jsonl.gz';
+      reply.header('Content-Disposition', `attachment; filename="audit-logs.${ext}"`);
+      return reply.type('application/octet-stream').send(chunk.body);
+    });
   },
 };

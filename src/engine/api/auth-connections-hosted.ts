@@ -12,7 +12,7 @@ import type { AuthConnections, ConnectionRow } from '../domain/auth-connections/
 import type { AuthService } from '../domain/auth-connections/auth-service.js';
 import type { FlowView } from '../domain/auth-connections/flow-state.js';
 import { hostedPage, hostedSubmission } from '../domain/auth-connections/hosted-page.js';
-import { ConnectionIdParamSchema as IdParam, HostedPageQuerySchema as HostedQuery } from '../../shared/wire/auth-connections.js';
+import { route } from '../route.js';
 
 const MAX_FORM_BYTES = 65536;
 
@@ -44,8 +44,7 @@ export function registerHostedPage(app: App, connections: AuthConnections, servi
     if (!row || !flow || !ok) throw ApiError.notFound('login flow');
     return { row, flow };
   };
-  const schema = { hide: true, params: IdParam, querystring: HostedQuery };
-  app.get('/auth/connections/:id/hosted', { config: { public: true, enginePage: true }, schema }, async (req, reply) => {
+  route(app, 'GET /auth/connections/:id/hosted', { config: { public: true, enginePage: true } }, async (req, reply) => {
     const { row, flow } = await hostedFlow(req);
     return (
       reply
@@ -56,7 +55,7 @@ export function registerHostedPage(app: App, connections: AuthConnections, servi
         .send(hostedPage(row.domain, flow, req.url))
     );
   });
-  app.post('/auth/connections/:id/hosted', { config: { public: true }, schema }, async (req, reply) => {
+  route(app, 'POST /auth/connections/:id/hosted', { config: { public: true } }, async (req, reply) => {
     const { row } = await hostedFlow(req);
     const form = new URLSearchParams(isStream(req.body) ? await readText(req.body) : '');
     service.submit(row, hostedSubmission(form));

@@ -14,21 +14,10 @@ import { AuthTimeline } from '../domain/auth-connections/auth-timeline.js';
 import { connectionDto, stateEvent } from '../domain/auth-connections/connection-dto.js';
 import { registerHostedPage } from './auth-connections-hosted.js';
 import { TERMINAL, type FlowView } from '../domain/auth-connections/flow-state.js';
-import { LoginResponseSchema, ManagedAuthSchema } from '../../shared/wire/identity.js';
-import {
-  ConnectionCreateSchema,
-  ConnectionIdParamSchema as IdParam,
-  ConnectionListQuerySchema,
-  ConnectionPatchSchema,
-  FlowSubmitAcceptedSchema,
-  FlowSubmitSchema,
-  LoginStartSchema,
-  ManagedAuthListSchema,
-  TimelineListSchema,
-  TimelineQuerySchema,
-} from '../../shared/wire/auth-connections.js';
+import { LoginResponseSchema } from '../../shared/wire/identity.js';
 import { checkBrowserTelemetry } from '../domain/auth-connections/flow-recording.js';
 import { profileAccess } from '../domain/auth-connections/profile-access.js';
+import { route } from '../route.js';
 
 function scopeOf(req: Pick<FastifyRequest, 'auth'>): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
@@ -57,131 +46,84 @@ export const authConnectionsFeature: Feature<'auth' | 'proxies' | 'profiles' | '
       if (!sel.id && !sel.name) return null;
       return (await proxies.select(scope.projectId, sel)).id;
     };
-    const tags = ['auth'];
 
-    app.post(
-      '/auth/connections',
-      {
-        schema: {
-          tags,
-          body: ConnectionCreateSchema,
-          response: { 200: ManagedAuthSchema },
-        },
-      },
-      async (req) => {
-        const body = req.body;
-        const scope = scopeOf(req);
-        checkBrowserTelemetry(body.browser_telemetry);
-        const proxyId = await proxyIdOf(scope, body.proxy);
-        await credentialProviders.checkRef(scope.orgId, body.credential);
-        // Validate before creating the profile, so a bad request leaves nothing behind.
-        const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
-        const profileId = await profileAccess(profiles).ensure(scope, row.profile_name);
-        return dto(
-          await connections.update(
-            row.id,
-            { profile_id: profileId, next_check_at: new Date(ctx.clock.now().getTime() + row.health_check_interval * 1000).toISOString() },
-            row,
-          ),
-        );
-      },
-    );
-    app.get(
-      '/auth/connections',
-      {
-        schema: {
-          tags,
-          querystring: ConnectionListQuerySchema,
-          response: { 200: ManagedAuthListSchema },
-        },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const page = pageOf(q);
-        const rows = await connections.list(scopeOf(req), { ...page, domain: q.domain, profile_name: q.profile_name, query: q.query });
-        return Promise.all(sendPage(reply, rows, page).map(dto));
-      },
-    );
-    app.get('/auth/connections/:id', { schema: { tags, params: IdParam, response: { 200: ManagedAuthSchema } } }, async (req) => {
+    route(app, 'POST /auth/connections', async (req) => {
+      const body = req.body;
+      const scope = scopeOf(req);
+      checkBrowserTelemetry(body.browser_telemetry);
+      const proxyId = await proxyIdOf(scope, body.proxy);
+      await credentialProviders.checkRef(scope.orgId, body.credential);
+      // Validate before creating the profile, so a bad request leaves nothing behind.
+      const row = await connections.create(scope, { ...body, proxy_id: proxyId ?? null, profile_id: null });
+      const profileId = await profileAccess(profiles).ensure(scope, row.profile_name);
+      return dto(
+        await connections.update(
+          row.id,
+          { profile_id: profileId, next_check_at: new Date(ctx.clock.now().getTime() + row.health_check_interval * 1000).toISOString() },
+          row,
+        ),
+      );
+    });
+    route(app, 'GET /auth/connections', async (req, reply) => {
+      const q = req.query;
+      const page = pageOf(q);
+      const rows = await connections.list(scopeOf(req), { ...page, domain: q.domain, profile_name: q.profile_name, query: q.query });
+      return Promise.all(sendPage(reply, rows, page).map(dto));
+    });
+    route(app, 'GET /auth/connections/:id', async (req) => {
       const id = req.params.id;
       await service.flushed(id);
       return dto(await connections.get(scopeOf(req), id));
     });
-    app.patch(
-      '/auth/connections/:id',
-      { schema: { tags, params: IdParam, body: ConnectionPatchSchema, response: { 200: ManagedAuthSchema } } },
-      async (req) => {
-        const scope = scopeOf(req);
-        const row = await connections.get(scope, req.params.id);
-        const body = req.body ?? {};
-        checkBrowserTelemetry(body.browser_telemetry);
-        const proxyId = await proxyIdOf(scope, body.proxy);
-        await credentialProviders.checkRef(scope.orgId, body.credential);
-        const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
-        if (body.health_check_interval !== undefined)
-          await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
-        return dto((await connections.byId(row.id))!);
-      },
-    );
-    app.delete('/auth/connections/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    route(app, 'PATCH /auth/connections/:id', async (req) => {
+      const scope = scopeOf(req);
+      const row = await connections.get(scope, req.params.id);
+      const body = req.body ?? {};
+      checkBrowserTelemetry(body.browser_telemetry);
+      const proxyId = await proxyIdOf(scope, body.proxy);
+      await credentialProviders.checkRef(scope.orgId, body.credential);
+      const patched = await connections.patch(row, { ...body, proxy_id: proxyId });
+      if (body.health_check_interval !== undefined)
+        await connections.update(row.id, { next_check_at: new Date(ctx.clock.now().getTime() + patched.health_check_interval * 1000).toISOString() });
+      return dto((await connections.byId(row.id))!);
+    });
+    route(app, 'DELETE /auth/connections/:id', async (req, reply) => {
       const row = await connections.get(scopeOf(req), req.params.id);
       await service.stop(row.id, 'the auth connection was deleted');
       await connections.delete(row);
       return reply.status(204).send();
     });
 
-    app.post(
-      '/auth/connections/:id/login',
-      {
-        schema: {
-          tags,
-          params: IdParam,
-          body: LoginStartSchema,
-          response: { 200: LoginResponseSchema },
-        },
-      },
-      async (req) => {
-        const scope = scopeOf(req);
-        const row = await connections.get(scope, req.params.id);
-        const body = req.body ?? {};
-        checkBrowserTelemetry(body.browser_telemetry);
-        const proxyId = await proxyIdOf(scope, body.proxy);
-        const flow = await service.startFlow(row, 'LOGIN', {
-          proxyId: proxyId === undefined ? undefined : proxyId,
-          recordSession: body.record_session,
-          telemetry: body.browser_telemetry,
-        });
-        const v = flow.view;
-        const res: Static<typeof LoginResponseSchema> = {
-          id: row.id,
-          flow_expires_at: v.flow_expires_at,
-          flow_type: v.flow_type,
-          hosted_url: v.hosted_url,
-          handoff_code: v.handoff_code,
-        };
-        if (v.live_view_url) res.live_view_url = v.live_view_url;
-        return res;
-      },
-    );
-    app.post(
-      '/auth/connections/:id/submit',
-      {
-        schema: {
-          tags,
-          params: IdParam,
-          body: FlowSubmitSchema,
-          response: { 200: FlowSubmitAcceptedSchema },
-        },
-      },
-      async (req) => {
-        const row = await connections.get(scopeOf(req), req.params.id);
-        const body = req.body ?? {};
-        if (body.sso_provider && body.sso_button_selector) throw ApiError.badRequest('give sso_provider or sso_button_selector, not both');
-        service.submit(row, body);
-        return { accepted: true };
-      },
-    );
-    app.get('/auth/connections/:id/events', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    route(app, 'POST /auth/connections/:id/login', async (req) => {
+      const scope = scopeOf(req);
+      const row = await connections.get(scope, req.params.id);
+      const body = req.body ?? {};
+      checkBrowserTelemetry(body.browser_telemetry);
+      const proxyId = await proxyIdOf(scope, body.proxy);
+      const flow = await service.startFlow(row, 'LOGIN', {
+        proxyId: proxyId === undefined ? undefined : proxyId,
+        recordSession: body.record_session,
+        telemetry: body.browser_telemetry,
+      });
+      const v = flow.view;
+      const res: Static<typeof LoginResponseSchema> = {
+        id: row.id,
+        flow_expires_at: v.flow_expires_at,
+        flow_type: v.flow_type,
+        hosted_url: v.hosted_url,
+        handoff_code: v.handoff_code,
+      };
+      if (v.live_view_url) res.live_view_url = v.live_view_url;
+      return res;
+    });
+    route(app, 'POST /auth/connections/:id/submit', async (req) => {
+      const row = await connections.get(scopeOf(req), req.params.id);
+      const body = req.body ?? {};
+      if (body.sso_provider && body.sso_button_selector) throw ApiError.badRequest('give sso_provider or sso_button_selector, not both');
+      service.submit(row, body);
+      return { accepted: true };
+    });
+    route(app, 'GET /auth/connections/:id/events', async (req, reply) => {
       const row = await connections.get(scopeOf(req), req.params.id);
       const sse = openSse(reply, { heartbeat: () => ({ event: 'sse_heartbeat', timestamp: ctx.clock.now().toISOString() }) });
       const send = (v: FlowView): void => {
@@ -194,24 +136,13 @@ export const authConnectionsFeature: Feature<'auth' | 'proxies' | 'profiles' | '
       // A stream opened before `login` waits for the next flow; one opened after an ended flow gets its end.
       if (current) send(current);
     });
-    app.get(
-      '/auth/connections/:id/timeline',
-      {
-        schema: {
-          tags,
-          params: IdParam,
-          querystring: TimelineQuerySchema,
-          response: { 200: TimelineListSchema },
-        },
-      },
-      async (req, reply) => {
-        const row = await connections.get(scopeOf(req), req.params.id);
-        await service.flushed(row.id);
-        const q = req.query;
-        const page = pageOf(q);
-        return sendPage(reply, await timeline.list(row.id, { ...page, type: q.type }), page).map(AuthTimeline.dto);
-      },
-    );
+    route(app, 'GET /auth/connections/:id/timeline', async (req, reply) => {
+      const row = await connections.get(scopeOf(req), req.params.id);
+      await service.flushed(row.id);
+      const q = req.query;
+      const page = pageOf(q);
+      return sendPage(reply, await timeline.list(row.id, { ...page, type: q.type }), page).map(AuthTimeline.dto);
+    });
 
     registerHostedPage(app, connections, service);
   },

@@ -5,10 +5,11 @@
  * API keys (bearer or the console's sign-in), invocation keys and session tokens (`?jwt=`).
  */
 import type { Feature } from '../feature.js';
-import { AuthContextSchema, type AuthContextInfo } from '../../shared/wire/org.js';
+import { type AuthContextInfo } from '../../shared/wire/org.js';
 import { bearerOf, type AuthContext } from '../domain/org/auth-context.js';
 import { selectedProject } from '../http/auth.js';
 import { CONSOLE_HEADER } from './console-session.js';
+import { route } from '../route.js';
 
 export function describeCaller(auth: AuthContext, signals: { bearer: boolean; console: boolean; projectHeader: boolean }): AuthContextInfo {
   const jwt = auth.strategy === 'session_jwt';
@@ -30,7 +31,7 @@ export function describeCaller(auth: AuthContext, signals: { bearer: boolean; co
 export const authContextFeature: Feature = {
   name: 'auth-context',
   register(app) {
-    app.get('/auth/context', { schema: { tags: ['organization'], response: { 200: AuthContextSchema } } }, async (req) =>
+    route(app, 'GET /auth/context', async (req) =>
       describeCaller(req.auth, {
         bearer: bearerOf(req) !== undefined,
         console: req.headers[CONSOLE_HEADER] !== undefined,

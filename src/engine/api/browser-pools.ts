@@ -5,79 +5,43 @@
  */
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { SessionSchema } from '../../shared/wire/sessions.js';
-import {
-  BrowserPoolListSchema,
-  BrowserPoolSchema,
-  PoolAcquireSchema,
-  PoolAcquireTimeoutSchema,
-  PoolCreateSchema,
-  PoolDeleteBodySchema,
-  PoolIdParamSchema as IdParam,
-  PoolListQuerySchema,
-  PoolReleaseSchema,
-  PoolUpdateSchema,
-} from '../../shared/wire/pools.js';
 import { getPool, listPools } from '../domain/pools/pool-records.js';
+import { route } from '../route.js';
 
 export const browserPoolsFeature: Feature<'pools' | 'telemetryExports'> = {
   name: 'browser-pools',
   register(app, ctx, { pools, telemetryExports }) {
     pools.install();
     ctx.onStop(() => pools.stop());
-    const tags = ['browser_pools'];
     // `telemetry.export` names a destination of the caller's org (404), rewritten to its id; the pool's browsers export to it.
     const resolveExport = async (req: { auth: { orgId: string }; body?: { telemetry?: Parameters<typeof telemetryExports.resolveExportDestination>[1] } }) =>
       telemetryExports.resolveExportDestination(req.auth.orgId, req.body?.telemetry);
 
-    app.post('/browser_pools', { schema: { tags, body: PoolCreateSchema, response: { 200: BrowserPoolSchema } }, preHandler: resolveExport }, async (req) =>
-      pools.dto(await pools.create(req.auth, req.body)),
+    route(app, 'POST /browser_pools', { preHandler: resolveExport }, async (req) => pools.dto(await pools.create(req.auth, req.body)));
+    route(app, 'GET /browser_pools', async (req, reply) => {
+      const q = req.query;
+      const page = pageOf(q);
+      const rows = sendPage(reply, await listPools(ctx.db, req.auth, { ...page, name: q.name, query: q.query, region: q.region }, ctx.store.dialect), page);
+      return Promise.all(rows.map((r) => pools.dto(r)));
+    });
+    route(app, 'GET /browser_pools/:id_or_name', async (req) => pools.dto(await getPool(ctx.db, req.auth, req.params.id_or_name)));
+    route(app, 'PATCH /browser_pools/:id_or_name', { preHandler: resolveExport }, async (req) =>
+      pools.dto(await pools.update(req.auth, req.params.id_or_name, req.body)),
     );
-    app.get(
-      '/browser_pools',
-      {
-        schema: {
-          tags,
-          querystring: PoolListQuerySchema,
-          response: { 200: BrowserPoolListSchema },
-        },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const page = pageOf(q);
-        const rows = sendPage(reply, await listPools(ctx.db, req.auth, { ...page, name: q.name, query: q.query, region: q.region }, ctx.store.dialect), page);
-        return Promise.all(rows.map((r) => pools.dto(r)));
-      },
-    );
-    app.get('/browser_pools/:id_or_name', { schema: { tags, params: IdParam, response: { 200: BrowserPoolSchema } } }, async (req) =>
-      pools.dto(await getPool(ctx.db, req.auth, req.params.id_or_name)),
-    );
-    app.patch(
-      '/browser_pools/:id_or_name',
-      { schema: { tags, params: IdParam, body: PoolUpdateSchema, response: { 200: BrowserPoolSchema } }, preHandler: resolveExport },
-      async (req) => pools.dto(await pools.update(req.auth, req.params.id_or_name, req.body)),
-    );
-    app.delete('/browser_pools/:id_or_name', { schema: { tags, params: IdParam, body: PoolDeleteBodySchema } }, async (req, reply) => {
+    route(app, 'DELETE /browser_pools/:id_or_name', async (req, reply) => {
       await pools.delete(req.auth, req.params.id_or_name, !!req.body?.force);
       return reply.status(204).send();
     });
-    app.post(
-      '/browser_pools/:id_or_name/acquire',
-      {
-        schema: { tags, params: IdParam, body: PoolAcquireSchema, response: { 200: SessionSchema, 204: PoolAcquireTimeoutSchema } },
-        preHandler: resolveExport,
-      },
-      async (req, reply) => {
-        const session = await pools.acquire(req.auth, req.params.id_or_name, req.body);
-        if (!session) return reply.status(204).send(null);
-        return session;
-      },
-    );
-    app.post('/browser_pools/:id_or_name/release', { schema: { tags, params: IdParam, body: PoolReleaseSchema } }, async (req, reply) => {
+    route(app, 'POST /browser_pools/:id_or_name/acquire', { preHandler: resolveExport }, async (req, reply) => {
+      const session = await pools.acquire(req.auth, req.params.id_or_name, req.body);
+      if (!session) return reply.status(204).send(null);
+      return session;
+    });
+    route(app, 'POST /browser_pools/:id_or_name/release', async (req, reply) => {
       await pools.release(req.auth, req.params.id_or_name, req.body);
       return reply.status(204).send();
     });
-    app.post('/browser_pools/:id_or_name/flush', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    route(app, 'POST /browser_pools/:id_or_name/flush', async (req, reply) => {
       await pools.flush(req.auth, req.params.id_or_name);
       return reply.status(204).send();
     });

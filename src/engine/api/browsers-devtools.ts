@@ -16,7 +16,6 @@
 import { createRequire } from 'node:module';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../feature.js';
-import { DevtoolsTargetParamsSchema as TargetParams, SessionIdParamSchema as IdParam } from '../../shared/wire/sessions.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import type { SessionManager } from '../domain/sessions/session-manager.js';
@@ -25,8 +24,7 @@ import type { SessionJwt } from '../domain/sessions/session-jwt.js';
 import { sessionUrls } from '../domain/sessions/session-record.js';
 import { devtoolsJson, devtoolsRequest } from '../runtime/chromium/devtools-address.js';
 import { TARGET_ID, newTargetQuery, rewriteTarget, type DevtoolsTarget } from '../runtime/cdp/devtools-targets.js';
-
-const tags = ['browsers'];
+import { route } from '../route.js';
 
 /** A request to a route under `/browsers/:id/cdp`. */
 type SessionRequest = Pick<FastifyRequest, 'auth' | 'url'> & { params: { id: string } };
@@ -61,7 +59,7 @@ export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions
     return targetId;
   };
 
-  app.get('/browsers/:id/cdp/json/version', { schema: { tags, params: IdParam } }, async (req) => {
+  route(app, 'GET /browsers/:id/cdp/json/version', async (req) => {
     const rt = await session(req);
     const info = await devtoolsJson<Record<string, string>>(await browserWs(rt), '/json/version');
     return { ...info, webSocketDebuggerUrl: await cdpUrl(rt) };
@@ -73,8 +71,8 @@ export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions
     const urlOf = await targetUrlOf(rt);
     return targets.map((t) => rewriteTarget(t, urlOf));
   };
-  app.get('/browsers/:id/cdp/json', { schema: { tags, params: IdParam } }, list);
-  app.get('/browsers/:id/cdp/json/list', { schema: { tags, params: IdParam } }, list);
+  route(app, 'GET /browsers/:id/cdp/json', list);
+  route(app, 'GET /browsers/:id/cdp/json/list', list);
 
   // Chromium takes only PUT for /json/new since 111; GET is what older clients send.
   const create = async (req: SessionRequest) => {
@@ -86,30 +84,25 @@ export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions
     if (res.status !== 200) throw ApiError.badRequest(`the browser could not open a page: ${res.body.trim() || `status ${res.status}`}`);
     return rewriteTarget(JSON.parse(res.body) as DevtoolsTarget, await targetUrlOf(rt));
   };
-  app.route({ method: ['GET', 'PUT'], url: '/browsers/:id/cdp/json/new', schema: { tags, params: IdParam }, handler: create });
+  route(app, 'GET|PUT /browsers/:id/cdp/json/new', create);
 
   // Chromium answers these with a line of text and 404 for a target it does not have.
   for (const action of ['activate', 'close'] as const) {
-    app.route({
-      method: ['GET', 'PUT'],
-      url: `/browsers/:id/cdp/json/${action}/:targetId`,
-      schema: { tags, params: TargetParams },
-      handler: async (req, reply) => {
-        const rt = await session(req);
-        const targetId = targetIdOf(req);
-        const res = await devtoolsRequest(await browserWs(rt), 'GET', `/json/${action}/${targetId}`);
-        if (res.status !== 200) throw ApiError.notFound('target', targetId);
-        return reply.type('text/plain; charset=utf-8').send(res.body);
-      },
+    route(app, `GET|PUT /browsers/:id/cdp/json/${action}/:targetId`, async (req, reply) => {
+      const rt = await session(req);
+      const targetId = targetIdOf(req);
+      const res = await devtoolsRequest(await browserWs(rt), 'GET', `/json/${action}/${targetId}`);
+      if (res.status !== 200) throw ApiError.notFound('target', targetId);
+      return reply.type('text/plain; charset=utf-8').send(res.body);
     });
   }
 
-  app.get('/browsers/:id/cdp/json/protocol', { schema: { tags, params: IdParam } }, async (req, reply) => {
+  route(app, 'GET /browsers/:id/cdp/json/protocol', async (req, reply) => {
     const res = await devtoolsRequest(await browserWs(await session(req)), 'GET', '/json/protocol', 30_000);
     if (res.status !== 200) throw new Error(`DevTools /json/protocol answered ${res.status}`);
     return reply.type('application/json; charset=utf-8').send(res.body);
   });
-  app.get('/json/protocol', { config: { public: true }, schema: { tags } }, async (_req, reply) =>
+  route(app, 'GET /json/protocol', { config: { public: true } }, async (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(packagedProtocolDocument()),
   );
 }

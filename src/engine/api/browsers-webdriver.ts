@@ -15,7 +15,7 @@
  * (domain/sessions/session-access.ts). The WebSocket upgrades on the same paths stay BiDi
  * (runtime/bidi/bidi-feature.ts).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { clientGoneSignal } from '../http/client-gone.js';
@@ -23,7 +23,7 @@ import { jailStatus } from '../runtime/sandbox/jail-status.js';
 import { ChromedriverUnavailable, sessionChromedriver, type ChromedriverAnswer } from '../runtime/webdriver/session-chromedriver.js';
 import { newSessionRequest, publicCapabilities } from '../runtime/webdriver/webdriver-capabilities.js';
 import { withErrorObject } from '../runtime/webdriver/webdriver-errors.js';
-import { WebdriverParamsSchema, type WebdriverParams } from '../../shared/wire/webdriver.js';
+import { route, type RouteHandler } from '../route.js';
 
 /**
  * Scripts and their arguments are the largest bodies a client sends (Selenium's `/se/file`
@@ -31,7 +31,6 @@ import { WebdriverParamsSchema, type WebdriverParams } from '../../shared/wire/w
  * Each request is buffered whole, so the cap bounds what one client can make the engine hold.
  */
 const MAX_BODY = 8 * 1024 * 1024;
-const METHODS = ['GET', 'POST', 'DELETE'];
 
 function parseJson(buf: Buffer): unknown {
   try {
@@ -44,7 +43,7 @@ function parseJson(buf: Buffer): unknown {
 export const webdriverFeature: Feature<'sessions'> = {
   name: 'webdriver-classic',
   register(app, ctx, { sessions }) {
-    const handler = async (req: FastifyRequest<{ Params: WebdriverParams }>, reply: FastifyReply) => {
+    const handler = async (req: Parameters<RouteHandler<'GET|POST|DELETE /browsers/:id/webdriver/*'>>[0], reply: FastifyReply) => {
       const handle = await sessions.require(req.auth, req.params.id);
       const { bwrap } = await jailStatus(ctx.config);
       const driver = await sessionChromedriver(handle, bwrap, [ctx.config.dataDir]).catch((err: Error) => {
@@ -96,9 +95,8 @@ export const webdriverFeature: Feature<'sessions'> = {
     void app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY }, (_req, raw, done) => done(null, raw));
-      const schema = { tags: ['browsers'], params: WebdriverParamsSchema };
-      scope.route({ method: METHODS, url: '/browsers/:id/webdriver', exposeHeadRoute: false, schema, handler });
-      scope.route({ method: METHODS, url: '/browsers/:id/webdriver/*', exposeHeadRoute: false, schema, handler });
+      route(scope, 'GET|POST|DELETE /browsers/:id/webdriver', { exposeHeadRoute: false }, handler);
+      route(scope, 'GET|POST|DELETE /browsers/:id/webdriver/*', { exposeHeadRoute: false }, handler);
     });
   },
 };

@@ -18,15 +18,7 @@ import { createCdpProxy } from '../runtime/cdp-proxy.js';
 import { assertJoinable, endIfInvocationFinished } from '../domain/invocations/invocation-browsers.js';
 import { recordApiCalls } from './session-api-calls.js';
 import { stringField } from '../../shared/string-field.js';
-import {
-  SessionCreateSchema,
-  SessionGetQuerySchema,
-  SessionIdParamSchema as IdParam,
-  SessionListQuerySchema,
-  SessionListSchema,
-  SessionSchema,
-  SessionUpdateSchema,
-} from '../../shared/wire/sessions.js';
+import { route } from '../route.js';
 
 /** `tags[k]=v` query keys (the official client sends them percent-encoded: `tags%5Bk%5D=v`). */
 function tagFilters(query: Record<string, unknown>): Record<string, string> {
@@ -73,17 +65,16 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
     app.addHook('onResponse', recordApiCalls(telemetry));
     // While such a call runs (a slow /curl, a computer action) the session's jail is not frozen (idle-freeze.ts).
     app.addHook('preHandler', (req, reply, done) => {
-      const id = req.routeOptions?.url?.startsWith('/browsers/:id') && req.auth ? stringField(req.params, 'id') : undefined;
+      const id = req.routeOptions?.config?.holdsAwake && req.auth ? stringField(req.params, 'id') : undefined;
       const release = id ? sessions.holdDuringCall(req.auth, id) : undefined;
       if (release) reply.raw.once('close', release);
       done();
     });
 
-    const tags = ['browsers'];
-    app.post(
-      '/browsers',
+    route(
+      app,
+      'POST /browsers',
       {
-        schema: { tags, body: SessionCreateSchema, response: { 200: SessionSchema } },
         // `invocation_id` must name a running invocation of the caller's project (404, 409).
         preHandler: async (req) => {
           const invocationId = req.body?.invocation_id;
@@ -95,42 +86,32 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
       async (req, reply) => sessions.create(req.auth, req.body ?? {}, { clientGone: clientGoneSignal(reply) }),
     );
 
-    app.get(
-      '/browsers',
-      {
-        schema: {
-          tags,
-          querystring: SessionListQuerySchema,
-          response: { 200: SessionListSchema },
-        },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const page = pageOf(q);
-        const status = q.status ?? (q.include_deleted ? 'all' : 'active');
-        const rows = await listSessions(ctx.db, ctx.store.dialect, {
-          orgId: req.auth.orgId,
-          projectId: req.auth.projectId,
-          status,
-          query: q.query,
-          region: q.region,
-          tags: tagFilters(q),
-          ...page,
-        });
-        const items = sendPage(reply, rows, page);
-        return sessions.dtos(items);
-      },
-    );
+    route(app, 'GET /browsers', async (req, reply) => {
+      const q = req.query;
+      const page = pageOf(q);
+      const status = q.status ?? (q.include_deleted ? 'all' : 'active');
+      const rows = await listSessions(ctx.db, ctx.store.dialect, {
+        orgId: req.auth.orgId,
+        projectId: req.auth.projectId,
+        status,
+        query: q.query,
+        region: q.region,
+        tags: tagFilters(q),
+        ...page,
+      });
+      const items = sendPage(reply, rows, page);
+      return sessions.dtos(items);
+    });
 
-    app.get('/browsers/:id', { schema: { tags, params: IdParam, querystring: SessionGetQuerySchema, response: { 200: SessionSchema } } }, async (req) => {
+    route(app, 'GET /browsers/:id', async (req) => {
       const { id } = req.params;
       return sessions.dto(await sessions.getRow(req.auth, id, req.query.include_deleted ?? false));
     });
 
-    app.patch(
-      '/browsers/:id',
+    route(
+      app,
+      'PATCH /browsers/:id',
       {
-        schema: { tags, params: IdParam, body: SessionUpdateSchema, response: { 200: SessionSchema } },
         // As on create: a destination in `telemetry.export` is resolved to its id first.
         preHandler: async (req) => telemetryExports.resolveExportDestination(req.auth.orgId, req.body?.telemetry),
       },
@@ -140,7 +121,7 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
       },
     );
 
-    app.delete('/browsers/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    route(app, 'DELETE /browsers/:id', async (req, reply) => {
       await sessions.delete(req.auth, req.params.id);
       return reply.status(204).send();
     });

@@ -11,6 +11,7 @@ import type { Feature } from '../feature.js';
 import { openSse } from '../http/sse.js';
 import { changeVisibleTo, requireFeedAccess } from '../domain/org/change-visibility.js';
 import { relayChangesAcrossNodes } from '../events/cross-node-changes.js';
+import { route } from '../route.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -27,7 +28,7 @@ export const changesFeature: Feature = {
       });
       ctx.onStop(() => relay.close());
     }
-    app.get('/changes', { schema: { hide: true } as object }, async (req, reply) => {
+    route(app, 'GET /changes', async (req, reply) => {
       requireFeedAccess(req.auth);
       const auth = req.auth;
       const sse = openSse(reply, { keepaliveMs: HEARTBEAT_MS, heartbeat: () => ({ type: 'heartbeat' }) });

@@ -12,10 +12,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
-import { ConsoleSignInSchema, SignedInSchema as SignedIn } from '../../shared/wire/console.js';
+import { SignedInSchema as SignedIn } from '../../shared/wire/console.js';
 import type { EngineContext } from '../context.js';
 import type { Credential } from '../http/auth.js';
 import { ApiError } from '../http/api-error.js';
+import { route } from '../route.js';
 
 export const CONSOLE_COOKIE = 'bd_console';
 export const CONSOLE_HEADER = 'x-browserdeck-console';
@@ -180,9 +181,8 @@ export const consoleSessionFeature: Feature = {
       return found.credential;
     });
 
-    const tags = ['console'];
     const config = { public: true };
-    app.post('/console/session', { config, schema: { tags, body: ConsoleSignInSchema, response: { 200: SignedIn } } }, async (request, reply) => {
+    route(app, 'POST /console/session', { config }, async (request, reply) => {
       requireConsoleHeader(request);
       const credential = await ctx.apiKeys.authenticate(request.body.api_key.trim());
       if (!credential || credential.strategy !== 'api_key') throw ApiError.unauthorized('invalid or expired API key');
@@ -192,14 +192,14 @@ export const consoleSessionFeature: Feature = {
       setCookie(request, reply, token);
       return found.info;
     });
-    app.get('/console/session', { config, schema: { tags, response: { 200: SignedIn } } }, async (request) => {
+    route(app, 'GET /console/session', { config }, async (request) => {
       requireConsoleHeader(request);
       const token = cookieToken(request);
       const found = token ? await sessions.resolve(token) : null;
       if (!found) throw ApiError.unauthorized('not signed in');
       return found.info;
     });
-    app.delete('/console/session', { config, schema: { tags } }, async (request, reply) => {
+    route(app, 'DELETE /console/session', { config }, async (request, reply) => {
       requireConsoleHeader(request);
       const token = cookieToken(request);
       if (token) await sessions.close(token);

@@ -12,14 +12,6 @@ import type { App } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import {
-  AppObjectIdParamSchema as IdParam,
-  DeploymentListQuerySchema,
-  DeploymentListSchema,
-  DeploymentSchema,
-  EventsSinceQuerySchema,
-  LocalDeploymentSchema,
-} from '../../shared/wire/apps.js';
 import { multipartError, saveFilePart } from '../runtime/uploads/multipart-files.js';
 import { orgWideKeyFirst } from '../domain/org/access.js';
 import { newId } from '../domain/ids.js';
@@ -31,6 +23,7 @@ import { DEFAULT_VERSION } from '../domain/apps/app-versions.js';
 import { deploymentDto, isTerminalDeployment, REGION } from '../domain/deployments/deployment-record.js';
 import type { DeploymentInput, Deployments } from '../domain/deployments/deployments.js';
 import { assertDiskRoom } from '../domain/disk-reserve.js';
+import { route } from '../route.js';
 
 /** Largest accepted upload (the zip itself; its unpacked size has its own bound). */
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -110,15 +103,12 @@ async function readForm(req: FastifyRequest, uploadPath: string): Promise<Common
 }
 
 export async function registerDeploymentRoutes(app: App, ctx: EngineContext, deployments: Deployments, events: AppEventLog): Promise<void> {
-  const tags = ['deployments'];
-  const Ref = DeploymentSchema;
-
   await app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: MAX_ENV_VARS + 20, parts: MAX_ENV_VARS + 21 },
       throwFileSizeLimit: true,
     });
-    scope.post('/deployments', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: Ref } } }, async (req) => {
+    route(scope, 'POST /deployments', async (req) => {
       await assertDiskRoom(ctx.config, 'a deployment upload');
       const uploads = path.join(deployments.root, '.uploads');
       await fsp.mkdir(uploads, { recursive: true, mode: 0o700 });
@@ -138,62 +128,39 @@ export async function registerDeploymentRoutes(app: App, ctx: EngineContext, dep
     });
   });
 
-  app.post(
-    '/deployments/local',
-    {
-      schema: {
-        tags,
-        body: LocalDeploymentSchema,
-        response: { 200: Ref },
-      },
-      onRequest: orgWideKeyFirst('deploying from a directory of the engine machine'),
-    },
-    async (req) => {
-      const b = req.body;
-      if (b.region !== undefined) checkRegion(b.region);
-      if (!path.isAbsolute(b.source_path)) throw ApiError.invalidField('source_path', 'must be an absolute path on the engine machine');
-      const st = await fsp.stat(b.source_path).catch(() => null);
-      if (!st?.isDirectory()) throw ApiError.invalidField('source_path', `'${b.source_path}' is not a directory on the engine machine`);
-      const envVars: Record<string, string> = {};
-      for (const [k, v] of Object.entries(b.env_vars ?? {})) addEnv(envVars, k, v, `env_vars.${k}`);
-      const input: DeploymentInput = {
-        source: { kind: 'local', path: path.resolve(b.source_path) },
-        entrypoint: b.entrypoint_rel_path,
-        envVars,
-        version: b.version ?? DEFAULT_VERSION,
-        force: b.force ?? false,
-      };
-      return deployments.create(req.auth, input);
-    },
-  );
+  route(app, 'POST /deployments/local', { onRequest: orgWideKeyFirst('deploying from a directory of the engine machine') }, async (req) => {
+    const b = req.body;
+    if (b.region !== undefined) checkRegion(b.region);
+    if (!path.isAbsolute(b.source_path)) throw ApiError.invalidField('source_path', 'must be an absolute path on the engine machine');
+    const st = await fsp.stat(b.source_path).catch(() => null);
+    if (!st?.isDirectory()) throw ApiError.invalidField('source_path', `'${b.source_path}' is not a directory on the engine machine`);
+    const envVars: Record<string, string> = {};
+    for (const [k, v] of Object.entries(b.env_vars ?? {})) addEnv(envVars, k, v, `env_vars.${k}`);
+    const input: DeploymentInput = {
+      source: { kind: 'local', path: path.resolve(b.source_path) },
+      entrypoint: b.entrypoint_rel_path,
+      envVars,
+      version: b.version ?? DEFAULT_VERSION,
+      force: b.force ?? false,
+    };
+    return deployments.create(req.auth, input);
+  });
 
-  app.get('/deployments/:id', { schema: { tags, params: IdParam, response: { 200: Ref } } }, async (req) =>
-    deploymentDto(await deployments.get(req.auth, req.params.id)),
-  );
+  route(app, 'GET /deployments/:id', async (req) => deploymentDto(await deployments.get(req.auth, req.params.id)));
 
-  app.get(
-    '/deployments',
-    {
-      schema: {
-        tags,
-        querystring: DeploymentListQuerySchema,
-        response: { 200: DeploymentListSchema },
-      },
-    },
-    async (req, reply) => {
-      const q = req.query;
-      const page = pageOf(q);
-      const rows = await deployments.list(req.auth, { ...q, ...page });
-      return sendPage(reply, rows, page).map(deploymentDto);
-    },
-  );
+  route(app, 'GET /deployments', async (req, reply) => {
+    const q = req.query;
+    const page = pageOf(q);
+    const rows = await deployments.list(req.auth, { ...q, ...page });
+    return sendPage(reply, rows, page).map(deploymentDto);
+  });
 
-  app.delete('/deployments/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+  route(app, 'DELETE /deployments/:id', async (req, reply) => {
     await deployments.delete(req.auth, req.params.id);
     return reply.status(204).send();
   });
 
-  app.get('/deployments/:id/events', { schema: { tags, params: IdParam, querystring: EventsSinceQuerySchema } }, async (req, reply) => {
+  route(app, 'GET /deployments/:id/events', async (req, reply) => {
     const row = await deployments.get(req.auth, req.params.id);
     const since = parseSince(req.query.since, ctx.clock.now());
     const isTerminal = async (): Promise<boolean> => {

@@ -17,6 +17,7 @@ import { runnerMessageLimit, runnerPendingLimit } from '../runtime/sandbox/runne
 import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
 import type { Health } from '../../shared/wire/health.js';
 import { diskLow } from '../domain/disk-reserve.js';
+import { route } from '../route.js';
 
 /** A store that has not answered this cheap query in this long counts as not answering. */
 const STORE_PROBE_MS = 2_000;
@@ -45,7 +46,7 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> 
         clearTimeout(timer);
       }
     };
-    app.get('/healthz', { config: { public: true }, schema: { hide: true } as object }, async (_req, reply): Promise<Health> => {
+    route(app, 'GET /healthz', { config: { public: true } }, async (_req, reply): Promise<Health> => {
       const answers = await storeAnswers();
       // 503 when the store does not answer, so a load balancer takes this node out.
       reply.code(answers ? 200 : 503);
@@ -79,6 +80,6 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> 
         },
       };
     });
-    app.get('/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());
+    route(app, 'GET /openapi.json', async () => app.swagger());
   },
 };

@@ -13,17 +13,7 @@ import { parseSince } from '../domain/apps/since.js';
 import { createResponse, invocationDto, isTerminalInvocation } from '../domain/invocations/invocation-record.js';
 import type { Invocations } from '../domain/invocations/invocations.js';
 import type { InvocationSessionManager } from '../domain/invocations/invocation-browsers.js';
-import {
-  AppObjectIdParamSchema as IdParam,
-  EventsSinceQuerySchema,
-  InvocationBrowsersSchema,
-  InvocationCreatedSchema,
-  InvocationCreateSchema,
-  InvocationListQuerySchema,
-  InvocationListSchema,
-  InvocationSchema,
-  InvocationUpdateSchema,
-} from '../../shared/wire/apps.js';
+import { route } from '../route.js';
 
 export function registerInvocationRoutes(
   app: App,
@@ -32,61 +22,35 @@ export function registerInvocationRoutes(
   events: AppEventLog,
   sessions: InvocationSessionManager,
 ): void {
-  const tags = ['invocations'];
+  route(app, 'POST /invocations', async (req, reply) => {
+    const { row, accepted } = await invocations.create(req.auth, req.body);
+    if (accepted) return reply.status(202).send({ id: row.id, action_name: row.action_name, status: 'queued' });
+    return createResponse(row);
+  });
 
-  app.post(
-    '/invocations',
-    {
-      schema: {
-        tags,
-        body: InvocationCreateSchema,
-        response: { 200: InvocationCreatedSchema, 202: InvocationCreatedSchema },
-      },
-    },
-    async (req, reply) => {
-      const { row, accepted } = await invocations.create(req.auth, req.body);
-      if (accepted) return reply.status(202).send({ id: row.id, action_name: row.action_name, status: 'queued' });
-      return createResponse(row);
-    },
-  );
+  route(app, 'GET /invocations/:id', async (req) => invocationDto(await invocations.get(req.auth, req.params.id)));
 
-  app.get('/invocations/:id', { schema: { tags, params: IdParam, response: { 200: InvocationSchema } } }, async (req) =>
-    invocationDto(await invocations.get(req.auth, req.params.id)),
-  );
+  route(app, 'PATCH /invocations/:id', async (req) => invocationDto(await invocations.update(req.auth, req.params.id, req.body)));
 
-  app.patch('/invocations/:id', { schema: { tags, params: IdParam, body: InvocationUpdateSchema, response: { 200: InvocationSchema } } }, async (req) =>
-    invocationDto(await invocations.update(req.auth, req.params.id, req.body)),
-  );
+  route(app, 'GET /invocations', async (req, reply) => {
+    const q = req.query;
+    const page = pageOf(q);
+    const rows = await invocations.list(req.auth, { ...q, since: parseSince(q.since, ctx.clock.now()), ...page });
+    return sendPage(reply, rows, page).map(invocationDto);
+  });
 
-  app.get(
-    '/invocations',
-    {
-      schema: {
-        tags,
-        querystring: InvocationListQuerySchema,
-        response: { 200: InvocationListSchema },
-      },
-    },
-    async (req, reply) => {
-      const q = req.query;
-      const page = pageOf(q);
-      const rows = await invocations.list(req.auth, { ...q, since: parseSince(q.since, ctx.clock.now()), ...page });
-      return sendPage(reply, rows, page).map(invocationDto);
-    },
-  );
-
-  app.get('/invocations/:id/browsers', { schema: { tags, params: IdParam, response: { 200: InvocationBrowsersSchema } } }, async (req) => {
+  route(app, 'GET /invocations/:id/browsers', async (req) => {
     const row = await invocations.get(req.auth, req.params.id);
     return { browsers: await sessions.listByInvocation(req.auth, row.id) };
   });
 
-  app.delete('/invocations/:id/browsers', { schema: { tags, params: IdParam } }, async (req, reply) => {
+  route(app, 'DELETE /invocations/:id/browsers', async (req, reply) => {
     const row = await invocations.get(req.auth, req.params.id);
     await sessions.deleteByInvocation(req.auth, row.id);
     return reply.status(204).send();
   });
 
-  app.get('/invocations/:id/events', { schema: { tags, params: IdParam, querystring: EventsSinceQuerySchema } }, async (req, reply) => {
+  route(app, 'GET /invocations/:id/events', async (req, reply) => {
     const row = await invocations.get(req.auth, req.params.id);
     const since = parseSince(req.query.since, ctx.clock.now());
     const isTerminal = async (): Promise<boolean> => isTerminalInvocation((await invocations.row(row.id)).status);

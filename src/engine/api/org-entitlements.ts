@@ -6,12 +6,13 @@
  * constraint means no cap (the engine has no org-wide invocation cap or extension quota).
  */
 import type { Feature } from '../feature.js';
-import { EntitlementsSchema, type Entitlements } from '../../shared/wire/org.js';
+import { type Entitlements } from '../../shared/wire/org.js';
 import { requireApiKey } from '../domain/org/access.js';
 import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from '../domain/secrets/identity-options.js';
 import { HEALTH_CHECK_DEFAULT_SECONDS, HEALTH_CHECK_MAX_SECONDS } from '../domain/auth-connections/auth-connections.js';
 import { ffmpegAvailable } from '../runtime/recorder/ffmpeg-run.js';
 import { WebMcpHub } from '../runtime/cdp/webmcp-hub.js';
+import { route } from '../route.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -19,7 +20,7 @@ export const orgEntitlementsFeature: Feature<'replays' | 'telemetryExports'> = {
   name: 'org-entitlements',
   register(app, ctx, { replays, telemetryExports }) {
     const on = { enabled: true };
-    app.get('/org/entitlements', { schema: { tags: ['organization'], response: { 200: EntitlementsSchema } } }, async (req): Promise<Entitlements> => {
+    route(app, 'GET /org/entitlements', async (req): Promise<Entitlements> => {
       requireApiKey(req.auth);
       return {
         features: {

@@ -5,19 +5,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { ApiError } from '../http/api-error.js';
 import { sendAsFile } from '../http/tenant-bytes.js';
-import {
-  ProfileCreateSchema,
-  ProfileDownloadQuerySchema,
-  ProfileIdParamSchema as IdParam,
-  ProfileListSchema,
-  ProfileRenameSchema,
-  ProfileSchema,
-} from '../../shared/wire/profiles.js';
 import { profileDto, type Scope } from '../domain/profiles/profiles.js';
 import { STORED_FORMAT, type ProfileArchiveFormat } from '../domain/profiles/profile-store.js';
+import { route } from '../route.js';
 
 function scopeOf(req: FastifyRequest): Scope {
   return { orgId: req.auth.orgId, projectId: req.auth.projectId };
@@ -28,38 +20,21 @@ export const profilesFeature: Feature<'profiles'> = {
   register(app, ctx, deps) {
     const profiles = deps.profiles.profiles;
     ctx.projects.addUsageCounter(async (projectId) => ({ what: 'profiles', count: await profiles.countInProject(projectId) }));
-    const tags = ['profiles'];
 
-    app.post('/profiles', { schema: { tags, body: ProfileCreateSchema, response: { 200: ProfileSchema } } }, async (req) =>
-      profileDto(await profiles.create(scopeOf(req), req.body.name)),
-    );
-    app.get(
-      '/profiles',
-      {
-        schema: {
-          tags,
-          querystring: NamedListQuerySchema,
-          response: { 200: ProfileListSchema },
-        },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const page = pageOf(q);
-        const rows = await profiles.list(scopeOf(req), { ...page, name: q.name, query: q.query });
-        return sendPage(reply, rows, page).map(profileDto);
-      },
-    );
-    app.get('/profiles/:id_or_name', { schema: { tags, params: IdParam, response: { 200: ProfileSchema } } }, async (req) =>
-      profileDto(await profiles.get(scopeOf(req), req.params.id_or_name)),
-    );
-    app.patch('/profiles/:id_or_name', { schema: { tags, params: IdParam, body: ProfileRenameSchema, response: { 200: ProfileSchema } } }, async (req) =>
-      profileDto(await profiles.rename(scopeOf(req), req.params.id_or_name, req.body.name)),
-    );
-    app.delete('/profiles/:id_or_name', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    route(app, 'POST /profiles', async (req) => profileDto(await profiles.create(scopeOf(req), req.body.name)));
+    route(app, 'GET /profiles', async (req, reply) => {
+      const q = req.query;
+      const page = pageOf(q);
+      const rows = await profiles.list(scopeOf(req), { ...page, name: q.name, query: q.query });
+      return sendPage(reply, rows, page).map(profileDto);
+    });
+    route(app, 'GET /profiles/:id_or_name', async (req) => profileDto(await profiles.get(scopeOf(req), req.params.id_or_name)));
+    route(app, 'PATCH /profiles/:id_or_name', async (req) => profileDto(await profiles.rename(scopeOf(req), req.params.id_or_name, req.body.name)));
+    route(app, 'DELETE /profiles/:id_or_name', async (req, reply) => {
       await profiles.delete(scopeOf(req), req.params.id_or_name);
       return reply.status(204).send();
     });
-    app.get('/profiles/:id_or_name/download', { schema: { tags, params: IdParam, querystring: ProfileDownloadQuerySchema } }, async (req, reply) => {
+    route(app, 'GET /profiles/:id_or_name/download', async (req, reply) => {
       const p = await profiles.get(scopeOf(req), req.params.id_or_name);
       const format: ProfileArchiveFormat = req.query.format ?? STORED_FORMAT;
       if (format === 'tar.zst' && !profiles.store.hasZstd()) {

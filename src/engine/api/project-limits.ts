@@ -8,9 +8,9 @@ import type { FastifyReply } from 'fastify';
 import type { Feature } from '../feature.js';
 import type { EngineContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { ProjectIdParamSchema as IdParam, ProjectLimitsPatchSchema as LimitsBody, ProjectLimitsSchema } from '../../shared/wire/org.js';
 import { projectLimitsDto } from '../domain/org/limits.js';
 import { getVisibleProject, orgWideKeyFirst } from '../domain/org/access.js';
+import { route } from '../route.js';
 
 /** When the old route stops working (from the product's deprecation notice). */
 export const LEGACY_LIMITS_SUNSET = new Date('2026-11-24T00:00:00Z');
@@ -20,27 +20,18 @@ export const LEGACY_LIMITS_DEPRECATED = new Date('2025-11-24T00:00:00Z');
 export const projectLimitsFeature: Feature<'limits'> = {
   name: 'project-limits',
   register(app, ctx, { limits }) {
-    const tags = ['projects'];
-
     const orgWideKey = orgWideKeyFirst('changing project limits');
 
-    app.get('/org/projects/:id/limits', { schema: { tags, params: IdParam, response: { 200: ProjectLimitsSchema } } }, async (req) => {
+    route(app, 'GET /org/projects/:id/limits', async (req) => {
       return projectLimitsDto(await getVisibleProject(ctx.projects, req.auth, req.params.id));
     });
 
-    app.patch(
-      '/org/projects/:id/limits',
-      { schema: { tags, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } }, onRequest: orgWideKey },
-      async (req) => limits.updateProjectLimits(req.auth.orgId, req.params.id, req.body ?? {}),
+    route(app, 'PATCH /org/projects/:id/limits', { onRequest: orgWideKey }, async (req) =>
+      limits.updateProjectLimits(req.auth.orgId, req.params.id, req.body ?? {}),
     );
 
-    app.patch(
-      '/projects/:id/limits',
-      {
-        schema: { tags, deprecated: true, params: IdParam, body: LimitsBody, response: { 200: ProjectLimitsSchema } },
-        onRequest: [async (req, reply) => legacyRouteNotice(ctx, req.params.id, reply), orgWideKey],
-      },
-      async (req) => limits.updateProjectLimits(req.auth.orgId, req.params.id, req.body ?? {}),
+    route(app, 'PATCH /projects/:id/limits', { onRequest: [async (req, reply) => legacyRouteNotice(ctx, req.params.id, reply), orgWideKey] }, async (req) =>
+      limits.updateProjectLimits(req.auth.orgId, req.params.id, req.body ?? {}),
     );
   },
 };

@@ -6,37 +6,18 @@
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { projectDto } from '../domain/org/projects.js';
-import {
-  ProjectCreateSchema,
-  ProjectIdParamSchema as IdParam,
-  ProjectListQuerySchema,
-  ProjectListSchema,
-  ProjectSchema,
-  ProjectUpdateSchema,
-} from '../../shared/wire/org.js';
 import { confinedProject, getVisibleProject, orgWideKeyFirst, requireApiKey } from '../domain/org/access.js';
+import { route } from '../route.js';
 
 export const projectsFeature: Feature = {
   name: 'projects',
   register(app, ctx) {
-    const tags = ['projects'];
-    app.post(
-      '/org/projects',
-      { schema: { tags, body: ProjectCreateSchema, response: { 200: ProjectSchema } }, onRequest: orgWideKeyFirst('creating a project') },
-      async (req) => {
-        return projectDto(await ctx.projects.create(req.auth.orgId, req.body.name));
-      },
-    );
-    app.get(
-      '/org/projects',
-      {
-        schema: {
-          tags,
-          querystring: ProjectListQuerySchema,
-          response: { 200: ProjectListSchema },
-        },
-      },
-      // Not async: a cached listing is answered without a promise (the hottest org read).
+    route(app, 'POST /org/projects', { onRequest: orgWideKeyFirst('creating a project') }, async (req) => {
+      return projectDto(await ctx.projects.create(req.auth.orgId, req.body.name));
+    });
+    route(
+      app,
+      'GET /org/projects', // Not async: a cached listing is answered without a promise (the hottest org read).
       (req, reply) => {
         const q = req.query;
         const page = pageOf(q);
@@ -52,26 +33,14 @@ export const projectsFeature: Feature = {
         return rows.then((r) => sendPage(reply, r, page).map(projectDto));
       },
     );
-    app.get('/org/projects/:id', { schema: { tags, params: IdParam, response: { 200: ProjectSchema } } }, async (req) => {
+    route(app, 'GET /org/projects/:id', async (req) => {
       requireApiKey(req.auth);
       return projectDto(await getVisibleProject(ctx.projects, req.auth, req.params.id));
     });
-    app.patch(
-      '/org/projects/:id',
-      {
-        schema: {
-          tags,
-          params: IdParam,
-          body: ProjectUpdateSchema,
-          response: { 200: ProjectSchema },
-        },
-        onRequest: orgWideKeyFirst('changing a project'),
-      },
-      async (req) => {
-        return projectDto(await ctx.projects.update(req.auth.orgId, req.params.id, req.body ?? {}));
-      },
-    );
-    app.delete('/org/projects/:id', { schema: { tags, params: IdParam }, onRequest: orgWideKeyFirst('deleting a project') }, async (req, reply) => {
+    route(app, 'PATCH /org/projects/:id', { onRequest: orgWideKeyFirst('changing a project') }, async (req) => {
+      return projectDto(await ctx.projects.update(req.auth.orgId, req.params.id, req.body ?? {}));
+    });
+    route(app, 'DELETE /org/projects/:id', { onRequest: orgWideKeyFirst('deleting a project') }, async (req, reply) => {
       await ctx.projects.delete(req.auth.orgId, req.params.id);
       return reply.status(204).send();
     });

@@ -6,16 +6,8 @@
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
-import { NamedListQuerySchema } from '../../shared/wire/pagination.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
-import {
-  ProxyCheckSchema,
-  ProxyCreateSchema,
-  ProxyIdParamSchema as IdParam,
-  ProxyListSchema,
-  ProxyRenameSchema,
-  ProxySchema,
-} from '../../shared/wire/identity.js';
+import { route } from '../route.js';
 
 const DEFAULT_CHECK_URL = 'https://api.ipify.org?format=json';
 
@@ -50,46 +42,21 @@ export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
     // A check connects where a tenant said: held to the egress policy its sessions get.
     const policy = ctx.tenantEgress;
     const defaultCheckUrl = identity.proxyCheckUrl ?? ctx.config.env.BROWSERDECK_PROXY_CHECK_URL ?? DEFAULT_CHECK_URL;
-    const tags = ['proxies'];
 
-    app.post(
-      '/proxies',
-      {
-        schema: {
-          tags,
-          body: ProxyCreateSchema,
-          response: { 200: ProxySchema },
-        },
-      },
-      async (req) => proxies.dto(await proxies.create(req.auth.orgId, req.auth.projectId, req.body)),
-    );
-    app.get(
-      '/proxies',
-      {
-        schema: {
-          tags,
-          querystring: NamedListQuerySchema,
-          response: { 200: ProxyListSchema },
-        },
-      },
-      async (req, reply) => {
-        const q = req.query;
-        const page = pageOf(q);
-        const rows = await proxies.list(req.auth.projectId, { ...page, name: q.name, query: q.query });
-        return sendPage(reply, rows, page).map((r) => proxies.dto(r));
-      },
-    );
-    app.get('/proxies/:id', { schema: { tags, params: IdParam, response: { 200: ProxySchema } } }, async (req) =>
-      proxies.dto(await proxies.get(req.auth.projectId, req.params.id)),
-    );
-    app.patch('/proxies/:id', { schema: { tags, params: IdParam, body: ProxyRenameSchema, response: { 200: ProxySchema } } }, async (req) =>
-      proxies.dto(await proxies.rename(req.auth.projectId, req.params.id, req.body.name)),
-    );
-    app.delete('/proxies/:id', { schema: { tags, params: IdParam } }, async (req, reply) => {
+    route(app, 'POST /proxies', async (req) => proxies.dto(await proxies.create(req.auth.orgId, req.auth.projectId, req.body)));
+    route(app, 'GET /proxies', async (req, reply) => {
+      const q = req.query;
+      const page = pageOf(q);
+      const rows = await proxies.list(req.auth.projectId, { ...page, name: q.name, query: q.query });
+      return sendPage(reply, rows, page).map((r) => proxies.dto(r));
+    });
+    route(app, 'GET /proxies/:id', async (req) => proxies.dto(await proxies.get(req.auth.projectId, req.params.id)));
+    route(app, 'PATCH /proxies/:id', async (req) => proxies.dto(await proxies.rename(req.auth.projectId, req.params.id, req.body.name)));
+    route(app, 'DELETE /proxies/:id', async (req, reply) => {
       await proxies.delete(req.auth.projectId, req.params.id);
       return reply.status(204).send();
     });
-    app.post('/proxies/:id/check', { schema: { tags, params: IdParam, body: ProxyCheckSchema, response: { 200: ProxySchema } } }, async (req) => {
+    route(app, 'POST /proxies/:id/check', async (req) => {
       const row = await proxies.get(req.auth.projectId, req.params.id);
       const url = checkTarget(req.body?.url);
       const upstream = proxies.upstreamOf(row);

@@ -16,8 +16,6 @@ import type { TelemetryService } from '../runtime/telemetry/telemetry-service.js
 import { stringField } from '../../shared/string-field.js';
 import { cutText } from '../runtime/telemetry/har-body.js';
 
-const NOT_RECORDED = /^\/browsers\/:id\/(telemetry\/|live($|\/))/;
-const DRIVES_THE_BROWSER = /^\/browsers\/:id\/(computer\/|playwright\/execute$|repl$|curl($|\/)|webmcp\/invoke$)/;
 const EXECUTE = '/browsers/:id/playwright/execute';
 
 /** Kernel's cap on `api_call.data.code`, in UTF-8 bytes. */
@@ -26,10 +24,12 @@ const CUT = '...[truncated]';
 
 export function recordApiCalls(telemetry: TelemetryService): (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
   return (req, reply, done) => {
+    // The route's `apiCall` fact (shared/wire/routes): which event, if any.
+    const kind = req.routeOptions?.config?.apiCall;
     const route = req.routeOptions?.url;
-    const id = route && route.startsWith('/browsers/:id') && !NOT_RECORDED.test(route) ? stringField(req.params, 'id') : undefined;
+    const id = kind ? stringField(req.params, 'id') : undefined;
     if (id) {
-      const drives = DRIVES_THE_BROWSER.test(route!);
+      const drives = kind === 'control';
       const code = route === EXECUTE ? stringField(req.body, 'code') : undefined;
       telemetry.emit(id, drives ? 'control' : 'platform', drives ? 'api_call' : 'platform_api_call', {
         source: { kind: 'kernel_api', event: `${req.method} ${route}` },

@@ -17,18 +17,9 @@ import { ExecutorLimitError } from '../runtime/code-runner/session-executors.js'
 import { sessionRunners } from './session-runners.js';
 import { ApiError } from '../http/api-error.js';
 import { registerRepl } from './session-repl.js';
-import {
-  CodeIdParamSchema,
-  DeleteExecutorQuerySchema,
-  ExecuteCodeSchema,
-  ExecuteResultSchema,
-  ExecutorLimitErrorSchema,
-  ExecutorListSchema,
-  ExecutorParamSchema,
-} from '../../shared/wire/session-code.js';
+import { route } from '../route.js';
 
 const DEFAULT_TIMEOUT_SEC = 60;
-const TAGS = ['browser playwright'];
 
 export const sessionCodeFeature: Feature<'sessions' | 'callLimits'> = {
   name: 'session-code',
@@ -36,46 +27,33 @@ export const sessionCodeFeature: Feature<'sessions' | 'callLimits'> = {
     // Executors end with their session (engine stop ends every session): no stop hook of their own.
     registerRepl(app, ctx, sessions);
     const { executors } = sessionRunners(ctx);
-    app.post(
-      '/browsers/:id/playwright/execute',
-      {
-        schema: { tags: TAGS, params: CodeIdParamSchema, body: ExecuteCodeSchema, response: { 200: ExecuteResultSchema, 409: ExecutorLimitErrorSchema } },
-      },
-      async (req, reply) => {
-        const handle = await requireSession(sessions, req);
-        const { code, timeout_sec, executor, trace } = req.body;
-        // One of the session's exec/execute slots while it runs or waits on its executor: 429 over the bound.
-        const slot = callLimits.acquire(handle.id, 'execute');
-        // Keep the session alive while its code runs (it may run longer than the inactivity timeout).
-        const release = handle.holdActive();
-        try {
-          return await executePlaywright(handle, { code, timeoutSec: timeout_sec ?? DEFAULT_TIMEOUT_SEC, executor, trace }, executors);
-        } catch (err) {
-          if (!(err instanceof ExecutorLimitError)) throw err;
-          // Kernel's ExecutorLimitError body ({executors, message}) inside our Error object.
-          return reply
-            .code(409)
-            .header('x-should-retry', 'false')
-            .send({ code: err.code, message: err.message, details: err.details, executors: err.executors });
-        } finally {
-          release();
-          slot();
-        }
-      },
-    );
-    app.get('/browsers/:id/playwright/executors', { schema: { tags: TAGS, params: CodeIdParamSchema, response: { 200: ExecutorListSchema } } }, async (req) => {
+    route(app, 'POST /browsers/:id/playwright/execute', async (req, reply) => {
+      const handle = await requireSession(sessions, req);
+      const { code, timeout_sec, executor, trace } = req.body;
+      // One of the session's exec/execute slots while it runs or waits on its executor: 429 over the bound.
+      const slot = callLimits.acquire(handle.id, 'execute');
+      // Keep the session alive while its code runs (it may run longer than the inactivity timeout).
+      const release = handle.holdActive();
+      try {
+        return await executePlaywright(handle, { code, timeoutSec: timeout_sec ?? DEFAULT_TIMEOUT_SEC, executor, trace }, executors);
+      } catch (err) {
+        if (!(err instanceof ExecutorLimitError)) throw err;
+        // Kernel's ExecutorLimitError body ({executors, message}) inside our Error object.
+        return reply.code(409).header('x-should-retry', 'false').send({ code: err.code, message: err.message, details: err.details, executors: err.executors });
+      } finally {
+        release();
+        slot();
+      }
+    });
+    route(app, 'GET /browsers/:id/playwright/executors', async (req) => {
       const handle = await requireSession(sessions, req);
       return { executors: await handle.scope.get(executors).list() };
     });
-    app.delete(
-      '/browsers/:id/playwright/executors/:name',
-      { schema: { tags: TAGS, params: ExecutorParamSchema, querystring: DeleteExecutorQuerySchema } },
-      async (req, reply) => {
-        const handle = await requireSession(sessions, req);
-        const deleted = await handle.scope.get(executors).delete(req.params.name, req.query.close_tab ?? true);
-        if (!deleted) throw ApiError.notFound('executor', req.params.name);
-        return reply.code(204).send();
-      },
-    );
+    route(app, 'DELETE /browsers/:id/playwright/executors/:name', async (req, reply) => {
+      const handle = await requireSession(sessions, req);
+      const deleted = await handle.scope.get(executors).delete(req.params.name, req.query.close_tab ?? true);
+      if (!deleted) throw ApiError.notFound('executor', req.params.name);
+      return reply.code(204).send();
+    });
   },
 };

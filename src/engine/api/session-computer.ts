@@ -5,29 +5,15 @@
  * pixels and must lie on the screen (the session's viewport); unknown keysyms, buttons and
  * out-of-screen points are 400s naming the field.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { RouteTable } from '../../shared/wire/routes/route-table.js';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession, type SessionRequest } from './session-fs.js';
 import { SessionComputer, BatchError, sessionComputerSlot } from '../runtime/computer/session-computer.js';
 import { InputError } from '../runtime/computer/input-target.js';
 import { screenshot } from '../runtime/computer/screenshot.js';
-import {
-  BatchSchema,
-  ClickMouseSchema,
-  ClipboardTextSchema,
-  ClipboardWriteSchema,
-  ComputerIdParamSchema as IdParam,
-  DragMouseSchema,
-  MousePositionSchema,
-  MoveMouseSchema,
-  OkSchema,
-  PressKeySchema,
-  ScreenshotSchema,
-  ScrollSchema,
-  SetCursorSchema,
-  TypeTextSchema,
-} from '../../shared/wire/session-computer.js';
+import { route } from '../route.js';
 
 /** Client mistakes are 400s; a browser that cannot take input right now is a 409/502. */
 function toApiError(err: unknown): unknown {
@@ -48,49 +34,52 @@ function toApiError(err: unknown): unknown {
   return new ApiError(502, 'browser_error', `the browser did not accept the input: ${(err as Error).message}`);
 }
 
+/** The input actions: each answers 204 once the browser took it (their bodies are in the route table). */
+type ComputerAction = 'click_mouse' | 'move_mouse' | 'drag_mouse' | 'type' | 'press_key' | 'scroll' | 'batch' | 'clipboard/write';
+/** The validated body of a computer action's route. */
+type ActionBody<P extends ComputerAction> = Static<RouteTable[`POST /browsers/:id/computer/${P}`]['schema']['body']>;
+
 export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
   name: 'session-computer',
   register(app, _ctx, { sessions, liveView }) {
-    const tags = ['browser computer'];
-    const base = '/browsers/:id/computer';
     const slot = sessionComputerSlot(liveView);
     const computer = async (req: SessionRequest) => (await requireSession(sessions, req)).scope.get(slot);
 
-    // The body reaches `run` validated against `body`, typed as its Static.
-    const action = <S extends TSchema>(path: string, body: S, run: (c: SessionComputer, b: Static<S>) => Promise<unknown>) =>
-      app.post(`${base}/${path}`, { schema: { tags, params: IdParam, body } }, async (req, reply) => {
+    // The body reaches `run` validated against its route's schema, typed as its Static.
+    const action = <P extends ComputerAction>(path: P, run: (c: SessionComputer, b: ActionBody<P>) => Promise<unknown>) =>
+      route(app, `POST /browsers/:id/computer/${path}` as `POST /browsers/:id/computer/${ComputerAction}`, async (req, reply) => {
         const c = await computer(req);
-        await run(c, req.body).catch((err) => {
+        await run(c, req.body as ActionBody<P>).catch((err) => {
           throw toApiError(err);
         });
         return reply.status(204).send();
       });
 
-    action('click_mouse', ClickMouseSchema, (c, b) => c.click(b));
-    action('move_mouse', MoveMouseSchema, (c, b) => c.move(b));
-    action('drag_mouse', DragMouseSchema, (c, b) => c.drag(b));
-    action('type', TypeTextSchema, (c, b) => c.type(b));
-    action('press_key', PressKeySchema, (c, b) => c.pressKey(b));
-    action('scroll', ScrollSchema, (c, b) => c.scroll(b));
-    action('batch', BatchSchema, (c, b) => c.batch(b.actions));
-    action('clipboard/write', ClipboardWriteSchema, (c, b) => c.clipboard.write(b.text));
+    action('click_mouse', (c, b) => c.click(b));
+    action('move_mouse', (c, b) => c.move(b));
+    action('drag_mouse', (c, b) => c.drag(b));
+    action('type', (c, b) => c.type(b));
+    action('press_key', (c, b) => c.pressKey(b));
+    action('scroll', (c, b) => c.scroll(b));
+    action('batch', (c, b) => c.batch(b.actions));
+    action('clipboard/write', (c, b) => c.clipboard.write(b.text));
 
-    app.post(`${base}/clipboard/read`, { schema: { tags, params: IdParam, response: { 200: ClipboardTextSchema } } }, async (req) => {
+    route(app, 'POST /browsers/:id/computer/clipboard/read', async (req) => {
       const c = await computer(req);
       return { text: await c.clipboard.read() };
     });
 
-    app.post(`${base}/get_mouse_position`, { schema: { tags, params: IdParam, response: { 200: MousePositionSchema } } }, async (req) => {
+    route(app, 'POST /browsers/:id/computer/get_mouse_position', async (req) => {
       const { x, y } = (await computer(req)).target.pointer;
       return { x, y };
     });
 
-    app.post(`${base}/cursor`, { schema: { tags, params: IdParam, body: SetCursorSchema, response: { 200: OkSchema } } }, async (req) => {
+    route(app, 'POST /browsers/:id/computer/cursor', async (req) => {
       (await computer(req)).target.setCursorHidden(req.body.hidden);
       return { ok: true };
     });
 
-    app.post(`${base}/screenshot`, { schema: { tags, params: IdParam, body: ScreenshotSchema } }, async (req, reply) => {
+    route(app, 'POST /browsers/:id/computer/screenshot', async (req, reply) => {
       const c = await computer(req);
       const png = await c
         .exclusive(() => screenshot(c.target, req.body.region))

@@ -23,17 +23,11 @@ import type { SessionRegistry } from '../runtime/session/session-handle.js';
 import { BrowserCurlSlot, type CurlResponse } from '../runtime/browser-curl/browser-curl.js';
 import { CurlInputError } from '../runtime/browser-curl/curl-page.js';
 import { NetError } from '../runtime/browser-curl/net-errors.js';
-import {
-  CURL_METHODS,
-  CurlIdParamSchema as IdParam,
-  CurlRawQuerySchema,
-  CurlRequestSchema,
-  CurlResultSchema,
-  MAX_CURL_BODY,
-} from '../../shared/wire/session-curl.js';
+import { CurlRawQuerySchema, MAX_CURL_BODY } from '../../shared/wire/session-curl.js';
+import { SessionIdParamSchema as IdParam } from '../../shared/wire/session-id.js';
+import { route } from '../route.js';
 
 const MAX_BODY = MAX_CURL_BODY;
-const METHODS = CURL_METHODS;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 // Headers that describe one hop, or that the engine's client added, never go to the target.
@@ -105,9 +99,7 @@ async function collect(res: CurlResponse): Promise<Buffer> {
 export const sessionCurlFeature: Feature<'sessions'> = {
   name: 'session-curl',
   register(app, _ctx, { sessions }) {
-    const tags = ['browsers'];
-
-    app.post('/browsers/:id/curl', { schema: { tags, params: IdParam, body: CurlRequestSchema, response: { 200: CurlResultSchema } } }, async (req, reply) => {
+    route(app, 'POST /browsers/:id/curl', async (req, reply) => {
       const b = req.body;
       const url = targetUrl(b.url, 'url');
       const method = b.method ?? 'GET';
@@ -142,13 +134,7 @@ export const sessionCurlFeature: Feature<'sessions'> = {
       const raw = plugin.withTypeProvider<TypeBoxTypeProvider>();
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY }, (_req, body, done) => done(null, body));
-      raw.route({
-        method: [...METHODS],
-        url: '/browsers/:id/curl/raw',
-        exposeHeadRoute: false,
-        schema: { tags, params: IdParam, querystring: CurlRawQuerySchema },
-        handler: (req, reply) => rawFetch(sessions, req, reply),
-      });
+      route(raw, 'GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS /browsers/:id/curl/raw', { exposeHeadRoute: false }, (req, reply) => rawFetch(sessions, req, reply));
     });
   },
 };

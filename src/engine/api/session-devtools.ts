@@ -26,12 +26,7 @@ import { TARGET_ID } from '../runtime/cdp/devtools-targets.js';
 import { guardReadOnlyCommand } from '../runtime/cdp/read-only-guard.js';
 import { fetchFrontendAsset } from '../runtime/devtools-frontend/frontend-assets.js';
 import { DomainError } from '../../shared/errors/domain-error.js';
-import {
-  DevtoolsLinkSchema,
-  DevtoolsOpenQuerySchema as OpenQuery,
-  FrontendAssetParamsSchema as AssetParams,
-  InspectSessionParamSchema as IdParam,
-} from '../../shared/wire/session-inspect.js';
+import { route } from '../route.js';
 
 /** How long a frontend link works: long enough to reload DevTools after a reconnect, short enough not to be a standing credential. */
 export const DEVTOOLS_TOKEN_TTL_MS = 60 * 60_000;
@@ -71,27 +66,23 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
       return { claims, rt };
     }
 
-    app.get(
-      '/browsers/:id/devtools',
-      { schema: { tags: ['browsers'], params: IdParam, querystring: OpenQuery, response: { 200: DevtoolsLinkSchema } } },
-      async (req, reply) => {
-        const rt = await sessions.require(req.auth, req.params.id);
-        const targetId = req.query.target;
-        const targets = TARGET_ID.test(targetId) ? await devtoolsJson<Array<{ id: string }>>((await rt.ready()).wsUrl, '/json/list') : [];
-        if (!targets.some((t) => t.id === targetId)) throw ApiError.notFound('target', targetId);
-        const mode = req.query.mode ?? 'full';
-        const expiresAt = new Date(ctx.clock.now().getTime() + DEVTOOLS_TOKEN_TTL_MS);
-        const token = await tokens.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId, targetId, mode }, expiresAt);
-        const origin = requestOrigin(req);
-        const ws = `${origin.host}${FRONTEND_PREFIX}/${token}/ws`;
-        const url = `${origin.http}${FRONTEND_PREFIX}/${token}/inspector.html?${origin.secure ? 'wss' : 'ws'}=${encodeURIComponent(ws)}`;
-        reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-        if (req.query.format === 'json') return { url, target_id: targetId, mode, expires_at: expiresAt.toISOString() };
-        return reply.redirect(url, 302);
-      },
-    );
+    route(app, 'GET /browsers/:id/devtools', async (req, reply) => {
+      const rt = await sessions.require(req.auth, req.params.id);
+      const targetId = req.query.target;
+      const targets = TARGET_ID.test(targetId) ? await devtoolsJson<Array<{ id: string }>>((await rt.ready()).wsUrl, '/json/list') : [];
+      if (!targets.some((t) => t.id === targetId)) throw ApiError.notFound('target', targetId);
+      const mode = req.query.mode ?? 'full';
+      const expiresAt = new Date(ctx.clock.now().getTime() + DEVTOOLS_TOKEN_TTL_MS);
+      const token = await tokens.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId, targetId, mode }, expiresAt);
+      const origin = requestOrigin(req);
+      const ws = `${origin.host}${FRONTEND_PREFIX}/${token}/ws`;
+      const url = `${origin.http}${FRONTEND_PREFIX}/${token}/inspector.html?${origin.secure ? 'wss' : 'ws'}=${encodeURIComponent(ws)}`;
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      if (req.query.format === 'json') return { url, target_id: targetId, mode, expires_at: expiresAt.toISOString() };
+      return reply.redirect(url, 302);
+    });
 
-    app.get(`${FRONTEND_PREFIX}/:token/*`, { config: { public: true, enginePage: true }, schema: { hide: true, params: AssetParams } }, async (req, reply) => {
+    route(app, 'GET /devtools-frontend/:token/*', { config: { public: true, enginePage: true } }, async (req, reply) => {
       // Dozens of files per opening, each with the token in its path: the opening call is the audit record.
       skipAuditRecord(reply.raw);
       const { rt } = await sessionOf(req.params.token);

@@ -19,20 +19,8 @@ import { zipDirectory } from '../runtime/session-fs/zip-directory.js';
 import { handleUpload, handleUploadZip } from '../runtime/session-fs/multipart-upload.js';
 import { FsWatches } from '../runtime/session-fs/fs-watches.js';
 import { usableBwrap } from '../runtime/sandbox/bwrap.js';
-import {
-  CreateDirectorySchema,
-  FileInfoListSchema,
-  FileInfoSchema,
-  MovePathSchema,
-  PathBodySchema as PathBody,
-  PathQuerySchema as PathQuery,
-  SessionFsIdParamSchema as IdParam,
-  SetPermissionsSchema,
-  WatchCreateSchema,
-  WatchParamsSchema as WatchParams,
-  WriteFileQuerySchema,
-} from '../../shared/wire/session-fs.js';
 import { assertDiskRoom } from '../domain/disk-reserve.js';
+import { route } from '../route.js';
 
 /** A request to a route under `/browsers/:id`. */
 export type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
@@ -83,17 +71,15 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       }
       return handle;
     };
-    const tags = ['browser fs'];
-    const base = '/browsers/:id/fs';
 
-    app.get(`${base}/read_file`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
+    route(app, 'GET /browsers/:id/fs/read_file', async (req, reply) => {
       const s = await session(req);
       const { stream, size } = await files.openFileForRead(s.dirs.root, req.query.path);
       // Any file of the session: a download, never a page on the engine's origin.
       return sendAsFile(reply, 'application/octet-stream', baseName(req.query.path, 'file')).header('content-length', String(size)).send(stream);
     });
 
-    app.put(`${base}/write_file`, { schema: { tags, params: IdParam, querystring: WriteFileQuerySchema } }, async (req, reply) => {
+    route(app, 'PUT /browsers/:id/fs/write_file', async (req, reply) => {
       const s = await session(req);
       const q = req.query;
       const mode = modeOf(q.mode, 0o644);
@@ -102,45 +88,41 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       return noContent(reply);
     });
 
-    app.put(`${base}/create_directory`, { schema: { tags, params: IdParam, body: CreateDirectorySchema } }, async (req, reply) => {
+    route(app, 'PUT /browsers/:id/fs/create_directory', async (req, reply) => {
       const s = await session(req);
       const b = req.body;
       await files.createDirectory(s.dirs.root, b.path, modeOf(b.mode, 0o755));
       return noContent(reply);
     });
 
-    app.put(`${base}/delete_directory`, { schema: { tags, params: IdParam, body: PathBody } }, async (req, reply) => {
+    route(app, 'PUT /browsers/:id/fs/delete_directory', async (req, reply) => {
       await files.deleteDirectory((await session(req)).dirs.root, req.body.path);
       return noContent(reply);
     });
 
-    app.put(`${base}/delete_file`, { schema: { tags, params: IdParam, body: PathBody } }, async (req, reply) => {
+    route(app, 'PUT /browsers/:id/fs/delete_file', async (req, reply) => {
       await files.deleteFile((await session(req)).dirs.root, req.body.path);
       return noContent(reply);
     });
 
-    app.get(`${base}/list_files`, { schema: { tags, params: IdParam, querystring: PathQuery, response: { 200: FileInfoListSchema } } }, async (req) =>
-      files.listFiles((await session(req)).dirs.root, req.query.path),
-    );
+    route(app, 'GET /browsers/:id/fs/list_files', async (req) => files.listFiles((await session(req)).dirs.root, req.query.path));
 
-    app.get(`${base}/file_info`, { schema: { tags, params: IdParam, querystring: PathQuery, response: { 200: FileInfoSchema } } }, async (req) =>
-      files.fileInfo((await session(req)).dirs.root, req.query.path),
-    );
+    route(app, 'GET /browsers/:id/fs/file_info', async (req) => files.fileInfo((await session(req)).dirs.root, req.query.path));
 
-    app.put(`${base}/move`, { schema: { tags, params: IdParam, body: MovePathSchema } }, async (req, reply) => {
+    route(app, 'PUT /browsers/:id/fs/move', async (req, reply) => {
       const b = req.body;
       await files.movePath((await session(req)).dirs.root, b.src_path, b.dest_path);
       return noContent(reply);
     });
 
-    app.put(`${base}/set_file_permissions`, { schema: { tags, params: IdParam, body: SetPermissionsSchema } }, async (req, reply) => {
+    route(app, 'PUT /browsers/:id/fs/set_file_permissions', async (req, reply) => {
       const b = req.body;
       const mode = modeOf(b.mode, 0o644);
       await files.setPermissions((await session(req)).dirs.root, b.path, mode, b.owner || undefined, b.group || undefined);
       return noContent(reply);
     });
 
-    app.get(`${base}/download_dir_zip`, { schema: { tags, params: IdParam, querystring: PathQuery } }, async (req, reply) => {
+    route(app, 'GET /browsers/:id/fs/download_dir_zip', async (req, reply) => {
       const stream = await zipDirectory((await session(req)).dirs.root, req.query.path);
       return sendAsFile(reply, 'application/zip', `${baseName(req.query.path, 'files')}.zip`).send(stream);
     });
@@ -150,13 +132,13 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       // A plugin scope starts without the app's type provider; the routes below need it.
       const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
       await scope.register(multipart, { limits: { fileSize: Infinity, files: 1000, fields: 2000, parts: 3000 }, throwFileSizeLimit: true });
-      scope.post(`${base}/upload`, { schema: { tags, params: IdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
+      route(scope, 'POST /browsers/:id/fs/upload', async (req, reply) => {
         const s = await session(req);
         await assertDiskRoom(ctx.config, 'an upload');
         await handleUpload(req, s.dirs.root, s.dirs.tmp);
         return noContent(reply);
       });
-      scope.post(`${base}/upload_zip`, { schema: { tags, params: IdParam, consumes: ['multipart/form-data'] } }, async (req, reply) => {
+      route(scope, 'POST /browsers/:id/fs/upload_zip', async (req, reply) => {
         const s = await session(req);
         await assertDiskRoom(ctx.config, 'an upload');
         await handleUploadZip(req, s.dirs.root, s.dirs.tmp);
@@ -164,7 +146,7 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       });
     });
 
-    app.post(`${base}/watch`, { schema: { tags, params: IdParam, body: WatchCreateSchema } }, async (req) => {
+    route(app, 'POST /browsers/:id/fs/watch', async (req) => {
       const s = await session(req);
       const b = req.body;
       const dir = await files.requireDirectory(s.dirs.root, b.path);
@@ -172,7 +154,7 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       return { watch_id: w.id };
     });
 
-    app.get(`${base}/watch/:watch_id/events`, { schema: { tags, params: WatchParams } }, async (req, reply) => {
+    route(app, 'GET /browsers/:id/fs/watch/:watch_id/events', async (req, reply) => {
       const s = await session(req);
       const w = watches.get(s.id, req.params.watch_id);
       if (!w) throw ApiError.notFound('watch', req.params.watch_id);
@@ -188,7 +170,7 @@ export const sessionFsFeature: Feature<'sessions' | 'serviceLogs'> = {
       });
     });
 
-    app.delete(`${base}/watch/:watch_id`, { schema: { tags, params: WatchParams } }, async (req, reply) => {
+    route(app, 'DELETE /browsers/:id/fs/watch/:watch_id', async (req, reply) => {
       const s = await session(req);
       const id = req.params.watch_id;
       if (!watches.get(s.id, id)) throw ApiError.notFound('watch', id);

@@ -11,7 +11,7 @@ import { ApiError } from '../http/api-error.js';
 import { harOf } from '../runtime/telemetry/har-document.js';
 import type { SessionTelemetry } from '../runtime/telemetry/session-telemetry.js';
 import { ENGINE_VERSION } from '../engine-version.js';
-import { HarQuerySchema as HarQuery, InspectSessionParamSchema as IdParam } from '../../shared/wire/session-inspect.js';
+import { route } from '../route.js';
 
 const DEFAULT_BODY_CAP = 64 * 1024;
 
@@ -27,7 +27,7 @@ function commentOf(tel: SessionTelemetry | undefined, bodies: boolean): string |
 export const sessionHarFeature: Feature<'sessions' | 'telemetry'> = {
   name: 'session-har',
   register(app, _ctx, { sessions, telemetry }) {
-    app.get('/browsers/:id/har', { schema: { tags: ['browser telemetry'], params: IdParam, querystring: HarQuery } }, async (req, reply) => {
+    route(app, 'GET /browsers/:id/har', async (req, reply) => {
       const id = req.params.id;
       const running = await sessions.require(req.auth, id).catch((err) => err as Error);
       let tel: SessionTelemetry | undefined;

@@ -11,72 +11,69 @@ import { openSse } from '../http/sse.js';
 import { requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { tailFile } from '../runtime/log-tail.js';
 import { requireSession } from './session-fs.js';
-import { LogsIdParamSchema, LogStreamQuerySchema, type LogStreamFrame } from '../../shared/wire/session-logs.js';
+import { type LogStreamFrame } from '../../shared/wire/session-logs.js';
+import { route } from '../route.js';
 
 export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
   name: 'session-logs',
   register(app, _ctx, { sessions, serviceLogs: logs }) {
     const hooked = new WeakSet<object>();
-    app.get(
-      '/browsers/:id/logs/stream',
-      { schema: { tags: ['browser logs'], params: LogsIdParamSchema, querystring: LogStreamQuerySchema } },
-      async (req, reply) => {
-        const q = req.query;
-        const follow = q.follow ?? true;
-        const s = await requireSession(sessions, req);
-        if (!hooked.has(s)) {
-          hooked.add(s);
-          s.scope.defer('service logs', () => logs.endSession(s.id));
-        }
+    route(app, 'GET /browsers/:id/logs/stream', async (req, reply) => {
+      const q = req.query;
+      const follow = q.follow ?? true;
+      const s = await requireSession(sessions, req);
+      if (!hooked.has(s)) {
+        hooked.add(s);
+        s.scope.defer('service logs', () => logs.endSession(s.id));
+      }
 
-        if (q.source === 'supervisor') {
-          if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');
-          const valid = logs.services(s.id);
-          if (!valid.includes(q.supervisor_process)) throw ApiError.invalidField('supervisor_process', `must be one of: ${valid.join(', ')}`);
-          const sse = openSse(reply);
-          const release = follow ? s.holdActive() : () => {};
-          const unsubscribe = logs.subscribe(
-            s.id,
-            q.supervisor_process,
-            (l) => sse.send({ event: 'log', ...l } satisfies LogStreamFrame),
-            () => sse.close(),
-            follow,
-          );
-          sse.onClose(() => {
-            unsubscribe();
-            release();
-          });
-          if (!follow) sse.close();
-          return;
-        }
-
-        if (!q.path) throw ApiError.invalidField('path', 'is required when source=path');
-        if (q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is only valid with source=supervisor');
-        const virtual = await requireRegularFile(s.dirs.root, q.path);
-
+      if (q.source === 'supervisor') {
+        if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');
+        const valid = logs.services(s.id);
+        if (!valid.includes(q.supervisor_process)) throw ApiError.invalidField('supervisor_process', `must be one of: ${valid.join(', ')}`);
         const sse = openSse(reply);
-        const stop = new AbortController();
-        const onEnd = () => stop.abort();
-        s.signal.addEventListener('abort', onEnd, { once: true });
         const release = follow ? s.holdActive() : () => {};
+        const unsubscribe = logs.subscribe(
+          s.id,
+          q.supervisor_process,
+          (l) => sse.send({ event: 'log', ...l } satisfies LogStreamFrame),
+          () => sse.close(),
+          follow,
+        );
         sse.onClose(() => {
-          stop.abort();
-          s.signal.removeEventListener('abort', onEnd);
+          unsubscribe();
           release();
         });
-        tailFile({
-          root: s.dirs.root,
-          path: virtual,
-          follow,
-          signal: stop.signal,
-          onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message } satisfies LogStreamFrame),
+        if (!follow) sse.close();
+        return;
+      }
+
+      if (!q.path) throw ApiError.invalidField('path', 'is required when source=path');
+      if (q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is only valid with source=supervisor');
+      const virtual = await requireRegularFile(s.dirs.root, q.path);
+
+      const sse = openSse(reply);
+      const stop = new AbortController();
+      const onEnd = () => stop.abort();
+      s.signal.addEventListener('abort', onEnd, { once: true });
+      const release = follow ? s.holdActive() : () => {};
+      sse.onClose(() => {
+        stop.abort();
+        s.signal.removeEventListener('abort', onEnd);
+        release();
+      });
+      tailFile({
+        root: s.dirs.root,
+        path: virtual,
+        follow,
+        signal: stop.signal,
+        onLine: (message) => sse.send({ event: 'log', timestamp: new Date().toISOString(), message } satisfies LogStreamFrame),
+      })
+        .catch((err) => {
+          const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
+          sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } } satisfies LogStreamFrame);
         })
-          .catch((err) => {
-            const e = err instanceof ApiError ? err : new ApiError(500, 'tail_failed', 'the file could not be read');
-            sse.send({ event: 'error', timestamp: new Date().toISOString(), error: { code: e.code, message: e.message } } satisfies LogStreamFrame);
-          })
-          .finally(() => sse.close());
-      },
-    );
+        .finally(() => sse.close());
+    });
   },
 };

@@ -19,20 +19,8 @@ import { ReaderBacklog } from '../runtime/processes/reader-backlog.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
-import {
-  ProcessExecResultSchema,
-  ProcessExecSchema,
-  ProcessKillSchema,
-  ProcessParamsSchema as ProcParams,
-  ProcessResizeSchema,
-  ProcessSessionParamSchema as IdParam,
-  ProcessSpawnResultSchema,
-  ProcessSpawnSchema as SpawnBody,
-  ProcessStatusSchema,
-  ProcessStdinSchema,
-  type ProcessExec,
-  type ProcessExecResult,
-} from '../../shared/wire/session-processes.js';
+import { type ProcessExec, type ProcessExecResult } from '../../shared/wire/session-processes.js';
+import { route } from '../route.js';
 
 function refuseIdentityChange(b: ProcessExec): void {
   if (b.as_root) throw ApiError.unprocessable('as_root is not supported: session processes run with the sandbox identity', 'unsupported_option');
@@ -51,10 +39,8 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       attach.closeAll();
       await table.stopAll();
     });
-    const tags = ['browser process'];
-    const base = '/browsers/:id/process';
 
-    app.post(`${base}/exec`, { schema: { tags, params: IdParam, body: ProcessExecSchema, response: { 200: ProcessExecResultSchema } } }, async (req, reply) => {
+    route(app, 'POST /browsers/:id/process/exec', async (req, reply) => {
       const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);
@@ -80,7 +66,7 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       return reply.type('application/json; charset=utf-8').send(body as ProcessExecResult);
     });
 
-    app.post(`${base}/spawn`, { schema: { tags, params: IdParam, body: SpawnBody, response: { 200: ProcessSpawnResultSchema } } }, async (req) => {
+    route(app, 'POST /browsers/:id/process/spawn', async (req) => {
       const s = await requireSession(sessions, req);
       const b = req.body;
       refuseIdentityChange(b);
@@ -90,12 +76,12 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       return { process_id: proc.id, pid: proc.pid, started_at: proc.startedAt.toISOString() };
     });
 
-    app.get(`${base}/:process_id/status`, { schema: { tags, params: ProcParams, response: { 200: ProcessStatusSchema } } }, async (req) => {
+    route(app, 'GET /browsers/:id/process/:process_id/status', async (req) => {
       const s = await requireSession(sessions, req);
       return table.get(s.id, req.params.process_id).status();
     });
 
-    app.post(`${base}/:process_id/stdin`, { schema: { tags, params: ProcParams, body: ProcessStdinSchema } }, async (req) => {
+    route(app, 'POST /browsers/:id/process/:process_id/stdin', async (req) => {
       const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       const b64 = req.body.data_b64.replace(/\s+/g, '');
@@ -104,7 +90,7 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       return { written_bytes: proc.write(Buffer.from(b64, 'base64')) };
     });
 
-    app.get(`${base}/:process_id/stdout/stream`, { schema: { tags, params: ProcParams } }, async (req, reply) => {
+    route(app, 'GET /browsers/:id/process/:process_id/stdout/stream', async (req, reply) => {
       const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       const release = s.holdActive();
@@ -133,14 +119,14 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       });
     });
 
-    app.post(`${base}/:process_id/kill`, { schema: { tags, params: ProcParams, body: ProcessKillSchema } }, async (req) => {
+    route(app, 'POST /browsers/:id/process/:process_id/kill', async (req) => {
       const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       proc.signal(req.body.signal);
       return { ok: true };
     });
 
-    app.post(`${base}/:process_id/resize`, { schema: { tags, params: ProcParams, body: ProcessResizeSchema } }, async (req) => {
+    route(app, 'POST /browsers/:id/process/:process_id/resize', async (req) => {
       const s = await requireSession(sessions, req);
       const proc = table.get(s.id, req.params.process_id);
       if (!proc.tty) throw ApiError.badRequest('resize needs a process spawned with allocate_tty: true');

@@ -6,20 +6,16 @@
 import type { Feature } from '../feature.js';
 import { profileDto } from '../domain/profiles/profiles.js';
 import { saveRunningBrowserToProfile } from '../domain/sessions/session-profile-save.js';
-import { ProfileSchema, SessionProfileSaveParamSchema as IdParam, SessionProfileSaveSchema } from '../../shared/wire/profiles.js';
 import { assertDiskRoom } from '../domain/disk-reserve.js';
+import { route } from '../route.js';
 
 export const sessionProfileSaveFeature: Feature<'sessions' | 'profiles'> = {
   name: 'session-profile-save',
   register(app, ctx, { sessions, profiles }) {
-    app.post(
-      '/browsers/:id/profiles',
-      { schema: { tags: ['profiles'], params: IdParam, body: SessionProfileSaveSchema, response: { 200: ProfileSchema } } },
-      async (req) => {
-        // A profile is a copy of the browser's state, written into the data dir.
-        await assertDiskRoom(ctx.config, 'saving a profile');
-        return profileDto(await saveRunningBrowserToProfile(sessions, profiles.profiles, req.auth, req.params.id, req.body ?? {}));
-      },
-    );
+    route(app, 'POST /browsers/:id/profiles', async (req) => {
+      // A profile is a copy of the browser's state, written into the data dir.
+      await assertDiskRoom(ctx.config, 'saving a profile');
+      return profileDto(await saveRunningBrowserToProfile(sessions, profiles.profiles, req.auth, req.params.id, req.body ?? {}));
+    });
   },
 };

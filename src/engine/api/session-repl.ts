@@ -11,8 +11,7 @@ import { requireSession } from './session-fs.js';
 import { ApiError } from '../http/api-error.js';
 import { SessionRepl } from '../runtime/code-runner/session-repl.js';
 import { sessionRunners } from './session-runners.js';
-import { CodeIdParamSchema } from '../../shared/wire/session-code.js';
-import { ReplRequestSchema, ReplResultSchema } from '../../shared/wire/session-repl.js';
+import { route } from '../route.js';
 
 const DEFAULT_TIMEOUT_SEC = 60;
 
@@ -20,20 +19,16 @@ const DEFAULT_TIMEOUT_SEC = 60;
 export function registerRepl(app: App, ctx: EngineContext, sessions: SessionRegistry): void {
   // The REPL ends with its session (engine stop ends every session): no stop hook of its own.
   const { repl: replSlot } = sessionRunners(ctx);
-  app.post(
-    '/browsers/:id/repl',
-    { schema: { tags: ['browser repl'], params: CodeIdParamSchema, body: ReplRequestSchema, response: { 200: ReplResultSchema } } },
-    async (req) => {
-      const handle = await requireSession(sessions, req);
-      const { code, reset, timeout_sec } = req.body;
-      if (code === '' && !reset) throw ApiError.invalidField('code', 'must not be empty (unless reset is true)');
-      const repl = await SessionRepl.of(handle, replSlot);
-      const release = handle.holdActive();
-      try {
-        return await repl.run(code, timeout_sec ?? DEFAULT_TIMEOUT_SEC, reset ?? false);
-      } finally {
-        release();
-      }
-    },
-  );
+  route(app, 'POST /browsers/:id/repl', async (req) => {
+    const handle = await requireSession(sessions, req);
+    const { code, reset, timeout_sec } = req.body;
+    if (code === '' && !reset) throw ApiError.invalidField('code', 'must not be empty (unless reset is true)');
+    const repl = await SessionRepl.of(handle, replSlot);
+    const release = handle.holdActive();
+    try {
+      return await repl.run(code, timeout_sec ?? DEFAULT_TIMEOUT_SEC, reset ?? false);
+    } finally {
+      release();
+    }
+  });
 }

@@ -14,15 +14,8 @@ import type { ReplayTable } from '../store/schema.js';
 import { sessionUrls } from '../domain/sessions/session-record.js';
 import { resolveRange } from '../domain/replays/byte-range.js';
 import { replayPlayerHtml } from '../domain/replays/replay-player.js';
-import {
-  JwtQuerySchema as JwtQuery,
-  ReplayInfoListSchema,
-  ReplayInfoSchema as ReplayInfo,
-  ReplayParamsSchema as ReplayParams,
-  ReplaySessionParamSchema as IdParam,
-  ReplayStartSchema as StartBody,
-} from '../../shared/wire/session-replays.js';
 import { assertDiskRoom } from '../domain/disk-reserve.js';
+import { route } from '../route.js';
 
 /** A request to a route under `/browsers/:id` (and `/replays/:replay_id`). */
 type SessionRequest = Pick<FastifyRequest, 'auth'> & { params: { id: string } };
@@ -69,45 +62,34 @@ export function createReplaysFeature(): Feature<'sessions' | 'replays'> {
         return row;
       }
 
-      const tags = ['browser replays'];
-      app.post(
-        '/browsers/:id/replays',
-        { schema: { tags, params: IdParam, querystring: JwtQuery, body: StartBody, response: { 200: ReplayInfo } } },
-        async (req) => {
-          const handle = await sessions.require(req.auth, req.params.id);
-          // A recording grows in the data dir for as long as it runs.
-          await assertDiskRoom(ctx.config, 'starting a replay');
-          return info(await service.start(handle, req.body ?? {}));
-        },
-      );
+      route(app, 'POST /browsers/:id/replays', async (req) => {
+        const handle = await sessions.require(req.auth, req.params.id);
+        // A recording grows in the data dir for as long as it runs.
+        await assertDiskRoom(ctx.config, 'starting a replay');
+        return info(await service.start(handle, req.body ?? {}));
+      });
 
-      app.get('/browsers/:id/replays', { schema: { tags, params: IdParam, querystring: JwtQuery, response: { 200: ReplayInfoListSchema } } }, async (req) => {
+      route(app, 'GET /browsers/:id/replays', async (req) => {
         const sid = await sessionIdOf(req);
         return Promise.all((await service.rowsOf(sid, req.auth.orgId, req.auth.projectId)).map(info));
       });
 
-      app.post('/browsers/:id/replays/:replay_id/stop', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) => {
+      route(app, 'POST /browsers/:id/replays/:replay_id/stop', async (req, reply) => {
         await service.stop(await rowOf(req));
         return reply.status(204).send();
       });
 
-      app.get(
-        '/browsers/:id/replays/:replay_id/view',
-        { config: { enginePage: true }, schema: { tags, params: ReplayParams, querystring: JwtQuery } },
-        async (req, reply) => {
-          const row = await rowOf(req);
-          reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-          reply.header(
-            'content-security-policy',
-            "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-          );
-          return reply.send(replayPlayerHtml(row.session_id, row.id));
-        },
-      );
+      route(app, 'GET /browsers/:id/replays/:replay_id/view', { config: { enginePage: true } }, async (req, reply) => {
+        const row = await rowOf(req);
+        reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        reply.header(
+          'content-security-policy',
+          "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+        );
+        return reply.send(replayPlayerHtml(row.session_id, row.id));
+      });
 
-      app.get('/browsers/:id/replays/:replay_id', { schema: { tags, params: ReplayParams, querystring: JwtQuery } }, async (req, reply) =>
-        sendReplay(req, reply, await rowOf(req)),
-      );
+      route(app, 'GET /browsers/:id/replays/:replay_id', async (req, reply) => sendReplay(req, reply, await rowOf(req)));
 
       async function sendReplay(req: FastifyRequest, reply: FastifyReply, row: ReplayTable) {
         const state = service.state(row.id) ?? row.status;

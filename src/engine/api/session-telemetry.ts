@@ -12,11 +12,7 @@ import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
 import { queryEvents } from '../runtime/telemetry/event-query.js';
 import type { TelemetryEnvelope } from '../runtime/telemetry/telemetry-event.js';
-import {
-  TelemetryEventsQuerySchema as EventsQuery,
-  TelemetrySessionParamSchema as IdParam,
-  TelemetryStreamQuerySchema as StreamQuery,
-} from '../../shared/wire/session-telemetry.js';
+import { route } from '../route.js';
 
 export interface TelemetryFeatureOptions {
   keepaliveMs?: number;
@@ -35,8 +31,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
       const keepaliveMs = o.keepaliveMs ?? num(env.BROWSERDECK_TELEMETRY_KEEPALIVE_MS, 15_000);
       ctx.onStop(() => service.stop());
 
-      const tags = ['browser telemetry'];
-      app.get('/browsers/:id/telemetry/stream', { schema: { tags, params: IdParam, querystring: StreamQuery } }, async (req, reply) => {
+      route(app, 'GET /browsers/:id/telemetry/stream', async (req, reply) => {
         const handle = await sessions.require(req.auth, req.params.id);
         const tel = service.get(handle.id) ?? service.attach(handle);
         const header = req.headers['last-event-id'];
@@ -53,7 +48,7 @@ export function createTelemetryFeature(o: TelemetryFeatureOptions = {}): Feature
         sse.onClose(() => sub.unsubscribe());
       });
 
-      app.get('/browsers/:id/telemetry/events', { schema: { tags, params: IdParam, querystring: EventsQuery } }, async (req, reply) => {
+      route(app, 'GET /browsers/:id/telemetry/events', async (req, reply) => {
         const id = req.params.id;
         const q = req.query;
         const running = await sessions.require(req.auth, id).catch((err) => err as Error);

@@ -20,12 +20,7 @@ import { TraceTokens } from '../domain/sessions/trace-token.js';
 import { openFileForRead, requireRegularFile } from '../runtime/session-fs/session-files.js';
 import { traceViewerFile } from '../runtime/trace-viewer/trace-viewer-files.js';
 import { DomainError } from '../../shared/errors/domain-error.js';
-import {
-  InspectSessionParamSchema as IdParam,
-  TraceLinkSchema,
-  TraceOpenQuerySchema as OpenQuery,
-  TraceViewerParamsSchema as ViewerParams,
-} from '../../shared/wire/session-inspect.js';
+import { route } from '../route.js';
 
 export const TRACE_TOKEN_TTL_MS = 60 * 60_000;
 export const VIEWER_PREFIX = '/trace-viewer';
@@ -54,23 +49,19 @@ export const sessionTraceFeature: Feature<'sessions'> = {
   register(app, ctx, { sessions }) {
     const tokens = new TraceTokens(sessions.jwt);
 
-    app.get(
-      '/browsers/:id/trace',
-      { schema: { tags: ['browsers'], params: IdParam, querystring: OpenQuery, response: { 200: TraceLinkSchema } } },
-      async (req, reply) => {
-        const rt = await sessions.require(req.auth, req.params.id);
-        const file = await requireRegularFile(rt.dirs.root, req.query.path);
-        const expiresAt = new Date(ctx.clock.now().getTime() + TRACE_TOKEN_TTL_MS);
-        const token = await tokens.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId, path: file }, expiresAt);
-        const base = `${requestOrigin(req).http}${VIEWER_PREFIX}/${token}`;
-        const url = `${base}/index.html?trace=${encodeURIComponent(`${base}/trace.zip`)}`;
-        reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-        if (req.query.format === 'json') return { url, path: file, expires_at: expiresAt.toISOString() };
-        return reply.redirect(url, 302);
-      },
-    );
+    route(app, 'GET /browsers/:id/trace', async (req, reply) => {
+      const rt = await sessions.require(req.auth, req.params.id);
+      const file = await requireRegularFile(rt.dirs.root, req.query.path);
+      const expiresAt = new Date(ctx.clock.now().getTime() + TRACE_TOKEN_TTL_MS);
+      const token = await tokens.sign({ sessionId: rt.id, orgId: rt.orgId, projectId: rt.projectId, path: file }, expiresAt);
+      const base = `${requestOrigin(req).http}${VIEWER_PREFIX}/${token}`;
+      const url = `${base}/index.html?trace=${encodeURIComponent(`${base}/trace.zip`)}`;
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      if (req.query.format === 'json') return { url, path: file, expires_at: expiresAt.toISOString() };
+      return reply.redirect(url, 302);
+    });
 
-    app.get(`${VIEWER_PREFIX}/:token/*`, { config: { public: true, enginePage: true }, schema: { hide: true, params: ViewerParams } }, async (req, reply) => {
+    route(app, 'GET /trace-viewer/:token/*', { config: { public: true, enginePage: true } }, async (req, reply) => {
       // Dozens of files per opening, each with the token in its path: the opening call is the audit record.
       skipAuditRecord(reply.raw);
       const claims = await tokens.verify(req.params.token);

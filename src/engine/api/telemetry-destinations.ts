@@ -8,48 +8,26 @@
 import type { Feature } from '../feature.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { apiKeyFirst, orgWideKeyFirst } from '../domain/org/access.js';
-import {
-  OtlpDestinationCreateSchema,
-  OtlpDestinationIdParamSchema as IdParam,
-  OtlpDestinationListQuerySchema,
-  OtlpDestinationListSchema,
-  OtlpDestinationPatchSchema,
-  OtlpDestinationSchema,
-} from '../../shared/wire/telemetry-destinations.js';
+import { route } from '../route.js';
 
 export const telemetryDestinationsFeature: Feature<'telemetryExports'> = {
   name: 'telemetry-destinations',
   register(app, ctx, { telemetryExports }) {
     const records = telemetryExports.records;
     ctx.onStop(() => telemetryExports.stop());
-    const tags = ['telemetry destinations'];
     const configuring = orgWideKeyFirst('configuring telemetry destinations');
 
-    app.post(
-      '/telemetry/destinations',
-      { schema: { tags, body: OtlpDestinationCreateSchema, response: { 200: OtlpDestinationSchema } }, onRequest: configuring },
-      async (req) => records.dto(await records.create(req.auth.orgId, req.body)),
+    route(app, 'POST /telemetry/destinations', { onRequest: configuring }, async (req) => records.dto(await records.create(req.auth.orgId, req.body)));
+    route(app, 'GET /telemetry/destinations', { onRequest: apiKeyFirst }, async (req, reply) => {
+      const page = pageOf(req.query);
+      const rows = await records.list(req.auth.orgId, { ...page, name: req.query.name, query: req.query.query });
+      return sendPage(reply, rows, page).map((r) => records.dto(r));
+    });
+    route(app, 'GET /telemetry/destinations/:id', { onRequest: apiKeyFirst }, async (req) => records.dto(await records.get(req.auth.orgId, req.params.id)));
+    route(app, 'PATCH /telemetry/destinations/:id', { onRequest: configuring }, async (req) =>
+      records.dto(await records.update(req.auth.orgId, req.params.id, req.body ?? {})),
     );
-    app.get(
-      '/telemetry/destinations',
-      { schema: { tags, querystring: OtlpDestinationListQuerySchema, response: { 200: OtlpDestinationListSchema } }, onRequest: apiKeyFirst },
-      async (req, reply) => {
-        const page = pageOf(req.query);
-        const rows = await records.list(req.auth.orgId, { ...page, name: req.query.name, query: req.query.query });
-        return sendPage(reply, rows, page).map((r) => records.dto(r));
-      },
-    );
-    app.get(
-      '/telemetry/destinations/:id',
-      { schema: { tags, params: IdParam, response: { 200: OtlpDestinationSchema } }, onRequest: apiKeyFirst },
-      async (req) => records.dto(await records.get(req.auth.orgId, req.params.id)),
-    );
-    app.patch(
-      '/telemetry/destinations/:id',
-      { schema: { tags, params: IdParam, body: OtlpDestinationPatchSchema, response: { 200: OtlpDestinationSchema } }, onRequest: configuring },
-      async (req) => records.dto(await records.update(req.auth.orgId, req.params.id, req.body ?? {})),
-    );
-    app.delete('/telemetry/destinations/:id', { schema: { tags, params: IdParam }, onRequest: configuring }, async (req, reply) => {
+    route(app, 'DELETE /telemetry/destinations/:id', { onRequest: configuring }, async (req, reply) => {
       await records.delete(req.auth.orgId, req.params.id);
       return reply.status(204).send();
     });

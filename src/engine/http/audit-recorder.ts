@@ -128,7 +128,8 @@ export function installAuditRecorder(app: FastifyInstance, opts: { sink: AuditSi
       path: clipPath(redactUrl(url)),
       route: clipPath(request?.routeOptions.url ?? ''),
       domain: domainOf(req.headers.host),
-      service: serviceOf(url),
+      // The route's `audit` fact; a request no route matched: the first path segment.
+      service: request?.routeOptions.config?.audit ?? serviceOf(url),
       client_ip: pending.clientIp,
       user_agent: clipText(req.headers['user-agent']),
       status: this.headersSent ? this.statusCode : CLIENT_CLOSED,

@@ -31,13 +31,8 @@ export const FORWARDED_BY = 'x-browserdeck-forwarded-by';
 /** Headers that belong to one connection, not to the request (RFC 9110 §7.6.1), plus ones undici refuses. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
-/** Creates placed by their body's `region`. */
-const CREATES = new Set(['/browsers', '/browser_pools']);
-
-const POOL_OPS = new Set(['/browser_pools/:id_or_name/acquire', '/browser_pools/:id_or_name/release', '/browser_pools/:id_or_name/flush']);
-
 /** Tool pages whose credential is a token in their path (api/session-devtools.ts, api/session-trace.ts): no `request.auth`, routed by the token. */
-export const TOKEN_PAGES = { '/devtools-frontend/:token/*': 'devtools', '/trace-viewer/:token/*': 'trace' } as const;
+const TOKEN_PAGES = { 'devtools-token': 'devtools', 'trace-token': 'trace' } as const;
 export type TokenPage = (typeof TOKEN_PAGES)[keyof typeof TOKEN_PAGES];
 
 export interface ForwardingOptions {
@@ -60,17 +55,14 @@ export function nodeUnavailable(nodeId: string, why: string): ApiError {
   return new ApiError(503, 'node_unavailable', `the engine node that runs this resource (${nodeId}) cannot be reached: ${why}; try again later`);
 }
 
-/** What a request is about, when it may need another node; undefined for everything else. */
+/** What a request is about, when it may need another node (its route's `forward` fact); undefined for everything else. */
 function targetOf(request: FastifyRequest): { kind: 'session' | 'pool' | TokenPage; key: string; ended?: boolean } | undefined {
-  const template = request.routeOptions.url;
-  if (!template) return undefined;
-  if (Object.hasOwn(TOKEN_PAGES, template)) return { kind: TOKEN_PAGES[template as keyof typeof TOKEN_PAGES], key: stringField(request.params, 'token') ?? '' };
+  const forward = request.routeOptions.config?.forward;
+  if (forward === 'devtools-token' || forward === 'trace-token') return { kind: TOKEN_PAGES[forward], key: stringField(request.params, 'token') ?? '' };
   if (!request.auth) return undefined;
-  if (template === '/browsers/:id' || template.startsWith('/browsers/:id/'))
-    return { kind: 'session', key: stringField(request.params, 'id') ?? '', ended: template.startsWith('/browsers/:id/replays') };
-  if ((template === '/browser_pools/:id_or_name' && (request.method === 'PATCH' || request.method === 'DELETE')) || POOL_OPS.has(template)) {
-    return { kind: 'pool', key: stringField(request.params, 'id_or_name') ?? '' };
-  }
+  if (forward === 'session' || forward === 'session-or-ended')
+    return { kind: 'session', key: stringField(request.params, 'id') ?? '', ended: forward === 'session-or-ended' };
+  if (forward === 'pool') return { kind: 'pool', key: stringField(request.params, 'id_or_name') ?? '' };
   return undefined;
 }
 
@@ -107,7 +99,7 @@ export function installNodeForwarding(app: FastifyInstance, opts: ForwardingOpti
   // body is answered here). App-wide hooks run before a route's own preHandler, so nothing of
   // the create (invocation or destination checks) has run on this node yet.
   app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST' || !request.auth || !CREATES.has(request.routeOptions.url ?? '') || request.headers[FORWARDED_BY]) return done();
+    if (request.routeOptions.config?.forward !== 'region' || !request.auth || request.headers[FORWARDED_BY]) return done();
     const region = stringField(request.body, 'region');
     opts.placement(region).then(
       (r) => {

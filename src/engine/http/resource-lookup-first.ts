@@ -27,16 +27,18 @@ declare module 'fastify' {
 /** Gives each such route its `denyFirst`. Call before the routes are registered. */
 export function installResourceLookupFirst(app: FastifyInstance, db: ReachDb): void {
   app.addHook('onRoute', (route) => {
-    const hit = REACH_TARGETS.find(([re]) => re.test(route.url));
-    const param = /^\/[^:]*:(\w+)/.exec(route.url)?.[1];
-    if (!hit || !param) return;
+    // The route's `reach` fact (shared/wire/routes): the table and the path param that names the resource.
+    const reach = route.config?.reach;
+    if (!reach) return;
+    const target = REACH_TARGETS[reach.table];
+    const param = reach.param;
     const denyFirst = async (req: FastifyRequest): Promise<ApiError | null> => {
       // Public routes, and routes that authenticate themselves (no req.auth yet), decide alone.
       if (!req.auth) return null;
       const key = stringField(req.params, param);
       if (key === undefined) return null;
-      if (await inReach(db, hit[1], key, req.auth.orgId, req.auth.credentialProjectId)) return null;
-      return new ApiError(404, 'not_found', `${hit[1].what} '${key}' not found`);
+      if (await inReach(db, target, key, req.auth.orgId, req.auth.credentialProjectId)) return null;
+      return new ApiError(404, 'not_found', `${target.what} '${key}' not found`);
     };
     route.config = { ...(route.config ?? {}), denyFirst };
   });

@@ -13,7 +13,6 @@ export const ExtensionSchema = Type.Object({
 export type Extension = Static<typeof ExtensionSchema>;
 
 export const ExtensionIdParamSchema = Type.Object({ id_or_name: Type.String({ minLength: 1, maxLength: 255 }) });
-export const ExtensionSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 export const ExtensionListQuerySchema = Type.Object({
   ...OffsetQuery,
   name: Type.Optional(Type.String({ maxLength: 255 })),

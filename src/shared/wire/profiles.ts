@@ -21,5 +21,4 @@ export const ProfileListSchema = Type.Array(ProfileSchema);
  * `POST /browsers/{id}/profiles` (Kernel spec §8): the profile a running browser is saved into —
  * by id, by name (created when no profile has it), or a new unnamed one when both are absent.
  */
-export const SessionProfileSaveParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 export const SessionProfileSaveSchema = Type.Object({ id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })), name: Type.Optional(ProfileName) });

@@ -4,11 +4,11 @@
  * itself — and the tab `page` was bound to) and the executors' list and delete.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SessionIdSchema } from './session-id.js';
 
 export const MAX_CODE_TIMEOUT_SEC = 600;
 /** Executor names: Kernel leaves the syntax open (spec §18.7); ours is a short URL-safe token. */
 export const EXECUTOR_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
-export const CodeIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 export const ExecuteCodeSchema = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 1024 * 1024 }),
   timeout_sec: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CODE_TIMEOUT_SEC })),
@@ -48,7 +48,7 @@ export const ExecutorLimitErrorSchema = Type.Object({
   executors: Type.Array(ExecutorSchema),
 });
 export const ExecutorParamSchema = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 255 }),
+  id: SessionIdSchema,
   name: Type.String({ pattern: EXECUTOR_NAME_PATTERN }),
 });
 export const DeleteExecutorQuerySchema = Type.Object({ close_tab: Type.Optional(Type.Boolean()) });

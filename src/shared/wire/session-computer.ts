@@ -5,7 +5,6 @@
  */
 import { Type } from '@sinclair/typebox';
 
-export const ComputerIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const Coord = Type.Integer({ minimum: 0, maximum: 100_000 });
 const Ms = (max: number) => Type.Integer({ minimum: 0, maximum: max });
 const HoldKeys = Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16 }));

@@ -8,7 +8,6 @@ export const MAX_CURL_BODY = 50 * 1024 * 1024;
 const MAX_TIMEOUT_MS = 600_000;
 export const CURL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-export const CurlIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 const Timeout = Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS });
 export const CurlRequestSchema = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 16_384 }),

@@ -3,9 +3,9 @@
  * file info, watches. The engine validates and documents with them; the UI uses the types.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SessionIdSchema } from './session-id.js';
 
-export const SessionFsIdParamSchema = Type.Object({ id: Type.String({ minLength: 1 }) });
-export const WatchParamsSchema = Type.Object({ id: Type.String({ minLength: 1 }), watch_id: Type.String({ minLength: 1 }) });
+export const WatchParamsSchema = Type.Object({ id: SessionIdSchema, watch_id: Type.String({ minLength: 1 }) });
 export const PathQuerySchema = Type.Object({ path: Type.String({ description: 'absolute path inside the session filesystem' }) });
 export const PathBodySchema = Type.Object({ path: Type.String() });
 const ModeString = Type.String({ description: 'octal permission bits, e.g. "644"' });

@@ -5,8 +5,6 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-export const InspectSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-
 /** `?target=<targetId>[&mode=read][&format=json]`: without `format=json` the answer is a redirect to the frontend. */
 export const DevtoolsOpenQuerySchema = Type.Object({
   target: Type.String({ minLength: 1, maxLength: 128 }),

@@ -4,7 +4,6 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 
-export const LogsIdParamSchema = Type.Object({ id: Type.String({ minLength: 1 }) });
 export const LogStreamQuerySchema = Type.Object({
   source: Type.Union([Type.Literal('path'), Type.Literal('supervisor')]),
   path: Type.Optional(Type.String()),

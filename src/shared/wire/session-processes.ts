@@ -3,12 +3,12 @@
  * (optionally on a PTY), stdin, kill and resize.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SessionIdSchema } from './session-id.js';
 
 export const PROCESS_SIGNALS = ['TERM', 'KILL', 'INT', 'HUP'] as const;
 export type ProcessSignal = (typeof PROCESS_SIGNALS)[number];
 
-export const ProcessSessionParamSchema = Type.Object({ id: Type.String({ minLength: 1 }) });
-export const ProcessParamsSchema = Type.Object({ id: Type.String({ minLength: 1 }), process_id: Type.String({ minLength: 1 }) });
+export const ProcessParamsSchema = Type.Object({ id: SessionIdSchema, process_id: Type.String({ minLength: 1 }) });
 const Dim = Type.Integer({ minimum: 1, maximum: 1000 });
 const ExecFields = {
   command: Type.String({ minLength: 1 }),

@@ -3,9 +3,9 @@
  * `replay_view_url` opens the player. Session-JWT callers pass `?jwt=`.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SessionIdSchema } from './session-id.js';
 
-export const ReplaySessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
-export const ReplayParamsSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }), replay_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ReplayParamsSchema = Type.Object({ id: SessionIdSchema, replay_id: Type.String({ minLength: 1, maxLength: 64 }) });
 export const JwtQuerySchema = Type.Object({ jwt: Type.Optional(Type.String()) });
 export const ReplayStartSchema = Type.Object({
   framerate: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),

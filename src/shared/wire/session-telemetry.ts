@@ -28,7 +28,6 @@ export type TelemetrySource = Static<typeof TelemetrySourceSchema>;
 export type TelemetryEvent = Static<typeof TelemetryEventSchema>;
 export type TelemetryEnvelope = Static<typeof TelemetryEnvelopeSchema>;
 
-export const TelemetrySessionParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 export const TelemetryStreamQuerySchema = Type.Object({ replay: Type.Optional(Type.String({ maxLength: 64 })), jwt: Type.Optional(Type.String()) });
 export const TelemetryEventsQuerySchema = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),

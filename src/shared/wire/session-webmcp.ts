@@ -5,11 +5,10 @@
  * page provides (names, schemas, annotations, output) is untrusted.
  */
 import { Type, type Static } from '@sinclair/typebox';
-
-export const WebMcpParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+import { SessionIdSchema } from './session-id.js';
 
 export const WebMcpCustomToolParamSchema = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 255 }),
+  id: SessionIdSchema,
   tool: Type.String({ minLength: 1, maxLength: 255 }),
 });
 

@@ -3,6 +3,7 @@
  * create/update bodies. The engine validates and documents with them; the UI uses the types.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SessionIdSchema } from './session-id.js';
 import { OffsetQuery } from './pagination.js';
 import { TelemetryBrowserConfigSchema, TelemetryBrowserRequestSchema } from './telemetry-categories.js';
 import { TelemetryExportRequestSchema, TelemetryExportSchema } from './telemetry-destinations.js';
@@ -223,7 +224,6 @@ export const SessionSchema = Type.Object({
 });
 export type Session = Static<typeof SessionSchema>;
 
-export const SessionIdParamSchema = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 /** `tags[k]=v` filters ride along as extra query keys (the schema does not refuse unknown keys). */
 export const SessionListQuerySchema = Type.Object({
   ...OffsetQuery,
@@ -236,7 +236,7 @@ export const SessionListSchema = Type.Array(SessionSchema);
 export const SessionGetQuerySchema = Type.Object({ include_deleted: Type.Optional(Type.Boolean()) });
 /** `/browsers/{id}/cdp/json/{activate,close}/{targetId}`: one DevTools target of the session. */
 export const DevtoolsTargetParamsSchema = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 255 }),
+  id: SessionIdSchema,
   targetId: Type.String({ minLength: 1, maxLength: 255 }),
 });
 /** The live view page and its socket (`?jwt=…[&readOnly=true]`). */

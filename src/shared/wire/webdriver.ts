@@ -4,9 +4,10 @@
  * the path is described here.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SessionIdSchema } from './session-id.js';
 
 export const WebdriverParamsSchema = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 255 }),
+  id: SessionIdSchema,
   /** The W3C command path below the endpoint, e.g. `session/{sessionId}/url`. */
   '*': Type.Optional(Type.String({ maxLength: 4096 })),
 });

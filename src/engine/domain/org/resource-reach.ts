@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { nameKey } from '../../../shared/name-key.js';
+import type { ReachTable } from '../../../shared/wire/routes/route-spec.js';
 
 type Scoped =
   | 'browser_sessions'
@@ -26,22 +27,23 @@ export interface ReachTarget {
   what: string;
 }
 
-export const REACH_TARGETS: Array<[RegExp, ReachTarget]> = [
-  [/^\/browsers\/:/, { table: 'browser_sessions', byName: true, what: 'browser session' }],
-  [/^\/profiles\/:/, { table: 'profiles', byName: true, what: 'profile' }],
-  [/^\/browser_pools\/:/, { table: 'browser_pools', byName: true, what: 'browser pool' }],
-  [/^\/credentials\/:/, { table: 'credentials', byName: true, what: 'credential' }],
-  [/^\/proxies\/:/, { table: 'proxies', byName: false, what: 'proxy' }],
-  [/^\/auth\/connections\/:/, { table: 'auth_connections', byName: false, what: 'auth connection' }],
-  [/^\/org\/api_keys\/:/, { table: 'api_keys', byName: false, what: 'API key' }],
-  [/^\/(org\/)?projects\/:/, { table: 'projects', byName: true, what: 'project' }],
-  [/^\/extensions\/:/, { table: 'extensions', byName: true, what: 'extension' }],
-  [/^\/deployments\/:/, { table: 'deployments', byName: false, what: 'deployment' }],
-  [/^\/invocations\/:/, { table: 'invocations', byName: false, what: 'invocation' }],
-  [/^\/org\/credential_providers\/:/, { table: 'credential_providers', byName: true, what: 'credential provider' }],
-  [/^\/audit-logs\/export\/destinations\/:/, { table: 'audit_export_destinations', byName: false, what: 'audit log export destination' }],
-  [/^\/telemetry\/destinations\/:/, { table: 'telemetry_destinations', byName: true, what: 'telemetry destination' }],
-];
+/** How each table a route can address (its `reach` fact, shared/wire/routes) is looked up. */
+export const REACH_TARGETS: Record<ReachTable, ReachTarget> = {
+  browser_sessions: { table: 'browser_sessions', byName: true, what: 'browser session' },
+  profiles: { table: 'profiles', byName: true, what: 'profile' },
+  browser_pools: { table: 'browser_pools', byName: true, what: 'browser pool' },
+  credentials: { table: 'credentials', byName: true, what: 'credential' },
+  proxies: { table: 'proxies', byName: false, what: 'proxy' },
+  auth_connections: { table: 'auth_connections', byName: false, what: 'auth connection' },
+  api_keys: { table: 'api_keys', byName: false, what: 'API key' },
+  projects: { table: 'projects', byName: true, what: 'project' },
+  extensions: { table: 'extensions', byName: true, what: 'extension' },
+  deployments: { table: 'deployments', byName: false, what: 'deployment' },
+  invocations: { table: 'invocations', byName: false, what: 'invocation' },
+  credential_providers: { table: 'credential_providers', byName: true, what: 'credential provider' },
+  audit_export_destinations: { table: 'audit_export_destinations', byName: false, what: 'audit log export destination' },
+  telemetry_destinations: { table: 'telemetry_destinations', byName: true, what: 'telemetry destination' },
+};
 
 export async function inReach(db: Kysely<Database>, t: ReachTarget, key: string, orgId: string, project: string | null): Promise<boolean> {
   if (t.table === 'projects') {

@@ -5,24 +5,22 @@
  * both are fed by the CDP screencast.
  */
 import { WebSocketServer } from 'ws';
-import { LiveViewQuerySchema, SessionIdParamSchema } from '../../../shared/wire/sessions.js';
 import type { Feature } from '../../feature.js';
+import { ROUTES } from '../../../shared/wire/routes/route-table.js';
 import { liveViewHtml } from './live-view-page.js';
 import { serveViewer } from './live-view-socket.js';
 
 export const liveViewFeature: Feature<'sessions' | 'liveView'> = {
   name: 'live-view',
   register(app, ctx, { sessions, liveView }) {
+    // Registered from its table entry by hand: runtime/ stays below the engine's route helper.
+    const live = ROUTES['GET /browsers/:id/live'];
     app.get(
       '/browsers/:id/live',
       {
         // The engine's own viewer page (its CSP below); the screen arrives as images over its WebSocket.
-        config: { enginePage: true },
-        schema: {
-          tags: ['browsers'],
-          params: SessionIdParamSchema,
-          querystring: LiveViewQuerySchema,
-        },
+        config: { enginePage: true, ...live.facts },
+        schema: live.schema,
       },
       async (req, reply) => {
         const handle = await sessions.require(req.auth, req.params.id);

@@ -1,0 +1,30 @@
+/** Routes of browser extensions. */
+import { defineRoutes } from './route-spec.js';
+import { ChromeStoreQuerySchema, ExtensionIdParamSchema, ExtensionListQuerySchema, ExtensionListSchema, ExtensionSchema } from '../extensions.js';
+
+export const extensionsRoutes = defineRoutes({
+  'POST /extensions': {
+    schema: { tags: ['extensions'], consumes: ['multipart/form-data'], response: { 200: ExtensionSchema } },
+    facts: { audit: 'extensions' },
+  },
+  'GET /extensions': {
+    schema: { tags: ['extensions'], querystring: ExtensionListQuerySchema, response: { 200: ExtensionListSchema } },
+    facts: { audit: 'extensions' },
+  },
+  'GET /extensions/from_chrome_store': {
+    schema: { tags: ['extensions'], querystring: ChromeStoreQuerySchema },
+    facts: { audit: 'extensions' },
+  },
+  'GET /extensions/:id_or_name': {
+    schema: { tags: ['extensions'], params: ExtensionIdParamSchema },
+    facts: { reach: { table: 'extensions', param: 'id_or_name' }, audit: 'extensions' },
+  },
+  'GET /extensions/:id_or_name/metadata': {
+    schema: { tags: ['extensions'], params: ExtensionIdParamSchema, response: { 200: ExtensionSchema } },
+    facts: { reach: { table: 'extensions', param: 'id_or_name' }, audit: 'extensions' },
+  },
+  'DELETE /extensions/:id_or_name': {
+    schema: { tags: ['extensions'], params: ExtensionIdParamSchema },
+    facts: { reach: { table: 'extensions', param: 'id_or_name' }, audit: 'extensions' },
+  },
+});

@@ -1,0 +1,20 @@
+/** Routes of a session's telemetry (not recorded as api calls: reading must not feed what it reads) and its HAR. */
+import { defineRoutes, sessionCall } from './route-spec.js';
+import { SessionIdParamSchema } from '../session-id.js';
+import { TelemetryEventsQuerySchema, TelemetryStreamQuerySchema } from '../session-telemetry.js';
+import { HarQuerySchema } from '../session-inspect.js';
+
+export const sessionTelemetryRoutes = defineRoutes({
+  'GET /browsers/:id/telemetry/stream': {
+    schema: { tags: ['browser telemetry'], params: SessionIdParamSchema, querystring: TelemetryStreamQuerySchema },
+    facts: sessionCall('none'),
+  },
+  'GET /browsers/:id/telemetry/events': {
+    schema: { tags: ['browser telemetry'], params: SessionIdParamSchema, querystring: TelemetryEventsQuerySchema },
+    facts: sessionCall('none'),
+  },
+  'GET /browsers/:id/har': {
+    schema: { tags: ['browser telemetry'], params: SessionIdParamSchema, querystring: HarQuerySchema },
+    facts: sessionCall('platform'),
+  },
+});

@@ -1,0 +1,38 @@
+/** Routes of OTLP telemetry destinations. */
+import { defineRoutes } from './route-spec.js';
+import {
+  OtlpDestinationCreateSchema,
+  OtlpDestinationIdParamSchema,
+  OtlpDestinationListQuerySchema,
+  OtlpDestinationListSchema,
+  OtlpDestinationPatchSchema,
+  OtlpDestinationSchema,
+} from '../telemetry-destinations.js';
+
+export const telemetryDestinationsRoutes = defineRoutes({
+  'POST /telemetry/destinations': {
+    schema: { tags: ['telemetry destinations'], body: OtlpDestinationCreateSchema, response: { 200: OtlpDestinationSchema } },
+    facts: { audit: 'telemetry' },
+  },
+  'GET /telemetry/destinations': {
+    schema: { tags: ['telemetry destinations'], querystring: OtlpDestinationListQuerySchema, response: { 200: OtlpDestinationListSchema } },
+    facts: { audit: 'telemetry' },
+  },
+  'GET /telemetry/destinations/:id': {
+    schema: { tags: ['telemetry destinations'], params: OtlpDestinationIdParamSchema, response: { 200: OtlpDestinationSchema } },
+    facts: { reach: { table: 'telemetry_destinations', param: 'id' }, audit: 'telemetry' },
+  },
+  'PATCH /telemetry/destinations/:id': {
+    schema: {
+      tags: ['telemetry destinations'],
+      params: OtlpDestinationIdParamSchema,
+      body: OtlpDestinationPatchSchema,
+      response: { 200: OtlpDestinationSchema },
+    },
+    facts: { reach: { table: 'telemetry_destinations', param: 'id' }, audit: 'telemetry' },
+  },
+  'DELETE /telemetry/destinations/:id': {
+    schema: { tags: ['telemetry destinations'], params: OtlpDestinationIdParamSchema },
+    facts: { reach: { table: 'telemetry_destinations', param: 'id' }, audit: 'telemetry' },
+  },
+});
