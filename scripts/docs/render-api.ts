@@ -113,7 +113,8 @@ function jsonSchemaOf(content: Record<string, { schema?: JsonSchema }> | undefin
 
 /**
  * Where each route is registered: the api module whose source holds its path as Fastify spells
- * it (`/browsers/:id`), found by scanning src/engine/api/. Paths built at run time have none.
+ * it (`/browsers/:id`) or its route-table key (`route(app, 'GET /browsers/:id', …)`), found by
+ * scanning src/engine/api/. Paths built at run time have none.
  */
 export function routeSources(root: string): Map<string, string> {
   const dir = path.join(root, 'src/engine/api');
@@ -121,7 +122,8 @@ export function routeSources(root: string): Map<string, string> {
   for (const file of fs.readdirSync(dir).sort()) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const m of text.matchAll(/['`](\/[A-Za-z0-9_:{}./*-]*)['`]/g)) if (!byPath.has(m[1])) byPath.set(m[1], `src/engine/api/${file}`);
+    for (const m of text.matchAll(/['`](?:(?:GET|POST|PUT|PATCH|DELETE|HEAD)(?:\|[A-Z]+)* )?(\/[A-Za-z0-9_:{}./*-]*)['`]/g))
+      if (!byPath.has(m[1])) byPath.set(m[1], `src/engine/api/${file}`);
   }
   return byPath;
 }

@@ -5,8 +5,7 @@
  * pixels and must lie on the screen (the session's viewport); unknown keysyms, buttons and
  * out-of-screen points are 400s naming the field.
  */
-import type { Static } from '@sinclair/typebox';
-import type { RouteTable } from '../../shared/wire/routes/route-table.js';
+import type { FastifyReply } from 'fastify';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { requireSession, type SessionRequest } from './session-fs.js';
@@ -34,35 +33,29 @@ function toApiError(err: unknown): unknown {
   return new ApiError(502, 'browser_error', `the browser did not accept the input: ${(err as Error).message}`);
 }
 
-/** The input actions: each answers 204 once the browser took it (their bodies are in the route table). */
-type ComputerAction = 'click_mouse' | 'move_mouse' | 'drag_mouse' | 'type' | 'press_key' | 'scroll' | 'batch' | 'clipboard/write';
-/** The validated body of a computer action's route. */
-type ActionBody<P extends ComputerAction> = Static<RouteTable[`POST /browsers/:id/computer/${P}`]['schema']['body']>;
-
 export const sessionComputerFeature: Feature<'sessions' | 'liveView'> = {
   name: 'session-computer',
   register(app, _ctx, { sessions, liveView }) {
     const slot = sessionComputerSlot(liveView);
     const computer = async (req: SessionRequest) => (await requireSession(sessions, req)).scope.get(slot);
 
-    // The body reaches `run` validated against its route's schema, typed as its Static.
-    const action = <P extends ComputerAction>(path: P, run: (c: SessionComputer, b: ActionBody<P>) => Promise<unknown>) =>
-      route(app, `POST /browsers/:id/computer/${path}` as `POST /browsers/:id/computer/${ComputerAction}`, async (req, reply) => {
-        const c = await computer(req);
-        await run(c, req.body as ActionBody<P>).catch((err) => {
-          throw toApiError(err);
-        });
-        return reply.status(204).send();
+    // The input actions answer 204 once the browser took them; each body reaches its action
+    // validated against (and typed from) its own route's schema.
+    const act = async (req: SessionRequest, reply: FastifyReply, run: (c: SessionComputer) => Promise<unknown>) => {
+      const c = await computer(req);
+      await run(c).catch((err) => {
+        throw toApiError(err);
       });
-
-    action('click_mouse', (c, b) => c.click(b));
-    action('move_mouse', (c, b) => c.move(b));
-    action('drag_mouse', (c, b) => c.drag(b));
-    action('type', (c, b) => c.type(b));
-    action('press_key', (c, b) => c.pressKey(b));
-    action('scroll', (c, b) => c.scroll(b));
-    action('batch', (c, b) => c.batch(b.actions));
-    action('clipboard/write', (c, b) => c.clipboard.write(b.text));
+      return reply.status(204).send();
+    };
+    route(app, 'POST /browsers/:id/computer/click_mouse', (req, reply) => act(req, reply, (c) => c.click(req.body)));
+    route(app, 'POST /browsers/:id/computer/move_mouse', (req, reply) => act(req, reply, (c) => c.move(req.body)));
+    route(app, 'POST /browsers/:id/computer/drag_mouse', (req, reply) => act(req, reply, (c) => c.drag(req.body)));
+    route(app, 'POST /browsers/:id/computer/type', (req, reply) => act(req, reply, (c) => c.type(req.body)));
+    route(app, 'POST /browsers/:id/computer/press_key', (req, reply) => act(req, reply, (c) => c.pressKey(req.body)));
+    route(app, 'POST /browsers/:id/computer/scroll', (req, reply) => act(req, reply, (c) => c.scroll(req.body)));
+    route(app, 'POST /browsers/:id/computer/batch', (req, reply) => act(req, reply, (c) => c.batch(req.body.actions)));
+    route(app, 'POST /browsers/:id/computer/clipboard/write', (req, reply) => act(req, reply, (c) => c.clipboard.write(req.body.text)));
 
     route(app, 'POST /browsers/:id/computer/clipboard/read', async (req) => {
       const c = await computer(req);

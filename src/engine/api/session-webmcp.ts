@@ -62,9 +62,7 @@ export const sessionWebMcpFeature: Feature<'sessions'> = {
         throw ApiError.invalidField('source', `must be at most ${WEBMCP_CUSTOM_SOURCE_MAX_BYTES} UTF-8 bytes (is ${bytes})`);
       if (!source.trim()) throw ApiError.invalidField('source', 'must be a JavaScript expression');
       // The added batch, not every tool: GET lists them all (Kernel's CLI reports this answer as "added").
-      const tools = await session.scope
-        .get(CustomToolsSlot)
-        .add(namespace, source, force_overwrite_namespace ?? false, ctx.config.customToolSourceTimeoutMs);
+      const tools = await session.scope.get(CustomToolsSlot).add(namespace, source, force_overwrite_namespace ?? false, ctx.config.customToolSourceTimeoutMs);
       return reply.status(201).send({ tools });
     });
 
