@@ -161,6 +161,16 @@ export function pidsMethod(): { method: PidsMethod; engineDir?: string } {
   return probed;
 }
 
+/**
+ * Removes the groups of engines that are gone, beside this engine's. The probe does it once per
+ * process; every engine start does it again, since one process may start several engines (the
+ * desktop app restarting its engine, a test worker running file after file).
+ */
+export function sweepDeadEngineGroups(): void {
+  const dir = pidsMethod().engineDir;
+  if (dir) sweepDeadEngines(path.dirname(dir));
+}
+
 /** cgroup v2: the group session groups are made in (the memory group too), else undefined. */
 export function pidsParentV2(): string | undefined {
   const p = pidsMethod();
