@@ -30,6 +30,7 @@ import { configureEngineAssets, missingEngineAssets } from './runtime/assets.js'
 import { configureJailUids } from './runtime/sandbox/jail-user.js';
 import { configureRunnerMessageLimit } from './runtime/sandbox/runner-channel.js';
 import { configurePids, pidsMethod, sweepDeadEngineGroups } from './runtime/sandbox/pids-group.js';
+import { sweepDeadMemoryGroups } from './runtime/sandbox/memory-group.js';
 import { writePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 import { ConnectionLimits } from './runtime/limits/connection-limits.js';
@@ -94,6 +95,7 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       // Probed now: this engine's pids group is made and dead engines' groups are swept before any session.
       pidsMethod();
       sweepDeadEngineGroups();
+      sweepDeadMemoryGroups();
       // A build that forgot to ship its child scripts fails here, not at the first process.
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);

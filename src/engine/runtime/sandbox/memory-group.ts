@@ -37,6 +37,15 @@ function canLimit(base: string, limitFile: string): boolean {
   }
 }
 
+/**
+ * Removes the memory groups of engines that are gone. The probe does it once per process; every
+ * engine start does it again, since one process may start several engines.
+ */
+export function sweepDeadMemoryGroups(): void {
+  const { base } = memoryMethod();
+  if (base) sweepDeadGroups(base, PREFIX);
+}
+
 /** How this engine limits a session's memory (learned once; leftovers of dead engines removed). */
 export function memoryMethod(): { method: MemoryMethod; base?: string } {
   if (probed) return probed;
