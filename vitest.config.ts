@@ -1,11 +1,30 @@
-import { defineConfig } from 'vitest/config';
+import fs from 'node:fs';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Integration files that need a process of their own: their header comment has a line
+ * `@own-process <why>` (they test what a once-per-process probe or a module's load sees). Every
+ * other integration file shares its worker's module cache with the files before it.
+ */
+function ownProcessFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return ownProcessFiles(p);
+    if (!/\.test\.tsx?$/.test(e.name)) return [];
+    const head = fs.readFileSync(p, 'utf8').slice(0, 4096);
+    return /^\s*(?:\*|\/\/)\s*@own-process\b/m.test(head) ? [p.split(path.sep).join('/')] : [];
+  });
+}
+const OWN_PROCESS = ownProcessFiles('test');
 
 // Two speeds (issue 13 item 7), one config:
 // - `unit`: `*.test.ts` beside pure modules in src/ (and scripts/) — no engine, no Chromium, no database, no
 //   global setup; `npm run test:unit` runs only these, in seconds.
 // - `integration`: test/ — real engines, real Chromium, SQLite/PostgreSQL, files in parallel
 //   forks, each test file owning its own engine and data directory.
-// `vitest run` runs both (each file once); `--project unit|integration` picks one.
+// - `integration-own-process`: the few files of test/ tagged `@own-process`, each in a fresh fork.
+// `vitest run` runs all (each file once); `--project unit|integration` picks one.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -32,16 +51,28 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...OWN_PROCESS],
           // The files of a worker share one module cache: each file used to import the engine and
           // its dependencies afresh, ~4 s per file (803 s of import beside 2,403 s of tests in the
-          // last full run of 190 files). Every file still owns its engines and data directories; the few tests that
-          // change process.env restore it, and nothing in the engine keeps per-run module state
-          // that a later file could see (per-session registries are keyed by unique ids).
+          // run of 2026-12-01; 46 s of import with this). Every file still owns its engines and
+          // data directories, and the tests that change process.env restore it. What a process
+          // learns once (its cgroups, its jail probes) is shared by the files of a worker: a file
+          // that tests such a probe is tagged `@own-process` and runs in the project below.
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           globalSetup: ['test/helpers/global-setup.ts'],
           // Mocks `electron` (only main-process modules import it; everything else is unaffected).
+          setupFiles: ['test/main/electron-mock.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-own-process',
+          include: OWN_PROCESS,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           setupFiles: ['test/main/electron-mock.ts'],
         },
       },

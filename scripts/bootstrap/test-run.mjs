@@ -162,7 +162,12 @@ export async function runTests(root, args) {
       .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
   const both = !filters.length || (!matching('src') && !matching('test'));
   if (both || matching('src')) await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv);
-  if (both || matching('test')) await vitest('tests on SQLite (vitest --project integration)', ['run', '--project', 'integration', ...args], sqliteEnv);
+  if (both || matching('test'))
+    await vitest(
+      'tests on SQLite (vitest --project integration)',
+      ['run', '--project', 'integration', '--project', 'integration-own-process', ...args],
+      sqliteEnv,
+    );
 
   const pgFiles = pgTestFiles(root, filters);
   let pgNote = '';

@@ -1,13 +1,6 @@
 /** Security restrictions applied to fake WebContents/Session: navigation, windows, permissions, CSP. */
 import { describe, expect, it } from 'vitest';
-import {
-  CONTENT_SECURITY_POLICY,
-  guardContents,
-  guardSession,
-  secureWebPreferences,
-  type GuardedContents,
-  type GuardedSession,
-} from './security.js';
+import { CONTENT_SECURITY_POLICY, guardContents, guardSession, secureWebPreferences, type GuardedContents, type GuardedSession } from './security.js';
 
 const isAppUrl = (url: string): boolean => url.startsWith('file:///app/index.html');
 

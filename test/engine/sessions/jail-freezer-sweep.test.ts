@@ -2,6 +2,8 @@
  * Freezer groups an engine left behind (it died before ending its sessions) are removed by the
  * next engine's probe: a cgroup directory goes with rmdir once empty. The sweep used rm, which
  * refuses a directory, so every dead engine's groups stayed below the engine's cgroup for good.
+ *
+ * @own-process the probe it tests runs once per process.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

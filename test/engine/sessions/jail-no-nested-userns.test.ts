@@ -2,6 +2,8 @@
  * On a kernel that refuses nested user namespaces (simulated with bwrap --disable-userns),
  * Chromium's own sandbox cannot start inside the jail: the browser still starts — jailed, with
  * --no-sandbox inside — and the session's log says why.
+ *
+ * @own-process the jail's probe of nested user namespaces runs once per process.
  */
 import fs from 'node:fs';
 import path from 'node:path';

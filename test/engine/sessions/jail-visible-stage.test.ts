@@ -2,6 +2,8 @@
  * jail-visible.ts copies engine files jails cannot reach into a stage directory that every jail
  * then runs from: a stage someone other than root owns is refused, not used. Root only (the
  * copies are made only when jails run as unprivileged users).
+ *
+ * @own-process the stage directory is read from the environment when jail-visible.ts loads.
  */
 import fs from 'node:fs';
 import os from 'node:os';
