@@ -9,19 +9,8 @@ import type { Database } from '../../store/schema.js';
 import { nameKey } from '../../../shared/name-key.js';
 import type { ReachTable } from '../../../shared/wire/routes/route-spec.js';
 
-type Scoped =
-  | 'browser_sessions'
-  | 'profiles'
-  | 'browser_pools'
-  | 'credentials'
-  | 'proxies'
-  | 'auth_connections'
-  | 'api_keys'
-  | 'extensions'
-  | 'deployments'
-  | 'invocations';
 export interface ReachTarget {
-  table: Scoped | 'projects' | 'credential_providers' | 'audit_export_destinations' | 'telemetry_destinations';
+  table: ReachTable;
   /** Whether the route accepts a name where the id goes. */
   byName: boolean;
   what: string;

@@ -101,6 +101,7 @@ describe('SessionScope', () => {
     expect(create).toHaveBeenCalledTimes(1);
     await scope.close();
     expect(scope.peek(slot)).toBeUndefined();
+    expect(() => scope.get(slot)).toThrow(expect.objectContaining({ status: 404, code: 'session_ended' }));
     const fresh = defineSlot('other', () => 1);
     expect(() => scope.get(fresh)).toThrow(expect.objectContaining({ status: 404, code: 'session_ended' }));
   });
@@ -110,6 +111,7 @@ describe('SessionScope', () => {
     const scope = new SessionScope({ id: 's1', deadline: deadline.signal });
     expect(() => scope.fence()).not.toThrow();
     expect(scope.createSignal.aborted).toBe(false);
+    expect(scope.createSignal).toBe(scope.createSignal);
     deadline.abort(new Error('create took longer than 30 s'));
     expect(() => scope.fence()).toThrow('create took longer than 30 s');
     expect(scope.createSignal.aborted).toBe(true);

@@ -65,6 +65,8 @@ export class SessionScope {
   private readonly stepTimeoutMs: number;
   private readonly log: (message: string) => void;
   private deadline?: AbortSignal;
+  /** `deadline` and the scope's end combined, made once (each AbortSignal.any listens on both). */
+  private deadlineOrEnd?: AbortSignal;
   private closing?: Promise<void>;
   private attached?: SessionHandle;
 
@@ -86,12 +88,14 @@ export class SessionScope {
 
   /** The create's deadline and the scope's end in one signal, for the create's steps to pass on. */
   get createSignal(): AbortSignal {
-    return this.deadline ? AbortSignal.any([this.deadline, this.abort.signal]) : this.abort.signal;
+    if (!this.deadline) return this.abort.signal;
+    return (this.deadlineOrEnd ??= AbortSignal.any([this.deadline, this.abort.signal]));
   }
 
   /** The create finished: later steps (a browser restart) run under their own bounds. */
   createDone(): void {
     this.deadline = undefined;
+    this.deadlineOrEnd = undefined;
   }
 
   /** "A deadline is also a fence": throws once the create's deadline passed or the scope closes. */
@@ -150,6 +154,9 @@ export class SessionScope {
     this.closing ??= (async () => {
       this.abort.abort(new Error(`session ${this.id} ended: ${reason}`));
       while (this.steps.length > 0) await this.runStep(this.steps.pop() as Step);
+      // Closed services are let go (a handle kept somewhere must not keep them alive); a later
+      // `get` answers 404 session_ended instead of handing out a closed one.
+      this.slots.clear();
     })();
     return this.closing;
   }
