@@ -89,7 +89,9 @@ export class TelemetryExports {
   }
 
   private reconcile(handle: SessionHandle, after?: number): void {
-    if (this.stopped) return;
+    // An ended session gets no export: its end step has run, nothing would close one made now
+    // (the first export's SDK load can finish after the session it was loaded for ended).
+    if (this.stopped || handle.signal.aborted) return;
     const want = exportDestination((handle.telemetry as { export?: TelemetryExportConfig }).export);
     const cur = this.running.get(handle.id);
     if (cur?.destination === want) return;
