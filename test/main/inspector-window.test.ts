@@ -2,6 +2,8 @@
  * Inspector windows (issue 17 item 1, desktop): the `inspect:open-window` handler, through the
  * real handler table under Node with the mocked `electron`, opens a native window only for a
  * DevTools or trace viewer page of the connected engine, never for another page or engine.
+ *
+ * @own-process it registers on the mocked electron's ipcMain, which holds one handler per channel per process.
  */
 import { describe, expect, it } from 'vitest';
 import { createInspectorOpener, isInspectorUrl } from '../../src/main/inspector-window.js';

@@ -3,6 +3,8 @@
  * contract before a handler runs; handlers' failures come back as the Error object. Also the
  * Electron adapter (with the mocked ipcMain): one handler per contract channel, streams over
  * a port refused for foreign frames.
+ *
+ * @own-process the mocked electron's ipcMain holds one handler per channel per process.
  */
 import { ipcMain } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
