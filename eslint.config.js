@@ -22,8 +22,6 @@ export default tseslint.config(
       'test/engine/session-ops/telemetry-kernel-events.test.ts',
       'test/engine/session-ops/webmcp-custom-tools.test.ts',
       'test/engine/sessions/kernel-newer-fields.test.ts',
-      'test/engine/telemetry-export/otlp-export.pg.test.ts',
-      'test/engine/telemetry-export/otlp-export.test.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

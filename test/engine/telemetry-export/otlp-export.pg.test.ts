@@ -7,13 +7,17 @@
  * (`consecutive_failures + 1`, the flips the change feed is told about) — written by one real
  * export of a session to a decoding OTLP receiver and by recorded failures.
  */
+import type { Static } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { pollUntil } from '../../helpers/poll-until.js';
 import { expectErrorResponse } from '../org/org-fixtures.js';
+import type { Session } from '../../../src/shared/wire/sessions.js';
+import type { OtlpDestinationSchema } from '../../../src/shared/wire/telemetry-destinations.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
+type Destination = Static<typeof OtlpDestinationSchema>;
 let t: TestEngine;
 let recv: OtlpReceiver;
 
@@ -26,7 +30,7 @@ afterAll(async () => {
   await recv?.close();
 });
 
-async function json<T = Record<string, any>>(res: Response | Promise<Response>): Promise<T> {
+async function json<T = Destination>(res: Response | Promise<Response>): Promise<T> {
   const r = await res;
   const text = await r.text();
   expect(r.status, text).toBeLessThan(300);
@@ -79,11 +83,11 @@ describe('OTLP destinations on the store', () => {
 
   it('exports a session to a real receiver, records health, and is 409 to delete while bound', async () => {
     const dest = await json(post({ name: 'pg-recv', endpoint: recv.url, headers: { Authorization: 'Bearer pg-key' } }));
-    const session = await json(
+    const session = await json<Session>(
       t.api('/browsers', { method: 'POST', json: { headless: true, telemetry: { export: { otlp: { destination: { name: 'PG-RECV' } } } } } }),
     );
     const id = session.session_id as string;
-    expect(session.telemetry.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
+    expect(session.telemetry?.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
     const browser = await chromium.connectOverCDP(session.cdp_ws_url);
     await browser.close();
     const exported = await pollUntil(

@@ -7,13 +7,20 @@
  * does not touch the session (API answers, session ends) and shows up as failures; everything the
  * export opened is closed when the session ends. Real Chromium, raw HTTP as a newer SDK sends it.
  */
+import type { Static } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { pollUntil } from '../../helpers/poll-until.js';
 import { expectErrorResponse } from '../org/org-fixtures.js';
+import type { Session } from '../../../src/shared/wire/sessions.js';
+import type { BrowserPoolSchema } from '../../../src/shared/wire/pools.js';
+import type { OtlpDestinationSchema } from '../../../src/shared/wire/telemetry-destinations.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
+
+type Destination = Static<typeof OtlpDestinationSchema>;
+type Pool = Static<typeof BrowserPoolSchema>;
 
 let t: TestEngine;
 let recv: OtlpReceiver;
@@ -30,13 +37,13 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function json<T = Record<string, any>>(res: Response | Promise<Response>): Promise<T> {
+async function json<T>(res: Response | Promise<Response>): Promise<T> {
   const r = await res;
   const text = await r.text();
   expect(r.status, text).toBeLessThan(300);
   return JSON.parse(text) as T;
 }
-const destination = (id: string) => json(t.api(`/telemetry/destinations/${id}`));
+const destination = (id: string) => json<Destination>(t.api(`/telemetry/destinations/${id}`));
 const forSession = (id: string) => recv.records.filter((r) => r.resource['session.id'] === id);
 /** A CDP client connects and leaves: `cdp_connect`/`cdp_disconnect` events (the connection category is on by default). */
 async function touchCdp(cdpWsUrl: string): Promise<void> {
@@ -46,10 +53,10 @@ async function touchCdp(cdpWsUrl: string): Promise<void> {
 
 describe('OTLP export of a session', () => {
   it('delivers the session’s events with its id and the destination’s headers; rotation, health, 409 while bound, unbind, clean end', async () => {
-    const dest = await json(
+    const dest = await json<Destination>(
       t.api('/telemetry/destinations', { method: 'POST', json: { name: 'recv', endpoint: recv.url, headers: { Authorization: 'Bearer first-key' } } }),
     );
-    const session = await json(
+    const session = await json<Session>(
       t.api('/browsers', {
         method: 'POST',
         json: {
@@ -60,8 +67,8 @@ describe('OTLP export of a session', () => {
       }),
     );
     const id = session.session_id as string;
-    expect(session.telemetry.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
-    expect((await json(t.api(`/browsers/${id}`))).telemetry.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
+    expect(session.telemetry?.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
+    expect((await json<Session>(t.api(`/browsers/${id}`))).telemetry?.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
 
     const log = await pollUntil(
       'console_log exported',
@@ -83,7 +90,7 @@ describe('OTLP export of a session', () => {
     expect(healthy.consecutive_failures).toBe(0);
 
     // A rotated key reaches the running session: the next export carries it.
-    await json(t.api(`/telemetry/destinations/${dest.id}`, { method: 'PATCH', json: { headers: { authorization: 'Bearer second-key' } } }));
+    await json<Destination>(t.api(`/telemetry/destinations/${dest.id}`, { method: 'PATCH', json: { headers: { authorization: 'Bearer second-key' } } }));
     const before = recv.requests.length;
     await touchCdp(session.cdp_ws_url);
     await pollUntil(
@@ -114,17 +121,17 @@ describe('OTLP export of a session', () => {
     await expectErrorResponse(await t.api(`/telemetry/destinations/${dest.id}`, { method: 'PATCH', json: { name: 'renamed' } }), 409);
 
     // Unbound by PATCH: the export stops, and the destination may be renamed.
-    const off = await json(t.api(`/browsers/${id}`, { method: 'PATCH', json: { telemetry: { export: { otlp: { enabled: false } } } } }));
-    expect(off.telemetry.export).toEqual({ otlp: { enabled: false } });
+    const off = await json<Session>(t.api(`/browsers/${id}`, { method: 'PATCH', json: { telemetry: { export: { otlp: { enabled: false } } } } }));
+    expect(off.telemetry?.export).toEqual({ otlp: { enabled: false } });
     await pollUntil(
       'export stopped',
       async () => t.engine.services.telemetryExports.active,
       (n) => n === 0,
     );
-    expect((await json(t.api(`/telemetry/destinations/${dest.id}`, { method: 'PATCH', json: { name: 'recv' } }))).name).toBe('recv');
+    expect((await json<Destination>(t.api(`/telemetry/destinations/${dest.id}`, { method: 'PATCH', json: { name: 'recv' } }))).name).toBe('recv');
 
     // Bound again by PATCH, then the session ends: the export closes its connections.
-    await json(t.api(`/browsers/${id}`, { method: 'PATCH', json: { telemetry: { export: { otlp: { destination: { id: dest.id } } } } } }));
+    await json<Session>(t.api(`/browsers/${id}`, { method: 'PATCH', json: { telemetry: { export: { otlp: { destination: { id: dest.id } } } } } }));
     expect(t.engine.services.telemetryExports.active).toBe(1);
     expect((await t.api(`/browsers/${id}`, { method: 'DELETE' })).status).toBe(204);
     await pollUntil(
@@ -145,7 +152,7 @@ describe('OTLP export of a session', () => {
       await t.api('/browsers', { method: 'POST', json: { headless: true, telemetry: { export: { otlp: { destination: { name: 'nope' } } } } } }),
       404,
     );
-    await json(t.api('/telemetry/destinations', { method: 'POST', json: { name: 'refusals', endpoint: recv.url } }));
+    await json<Destination>(t.api('/telemetry/destinations', { method: 'POST', json: { name: 'refusals', endpoint: recv.url } }));
     const both = await expectErrorResponse(
       await t.api('/browsers', {
         method: 'POST',
@@ -171,10 +178,10 @@ describe('OTLP export of a session', () => {
     const dead = await startLocalServer(() => {});
     const deadUrl = dead.url;
     await dead.close();
-    const dest = await json(
+    const dest = await json<Destination>(
       t.api('/telemetry/destinations', { method: 'POST', json: { name: 'dead', endpoint: deadUrl, headers: { 'X-Key': 'dead-secret' } } }),
     );
-    const session = await json(
+    const session = await json<Session>(
       t.api('/browsers', { method: 'POST', json: { headless: true, telemetry: { export: { otlp: { destination: { id: dest.id } } } } } }),
     );
     const id = session.session_id as string;
@@ -198,14 +205,14 @@ describe('OTLP export of a session', () => {
   }, 120_000);
 
   it('a pool’s browsers export to its destination; the pool keeps it bound', async () => {
-    const dest = await json(t.api('/telemetry/destinations', { method: 'POST', json: { name: 'pool-recv', endpoint: recv.url } }));
-    const pool = await json(
+    const dest = await json<Destination>(t.api('/telemetry/destinations', { method: 'POST', json: { name: 'pool-recv', endpoint: recv.url } }));
+    const pool = await json<Pool>(
       t.api('/browser_pools', { method: 'POST', json: { size: 1, headless: true, telemetry: { export: { otlp: { destination: { name: 'pool-recv' } } } } } }),
     );
-    expect(pool.browser_pool_config.telemetry.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
+    expect(pool.browser_pool_config.telemetry?.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
     await expectErrorResponse(await t.api(`/telemetry/destinations/${dest.id}`, { method: 'DELETE' }), 409);
-    const acquired = await json(t.api(`/browser_pools/${pool.id}/acquire`, { method: 'POST', json: { acquire_timeout_seconds: 60 } }));
-    expect(acquired.telemetry.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
+    const acquired = await json<Session>(t.api(`/browser_pools/${pool.id}/acquire`, { method: 'POST', json: { acquire_timeout_seconds: 60 } }));
+    expect(acquired.telemetry?.export).toEqual({ otlp: { destination: dest.id, enabled: true } });
     await touchCdp(acquired.cdp_ws_url);
     await pollUntil(
       'pooled session exported',
