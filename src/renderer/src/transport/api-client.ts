@@ -41,7 +41,9 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 
 // ── what a route takes ──────────────────────────────────────────────────────────────────────
 
-type ParamsPart<R> = [ParamNames<PathOf<R>>] extends [never] ? { params?: never } : { params: Record<ParamNames<PathOf<R>>, string | number> };
+/** The path params a route's key names, each a string or number. */
+export type PathParams<R> = Record<ParamNames<PathOf<R>>, string | number>;
+type ParamsPart<R> = [ParamNames<PathOf<R>>] extends [never] ? { params?: never } : { params: PathParams<R> };
 type QueryPart<R extends ApiRoute> = Routes[R] extends { querystring: infer Q extends TSchema }
   ? object extends Static<Q>
     ? { query?: Static<Q> }

@@ -106,7 +106,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
     }
   };
 
-  const videoSrc = playing ? sessionUrl(session, `replays/${encodeURIComponent(playing)}`) : undefined;
+  const videoSrc = playing ? sessionUrl(session, 'GET /browsers/:id/replays/:replay_id', { replay_id: playing }) : undefined;
   const videoRef = useRef<HTMLVideoElement>(null);
   const [playheadMs, setPlayheadMs] = useState(0);
   useEffect(() => setPlayheadMs(0), [playing]);

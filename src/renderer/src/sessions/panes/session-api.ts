@@ -9,7 +9,7 @@
  */
 import type { Session } from '../../../../shared/wire/sessions';
 import type { BinaryResponse } from '../../../../shared/ipc/contract';
-import { sessionUrl } from '../session-urls';
+import { sessionSubUrl } from '../session-urls';
 
 /** The answer's bytes as a Blob (for object URLs), typed by its content type unless `type` is given. */
 export function toBlob(r: BinaryResponse, type?: string): Blob {
@@ -30,7 +30,7 @@ export function saveBlob(blob: Blob, filename: string): void {
 
 /** The attach/WebSocket form of a session URL (`ws://…/browsers/{id}/{sub}?jwt=`). */
 export function sessionWsUrl(s: Session, sub: string): string | undefined {
-  return sessionUrl(s, sub)?.replace(/^http/, 'ws');
+  return sessionSubUrl(s, sub)?.replace(/^http/, 'ws');
 }
 
 export function formatBytes(n: number | undefined): string {
