@@ -8,7 +8,7 @@
  */
 import { useState } from 'react';
 import type { AuditDestination, AuditDestinationTestResult } from '../../../shared/wire/audit-destinations';
-import { transport } from '../transport';
+import { api, type BodyOf } from '../transport/api-client';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { usePolling } from '../stores/use-polling';
@@ -17,13 +17,10 @@ import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, formatTime }
 import { ConfirmDialog } from '../components/dialog';
 import { FormDialog } from '../components/form-dialog';
 
-const base = '/audit-logs/export/destinations';
-const pathOf = (d: AuditDestination, tail = ''): string => `${base}/${encodeURIComponent(d.id)}${tail}`;
-
 export const useAuditDestinations = createListStore<AuditDestination, { query: string }>({
   topic: 'audit-destinations',
   filters: { query: '' },
-  fetch: () => transport().request<AuditDestination[]>('GET', base, { query: { limit: 100 } }),
+  fetch: () => api.call('GET /audit-logs/export/destinations', { query: { limit: 100 } }),
 });
 
 const EMPTY = { bucket: '', prefix: '', region: 'us-east-1', role_arn: '', kms_key_id: '', access_key_id: '', secret_access_key: '' };
@@ -41,7 +38,7 @@ function AddDestinationDialog({ open, onClose }: { open: boolean; onClose(): voi
         onClose();
       }}
       onSubmit={async () => {
-        const body: Record<string, unknown> = {
+        const body: BodyOf<'POST /audit-logs/export/destinations'> = {
           type: 's3',
           format: 'jsonl.gz',
           bucket: f.bucket.trim(),
@@ -51,7 +48,7 @@ function AddDestinationDialog({ open, onClose }: { open: boolean; onClose(): voi
         };
         if (f.kms_key_id.trim()) body.kms_key_id = f.kms_key_id.trim();
         if (f.access_key_id.trim()) body.credentials = { access_key_id: f.access_key_id.trim(), secret_access_key: f.secret_access_key };
-        const d = await transport().request<AuditDestination>('POST', base, { body });
+        const d = await api.call('POST /audit-logs/export/destinations', { body });
         notify(`Destination s3://${d.bucket}/${d.prefix} added (paused) — test it, then resume`);
         setF(EMPTY);
         changed('audit-destinations');
@@ -130,7 +127,7 @@ export function AuditDestinationsPage(): React.JSX.Element {
   };
   const test = (d: AuditDestination) =>
     act(d, 'test', async () => {
-      const r = await transport().request<AuditDestinationTestResult>('POST', pathOf(d, '/test'), { body: {} });
+      const r = await api.call('POST /audit-logs/export/destinations/:id/test', { params: { id: d.id }, body: {} });
       setTests((t) => ({ ...t, [d.id]: r }));
       setOpen(d.id);
       if (r.success) notify(`s3://${d.bucket}: test passed`);
@@ -138,7 +135,7 @@ export function AuditDestinationsPage(): React.JSX.Element {
   const toggle = (d: AuditDestination) =>
     act(d, 'toggle', async () => {
       const status = d.status === 'active' ? 'paused' : 'active';
-      await transport().request('PATCH', pathOf(d), { body: { status } });
+      await api.call('PATCH /audit-logs/export/destinations/:id', { params: { id: d.id }, body: { status } });
       notify(status === 'active' ? `Delivery to s3://${d.bucket} resumed (from now on)` : `Delivery to s3://${d.bucket} paused`);
       changed('audit-destinations');
     });
@@ -237,7 +234,7 @@ export function AuditDestinationsPage(): React.JSX.Element {
         danger
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await transport().request('DELETE', pathOf(deleting!));
+          await api.call('DELETE /audit-logs/export/destinations/:id', { params: { id: deleting!.id } });
           notify('Audit export destination deleted');
           changed('audit-destinations');
         }}

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { OtlpDestination } from '../../../shared/wire/telemetry-destinations';
-import { transport } from '../transport';
+import { api, type BodyOf } from '../transport/api-client';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { notify } from '../stores/toasts';
@@ -16,13 +16,10 @@ import { ConfirmDialog } from '../components/dialog';
 import { ListChrome } from '../components/list-chrome';
 import { FormDialog } from '../components/form-dialog';
 
-const base = '/telemetry/destinations';
-const pathOf = (d: OtlpDestination): string => `${base}/${encodeURIComponent(d.id)}`;
-
 export const useTelemetryDestinations = createListStore<OtlpDestination, { query: string }>({
   topic: 'telemetry-destinations',
   filters: { query: '' },
-  fetch: (f) => transport().request<OtlpDestination[]>('GET', base, { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) => api.call('GET /telemetry/destinations', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
 
 interface HeaderRow {
@@ -63,16 +60,18 @@ function DestinationDialog({ open, editing, onClose }: { open: boolean; editing?
       onSubmit={async () => {
         const headers = headersBody(rows);
         if (editing) {
-          const body: Record<string, unknown> = { headers };
+          const body: BodyOf<'PATCH /telemetry/destinations/:id'> = { headers };
           if (name.trim() !== editing.name) body.name = name.trim();
           if (endpoint.trim() !== editing.endpoint) body.endpoint = endpoint.trim();
           if (description !== (editing.description ?? '')) body.description = description;
-          await transport().request('PATCH', pathOf(editing), { body });
+          await api.call('PATCH /telemetry/destinations/:id', { params: { id: editing.id }, body });
           notify(`Saved ${name.trim()}`);
         } else {
-          const body: Record<string, unknown> = { name: name.trim(), endpoint: endpoint.trim(), headers };
+          // A new destination has no stored headers to remove, so no value is null.
+          const values = Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== null));
+          const body: BodyOf<'POST /telemetry/destinations'> = { name: name.trim(), endpoint: endpoint.trim(), headers: values };
           if (description) body.description = description;
-          const d = await transport().request<OtlpDestination>('POST', base, { body });
+          const d = await api.call('POST /telemetry/destinations', { body });
           notify(`Destination ${d.name} added — bind it with telemetry.export on a session`);
         }
         changed('telemetry-destinations');
@@ -229,7 +228,7 @@ export function TelemetryDestinationsPage(): React.JSX.Element {
         danger
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await transport().request('DELETE', pathOf(deleting!));
+          await api.call('DELETE /telemetry/destinations/:id', { params: { id: deleting!.id } });
           notify('Telemetry destination deleted');
           changed('telemetry-destinations');
         }}

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
-import { transport } from '../transport';
+import { api, type QueryOf } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
@@ -16,11 +16,14 @@ import type { Invocation } from '../../../shared/wire/apps';
 
 export type { Invocation };
 
-export const useInvocations = createListStore<Invocation, { status: string; query: string }>({
+type InvocationStatus = NonNullable<QueryOf<'GET /invocations'>['status']>;
+const STATUSES: InvocationStatus[] = ['queued', 'running', 'succeeded', 'failed'];
+
+export const useInvocations = createListStore<Invocation, { status: InvocationStatus | ''; query: string }>({
   topic: 'invocations',
   filters: { status: '', query: '' },
   fetch: (f) =>
-    transport().request<Invocation[]>('GET', '/invocations', {
+    api.call('GET /invocations', {
       query: { limit: 100, ...(f.status ? { status: f.status } : {}), ...(f.query.trim() ? { query: f.query.trim() } : {}) },
     }),
 });
@@ -45,13 +48,11 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
     setLines([]);
     setError(null);
     setStreaming(true);
-    transport()
-      .request<{ browsers: Session[] }>('GET', `/invocations/${encodeURIComponent(inv.id)}/browsers`)
-      .then(
-        (r) => setBrowsers(r.browsers),
-        (err) => setError(errorMessage(err)),
-      );
-    const frames = transport().stream(`/invocations/${encodeURIComponent(inv.id)}/events`, { query: { since: '24h' } });
+    api.call('GET /invocations/:id/browsers', { params: { id: inv.id } }).then(
+      (r) => setBrowsers(r.browsers),
+      (err) => setError(errorMessage(err)),
+    );
+    const frames = api.stream('GET /invocations/:id/events', { params: { id: inv.id }, query: { since: '24h' } });
     const it = frames[Symbol.asyncIterator]();
     let stopped = false;
     void (async () => {
@@ -149,7 +150,7 @@ export function InvocationsPage(): React.JSX.Element {
       />
       <div className="toolbar">
         <Field label="Status">
-          <select value={filters.status} onChange={(e) => setFilters({ status: e.target.value })}>
+          <select value={filters.status} onChange={(e) => setFilters({ status: STATUSES.find((s) => s === e.target.value) ?? '' })}>
             <option value="">all</option>
             <option>queued</option>
             <option>running</option>

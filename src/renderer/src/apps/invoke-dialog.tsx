@@ -4,7 +4,7 @@
  * the dialog closes at once and the screen follows the run's events.
  */
 import { useEffect, useState } from 'react';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { changed } from '../stores/changes';
 import { notify } from '../stores/toasts';
@@ -52,7 +52,7 @@ export function InvokeDialog({ open, onClose, onInvoked }: { open: boolean; onCl
             throw new Error(`The payload is not valid JSON: ${(err as Error).message}`);
           }
         }
-        const inv = await transport().request<{ id: string }>('POST', '/invocations', {
+        const inv = await api.call('POST /invocations', {
           body: { app_name: f.app, version: f.version, action_name: f.action, async: true, ...(f.payload.trim() ? { payload: f.payload.trim() } : {}) },
         });
         notify(`Invocation ${inv.id} started`);

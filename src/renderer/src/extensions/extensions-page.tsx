@@ -5,7 +5,7 @@
  */
 import { useState, useEffect } from 'react';
 import type { Extension } from '../../../shared/wire/extensions';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { notify, reportError } from '../stores/toasts';
@@ -18,7 +18,7 @@ import { formatBytes } from '../sessions/panes/session-api';
 export const useExtensions = createListStore<Extension, { query: string }>({
   topic: 'extensions',
   filters: { query: '' },
-  fetch: (f) => transport().request<Extension[]>('GET', '/extensions', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) => api.call('GET /extensions', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
 
 function UploadExtension({ open, onClose }: { open: boolean; onClose(): void }): React.JSX.Element | null {
@@ -37,7 +37,7 @@ function UploadExtension({ open, onClose }: { open: boolean; onClose(): void }):
       onSubmit={async () => {
         if (!file) throw new Error('choose the extension’s .zip file first');
         const multipart = [{ name: 'file', filename: file.name, blob: file }, ...(name.trim() ? [{ name: 'name', value: name.trim() }] : [])];
-        const r = await transport().binary({ method: 'POST', path: '/extensions', multipart });
+        const r = await api.binary('POST /extensions', { multipart });
         const ext = JSON.parse(new TextDecoder().decode(r.data)) as Extension;
         notify(`Extension ${ext.name ?? ext.id} uploaded`);
         setName('');
@@ -65,7 +65,7 @@ export function ExtensionsPage(): React.JSX.Element {
 
   const download = async (x: Extension): Promise<void> => {
     try {
-      const r = await transport().download({ path: `/extensions/${encodeURIComponent(x.id)}`, filename: `${x.name ?? x.id}.zip` });
+      const r = await api.download('GET /extensions/:id_or_name', { opts: { params: { id_or_name: x.id } }, filename: `${x.name ?? x.id}.zip` });
       if (r.saved) notify(`Downloaded ${x.name ?? x.id} (${formatBytes(r.bytes)})`);
     } catch (err) {
       reportError(err);
@@ -144,7 +144,7 @@ export function ExtensionsPage(): React.JSX.Element {
         danger
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await transport().request('DELETE', `/extensions/${encodeURIComponent(deleting!.id)}`);
+          await api.call('DELETE /extensions/:id_or_name', { params: { id_or_name: deleting!.id } });
           notify('Extension deleted');
           changed('extensions');
         }}

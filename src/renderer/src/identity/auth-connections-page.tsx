@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { ManagedAuthRecord, TimelineEventRecord } from '../../../shared/wire/identity';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
@@ -18,8 +18,7 @@ import { CreateConnection } from './create-connection-dialog';
 export const useAuthConnections = createListStore<ManagedAuthRecord, { query: string }>({
   topic: 'auth-connections',
   filters: { query: '' },
-  fetch: (f) =>
-    transport().request<ManagedAuthRecord[]>('GET', '/auth/connections', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) => api.call('GET /auth/connections', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
 
 function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose(): void }): React.JSX.Element | null {
@@ -31,11 +30,9 @@ function Details({ conn, onClose }: { conn: ManagedAuthRecord | null; onClose():
     setEvents([]);
     setTimeline(null);
     setError(null);
-    transport()
-      .request<TimelineEventRecord[]>('GET', `/auth/connections/${encodeURIComponent(conn.id)}/timeline`, { query: { limit: 20 } })
-      .then(setTimeline, (err) => setError(errorMessage(err)));
+    api.call('GET /auth/connections/:id/timeline', { params: { id: conn.id }, query: { limit: 20 } }).then(setTimeline, (err) => setError(errorMessage(err)));
     if (conn.flow_status !== 'IN_PROGRESS') return;
-    const frames = transport().stream(`/auth/connections/${encodeURIComponent(conn.id)}/events`);
+    const frames = api.stream('GET /auth/connections/:id/events', { params: { id: conn.id } });
     const it = frames[Symbol.asyncIterator]();
     let stopped = false;
     void (async () => {
@@ -126,7 +123,7 @@ export function AuthConnectionsPage(): React.JSX.Element {
   const login = async (c: ManagedAuthRecord): Promise<void> => {
     setStarting(c.id);
     try {
-      const r = await transport().request<{ hosted_url: string }>('POST', `/auth/connections/${encodeURIComponent(c.id)}/login`, { body: {} });
+      const r = await api.call('POST /auth/connections/:id/login', { params: { id: c.id }, body: {} });
       notify('Login started: the hosted page opens in a new window');
       changed('auth-connections');
       await openExternal(r.hosted_url);
@@ -217,7 +214,7 @@ export function AuthConnectionsPage(): React.JSX.Element {
         danger
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await transport().request('DELETE', `/auth/connections/${encodeURIComponent(deleting!.id)}`);
+          await api.call('DELETE /auth/connections/:id', { params: { id: deleting!.id } });
           notify('Connection deleted');
           changed('auth-connections');
         }}

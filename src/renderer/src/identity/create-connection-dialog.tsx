@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { CredentialProviderRecord } from '../../../shared/wire/credential-providers';
-import { transport } from '../transport';
+import { api, type BodyOf } from '../transport/api-client';
 import { changed } from '../stores/changes';
 import { notify } from '../stores/toasts';
 import { Field } from '../components/ui';
@@ -27,7 +27,9 @@ const EMPTY = {
   auto: false,
 };
 
-function credentialOf(f: typeof EMPTY): Record<string, unknown> | undefined {
+type ConnectionBody = BodyOf<'POST /auth/connections'>;
+
+function credentialOf(f: typeof EMPTY): ConnectionBody['credential'] {
   if (f.source === 'stored') return { name: f.credential_name.trim() };
   // ANY: no provider named — the enabled providers are asked by priority for the domain's item.
   if (f.source === 'provider' && f.provider === ANY) return { auto: true };
@@ -41,9 +43,7 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
   useEffect(() => {
     if (!open) return;
     // Listing providers is allowed to any key; an engine without them just offers none.
-    transport()
-      .request<CredentialProviderRecord[]>('GET', '/org/credential_providers', { query: { limit: 100 } })
-      .then(setProviders, () => setProviders([]));
+    api.call('GET /org/credential_providers', { query: { limit: 100 } }).then(setProviders, () => setProviders([]));
   }, [open]);
   const text = (k: keyof typeof EMPTY) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setF({ ...f, [k]: e.target.value });
   return (
@@ -56,7 +56,7 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
         onClose();
       }}
       onSubmit={async () => {
-        const body: Record<string, unknown> = {
+        const body: ConnectionBody = {
           domain: f.domain.trim(),
           profile_name: f.profile_name.trim(),
           save_credentials: f.save_credentials,
@@ -67,7 +67,7 @@ export function CreateConnection({ open, onClose }: { open: boolean; onClose(): 
         if (allowed.length) body.allowed_domains = allowed;
         const credential = credentialOf(f);
         if (credential) body.credential = credential;
-        await transport().request('POST', '/auth/connections', { body });
+        await api.call('POST /auth/connections', { body });
         notify(`Connection for ${f.domain} created`);
         setF(EMPTY);
         changed('auth-connections');

@@ -11,7 +11,7 @@ import type {
   CredentialProviderRecord,
   CredentialProviderTestResult as TestResult,
 } from '../../../shared/wire/credential-providers';
-import { transport } from '../transport';
+import { api, type BodyOf } from '../transport/api-client';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { notify, reportError } from '../stores/toasts';
@@ -20,13 +20,10 @@ import { ConfirmDialog } from '../components/dialog';
 import { ListChrome } from '../components/list-chrome';
 import { FormDialog } from '../components/form-dialog';
 
-const base = '/org/credential_providers';
-const pathOf = (p: CredentialProviderRecord, tail = ''): string => `${base}/${encodeURIComponent(p.id)}${tail}`;
-
 export const useCredentialProviders = createListStore<CredentialProviderRecord, { query: string }>({
   topic: 'credential-providers',
   filters: { query: '' },
-  fetch: (f) => transport().request<CredentialProviderRecord[]>('GET', base, { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) => api.call('GET /org/credential_providers', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
 
 const EMPTY_FORM = { name: '', token: '', ttl: '', priority: '' };
@@ -49,15 +46,18 @@ function ProviderDialog({ open, editing, onClose }: { open: boolean; editing?: C
       confirmLabel={editing ? 'Save' : 'Add provider'}
       onClose={close}
       onSubmit={async () => {
-        const body: Record<string, unknown> = { name: f.name.trim() };
+        const body: BodyOf<'PATCH /org/credential_providers/:id'> = { name: f.name.trim() };
         if (f.token) body.token = f.token;
         if (f.ttl.trim()) body.cache_ttl_seconds = Number(f.ttl);
         if (editing) {
           if (f.priority.trim()) body.priority = Number(f.priority);
-          await transport().request('PATCH', pathOf(editing), { body });
+          await api.call('PATCH /org/credential_providers/:id', { params: { id: editing.id }, body });
           notify(`Saved ${f.name.trim() || editing.name}`);
         } else {
-          const p = await transport().request<CredentialProviderRecord>('POST', base, { body: { ...body, provider_type: 'onepassword' } });
+          const p = await api.call('POST /org/credential_providers', {
+            // An empty token is left out (not sent as ''), so the engine's message names the missing field as before.
+            body: { ...body, provider_type: 'onepassword' } as BodyOf<'POST /org/credential_providers'>,
+          });
           notify(`Credential provider ${p.name} added — test it to see its vaults`);
         }
         setF(EMPTY_FORM);
@@ -102,7 +102,7 @@ function ProviderDetails({ provider, test }: { provider: CredentialProviderRecor
     setLoading(true);
     setItemsError(null);
     try {
-      setItems((await transport().request<{ items: ProviderItem[] }>('GET', pathOf(provider, '/items'))).items);
+      setItems((await api.call('GET /org/credential_providers/:id/items', { params: { id: provider.id } })).items);
     } catch (err) {
       setItemsError((err as Error).message);
     } finally {
@@ -185,7 +185,7 @@ export function CredentialProvidersPage(): React.JSX.Element {
   };
   const test = (p: CredentialProviderRecord) =>
     act(p, 'test', async () => {
-      const r = await transport().request<TestResult>('POST', pathOf(p, '/test'), { body: {} });
+      const r = await api.call('POST /org/credential_providers/:id/test', { params: { id: p.id }, body: {} });
       setTests((t) => ({ ...t, [p.id]: r }));
       setOpen(p.id);
       // A failure is shown in the expanded row (with its reason), not as a success toast.
@@ -193,7 +193,7 @@ export function CredentialProvidersPage(): React.JSX.Element {
     });
   const toggle = (p: CredentialProviderRecord) =>
     act(p, 'toggle', async () => {
-      await transport().request('PATCH', pathOf(p), { body: { enabled: !p.enabled } });
+      await api.call('PATCH /org/credential_providers/:id', { params: { id: p.id }, body: { enabled: !p.enabled } });
       notify(`${p.name} ${p.enabled ? 'disabled' : 'enabled'}`);
       changed('credential-providers');
     });
@@ -286,7 +286,7 @@ export function CredentialProvidersPage(): React.JSX.Element {
         danger
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await transport().request('DELETE', pathOf(deleting!));
+          await api.call('DELETE /org/credential_providers/:id', { params: { id: deleting!.id } });
           notify('Credential provider deleted');
           changed('credential-providers');
         }}

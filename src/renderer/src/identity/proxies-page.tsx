@@ -5,7 +5,7 @@
  */
 import { useState, useEffect } from 'react';
 import type { ProxyRecord } from '../../../shared/wire/identity';
-import { transport } from '../transport';
+import { api, type BodyOf } from '../transport/api-client';
 import { createListStore } from '../stores/list-store';
 import { changed } from '../stores/changes';
 import { notify, reportError } from '../stores/toasts';
@@ -19,7 +19,7 @@ const TYPES = ['datacenter', 'isp', 'residential', 'mobile', 'custom'] as const;
 export const useProxies = createListStore<ProxyRecord, { query: string }>({
   topic: 'proxies',
   filters: { query: '' },
-  fetch: (f) => transport().request<ProxyRecord[]>('GET', '/proxies', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
+  fetch: (f) => api.call('GET /proxies', { query: { limit: 100, ...(f.query.trim() ? { query: f.query.trim() } : {}) } }),
 });
 
 function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): React.JSX.Element | null {
@@ -32,7 +32,8 @@ function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): Rea
       confirmLabel="Create proxy"
       onClose={onClose}
       onSubmit={async () => {
-        const body: Record<string, unknown> = { type: f.type, protocol: f.protocol };
+        // type and protocol come from selects whose options are exactly the schema's values.
+        const body: ProxyBody = { type: f.type as ProxyBody['type'], protocol: f.protocol as ProxyBody['protocol'] };
         if (f.name.trim()) body.name = f.name.trim();
         if (f.type === 'custom')
           body.config = {
@@ -44,7 +45,7 @@ function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): Rea
         else if (f.country.trim()) body.config = { country: f.country.trim() };
         const bypass = f.bypass.split(/[\s,]+/).filter(Boolean);
         if (bypass.length) body.bypass_hosts = bypass;
-        const p = await transport().request<ProxyRecord>('POST', '/proxies', { body });
+        const p = await api.call('POST /proxies', { body });
         notify(`Proxy ${p.name ?? p.id} created`);
         changed('proxies');
       }}
@@ -92,6 +93,8 @@ function CreateProxy({ open, onClose }: { open: boolean; onClose(): void }): Rea
   );
 }
 
+type ProxyBody = BodyOf<'POST /proxies'>;
+
 export function ProxiesPage(): React.JSX.Element {
   const list = useProxies();
   const { items, refresh } = list;
@@ -106,7 +109,7 @@ export function ProxiesPage(): React.JSX.Element {
   const check = async (p: ProxyRecord): Promise<void> => {
     setChecking(p.id ?? null);
     try {
-      const r = await transport().request<ProxyRecord>('POST', `/proxies/${encodeURIComponent(p.id!)}/check`, { body: {} });
+      const r = await api.call('POST /proxies/:id/check', { params: { id: p.id! }, body: {} });
       notify(`${r.name ?? r.id}: ${r.status ?? 'checked'}`);
       changed('proxies');
     } catch (err) {
@@ -210,7 +213,7 @@ export function ProxiesPage(): React.JSX.Element {
         confirmLabel="Save"
         onClose={() => setRenaming(null)}
         onSubmit={async () => {
-          await transport().request('PATCH', `/proxies/${encodeURIComponent(renaming!.id!)}`, { body: { name: newName } });
+          await api.call('PATCH /proxies/:id', { params: { id: renaming!.id! }, body: { name: newName } });
           changed('proxies');
         }}
       >
@@ -226,7 +229,7 @@ export function ProxiesPage(): React.JSX.Element {
         danger
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await transport().request('DELETE', `/proxies/${encodeURIComponent(deleting!.id!)}`);
+          await api.call('DELETE /proxies/:id', { params: { id: deleting!.id! } });
           notify('Proxy deleted');
           changed('proxies');
         }}

@@ -10,7 +10,7 @@ import { Button, Field } from '../components/ui';
 import { createSession } from '../stores/sessions';
 import { notify } from '../stores/toasts';
 import { errorMessage } from '../transport/transport';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { navigate } from '../router';
 import { emptySessionForm, sessionBody, TELEMETRY_CATEGORIES, type SessionForm } from './session-form';
 
@@ -19,10 +19,9 @@ function useSuggestions(open: boolean): { profiles: string[]; proxies: Array<{ i
   const [s, setS] = useState<{ profiles: string[]; proxies: Array<{ id: string; name?: string }> }>({ profiles: [], proxies: [] });
   useEffect(() => {
     if (!open) return;
-    const t = transport();
     void Promise.all([
-      t.request<Array<{ name?: string | null }>>('GET', '/profiles', { query: { limit: 100 } }).catch(() => []),
-      t.request<Array<{ id: string; name?: string }>>('GET', '/proxies', { query: { limit: 100 } }).catch(() => []),
+      api.call('GET /profiles', { query: { limit: 100 } }).catch(() => []),
+      api.call('GET /proxies', { query: { limit: 100 } }).catch(() => []),
     ]).then(([profiles, proxies]) => setS({ profiles: profiles.map((p) => p.name).filter((n): n is string => !!n), proxies }));
   }, [open]);
   return s;

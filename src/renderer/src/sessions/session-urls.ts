@@ -4,6 +4,11 @@
  * live view, replays or downloads straight from the engine without the API key.
  */
 import type { Session } from '../../../shared/wire/sessions';
+import { buildPath, type ApiRoute, type PathParams } from '../transport/api-client';
+
+/** A GET route under a session's `base_url` (`{engine}/browsers/{id}`): what a browser element may load with the JWT. */
+export type SessionGetRoute = Extract<ApiRoute, `GET /browsers/:id/${string}`>;
+const SESSION_PREFIX = 'GET /browsers/:id';
 
 export function sessionJwt(s: Session): string | undefined {
   if (s.jwt) return s.jwt;
@@ -14,8 +19,24 @@ export function sessionJwt(s: Session): string | undefined {
   }
 }
 
-/** `{base_url}/{sub}?jwt=…&…query` — e.g. `sessionUrl(s, 'replays/abc')`. */
-export function sessionUrl(s: Session, sub: string, query: Record<string, string> = {}): string | undefined {
+/**
+ * `{base_url}/{sub}?jwt=…&…query` for a route of the table, its params but the session's own
+ * substituted — e.g. `sessionUrl(s, 'GET /browsers/:id/replays/:replay_id', { replay_id })`.
+ */
+export function sessionUrl<R extends SessionGetRoute>(
+  s: Session,
+  route: R,
+  params: Omit<PathParams<R>, 'id'>,
+  query: Record<string, string> = {},
+): string | undefined {
+  return sessionSubUrl(s, buildPath(route.slice(SESSION_PREFIX.length), params), query);
+}
+
+/**
+ * The same for a sub-path the route table does not list yet (the WebSocket upgrade routes,
+ * such as a process's terminal `process/{id}/attach`).
+ */
+export function sessionSubUrl(s: Session, sub: string, query: Record<string, string> = {}): string | undefined {
   const jwt = sessionJwt(s);
   if (!s.base_url || !jwt) return undefined;
   const u = new URL(`${s.base_url.replace(/\/+$/, '')}/${sub.replace(/^\/+/, '')}`);

@@ -4,7 +4,7 @@
  * and every 10 s while shown (standby browsers change without any session event).
  */
 import { useEffect, useState } from 'react';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import type { Health } from '../../../shared/wire/health';
 
 export function StandbyStatus({ tick }: { tick: number }): React.JSX.Element | null {
@@ -12,8 +12,8 @@ export function StandbyStatus({ tick }: { tick: number }): React.JSX.Element | n
   useEffect(() => {
     let gone = false;
     const load = () =>
-      void transport()
-        .request<Health>('GET', '/healthz')
+      void api
+        .call('GET /healthz')
         .then((v) => !gone && setH(v))
         .catch(() => {});
     load();

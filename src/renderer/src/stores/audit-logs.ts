@@ -3,9 +3,9 @@
  * appends), and the export, which downloads every `/audit-logs/export/chunk` of the same query.
  */
 import { create } from 'zustand';
-import { transport } from '../transport';
+import { api, type QueryOf } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
-import type { DownloadResult, Query } from '../../../shared/ipc/contract';
+import type { DownloadResult } from '../../../shared/ipc/contract';
 import type { AuditLogEntry } from '../../../shared/wire/audit';
 
 export type { AuditLogEntry };
@@ -35,8 +35,8 @@ export function defaultAuditFilters(now = new Date()): AuditFilters {
   };
 }
 
-export function auditQuery(f: AuditFilters): Query {
-  const q: Query = { start: f.start, end: f.end };
+export function auditQuery(f: AuditFilters): QueryOf<'GET /audit-logs'> {
+  const q: QueryOf<'GET /audit-logs'> = { start: f.start, end: f.end };
   for (const k of ['auth_strategy', 'service', 'method', 'search'] as const) if (f[k].trim()) q[k] = f[k].trim();
   if (f.exclude_method.length) q.exclude_method = f.exclude_method;
   if (f.search_user_id.length) q.search_user_id = f.search_user_id;
@@ -69,7 +69,7 @@ export const useAuditLogs = create<AuditState>((set, get) => ({
   async search(filters) {
     set({ filters, loading: true, error: null });
     try {
-      const r = await transport().send<AuditLogEntry[]>('GET', '/audit-logs', { query: { ...auditQuery(filters), limit: PAGE } });
+      const r = await api.send('GET /audit-logs', { query: { ...auditQuery(filters), limit: PAGE } });
       set({ entries: r.body, nextToken: r.headers['x-has-more'] === 'false' ? null : r.headers['x-next-page-token'] || null, loading: false, loaded: true });
     } catch (err) {
       set({ loading: false, loaded: true, error: errorMessage(err), entries: [], nextToken: null });
@@ -80,7 +80,7 @@ export const useAuditLogs = create<AuditState>((set, get) => ({
     if (!nextToken) return;
     set({ loading: true });
     try {
-      const r = await transport().send<AuditLogEntry[]>('GET', '/audit-logs', { query: { ...auditQuery(filters), limit: PAGE, page_token: nextToken } });
+      const r = await api.send('GET /audit-logs', { query: { ...auditQuery(filters), limit: PAGE, page_token: nextToken } });
       set({
         entries: [...get().entries, ...r.body],
         nextToken: r.headers['x-has-more'] === 'false' ? null : r.headers['x-next-page-token'] || null,
@@ -94,9 +94,8 @@ export const useAuditLogs = create<AuditState>((set, get) => ({
     set({ exporting: true });
     try {
       const day = get().filters.start.slice(0, 10);
-      return await transport().download({
-        path: '/audit-logs/export/chunk',
-        query: { ...auditQuery(get().filters), format },
+      return await api.download('GET /audit-logs/export/chunk', {
+        opts: { query: { ...auditQuery(get().filters), format } },
         filename: `audit-logs-${day}.${format}`,
         cursor: true,
       });

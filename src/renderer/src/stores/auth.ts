@@ -7,6 +7,7 @@
 import { create } from 'zustand';
 import { transport } from '../transport';
 import { errorMessage } from '../transport/transport';
+import { api } from '../transport/api-client';
 import type { SignedInInfo } from '../../../shared/wire/console';
 
 export type SignedIn = SignedInInfo;
@@ -31,7 +32,7 @@ export const useAuth = create<AuthState>((set, get) => ({
   async check() {
     if (transport().kind === 'desktop') return set({ status: 'signed-in' });
     try {
-      const who = await transport().request<SignedIn>('GET', '/console/session');
+      const who = await api.call('GET /console/session');
       set({ status: 'signed-in', who, error: null });
     } catch {
       set({ status: 'signed-out', who: null });
@@ -40,7 +41,7 @@ export const useAuth = create<AuthState>((set, get) => ({
   async signIn(apiKey) {
     set({ busy: true, error: null });
     try {
-      const who = await transport().request<SignedIn>('POST', '/console/session', { body: { api_key: apiKey } });
+      const who = await api.call('POST /console/session', { body: { api_key: apiKey } });
       set({ status: 'signed-in', who, busy: false });
       return true;
     } catch (err) {
@@ -50,7 +51,7 @@ export const useAuth = create<AuthState>((set, get) => ({
   },
   async signOut() {
     try {
-      await transport().request('DELETE', '/console/session');
+      await api.call('DELETE /console/session');
     } finally {
       set({ status: 'signed-out', who: null, error: null });
     }

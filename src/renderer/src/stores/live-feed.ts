@@ -8,7 +8,7 @@
  */
 import { create } from 'zustand';
 import type { ChangeEvent, ChangeFrame, ChangeResource } from '../../../shared/wire/changes';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { changed, type Topic } from './changes';
 
 /** Which screens' data each resource feeds. */
@@ -70,7 +70,7 @@ export function startLiveFeed(): () => void {
     while (!stopped) {
       useLiveFeed.setState({ status: attempt ? 'offline' : 'connecting' });
       try {
-        iterator = transport().stream('/changes')[Symbol.asyncIterator]();
+        iterator = api.stream('GET /changes')[Symbol.asyncIterator]();
         for (;;) {
           const r = await iterator.next();
           if (r.done || stopped) break;

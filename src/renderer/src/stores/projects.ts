@@ -1,6 +1,6 @@
 /** Projects of the organization, their limits, and the mutations of the Projects screen. */
 import type { Project, ProjectLimits } from '../../../shared/wire/org';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { changed } from './changes';
 import { createListStore } from './list-store';
 
@@ -11,7 +11,7 @@ export const useProjects = createListStore<Project, { query: string }>({
     // Projects are few; read every page so pickers and the table see them all.
     const all: Project[] = [];
     for (let offset = 0; ;) {
-      const r = await transport().send<Project[]>('GET', '/org/projects', { query: { offset, limit: 100, ...(f.query ? { query: f.query } : {}) } });
+      const r = await api.send('GET /org/projects', { query: { offset, limit: 100, ...(f.query ? { query: f.query } : {}) } });
       all.push(...r.body);
       const next = Number(r.headers['x-next-offset'] ?? 0);
       if (r.headers['x-has-more'] !== 'true' || !next) break;
@@ -21,31 +21,29 @@ export const useProjects = createListStore<Project, { query: string }>({
   },
 });
 
-const path = (id: string): string => `/org/projects/${encodeURIComponent(id)}`;
-
 export async function createProject(name: string): Promise<Project> {
-  const p = await transport().request<Project>('POST', '/org/projects', { body: { name } });
+  const p = await api.call('POST /org/projects', { body: { name } });
   changed('projects');
   return p;
 }
 
 export async function updateProject(id: string, patch: { name?: string; status?: 'active' | 'archived' }): Promise<Project> {
-  const p = await transport().request<Project>('PATCH', path(id), { body: patch });
+  const p = await api.call('PATCH /org/projects/:id', { params: { id }, body: patch });
   changed('projects');
   return p;
 }
 
 export async function deleteProject(id: string): Promise<void> {
-  await transport().request('DELETE', path(id));
+  await api.call('DELETE /org/projects/:id', { params: { id } });
   changed('projects');
 }
 
 export function getProjectLimits(id: string): Promise<ProjectLimits> {
-  return transport().request<ProjectLimits>('GET', `${path(id)}/limits`);
+  return api.call('GET /org/projects/:id/limits', { params: { id } });
 }
 
 export async function setProjectLimits(id: string, limits: Partial<Record<keyof ProjectLimits, number | null>>): Promise<ProjectLimits> {
-  const l = await transport().request<ProjectLimits>('PATCH', `${path(id)}/limits`, { body: limits });
+  const l = await api.call('PATCH /org/projects/:id/limits', { params: { id }, body: limits });
   changed('projects');
   return l;
 }

@@ -4,7 +4,7 @@
  */
 import type { Session } from '../../../shared/wire/sessions';
 import { flattenObjectParam } from '../../../shared/ipc/query';
-import { transport } from '../transport';
+import { api } from '../transport/api-client';
 import { changed } from './changes';
 import { createListStore } from './list-store';
 
@@ -23,18 +23,18 @@ export const useSessions = createListStore<Session, SessionFilters>({
   fetch: async (f) => {
     const query: Record<string, string | number> = { status: f.status, limit: 100, ...flattenObjectParam('tags', f.tags) };
     if (f.query.trim()) query.query = f.query.trim();
-    return transport().request<Session[]>('GET', '/browsers', { query });
+    return api.call('GET /browsers', { query });
   },
 });
 
 export async function createSession(body: Record<string, unknown>): Promise<Session> {
-  const s = await transport().request<Session>('POST', '/browsers', { body });
+  const s = await api.call('POST /browsers', { body });
   changed('sessions');
   return s;
 }
 
 export async function getSession(id: string): Promise<Session> {
-  return transport().request<Session>('GET', `/browsers/${encodeURIComponent(id)}`, { query: { include_deleted: true } });
+  return api.call('GET /browsers/:id', { params: { id }, query: { include_deleted: true } });
 }
 
 /** Deletes each; resolves with the ids that failed and why (the others are gone). */
@@ -43,7 +43,7 @@ export async function deleteSessions(ids: string[]): Promise<Array<{ id: string;
   await Promise.all(
     ids.map(async (id) => {
       try {
-        await transport().request('DELETE', `/browsers/${encodeURIComponent(id)}`);
+        await api.call('DELETE /browsers/:id', { params: { id } });
       } catch (err) {
         failures.push({ id, message: err instanceof Error ? err.message : String(err) });
       }

@@ -8,10 +8,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { Badge, Button, Field } from '../../components/ui';
 import { reportError } from '../../stores/toasts';
-import { sessionPath } from './session-api';
 import { runOnCtrlEnter } from './pane-keys';
 import type { ExecuteResult, Executor } from '../../../../shared/wire/session-code';
 import { ReplConsole } from './repl-console';
@@ -34,7 +33,7 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
   const resultRef = useRef<HTMLElement>(null);
   const loadExecutors = async (): Promise<void> => {
     try {
-      setExecutors((await transport().request<{ executors: Executor[] }>('GET', sessionPath(session, 'playwright/executors'))).executors);
+      setExecutors((await api.call('GET /browsers/:id/playwright/executors', { params: { id: session.session_id } })).executors);
     } catch {
       // An older engine has no executors: the picker then offers only what is typed.
     }
@@ -45,7 +44,7 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
   }, [session.session_id]);
   const removeExecutor = async (): Promise<void> => {
     try {
-      await transport().request('DELETE', sessionPath(session, `playwright/executors/${encodeURIComponent(executor)}`));
+      await api.call('DELETE /browsers/:id/playwright/executors/:name', { params: { id: session.session_id, name: executor } });
       if (executor !== 'default') setExecutor('default');
       await loadExecutors();
     } catch (err) {
@@ -62,7 +61,8 @@ export function CodePane({ session }: PaneProps): React.JSX.Element {
     setBusy(true);
     const t0 = performance.now();
     try {
-      const r = await transport().request<ExecResult>('POST', sessionPath(session, 'playwright/execute'), {
+      const r = await api.call('POST /browsers/:id/playwright/execute', {
+        params: { id: session.session_id },
         body: {
           code,
           ...(timeout.trim() ? { timeout_sec: Number(timeout) } : {}),

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
 import { Button, ErrorBanner, Spinner } from '../../components/ui';
 import { errorMessage } from '../../transport/transport';
-import { formatBytes, sessionBinary, toBlob } from './session-api';
+import { api } from '../../transport/api-client';
+import { formatBytes, toBlob } from './session-api';
 import type { FileInfo } from '../../../../shared/wire/session-fs';
 
 export type FileEntry = FileInfo;
@@ -44,20 +45,22 @@ export function FilePreview({
     setPreview(null);
     setError(null);
     const image = IMAGE.test(file.name);
-    sessionBinary(session, 'fs/read_file', { method: 'GET', query: { path: file.path }, maxBytes: image ? IMAGE_LIMIT : TEXT_LIMIT }).then(
-      (r) => {
-        if (gone) return;
-        if (image) {
-          if (r.truncated) return setPreview({ kind: 'too-large' });
-          url = URL.createObjectURL(toBlob(r, file.name.toLowerCase().endsWith('.svg') ? 'image/svg+xml' : undefined));
-          setPreview({ kind: 'image', url });
-          return;
-        }
-        if (looksBinary(r.data)) setPreview({ kind: 'binary' });
-        else setPreview({ kind: 'text', text: new TextDecoder().decode(r.data), truncated: r.truncated });
-      },
-      (err) => !gone && setError(errorMessage(err)),
-    );
+    api
+      .binary('GET /browsers/:id/fs/read_file', { params: { id: session.session_id }, query: { path: file.path }, maxBytes: image ? IMAGE_LIMIT : TEXT_LIMIT })
+      .then(
+        (r) => {
+          if (gone) return;
+          if (image) {
+            if (r.truncated) return setPreview({ kind: 'too-large' });
+            url = URL.createObjectURL(toBlob(r, file.name.toLowerCase().endsWith('.svg') ? 'image/svg+xml' : undefined));
+            setPreview({ kind: 'image', url });
+            return;
+          }
+          if (looksBinary(r.data)) setPreview({ kind: 'binary' });
+          else setPreview({ kind: 'text', text: new TextDecoder().decode(r.data), truncated: r.truncated });
+        },
+        (err) => !gone && setError(errorMessage(err)),
+      );
     return () => {
       gone = true;
       if (url) URL.revokeObjectURL(url);

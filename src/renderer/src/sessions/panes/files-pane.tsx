@@ -6,12 +6,12 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 import { Button, EmptyState, ErrorBanner, Spinner, formatTime } from '../../components/ui';
 import { ConfirmDialog } from '../../components/dialog';
 import { notify, reportError } from '../../stores/toasts';
-import { formatBytes, sessionBinary, sessionPath } from './session-api';
+import { formatBytes } from './session-api';
 import { FilePreview, type FileEntry } from './file-preview';
 import { PathDialog } from './path-dialog';
 import { usePaneKey } from './pane-keys';
@@ -39,7 +39,7 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const list = await transport().request<FileEntry[]>('GET', sessionPath(session, 'fs/list_files'), { query: { path: dir } });
+      const list = await api.call('GET /browsers/:id/fs/list_files', { params: { id: session.session_id }, query: { path: dir } });
       list.sort((a, b) => Number(b.is_dir) - Number(a.is_dir) || a.name.localeCompare(b.name));
       setItems(list);
       setError(null);
@@ -63,7 +63,7 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
     ]);
     setUploading(list.length === 1 ? list[0].name : `${list.length} files`);
     try {
-      await sessionBinary(session, 'fs/upload', { method: 'POST', multipart });
+      await api.binary('POST /browsers/:id/fs/upload', { params: { id: session.session_id }, multipart });
       notify(`Uploaded ${list.length === 1 ? list[0].name : `${list.length} files`} to ${dir}`);
       await load();
     } catch (err) {
@@ -77,8 +77,11 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
   const download = async (f: FileEntry): Promise<void> => {
     try {
       const r = f.is_dir
-        ? await transport().download({ path: sessionPath(session, 'fs/download_dir_zip'), query: { path: f.path }, filename: `${f.name || 'root'}.zip` })
-        : await transport().download({ path: sessionPath(session, 'fs/read_file'), query: { path: f.path }, filename: f.name });
+        ? await api.download('GET /browsers/:id/fs/download_dir_zip', {
+            opts: { params: { id: session.session_id }, query: { path: f.path } },
+            filename: `${f.name || 'root'}.zip`,
+          })
+        : await api.download('GET /browsers/:id/fs/read_file', { opts: { params: { id: session.session_id }, query: { path: f.path } }, filename: f.name });
       if (r.saved) notify(`Downloaded ${f.name} (${formatBytes(r.bytes)})`);
     } catch (err) {
       reportError(err);
@@ -185,7 +188,7 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
         confirmLabel="Create folder"
         onClose={() => setDialog(null)}
         onSubmit={async (path) => {
-          await transport().request('PUT', sessionPath(session, 'fs/create_directory'), { body: { path } });
+          await api.call('PUT /browsers/:id/fs/create_directory', { params: { id: session.session_id }, body: { path } });
           notify(`Created ${path}`);
           await load();
         }}
@@ -199,7 +202,7 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
         onClose={() => setDialog(null)}
         onSubmit={async (dest) => {
           if (dialog?.kind !== 'move') return;
-          await transport().request('PUT', sessionPath(session, 'fs/move'), { body: { src_path: dialog.file.path, dest_path: dest } });
+          await api.call('PUT /browsers/:id/fs/move', { params: { id: session.session_id }, body: { src_path: dialog.file.path, dest_path: dest } });
           if (selected?.path === dialog.file.path) setSelected(null);
           notify(`Moved to ${dest}`);
           await load();
@@ -215,7 +218,10 @@ export function FilesPane({ session }: PaneProps): React.JSX.Element {
         onConfirm={async () => {
           if (dialog?.kind !== 'delete') return;
           const f = dialog.file;
-          await transport().request('PUT', sessionPath(session, f.is_dir ? 'fs/delete_directory' : 'fs/delete_file'), { body: { path: f.path } });
+          await api.call(f.is_dir ? 'PUT /browsers/:id/fs/delete_directory' : 'PUT /browsers/:id/fs/delete_file', {
+            params: { id: session.session_id },
+            body: { path: f.path },
+          });
           if (selected?.path === f.path) setSelected(null);
           notify(`Deleted ${f.path}`);
           await load();

@@ -5,14 +5,13 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api, type BodyOf } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 import { Badge, Button, Field } from '../../components/ui';
 import type { CurlResult } from '../../../../shared/wire/session-curl';
-import { sessionPath } from './session-api';
 import { runOnCtrlEnter } from './pane-keys';
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export function parseHeaders(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -39,7 +38,7 @@ function prettyBody(r: CurlResult): { text: string; json: boolean } {
 }
 
 export function HttpPane({ session }: PaneProps): React.JSX.Element {
-  const [method, setMethod] = useState('GET');
+  const [method, setMethod] = useState<(typeof METHODS)[number]>('GET');
   const [url, setUrl] = useState('');
   const [headers, setHeaders] = useState('');
   const [body, setBody] = useState('');
@@ -58,11 +57,11 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
     setBusy(true);
     setError(null);
     try {
-      const req: Record<string, unknown> = { url: url.trim(), method, response_encoding: encoding };
+      const req: BodyOf<'POST /browsers/:id/curl'> = { url: url.trim(), method, response_encoding: encoding };
       const h = parseHeaders(headers);
       if (Object.keys(h).length) req.headers = h;
       if (body && method !== 'GET' && method !== 'HEAD') req.body = body;
-      setRes(await transport().request<CurlResult>('POST', sessionPath(session, 'curl'), { body: req }));
+      setRes(await api.call('POST /browsers/:id/curl', { params: { id: session.session_id }, body: req }));
     } catch (err) {
       setError(errorMessage(err));
       setRes(null);
@@ -83,7 +82,7 @@ export function HttpPane({ session }: PaneProps): React.JSX.Element {
         }}
       >
         <div className="input-group">
-          <select aria-label="Method" value={method} onChange={(e) => setMethod(e.target.value)}>
+          <select aria-label="Method" value={method} onChange={(e) => setMethod(METHODS.find((m) => m === e.target.value) ?? 'GET')}>
             {METHODS.map((m) => (
               <option key={m}>{m}</option>
             ))}

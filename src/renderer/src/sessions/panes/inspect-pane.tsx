@@ -8,21 +8,15 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api, type DevtoolsTarget } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 import { Button, EmptyState, ErrorBanner, Field, Spinner } from '../../components/ui';
 import { notify, reportError } from '../../stores/toasts';
-import { formatBytes, sessionPath } from './session-api';
+import { formatBytes } from './session-api';
 import { openInspector } from './open-inspector';
-import type { DevtoolsLink, TraceLink } from '../../../../shared/wire/session-inspect';
 import '../../styles/inspect.css';
 
-interface Tab {
-  id: string;
-  type: string;
-  title?: string;
-  url?: string;
-}
+type Tab = DevtoolsTarget;
 
 function TabsSection({ session }: PaneProps): React.JSX.Element {
   const [tabs, setTabs] = useState<Tab[] | null>(null);
@@ -30,7 +24,7 @@ function TabsSection({ session }: PaneProps): React.JSX.Element {
   const [busy, setBusy] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      const list = await transport().request<Tab[]>('GET', sessionPath(session, 'cdp/json/list'));
+      const list = await api.call('GET /browsers/:id/cdp/json/list', { params: { id: session.session_id } });
       setTabs(list.filter((t) => t.type === 'page'));
       setError(null);
     } catch (err) {
@@ -42,7 +36,7 @@ function TabsSection({ session }: PaneProps): React.JSX.Element {
   const inspect = async (t: Tab, mode: 'full' | 'read'): Promise<void> => {
     setBusy(`${t.id}:${mode}`);
     try {
-      const link = await transport().request<DevtoolsLink>('GET', sessionPath(session, 'devtools'), { query: { target: t.id, mode, format: 'json' } });
+      const link = await api.call('GET /browsers/:id/devtools', { params: { id: session.session_id }, query: { target: t.id, mode, format: 'json' } });
       await openInspector(link.url, `DevTools — ${t.title || t.url || t.id}${mode === 'read' ? ' (read-only)' : ''}`);
     } catch (err) {
       reportError(err);
@@ -103,9 +97,8 @@ function HarSection({ session, reload }: PaneProps): React.JSX.Element {
   const download = async (): Promise<void> => {
     setBusy(true);
     try {
-      const res = await transport().download({
-        path: sessionPath(session, 'har'),
-        query: bodies ? { bodies: 'true' } : {},
+      const res = await api.download('GET /browsers/:id/har', {
+        opts: { params: { id: session.session_id }, query: bodies ? { bodies: true } : {} },
         filename: `${session.session_id}.har`,
       });
       if (res.saved) notify(`Downloaded HAR (${formatBytes(res.bytes)})`);
@@ -120,7 +113,7 @@ function HarSection({ session, reload }: PaneProps): React.JSX.Element {
     setSwitching(true);
     try {
       const network = on ? { enabled: true, bodies: true } : { bodies: false };
-      await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, { body: { telemetry: { browser: { network } } } });
+      await api.call('PATCH /browsers/:id', { params: { id: session.session_id }, body: { telemetry: { browser: { network } } } });
       notify(on ? 'Response bodies are kept from now on' : 'Response bodies are no longer kept');
       reload();
     } catch (err) {
@@ -165,15 +158,15 @@ function TraceSection({ session }: PaneProps): React.JSX.Element {
   const [busy, setBusy] = useState(false);
   const [traces, setTraces] = useState<string[]>([]);
   useEffect(() => {
-    transport()
-      .request<Array<{ path: string; is_dir?: boolean }>>('GET', sessionPath(session, 'fs/list_files'), { query: { path: TRACES_DIR } })
+    api
+      .call('GET /browsers/:id/fs/list_files', { params: { id: session.session_id }, query: { path: TRACES_DIR } })
       .then((files) => setTraces(files.filter((f) => !f.is_dir && f.path.endsWith('.zip')).map((f) => f.path)))
       .catch(() => setTraces([])); // no traces written yet
   }, [session]);
   const open = async (file = path): Promise<void> => {
     setBusy(true);
     try {
-      const link = await transport().request<TraceLink>('GET', sessionPath(session, 'trace'), { query: { path: file, format: 'json' } });
+      const link = await api.call('GET /browsers/:id/trace', { params: { id: session.session_id }, query: { path: file, format: 'json' } });
       await openInspector(link.url, `Trace — ${link.path}`);
     } catch (err) {
       reportError(err);

@@ -7,10 +7,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { Button, EmptyState } from '../../components/ui';
 import { reportError, notify } from '../../stores/toasts';
-import { saveBlob, sessionBinary, sessionPath, toBlob } from './session-api';
+import { saveBlob, toBlob } from './session-api';
 import { usePaneKey } from './pane-keys';
 import { LiveTimeline } from '../timeline/live-timeline';
 
@@ -30,7 +30,8 @@ function ViewportEditor({ session, reload }: PaneProps): React.JSX.Element {
   const apply = async (): Promise<void> => {
     setBusy(true);
     try {
-      await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, {
+      await api.call('PATCH /browsers/:id', {
+        params: { id: session.session_id },
         body: { viewport: { width: Number(w), height: Number(h) } },
       });
       notify(`Viewport set to ${w} × ${h}`);
@@ -82,7 +83,7 @@ export function LivePane(props: PaneProps): React.JSX.Element {
   const toggleCursor = async (visible: boolean): Promise<void> => {
     setCursorBusy(true);
     try {
-      await transport().request('POST', sessionPath(session, 'computer/cursor'), { body: { hidden: !visible } });
+      await api.call('POST /browsers/:id/computer/cursor', { params: { id: session.session_id }, body: { hidden: !visible } });
       setCursorVisible(visible);
     } catch (err) {
       reportError(err);
@@ -93,7 +94,7 @@ export function LivePane(props: PaneProps): React.JSX.Element {
   const screenshot = async (): Promise<void> => {
     setShooting(true);
     try {
-      const blob = toBlob(await sessionBinary(session, 'computer/screenshot', { method: 'POST', json: {} }), 'image/png');
+      const blob = toBlob(await api.binary('POST /browsers/:id/computer/screenshot', { params: { id: session.session_id }, body: {} }), 'image/png');
       setShot({ url: URL.createObjectURL(blob), blob });
     } catch (err) {
       reportError(err);

@@ -7,11 +7,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Terminal } from '@xterm/xterm';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api, type QueryOf } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 import { Badge, Button, Field } from '../../components/ui';
 import { XtermView } from './xterm-view';
-import { sessionPath } from './session-api';
 import type { LogStreamFrame } from '../../../../shared/wire/session-logs';
 
 const SERVICES = ['browser', 'display', 'recorder', 'session'];
@@ -47,10 +46,10 @@ export function LogsPane({ session }: PaneProps): React.JSX.Element {
     const t = term.current;
     t?.reset();
     setStatus({ state: 'streaming', lines: 0 });
-    const query: Record<string, string | boolean> = { source: active.kind, follow: active.follow };
+    const query: QueryOf<'GET /browsers/:id/logs/stream'> = { source: active.kind, follow: active.follow };
     if (active.kind === 'supervisor') query.supervisor_process = active.service;
     else query.path = active.path;
-    const it = transport().stream(sessionPath(session, 'logs/stream'), { query })[Symbol.asyncIterator]();
+    const it = api.stream('GET /browsers/:id/logs/stream', { params: { id: session.session_id }, query })[Symbol.asyncIterator]();
     let stopped = false;
     let lines = 0;
     void (async () => {
@@ -77,7 +76,7 @@ export function LogsPane({ session }: PaneProps): React.JSX.Element {
       stopped = true;
       void it.return?.();
     };
-  }, [session.session_id, active, generation]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [session.session_id, active, generation]);
 
   const apply = (): void => {
     setActive({ ...draft });

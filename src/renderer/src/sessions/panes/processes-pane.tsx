@@ -5,13 +5,13 @@
  * (polled from `process/{id}/status`) and can be attached to or killed with a chosen signal.
  */
 import { useCallback, useState } from 'react';
-import type { ProcessExecResult as ExecResult, ProcessSpawnResult } from '../../../../shared/wire/session-processes';
+import type { ProcessExecResult as ExecResult } from '../../../../shared/wire/session-processes';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { Badge, Button, EmptyState, Field, formatTime } from '../../components/ui';
 import { notify, reportError } from '../../stores/toasts';
 import { usePolling } from '../../stores/use-polling';
-import { base64ToText, formatBytes, sessionPath } from './session-api';
+import { base64ToText, formatBytes } from './session-api';
 import { shellCommand, useProcesses, type ProcessEntry } from './processes-store';
 import { ProcessTerminal } from './process-terminal';
 import { usePaneKey } from './pane-keys';
@@ -19,12 +19,14 @@ import { usePaneKey } from './pane-keys';
 const SIGNALS = ['TERM', 'KILL', 'INT', 'HUP'] as const;
 const EMPTY: ProcessEntry[] = [];
 
-function KillControl({ onKill }: { onKill(signal: string): Promise<void> }): React.JSX.Element {
-  const [signal, setSignal] = useState<string>('TERM');
+type Signal = (typeof SIGNALS)[number];
+
+function KillControl({ onKill }: { onKill(signal: Signal): Promise<void> }): React.JSX.Element {
+  const [signal, setSignal] = useState<Signal>('TERM');
   const [busy, setBusy] = useState(false);
   return (
     <span className="kill-control">
-      <select aria-label="Signal" value={signal} onChange={(e) => setSignal(e.target.value)}>
+      <select aria-label="Signal" value={signal} onChange={(e) => setSignal(SIGNALS.find((s) => s === e.target.value) ?? 'TERM')}>
         {SIGNALS.map((s) => (
           <option key={s}>{s}</option>
         ))}
@@ -64,7 +66,7 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
     try {
       const body =
         mode === 'tty' ? { command: 'bash', args: ['-i'], allocate_tty: true, cols: 120, rows: 32, env: { TERM: 'xterm-256color' } } : shellCommand(line);
-      const r = await transport().request<ProcessSpawnResult>('POST', sessionPath(session, 'process/spawn'), { body });
+      const r = await api.call('POST /browsers/:id/process/spawn', { params: { id: session.session_id }, body });
       add(sid, {
         process_id: r.process_id,
         pid: r.pid,
@@ -85,7 +87,7 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
     if (!line.trim()) return;
     setBusy('exec');
     try {
-      const r = await transport().request<ExecResult>('POST', sessionPath(session, 'process/exec'), { body: shellCommand(line) });
+      const r = await api.call('POST /browsers/:id/process/exec', { params: { id: session.session_id }, body: shellCommand(line) });
       setResult({ command: line, r });
     } catch (err) {
       reportError(err);
@@ -94,9 +96,9 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
     }
   };
 
-  const kill = async (p: ProcessEntry, signal: string): Promise<void> => {
+  const kill = async (p: ProcessEntry, signal: Signal): Promise<void> => {
     try {
-      await transport().request('POST', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/kill`), { body: { signal } });
+      await api.call('POST /browsers/:id/process/:process_id/kill', { params: { id: session.session_id, process_id: p.process_id }, body: { signal } });
       notify(`Sent SIG${signal} to ${p.pid ?? p.process_id}`);
       await refresh(session);
     } catch (err) {

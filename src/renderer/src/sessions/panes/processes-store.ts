@@ -6,9 +6,8 @@
 import { create } from 'zustand';
 import type { Session } from '../../../../shared/wire/sessions';
 import type { ProcessSpawnResult, ProcessStatus } from '../../../../shared/wire/session-processes';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
-import { sessionPath } from './session-api';
 
 /** A process this console started: what spawn answered, the command line, and its last status. */
 export type ProcessEntry = Pick<ProcessSpawnResult, 'process_id'> &
@@ -46,7 +45,7 @@ export const useProcesses = create<ProcessesState>((set, get) => ({
     await Promise.all(
       running.map(async (p) => {
         try {
-          const st = await transport().request<ProcessStatus>('GET', sessionPath(session, `process/${encodeURIComponent(p.process_id)}/status`));
+          const st = await api.call('GET /browsers/:id/process/:process_id/status', { params: { id: session.session_id, process_id: p.process_id } });
           get().patch(sid, p.process_id, {
             state: st.state ?? 'unknown',
             exit_code: st.exit_code,

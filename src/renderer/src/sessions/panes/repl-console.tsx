@@ -7,10 +7,9 @@
 import { useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
 import type { ReplResult } from '../../../../shared/wire/session-repl';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { Badge, Button, Field } from '../../components/ui';
 import { reportError } from '../../stores/toasts';
-import { sessionPath } from './session-api';
 import { runOnCtrlEnter } from './pane-keys';
 
 interface Cell {
@@ -30,7 +29,7 @@ export function ReplConsole({ session }: { session: Session }): React.JSX.Elemen
     if (busy) return;
     setBusy(true);
     try {
-      const r = await transport().request<ReplResult>('POST', sessionPath(session, 'repl'), { body });
+      const r = await api.call('POST /browsers/:id/repl', { params: { id: session.session_id }, body });
       setCells((cs) => [...cs, { code: body.code || '(reset)', r }].slice(-MAX_CELLS));
       if (body.code && r.success) setCode('');
     } catch (err) {

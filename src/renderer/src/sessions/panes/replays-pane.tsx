@@ -7,11 +7,11 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 import { Badge, Button, EmptyState, ErrorBanner, Field, Spinner, formatTime } from '../../components/ui';
 import { notify, reportError } from '../../stores/toasts';
-import { formatBytes, sessionPath } from './session-api';
+import { formatBytes } from './session-api';
 import { sessionUrl } from '../session-urls';
 import { RecordIcon } from '../../components/icons';
 import type { ReplayInfo } from '../../../../shared/wire/session-replays';
@@ -42,7 +42,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
 
   const load = useCallback(async () => {
     try {
-      const list = await transport().request<Replay[]>('GET', sessionPath(session, 'replays'));
+      const list = await api.call('GET /browsers/:id/replays', { params: { id: session.session_id } });
       list.sort((a, b) => (b.started_at ?? '').localeCompare(a.started_at ?? ''));
       setItems(list);
       setError(null);
@@ -72,7 +72,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
       const body: Record<string, number> = {};
       if (framerate.trim()) body.framerate = Number(framerate);
       if (maxDuration.trim()) body.max_duration_in_seconds = Number(maxDuration);
-      const r = await transport().request<Replay>('POST', sessionPath(session, 'replays'), { body });
+      const r = await api.call('POST /browsers/:id/replays', { params: { id: session.session_id }, body });
       notify(`Recording ${r.replay_id}`);
       await load();
     } catch (err) {
@@ -84,7 +84,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
   const stop = async (r: Replay): Promise<void> => {
     setBusy(r.replay_id);
     try {
-      await transport().request('POST', sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}/stop`));
+      await api.call('POST /browsers/:id/replays/:replay_id/stop', { params: { id: session.session_id, replay_id: r.replay_id } });
       notify('Recording stopped: finishing the video');
       setFinishing(r.replay_id);
       await load();
@@ -96,8 +96,8 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
   };
   const download = async (r: Replay): Promise<void> => {
     try {
-      const res = await transport().download({
-        path: sessionPath(session, `replays/${encodeURIComponent(r.replay_id)}`),
+      const res = await api.download('GET /browsers/:id/replays/:replay_id', {
+        opts: { params: { id: session.session_id, replay_id: r.replay_id } },
         filename: `replay-${r.replay_id}.mp4`,
       });
       if (res.saved) notify(`Downloaded replay (${formatBytes(res.bytes)})`);
@@ -106,7 +106,7 @@ export function ReplaysPane({ session }: PaneProps): React.JSX.Element {
     }
   };
 
-  const videoSrc = playing ? sessionUrl(session, `replays/${encodeURIComponent(playing)}`) : undefined;
+  const videoSrc = playing ? sessionUrl(session, 'GET /browsers/:id/replays/:replay_id', { replay_id: playing }) : undefined;
   const videoRef = useRef<HTMLVideoElement>(null);
   const [playheadMs, setPlayheadMs] = useState(0);
   useEffect(() => setPlayheadMs(0), [playing]);

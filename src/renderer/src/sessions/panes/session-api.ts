@@ -1,6 +1,7 @@
 /**
  * Helpers of the session panes. Every call, JSON or binary (multipart uploads, file bytes,
- * screenshots), goes through the Transport, authenticated like any other call (the console
+ * screenshots), goes through the typed client (`transport/api-client.ts`) and the Transport,
+ * authenticated like any other call (the console
  * cookie on the web, main's key in the desktop app), so it works from the desktop app's
  * `file://` page where a cross-origin fetch to the engine would be refused. Only what the
  * browser itself must load — live view frames, the terminal WebSocket, the replay <video> —
@@ -8,18 +9,7 @@
  */
 import type { Session } from '../../../../shared/wire/sessions';
 import type { BinaryResponse } from '../../../../shared/ipc/contract';
-import { transport, type BinaryCall } from '../../transport';
-import { sessionUrl } from '../session-urls';
-
-/** `/browsers/{id}/{sub}` for `transport().request(...)`. */
-export function sessionPath(s: Session, sub: string): string {
-  return `/browsers/${encodeURIComponent(s.session_id)}/${sub.replace(/^\/+/, '')}`;
-}
-
-/** A binary call on `/browsers/{id}/{sub}`; failures throw an ApiError with the server's message. */
-export function sessionBinary(s: Session, sub: string, call: Omit<BinaryCall, 'path'>): Promise<BinaryResponse> {
-  return transport().binary({ ...call, path: sessionPath(s, sub) });
-}
+import { sessionSubUrl } from '../session-urls';
 
 /** The answer's bytes as a Blob (for object URLs), typed by its content type unless `type` is given. */
 export function toBlob(r: BinaryResponse, type?: string): Blob {
@@ -40,7 +30,7 @@ export function saveBlob(blob: Blob, filename: string): void {
 
 /** The attach/WebSocket form of a session URL (`ws://…/browsers/{id}/{sub}?jwt=`). */
 export function sessionWsUrl(s: Session, sub: string): string | undefined {
-  return sessionUrl(s, sub)?.replace(/^http/, 'ws');
+  return sessionSubUrl(s, sub)?.replace(/^http/, 'ws');
 }
 
 export function formatBytes(n: number | undefined): string {

@@ -6,10 +6,9 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 import { Badge, Button, EmptyState } from '../../components/ui';
-import { sessionPath } from './session-api';
 import { VIEW_CATEGORIES, eventTime, searchable, summary, type Envelope } from './telemetry-format';
 import { TelemetrySettings } from './telemetry-settings';
 import { usePaneKey } from './pane-keys';
@@ -43,7 +42,7 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
     held.current = [];
     setHeldCount(0);
     setState({ s: 'connecting' });
-    const frames = transport().stream(sessionPath(session, 'telemetry/stream'), { query: history ? { replay: 'all' } : {} });
+    const frames = api.stream('GET /browsers/:id/telemetry/stream', { params: { id: session.session_id }, query: history ? { replay: 'all' } : {} });
     const it = frames[Symbol.asyncIterator]();
     let stopped = false;
     // Frames are batched per animation frame: a busy page can send hundreds per second.
@@ -85,7 +84,7 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
       clearTimeout(t);
       void it.return?.();
     };
-  }, [session.session_id, history]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [session.session_id, history]);
 
   const togglePause = (): void => {
     const next = !paused;

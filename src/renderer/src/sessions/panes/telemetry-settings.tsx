@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { Button } from '../../components/ui';
 import { notify, reportError } from '../../stores/toasts';
 import { CATEGORIES, DEFAULT_ON } from './telemetry-format';
@@ -35,7 +35,7 @@ export function TelemetrySettings({ session, reload }: { session: Session; reloa
     try {
       const browser: Record<string, unknown> = Object.fromEntries(CATEGORIES.map((c) => [c, { enabled: on.has(c) }]));
       browser.control = { enabled: on.has('control'), cdp: { excluded_methods: [...excluded] } };
-      await transport().request('PATCH', `/browsers/${encodeURIComponent(session.session_id)}`, { body: { telemetry: { enabled: true, browser } } });
+      await api.call('PATCH /browsers/:id', { params: { id: session.session_id }, body: { telemetry: { enabled: true, browser } } });
       notify('Telemetry settings saved');
       reload();
     } catch (err) {

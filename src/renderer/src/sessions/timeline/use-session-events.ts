@@ -5,9 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
-import { transport } from '../../transport';
+import { api } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
-import { sessionPath } from '../panes/session-api';
 import type { Envelope } from '../panes/telemetry-format';
 import { TIMELINE_CATEGORIES } from './timeline-events';
 
@@ -26,8 +25,9 @@ export function useSessionEvents(session: Session, follow: boolean): { events: E
     const read = async (): Promise<void> => {
       try {
         for (let got = 0; ;) {
-          const page = await transport().request<Envelope[]>('GET', sessionPath(session, 'telemetry/events'), {
-            query: { category: TIMELINE_CATEGORIES.join(','), limit: String(PAGE), offset: String(offset), order: 'asc' },
+          const page = await api.call('GET /browsers/:id/telemetry/events', {
+            params: { id: session.session_id },
+            query: { category: [...TIMELINE_CATEGORIES], limit: PAGE, offset, order: 'asc' },
           });
           if (cancelled) return;
           all.push(...page);
