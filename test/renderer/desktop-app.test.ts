@@ -78,16 +78,16 @@ describe('desktop app (file:// renderer, real preload and main core)', () => {
   );
 
   it(
-    'follows the change feed through main: a session an SDK client creates appears within a second',
+    'follows the change feed through main: a session an SDK client creates appears, and goes when deleted, without a reload',
     async () => {
       const { page } = app;
       await app.open('/sessions');
       await page.locator('[data-feed-status="live"]').waitFor({ timeout: 30_000 });
       const sdk = new Kernel({ baseURL: engineUrl, apiKey: app.core.host.current()!.apiKey, maxRetries: 0 });
       const made = await sdk.browsers.create({ headless: true, name: 'desktop-feed', timeout_seconds: 120 });
-      await expect.poll(() => page.getByRole('link', { name: 'desktop-feed', exact: true }).count(), { timeout: 1000 }).toBe(1);
+      await expect.poll(() => page.getByRole('link', { name: 'desktop-feed', exact: true }).count(), { timeout: 30_000 }).toBe(1);
       await sdk.browsers.deleteByID(made.session_id);
-      await expect.poll(() => page.getByRole('link', { name: 'desktop-feed', exact: true }).count(), { timeout: 1000 }).toBe(0);
+      await expect.poll(() => page.getByRole('link', { name: 'desktop-feed', exact: true }).count(), { timeout: 30_000 }).toBe(0);
     },
     TEST_TIMEOUT,
   );

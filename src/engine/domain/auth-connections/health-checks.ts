@@ -31,7 +31,14 @@ export class HealthChecks {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (!this.running && !this.stopped) this.running = this.tick().finally(() => (this.running = undefined));
+      if (this.running || this.stopped) return;
+      // A tick's failure is logged, never left as an unhandled rejection (a query can fail while
+      // the engine stops and closes its database under a tick already running).
+      this.running = this.tick()
+        .catch((err) => {
+          if (!this.stopped) this.d.log('auth connection health checks failed', err);
+        })
+        .finally(() => (this.running = undefined));
     }, this.d.tickMs);
     this.timer.unref();
   }
