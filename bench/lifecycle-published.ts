@@ -117,7 +117,8 @@ export async function runPublished(runs: number, levels: number[], warmup: numbe
     const engine = await startEngine();
     const results: Array<{ level: number; rows: RowResult[]; rawRate: number }> = [];
     try {
-      const initial = await engine.standby();
+      // Printed as each level ends: a long run on a loaded machine shows what it has so far.
+      header('published (default)', await engine.standby());
       for (const level of levels) {
         const rows: RowResult[] = [];
         const local = () => helloLocal(LOCAL_CHROMIUM, url);
@@ -146,10 +147,8 @@ export async function runPublished(runs: number, levels: number[], warmup: numbe
           await pool.dispose().catch(() => {});
         }
         results.push({ level, rows, rawRate });
-      }
-      header('published (default)', initial);
-      for (const { level, rows, rawRate } of results)
         printRows(rows, rawRate, `c${level} — ${runs} sessions per row back to back (${level} at a time), ${warmup} warm-ups; ms`);
+      }
       goals(results);
     } finally {
       await engine.stop();
