@@ -142,8 +142,8 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     value: 'N',
     env: 'BROWSERDECK_STANDBY',
     option: 'standby',
-    defaultText: '1 on a machine with up to 2 cores, else 2',
-    meaning: 'Launched, jailed, idle browsers kept ready for `POST /browsers`; 0 turns them off.',
+    defaultText: 'as many as `--standby-memory` holds, at 200 MB each',
+    meaning: 'Launched, jailed, idle browsers kept ready for `POST /browsers`, at most (demand sets how many); 0 turns them off.',
   },
   {
     flag: 'standby-memory',
@@ -153,6 +153,15 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     option: 'standbyMemoryMb',
     defaultText: '10% of RAM, at most 2048',
     meaning: 'Memory the standby browsers may take together, in MB.',
+  },
+  {
+    flag: 'standby-launches',
+    kind: 'number',
+    value: 'N',
+    env: 'BROWSERDECK_STANDBY_LAUNCHES',
+    option: 'standbyLaunches',
+    defaultText: 'one per core',
+    meaning: 'Standby browsers launched at once at most (more than one per core does not launch faster).',
   },
   {
     flag: 'freeze-idle-seconds',

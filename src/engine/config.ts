@@ -116,12 +116,14 @@ export interface EngineOptions {
   pids?: { perSession?: number; perEngine?: number };
   /**
    * Standby browsers (`--standby N`, env BROWSERDECK_STANDBY): at most N launched, jailed, idle
-   * browsers kept ready for `POST /browsers`; 0 turns them off. Default: 1 on a machine with up
-   * to 2 cores, else 2. See docs/operate/standby-and-freezing.md.
+   * browsers kept ready for `POST /browsers` (how many of them demand calls for); 0 turns them
+   * off. Default: as many as `standbyMemoryMb` holds (200 MB each). See docs/operate/standby-and-freezing.md.
    */
   standby?: number;
   /** Memory the standby may take, in MB (`--standby-memory`, env BROWSERDECK_STANDBY_MEMORY_MB; default 10% of RAM, at most 2048). */
   standbyMemoryMb?: number;
+  /** Standby launches at once (`--standby-launches`, env BROWSERDECK_STANDBY_LAUNCHES; default one per core). */
+  standbyLaunches?: number;
   /**
    * Freeze a session's jail after this many seconds with no client connected and no API call
    * (`--freeze-idle-seconds`, env BROWSERDECK_FREEZE_IDLE_SECONDS; default 5, 0 = never).
@@ -245,8 +247,12 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share'), 'browserdeck');
 }
 
+/** A headless standby browser's memory as the standby estimates it (domain/sessions/standby-depth.ts): the default `--standby` is what `--standby-memory` holds. */
+const STANDBY_HEADLESS_MB = 200;
+
 export function resolveConfig(opts: EngineOptions): EngineConfig {
   const env = opts.env ?? process.env;
+  const standbyMemoryMb = opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10));
   return {
     dataDir: path.resolve(opts.dataDir ?? defaultDataDir(env)),
     host: opts.host ?? DEFAULT_HOST,
@@ -281,8 +287,9 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
       perSession: opts.pids?.perSession ?? numberFrom(env.BROWSERDECK_PIDS_PER_SESSION),
       perEngine: opts.pids?.perEngine ?? numberFrom(env.BROWSERDECK_PIDS_PER_ENGINE),
     },
-    standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? (os.availableParallelism() <= 2 ? 1 : 2),
-    standbyMemoryMb: opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10)),
+    standbyMemoryMb,
+    standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? Math.floor(standbyMemoryMb / STANDBY_HEADLESS_MB),
+    standbyLaunches: opts.standbyLaunches ?? intFrom(env.BROWSERDECK_STANDBY_LAUNCHES) ?? Math.max(1, os.availableParallelism()),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
     sessionSecondMs: opts.sessionSecondMs ?? 1000,
     customToolSourceTimeoutMs: opts.customToolSourceTimeoutMs,

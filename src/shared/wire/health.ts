@@ -7,12 +7,17 @@ import { Type, type Static } from '@sinclair/typebox';
 
 export const StandbyStatusSchema = Type.Object({
   enabled: Type.Boolean(),
-  budget: Type.Object({ count: Type.Integer(), memory_mb: Type.Number() }),
+  /** Browsers and memory the standby may hold, and its launches at once. */
+  budget: Type.Object({ count: Type.Integer(), memory_mb: Type.Number(), launches: Type.Integer() }),
   ready: Type.Integer(),
   launching: Type.Integer(),
   frozen: Type.Integer(),
+  /** Creates served by a ready browser, by a standby launch already under way (adopted), and by a launch of their own. */
   claimed: Type.Integer(),
+  adopted: Type.Integer(),
   cold: Type.Integer(),
+  /** A standby launch's duration as measured (a moving average): the window the depth is counted in. */
+  launch_ms: Type.Integer(),
   shapes: Type.Array(Type.Object({ shape: Type.String(), ready: Type.Integer(), target: Type.Integer() })),
 });
 export type StandbyStatus = Static<typeof StandbyStatusSchema>;

@@ -3,6 +3,7 @@ import puppeteer from 'puppeteer-core';
 import { BadRequestError, ConflictError, NotFoundError, RateLimitError } from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startTestPages, type TestPages } from './test-pages.js';
+import { isAlive } from '../../helpers/proc.js';
 
 let t: TestEngine;
 let pages: TestPages;
@@ -90,6 +91,30 @@ describe('browser pools', () => {
     expect(second!.session_id).not.toBe(first!.session_id);
     await t.client.browserPools.release(pool.id, { session_id: second!.session_id });
     await t.client.browserPools.delete(pool.id);
+  });
+
+  it('release answers before the teardown; an acquire during it gets another browser, never the released one', async () => {
+    const pool = await t.client.browserPools.create({ size: 2, headless: true, fill_rate_per_minute: 100 });
+    await waitAvailable(pool.id, 2);
+    const first = await t.client.browserPools.acquire(pool.id, {});
+    const rt = t.engine.services.sessions.get(first!.session_id)!;
+    const pid = rt.browser!.pid;
+    // Holds the released session's teardown (a scope closes newest first) until the test lets it go.
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => (letGo = r));
+    rt.scope.defer('held by the test', () => held);
+    try {
+      await t.client.browserPools.release(pool.id, { session_id: first!.session_id });
+      // Answered while the teardown is held (its browser still runs); the session is over for every client already.
+      expect(isAlive(pid)).toBe(true);
+      expect((await t.client.browsers.retrieve(first!.session_id, { include_deleted: true })).deleted_at).toBeDefined();
+      const next = await t.client.browserPools.acquire(pool.id, { acquire_timeout_seconds: 30 });
+      expect(next!.session_id).not.toBe(first!.session_id);
+      await t.client.browserPools.release(pool.id, { session_id: next!.session_id });
+    } finally {
+      letGo();
+    }
+    await t.client.browserPools.delete(pool.id, { force: true });
   });
 
   it('flushes idle browsers, patches config, validates input and refuses pools beyond the limit', async () => {

@@ -1,8 +1,8 @@
 /**
  * Standby browsers (issue 14 item 1), real Chromium in real bubblewrap: a create whose options
  * apply to a running browser is served by one launched before the request; the claimed browser
- * never serves anyone else, and the refill starts once the claiming create has been answered; its
- * options are applied (viewport, start_url, stealth user agent,
+ * never serves anyone else, and the refill starts at the claim; a create that finds none ready adopts
+ * the standby launch under way; its options are applied (viewport, start_url, stealth user agent,
  * a proxy through the jail's egress socket, name/tags/timeout); options that need their own
  * launch get a cold one; a project key's claimed session is as jailed as a cold one; standby
  * browsers die with the engine (`standby: 0` launching none: sessions/browsers-api.test.ts).
@@ -17,6 +17,8 @@ import { startLocalServer, type LocalServer } from '../../helpers/local-server.j
 import { startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { pollUntil } from '../../helpers/poll-until.js';
 import { isAlive, pidsWith } from '../../helpers/proc.js';
+import { DEFAULT_SHAPE } from '../../../src/engine/domain/sessions/standby-shape.js';
+import type { RunningSession } from '../../../src/engine/runtime/session/running-session.js';
 
 let t: TestEngine;
 let web: LocalServer;
@@ -52,7 +54,14 @@ afterAll(async () => {
 
 async function healthz() {
   return (await (await fetch(`${t.url}/healthz`)).json()) as {
-    standby: { enabled: boolean; ready: number; claimed: number; cold: number; shapes: Array<{ shape: string; ready: number; target: number }> };
+    standby: {
+      enabled: boolean;
+      ready: number;
+      claimed: number;
+      adopted: number;
+      cold: number;
+      shapes: Array<{ shape: string; ready: number; target: number }>;
+    };
   };
 }
 
@@ -96,33 +105,68 @@ describe('standby browsers', () => {
     await t.client.browsers.deleteByID(again.session_id);
   });
 
-  it('the refill waits until the create that claimed a browser has been answered (it would compete for the cores)', async () => {
+  it('the refill starts at the claim: its browser is up while the claiming create is still being answered', async () => {
     const [waiting] = await ready();
-    // No launch under way either: every session dir that exists now stays the same during the create.
-    await pollUntil(
-      'no standby launch under way',
-      async () => standby().status().launching,
-      (n) => n === 0,
-      300,
-    );
-    const sessionsDir = path.join(t.dataDir, 'sessions');
-    const before = new Set(fs.readdirSync(sessionsDir));
-    let during: string[] = [];
-    // Runs inside the create, after the claim: a refill launched with the claim has made its session dir by now.
-    const off = t.engine.services.sessions.onSessionStart(async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      during = fs.readdirSync(sessionsDir).filter((d) => !before.has(d));
+    let refilled: string[] = [];
+    // Runs inside the create, after the claim: the create is not answered until the refill's browser is ready.
+    const off = t.engine.services.sessions.onSessionStart(async (rt) => {
+      if (rt.id !== waiting) return;
+      refilled = await pollUntil(
+        'the refill ready during the create',
+        async () => standby().readyIds('headless'),
+        (ids) => ids.length > 0,
+        300,
+      );
     });
     try {
       const s = await t.client.browsers.create({ headless: true });
       expect(s.session_id).toBe(waiting);
-      expect(during).toEqual([]);
-      // Answered: the standby refills.
-      const [next] = await ready();
-      expect(next).not.toBe(s.session_id);
+      expect(refilled).not.toContain(s.session_id);
+      expect(refilled.length).toBeGreaterThan(0);
       await t.client.browsers.deleteByID(s.session_id);
     } finally {
       off();
+    }
+  });
+
+  it('a create that finds no ready browser adopts the standby launch under way instead of launching its own', async () => {
+    const [waiting] = await ready();
+    const before = (await healthz()).standby;
+    let second: Promise<{ session_id: string }> | undefined;
+    let readyThen: string[] = [];
+    const heldBack: RunningSession[] = [];
+    // Inside the first create, after its claim: the refill launches; a second create now finds none
+    // ready (any other ready one is held back) and adopts that launch.
+    const off = t.engine.services.sessions.onSessionStart(async (rt) => {
+      if (rt.id !== waiting) return;
+      while (standby().readyIds('headless').length) {
+        const c = standby().take(DEFAULT_SHAPE);
+        if (c?.from === 'ready') heldBack.push(c.ready);
+      }
+      readyThen = standby().readyIds('headless');
+      second = t.client.browsers.create({ headless: true });
+      await second.catch(() => {});
+    });
+    let first: { session_id: string } | undefined;
+    try {
+      first = await t.client.browsers.create({ headless: true });
+    } finally {
+      off();
+    }
+    const s = await second!;
+    try {
+      expect(first.session_id).toBe(waiting);
+      expect(readyThen).toEqual([]);
+      // Not a browser that was ready, not one of its own: the standby's launch, counted as adopted.
+      expect(s.session_id).not.toBe(waiting);
+      const after = (await healthz()).standby;
+      expect(after.adopted).toBe(before.adopted + 1);
+      expect(after.cold).toBe(before.cold);
+      expect(t.engine.services.sessions.get(s.session_id)?.browser?.pid).toBeGreaterThan(0);
+    } finally {
+      for (const rt of heldBack) standby().giveBack(DEFAULT_SHAPE, rt);
+      await t.client.browsers.deleteByID(s.session_id);
+      await t.client.browsers.deleteByID(first.session_id);
     }
   });
 

@@ -4,8 +4,9 @@
  * `size` slots of the org/project concurrency from the moment it exists (checked atomically
  * with the session manager's accounting). Idle browsers are session rows in state 'idle',
  * hidden from GET /browsers and held active; an acquired one is a normal session. Releasing
- * ends that session (its JWT dies with it) and a fresh browser takes its place: with
- * `reuse` at once, without it at the pool's fill rate. See docs/use/pools.md.
+ * ends that session (its JWT dies with it; the answer comes before its teardown) and a fresh
+ * browser takes its place: with `reuse` at once, without it at the pool's fill rate. See
+ * docs/use/pools.md.
  */
 import type { EngineContext } from '../../context.js';
 import type { AuthContext } from '../org/auth-context.js';
@@ -265,8 +266,13 @@ export class PoolService {
     if (s.pool_state !== 'acquired') throw DomainError.conflict(`browser session '${body.session_id}' is not acquired`, 'session_not_acquired');
     if (body.reuse !== false) this.replaceOnEnd.add(s.id);
     const session = this.sessions.get(s.id);
-    if (session) await this.sessions.end(session, body.reuse === false ? 'released' : 'released_for_reuse');
-    else await this.sessions.delete(auth, s.id);
+    if (!session) return this.sessions.delete(auth, s.id);
+    // The answer comes before the teardown and the refill (docs/use/pools.md): the session ends
+    // now for everyone (row, JWT, name) and is never handed out again (decision 0010), so no
+    // acquire can get it while its browser is torn down behind the answer.
+    await this.sessions.endSoon(session, body.reuse === false ? 'released' : 'released_for_reuse');
+    // Its slot is free now: the replacement launches beside the teardown, not after it.
+    this.onSessionEnded(row.id, s.id);
   }
 
   async flush(auth: AuthContext, idOrName: string): Promise<void> {

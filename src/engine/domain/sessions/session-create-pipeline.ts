@@ -29,7 +29,7 @@ import { applyLocation } from './session-location.js';
 import type { SessionDto, SessionRow } from './session-record.js';
 import type { SessionRows } from './session-rows.js';
 import type { RunningSessions } from './running-sessions.js';
-import type { StandbyBrowsers } from './standby-browsers.js';
+import type { StandbyBrowsers, StandbyClaim } from './standby-browsers.js';
 import { standbyShapeOf, type StandbyShape } from './standby-shape.js';
 import { normalizeTelemetry } from './session-options.js';
 import type { SessionServices, CreateInternal } from './session-manager.js';
@@ -68,7 +68,7 @@ interface Create {
   row: SessionRow;
   jail?: SessionJailConfig;
   /** A claimed standby browser; `adopted` once it is this session (no longer given back). */
-  standby?: { rt: RunningSession; adopted: boolean };
+  standby?: { rt: RunningSession; adopted: boolean; from: StandbyClaim<RunningSession>['from'] };
 }
 
 export class CreatePipeline {
@@ -127,19 +127,29 @@ export class CreatePipeline {
     });
     // A standby browser serves the create when everything it asks for applies to a running browser.
     const fit = internal.pool ? undefined : standbyShapeOf(plan, !!bwrap);
-    const standby = fit && 'shape' in fit ? this.claim(scope, fit.shape) : undefined;
+    const standby = fit && 'shape' in fit ? await this.claim(scope, fit.shape) : undefined;
+    // Waiting for a standby launch under way: the client may have gone, the engine may be stopping (the scope gives it back).
+    if (internal.clientGone?.aborted) throw clientGoneError();
+    if (this.host.stopping) throw new DomainError(503, 'engine_stopping', 'the engine is stopping');
     const row = this.rowOf(standby?.rt.id ?? scope.id, auth, plan, internal, standby?.rt);
     await this.host.rows.insert(auth, row, internal.skipLimits);
     return { auth, scope, deadline, clientGone: internal.clientGone, plan, row, jail, standby };
   }
 
-  /** Takes a standby browser of `shape`; given back if the create fails before adopting it. */
-  private claim(scope: SessionScope, shape: StandbyShape): Create['standby'] {
-    const rt = this.host.standby.take(shape);
+  /**
+   * Takes a standby browser of `shape`: a ready one, or the one a standby launch under way is
+   * about to make (waited for: it is nearer than a launch of our own). Undefined when there is
+   * neither or that launch failed (the create launches cold). Given back if the create fails
+   * before adopting it.
+   */
+  private async claim(scope: SessionScope, shape: StandbyShape): Promise<Create['standby']> {
+    const got = this.host.standby.take(shape);
+    if (!got) return undefined;
+    const rt = got.from === 'ready' ? got.ready : await got.launching;
     if (!rt) return undefined;
-    const claimed = { rt, adopted: false };
+    const claimed = { rt, adopted: false, from: got.from };
     scope.defer('standby claim', () => {
-      if (!claimed.adopted) this.host.standby.giveBack(shape, rt);
+      if (!claimed.adopted) this.host.standby.giveBack(shape, rt, got.from);
     });
     return claimed;
   }

@@ -28,7 +28,6 @@ import { StandbyBrowsers } from './standby-browsers.js';
 import { SessionRows } from './session-rows.js';
 import { RunningSessions } from './running-sessions.js';
 import { CreatePipeline } from './session-create-pipeline.js';
-import { CreateQuiet } from './create-quiet.js';
 
 export interface CreateInternal {
   /** Set by the pools feature for browsers it launches. */
@@ -65,8 +64,6 @@ export class SessionManager implements SessionRegistry {
   private readonly teardowns = new Set<Promise<void>>();
   /** The browser executable, once found (no filesystem probe per create). */
   private executable?: string;
-  /** Creates being answered now, and the standby launches waiting for there to be none. */
-  private readonly quiet = new CreateQuiet();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -82,7 +79,7 @@ export class SessionManager implements SessionRegistry {
     this.startListeners = new BoundedListeners(ctx.log, 'session start');
     this.pipeline = new CreatePipeline(ctx, nodeId, services, this);
     this.standby = new StandbyBrowsers(
-      { count: ctx.config.standby, memoryMb: ctx.config.standbyMemoryMb },
+      { count: ctx.config.standby, memoryMb: ctx.config.standbyMemoryMb, launches: ctx.config.standbyLaunches },
       {
         launch: (shape) => this.launchStandby(shape),
         discard: (rt, reason) => rt.end(reason),
@@ -118,9 +115,11 @@ export class SessionManager implements SessionRegistry {
     return this.standby.runtime(id);
   }
 
-  /** A standby launch goes once creates are quiet (create-quiet.ts), never into the engine's stop or a full disk. */
+  /**
+   * A standby launch goes at once (a claim's refill starts with the claim: the standby keeps up
+   * with back-to-back creates only so), never into the engine's stop or a full disk.
+   */
   private async launchStandby(shape: Parameters<CreatePipeline['launchStandby']>[0]): Promise<RunningSession> {
-    await this.quiet.quiet();
     if (this.stopping) throw new Error('the engine is stopping');
     await assertDiskRoom(this.ctx.config, 'a standby browser');
     return this.pipeline.launchStandby(shape);
@@ -140,7 +139,7 @@ export class SessionManager implements SessionRegistry {
   }
 
   create(auth: AuthContext, body: CreateBody, internal: CreateInternal = {}): Promise<SessionDto> {
-    return this.quiet.around(() => this.pipeline.create(auth, body, internal));
+    return this.pipeline.create(auth, body, internal);
   }
 
   /**
@@ -251,8 +250,6 @@ export class SessionManager implements SessionRegistry {
   /** Engine stop: no new sessions, every running one ends (no browser survives the engine). */
   async stopAll(): Promise<void> {
     this.stopping = true;
-    // A standby launch still waiting for quiet gives up now instead of launching into the stop.
-    this.quiet.release();
     await this.standby.stop();
     await Promise.all(this.all().map((rt) => this.end(rt, 'engine_stopped').catch((err) => this.ctx.log.error({ err }, 'ending session at stop failed'))));
     await Promise.all(this.teardowns);

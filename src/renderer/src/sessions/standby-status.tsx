@@ -25,7 +25,9 @@ export function StandbyStatus({ tick }: { tick: number }): React.JSX.Element | n
   }, [tick]);
   if (!h?.standby) return null;
   const s = h.standby;
-  const standby = s.enabled ? `Standby browsers: ${s.ready} of ${s.budget.count} ready${s.launching ? ', 1 launching' : ''}` : 'Standby browsers: off';
+  const standby = s.enabled
+    ? `Standby browsers: ${s.ready} of ${s.budget.count} ready${s.launching ? `, ${s.launching} launching` : ''}`
+    : 'Standby browsers: off';
   const freeze = h.freeze && h.freeze.method !== 'off' ? ` · idle sessions freeze after ${h.freeze.idle_seconds} s (${h.freeze.frozen} frozen now)` : '';
   return (
     <p className="muted standby-status" data-testid="standby-status">
