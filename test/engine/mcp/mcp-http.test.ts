@@ -4,11 +4,17 @@
  * code reads a local page, a screenshot comes back as a PNG image, the page is driven by snapshot
  * refs, and the browser is deleted; another project's browser is out of reach; no key is the
  * API's 401; a tool error carries the API's code; each tool call is audited as its API call.
+ * And Playwright's own MCP server (`@playwright/mcp`, stdio) attached to the session's
+ * cdp_ws_url navigates and snapshots a page in it.
  * One engine and one browser for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
@@ -149,6 +155,31 @@ describe('MCP over Streamable HTTP', () => {
   it('answers search_docs from the docs tree', async () => {
     const found = text(await call('search_docs', { query: 'save a profile' }));
     expect(found).toContain('docs/use/profiles.md');
+  });
+
+  it("lets @playwright/mcp attached to the session's cdp_ws_url navigate and snapshot a page", async () => {
+    const { cdp_ws_url } = json<{ cdp_ws_url: string }>(await call('get_browser', { session_id: sessionId }));
+    const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'pw-mcp-'));
+    const pw = new Client({ name: 'playwright-mcp-test', version: '1.0.0' });
+    const cli = path.join(process.cwd(), 'node_modules/@playwright/mcp/cli.js');
+    await pw.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, '--cdp-endpoint', cdp_ws_url, '--output-dir', outDir],
+        // Its registry of attached browsers goes to the temp dir, not the user's ~/.cache.
+        env: { ...getDefaultEnvironment(), XDG_CACHE_HOME: outDir },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const nav = (await pw.callTool({ name: 'browser_navigate', arguments: { url: `${site.url}/` } })) as CallToolResult;
+      expect(nav.isError).toBeFalsy();
+      const snap = (await pw.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult;
+      expect(text(snap)).toContain('Hello from the test site');
+    } finally {
+      await pw.close();
+      await fs.rm(outDir, { recursive: true, force: true });
+    }
   });
 
   it('deletes the browser', async () => {
