@@ -201,6 +201,21 @@ describe('who may call /mcp', () => {
     await expect(connect({})).rejects.toThrow();
   });
 
+  it('answers malformed messages without a 5xx, and GET with 405', async () => {
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${scopedKey}`, 'content-type': type, accept: 'application/json, text/event-stream' },
+        body,
+      });
+    expect((await post('{not json')).status).toBe(400);
+    for (const res of [await post('{"foo":1}'), await post('[]'), await post('hello', 'text/plain'), await post('{"jsonrpc":"2.0","id":1,"method":"nope"}')])
+      expect(res.status).toBeLessThan(500);
+    const get = await fetch(`${t.url}/mcp`, { headers: { authorization: `Bearer ${scopedKey}` } });
+    expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ code: 'method_not_allowed' });
+  });
+
   it('takes the console sign-in cookie', async () => {
     const signIn = await fetch(`${t.url}/console/session`, {
       method: 'POST',
