@@ -39,6 +39,7 @@ import { nodesFeature } from './http/node-feature.js';
 import { extensionsFeature } from './api/extensions.js';
 import { changesFeature } from './api/changes.js';
 import { telemetryDestinationsFeature } from './api/telemetry-destinations.js';
+import { mcpFeature } from './api/mcp-endpoint.js';
 
 export const features: AnyFeature[] = [
   auditRecordingFeature,
@@ -80,4 +81,5 @@ export const features: AnyFeature[] = [
   appsFeature,
   nodesFeature,
   changesFeature,
+  mcpFeature,
 ];

@@ -137,7 +137,8 @@ export const LAYERS: Record<string, Layer> = {
   'engine/api': {
     paths: ['src/engine/api'],
     may: ['src/engine/http', 'src/engine/domain', 'src/engine/runtime', 'src/engine/events', 'src/engine/store', ...ENGINE_CONTRACTS, 'src/shared'],
-    packages: [...FASTIFY, 'kysely', 'devtools-protocol', ...WIRE],
+    // The MCP server (api/mcp/): the official SDK, zod for its tool schemas, light-my-request to call the API in process, MiniSearch for search_docs.
+    packages: [...FASTIFY, 'kysely', 'devtools-protocol', '@modelcontextprotocol/sdk', 'zod', 'light-my-request', 'minisearch', ...WIRE],
     node: true,
     never: UI_PACKAGES,
     why: 'one module per resource: validate → domain → shape the response',

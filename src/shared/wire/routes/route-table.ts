@@ -11,6 +11,7 @@ import { authConnectionsRoutes } from './auth-connections.js';
 import { credentialsRoutes } from './credentials.js';
 import { engineRoutes } from './engine.js';
 import { extensionsRoutes } from './extensions.js';
+import { mcpRoutes } from './mcp.js';
 import { orgRoutes } from './org.js';
 import { poolsRoutes } from './pools.js';
 import { profilesRoutes } from './profiles.js';
@@ -32,6 +33,7 @@ export const ROUTES = {
   ...credentialsRoutes,
   ...engineRoutes,
   ...extensionsRoutes,
+  ...mcpRoutes,
   ...orgRoutes,
   ...poolsRoutes,
   ...profilesRoutes,
