@@ -8,10 +8,16 @@
  * still answer afterwards. A second pass sends the same to every session route with the id of a
  * real running session, so the checks behind the session lookup are reached as well.
  *
+ * Against PostgreSQL (the suite's second pass) the bodies that are not JSON of the route's shape
+ * are left out: the body parser and the schema refuse them before any query runs. Bad ids,
+ * queries and out-of-range field values reach queries, and run there too.
+ *
  * @database hostile input reaches queries (PostgreSQL refuses NUL bytes that SQLite takes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+
+const ON_POSTGRES = !!process.env.BROWSERDECK_TEST_DATABASE_URL;
 
 let t: TestEngine;
 interface Schema {
@@ -52,6 +58,13 @@ const BAD_BODIES: Array<{ type: string; body: string }> = [
   { type: 'application/json', body: '"just a string"' },
   { type: 'text/plain', body: 'plain text \u0000 with a NUL' },
 ];
+/**
+ * The bad bodies `method` gets. GET and DELETE are sent without one, so their five would be the
+ * same request five times: they get one per media type instead. None on PostgreSQL (see above).
+ */
+const badBodies = (method: string): typeof BAD_BODIES =>
+  ON_POSTGRES ? [] : method === 'GET' || method === 'DELETE' ? BAD_BODIES.filter((b, i) => BAD_BODIES.findIndex((x) => x.type === b.type) === i) : BAD_BODIES;
+
 // One bad parameter per request: validation stops at the first, so a combined query would only ever test one.
 const BAD_QUERIES = [
   '?limit=abc',
@@ -141,7 +154,7 @@ describe('garbage sent to every documented route', () => {
       for (const seg of url.includes('{') ? BAD_SEGMENTS.slice(0, 2) : ['']) {
         const filled = fill(url, seg);
         for (const q of queriesFor(op, index)) await expectClientError(op.method, filled + q);
-        for (const b of BAD_BODIES) await expectClientError(op.method, filled, b);
+        for (const b of badBodies(op.method)) await expectClientError(op.method, filled, b);
         for (const body of oversizedBodies(op.body)) await expectClientError(op.method, filled, { type: 'application/json', body });
       }
     }
@@ -158,7 +171,7 @@ describe('garbage sent to every documented route', () => {
       // Queries and bodies are validated before the route looks anything up: one id is enough.
       const url = fill(op.path, withParams ? 'no-such-id' : '');
       for (const q of queriesFor(op, index)) await expectClientError(op.method, url + q);
-      for (const b of BAD_BODIES) await expectClientError(op.method, url, b);
+      for (const b of badBodies(op.method)) await expectClientError(op.method, url, b);
       for (const body of oversizedBodies(op.body)) await expectClientError(op.method, url, { type: 'application/json', body });
     }
     expect((await t.api('/browsers')).status).toBe(200);
