@@ -25,6 +25,7 @@ interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   anyOf?: Schema[];
+  maxLength?: number;
 }
 /** `takesQuery`: the route declares query parameters. */
 const ops: Array<{ method: string; path: string; body?: Schema; takesQuery: boolean }> = [];
@@ -95,8 +96,10 @@ const typesOf = (s: Schema): string[] => [s.type ?? [], ...(s.anyOf ?? []).map((
 
 /**
  * Bodies with the right field names and out-of-range values, from the route's own schema: every
- * number field far beyond any column (1e20), or every string field 2,000 characters long (longer than any name or
- * label allows; valid long text, e.g. text to type, is work, not an error, so it stays short).
+ * number field far beyond any column (1e20), or every string field too long — one character over
+ * its declared maxLength, or 2,000 characters where it declares none. A field that takes more
+ * than 16 KiB (text to type, code, a tool's source) gets one character: its valid long text is
+ * work, not an error (2,000 characters typed one by one took longer than a request may under load).
  */
 function oversizedBodies(schema: Schema | undefined): string[] {
   if (!schema?.properties) return [];
@@ -107,7 +110,8 @@ function oversizedBodies(schema: Schema | undefined): string[] {
     if (types.includes('integer') || types.includes('number')) {
       numbers[k] = 1e20;
     } else if (types.includes('string')) {
-      strings[k] = 'x'.repeat(2_000);
+      const max = Math.max(...[p, ...(p.anyOf ?? [])].map((x) => x.maxLength ?? 0));
+      strings[k] = 'x'.repeat(max === 0 ? 2_000 : max > 16_384 ? 1 : max + 1);
       numbers[k] = 'x';
     }
   }
