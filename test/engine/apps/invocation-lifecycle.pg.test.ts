@@ -4,6 +4,10 @@
  * browser until the test deletes the invocation's browsers, a cancel by PATCH, the project's
  * max_concurrent_invocations, the invocation key dying with its invocation, browsers joining
  * invocations, and bad input.
+ *
+ * Against PostgreSQL (the suite's second pass) the timed-out action is left out: its timer and
+ * its process tree are the engine's and the jail's, and it fails with the same row update as the
+ * throwing action, which runs there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -11,6 +15,8 @@ import { appJails, deploy, hostPidsOfApp, logLines, readAll, sampleFiles, proces
 import { jailStatus } from '../../../src/engine/runtime/sandbox/jail-status.js';
 
 const appJailed = !!(await jailStatus({ insecureNoJail: false })).bwrap;
+
+const ON_POSTGRES = !!process.env.BROWSERDECK_TEST_DATABASE_URL;
 
 let te: TestEngine;
 const app = { app_name: 'sample-app', version: 'v1' };
@@ -45,7 +51,7 @@ describe('invocation lifecycle', () => {
     expect(states(events)).toEqual(['queued', 'running', 'failed']);
   });
 
-  it('a timed-out action fails and its process tree is gone', async () => {
+  it.skipIf(ON_POSTGRES)('a timed-out action fails and its process tree is gone', async () => {
     const inv = await te.client.invocations.create({ ...app, action_name: 'sleep', async: true, async_timeout_seconds: 10 });
     const events = await readAll(await te.client.invocations.follow(inv.id));
     const pids = logLines(events)

@@ -8,10 +8,16 @@
  * still answer afterwards. A second pass sends the same to every session route with the id of a
  * real running session, so the checks behind the session lookup are reached as well.
  *
+ * Against PostgreSQL (the suite's second pass) the bodies that are not JSON of the route's shape
+ * are left out: the body parser and the schema refuse them before any query runs. Bad ids,
+ * queries and out-of-range field values reach queries, and run there too.
+ *
  * @database hostile input reaches queries (PostgreSQL refuses NUL bytes that SQLite takes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+
+const ON_POSTGRES = !!process.env.BROWSERDECK_TEST_DATABASE_URL;
 
 let t: TestEngine;
 interface Schema {
@@ -19,6 +25,7 @@ interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   anyOf?: Schema[];
+  maxLength?: number;
 }
 /** `takesQuery`: the route declares query parameters. */
 const ops: Array<{ method: string; path: string; body?: Schema; takesQuery: boolean }> = [];
@@ -52,6 +59,13 @@ const BAD_BODIES: Array<{ type: string; body: string }> = [
   { type: 'application/json', body: '"just a string"' },
   { type: 'text/plain', body: 'plain text \u0000 with a NUL' },
 ];
+/**
+ * The bad bodies `method` gets. GET and DELETE are sent without one, so their five would be the
+ * same request five times: they get one per media type instead. None on PostgreSQL (see above).
+ */
+const badBodies = (method: string): typeof BAD_BODIES =>
+  ON_POSTGRES ? [] : method === 'GET' || method === 'DELETE' ? BAD_BODIES.filter((b, i) => BAD_BODIES.findIndex((x) => x.type === b.type) === i) : BAD_BODIES;
+
 // One bad parameter per request: validation stops at the first, so a combined query would only ever test one.
 const BAD_QUERIES = [
   '?limit=abc',
@@ -82,8 +96,10 @@ const typesOf = (s: Schema): string[] => [s.type ?? [], ...(s.anyOf ?? []).map((
 
 /**
  * Bodies with the right field names and out-of-range values, from the route's own schema: every
- * number field far beyond any column (1e20), or every string field 2,000 characters long (longer than any name or
- * label allows; valid long text, e.g. text to type, is work, not an error, so it stays short).
+ * number field far beyond any column (1e20), or every string field too long — one character over
+ * its declared maxLength, or 2,000 characters where it declares none. A field that takes more
+ * than 16 KiB (text to type, code, a tool's source) gets one character: its valid long text is
+ * work, not an error (2,000 characters typed one by one took longer than a request may under load).
  */
 function oversizedBodies(schema: Schema | undefined): string[] {
   if (!schema?.properties) return [];
@@ -94,7 +110,8 @@ function oversizedBodies(schema: Schema | undefined): string[] {
     if (types.includes('integer') || types.includes('number')) {
       numbers[k] = 1e20;
     } else if (types.includes('string')) {
-      strings[k] = 'x'.repeat(2_000);
+      const max = Math.max(...[p, ...(p.anyOf ?? [])].map((x) => x.maxLength ?? 0));
+      strings[k] = 'x'.repeat(max === 0 ? 2_000 : max > 16_384 ? 1 : max + 1);
       numbers[k] = 'x';
     }
   }
@@ -141,7 +158,7 @@ describe('garbage sent to every documented route', () => {
       for (const seg of url.includes('{') ? BAD_SEGMENTS.slice(0, 2) : ['']) {
         const filled = fill(url, seg);
         for (const q of queriesFor(op, index)) await expectClientError(op.method, filled + q);
-        for (const b of BAD_BODIES) await expectClientError(op.method, filled, b);
+        for (const b of badBodies(op.method)) await expectClientError(op.method, filled, b);
         for (const body of oversizedBodies(op.body)) await expectClientError(op.method, filled, { type: 'application/json', body });
       }
     }
@@ -158,7 +175,7 @@ describe('garbage sent to every documented route', () => {
       // Queries and bodies are validated before the route looks anything up: one id is enough.
       const url = fill(op.path, withParams ? 'no-such-id' : '');
       for (const q of queriesFor(op, index)) await expectClientError(op.method, url + q);
-      for (const b of BAD_BODIES) await expectClientError(op.method, url, b);
+      for (const b of badBodies(op.method)) await expectClientError(op.method, url, b);
       for (const body of oversizedBodies(op.body)) await expectClientError(op.method, url, { type: 'application/json', body });
     }
     expect((await t.api('/browsers')).status).toBe(200);

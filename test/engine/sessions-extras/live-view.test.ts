@@ -19,19 +19,41 @@ type LiveViewWindow = {
 let t: TestEngine;
 let pages: TestPages;
 let viewer: Browser;
+/**
+ * One headless session for every test but the headful one: a test first sends its tab to the
+ * page it needs (`sharedAt`), then opens its own viewers. The test that crashes its browser runs last.
+ */
+let shared: { session_id: string; cdp_ws_url: string; browser_live_view_url?: string };
 beforeAll(async () => {
   t = await startTestEngine();
   pages = await startTestPages();
-  viewer = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  [viewer, shared] = await Promise.all([
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    }),
+    // An animated page to start with: the crash test's restarted browser opens it again and keeps painting.
+    t.client.browsers.create({ headless: true, timeout_seconds: 600, start_url: `${pages.url}/animated` }),
+  ]);
 });
 afterAll(async () => {
   await viewer?.close();
+  if (shared) await t.client.browsers.deleteByID(shared.session_id).catch(() => {});
   await t?.stop();
   await pages?.close();
 });
+
+/** The shared session, its tab loaded with `pagePath` of the test pages (a fresh page: its counters at zero). */
+async function sharedAt(pagePath: string): Promise<typeof shared> {
+  const b = await puppeteer.connect({ browserWSEndpoint: shared.cdp_ws_url, defaultViewport: null });
+  try {
+    const [tab] = await b.pages();
+    await tab.goto(`${pages.url}${pagePath}`);
+  } finally {
+    await b.disconnect();
+  }
+  return shared;
+}
 
 async function frames(p: import('playwright-core').Page): Promise<number> {
   return p.evaluate(() => (window as unknown as LiveViewWindow).__liveView?.frames ?? 0);
@@ -53,7 +75,7 @@ const clicksIn = (cdpUrl: string) => inSessionPage(cdpUrl, '/clicks', () => (win
 
 describe('live view (browser_live_view_url)', () => {
   it('shows frames on a canvas and forwards a click to the page', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/clicks` });
+    const s = await sharedAt('/clicks');
     expect(s.browser_live_view_url).toMatch(/\/browsers\/.+\/live\?jwt=/);
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
@@ -82,12 +104,11 @@ describe('live view (browser_live_view_url)', () => {
       await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.page?.title === 'clicks 2', null, { timeout: 10_000 });
     } finally {
       await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
     }
   });
 
   it('read-only viewers see frames but their clicks never reach the page', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/clicks` });
+    const s = await sharedAt('/clicks');
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(`${s.browser_live_view_url}&readOnly=true`);
@@ -116,12 +137,11 @@ describe('live view (browser_live_view_url)', () => {
       await w.close();
     } finally {
       await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
     }
   });
 
   it('follows a newly opened tab and refuses a viewer without a valid token', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated` });
+    const s = await sharedAt('/animated');
     const p = await viewer.newPage();
     try {
       await p.goto(s.browser_live_view_url!);
@@ -140,12 +160,11 @@ describe('live view (browser_live_view_url)', () => {
       expect(await res.json()).toMatchObject({ code: 'unauthorized' });
     } finally {
       await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
     }
   });
 
   it('forwards keyboard input: typed text and special keys reach the focused field', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/type` });
+    const s = await sharedAt('/type');
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(s.browser_live_view_url!);
@@ -161,31 +180,11 @@ describe('live view (browser_live_view_url)', () => {
       expect(await inSessionPage(s.cdp_ws_url, '/type', () => (window as unknown as { enters: number }).enters)).toBe(1);
     } finally {
       await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
-    }
-  });
-
-  it('keeps streaming after the browser crashes and is restarted', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated` });
-    const p = await viewer.newPage();
-    try {
-      await p.goto(s.browser_live_view_url!);
-      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
-      const sessions = t.engine.services.sessions as SessionManager;
-      const pid = sessions.get(s.session_id)!.browser!.pid;
-      process.kill(pid, 'SIGKILL');
-      await expect.poll(() => sessions.get(s.session_id)?.browser?.pid, { timeout: 20_000 }).not.toBe(pid);
-      const after = await frames(p);
-      await p.waitForFunction((n) => (window as unknown as LiveViewWindow).__liveView.frames > n + 5, after, { timeout: 20_000 });
-      expect(await p.evaluate(() => (window as unknown as LiveViewWindow).__liveView.connected)).toBe(true);
-    } finally {
-      await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
     }
   });
 
   it('reflects the cursor state set through the computer API (hidden, position)', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated` });
+    const s = await sharedAt('/animated');
     const p = await viewer.newPage({ viewport: { width: 800, height: 600 } });
     try {
       await p.goto(s.browser_live_view_url!);
@@ -208,7 +207,6 @@ describe('live view (browser_live_view_url)', () => {
       await late.close();
     } finally {
       await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
     }
   });
 
@@ -226,7 +224,8 @@ describe('live view (browser_live_view_url)', () => {
   });
 
   it('follows a viewport change made with PATCH /browsers/{id}', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/animated`, viewport: { width: 1024, height: 768, refresh_rate: 10 } });
+    const s = await sharedAt('/animated');
+    await t.client.browsers.update(s.session_id, { viewport: { width: 1024, height: 768, refresh_rate: 10 } });
     const p = await viewer.newPage();
     try {
       await p.goto(s.browser_live_view_url!);
@@ -236,12 +235,11 @@ describe('live view (browser_live_view_url)', () => {
       expect(await p.textContent('#size')).toMatch(/^800×/);
     } finally {
       await p.close();
-      await t.client.browsers.deleteByID(s.session_id);
     }
   });
 
   it('shows a static page (one paint) to the first viewer and to viewers joining later', async () => {
-    const s = await t.client.browsers.create({ headless: true, start_url: `${pages.url}/hello` });
+    const s = await sharedAt('/hello');
     const first = await viewer.newPage();
     const second = await viewer.newPage();
     try {
@@ -252,7 +250,24 @@ describe('live view (browser_live_view_url)', () => {
     } finally {
       await first.close();
       await second.close();
-      await t.client.browsers.deleteByID(s.session_id);
+    }
+  });
+
+  it('keeps streaming after the browser crashes and is restarted', async () => {
+    const s = await sharedAt('/animated');
+    const p = await viewer.newPage();
+    try {
+      await p.goto(s.browser_live_view_url!);
+      await p.waitForFunction(() => (window as unknown as LiveViewWindow).__liveView.frames > 0, null, { timeout: 20_000 });
+      const sessions = t.engine.services.sessions as SessionManager;
+      const pid = sessions.get(s.session_id)!.browser!.pid;
+      process.kill(pid, 'SIGKILL');
+      await expect.poll(() => sessions.get(s.session_id)?.browser?.pid, { timeout: 20_000 }).not.toBe(pid);
+      const after = await frames(p);
+      await p.waitForFunction((n) => (window as unknown as LiveViewWindow).__liveView.frames > n + 5, after, { timeout: 20_000 });
+      expect(await p.evaluate(() => (window as unknown as LiveViewWindow).__liveView.connected)).toBe(true);
+    } finally {
+      await p.close();
     }
   });
 });

@@ -53,7 +53,7 @@ async function withPage<T>(fn: (page: Page, browser: Browser, id: string) => Pro
 let shared: Promise<{ browser: Browser; id: string }> | undefined;
 /**
  * `withPage` on one session for the tests that change nothing of it but a tab of their own
- * (its sockets, download behaviour and browser stay as launched): launched once, by the first.
+ * and its download behaviour (its sockets and browser stay as launched): launched once, by the first.
  */
 async function withSharedPage<T>(fn: (page: Page, browser: Browser, id: string) => Promise<T>): Promise<T> {
   shared ??= tenant.browsers.create({ headless: true }).then(async (s) => ({ browser: await chromium.connectOverCDP(s.cdp_ws_url), id: s.session_id }));
@@ -71,7 +71,7 @@ describe('a jailed session (project-scoped key)', () => {
     const other = await te.client.browsers.create({ headless: true });
     fs.writeFileSync(path.join(te.dataDir, 'sessions', other.session_id, 'root', 'other-secret.txt'), 'other session secret');
     try {
-      await withPage(async (page, _browser, id) => {
+      await withSharedPage(async (page, _browser, id) => {
         const adminKey = fs.readFileSync(path.join(te.dataDir, 'admin-api-key'), 'utf8').trim();
         const targets = [
           path.join(te.dataDir, 'admin-api-key'),
@@ -122,7 +122,9 @@ describe('a jailed session (project-scoped key)', () => {
   it('keeps downloads inside the session: a host download dir gets nothing, /tmp/downloads works (also after a BiDi client)', async () => {
     const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-host-dl-'));
     try {
-      await withPage(async (page, browser, id) => {
+      // The shared session: the download behaviour set here (or reset by the BiDi client) is
+      // used by no later test, none of which downloads.
+      await withSharedPage(async (page, browser, id) => {
         const cdp = await browser.newBrowserCDPSession();
         await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: hostDir });
         await page.goto(`${web.url}/page`);
