@@ -137,7 +137,10 @@ describe('an ended session keeps its story', () => {
   });
 
   it('says the inactivity timeout ended a session', async () => {
-    await waitFor(async () => (await te.client.browsers.retrieve(timedOut, { include_deleted: true } as never)).deleted_at !== undefined, 60_000, 'timed out');
+    // Watched in the database: a retrieve through the API is activity on the session and would keep it alive.
+    const endedAt = async () =>
+      (await te.engine.context.db.selectFrom('browser_sessions').select('deleted_at').where('id', '=', timedOut).executeTakeFirstOrThrow()).deleted_at;
+    await waitFor(async () => (await endedAt()) !== null, 60_000, 'timed out');
     const row = await te.client.browsers.retrieve(timedOut, { include_deleted: true } as never);
     expect(row).toMatchObject({ ended_reason: 'timeout' });
     expect(row).not.toHaveProperty('ended_by');

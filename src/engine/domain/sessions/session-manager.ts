@@ -197,6 +197,8 @@ export class SessionManager implements SessionRegistry {
    * wrote at the end, its post-mortem, is there); undefined for a running session or none.
    */
   async endedId(auth: AuthContext, idOrName: string): Promise<string | undefined> {
+    // A running session by id needs no row read (telemetry is polled).
+    if (this.running.reachable(auth, idOrName)) return undefined;
     const row = await this.findRow(auth, idOrName);
     if (!row) return undefined;
     const rt = this.running.entry(row.id);
