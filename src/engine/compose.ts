@@ -57,6 +57,8 @@ import { SessionDisks } from './runtime/session/session-disks.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { CallLimits } from './runtime/limits/call-limits.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
+import { ProcessTable } from './runtime/processes/process-table.js';
+import { PostmortemStore } from './runtime/postmortem/postmortem-store.js';
 import { telemetryExportsOf } from './domain/telemetry-destinations/telemetry-exports-of.js';
 import { noteUpgradeIdentity } from './http/upgrade-identity.js';
 
@@ -153,6 +155,21 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   // One budget of concurrent exec/execute calls per session and per engine (their output lives in the engine).
   const callLimits = new CallLimits(config.execLimits, (fields, message) => log.warn(fields, message));
   const retentionHours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
+  const replayRetentionMs = retentionHours > 0 ? retentionHours * 3600_000 : 7 * 24 * 3600_000;
+  // Every process a session runs (process/spawn, exec), listed and kept past the session's end.
+  const processes = new ProcessTable([dataDir]);
+  // What an ended session leaves behind (telemetry, service logs, processes), kept like its replays unless told otherwise.
+  const postmortemHours = Number(env.BROWSERDECK_POSTMORTEM_RETENTION_HOURS);
+  const postmortem = new PostmortemStore({
+    dataDir,
+    retentionMs: postmortemHours > 0 ? postmortemHours * 3600_000 : replayRetentionMs,
+    sweepIntervalMs: 10 * 60_000,
+    now: () => clock.now().getTime(),
+    telemetry,
+    serviceLogs,
+    processes,
+    log: (err, message) => log.warn({ err }, message),
+  });
   const replays = new ReplayService({
     db,
     dataDir,
@@ -160,7 +177,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     hide: [dataDir],
     nodeId,
     now: () => clock.now(),
-    retentionMs: retentionHours > 0 ? retentionHours * 3600_000 : 7 * 24 * 3600_000,
+    retentionMs: replayRetentionMs,
     sweepIntervalMs: 10 * 60_000,
     maxFramerate: 20,
     defaultFramerate: 10,
@@ -250,6 +267,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     sessions,
     liveView,
     telemetry,
+    processes,
+    postmortem,
     telemetryExports,
     callLimits,
     replays,

@@ -32,6 +32,8 @@ import type { SessionDisks } from './runtime/session/session-disks.js';
 import type { LiveViewService } from './runtime/live-view/live-view-state.js';
 import type { TelemetryService } from './runtime/telemetry/telemetry-service.js';
 import type { CallLimits } from './runtime/limits/call-limits.js';
+import type { ProcessTable } from './runtime/processes/process-table.js';
+import type { PostmortemStore } from './runtime/postmortem/postmortem-store.js';
 import type { TelemetryExports } from './domain/telemetry-destinations/telemetry-exports.js';
 import type { AuditExportDestinations } from './domain/audit/export-destinations.js';
 import type { AuditExporter } from './domain/audit/export-runner.js';
@@ -60,6 +62,10 @@ export interface EngineServices {
   /** Live-view cursor state other features set. */
   liveView: LiveViewService;
   telemetry: TelemetryService;
+  /** Every process of every session (`process/spawn`, `exec`): the `/processes` list, kept past the session's end. */
+  processes: ProcessTable;
+  /** Ended sessions' telemetry, service logs and processes, on disk within the retention. */
+  postmortem: PostmortemStore;
   /** OTLP destinations and the sessions' running exports to them. */
   telemetryExports: TelemetryExports;
   /** The bound on concurrent exec/execute calls per session and per engine. */

@@ -25,7 +25,7 @@ describe('session pane: processes', () => {
     async () => {
       const { page } = c;
       await openPane(c, sessionId, 'processes', 'Processes');
-      await page.getByRole('heading', { name: 'No processes started from here yet' }).waitFor();
+      await page.getByRole('heading', { name: 'No processes yet' }).waitFor();
       await page.getByLabel('Command').fill('echo out-$((40+2)); echo err-line >&2; exit 3');
       await page.getByRole('button', { name: 'Run', exact: true }).click();
       const out = page.getByRole('region', { name: 'Command output' });

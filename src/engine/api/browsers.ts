@@ -32,9 +32,9 @@ function tagFilters(query: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' | 'telemetry' | 'telemetryExports'> = {
+export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' | 'telemetry' | 'telemetryExports' | 'postmortem'> = {
   name: 'sessions',
-  async register(app, ctx, { sessions, proxyRouting, telemetry, telemetryExports }) {
+  async register(app, ctx, { sessions, proxyRouting, telemetry, telemetryExports, postmortem }) {
     const jwt = sessions.jwt;
     ctx.authenticators.push(sessionJwtAuthenticator(jwt), webdriverBasicAuthenticator(jwt, ctx.apiKeys));
     ctx.projects.addUsageCounter(async (projectId) => {
@@ -55,6 +55,8 @@ export const sessionsFeature: Feature<'sessions' | 'proxyRouting' | 'recovery' |
     // Everything else that runs on a create. When the browser has started, before the create
     // answers (in this order): telemetry's collector attaches; a browser of an invocation that
     // ended while it launched is deleted.
+    // Its post-mortem is written at the end: registered first, so its end step runs after telemetry's and the processes' (newest first).
+    sessions.onSessionStart((h) => postmortem.sessionStarted(h));
     sessions.onSessionStart((h) => telemetry.sessionStarted(h));
     // The CDP proxy's spare connection to the browser: the first client's connect does not wait for one.
     sessions.onSessionStart((h) => proxy.prewarm(h));

@@ -28,7 +28,10 @@ export function registerInvocationRoutes(
     return createResponse(row);
   });
 
-  route(app, 'GET /invocations/:id', async (req) => invocationDto(await invocations.get(req.auth, req.params.id)));
+  route(app, 'GET /invocations/:id', async (req) => {
+    const row = await invocations.get(req.auth, req.params.id);
+    return { ...invocationDto(row), browser_session_ids: await sessions.browserIdsOfInvocation(row.org_id, row.project_id, row.id) };
+  });
 
   route(app, 'PATCH /invocations/:id', async (req) => invocationDto(await invocations.update(req.auth, req.params.id, req.body)));
 

@@ -1,12 +1,13 @@
 /**
  * `/proxies`: create, get, list, rename, soft delete, and health checks. A check without `url`
- * records status/ip/last_checked on the proxy; a check with `url` only reports reachability of
+ * records status/ip/last_checked on the proxy (and `status_reason`, why it is unavailable); a check with `url` only reports reachability of
  * that target through the proxy and leaves the stored status alone.
  */
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { pageOf, sendPage } from '../http/pagination.js';
 import { checkConnectivity, checkThroughProxy } from '../domain/proxies/proxy-check.js';
+import { checkReason } from '../domain/proxies/proxy-check-reason.js';
 import { route } from '../route.js';
 
 const DEFAULT_CHECK_URL = 'https://api.ipify.org?format=json';
@@ -66,7 +67,12 @@ export const proxiesFeature: Feature<'proxies' | 'proxyRouting'> = {
           ? await checkConnectivity(upstream, timeoutMs, policy)
           : await checkThroughProxy(upstream, url ?? defaultCheckUrl, timeoutMs, policy, proxies.caBundleOf(row));
       if (result.reason) req.log.info({ proxy_id: row.id, reason: result.reason }, 'proxy check: unavailable');
-      const outcome = { status: result.status, ip_address: result.ip_address, last_checked: ctx.clock.now().toISOString() };
+      const outcome = {
+        status: result.status,
+        status_reason: result.status === 'unavailable' ? checkReason(result.reason, upstream) : null,
+        ip_address: result.ip_address,
+        last_checked: ctx.clock.now().toISOString(),
+      };
       // A check against a caller's URL answers about that target only; the stored health stays.
       if (url) return proxies.dto({ ...row, ...outcome });
       return proxies.dto(await proxies.recordCheck(row, outcome));

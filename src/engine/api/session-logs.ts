@@ -3,7 +3,9 @@
  * `source=path` + `path` tails a file of the session filesystem (`follow` default true; false =
  * current content, then the stream closes); `source=supervisor` + `supervisor_process` shows one
  * of the session's own services from `runtime/service-logs.ts`. Streams close when the
- * session ends. Bad or missing parameters are a 400 before any stream opens.
+ * session ends. Bad or missing parameters are a 400 before any stream opens. An ended session's
+ * `source=supervisor` lines come from its post-mortem (then the stream closes); its files are gone,
+ * so `source=path` stays a 404 there.
  */
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
@@ -13,14 +15,26 @@ import { tailFile } from '../runtime/log-tail.js';
 import { requireSession } from './session-fs.js';
 import { type LogStreamFrame } from '../../shared/wire/session-logs.js';
 import { route } from '../route.js';
+import { endedSession } from './ended-session.js';
+import { SUPERVISOR_SERVICES } from '../runtime/service-logs.js';
 
-export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs'> = {
+export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs' | 'postmortem'> = {
   name: 'session-logs',
-  register(app, _ctx, { sessions, serviceLogs: logs }) {
+  register(app, _ctx, { sessions, serviceLogs: logs, postmortem }) {
     const hooked = new WeakSet<object>();
     route(app, 'GET /browsers/:id/logs/stream', async (req, reply) => {
       const q = req.query;
       const follow = q.follow ?? true;
+      const ended = q.source === 'supervisor' ? await endedSession(sessions, req) : undefined;
+      if (ended) {
+        const kept = (await postmortem.read(ended))?.logs ?? {};
+        const valid = [...SUPERVISOR_SERVICES, ...Object.keys(kept).filter((n) => !(SUPERVISOR_SERVICES as readonly string[]).includes(n))];
+        if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');
+        if (!valid.includes(q.supervisor_process)) throw ApiError.invalidField('supervisor_process', `must be one of: ${valid.join(', ')}`);
+        const sse = openSse(reply);
+        for (const l of kept[q.supervisor_process] ?? []) sse.send({ event: 'log', ...l } satisfies LogStreamFrame);
+        return sse.close();
+      }
       const s = await requireSession(sessions, req);
       if (!hooked.has(s)) {
         hooked.add(s);

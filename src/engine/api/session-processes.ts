@@ -6,19 +6,21 @@
  * each stream's first `--exec-output-max-bytes` with `stdout_truncated`/`stderr_truncated`, and
  * takes one of the session's exec/execute slots (`services.callLimits`) while it runs. A
  * `stdout/stream` reader more than that many bytes behind loses output rather than the engine its
- * memory: the next frame says how much (`dropped_bytes`).
+ * memory: the next frame says how much (`dropped_bytes`). `GET /browsers/{id}/processes` (an
+ * engine route) lists every process the session ran, from the engine's process table while it
+ * runs and from its post-mortem once it ended; a listed process is killed with `…/kill`.
  */
 import { Readable } from 'node:stream';
 import type { Feature } from '../feature.js';
 import { ApiError } from '../http/api-error.js';
 import { openSse } from '../http/sse.js';
-import { ProcessTable } from '../runtime/processes/process-table.js';
 import { CappedOutput } from '../runtime/processes/capped-output.js';
 import { execAnswerPieces } from '../runtime/processes/exec-answer.js';
 import { ReaderBacklog } from '../runtime/processes/reader-backlog.js';
 import { createTerminalAttach } from '../runtime/processes/terminal-attach.js';
 import { sandboxWarning } from '../runtime/sandbox/bwrap.js';
 import { requireSession } from './session-fs.js';
+import { endedSession } from './ended-session.js';
 import { type ProcessExec, type ProcessExecResult } from '../../shared/wire/session-processes.js';
 import { route } from '../route.js';
 
@@ -27,10 +29,9 @@ function refuseIdentityChange(b: ProcessExec): void {
   if (b.as_user) throw ApiError.unprocessable('as_user is not supported: session processes run with the sandbox identity', 'unsupported_option');
 }
 
-export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
+export const sessionProcessesFeature: Feature<'sessions' | 'callLimits' | 'processes' | 'postmortem'> = {
   name: 'session-processes',
-  register(app, ctx, { sessions, callLimits }) {
-    const table = new ProcessTable([ctx.config.dataDir]);
+  register(app, ctx, { sessions, callLimits, processes: table, postmortem }) {
     // Loud at start when processes and Playwright code cannot be sandboxed here.
     void sandboxWarning().then((w) => w && ctx.log.warn(w));
     const attach = createTerminalAttach(() => sessions, table, ctx.config.execLimits.outputMaxBytes);
@@ -51,7 +52,7 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
       // dropped, so the command runs to its own end (and exit code) and is never blocked on a pipe.
       const cap = ctx.config.execLimits.outputMaxBytes;
       const out = { stdout: new CappedOutput(cap), stderr: new CappedOutput(cap) };
-      const proc = await table.start(s, b, { historyBytes: 0, capture: { output: (c) => out[c.stream].push(c.data), exit: () => {} } });
+      const proc = await table.start(s, b, { historyBytes: 0, capture: { output: (c) => out[c.stream].push(c.data), exit: () => {} } }, 'exec');
       proc.endInput();
       // A caller that goes away does not leave its command running.
       reply.raw.on('close', () => {
@@ -74,6 +75,13 @@ export const sessionProcessesFeature: Feature<'sessions' | 'callLimits'> = {
         throw ApiError.badRequest('cols and rows need allocate_tty: true', [{ code: 'invalid_field', message: 'cols/rows: only valid with allocate_tty' }]);
       const proc = await table.start(s, b, b.allocate_tty ? { tty: { cols: b.cols ?? 80, rows: b.rows ?? 24 } } : {});
       return { process_id: proc.id, pid: proc.pid, started_at: proc.startedAt.toISOString() };
+    });
+
+    route(app, 'GET /browsers/:id/processes', async (req) => {
+      const ended = await endedSession(sessions, req);
+      if (ended) return (await postmortem.read(ended))?.processes ?? [];
+      const s = await requireSession(sessions, req);
+      return table.list(s.id);
     });
 
     route(app, 'GET /browsers/:id/process/:process_id/status', async (req) => {

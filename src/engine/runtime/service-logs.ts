@@ -85,6 +85,13 @@ export class ServiceLogs {
     };
   }
 
+  /** Every service's retained lines (the post-mortem keeps them once the session ended). */
+  snapshot(sessionId: string): Record<string, ServiceLogLine[]> {
+    const out: Record<string, ServiceLogLine[]> = {};
+    for (const [name, r] of this.sessions.get(sessionId)?.rings ?? []) if (r.lines.length) out[name] = r.lines.slice();
+    return out;
+  }
+
   /** Drops a session's rings and ends its subscribers (call when the session ends). */
   endSession(sessionId: string): void {
     this.ended.add(sessionId);

@@ -114,6 +114,8 @@ export interface BrowserSessionTable {
   created_at: string;
   deleted_at: string | null;
   ended_reason: string | null;
+  /** Who or what ended it: `key:<id>`/`user:<id>`, `invocation:<id>`, `node:<id>` (migration 0018). */
+  ended_by: string | null;
   uptime_ms: number | null;
 }
 
@@ -229,6 +231,8 @@ export interface ProxyTable {
   /** JSON array. */
   bypass_hosts: string;
   status: 'available' | 'unavailable' | null;
+  /** Why the last check found it unavailable (migration 0018). */
+  status_reason: string | null;
   ip_address: string | null;
   last_checked: string | null;
   created_at: string;

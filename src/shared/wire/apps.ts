@@ -82,6 +82,12 @@ export const InvocationSchema = Type.Object({
   output: Type.Optional(Type.String()),
   payload: Type.Optional(Type.String()),
   status_reason: Type.Optional(Type.String()),
+  /**
+   * The detail (`GET /invocations/{id}`) only, an engine field: every browser session the
+   * invocation used, ended ones too, oldest first — their replays, telemetry and HAR stay
+   * reachable by these ids within the retention.
+   */
+  browser_session_ids: Type.Optional(Type.Array(Type.String())),
 });
 export type Invocation = Static<typeof InvocationSchema>;
 export const InvocationListSchema = Type.Array(InvocationSchema);

@@ -24,6 +24,8 @@ export const ProxySchema = Type.Object({
   bypass_hosts: Type.Array(Type.String()),
   config: Type.Record(Type.String(), Type.Unknown(), { description: 'the public config; custom proxies add has_password and has_ca_bundle' }),
   status: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('unavailable')])),
+  /** Why the last check found it unavailable (an engine field: Kernel's Proxy has none); absent when available. */
+  status_reason: Type.Optional(Type.String()),
   ip_address: Type.Optional(Type.String()),
   last_checked: Type.Optional(DateTime),
 });

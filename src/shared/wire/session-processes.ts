@@ -58,3 +58,30 @@ export type ProcessStatus = Static<typeof ProcessStatusSchema>;
 export const ProcessStdinSchema = Type.Object({ data_b64: Type.String() });
 export const ProcessKillSchema = Type.Object({ signal: Type.Union(PROCESS_SIGNALS.map((sig) => Type.Literal(sig))) });
 export const ProcessResizeSchema = Type.Object({ cols: Dim, rows: Dim });
+
+/** Which door started a process: `process/spawn` (also the console's terminal) or `process/exec`. */
+export const PROCESS_ORIGINS = ['spawn', 'exec'] as const;
+/**
+ * One row of `GET /browsers/{id}/processes` (an engine route; Kernel has no process list): every
+ * process the session ran, running or exited, kept after the session ended (post-mortem).
+ * `exit_signal` names an exit code above 128 (`SIGKILL` for 137); `cpu_pct`/`mem_bytes` are
+ * the last sample (0 once exited).
+ */
+export const ProcessInfoSchema = Type.Object({
+  process_id: Type.String(),
+  pid: Type.Integer(),
+  command: Type.String(),
+  args: Type.Array(Type.String()),
+  origin: Type.Union(PROCESS_ORIGINS.map((o) => Type.Literal(o))),
+  tty: Type.Boolean(),
+  state: Type.Union([Type.Literal('running'), Type.Literal('exited')]),
+  exit_code: Type.Union([Type.Integer(), Type.Null()]),
+  exit_signal: Type.Optional(Type.String()),
+  timed_out: Type.Optional(Type.Boolean()),
+  started_at: Type.String({ format: 'date-time' }),
+  ended_at: Type.Optional(Type.String({ format: 'date-time' })),
+  cpu_pct: Type.Number(),
+  mem_bytes: Type.Integer(),
+});
+export type ProcessInfo = Static<typeof ProcessInfoSchema>;
+export const ProcessListSchema = Type.Array(ProcessInfoSchema);

@@ -191,6 +191,13 @@ export const SessionSchema = Type.Object({
   browser_live_view_url: Type.Optional(Type.String()),
   chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   deleted_at: Type.Optional(Type.String({ format: 'date-time' })),
+  /**
+   * An ended session's reason (engine fields: Kernel's Session has none): `deleted`, `timeout`,
+   * `browser_crashed`, `engine_stopped`, `engine_restarted`, `invocation_ended`, `node_lost`, … and
+   * who or what ended it (`api_key:<id>`, `invocation:<id>`, `node:<id>`, …) when one did.
+   */
+  ended_reason: Type.Optional(Type.String()),
+  ended_by: Type.Optional(Type.String()),
   gpu: Type.Optional(Type.Boolean()),
   kiosk_mode: Type.Optional(Type.Boolean()),
   location: Type.Optional(LocationSchema),

@@ -1,7 +1,7 @@
 /**
  * Invocations that do not simply succeed, through the official client: an action that
  * throws, one that outlives its timeout (its whole process tree ends), one that holds a
- * browser until the test deletes the invocation's browsers, a cancel by PATCH, the project's
+ * browser until the test deletes the invocation's browsers (its detail keeps their ids), a cancel by PATCH, the project's
  * max_concurrent_invocations, the invocation key dying with its invocation, browsers joining
  * invocations, and bad input.
  *
@@ -90,6 +90,13 @@ describe('invocation lifecycle', () => {
     const final = await te.client.invocations.retrieve(inv.id);
     expect(final.status).toBe('succeeded');
     expect(JSON.parse(final.output!)).toEqual({ released: sessionId });
+    // Its detail keeps the ids of the browsers it used (ended ones too), and the browser says who ended it.
+    expect((final as { browser_session_ids?: string[] }).browser_session_ids).toEqual([sessionId]);
+    const adminKeyId = (await te.client.apiKeys.list({ name: 'admin' })).items[0].id;
+    expect(await te.client.browsers.retrieve(sessionId, { include_deleted: true } as never)).toMatchObject({
+      ended_reason: 'deleted',
+      ended_by: `api_key:${adminKeyId}`,
+    });
   });
 
   it('the invocation key works only while the invocation runs', async () => {

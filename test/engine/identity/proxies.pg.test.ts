@@ -95,12 +95,21 @@ describe('proxies', () => {
     expect((await t.client.proxies.retrieve(good.id!)).status).toBe('available');
 
     const wrong = await t.client.proxies.create({ type: 'custom', config: { host: '127.0.0.1', port: authed.port, username: 'pu', password: 'wrong' } });
-    expect((await t.client.proxies.check(wrong.id!)).status).toBe('unavailable');
+    const refused = (await t.client.proxies.check(wrong.id!)) as { status?: string; status_reason?: string };
+    expect(refused.status).toBe('unavailable');
+    // Why it failed is kept (an engine field), never with the password in it.
+    expect(refused.status_reason).toMatch(/\w/);
+    expect(refused.status_reason).not.toContain('wrong');
+    expect(checked).not.toHaveProperty('status_reason');
 
     const deadProxy = await startTestProxy();
     const dead = await t.client.proxies.create({ type: 'custom', config: { host: '127.0.0.1', port: deadProxy.port } });
     await deadProxy.close();
     expect(await t.client.proxies.check(dead.id!)).toMatchObject({ status: 'unavailable' });
+    expect(await t.client.proxies.retrieve(dead.id!)).toMatchObject({
+      status: 'unavailable',
+      status_reason: expect.stringMatching(/ECONNREFUSED|refused|connect/i),
+    });
   });
 
   it('a check with url reports on that target without changing the stored status', async () => {

@@ -3,7 +3,7 @@
  * fresh vs `replay=all`, `Last-Event-ID` resume without gaps, comment keepalives (short
  * injected interval), SSE framing (id + data, never event), a bounded ring buffer, open but
  * silent when telemetry is off until a PATCH turns it on live, the stream closing at session
- * end, and `/telemetry/events` paging, filters and bad inputs. Control events (one per API
+ * end (after it, a stream delivers the recorded history and ends), and `/telemetry/events` paging, filters and bad inputs. Control events (one per API
  * call on the session) make the traffic, so no page activity is needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,7 +130,7 @@ describe('telemetry stream', () => {
     }
   });
 
-  it('is open but silent while telemetry is off, turns on live with PATCH, and closes when the session ends', async () => {
+  it('is open but silent while telemetry is off, turns on live with PATCH, closes when the session ends, then replays its history', async () => {
     const other = (
       await te.client.browsers.create({ headless: true, timeout_seconds: 300, viewport: { width: 640, height: 480 }, telemetry: { enabled: false } })
     ).session_id;
@@ -146,6 +146,12 @@ describe('telemetry stream', () => {
     expect(s.events.every((e) => e.event.category === 'control')).toBe(true);
     await te.client.browsers.deleteByID(other);
     await s.ended;
-    await expect(te.client.browsers.telemetry.stream(other)).rejects.toMatchObject({ status: 404 });
+    // Ended (its post-mortem): nothing new will come, so a stream without replay ends at once; with replay=all it delivers the history, then ends.
+    const late = collect(await te.client.browsers.telemetry.stream(other));
+    await late.ended;
+    expect(late.events).toEqual([]);
+    const history = collect(await te.client.browsers.telemetry.stream(other, { replay: 'all' }));
+    await history.ended;
+    expect(history.events.map((e) => e.seq)).toEqual(s.events.map((e) => e.seq));
   }, 60_000);
 });

@@ -15,13 +15,20 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionDto } from '../sessions/session-record.js';
 import { isTerminalInvocation } from './invocation-record.js';
 import { projectAuth } from './invocations.js';
+import type { EndCause } from '../sessions/session-end-cause.js';
 
 /** The part of the session manager this feature uses. */
 export interface InvocationSessionManager {
   listByInvocation(auth: AuthContext, invocationId: string): Promise<SessionDto[]>;
-  deleteByInvocation(auth: AuthContext, invocationId: string): Promise<number>;
+  deleteByInvocation(auth: AuthContext, invocationId: string, cause?: EndCause): Promise<number>;
+  browserIdsOfInvocation(orgId: string, projectId: string, invocationId: string): Promise<string[]>;
   onSessionStart(fn: (h: { id: string }) => void): () => void;
-  delete(auth: AuthContext, idOrName: string): Promise<void>;
+  delete(auth: AuthContext, idOrName: string, cause?: EndCause): Promise<void>;
+}
+
+/** What ends the browsers of an invocation that finished. */
+export function invocationEnded(invocationId: string): EndCause {
+  return { reason: 'invocation_ended', by: `invocation:${invocationId}` };
 }
 
 /** A browser may join `invocationId` only while it runs in the caller's project. */
@@ -45,10 +52,10 @@ export function endIfInvocationFinished(db: Kysely<Database>, sessions: Invocati
       const row = await db
         .selectFrom('browser_sessions')
         .innerJoin('invocations', 'invocations.id', 'browser_sessions.invocation_id')
-        .select(['invocations.status', 'browser_sessions.org_id', 'browser_sessions.project_id'])
+        .select(['invocations.id', 'invocations.status', 'browser_sessions.org_id', 'browser_sessions.project_id'])
         .where('browser_sessions.id', '=', h.id)
         .executeTakeFirst();
-      if (row && isTerminalInvocation(row.status)) await sessions.delete(projectAuth(row), h.id);
+      if (row && isTerminalInvocation(row.status)) await sessions.delete(projectAuth(row), h.id, invocationEnded(row.id));
     })().catch((err) => log.error({ err }, 'ending a browser of a finished invocation failed'));
   };
 }

@@ -19,6 +19,7 @@ import type { AppProcess } from '../../runtime/app-runtime/app-process.js';
 import { InvocationKeys, newInvocationKey } from './invocation-keys.js';
 import { invocationDto, isTerminalInvocation, type InvocationRow, type InvocationStatus } from './invocation-record.js';
 import type { RecoveryReport } from '../recovery-report.js';
+import type { EndCause } from '../sessions/session-end-cause.js';
 
 /** How long a synchronous `POST /invocations` waits for the result before answering the running invocation. */
 export const SYNC_WAIT_MS = 100_000;
@@ -36,7 +37,7 @@ export interface CreateInvocationBody {
 }
 
 export interface InvocationBrowsers {
-  deleteByInvocation(auth: AuthContext, invocationId: string): Promise<number>;
+  deleteByInvocation(auth: AuthContext, invocationId: string, cause?: EndCause): Promise<number>;
 }
 
 interface Live {
@@ -217,7 +218,8 @@ export class Invocations {
     const browsers = this.browsers();
     if (!browsers) return;
     try {
-      await browsers.deleteByInvocation(projectAuth(row), row.id);
+      // Ended by the invocation's end, not by a caller: the sessions say so.
+      await browsers.deleteByInvocation(projectAuth(row), row.id, { reason: 'invocation_ended', by: `invocation:${row.id}` });
     } catch (err) {
       this.ctx.log.error({ err }, 'ending the browsers of an invocation failed');
     }

@@ -107,6 +107,7 @@ export class NodeRouter {
         .set({
           deleted_at: now.toISOString(),
           ended_reason: 'node_lost',
+          ended_by: `node:${nodeId}`,
           uptime_ms: Math.max(0, now.getTime() - Date.parse(r.created_at)),
           pid: null,
           pgid: null,

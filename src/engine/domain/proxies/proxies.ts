@@ -31,6 +31,7 @@ export interface ProxyDto {
   bypass_hosts: string[];
   config: Record<string, unknown>;
   status?: 'available' | 'unavailable';
+  status_reason?: string;
   ip_address?: string;
   last_checked?: string;
 }
@@ -60,6 +61,7 @@ export class Proxies {
     const dto: ProxyDto = { id: row.id, type: row.type, protocol: row.protocol, bypass_hosts: JSON.parse(row.bypass_hosts) as string[], config };
     if (row.name !== null) dto.name = row.name;
     if (row.status !== null) dto.status = row.status;
+    if (row.status === 'unavailable' && row.status_reason) dto.status_reason = row.status_reason;
     if (row.ip_address !== null) dto.ip_address = row.ip_address;
     if (row.last_checked !== null) dto.last_checked = row.last_checked;
     return dto;
@@ -90,6 +92,7 @@ export class Proxies {
       ca_bundle_enc: parsed.caBundle ? this.cipher.encrypt(parsed.caBundle, caBundleAad(id)) : null,
       bypass_hosts: JSON.stringify(bypass),
       status: null,
+      status_reason: null,
       ip_address: null,
       last_checked: null,
       created_at: now,
@@ -168,7 +171,10 @@ export class Proxies {
     });
   }
 
-  async recordCheck(row: ProxyRow, result: { status: 'available' | 'unavailable'; ip_address: string | null; last_checked: string }): Promise<ProxyRow> {
+  async recordCheck(
+    row: ProxyRow,
+    result: { status: 'available' | 'unavailable'; status_reason: string | null; ip_address: string | null; last_checked: string },
+  ): Promise<ProxyRow> {
     await this.db.updateTable('proxies').set(result).where('id', '=', row.id).execute();
     this.changes.upsert(row.org_id, 'proxy', row.id, row.project_id);
     return { ...row, ...result };

@@ -329,6 +329,7 @@ export class CreatePipeline {
       created_at: this.ctx.clock.now().toISOString(),
       deleted_at: null,
       ended_reason: null,
+      ended_by: null,
       uptime_ms: null,
     };
   }

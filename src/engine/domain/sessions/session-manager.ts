@@ -28,6 +28,7 @@ import { StandbyBrowsers } from './standby-browsers.js';
 import { SessionRows } from './session-rows.js';
 import { RunningSessions } from './running-sessions.js';
 import { CreatePipeline } from './session-create-pipeline.js';
+import { endedByCaller, type EndCause } from './session-end-cause.js';
 
 export interface CreateInternal {
   /** Set by the pools feature for browsers it launches. */
@@ -190,6 +191,22 @@ export class SessionManager implements SessionRegistry {
     return this.running.get(id);
   }
 
+  /**
+   * The id of an ended session this caller can see, once its teardown is done (so what its scope
+   * wrote at the end, its post-mortem, is there); undefined for a running session or none.
+   */
+  async endedId(auth: AuthContext, idOrName: string): Promise<string | undefined> {
+    // A running session by id needs no row read (telemetry is polled).
+    if (this.running.reachable(auth, idOrName)) return undefined;
+    const row = await this.findRow(auth, idOrName);
+    if (!row) return undefined;
+    const rt = this.running.entry(row.id);
+    // A session ending on its own (crash, timeout) has its row marked once its teardown is done.
+    if (!row.deleted_at && !rt?.ended) return undefined;
+    await rt?.end(row.ended_reason ?? 'deleted').catch(() => {});
+    return row.id;
+  }
+
   async exists(auth: AuthContext, idOrName: string): Promise<boolean> {
     return !!(await this.findRow(auth, idOrName));
   }
@@ -200,12 +217,16 @@ export class SessionManager implements SessionRegistry {
 
   // --- lifecycle -------------------------------------------------------------------------
 
-  async delete(auth: AuthContext, idOrName: string): Promise<void> {
+  /**
+   * Ends a session for a caller: `deleted` by the caller's key (or session JWT, invocation key),
+   * unless `cause` says otherwise (an invocation's end ends its browsers).
+   */
+  async delete(auth: AuthContext, idOrName: string, cause: EndCause = { reason: 'deleted', by: endedByCaller(auth) }): Promise<void> {
     const row = await this.findRow(auth, idOrName, false);
     if (!row) throw DomainError.notFound('browser session', idOrName);
     const rt = this.running.entry(row.id);
-    if (rt) await this.endSoon(rt, 'deleted');
-    else await this.rows.markEnded(row.id, { orgId: row.org_id, projectId: row.project_id }, 'deleted', null);
+    if (rt) await this.endSoon(rt, cause.reason, cause.by);
+    else await this.rows.markEnded(row.id, { orgId: row.org_id, projectId: row.project_id }, cause.reason, null, cause.by);
   }
 
   /**
@@ -215,8 +236,8 @@ export class SessionManager implements SessionRegistry {
    * session whose profile is saved at its end is torn down first: the next create with that
    * profile must find the saved state.
    */
-  async endSoon(rt: RunningSession, reason: string): Promise<void> {
-    if (rt.hasProfile) return this.end(rt, reason);
+  async endSoon(rt: RunningSession, reason: string, endedBy?: string): Promise<void> {
+    if (rt.hasProfile) return this.end(rt, reason, endedBy);
     const uptime = rt.uptimeMs();
     const teardown = rt
       .end(reason)
@@ -224,15 +245,15 @@ export class SessionManager implements SessionRegistry {
       .catch((err) => this.ctx.log.error({ err }, 'ending session failed'));
     this.teardowns.add(teardown);
     void teardown.finally(() => this.teardowns.delete(teardown));
-    await this.rows.markEnded(rt.id, { orgId: rt.orgId, projectId: rt.projectId }, reason, uptime);
+    await this.rows.markEnded(rt.id, { orgId: rt.orgId, projectId: rt.projectId }, reason, uptime, endedBy);
   }
 
   /** Ends a running session for `reason` (closes its scope) and records it (soft delete). Idempotent. */
-  async end(rt: RunningSession, reason: string): Promise<void> {
+  async end(rt: RunningSession, reason: string, endedBy?: string): Promise<void> {
     const uptime = rt.uptimeMs();
     await rt.end(reason);
     this.running.remove(rt.id);
-    await this.rows.markEnded(rt.id, { orgId: rt.orgId, projectId: rt.projectId }, reason, uptime);
+    await this.rows.markEnded(rt.id, { orgId: rt.orgId, projectId: rt.projectId }, reason, uptime, endedBy);
   }
 
   /** Active sessions created within an invocation (for `/invocations/{id}/browsers`). */
@@ -240,11 +261,16 @@ export class SessionManager implements SessionRegistry {
     return this.dtos(await this.rows.byInvocation(auth, invocationId));
   }
 
-  /** Deletes every active session of an invocation; returns how many. */
-  async deleteByInvocation(auth: AuthContext, invocationId: string): Promise<number> {
+  /** Deletes every active session of an invocation (for the caller, or as `cause` says); returns how many. */
+  async deleteByInvocation(auth: AuthContext, invocationId: string, cause?: EndCause): Promise<number> {
     const rows = await this.rows.byInvocation(auth, invocationId);
-    await Promise.all(rows.map((r) => this.delete(auth, r.id).catch(() => {})));
+    await Promise.all(rows.map((r) => this.delete(auth, r.id, cause).catch(() => {})));
     return rows.length;
+  }
+
+  /** The ids of every browser an invocation used, ended ones included (its detail lists them). */
+  browserIdsOfInvocation(orgId: string, projectId: string, invocationId: string): Promise<string[]> {
+    return this.rows.idsByInvocation(orgId, projectId, invocationId);
   }
 
   /** Engine stop: no new sessions, every running one ends (no browser survives the engine). */

@@ -33,6 +33,7 @@ function row(options: Partial<LaunchOptions> = {}, over: Partial<SessionRow> = {
     created_at: '2026-01-01T00:00:00.000Z',
     deleted_at: null,
     ended_reason: null,
+    ended_by: null,
     uptime_ms: null,
     ...over,
   };

@@ -9,6 +9,7 @@ import type { NetworkConfig } from './session-network.js';
 import { effectiveLocation, type EffectiveLocation } from './session-location.js';
 import { DEFAULT_REGION, HEADFUL_MEMORY, HEADLESS_MEMORY, type Memory } from './session-region.js';
 import { LocationEmulation } from '../../runtime/cdp/location-emulation.js';
+import { endedReasonOf } from './session-end-cause.js';
 
 export type SessionRow = BrowserSessionTable;
 
@@ -35,6 +36,8 @@ export interface SessionDto {
   browser_live_view_url?: string;
   chrome_policy?: Record<string, unknown>;
   deleted_at?: string;
+  ended_reason?: string;
+  ended_by?: string;
   gpu: boolean;
   kiosk_mode: boolean;
   location: EffectiveLocation;
@@ -104,6 +107,9 @@ export function sessionDto(row: SessionRow, opts: { publicUrl: string; jwt: stri
   dto.browser_live_view_url = urls.browser_live_view_url;
   if (o.chrome_policy) dto.chrome_policy = o.chrome_policy;
   if (row.deleted_at) dto.deleted_at = row.deleted_at;
+  const reason = row.deleted_at ? endedReasonOf(row.ended_reason) : undefined;
+  if (reason) dto.ended_reason = reason;
+  if (row.deleted_at && row.ended_by) dto.ended_by = row.ended_by;
   if (row.name) dto.name = row.name;
   if (o.network) dto.network = o.network;
   if (row.pool_id) dto.pool = { id: row.pool_id, ...(row.pool_name ? { name: row.pool_name } : {}) };

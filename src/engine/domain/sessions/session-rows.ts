@@ -59,11 +59,19 @@ export class SessionRows {
       .execute();
   }
 
-  /** Soft delete: the row is ended (name free, JWT refused), once; the change is announced. */
-  async markEnded(id: string, owner: Owner, reason: string, uptimeMs: number | null): Promise<void> {
+  /** Soft delete: the row is ended (name free, JWT refused), once, with why and by whom; the change is announced. */
+  async markEnded(id: string, owner: Owner, reason: string, uptimeMs: number | null, endedBy?: string): Promise<void> {
     const { numUpdatedRows } = await this.ctx.db
       .updateTable('browser_sessions')
-      .set({ deleted_at: this.now().toISOString(), ended_reason: reason, uptime_ms: uptimeMs, pid: null, pgid: null, xvfb_pid: null })
+      .set({
+        deleted_at: this.now().toISOString(),
+        ended_reason: reason,
+        ended_by: endedBy ?? null,
+        uptime_ms: uptimeMs,
+        pid: null,
+        pgid: null,
+        xvfb_pid: null,
+      })
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
@@ -92,6 +100,20 @@ export class SessionRows {
       .where('deleted_at', 'is', null)
       .orderBy('created_at', 'asc')
       .execute();
+  }
+
+  /** The ids of every session an invocation used, ended ones too (the rows are kept), oldest first. */
+  async idsByInvocation(orgId: string, projectId: string, invocationId: string): Promise<string[]> {
+    const rows = await this.ctx.db
+      .selectFrom('browser_sessions')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('project_id', '=', projectId)
+      .where('invocation_id', '=', invocationId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /**

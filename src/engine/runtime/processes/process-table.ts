@@ -2,7 +2,10 @@
  * Every process of the engine, by id, owned by its session: started through the sandbox,
  * found again only with the same session (another session's process id is a 404), killed as
  * a group when the session ends and when the engine stops. Exited processes stay queryable
- * until their session ends (oldest dropped beyond a cap).
+ * until their session ends (oldest dropped beyond a cap). Each also has a row in the session's
+ * process list (`list`): what ran, from which door, how it ended — exec's included, whose
+ * process is not kept — and the rows of an ended session stay until its post-mortem takes them
+ * (`takeEnded`), so the list outlives the session.
  */
 import { devtoolsEndpoint } from '../chromium/devtools-address.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
@@ -13,8 +16,14 @@ import { usableBwrap } from '../sandbox/bwrap.js';
 import { sessionCdpSocket } from '../sandbox/cdp-socket.js';
 import { baseEnv, buildLaunch, cdpEnv } from './sandbox-command.js';
 import { SessionProcess, type StartOptions } from './session-process.js';
+import { exitSignal } from '../../../shared/exit-signal.js';
+import type { ProcessInfo } from '../../../shared/wire/session-processes.js';
 
 const MAX_EXITED_PER_SESSION = 200;
+/** Ended sessions whose rows wait for their post-mortem (it takes them at once; a bound, not a store). */
+const MAX_ENDED_SESSIONS = 256;
+
+export type ProcessOrigin = ProcessInfo['origin'];
 
 export interface ProcessRequest {
   command: string;
@@ -82,13 +91,45 @@ function directCdpUrl(session: SessionHandle): string {
   }
 }
 
+/** A process's row: what it is and how it is now (a running one's CPU and memory sampled now). */
+function infoOf(p: SessionProcess, what: { command: string; args: string[]; origin: ProcessOrigin }): ProcessInfo {
+  const st = p.status();
+  const signal = exitSignal(st.exit_code);
+  return {
+    process_id: p.id,
+    pid: p.pid,
+    command: what.command,
+    args: what.args,
+    origin: what.origin,
+    tty: p.tty,
+    state: st.state,
+    exit_code: st.exit_code,
+    ...(signal ? { exit_signal: signal } : {}),
+    ...(p.timedOut ? { timed_out: true } : {}),
+    started_at: p.startedAt.toISOString(),
+    ...(p.endedAt ? { ended_at: p.endedAt.toISOString() } : {}),
+    cpu_pct: st.cpu_pct,
+    mem_bytes: st.mem_bytes,
+  };
+}
+
 export class ProcessTable {
   private processes = new Map<string, SessionProcess>();
   private hooked = new WeakSet<SessionHandle>();
+  private readonly what = new WeakMap<SessionProcess, { command: string; args: string[]; origin: ProcessOrigin }>();
+  /** Per running session: rows of processes no longer held (exec results, trimmed ones), oldest first. */
+  private readonly gone = new Map<string, ProcessInfo[]>();
+  /** Per ended session: its final rows, until its post-mortem takes them. */
+  private readonly ended = new Map<string, ProcessInfo[]>();
 
   constructor(private readonly hide: string[]) {}
 
-  async start(session: SessionHandle, req: ProcessRequest, opts: Omit<StartOptions, 'timeoutSec'> = {}): Promise<SessionProcess> {
+  async start(
+    session: SessionHandle,
+    req: ProcessRequest,
+    opts: Omit<StartOptions, 'timeoutSec'> = {},
+    origin: ProcessOrigin = 'spawn',
+  ): Promise<SessionProcess> {
     validate(req);
     if (session.signal.aborted) throw DomainError.notFound('browser session', session.id);
     // Inside the jail the cwd is a path of the jail's own view; the host path only serves the
@@ -124,6 +165,7 @@ export class ProcessTable {
       throw spawnFailure(err) ?? err;
     }
     this.processes.set(proc.id, proc);
+    this.what.set(proc, { command: req.command, args: req.args ?? [], origin });
     this.hook(session);
     await proc.locateCommand(launch.commandDepth);
     this.trim(session.id);
@@ -138,7 +180,26 @@ export class ProcessTable {
 
   private trim(sessionId: string): void {
     const exited = [...this.processes.values()].filter((p) => p.sessionId === sessionId && !p.running);
-    for (const p of exited.slice(0, Math.max(0, exited.length - MAX_EXITED_PER_SESSION))) this.processes.delete(p.id);
+    for (const p of exited.slice(0, Math.max(0, exited.length - MAX_EXITED_PER_SESSION))) this.forget(p.id);
+  }
+
+  private rowOf(p: SessionProcess): ProcessInfo {
+    return infoOf(p, this.what.get(p) ?? { command: '', args: [], origin: 'spawn' });
+  }
+
+  /** Every process the session ran (running or exited), oldest first; an ended session's final rows until its post-mortem takes them. */
+  list(sessionId: string): ProcessInfo[] {
+    const ended = this.ended.get(sessionId);
+    if (ended) return ended.slice();
+    const held = [...this.processes.values()].filter((p) => p.sessionId === sessionId).map((p) => this.rowOf(p));
+    return [...(this.gone.get(sessionId) ?? []), ...held].sort((a, b) => a.started_at.localeCompare(b.started_at));
+  }
+
+  /** The final rows of an ended session, handed over once (to its post-mortem). */
+  takeEnded(sessionId: string): ProcessInfo[] {
+    const rows = this.ended.get(sessionId) ?? [];
+    this.ended.delete(sessionId);
+    return rows;
   }
 
   get(sessionId: string, processId: string): SessionProcess {
@@ -147,16 +208,26 @@ export class ProcessTable {
     return p;
   }
 
-  /** Drops a finished process (exec results are not kept). */
+  /** Drops a finished process (exec results are not kept); its row stays in the session's list. */
   forget(processId: string): void {
+    const p = this.processes.get(processId);
+    if (!p) return;
     this.processes.delete(processId);
+    const rows = this.gone.get(p.sessionId) ?? [];
+    rows.push(this.rowOf(p));
+    if (rows.length > MAX_EXITED_PER_SESSION) rows.shift();
+    this.gone.set(p.sessionId, rows);
   }
 
   async endSession(sessionId: string): Promise<void> {
     const mine = [...this.processes.values()].filter((p) => p.sessionId === sessionId);
     for (const p of mine) p.killGroup();
     await Promise.all(mine.map((p) => Promise.race([p.exited, new Promise((r) => setTimeout(r, 2000))])));
+    const rows = this.list(sessionId);
     for (const p of mine) this.processes.delete(p.id);
+    this.gone.delete(sessionId);
+    this.ended.set(sessionId, rows);
+    if (this.ended.size > MAX_ENDED_SESSIONS) this.ended.delete(this.ended.keys().next().value as string);
   }
 
   async stopAll(): Promise<void> {

@@ -45,6 +45,8 @@ export class SessionProcess {
   /** Pid of the direct child = process group id. */
   readonly groupPid: number;
   exitCode: number | null = null;
+  /** When it exited (the process list shows it). */
+  endedAt?: Date;
   timedOut = false;
   private readonly history: OutputBuffer;
   private readonly subscribers = new Set<ProcessEvents>();
@@ -67,6 +69,7 @@ export class SessionProcess {
     const onExit = (code: number) => {
       if (this.exitCode !== null) return;
       this.exitCode = code;
+      this.endedAt = new Date();
       this.history.shrink(EXITED_HISTORY_BYTES);
       void launch.cleanup?.().catch(() => {});
       if (this.timer) clearTimeout(this.timer);

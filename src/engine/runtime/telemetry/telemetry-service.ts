@@ -124,7 +124,8 @@ export class TelemetryService {
     }
   }
 
-  private sweep(): void {
+  /** Lets go of ended sessions' buffers past `retainEndedMs` (its timer calls it; tests too). After that their post-mortem answers. */
+  sweep(): void {
     const now = this.opts.now();
     for (const [id, t] of this.sessions) if (t.endedAt !== undefined && now - t.endedAt > this.opts.retainEndedMs) this.sessions.delete(id);
   }

@@ -7,7 +7,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
 import { deleteSessions, getSession } from '../stores/sessions';
-import { Badge, Button, ErrorBanner, Spinner } from '../components/ui';
+import { Badge, Button, ErrorBanner, Spinner, formatTime } from '../components/ui';
+import { endedLabel } from './ended-reason';
 import { ConfirmDialog } from '../components/dialog';
 import { href, navigate } from '../router';
 import { errorMessage } from '../transport/transport';
@@ -56,7 +57,7 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
           <header className="page-header">
             <div>
               <h1>
-                {session.name ?? 'Session'} {session.deleted_at ? <Badge tone="bad">deleted</Badge> : <Badge tone="ok">running</Badge>}
+                {session.name ?? 'Session'} {session.deleted_at ? <Badge tone="bad">{endedLabel(session)}</Badge> : <Badge tone="ok">running</Badge>}
               </h1>
               <p className="mono muted">{session.session_id}</p>
             </div>
@@ -68,6 +69,11 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
               ) : null}
             </div>
           </header>
+          {session.deleted_at ? (
+            <p className="banner banner-warn" role="status">
+              Session ended {formatTime(session.deleted_at)} ({endedLabel(session, true)}) — recorded history
+            </p>
+          ) : null}
           <div className="tabs" role="tablist">
             {panes.map((p) => (
               <a

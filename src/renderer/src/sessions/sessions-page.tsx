@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../components/dialog';
 import { CreateSessionDialog } from './create-session-dialog';
 import { StandbyStatus } from './standby-status';
 import { href, navigate } from '../router';
+import { endedLabel } from './ended-reason';
 
 function Tags({ tags }: { tags?: Record<string, string> }): React.JSX.Element | null {
   if (!tags || !Object.keys(tags).length) return null;
@@ -159,7 +160,14 @@ export function SessionsPage(): React.JSX.Element {
                 </td>
                 <td>{formatTime(s.created_at)}</td>
                 <td>
-                  {s.deleted_at ? <Badge tone="bad">deleted</Badge> : <Badge tone="ok">running</Badge>} <Badge>{s.headless ? 'headless' : 'headful'}</Badge>
+                  {s.deleted_at ? (
+                    <span title={endedLabel(s, true)}>
+                      <Badge tone="bad">{endedLabel(s)}</Badge>
+                    </span>
+                  ) : (
+                    <Badge tone="ok">running</Badge>
+                  )}{' '}
+                  <Badge>{s.headless ? 'headless' : 'headful'}</Badge>
                   {s.stealth ? <Badge tone="info">stealth</Badge> : null}
                 </td>
                 <td>{s.timeout_seconds}s</td>

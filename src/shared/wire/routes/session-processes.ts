@@ -5,6 +5,7 @@ import {
   ProcessExecResultSchema,
   ProcessExecSchema,
   ProcessKillSchema,
+  ProcessListSchema,
   ProcessParamsSchema,
   ProcessResizeSchema,
   ProcessSpawnResultSchema,
@@ -22,6 +23,11 @@ export const sessionProcessesRoutes = defineRoutes({
   'POST /browsers/:id/process/spawn': {
     schema: { tags: ['browser process'], params: SessionIdParamSchema, body: ProcessSpawnSchema, response: { 200: ProcessSpawnResultSchema } },
     facts: sessionCall('platform'),
+  },
+  // An engine route (Kernel has no list): also for an ended session within the post-mortem's retention.
+  'GET /browsers/:id/processes': {
+    schema: { tags: ['browser process'], params: SessionIdParamSchema, response: { 200: ProcessListSchema } },
+    facts: sessionCall('platform', 'session-or-ended'),
   },
   'GET /browsers/:id/process/:process_id/status': {
     schema: { tags: ['browser process'], params: ProcessParamsSchema, response: { 200: ProcessStatusSchema } },
@@ -43,8 +49,9 @@ export const sessionProcessesRoutes = defineRoutes({
     schema: { tags: ['browser process'], params: ProcessParamsSchema, body: ProcessResizeSchema },
     facts: sessionCall('platform'),
   },
+  // `source=supervisor` also answers for an ended session (its post-mortem), so it follows the session's node after the end too.
   'GET /browsers/:id/logs/stream': {
     schema: { tags: ['browser logs'], params: SessionIdParamSchema, querystring: LogStreamQuerySchema },
-    facts: sessionCall('platform'),
+    facts: sessionCall('platform', 'session-or-ended'),
   },
 });

@@ -2,6 +2,7 @@
 import type { Session } from '../../../../shared/wire/sessions';
 import type { PaneProps } from './pane-types';
 import { Badge, formatTime } from '../../components/ui';
+import { endedLabel } from '../ended-reason';
 import { redactJwt } from '../session-urls';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }): React.JSX.Element {
@@ -51,7 +52,7 @@ export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
         </Row>
         <Row label="Name">{s.name ?? '—'}</Row>
         <Row label="Created">{formatTime(s.created_at)}</Row>
-        {s.deleted_at ? <Row label="Deleted">{formatTime(s.deleted_at)}</Row> : null}
+        {s.deleted_at ? <Row label="Ended">{`${formatTime(s.deleted_at)} (${endedLabel(s, true)})`}</Row> : null}
         <Row label="Mode">
           <Badge>{s.headless ? 'headless' : 'headful'}</Badge> {s.stealth ? <Badge tone="info">stealth</Badge> : null}{' '}
           {s.kiosk_mode ? <Badge>kiosk</Badge> : null} {s.gpu ? <Badge>gpu</Badge> : null}

@@ -1,8 +1,9 @@
 /**
  * Processes tab: run a command and wait for its output (`process/exec`), start one in the
  * background (`process/spawn`), or open an interactive shell (spawn with a PTY + the attach
- * WebSocket in an xterm). The processes started here are listed with state, CPU and memory
- * (polled from `process/{id}/status`) and can be attached to or killed with a chosen signal.
+ * WebSocket in an xterm). Every process the session ran is listed (the engine's list, polled)
+ * with state, exit (named by signal above 128), CPU and memory, and can be attached to or killed
+ * with a chosen signal.
  */
 import { useCallback, useState } from 'react';
 import type { ProcessExecResult as ExecResult } from '../../../../shared/wire/session-processes';
@@ -182,7 +183,7 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
                   {p.state === 'running' ? (
                     <Badge tone="ok">running</Badge>
                   ) : p.state === 'exited' ? (
-                    <Badge>{`exited ${p.exit_code ?? ''}`}</Badge>
+                    <Badge tone={p.exit_code ? 'bad' : undefined}>{`exited ${p.exit_code ?? ''}${p.exit_signal ? ` (${p.exit_signal})` : ''}`}</Badge>
                   ) : (
                     <Badge tone="warn">unknown</Badge>
                   )}
@@ -205,7 +206,9 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
           </tbody>
         </table>
       ) : (
-        <EmptyState title="No processes started from here yet">Run a command above, or open a terminal to work in the session interactively.</EmptyState>
+        <EmptyState title="No processes yet">
+          Processes the session runs (from here, the SDK or exec) are listed here. Run a command above, or open a terminal to work in the session interactively.
+        </EmptyState>
       )}
 
       {current ? (

@@ -1,11 +1,13 @@
 /**
- * The processes started from this UI, per session. The API has no "list processes" endpoint
- * (wire §3.12), so the list lives here — it survives switching tabs — and each running entry
- * is refreshed from `process/{id}/status` (state, exit code, CPU, memory) while the pane shows.
+ * The processes of a session, per session: the engine lists every process the session ran
+ * (`GET /browsers/{id}/processes`: this console's, the SDK's, exec's), refreshed while the pane
+ * shows; what this console started keeps the command line as typed. An engine without that
+ * route (older) leaves the list to this console: each running entry is then refreshed from
+ * `process/{id}/status`.
  */
 import { create } from 'zustand';
 import type { Session } from '../../../../shared/wire/sessions';
-import type { ProcessSpawnResult, ProcessStatus } from '../../../../shared/wire/session-processes';
+import type { ProcessInfo, ProcessSpawnResult, ProcessStatus } from '../../../../shared/wire/session-processes';
 import { api } from '../../transport/api-client';
 import { errorMessage } from '../../transport/transport';
 
@@ -17,11 +19,16 @@ export type ProcessEntry = Pick<ProcessSpawnResult, 'process_id'> &
     tty: boolean;
     /** `unknown`: the engine no longer knows the process (its session restarted or ended). */
     state: ProcessStatus['state'] | 'unknown';
+    /** `SIGKILL` for exit code 137 (from the engine's list). */
+    exit_signal?: string;
+    origin?: ProcessInfo['origin'];
     error?: string;
   };
 
 interface ProcessesState {
   bySession: Record<string, ProcessEntry[]>;
+  /** Rows the user removed from the list (the engine still lists them). */
+  removed: Record<string, string[]>;
   add(sessionId: string, p: ProcessEntry): void;
   patch(sessionId: string, processId: string, patch: Partial<ProcessEntry>): void;
   remove(sessionId: string, processId: string): void;
@@ -30,6 +37,7 @@ interface ProcessesState {
 
 export const useProcesses = create<ProcessesState>((set, get) => ({
   bySession: {},
+  removed: {},
   add(sid, p) {
     set({ bySession: { ...get().bySession, [sid]: [p, ...(get().bySession[sid] ?? [])] } });
   },
@@ -37,10 +45,29 @@ export const useProcesses = create<ProcessesState>((set, get) => ({
     set({ bySession: { ...get().bySession, [sid]: (get().bySession[sid] ?? []).map((p) => (p.process_id === id ? { ...p, ...patch } : p)) } });
   },
   remove(sid, id) {
-    set({ bySession: { ...get().bySession, [sid]: (get().bySession[sid] ?? []).filter((p) => p.process_id !== id) } });
+    set({
+      bySession: { ...get().bySession, [sid]: (get().bySession[sid] ?? []).filter((p) => p.process_id !== id) },
+      removed: { ...get().removed, [sid]: [...(get().removed[sid] ?? []), id] },
+    });
   },
   async refresh(session) {
     const sid = session.session_id;
+    let listed: ProcessInfo[] | undefined;
+    try {
+      listed = await api.call('GET /browsers/:id/processes', { params: { id: session.session_id } });
+    } catch {
+      listed = undefined; // an engine without the list: poll what this console started
+    }
+    if (listed) {
+      const mine = new Map((get().bySession[sid] ?? []).map((p) => [p.process_id, p]));
+      const removed = get().removed[sid] ?? [];
+      const rows = listed
+        .filter((r) => !removed.includes(r.process_id))
+        .reverse()
+        .map((r): ProcessEntry => ({ ...r, command: mine.get(r.process_id)?.command ?? [r.command, ...r.args].join(' ') }));
+      set({ bySession: { ...get().bySession, [sid]: rows } });
+      return;
+    }
     const running = (get().bySession[sid] ?? []).filter((p) => p.state !== 'exited');
     await Promise.all(
       running.map(async (p) => {
