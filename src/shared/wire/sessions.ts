@@ -223,6 +223,10 @@ export const SessionSchema = Type.Object({
   jwt: Type.Optional(Type.String()),
 });
 export type Session = Static<typeof SessionSchema>;
+/** The body of `POST /browsers`, as validated. */
+export type SessionCreate = Static<typeof SessionCreateSchema>;
+/** The body of `PATCH /browsers/{id}`, as validated. */
+export type SessionUpdate = Static<typeof SessionUpdateSchema>;
 
 /** `tags[k]=v` filters ride along as extra query keys (the schema does not refuse unknown keys). */
 export const SessionListQuerySchema = Type.Object({
