@@ -13,7 +13,7 @@ import { orgEntitlementsFeature } from './api/org-entitlements.js';
 import { authContextFeature } from './api/auth-context.js';
 import { consoleSessionFeature } from './api/console-session.js';
 import { profilesFeature } from './api/profiles.js';
-import { liveViewFeature } from './runtime/live-view/live-view-feature.js';
+import { liveViewFeature } from './api/live-view.js';
 import { bidiFeature } from './runtime/bidi/bidi-feature.js';
 import { webdriverFeature } from './api/browsers-webdriver.js';
 import { browserPoolsFeature } from './api/browser-pools.js';

@@ -30,6 +30,8 @@ declare module 'fastify' {
     holdsAwake?: RouteFacts['holdsAwake'];
     apiCall?: RouteFacts['apiCall'];
     reach?: RouteFacts['reach'];
+    sessionJwt?: RouteFacts['sessionJwt'];
+    webdriver?: RouteFacts['webdriver'];
     audit?: RouteFacts['audit'];
   }
 }

@@ -99,7 +99,7 @@ export const sessionDevtoolsFeature: Feature<'sessions'> = {
     });
 
     ctx.upgrades.add(
-      `${FRONTEND_PREFIX}/:token/ws`,
+      '/devtools-frontend/:token/ws',
       async (req, socket, head, params) => {
         const { claims, rt } = await sessionOf(params.token); // a failure: the router answers it
         noteUpgradeIdentity(req, {

@@ -4,7 +4,7 @@
  * rejection the handler wrote) and the connection's lifetime as duration. Upgrade handlers
  * authenticate on their own; they may call `noteUpgradeIdentity` with the credential they
  * accepted, otherwise a bearer API key is looked up here and a `?jwt=` counts as session_jwt.
- * The route is the template the upgrade router matched (see upgrade-identity.ts).
+ * The route is the template the upgrade router matched and the service its `audit` fact (see upgrade-identity.ts).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -15,7 +15,7 @@ import type { AuditSink } from './audit-recorder.js';
 import { CLIENT_CLOSED, type InFlight } from './audit-recorder.js';
 import { clipPath, clipText, domainOf, serviceOf } from '../domain/audit/audit-record.js';
 import type { Clock } from '../../shared/clock.js';
-import { upgradeIdentityOf, upgradeRouteOf, upgradeWasForwarded, type UpgradeIdentity } from './upgrade-identity.js';
+import { upgradeIdentityOf, upgradeRouteOf, upgradeServiceOf, upgradeWasForwarded, type UpgradeIdentity } from './upgrade-identity.js';
 
 export { noteUpgradeIdentity, type UpgradeIdentity } from './upgrade-identity.js';
 
@@ -50,7 +50,8 @@ export function installUpgradeAudit(
           path: clipPath(redactUrl(url)),
           route: upgradeRouteOf(req),
           domain: domainOf(req.headers.host),
-          service: serviceOf(url),
+          // The route's `audit` fact; an upgrade no route took: the first path segment.
+          service: upgradeServiceOf(req) ?? serviceOf(url),
           client_ip: clientIp,
           user_agent: clipText(req.headers['user-agent']),
           status: code,

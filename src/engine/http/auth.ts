@@ -6,12 +6,29 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
-import { bearerOf, type AuthContext, type Credential } from '../domain/org/auth-context.js';
+import { bearerOf, type AuthContext, type Credential, type RouteAccess } from '../domain/org/auth-context.js';
+import { stringField } from '../../shared/string-field.js';
 
-export { basicPasswordOf, bearerOf, type AuthContext, type AuthStrategy, type Credential } from '../domain/org/auth-context.js';
+export { basicPasswordOf, bearerOf, type AuthContext, type AuthStrategy, type Credential, type RouteAccess } from '../domain/org/auth-context.js';
 
-/** Returns a credential, null when this authenticator does not apply, or throws ApiError. (Domain's authenticators take only the url and headers.) */
-export type Authenticator = (request: FastifyRequest, bearer: string | undefined) => Promise<Credential | null> | Credential | null;
+/**
+ * Returns a credential, null when this authenticator does not apply, or throws ApiError. `route`:
+ * what the matched route's facts and params say about access. (Domain's authenticators take only the url and headers.)
+ */
+export type Authenticator = (request: FastifyRequest, bearer: string | undefined, route: RouteAccess) => Promise<Credential | null> | Credential | null;
+
+const NO_ROUTE: RouteAccess = {};
+
+/** The matched route's access facts (routing runs before `onRequest`, so they and the params are known here). */
+function routeAccessOf(request: FastifyRequest): RouteAccess {
+  const config = request.routeOptions.config;
+  if (!config?.session && !config?.sessionJwt && !config?.webdriver) return NO_ROUTE;
+  return {
+    sessionId: config.session ? stringField(request.params, config.session) : undefined,
+    sessionJwt: config.sessionJwt,
+    webdriver: config.webdriver,
+  };
+}
 
 export interface ProjectResolver {
   /** Resolves an id or name within an org; null when there is none. */
@@ -38,7 +55,7 @@ export function installAuth(app: FastifyInstance, authenticators: Authenticator[
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config?.public) return done();
     const bearer = bearerOf(request);
-    const credential = firstCredential(request, bearer, authenticators, 0);
+    const credential = firstCredential(request, bearer, routeAccessOf(request), authenticators, 0);
     const scoped = isThenable(credential) ? credential.then((c) => authorize(request, bearer, c, projects)) : authorize(request, bearer, credential, projects);
     if (isThenable(scoped)) scoped.then(() => done(), done);
     else done();
@@ -53,12 +70,13 @@ function isThenable<T>(v: T | Promise<T>): v is Promise<T> {
 function firstCredential(
   request: FastifyRequest,
   bearer: string | undefined,
+  route: RouteAccess,
   authenticators: Authenticator[],
   from: number,
 ): Credential | null | Promise<Credential | null> {
   for (let i = from; i < authenticators.length; i++) {
-    const c = authenticators[i](request, bearer);
-    if (isThenable(c)) return c.then((found) => found ?? firstCredential(request, bearer, authenticators, i + 1));
+    const c = authenticators[i](request, bearer, route);
+    if (isThenable(c)) return c.then((found) => found ?? firstCredential(request, bearer, route, authenticators, i + 1));
     if (c) return c;
   }
   return null;

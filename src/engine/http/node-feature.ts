@@ -44,9 +44,9 @@ export const nodesFeature: Feature<'nodes' | 'sessions'> = {
     const upgradePipes = upgradeForwarding({
       nodeId: registry.nodeId,
       forget: (nodeId) => registry.forget(nodeId),
-      route: async (req, url, params) => {
-        if (params.token) return tokenSession('devtools', params.token); // the DevTools frontend's socket
-        const id = params.id;
+      route: async (req, url, params, facts) => {
+        if (facts.forward === 'devtools-token') return tokenSession('devtools', params.token ?? ''); // the DevTools frontend's socket
+        const id = facts.session ? params[facts.session] : undefined;
         if (!id || sessions.get(id)) return LOCAL;
         // Only a caller of the session's org learns where it runs; others get the local answer (401/404).
         const c = await authenticateUpgrade(req, url, id, sessions.jwt, ctx.apiKeys).catch(() => null);

@@ -14,14 +14,15 @@ import { rejectUpgrade, type UpgradeInterceptor } from './upgrade-router.js';
 import { noteUpgradeForwarded } from './upgrade-identity.js';
 import { FORWARDED_BY, forwardHeaders, nodeUnavailable } from './node-forwarding.js';
 import type { NodeRoute } from '../domain/nodes/node-routing.js';
+import type { UpgradeFacts } from '../../shared/wire/routes/upgrade-table.js';
 
 /** The owner must answer the handshake within this (it answers at once unless overloaded). */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
 
 export interface UpgradeForwardingOptions {
   nodeId: string;
-  /** Where the upgrade for `params.id` must go; LOCAL when this node runs it or nothing matches. */
-  route(req: IncomingMessage, url: URL, params: Record<string, string>): NodeRoute | Promise<NodeRoute>;
+  /** Where the upgrade must go (its route's facts say what it addresses); LOCAL when this node runs it or nothing matches. */
+  route(req: IncomingMessage, url: URL, params: Record<string, string>, facts: UpgradeFacts): NodeRoute | Promise<NodeRoute>;
   forget(nodeId: string): void;
 }
 
@@ -29,10 +30,10 @@ export function upgradeForwarding(opts: UpgradeForwardingOptions): { intercept: 
   // Client sockets this node pipes (or is about to): each one's close tears its pipe down.
   const live = new Set<Duplex>();
   let closed = false;
-  const intercept: UpgradeInterceptor = (req, socket, head, params, url) => {
+  const intercept: UpgradeInterceptor = (req, socket, head, params, url, facts) => {
     // Never twice: the local handler answers (it does not run this session: 404).
     if (req.headers[FORWARDED_BY]) return false;
-    return Promise.resolve(opts.route(req, url, params)).then((r) => {
+    return Promise.resolve(opts.route(req, url, params, facts)).then((r) => {
       if (r.kind === 'local') return false;
       if (r.kind === 'unavailable') {
         refuse(socket, r.nodeId, r.why);

@@ -17,7 +17,7 @@ export interface UpgradeIdentity {
 }
 
 const identities = new WeakMap<IncomingMessage, UpgradeIdentity>();
-const routes = new WeakMap<IncomingMessage, string>();
+const routes = new WeakMap<IncomingMessage, { route: string; service: string }>();
 const forwarded = new WeakSet<IncomingMessage>();
 
 /** Multi-node: this upgrade was piped to the node that owns its session, which audits it. */
@@ -34,9 +34,9 @@ export function noteUpgradeIdentity(req: IncomingMessage, who: UpgradeIdentity):
   identities.set(req, who);
 }
 
-/** The upgrade router records the template of the route that took the request. */
-export function noteUpgradeRoute(req: IncomingMessage, route: string): void {
-  routes.set(req, route);
+/** The upgrade router records the template of the route that took the request and its `audit` fact. */
+export function noteUpgradeRoute(req: IncomingMessage, route: string, service: string): void {
+  routes.set(req, { route, service });
 }
 
 export function upgradeIdentityOf(req: IncomingMessage): UpgradeIdentity | undefined {
@@ -44,5 +44,10 @@ export function upgradeIdentityOf(req: IncomingMessage): UpgradeIdentity | undef
 }
 
 export function upgradeRouteOf(req: IncomingMessage): string {
-  return identities.get(req)?.route ?? routes.get(req) ?? '';
+  return identities.get(req)?.route ?? routes.get(req)?.route ?? '';
+}
+
+/** The matched route's audit service; undefined when no route took the upgrade. */
+export function upgradeServiceOf(req: IncomingMessage): string | undefined {
+  return routes.get(req)?.service;
 }

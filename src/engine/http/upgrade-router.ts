@@ -1,7 +1,8 @@
 /**
  * WebSocket upgrades (CDP proxy, BiDi, live view, terminals) share the HTTP server's port.
- * Features register a path pattern; the first match takes the socket. Unmatched upgrades get
- * a plain HTTP 404 so clients fail fast instead of hanging.
+ * Features register a path of the upgrade table (`shared/wire/routes/upgrade-table.ts`), which
+ * gives its facts; the first match takes the socket. Unmatched upgrades get a plain HTTP 404 so
+ * clients fail fast instead of hanging.
  * Every matched upgrade passes the router's gate first (`runtime/limits/connection-limits.ts`,
  * given by the composition root): a connection slot of its session and of the engine, held
  * until the socket closes, or the gate's 429 before any handler or handshake runs.
@@ -9,6 +10,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { noteUpgradeRoute } from './upgrade-identity.js';
+import { UPGRADES, type UpgradeFacts, type UpgradePath } from '../../shared/wire/routes/upgrade-table.js';
 import { ApiError } from './api-error.js';
 import { errorBody, errorHeaders } from './error-handler.js';
 
@@ -16,9 +18,16 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
 
 /**
  * Runs before the matched route's handler; answers true when it took the socket (multi-node:
- * the upgrade belongs to a session on another node and was piped there).
+ * the upgrade belongs to a session on another node and was piped there). `facts`: the matched route's.
  */
-export type UpgradeInterceptor = (req: IncomingMessage, socket: Duplex, head: Buffer, params: Record<string, string>, url: URL) => boolean | Promise<boolean>;
+export type UpgradeInterceptor = (
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  params: Record<string, string>,
+  url: URL,
+  facts: UpgradeFacts,
+) => boolean | Promise<boolean>;
 
 /** Admits one connection (of a session, when the route names one): its release, or throws the refusal (an ApiError). */
 export interface UpgradeGate {
@@ -29,7 +38,7 @@ export interface UpgradeGate {
 
 /**
  * Which session an upgrade is for, before its handler runs (counted against that session's
- * connections). Default: the `:id` of a `/browsers/:id/…` route; a route addressing its session
+ * connections). Default: the param its `session` fact names; a route addressing its session
  * otherwise (a token) says how. Undefined: counted against the engine's bound only.
  */
 export type UpgradeSessionOf = (params: Record<string, string>) => string | undefined | Promise<string | undefined>;
@@ -38,12 +47,10 @@ interface Route {
   path: string;
   pattern: RegExp;
   keys: string[];
+  facts: UpgradeFacts;
   handler: UpgradeHandler;
   sessionOf: UpgradeSessionOf;
 }
-
-const browsersRoute: UpgradeSessionOf = (params) => params.id;
-const noSession: UpgradeSessionOf = () => undefined;
 
 export class UpgradeRouter {
   private routes: Route[] = [];
@@ -64,10 +71,18 @@ export class UpgradeRouter {
   }
 
   /**
-   * `path` uses `:name` segments, e.g. `/browsers/:id/cdp`. A trailing `*` matches the rest.
-   * `sessionOf`: which session the upgrade is for when the path has no `/browsers/:id` (UpgradeSessionOf).
+   * The upgrade table's `path` (its facts come from there). `sessionOf`: which session the
+   * upgrade is for when no `session` fact names it (UpgradeSessionOf).
    */
-  add(path: string, handler: UpgradeHandler, sessionOf?: UpgradeSessionOf): void {
+  add(path: UpgradePath, handler: UpgradeHandler, sessionOf?: UpgradeSessionOf): void {
+    this.register(path, UPGRADES[path].facts, handler, sessionOf);
+  }
+
+  /**
+   * A path the table does not list, with its facts (a test's probe endpoint). `path` uses
+   * `:name` segments, e.g. `/browsers/:id/cdp`; a trailing `*` matches the rest.
+   */
+  register(path: string, facts: UpgradeFacts, handler: UpgradeHandler, sessionOf?: UpgradeSessionOf): void {
     const keys: string[] = [];
     const source = path
       .split('/')
@@ -83,8 +98,9 @@ export class UpgradeRouter {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
-    const session = sessionOf ?? (path.startsWith('/browsers/:id/') ? browsersRoute : noSession);
-    this.routes.push({ path, pattern: new RegExp(`^${source}/?$`), keys, handler, sessionOf: session });
+    const param = facts.session;
+    const session = sessionOf ?? ((params: Record<string, string>) => (param ? params[param] : undefined));
+    this.routes.push({ path, pattern: new RegExp(`^${source}/?$`), keys, facts, handler, sessionOf: session });
   }
 
   attach(server: Server): void {
@@ -102,7 +118,7 @@ export class UpgradeRouter {
           return rejectUpgrade(socket, new ApiError(400, 'invalid_request', `the path ${url.pathname} has a malformed %-escape`));
         }
         // The audit log records the template, like it does for HTTP routes.
-        noteUpgradeRoute(req, route.path);
+        noteUpgradeRoute(req, route.path, route.facts.audit);
         this.handle(route, req, socket, head, params, url).catch((err: unknown) => {
           if (!(err instanceof ApiError)) this.logError(err, route.path);
           rejectUpgrade(socket, err);
@@ -122,7 +138,7 @@ export class UpgradeRouter {
       else socket.once('close', release);
     }
     try {
-      const took = this.interceptor ? await this.interceptor(req, socket, head, params, url) : false;
+      const took = this.interceptor ? await this.interceptor(req, socket, head, params, url, route.facts) : false;
       if (!took) await route.handler(req, socket, head, params, url);
     } catch (err) {
       // Refused: the slot is free now, not when the client gets round to closing its socket.

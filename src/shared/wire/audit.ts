@@ -37,6 +37,9 @@ const FilterQuery = {
   search: Type.Optional(Str(1024)),
   search_user_id: Type.Optional(StrList(8192)),
 };
+export const AuditFilterQuerySchema = Type.Object(FilterQuery);
+/** The filter as validated (the domain parses it into an `AuditFilter`). */
+export type AuditFilterQuery = Static<typeof AuditFilterQuerySchema>;
 
 export const AuditSearchQuerySchema = Type.Object({
   ...FilterQuery,

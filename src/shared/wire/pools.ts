@@ -4,6 +4,7 @@ import {
   NetworkConfigSchema,
   NetworkRequestSchema,
   RegionSchema,
+  SessionTimeoutSchema,
   TagsSchema,
   TelemetryConfigSchema,
   TelemetryRequestSchema,
@@ -32,7 +33,7 @@ const configFields = {
   start_url: Type.Optional(Type.String({ maxLength: 8192 })),
   stealth: Type.Optional(Type.Boolean()),
   telemetry: Type.Optional(TelemetryRequestSchema),
-  timeout_seconds: Type.Optional(Type.Integer()),
+  timeout_seconds: Type.Optional(SessionTimeoutSchema),
   viewport: Type.Optional(ViewportSchema),
 };
 

@@ -28,6 +28,15 @@ export const TelemetryConfigSchema = Type.Union([
   Type.Null(),
 ]);
 
+/** A session's inactivity timeout, in seconds (wire §3.6: 10 to 72 hours); the domain checks the same numbers. */
+export const SESSION_TIMEOUT_MIN_SECONDS = 10;
+export const SESSION_TIMEOUT_MAX_SECONDS = 259_200;
+export const SessionTimeoutSchema = Type.Integer({
+  minimum: SESSION_TIMEOUT_MIN_SECONDS,
+  maximum: SESSION_TIMEOUT_MAX_SECONDS,
+  description: 'seconds of inactivity (no connection, no call) before the session ends',
+});
+
 export const ViewportSchema = Type.Object(
   { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) },
   { additionalProperties: false },
@@ -147,7 +156,7 @@ export const SessionCreateSchema = Type.Object(
     stealth: Type.Optional(Type.Boolean()),
     tags: Type.Optional(TagsSchema),
     telemetry: Type.Optional(TelemetryRequestSchema),
-    timeout_seconds: Type.Optional(Type.Integer()),
+    timeout_seconds: Type.Optional(SessionTimeoutSchema),
     viewport: Type.Optional(ViewportSchema),
   },
   { additionalProperties: false },
@@ -230,6 +239,10 @@ export const SessionSchema = Type.Object({
   jwt: Type.Optional(Type.String()),
 });
 export type Session = Static<typeof SessionSchema>;
+/** The body of `POST /browsers`, as validated. */
+export type SessionCreate = Static<typeof SessionCreateSchema>;
+/** The body of `PATCH /browsers/{id}`, as validated. */
+export type SessionUpdate = Static<typeof SessionUpdateSchema>;
 
 /** `tags[k]=v` filters ride along as extra query keys (the schema does not refuse unknown keys). */
 export const SessionListQuerySchema = Type.Object({

@@ -23,7 +23,7 @@ const probeFeature: Feature = {
       stream.close();
     });
     const wss = new WebSocketServer({ noServer: true });
-    ctx.upgrades.add('/audit-probe/ws', (req, socket, head) => {
+    ctx.upgrades.register('/audit-probe/ws', { audit: 'audit-probe' }, (req, socket, head) => {
       wss.handleUpgrade(req, socket, head, (ws) => ws.on('message', () => ws.close(1000)));
     });
     ctx.onStop(() => wss.close());

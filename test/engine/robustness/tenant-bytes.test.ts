@@ -110,9 +110,9 @@ describe('tenant bytes never run on the engine origin', () => {
     );
     expect(found).toEqual({
       // The console (index.html and its bundle).
-      'src/engine/http/serve-ui.ts': 2,
+      'src/engine/http/serve-ui.ts': 1,
       // The live view page (the screen comes as images over its WebSocket).
-      'src/engine/runtime/live-view/live-view-feature.ts': 1,
+      'src/engine/api/live-view.ts': 1,
       // Chromium's DevTools frontend, confined to its token path by its own CSP and COOP.
       'src/engine/api/session-devtools.ts': 1,
       // Playwright's trace viewer, likewise; the trace itself is sent as a sandboxed file.

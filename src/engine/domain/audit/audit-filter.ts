@@ -6,6 +6,9 @@
  */
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { queryList } from '../../../shared/query-list.js';
+import type { AuditFilterQuery } from '../../../shared/wire/audit.js';
+
+export type { AuditFilterQuery };
 
 export interface AuditFilter {
   orgId: string;
@@ -17,17 +20,6 @@ export interface AuditFilter {
   excludeMethods: string[];
   search?: string;
   searchUserIds: string[];
-}
-
-export interface AuditFilterQuery {
-  start: string;
-  end?: string;
-  auth_strategy?: string;
-  service?: string;
-  method?: string;
-  exclude_method?: string[];
-  search?: string;
-  search_user_id?: string[];
 }
 
 export const MAX_WINDOW_DAYS = 30;

@@ -20,6 +20,8 @@ import { InvocationKeys, newInvocationKey } from './invocation-keys.js';
 import { invocationDto, isTerminalInvocation, type InvocationRow, type InvocationStatus } from './invocation-record.js';
 import type { RecoveryReport } from '../recovery-report.js';
 import type { EndCause } from '../sessions/session-end-cause.js';
+import type { Static } from '@sinclair/typebox';
+import type { InvocationCreateSchema } from '../../../shared/wire/apps.js';
 
 /** How long a synchronous `POST /invocations` waits for the result before answering the running invocation. */
 export const SYNC_WAIT_MS = 100_000;
@@ -27,14 +29,8 @@ export const SYNC_WAIT_MS = 100_000;
 export const DEFAULT_TIMEOUT_SECONDS = 900;
 const RETRY_AFTER_SECONDS = 5;
 
-export interface CreateInvocationBody {
-  app_name: string;
-  action_name: string;
-  version?: string;
-  payload?: string;
-  async?: boolean;
-  async_timeout_seconds?: number;
-}
+/** The body of `POST /invocations`, as the wire schema validated it. */
+export type CreateInvocationBody = Static<typeof InvocationCreateSchema>;
 
 export interface InvocationBrowsers {
   deleteByInvocation(auth: AuthContext, invocationId: string, cause?: EndCause): Promise<number>;

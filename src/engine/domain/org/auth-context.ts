@@ -40,8 +40,26 @@ export interface AuthRequest {
   headers: IncomingHttpHeaders;
 }
 
+/**
+ * What the route a request matched says about who may call it, as values (its facts and params,
+ * `shared/wire/routes/route-spec.ts`): authenticators decide by these, never by matching the URL.
+ * Empty when no route matched.
+ */
+export interface RouteAccess {
+  /** The session the route addresses (the param its `session` fact names). */
+  sessionId?: string;
+  /** Which session token authorizes the route: that session's own (`own`), any valid one (`any`), or none. */
+  sessionJwt?: 'own' | 'any';
+  /** A classic WebDriver route: HTTP Basic credentials count. */
+  webdriver?: boolean;
+}
+
 /** Returns a credential, null when this authenticator does not apply, or throws DomainError. */
-export type Authenticator = (request: AuthRequest & { url: string }, bearer: string | undefined) => Promise<Credential | null> | Credential | null;
+export type Authenticator = (
+  request: AuthRequest & { url: string },
+  bearer: string | undefined,
+  route: RouteAccess,
+) => Promise<Credential | null> | Credential | null;
 
 /** The token of `Authorization: Bearer <token>`, if any. */
 export function bearerOf(request: Pick<AuthRequest, 'headers'>): string | undefined {

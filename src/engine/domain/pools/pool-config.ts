@@ -133,8 +133,14 @@ export function sessionBodyOf(c: PoolConfig): CreateBody {
   if (c.profile) body.profile = { ...c.profile, save_changes: false };
   if (c.proxy_id) body.proxy_id = c.proxy_id;
   if (c.start_url) body.start_url = c.start_url;
+  // The stored excluded methods are CDP method names the wire checked when the pool was written; stored, they are plain strings.
   if (c.telemetry !== undefined)
-    body.telemetry = c.telemetry ? { browser: c.telemetry.browser, ...(c.telemetry.export ? { export: exportRequestOf(c.telemetry.export) } : {}) } : null;
+    body.telemetry = c.telemetry
+      ? {
+          browser: c.telemetry.browser as NonNullable<CreateBody['telemetry']>['browser'],
+          ...(c.telemetry.export ? { export: exportRequestOf(c.telemetry.export) } : {}),
+        }
+      : null;
   if (c.viewport) body.viewport = c.viewport;
   return body;
 }

@@ -16,6 +16,8 @@ import type { Database, ReplayTable } from '../../store/schema.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
+import type { Static } from '@sinclair/typebox';
+import type { ReplayStartSchema } from '../../../shared/wire/session-replays.js';
 import { ReplayRecorder, type CursorView, type ReplayState } from '../../runtime/recorder/replay-recorder.js';
 import { subscribeScreencast } from '../../runtime/screencast.js';
 
@@ -40,11 +42,8 @@ export interface ReplayServiceOptions {
   onCrash?(sessionId: string): void;
 }
 
-export interface StartBody {
-  framerate?: number;
-  max_duration_in_seconds?: number;
-  record_audio?: boolean;
-}
+/** The body of `POST /browsers/{id}/replays`, as the wire schema validated it. */
+export type StartBody = Static<typeof ReplayStartSchema>;
 
 export class ReplayService {
   private readonly active = new Map<string, { sessionId: string; recorder: ReplayRecorder }>();

@@ -1,6 +1,7 @@
 /**
  * Who may reach a session: the HTTP authenticator for `?jwt=` on `/browsers/{id}/…` routes
- * (a session token authorizes nothing else but `GET /auth/context`), and the check for WebSocket upgrades
+ * (a session token authorizes nothing else but `GET /auth/context`; the route's facts say which
+ * are which, `RouteAccess`), and the check for WebSocket upgrades
  * (CDP, BiDi, live view), which accept that session's JWT or a bearer API key of its org.
  */
 import type { IncomingMessage } from 'node:http';
@@ -10,57 +11,35 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionJwt } from './session-jwt.js';
 import type { ApiKeyAuthority } from '../org/api-keys.js';
 
-const SUB_ROUTE = /^\/browsers\/([^/?#]+)\/[^?#]+/;
-/** The one route outside its session a session token may call: the caller's own identity. */
-const SELF_DESCRIPTION = '/auth/context';
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 export function sessionJwtAuthenticator(jwt: SessionJwt): Authenticator {
-  return async (request, bearer) => {
-    const url = new URL(request.url, 'http://x');
-    const token = url.searchParams.get('jwt');
+  return async (request, bearer, route) => {
+    const token = new URL(request.url, 'http://x').searchParams.get('jwt');
     if (!token || bearer) return null;
-    const m = SUB_ROUTE.exec(url.pathname);
-    if (!m && url.pathname === SELF_DESCRIPTION) {
-      // Who am I (`GET /auth/context`, read-only, no secrets): answered for any valid token.
-      const claims = await jwt.verify(token);
-      if (!claims) throw DomainError.unauthorized('invalid or expired session token');
-      return credentialOf(claims);
-    }
-    if (!m) throw DomainError.unauthorized('a session token (jwt) only authorizes the routes of its own session and GET /auth/context; use a bearer API key');
+    if (!route.sessionJwt)
+      throw DomainError.unauthorized('a session token (jwt) only authorizes the routes of its own session and GET /auth/context; use a bearer API key');
     const claims = await jwt.verify(token);
     if (!claims) throw DomainError.unauthorized('invalid or expired session token');
-    if (claims.sessionId !== safeDecode(m[1])) throw DomainError.forbidden('this session token belongs to another session');
+    // `any`: who am I (`GET /auth/context`, read-only, no secrets), answered for any valid token.
+    if (route.sessionJwt === 'own' && claims.sessionId !== route.sessionId) throw DomainError.forbidden('this session token belongs to another session');
     return credentialOf(claims);
   };
 }
 
-/** `/browsers/{id}/webdriver` and everything below it: the classic WebDriver routes. */
-const WEBDRIVER_ROUTE = /^\/browsers\/([^/?#]+)\/webdriver(?:[/?#]|$)/;
 /** A JWS compact serialization (three base64url parts); API keys have another shape. */
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 /**
- * HTTP Basic credentials on the classic WebDriver routes only: Selenium's client takes
- * credentials from the server URL (`http://user:<secret>@host/browsers/{id}/webdriver`) and
- * cannot add a header or a query. The password is that session's JWT or an API key (the user
- * name is ignored). Nowhere else: Basic credentials are sent by browsers on their own, which a
- * bearer header or a token in the URL never are.
+ * HTTP Basic credentials on the classic WebDriver routes only (route fact `webdriver`):
+ * Selenium's client takes credentials from the server URL
+ * (`http://user:<secret>@host/browsers/{id}/webdriver`) and cannot add a header or a query. The
+ * password is that session's JWT or an API key (the user name is ignored). Nowhere else: Basic
+ * credentials are sent by browsers on their own, which a bearer header or a token in the URL never are.
  */
 export function webdriverBasicAuthenticator(jwt: SessionJwt, apiKeys: ApiKeyAuthority): Authenticator {
-  return async (request, bearer) => {
-    if (bearer) return null;
-    const path = request.url.split('?')[0];
-    const m = WEBDRIVER_ROUTE.exec(path);
-    const secret = m ? basicPasswordOf(request) : undefined;
-    if (!m || !secret) return null;
+  return async (request, bearer, route) => {
+    if (bearer || !route.webdriver) return null;
+    const secret = basicPasswordOf(request);
+    if (!secret) return null;
     if (!JWT_SHAPE.test(secret)) {
       const c = await apiKeys.authenticate(secret);
       if (!c) throw DomainError.unauthorized('invalid or expired API key (HTTP Basic password)');
@@ -68,7 +47,7 @@ export function webdriverBasicAuthenticator(jwt: SessionJwt, apiKeys: ApiKeyAuth
     }
     const claims = await jwt.verify(secret);
     if (!claims) throw DomainError.unauthorized('invalid or expired session token (HTTP Basic password)');
-    if (claims.sessionId !== safeDecode(m[1])) throw DomainError.forbidden('this session token belongs to another session');
+    if (claims.sessionId !== route.sessionId) throw DomainError.forbidden('this session token belongs to another session');
     return credentialOf(claims);
   };
 }

@@ -16,40 +16,19 @@ import {
   validateViewport,
   type LaunchOptions,
   type TelemetryConfig,
-  type TelemetryRequest,
-  type Viewport,
 } from './session-options.js';
-import type { ProfileBinding, ProfileSelector, ProfileService, ProxyHooks, SessionProxy } from './session-hooks.js';
-import type { ExtensionSelector, ExtensionService } from '../extensions/extension-service.js';
+import type { ProfileBinding, ProfileService, ProxyHooks, SessionProxy } from './session-hooks.js';
+import type { ExtensionService } from '../extensions/extension-service.js';
 import type { ExtensionRow } from '../extensions/extensions.js';
-import { checkNetwork, effectivePrivateHosts, type NetworkRequest } from './session-network.js';
+import { checkNetwork, effectivePrivateHosts } from './session-network.js';
 import { checkMemory, checkRegion } from './session-region.js';
-import { mergeLocation, type LocationRequest } from './session-location.js';
-import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
+import { mergeLocation } from './session-location.js';
+import { proxyChoice } from './session-proxy-choice.js';
 import type { SessionScope } from '../../runtime/session/session-scope.js';
+import type { SessionCreate } from '../../../shared/wire/sessions.js';
 
-export interface CreateBody {
-  chrome_policy?: Record<string, unknown>;
-  extensions?: ExtensionSelector[];
-  gpu?: boolean;
-  headless?: boolean;
-  invocation_id?: string;
-  kiosk_mode?: boolean;
-  location?: LocationRequest;
-  memory?: '8GiB' | '16GiB';
-  name?: string;
-  network?: NetworkRequest;
-  profile?: ProfileSelector;
-  proxy?: ProxySelector;
-  proxy_id?: string;
-  region?: string;
-  start_url?: string;
-  stealth?: boolean;
-  tags?: Record<string, string>;
-  telemetry?: TelemetryRequest | null;
-  timeout_seconds?: number;
-  viewport?: Viewport;
-}
+/** The create's body as the wire schema validated it (`SessionCreateSchema`): one definition for both. */
+export type CreateBody = SessionCreate;
 
 export interface CreatePlan {
   options: LaunchOptions;

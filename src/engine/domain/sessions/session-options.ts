@@ -8,6 +8,7 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { NetworkConfig } from './session-network.js';
 import type { LocationOverride } from './session-location.js';
 import type { Memory } from './session-region.js';
+import { SESSION_TIMEOUT_MAX_SECONDS, SESSION_TIMEOUT_MIN_SECONDS } from '../../../shared/wire/sessions.js';
 
 export interface Viewport {
   width: number;
@@ -41,8 +42,9 @@ export interface LaunchOptions {
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1920, height: 1080, refresh_rate: 25 };
-export const MIN_TIMEOUT = 10;
-export const MAX_TIMEOUT = 259_200;
+/** The wire schema's bounds (refused there first; checked here for callers that bypass HTTP, pools and standby). */
+export const MIN_TIMEOUT = SESSION_TIMEOUT_MIN_SECONDS;
+export const MAX_TIMEOUT = SESSION_TIMEOUT_MAX_SECONDS;
 /** The live-view screencast delivers at most ~60 frames a second here (ENVIRONMENT.md). */
 export const MAX_REFRESH_RATE = 60;
 

@@ -10,37 +10,18 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { SessionManager } from './session-manager.js';
 import { parseOptions, type SessionRow } from './session-record.js';
 import type { RunningSession } from '../../runtime/session/running-session.js';
-import {
-  normalizeTelemetry,
-  validateName,
-  validateStartUrl,
-  validateTags,
-  validateViewport,
-  type TelemetryConfig,
-  type TelemetryRequest,
-  type Viewport,
-} from './session-options.js';
-import type { ProfileSelector, ProxyHooks } from './session-hooks.js';
+import { normalizeTelemetry, validateName, validateStartUrl, validateTags, validateViewport, type TelemetryConfig, type Viewport } from './session-options.js';
+import type { ProxyHooks } from './session-hooks.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { applyLocation, mergeLocation, type LocationRequest } from './session-location.js';
-import { proxyChoice, type ProxySelector } from './session-proxy-choice.js';
+import type { SessionUpdate } from '../../../shared/wire/sessions.js';
+import { applyLocation, mergeLocation } from './session-location.js';
+import { proxyChoice } from './session-proxy-choice.js';
 import { SessionCdpSlot } from '../../runtime/cdp/session-cdp.js';
-import { allowedHostsNeedJail, checkNetworkUpdate, type NetworkConfig, type NetworkUpdate } from './session-network.js';
+import { allowedHostsNeedJail, checkNetworkUpdate, type NetworkConfig } from './session-network.js';
 
-export interface UpdateBody {
-  disable_default_proxy?: boolean;
-  location?: LocationRequest;
-  name?: string | null;
-  network?: NetworkUpdate;
-  profile?: ProfileSelector;
-  proxy?: ProxySelector;
-  proxy_id?: string | null;
-  start_url?: string;
-  tags?: Record<string, string> | null;
-  telemetry?: TelemetryRequest | null;
-  viewport?: Viewport & { force?: boolean };
-}
+/** The update's body as the wire schema validated it (`SessionUpdateSchema`). */
+export type UpdateBody = SessionUpdate;
 
 export async function updateSession(
   db: Kysely<Database>,

@@ -96,7 +96,8 @@ export const orgRoutes = defineRoutes({
   },
   'GET /auth/context': {
     schema: { tags: ['organization'], response: { 200: AuthContextSchema } },
-    facts: { audit: 'auth' },
+    // Who am I (read-only, no secrets): answered for any valid session token too.
+    facts: { sessionJwt: 'any', audit: 'auth' },
   },
   'POST /console/session': {
     schema: { tags: ['console'], body: ConsoleSignInSchema, response: { 200: SignedInSchema } },

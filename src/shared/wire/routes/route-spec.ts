@@ -50,6 +50,13 @@ export interface RouteFacts {
   apiCall?: ApiCall;
   /** Permission before validation (`http/resource-lookup-first.ts`): the resource its path param addresses. */
   reach?: { table: ReachTable; param: string };
+  /**
+   * Which session token (`?jwt=`) authorizes the route: `own`, the JWT of the session its
+   * `session` param names; `any`, any valid session JWT (the caller's own identity). Absent: none.
+   */
+  sessionJwt?: 'own' | 'any';
+  /** A classic WebDriver route: HTTP Basic credentials count here (Selenium puts them in the server URL), nowhere else. */
+  webdriver?: boolean;
   /** The audit log's `service` for this route. */
   audit: string;
 }
@@ -79,9 +86,10 @@ export function defineRoutes<const T extends Record<RouteKey, RouteSpec>>(routes
 }
 
 /**
- * The facts of a call on one session (`/browsers/{id}…`): found within the caller's reach by its
- * id, forwarded to the session's node, holding its jail awake; `none` records no api_call
- * (reading the session's telemetry or watching it must not feed what it reads).
+ * The facts of a call on one session (`/browsers/{id}/…`): found within the caller's reach by its
+ * id, forwarded to the session's node, holding its jail awake, authorized by that session's own
+ * JWT too; `none` records no api_call (reading the session's telemetry or watching it must not
+ * feed what it reads).
  */
 export function sessionCall(apiCall: ApiCall | 'none', forward: 'session' | 'session-or-ended' = 'session'): RouteFacts {
   return {
@@ -90,8 +98,15 @@ export function sessionCall(apiCall: ApiCall | 'none', forward: 'session' | 'ses
     holdsAwake: true,
     ...(apiCall === 'none' ? {} : { apiCall }),
     reach: { table: 'browser_sessions', param: 'id' },
+    sessionJwt: 'own',
     audit: 'browsers',
   };
+}
+
+/** The facts of the session resource itself (`/browsers/{id}`: get, update, delete): a session call its own JWT does not authorize. */
+export function sessionResourceCall(): RouteFacts {
+  const { sessionJwt: _own, ...facts } = sessionCall('platform');
+  return facts;
 }
 
 /** The methods and path of a key: `GET|PUT /a/:b` → `['GET', 'PUT']`, `/a/:b`. */

@@ -1,5 +1,5 @@
 /** Routes of browser sessions: create, list, get, update, delete, and what a session serves besides (DevTools discovery, WebDriver, live view, /curl, DevTools and trace links, profile save, extension upload). */
-import { defineRoutes, sessionCall } from './route-spec.js';
+import { defineRoutes, sessionCall, sessionResourceCall } from './route-spec.js';
 import {
   DevtoolsTargetParamsSchema,
   LiveViewQuerySchema,
@@ -26,15 +26,15 @@ export const sessionsRoutes = defineRoutes({
   },
   'GET /browsers/:id': {
     schema: { tags: ['browsers'], params: SessionIdParamSchema, querystring: SessionGetQuerySchema, response: { 200: SessionSchema } },
-    facts: sessionCall('platform'),
+    facts: sessionResourceCall(),
   },
   'PATCH /browsers/:id': {
     schema: { tags: ['browsers'], params: SessionIdParamSchema, body: SessionUpdateSchema, response: { 200: SessionSchema } },
-    facts: sessionCall('platform'),
+    facts: sessionResourceCall(),
   },
   'DELETE /browsers/:id': {
     schema: { tags: ['browsers'], params: SessionIdParamSchema },
-    facts: sessionCall('platform'),
+    facts: sessionResourceCall(),
   },
   'GET /browsers/:id/cdp/json/version': {
     schema: { tags: ['browsers'], params: SessionIdParamSchema },
@@ -78,11 +78,11 @@ export const sessionsRoutes = defineRoutes({
   },
   'GET|POST|DELETE /browsers/:id/webdriver': {
     schema: { tags: ['browsers'], params: WebdriverParamsSchema },
-    facts: sessionCall('platform'),
+    facts: { ...sessionCall('platform'), webdriver: true },
   },
   'GET|POST|DELETE /browsers/:id/webdriver/*': {
     schema: { tags: ['browsers'], params: WebdriverParamsSchema },
-    facts: sessionCall('platform'),
+    facts: { ...sessionCall('platform'), webdriver: true },
   },
   'POST /browsers/:id/curl': {
     schema: { tags: ['browsers'], params: SessionIdParamSchema, body: CurlRequestSchema, response: { 200: CurlResultSchema } },
