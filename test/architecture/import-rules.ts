@@ -124,6 +124,7 @@ export const LAYERS: Record<string, Layer> = {
       'src/engine/features',
       'src/engine/cli',
       'src/engine/cli-backup',
+      'src/engine/serve',
       'src/engine/config-options',
       'src/engine/config-options.test',
       'src/engine/index',
@@ -204,6 +205,16 @@ export const LAYERS: Record<string, Layer> = {
     node: false,
     never: ['electron'],
     why: 'wire schemas and pure helpers loaded by the engine, main and the browser renderer alike',
+  },
+  cli: {
+    paths: ['src/cli'],
+    // `serve` and `backup` run the engine's own command line; everything else is a client of
+    // the HTTP API through the official client, never the engine's modules.
+    may: ['src/engine/serve', 'src/engine/cli-backup', 'src/engine/config'],
+    packages: ['@onkernel/sdk', '@modelcontextprotocol/sdk', 'commander', 'yaml', 'yazl'],
+    node: true,
+    never: UI_PACKAGES,
+    why: 'the `browserdeck` command: an API client (official SDK, commander) plus the engine entry for serve/backup',
   },
   main: { paths: ['src/main'], ...MAIN, why: 'Electron glue (thin): only a few files may touch electron' },
   'main/electron': {

@@ -21,7 +21,7 @@ interface ProcessConfig {
 }
 
 const PROCESS_CONFIGS: ProcessConfig[] = [
-  { file: 'tsconfig.engine.json', owns: ['src/engine'], dom: false, nodeTypes: true },
+  { file: 'tsconfig.engine.json', owns: ['src/engine', 'src/cli'], dom: false, nodeTypes: true },
   { file: 'tsconfig.main.json', owns: ['src/main'], dom: false, nodeTypes: true },
   { file: 'tsconfig.preload.json', owns: ['src/preload'], dom: true, nodeTypes: false },
   { file: 'tsconfig.renderer.json', owns: ['src/renderer'], dom: true, nodeTypes: false },
