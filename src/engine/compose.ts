@@ -154,15 +154,13 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   const telemetryExports = telemetryExportsOf(ctx, secrets, telemetry);
   // One budget of concurrent exec/execute calls per session and per engine (their output lives in the engine).
   const callLimits = new CallLimits(config.execLimits, (fields, message) => log.warn(fields, message));
-  const retentionHours = Number(env.BROWSERDECK_REPLAY_RETENTION_HOURS);
-  const replayRetentionMs = retentionHours > 0 ? retentionHours * 3600_000 : 7 * 24 * 3600_000;
+  const replayRetentionMs = config.replayRetentionHours * 3600_000;
   // Every process a session runs (process/spawn, exec), listed and kept past the session's end.
   const processes = new ProcessTable([dataDir]);
   // What an ended session leaves behind (telemetry, service logs, processes), kept like its replays unless told otherwise.
-  const postmortemHours = Number(env.BROWSERDECK_POSTMORTEM_RETENTION_HOURS);
   const postmortem = new PostmortemStore({
     dataDir,
-    retentionMs: postmortemHours > 0 ? postmortemHours * 3600_000 : replayRetentionMs,
+    retentionMs: config.postmortemRetentionHours * 3600_000,
     sweepIntervalMs: 10 * 60_000,
     now: () => clock.now().getTime(),
     telemetry,

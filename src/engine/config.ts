@@ -161,6 +161,17 @@ export interface EngineOptions {
    */
   diskReserveMb?: number;
   /**
+   * Hours a replay is kept after its session ended (`--replay-retention-hours`, env
+   * BROWSERDECK_REPLAY_RETENTION_HOURS; default 168, a week).
+   */
+  replayRetentionHours?: number;
+  /**
+   * Hours an ended session's post-mortem (telemetry, service logs, process list) is kept
+   * (`--postmortem-retention-hours`, env BROWSERDECK_POSTMORTEM_RETENTION_HOURS; default: the
+   * replays' retention, so the timeline beside a replay never outlives its events or vice versa).
+   */
+  postmortemRetentionHours?: number;
+  /**
    * This node's region (`--region`, env BROWSERDECK_REGION; default `us-east`): the `region` of
    * every session and pool it runs; on a cluster, a create naming a region goes to a node of it.
    */
@@ -252,6 +263,7 @@ const STANDBY_HEADLESS_MB = 200;
 
 export function resolveConfig(opts: EngineOptions): EngineConfig {
   const env = opts.env ?? process.env;
+  const replayRetentionHours = hoursFrom('--replay-retention-hours', opts.replayRetentionHours ?? numberFrom(env.BROWSERDECK_REPLAY_RETENTION_HOURS) ?? 168);
   const standbyMemoryMb = opts.standbyMemoryMb ?? intFrom(env.BROWSERDECK_STANDBY_MEMORY_MB) ?? Math.min(2048, Math.floor(os.totalmem() / 1024 / 1024 / 10));
   return {
     dataDir: path.resolve(opts.dataDir ?? defaultDataDir(env)),
@@ -298,6 +310,11 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     fsWatchMaxDirs: positiveInt('--fs-watch-max-dirs', opts.fsWatchMaxDirs ?? numberFrom(env.BROWSERDECK_FS_WATCH_MAX_DIRS) ?? 8192),
     sessionDiskMb: mebibytesFrom('--session-disk-mb', opts.sessionDiskMb ?? intFrom(env.BROWSERDECK_SESSION_DISK_MB) ?? 2048, 8),
     diskReserveMb: mebibytesFrom('--disk-reserve-mb', opts.diskReserveMb ?? intFrom(env.BROWSERDECK_DISK_RESERVE_MB) ?? 1024, 0),
+    replayRetentionHours,
+    postmortemRetentionHours: hoursFrom(
+      '--postmortem-retention-hours',
+      opts.postmortemRetentionHours ?? numberFrom(env.BROWSERDECK_POSTMORTEM_RETENTION_HOURS) ?? replayRetentionHours,
+    ),
     execLimits: {
       perSession: countFrom('--exec-per-session', opts.execLimits?.perSession ?? numberFrom(env.BROWSERDECK_EXEC_PER_SESSION) ?? 8),
       perEngine: countFrom('--exec-per-engine', opts.execLimits?.perEngine ?? numberFrom(env.BROWSERDECK_EXEC_PER_ENGINE) ?? 32),
@@ -335,6 +352,12 @@ function positiveInt(flag: string, n: number): number {
 }
 
 /** A size in MiB: a whole number of at least `min` (ext4 needs a few MiB for itself). */
+/** A retention in hours: positive (fractions allowed, for short-lived test engines). */
+function hoursFrom(flag: string, v: number): number {
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${flag} must be a positive number of hours`);
+  return v;
+}
+
 function mebibytesFrom(flag: string, v: number, min: number): number {
   if (!Number.isInteger(v) || v < min) throw new Error(`${flag} must be a whole number of MiB, at least ${min}`);
   return v;

@@ -4,7 +4,7 @@
  * dropped, its record (postmortem-record.ts) is written to `<data-dir>/postmortem/<id>.json.gz`
  * on the node that ran it — gzip, at most `maxBytes` of JSON before compression. The routes of an
  * ended session (telemetry events and stream, logs, process list, HAR) read it back, and a sweep
- * removes records older than the retention (`BROWSERDECK_POSTMORTEM_RETENTION_HOURS`, default the
+ * removes records older than the retention (`--postmortem-retention-hours`, env `BROWSERDECK_POSTMORTEM_RETENTION_HOURS`, default the
  * replays' retention). A record's file time is its end by the engine's clock, which the sweep
  * compares against.
  */
