@@ -31,6 +31,30 @@ describe('lookupKeysym', () => {
     expect(lookupKeysym('NoSuchKey')).toBeUndefined();
   });
 
+  it.each([
+    ['Prior', 'PageUp', 'PageUp', 33],
+    ['Tab', 'Tab', 'Tab', 9],
+    ['Escape', 'Escape', 'Escape', 27],
+    ['F12', 'F12', 'F12', 123],
+    ['Page_Down', 'PageDown', 'PageDown', 34],
+    ['Left', 'ArrowLeft', 'ArrowLeft', 37],
+    ['Delete', 'Delete', 'Delete', 46],
+    ['space', ' ', 'Space', 32],
+    ['5', '5', 'Digit5', 53],
+    ['slash', '/', 'Slash', 191],
+    ['Super_L', 'Meta', 'MetaLeft', 91],
+  ])('%s → key %s, code %s, keyCode %i', (name, key, code, keyCode) => {
+    expect(lookupKeysym(name)).toMatchObject({ key, code, keyCode });
+  });
+
+  it('keeps single characters case-sensitive ("T" is Shift+t) while names are not', () => {
+    expect(lookupKeysym('T')).toMatchObject({ code: 'KeyT', needsShift: true });
+    expect(lookupKeysym('t')?.needsShift).toBeUndefined();
+    expect(lookupKeysym('CTRL')).toMatchObject({ key: 'Control' });
+    expect(lookupKeysym('super')).toMatchObject({ key: 'Meta' });
+    expect(lookupKeysym('Alt')).toMatchObject({ key: 'Alt', modifier: 'Alt' });
+  });
+
   it('covers every printable US character exactly once per key', () => {
     const printable = [...' `1234567890-=[]\\;\',./~!@#$%^&*()_+{}|:"<>?abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'];
     for (const ch of printable) expect(CHAR_KEYS.get(ch)?.[CHAR_KEYS.get(ch)?.needsShift ? 'shiftedText' : 'text'], ch).toBe(ch);
@@ -41,11 +65,13 @@ describe('parseCombo', () => {
   it('splits modifiers and the key in written order', () => {
     expect(parseCombo('ctrl+shift+Tab').map((k) => k.key)).toEqual(['Control', 'Shift', 'Tab']);
     expect(parseCombo(' Alt + F4 ').map((k) => k.key)).toEqual(['Alt', 'F4']);
+    expect(parseCombo('Ctrl+t').map((k) => k.code)).toEqual(['ControlLeft', 'KeyT']);
   });
 
   it('reads + alone as the plus key', () => {
     expect(parseCombo('+').map((k) => k.key)).toEqual(['=']);
     expect(parseCombo('+')[0].needsShift).toBe(true);
+    expect(parseCombo('plus')[0]).toMatchObject({ code: 'Equal', needsShift: true });
   });
 
   it('names the unknown key and the combo it was in', () => {
@@ -54,5 +80,6 @@ describe('parseCombo', () => {
     expect(() => parseCombo('Hyper')).toThrow('unknown key "Hyper"');
     expect(() => parseCombo('ctrl++')).toThrow(UnknownKeyError);
     expect(() => parseCombo('')).toThrow(UnknownKeyError);
+    expect(() => parseCombo('Ctrl+')).toThrow(UnknownKeyError);
   });
 });
