@@ -1,11 +1,11 @@
 /**
- * `network.private_hosts` entries on their own (runtime/proxy-forwarder/private-hosts.ts): which
+ * `network.private_hosts` as the docs table it is (private-hosts.test.ts covers the parser case by case): which
  * entries are accepted, why each kind of bad one is refused (naming it), and what a destination
  * must look like to match — IP and CIDR entries only match IP literals, wildcards only
  * subdomains, ports only their port.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRIVATE_HOSTS, PrivateHostError, privateHosts } from '../../../src/engine/runtime/proxy-forwarder/private-hosts.js';
+import { DEFAULT_PRIVATE_HOSTS, PrivateHostError, privateHosts } from './private-hosts.js';
 
 function refusal(entry: string): PrivateHostError {
   try {
