@@ -4,9 +4,9 @@
  * naming whatever the step does not offer.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveSubmission } from '../../../src/engine/domain/auth-connections/flow-submission.js';
-import { stepView } from '../../../src/engine/domain/auth-connections/flow-state.js';
-import type { PageSnapshot } from '../../../src/engine/domain/auth-connections/page-discovery.js';
+import { resolveSubmission } from './flow-submission.js';
+import { stepView } from './flow-state.js';
+import type { PageSnapshot } from './page-discovery.js';
 
 const snap: PageSnapshot = {
   url: 'https://example.test/login',
