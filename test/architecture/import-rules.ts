@@ -127,6 +127,7 @@ export const LAYERS: Record<string, Layer> = {
       'src/engine/serve',
       'src/engine/config-options',
       'src/engine/config-options.test',
+      'src/engine/config.test',
       'src/engine/index',
     ],
     may: ['src/engine', 'src/shared'],
