@@ -14,12 +14,17 @@ export const HostedPageQuerySchema = Type.Object({ code: Type.String({ maxLength
 const ProxySelector = Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) });
 // The exact create-browser telemetry shape: it becomes the flow session's telemetry config.
 const Telemetry = TelemetryRequestSchema;
+/** The largest `health_check_interval` (seconds); the domain checks it, with the deployment's smallest. */
+export const HEALTH_CHECK_MAX_SECONDS = 86400;
 const ConfigFields = {
   allowed_domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 50 })),
   auto_reauth: Type.Optional(Type.Boolean()),
   browser_telemetry: Type.Optional(Telemetry),
   credential: Type.Optional(CredentialRefSchema),
-  health_check_interval: Type.Optional(Type.Integer()),
+  // No `minimum`: the smallest interval is the deployment's (GET /org/limits), checked by the domain.
+  health_check_interval: Type.Optional(
+    Type.Integer({ maximum: HEALTH_CHECK_MAX_SECONDS, description: 'seconds; at least the min_health_check_interval_seconds of GET /org/limits' }),
+  ),
   health_checks: Type.Optional(Type.Boolean()),
   login_url: Type.Optional(Type.String({ maxLength: 8192 })),
   proxy: Type.Optional(ProxySelector),

@@ -17,11 +17,18 @@ const Selector = Type.Object(
   { additionalProperties: false },
 );
 
+/** A pool's size and fill rate bounds; the domain (`pool-config.ts`) checks the same numbers. */
+export const MAX_POOL_SIZE = 500;
+/** Percent of the pool's size launched per minute at most; above 100 fills faster than one pool per minute. */
+export const MAX_FILL_RATE = 10_000;
+const PoolSize = Type.Integer({ minimum: 1, maximum: MAX_POOL_SIZE, description: 'browsers kept ready' });
+const FillRate = Type.Integer({ minimum: 1, maximum: MAX_FILL_RATE, description: 'percent of size launched per minute at most' });
+
 /** Options every pooled browser is created with (all but `size` optional). */
 const configFields = {
   chrome_policy: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   extensions: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }))),
-  fill_rate_per_minute: Type.Optional(Type.Integer()),
+  fill_rate_per_minute: Type.Optional(FillRate),
   headless: Type.Optional(Type.Boolean()),
   kiosk_mode: Type.Optional(Type.Boolean()),
   name: Type.Optional(Type.String({ maxLength: 255 })),
@@ -38,11 +45,11 @@ const configFields = {
 };
 
 /** `region` (0.89) is fixed at create: a PATCH carrying it has it ignored, as any field it does not take. */
-export const PoolCreateSchema = Type.Object({ size: Type.Integer(), region: Type.Optional(RegionSchema), ...configFields }, { additionalProperties: false });
+export const PoolCreateSchema = Type.Object({ size: PoolSize, region: Type.Optional(RegionSchema), ...configFields }, { additionalProperties: false });
 export type PoolCreate = Static<typeof PoolCreateSchema>;
 
 export const PoolUpdateSchema = Type.Object(
-  { size: Type.Optional(Type.Integer()), discard_all_idle: Type.Optional(Type.Boolean()), ...configFields },
+  { size: Type.Optional(PoolSize), discard_all_idle: Type.Optional(Type.Boolean()), ...configFields },
   { additionalProperties: false },
 );
 export type PoolUpdate = Static<typeof PoolUpdateSchema>;

@@ -37,8 +37,21 @@ export const SessionTimeoutSchema = Type.Integer({
   description: 'seconds of inactivity (no connection, no call) before the session ends',
 });
 
+/** A viewport's bounds, in pixels; the domain (`validateViewport`) checks the same numbers. */
+export const VIEWPORT_MIN_WIDTH = 320;
+export const VIEWPORT_MAX_WIDTH = 7680;
+export const VIEWPORT_MIN_HEIGHT = 200;
+export const VIEWPORT_MAX_HEIGHT = 4320;
+/** The live-view screencast delivers at most ~60 frames a second here (ENVIRONMENT.md). */
+export const MAX_REFRESH_RATE = 60;
+const ViewportWidth = Type.Integer({ minimum: VIEWPORT_MIN_WIDTH, maximum: VIEWPORT_MAX_WIDTH, description: 'pixels' });
+const ViewportHeight = Type.Integer({ minimum: VIEWPORT_MIN_HEIGHT, maximum: VIEWPORT_MAX_HEIGHT, description: 'pixels' });
+// Unbounded in the schema on purpose: out of range answers 422 `unsupported_refresh_rate` (the domain's code), not 400.
+const RefreshRate = Type.Integer({
+  description: `live view frames per second, 1 to ${MAX_REFRESH_RATE}; outside that range: 422 unsupported_refresh_rate`,
+});
 export const ViewportSchema = Type.Object(
-  { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()) },
+  { width: ViewportWidth, height: ViewportHeight, refresh_rate: Type.Optional(RefreshRate) },
   { additionalProperties: false },
 );
 export const ProfileSelectorSchema = Type.Object(
@@ -178,7 +191,7 @@ export const SessionUpdateSchema = Type.Object(
     telemetry: Type.Optional(TelemetryRequestSchema),
     viewport: Type.Optional(
       Type.Object(
-        { width: Type.Integer(), height: Type.Integer(), refresh_rate: Type.Optional(Type.Integer()), force: Type.Optional(Type.Boolean()) },
+        { width: ViewportWidth, height: ViewportHeight, refresh_rate: Type.Optional(RefreshRate), force: Type.Optional(Type.Boolean()) },
         { additionalProperties: false },
       ),
     ),

@@ -140,6 +140,9 @@ describe('browsers API', () => {
       [{ extensions: [{ name: 'no-such-extension' }] }, 404, 'extension_not_found'],
       [{ extensions: [{ id: 'a', name: 'b' }] }, 400, 'invalid_request'],
       [{ viewport: { width: 1024, height: 768, refresh_rate: 240 } }, 422, 'unsupported_refresh_rate'],
+      // Width/height bounds are in the schema now; the answer stays the domain's 400 invalid_request.
+      [{ viewport: { width: 100, height: 768 } }, 400, 'invalid_request'],
+      [{ viewport: { width: 1024, height: 5000 } }, 400, 'invalid_request'],
       [{ timeout_seconds: 5 }, 400, 'invalid_request'],
       [{ timeout_seconds: 300000 }, 400, 'invalid_request'],
       [{ start_url: 'file:///etc/passwd' }, 400, 'invalid_request'],

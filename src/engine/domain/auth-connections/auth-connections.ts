@@ -9,6 +9,7 @@ import type { Database, AuthConnectionTable } from '../../store/schema.js';
 import type { Clock } from '../../../shared/clock.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import { newId } from '../ids.js';
+import { HEALTH_CHECK_MAX_SECONDS } from '../../../shared/wire/auth-connections.js';
 import { containsInsensitive } from '../../store/sql-helpers.js';
 import { normalizeDomain } from '../credentials/credentials.js';
 import type { FlowView } from './flow-state.js';
@@ -68,7 +69,7 @@ function checkCredentialRef(c: CredentialRef): CredentialRef {
 
 /** `health_check_interval` when a connection does not set one, and the largest accepted (seconds). */
 export const HEALTH_CHECK_DEFAULT_SECONDS = 3600;
-export const HEALTH_CHECK_MAX_SECONDS = 86400;
+export { HEALTH_CHECK_MAX_SECONDS };
 
 export class AuthConnections {
   constructor(

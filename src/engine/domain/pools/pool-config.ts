@@ -20,12 +20,10 @@ import {
 } from '../sessions/session-options.js';
 import { checkPoolNetwork } from '../sessions/session-network.js';
 import { checkRegion, DEFAULT_REGION } from '../sessions/session-region.js';
-import type { PoolConfig, PoolCreate, PoolUpdate } from '../../../shared/wire/pools.js';
+import { MAX_FILL_RATE, MAX_POOL_SIZE, type PoolConfig, type PoolCreate, type PoolUpdate } from '../../../shared/wire/pools.js';
 
-export const MAX_POOL_SIZE = 500;
+export { MAX_POOL_SIZE, MAX_FILL_RATE };
 export const DEFAULT_FILL_RATE = 25;
-/** Percent of the pool's size launched per minute at most; above 100 fills faster than one pool per minute. */
-export const MAX_FILL_RATE = 10_000;
 export const DEFAULT_POOL_TIMEOUT = 600;
 
 function checkSize(size: number): number {

@@ -8,7 +8,15 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { NetworkConfig } from './session-network.js';
 import type { LocationOverride } from './session-location.js';
 import type { Memory } from './session-region.js';
-import { SESSION_TIMEOUT_MAX_SECONDS, SESSION_TIMEOUT_MIN_SECONDS } from '../../../shared/wire/sessions.js';
+import {
+  MAX_REFRESH_RATE,
+  SESSION_TIMEOUT_MAX_SECONDS,
+  SESSION_TIMEOUT_MIN_SECONDS,
+  VIEWPORT_MAX_HEIGHT,
+  VIEWPORT_MAX_WIDTH,
+  VIEWPORT_MIN_HEIGHT,
+  VIEWPORT_MIN_WIDTH,
+} from '../../../shared/wire/sessions.js';
 
 export interface Viewport {
   width: number;
@@ -45,15 +53,16 @@ export const DEFAULT_VIEWPORT: Viewport = { width: 1920, height: 1080, refresh_r
 /** The wire schema's bounds (refused there first; checked here for callers that bypass HTTP, pools and standby). */
 export const MIN_TIMEOUT = SESSION_TIMEOUT_MIN_SECONDS;
 export const MAX_TIMEOUT = SESSION_TIMEOUT_MAX_SECONDS;
-/** The live-view screencast delivers at most ~60 frames a second here (ENVIRONMENT.md). */
-export const MAX_REFRESH_RATE = 60;
+export { MAX_REFRESH_RATE };
 
 /** Telemetry switches live in session-telemetry-config.ts; re-exported for the callers that import them from here. */
 export { TELEMETRY_CATEGORIES, normalizeTelemetry, type TelemetryConfig, type TelemetryRequest } from './session-telemetry-config.js';
 
 export function validateViewport(v: Viewport, field = 'viewport'): Viewport {
-  if (v.width < 320 || v.width > 7680) throw DomainError.invalidField(`${field}.width`, 'must be between 320 and 7680');
-  if (v.height < 200 || v.height > 4320) throw DomainError.invalidField(`${field}.height`, 'must be between 200 and 4320');
+  if (v.width < VIEWPORT_MIN_WIDTH || v.width > VIEWPORT_MAX_WIDTH)
+    throw DomainError.invalidField(`${field}.width`, `must be between ${VIEWPORT_MIN_WIDTH} and ${VIEWPORT_MAX_WIDTH}`);
+  if (v.height < VIEWPORT_MIN_HEIGHT || v.height > VIEWPORT_MAX_HEIGHT)
+    throw DomainError.invalidField(`${field}.height`, `must be between ${VIEWPORT_MIN_HEIGHT} and ${VIEWPORT_MAX_HEIGHT}`);
   if (v.refresh_rate !== undefined && (v.refresh_rate < 1 || v.refresh_rate > MAX_REFRESH_RATE)) {
     throw DomainError.unprocessable(
       `viewport.refresh_rate ${v.refresh_rate} is not supported: the live view screencast delivers 1 to ${MAX_REFRESH_RATE} frames per second`,

@@ -17,47 +17,71 @@ import { LoginResponseSchema, ManagedAuthSchema } from '../identity.js';
 
 export const authConnectionsRoutes = defineRoutes({
   'POST /auth/connections': {
-    schema: { tags: ['auth'], body: ConnectionCreateSchema, response: { 200: ManagedAuthSchema } },
+    schema: { summary: 'Create an auth connection', tags: ['auth'], body: ConnectionCreateSchema, response: { 200: ManagedAuthSchema } },
     facts: { audit: 'auth' },
   },
   'GET /auth/connections': {
-    schema: { tags: ['auth'], querystring: ConnectionListQuerySchema, response: { 200: ManagedAuthListSchema } },
+    schema: { summary: 'List auth connections', tags: ['auth'], querystring: ConnectionListQuerySchema, response: { 200: ManagedAuthListSchema } },
     facts: { audit: 'auth' },
   },
   'GET /auth/connections/:id': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema, response: { 200: ManagedAuthSchema } },
+    schema: { summary: 'Get an auth connection', tags: ['auth'], params: ConnectionIdParamSchema, response: { 200: ManagedAuthSchema } },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'PATCH /auth/connections/:id': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema, body: ConnectionPatchSchema, response: { 200: ManagedAuthSchema } },
+    schema: {
+      summary: 'Update an auth connection',
+      tags: ['auth'],
+      params: ConnectionIdParamSchema,
+      body: ConnectionPatchSchema,
+      response: { 200: ManagedAuthSchema },
+    },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'DELETE /auth/connections/:id': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema },
+    schema: { summary: 'Delete an auth connection', tags: ['auth'], params: ConnectionIdParamSchema },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'POST /auth/connections/:id/login': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema, body: LoginStartSchema, response: { 200: LoginResponseSchema } },
+    schema: {
+      summary: 'Start a login flow for an auth connection',
+      tags: ['auth'],
+      params: ConnectionIdParamSchema,
+      body: LoginStartSchema,
+      response: { 200: LoginResponseSchema },
+    },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'POST /auth/connections/:id/submit': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema, body: FlowSubmitSchema, response: { 200: FlowSubmitAcceptedSchema } },
+    schema: {
+      summary: "Submit field values to an auth connection's login flow",
+      tags: ['auth'],
+      params: ConnectionIdParamSchema,
+      body: FlowSubmitSchema,
+      response: { 200: FlowSubmitAcceptedSchema },
+    },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'GET /auth/connections/:id/events': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema },
+    schema: { summary: "Stream an auth connection's login events", tags: ['auth'], params: ConnectionIdParamSchema },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'GET /auth/connections/:id/timeline': {
-    schema: { tags: ['auth'], params: ConnectionIdParamSchema, querystring: TimelineQuerySchema, response: { 200: TimelineListSchema } },
+    schema: {
+      summary: "List an auth connection's timeline",
+      tags: ['auth'],
+      params: ConnectionIdParamSchema,
+      querystring: TimelineQuerySchema,
+      response: { 200: TimelineListSchema },
+    },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'GET /auth/connections/:id/hosted': {
-    schema: { hide: true, params: ConnectionIdParamSchema, querystring: HostedPageQuerySchema },
+    schema: { summary: 'Open the hosted login page of an auth connection', hide: true, params: ConnectionIdParamSchema, querystring: HostedPageQuerySchema },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
   'POST /auth/connections/:id/hosted': {
-    schema: { hide: true, params: ConnectionIdParamSchema, querystring: HostedPageQuerySchema },
+    schema: { summary: 'Submit the hosted login page of an auth connection', hide: true, params: ConnectionIdParamSchema, querystring: HostedPageQuerySchema },
     facts: { reach: { table: 'auth_connections', param: 'id' }, audit: 'auth' },
   },
 });

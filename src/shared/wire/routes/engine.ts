@@ -4,31 +4,31 @@ import { FrontendAssetParamsSchema, TraceViewerParamsSchema } from '../session-i
 
 export const engineRoutes = defineRoutes({
   'GET /healthz': {
-    schema: { hide: true },
+    schema: { summary: "Check the engine's health", hide: true },
     facts: { audit: 'healthz' },
   },
   'GET /openapi.json': {
-    schema: { hide: true },
+    schema: { summary: 'Get the OpenAPI document', hide: true },
     facts: { audit: 'openapi.json' },
   },
   'GET /devtools-frontend/:token/*': {
-    schema: { hide: true, params: FrontendAssetParamsSchema },
+    schema: { summary: 'Serve the DevTools frontend a link opens', hide: true, params: FrontendAssetParamsSchema },
     facts: { forward: 'devtools-token', audit: 'devtools-frontend' },
   },
   'GET /trace-viewer/:token/*': {
-    schema: { hide: true, params: TraceViewerParamsSchema },
+    schema: { summary: 'Serve the trace viewer a link opens', hide: true, params: TraceViewerParamsSchema },
     facts: { forward: 'trace-token', audit: 'trace-viewer' },
   },
   'GET /changes': {
-    schema: { hide: true },
+    schema: { summary: "Stream changes to the caller's resources", hide: true },
     facts: { audit: 'changes' },
   },
   'GET /': {
-    schema: { hide: true },
+    schema: { summary: 'Serve the console', hide: true },
     facts: { audit: '' },
   },
   'GET /assets/*': {
-    schema: { hide: true },
+    schema: { summary: "Serve the console's assets", hide: true },
     facts: { audit: 'assets' },
   },
 });

@@ -4,27 +4,27 @@ import { ChromeStoreQuerySchema, ExtensionIdParamSchema, ExtensionListQuerySchem
 
 export const extensionsRoutes = defineRoutes({
   'POST /extensions': {
-    schema: { tags: ['extensions'], consumes: ['multipart/form-data'], response: { 200: ExtensionSchema } },
+    schema: { summary: 'Upload an extension', tags: ['extensions'], consumes: ['multipart/form-data'], response: { 200: ExtensionSchema } },
     facts: { audit: 'extensions' },
   },
   'GET /extensions': {
-    schema: { tags: ['extensions'], querystring: ExtensionListQuerySchema, response: { 200: ExtensionListSchema } },
+    schema: { summary: 'List extensions', tags: ['extensions'], querystring: ExtensionListQuerySchema, response: { 200: ExtensionListSchema } },
     facts: { audit: 'extensions' },
   },
   'GET /extensions/from_chrome_store': {
-    schema: { tags: ['extensions'], querystring: ChromeStoreQuerySchema },
+    schema: { summary: 'Download an extension from the Chrome Web Store', tags: ['extensions'], querystring: ChromeStoreQuerySchema },
     facts: { audit: 'extensions' },
   },
   'GET /extensions/:id_or_name': {
-    schema: { tags: ['extensions'], params: ExtensionIdParamSchema },
+    schema: { summary: 'Download an extension', tags: ['extensions'], params: ExtensionIdParamSchema },
     facts: { reach: { table: 'extensions', param: 'id_or_name' }, audit: 'extensions' },
   },
   'GET /extensions/:id_or_name/metadata': {
-    schema: { tags: ['extensions'], params: ExtensionIdParamSchema, response: { 200: ExtensionSchema } },
+    schema: { summary: "Get an extension's metadata", tags: ['extensions'], params: ExtensionIdParamSchema, response: { 200: ExtensionSchema } },
     facts: { reach: { table: 'extensions', param: 'id_or_name' }, audit: 'extensions' },
   },
   'DELETE /extensions/:id_or_name': {
-    schema: { tags: ['extensions'], params: ExtensionIdParamSchema },
+    schema: { summary: 'Delete an extension', tags: ['extensions'], params: ExtensionIdParamSchema },
     facts: { reach: { table: 'extensions', param: 'id_or_name' }, audit: 'extensions' },
   },
 });

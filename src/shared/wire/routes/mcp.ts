@@ -8,11 +8,11 @@ import { defineRoutes } from './route-spec.js';
 
 export const mcpRoutes = defineRoutes({
   'POST /mcp': {
-    schema: { hide: true },
+    schema: { summary: 'Send an MCP message', hide: true },
     facts: { audit: 'mcp' },
   },
   'GET|DELETE /mcp': {
-    schema: { hide: true },
+    schema: { summary: 'Refuse an MCP stream or session end (stateless server)', hide: true },
     facts: { audit: 'mcp' },
   },
 });

@@ -14,31 +14,37 @@ import { SessionIdParamSchema } from '../session-id.js';
 
 export const profilesRoutes = defineRoutes({
   'POST /profiles': {
-    schema: { tags: ['profiles'], body: ProfileCreateSchema, response: { 200: ProfileSchema } },
+    schema: { summary: 'Create a profile', tags: ['profiles'], body: ProfileCreateSchema, response: { 200: ProfileSchema } },
     facts: { audit: 'profiles' },
   },
   'GET /profiles': {
-    schema: { tags: ['profiles'], querystring: NamedListQuerySchema, response: { 200: ProfileListSchema } },
+    schema: { summary: 'List profiles', tags: ['profiles'], querystring: NamedListQuerySchema, response: { 200: ProfileListSchema } },
     facts: { audit: 'profiles' },
   },
   'GET /profiles/:id_or_name': {
-    schema: { tags: ['profiles'], params: ProfileIdParamSchema, response: { 200: ProfileSchema } },
+    schema: { summary: 'Get a profile', tags: ['profiles'], params: ProfileIdParamSchema, response: { 200: ProfileSchema } },
     facts: { reach: { table: 'profiles', param: 'id_or_name' }, audit: 'profiles' },
   },
   'PATCH /profiles/:id_or_name': {
-    schema: { tags: ['profiles'], params: ProfileIdParamSchema, body: ProfileRenameSchema, response: { 200: ProfileSchema } },
+    schema: { summary: 'Update a profile', tags: ['profiles'], params: ProfileIdParamSchema, body: ProfileRenameSchema, response: { 200: ProfileSchema } },
     facts: { reach: { table: 'profiles', param: 'id_or_name' }, audit: 'profiles' },
   },
   'DELETE /profiles/:id_or_name': {
-    schema: { tags: ['profiles'], params: ProfileIdParamSchema },
+    schema: { summary: 'Delete a profile', tags: ['profiles'], params: ProfileIdParamSchema },
     facts: { reach: { table: 'profiles', param: 'id_or_name' }, audit: 'profiles' },
   },
   'GET /profiles/:id_or_name/download': {
-    schema: { tags: ['profiles'], params: ProfileIdParamSchema, querystring: ProfileDownloadQuerySchema },
+    schema: { summary: 'Download a profile', tags: ['profiles'], params: ProfileIdParamSchema, querystring: ProfileDownloadQuerySchema },
     facts: { reach: { table: 'profiles', param: 'id_or_name' }, audit: 'profiles' },
   },
   'POST /browsers/:id/profiles': {
-    schema: { tags: ['profiles'], params: SessionIdParamSchema, body: SessionProfileSaveSchema, response: { 200: ProfileSchema } },
+    schema: {
+      summary: "Save the session's browser state to a profile",
+      tags: ['profiles'],
+      params: SessionIdParamSchema,
+      body: SessionProfileSaveSchema,
+      response: { 200: ProfileSchema },
+    },
     facts: sessionCall('platform'),
   },
 });

@@ -5,27 +5,27 @@ import { NamedListQuerySchema } from '../pagination.js';
 
 export const proxiesRoutes = defineRoutes({
   'POST /proxies': {
-    schema: { tags: ['proxies'], body: ProxyCreateSchema, response: { 200: ProxySchema } },
+    schema: { summary: 'Create a proxy', tags: ['proxies'], body: ProxyCreateSchema, response: { 200: ProxySchema } },
     facts: { audit: 'proxies' },
   },
   'GET /proxies': {
-    schema: { tags: ['proxies'], querystring: NamedListQuerySchema, response: { 200: ProxyListSchema } },
+    schema: { summary: 'List proxies', tags: ['proxies'], querystring: NamedListQuerySchema, response: { 200: ProxyListSchema } },
     facts: { audit: 'proxies' },
   },
   'GET /proxies/:id': {
-    schema: { tags: ['proxies'], params: ProxyIdParamSchema, response: { 200: ProxySchema } },
+    schema: { summary: 'Get a proxy', tags: ['proxies'], params: ProxyIdParamSchema, response: { 200: ProxySchema } },
     facts: { reach: { table: 'proxies', param: 'id' }, audit: 'proxies' },
   },
   'PATCH /proxies/:id': {
-    schema: { tags: ['proxies'], params: ProxyIdParamSchema, body: ProxyRenameSchema, response: { 200: ProxySchema } },
+    schema: { summary: 'Update a proxy', tags: ['proxies'], params: ProxyIdParamSchema, body: ProxyRenameSchema, response: { 200: ProxySchema } },
     facts: { reach: { table: 'proxies', param: 'id' }, audit: 'proxies' },
   },
   'DELETE /proxies/:id': {
-    schema: { tags: ['proxies'], params: ProxyIdParamSchema },
+    schema: { summary: 'Delete a proxy', tags: ['proxies'], params: ProxyIdParamSchema },
     facts: { reach: { table: 'proxies', param: 'id' }, audit: 'proxies' },
   },
   'POST /proxies/:id/check': {
-    schema: { tags: ['proxies'], params: ProxyIdParamSchema, body: ProxyCheckSchema, response: { 200: ProxySchema } },
+    schema: { summary: "Check a proxy's health", tags: ['proxies'], params: ProxyIdParamSchema, body: ProxyCheckSchema, response: { 200: ProxySchema } },
     facts: { reach: { table: 'proxies', param: 'id' }, audit: 'proxies' },
   },
 });

@@ -13,11 +13,18 @@ import {
 
 export const sessionCodeRoutes = defineRoutes({
   'POST /browsers/:id/repl': {
-    schema: { tags: ['browser repl'], params: SessionIdParamSchema, body: ReplRequestSchema, response: { 200: ReplResultSchema } },
+    schema: {
+      summary: "Run code in the session's REPL",
+      tags: ['browser repl'],
+      params: SessionIdParamSchema,
+      body: ReplRequestSchema,
+      response: { 200: ReplResultSchema },
+    },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/playwright/execute': {
     schema: {
+      summary: 'Execute Playwright code against the browser session',
       tags: ['browser playwright'],
       params: SessionIdParamSchema,
       body: ExecuteCodeSchema,
@@ -26,11 +33,21 @@ export const sessionCodeRoutes = defineRoutes({
     facts: sessionCall('control'),
   },
   'GET /browsers/:id/playwright/executors': {
-    schema: { tags: ['browser playwright'], params: SessionIdParamSchema, response: { 200: ExecutorListSchema } },
+    schema: {
+      summary: "List the session's Playwright executors",
+      tags: ['browser playwright'],
+      params: SessionIdParamSchema,
+      response: { 200: ExecutorListSchema },
+    },
     facts: sessionCall('platform'),
   },
   'DELETE /browsers/:id/playwright/executors/:name': {
-    schema: { tags: ['browser playwright'], params: ExecutorParamSchema, querystring: DeleteExecutorQuerySchema },
+    schema: {
+      summary: "Stop one of the session's Playwright executors",
+      tags: ['browser playwright'],
+      params: ExecutorParamSchema,
+      querystring: DeleteExecutorQuerySchema,
+    },
     facts: sessionCall('platform'),
   },
 });

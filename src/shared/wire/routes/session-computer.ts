@@ -19,51 +19,57 @@ import {
 
 export const sessionComputerRoutes = defineRoutes({
   'POST /browsers/:id/computer/click_mouse': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: ClickMouseSchema },
+    schema: { summary: 'Click the mouse', tags: ['browser computer'], params: SessionIdParamSchema, body: ClickMouseSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/move_mouse': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: MoveMouseSchema },
+    schema: { summary: 'Move the mouse', tags: ['browser computer'], params: SessionIdParamSchema, body: MoveMouseSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/drag_mouse': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: DragMouseSchema },
+    schema: { summary: 'Drag the mouse along a path', tags: ['browser computer'], params: SessionIdParamSchema, body: DragMouseSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/type': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: TypeTextSchema },
+    schema: { summary: 'Type text', tags: ['browser computer'], params: SessionIdParamSchema, body: TypeTextSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/press_key': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: PressKeySchema },
+    schema: { summary: 'Press keys', tags: ['browser computer'], params: SessionIdParamSchema, body: PressKeySchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/scroll': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: ScrollSchema },
+    schema: { summary: 'Scroll the mouse wheel', tags: ['browser computer'], params: SessionIdParamSchema, body: ScrollSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/batch': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: BatchSchema },
+    schema: { summary: 'Run a batch of computer actions', tags: ['browser computer'], params: SessionIdParamSchema, body: BatchSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/clipboard/write': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: ClipboardWriteSchema },
+    schema: { summary: "Write the session's clipboard", tags: ['browser computer'], params: SessionIdParamSchema, body: ClipboardWriteSchema },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/clipboard/read': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, response: { 200: ClipboardTextSchema } },
+    schema: { summary: "Read the session's clipboard", tags: ['browser computer'], params: SessionIdParamSchema, response: { 200: ClipboardTextSchema } },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/get_mouse_position': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, response: { 200: MousePositionSchema } },
+    schema: { summary: 'Get the mouse position', tags: ['browser computer'], params: SessionIdParamSchema, response: { 200: MousePositionSchema } },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/cursor': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: SetCursorSchema, response: { 200: OkSchema } },
+    schema: {
+      summary: 'Show or hide the mouse cursor',
+      tags: ['browser computer'],
+      params: SessionIdParamSchema,
+      body: SetCursorSchema,
+      response: { 200: OkSchema },
+    },
     facts: sessionCall('control'),
   },
   'POST /browsers/:id/computer/screenshot': {
-    schema: { tags: ['browser computer'], params: SessionIdParamSchema, body: ScreenshotSchema },
+    schema: { summary: 'Capture a screenshot', tags: ['browser computer'], params: SessionIdParamSchema, body: ScreenshotSchema },
     facts: sessionCall('control'),
   },
 });

@@ -16,63 +16,85 @@ import {
 
 export const sessionFsRoutes = defineRoutes({
   'GET /browsers/:id/fs/read_file': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, querystring: PathQuerySchema },
+    schema: { summary: "Read a file from the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, querystring: PathQuerySchema },
     facts: sessionCall('platform'),
   },
   'PUT /browsers/:id/fs/write_file': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, querystring: WriteFileQuerySchema },
+    schema: { summary: "Write a file to the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, querystring: WriteFileQuerySchema },
     facts: sessionCall('platform'),
   },
   'PUT /browsers/:id/fs/create_directory': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, body: CreateDirectorySchema },
+    schema: { summary: "Create a directory in the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, body: CreateDirectorySchema },
     facts: sessionCall('platform'),
   },
   'PUT /browsers/:id/fs/delete_directory': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, body: PathBodySchema },
+    schema: { summary: "Delete a directory from the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, body: PathBodySchema },
     facts: sessionCall('platform'),
   },
   'PUT /browsers/:id/fs/delete_file': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, body: PathBodySchema },
+    schema: { summary: "Delete a file from the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, body: PathBodySchema },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/fs/list_files': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, querystring: PathQuerySchema, response: { 200: FileInfoListSchema } },
+    schema: {
+      summary: "List files in a directory of the session's filesystem",
+      tags: ['browser fs'],
+      params: SessionIdParamSchema,
+      querystring: PathQuerySchema,
+      response: { 200: FileInfoListSchema },
+    },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/fs/file_info': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, querystring: PathQuerySchema, response: { 200: FileInfoSchema } },
+    schema: {
+      summary: "Get information about a file in the session's filesystem",
+      tags: ['browser fs'],
+      params: SessionIdParamSchema,
+      querystring: PathQuerySchema,
+      response: { 200: FileInfoSchema },
+    },
     facts: sessionCall('platform'),
   },
   'PUT /browsers/:id/fs/move': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, body: MovePathSchema },
+    schema: { summary: "Move or rename a file in the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, body: MovePathSchema },
     facts: sessionCall('platform'),
   },
   'PUT /browsers/:id/fs/set_file_permissions': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, body: SetPermissionsSchema },
+    schema: { summary: "Set a file's permissions in the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, body: SetPermissionsSchema },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/fs/download_dir_zip': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, querystring: PathQuerySchema },
+    schema: {
+      summary: "Download a directory of the session's filesystem as a zip",
+      tags: ['browser fs'],
+      params: SessionIdParamSchema,
+      querystring: PathQuerySchema,
+    },
     facts: sessionCall('platform'),
   },
   'POST /browsers/:id/fs/upload': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, consumes: ['multipart/form-data'] },
+    schema: { summary: "Upload files to the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, consumes: ['multipart/form-data'] },
     facts: sessionCall('platform'),
   },
   'POST /browsers/:id/fs/upload_zip': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, consumes: ['multipart/form-data'] },
+    schema: {
+      summary: "Upload a zip and extract it into the session's filesystem",
+      tags: ['browser fs'],
+      params: SessionIdParamSchema,
+      consumes: ['multipart/form-data'],
+    },
     facts: sessionCall('platform'),
   },
   'POST /browsers/:id/fs/watch': {
-    schema: { tags: ['browser fs'], params: SessionIdParamSchema, body: WatchCreateSchema },
+    schema: { summary: "Watch a directory of the session's filesystem", tags: ['browser fs'], params: SessionIdParamSchema, body: WatchCreateSchema },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/fs/watch/:watch_id/events': {
-    schema: { tags: ['browser fs'], params: WatchParamsSchema },
+    schema: { summary: "Stream a filesystem watch's events", tags: ['browser fs'], params: WatchParamsSchema },
     facts: sessionCall('platform'),
   },
   'DELETE /browsers/:id/fs/watch/:watch_id': {
-    schema: { tags: ['browser fs'], params: WatchParamsSchema },
+    schema: { summary: 'Stop a filesystem watch', tags: ['browser fs'], params: WatchParamsSchema },
     facts: sessionCall('platform'),
   },
 });

@@ -6,6 +6,7 @@ import { JwtQuerySchema, ReplayInfoListSchema, ReplayInfoSchema, ReplayParamsSch
 export const sessionReplaysRoutes = defineRoutes({
   'POST /browsers/:id/replays': {
     schema: {
+      summary: 'Start a replay recording',
       tags: ['browser replays'],
       params: SessionIdParamSchema,
       querystring: JwtQuerySchema,
@@ -15,19 +16,25 @@ export const sessionReplaysRoutes = defineRoutes({
     facts: sessionCall('platform', 'session-or-ended'),
   },
   'GET /browsers/:id/replays': {
-    schema: { tags: ['browser replays'], params: SessionIdParamSchema, querystring: JwtQuerySchema, response: { 200: ReplayInfoListSchema } },
+    schema: {
+      summary: "List the session's replays",
+      tags: ['browser replays'],
+      params: SessionIdParamSchema,
+      querystring: JwtQuerySchema,
+      response: { 200: ReplayInfoListSchema },
+    },
     facts: sessionCall('platform', 'session-or-ended'),
   },
   'POST /browsers/:id/replays/:replay_id/stop': {
-    schema: { tags: ['browser replays'], params: ReplayParamsSchema, querystring: JwtQuerySchema },
+    schema: { summary: 'Stop a replay recording', tags: ['browser replays'], params: ReplayParamsSchema, querystring: JwtQuerySchema },
     facts: sessionCall('platform', 'session-or-ended'),
   },
   'GET /browsers/:id/replays/:replay_id/view': {
-    schema: { tags: ['browser replays'], params: ReplayParamsSchema, querystring: JwtQuerySchema },
+    schema: { summary: 'View a replay in the player', tags: ['browser replays'], params: ReplayParamsSchema, querystring: JwtQuerySchema },
     facts: sessionCall('platform', 'session-or-ended'),
   },
   'GET /browsers/:id/replays/:replay_id': {
-    schema: { tags: ['browser replays'], params: ReplayParamsSchema, querystring: JwtQuerySchema },
+    schema: { summary: 'Download a replay', tags: ['browser replays'], params: ReplayParamsSchema, querystring: JwtQuerySchema },
     facts: sessionCall('platform', 'session-or-ended'),
   },
 });

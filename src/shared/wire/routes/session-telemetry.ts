@@ -9,15 +9,30 @@ import { HarQuerySchema } from '../session-inspect.js';
 
 export const sessionTelemetryRoutes = defineRoutes({
   'GET /browsers/:id/telemetry/stream': {
-    schema: { tags: ['browser telemetry'], params: SessionIdParamSchema, querystring: TelemetryStreamQuerySchema },
+    schema: {
+      summary: "Stream the session's telemetry events",
+      tags: ['browser telemetry'],
+      params: SessionIdParamSchema,
+      querystring: TelemetryStreamQuerySchema,
+    },
     facts: sessionCall('none', 'session-or-ended'),
   },
   'GET /browsers/:id/telemetry/events': {
-    schema: { tags: ['browser telemetry'], params: SessionIdParamSchema, querystring: TelemetryEventsQuerySchema },
+    schema: {
+      summary: "List the session's telemetry events",
+      tags: ['browser telemetry'],
+      params: SessionIdParamSchema,
+      querystring: TelemetryEventsQuerySchema,
+    },
     facts: sessionCall('none', 'session-or-ended'),
   },
   'GET /browsers/:id/har': {
-    schema: { tags: ['browser telemetry'], params: SessionIdParamSchema, querystring: HarQuerySchema },
+    schema: {
+      summary: "Download the session's network activity as HAR",
+      tags: ['browser telemetry'],
+      params: SessionIdParamSchema,
+      querystring: HarQuerySchema,
+    },
     facts: sessionCall('platform', 'session-or-ended'),
   },
 });

@@ -14,11 +14,18 @@ import {
 
 export const sessionWebmcpRoutes = defineRoutes({
   'GET /browsers/:id/webmcp/tools': {
-    schema: { tags: ['browser webmcp'], params: SessionIdParamSchema, querystring: WebMcpToolsQuerySchema, response: { 200: WebMcpToolListSchema } },
+    schema: {
+      summary: "List the page's WebMCP tools",
+      tags: ['browser webmcp'],
+      params: SessionIdParamSchema,
+      querystring: WebMcpToolsQuerySchema,
+      response: { 200: WebMcpToolListSchema },
+    },
     facts: sessionCall('platform'),
   },
   'POST /browsers/:id/webmcp/invoke': {
     schema: {
+      summary: 'Invoke a WebMCP tool',
       tags: ['browser webmcp'],
       params: SessionIdParamSchema,
       body: WebMcpInvokeSchema,
@@ -27,15 +34,26 @@ export const sessionWebmcpRoutes = defineRoutes({
     facts: sessionCall('control'),
   },
   'GET /browsers/:id/webmcp/custom-tools': {
-    schema: { tags: ['browser webmcp'], params: SessionIdParamSchema, response: { 200: WebMcpCustomToolListSchema } },
+    schema: {
+      summary: "List the session's custom WebMCP tools",
+      tags: ['browser webmcp'],
+      params: SessionIdParamSchema,
+      response: { 200: WebMcpCustomToolListSchema },
+    },
     facts: sessionCall('platform'),
   },
   'POST /browsers/:id/webmcp/custom-tools': {
-    schema: { tags: ['browser webmcp'], params: SessionIdParamSchema, body: WebMcpCustomToolAddSchema, response: { 201: WebMcpCustomToolListSchema } },
+    schema: {
+      summary: 'Register a custom WebMCP tool',
+      tags: ['browser webmcp'],
+      params: SessionIdParamSchema,
+      body: WebMcpCustomToolAddSchema,
+      response: { 201: WebMcpCustomToolListSchema },
+    },
     facts: sessionCall('platform'),
   },
   'DELETE /browsers/:id/webmcp/custom-tools/:tool': {
-    schema: { tags: ['browser webmcp'], params: WebMcpCustomToolParamSchema },
+    schema: { summary: 'Remove a custom WebMCP tool', tags: ['browser webmcp'], params: WebMcpCustomToolParamSchema },
     facts: sessionCall('platform'),
   },
 });

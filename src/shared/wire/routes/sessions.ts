@@ -17,87 +17,127 @@ import { DevtoolsLinkSchema, DevtoolsOpenQuerySchema, TraceLinkSchema, TraceOpen
 
 export const sessionsRoutes = defineRoutes({
   'POST /browsers': {
-    schema: { tags: ['browsers'], body: SessionCreateSchema, response: { 200: SessionSchema } },
+    schema: { summary: 'Create a browser session', tags: ['browsers'], body: SessionCreateSchema, response: { 200: SessionSchema } },
     facts: { forward: 'region', audit: 'browsers' },
   },
   'GET /browsers': {
-    schema: { tags: ['browsers'], querystring: SessionListQuerySchema, response: { 200: SessionListSchema } },
+    schema: { summary: 'List browser sessions', tags: ['browsers'], querystring: SessionListQuerySchema, response: { 200: SessionListSchema } },
     facts: { audit: 'browsers' },
   },
   'GET /browsers/:id': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, querystring: SessionGetQuerySchema, response: { 200: SessionSchema } },
+    schema: {
+      summary: 'Get a browser session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      querystring: SessionGetQuerySchema,
+      response: { 200: SessionSchema },
+    },
     facts: sessionResourceCall(),
   },
   'PATCH /browsers/:id': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, body: SessionUpdateSchema, response: { 200: SessionSchema } },
+    schema: {
+      summary: 'Update a browser session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      body: SessionUpdateSchema,
+      response: { 200: SessionSchema },
+    },
     facts: sessionResourceCall(),
   },
   'DELETE /browsers/:id': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema },
+    schema: { summary: 'Delete a browser session', tags: ['browsers'], params: SessionIdParamSchema },
     facts: sessionResourceCall(),
   },
   'GET /browsers/:id/cdp/json/version': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema },
+    schema: { summary: "Get the browser's CDP version (DevTools discovery)", tags: ['browsers'], params: SessionIdParamSchema },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/cdp/json': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema },
+    schema: { summary: "List the browser's CDP targets (DevTools discovery)", tags: ['browsers'], params: SessionIdParamSchema },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/cdp/json/list': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema },
+    schema: { summary: "List the browser's CDP targets (DevTools discovery)", tags: ['browsers'], params: SessionIdParamSchema },
     facts: sessionCall('platform'),
   },
   'GET|PUT /browsers/:id/cdp/json/new': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema },
+    schema: { summary: 'Open a new tab (DevTools discovery)', tags: ['browsers'], params: SessionIdParamSchema },
     facts: sessionCall('platform'),
   },
   'GET|PUT /browsers/:id/cdp/json/activate/:targetId': {
-    schema: { tags: ['browsers'], params: DevtoolsTargetParamsSchema },
+    schema: { summary: 'Activate a tab (DevTools discovery)', tags: ['browsers'], params: DevtoolsTargetParamsSchema },
     facts: sessionCall('platform'),
   },
   'GET|PUT /browsers/:id/cdp/json/close/:targetId': {
-    schema: { tags: ['browsers'], params: DevtoolsTargetParamsSchema },
+    schema: { summary: 'Close a tab (DevTools discovery)', tags: ['browsers'], params: DevtoolsTargetParamsSchema },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/cdp/json/protocol': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema },
+    schema: { summary: "Get the browser's CDP protocol description", tags: ['browsers'], params: SessionIdParamSchema },
     facts: sessionCall('platform'),
   },
   'GET /json/protocol': {
-    schema: { tags: ['browsers'] },
+    schema: { summary: 'Get the CDP protocol description', tags: ['browsers'] },
     facts: { audit: 'json' },
   },
   'POST /browsers/:id/extensions': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, consumes: ['multipart/form-data'] },
+    schema: {
+      summary: 'Upload extensions into a running browser session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      consumes: ['multipart/form-data'],
+    },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/live': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, querystring: LiveViewQuerySchema },
+    schema: { summary: "Open the session's live view", tags: ['browsers'], params: SessionIdParamSchema, querystring: LiveViewQuerySchema },
     facts: sessionCall('none'),
   },
   'GET|POST|DELETE /browsers/:id/webdriver': {
-    schema: { tags: ['browsers'], params: WebdriverParamsSchema },
+    schema: { summary: "Call the session's WebDriver endpoint", tags: ['browsers'], params: WebdriverParamsSchema },
     facts: { ...sessionCall('platform'), webdriver: true },
   },
   'GET|POST|DELETE /browsers/:id/webdriver/*': {
-    schema: { tags: ['browsers'], params: WebdriverParamsSchema },
+    schema: { summary: "Call the session's WebDriver endpoint", tags: ['browsers'], params: WebdriverParamsSchema },
     facts: { ...sessionCall('platform'), webdriver: true },
   },
   'POST /browsers/:id/curl': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, body: CurlRequestSchema, response: { 200: CurlResultSchema } },
+    schema: {
+      summary: 'Send an HTTP request through the browser session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      body: CurlRequestSchema,
+      response: { 200: CurlResultSchema },
+    },
     facts: sessionCall('control'),
   },
   'GET /browsers/:id/devtools': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, querystring: DevtoolsOpenQuerySchema, response: { 200: DevtoolsLinkSchema } },
+    schema: {
+      summary: 'Get a DevTools link for the session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      querystring: DevtoolsOpenQuerySchema,
+      response: { 200: DevtoolsLinkSchema },
+    },
     facts: sessionCall('platform'),
   },
   'GET /browsers/:id/trace': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, querystring: TraceOpenQuerySchema, response: { 200: TraceLinkSchema } },
+    schema: {
+      summary: 'Get a trace viewer link for the session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      querystring: TraceOpenQuerySchema,
+      response: { 200: TraceLinkSchema },
+    },
     facts: sessionCall('platform'),
   },
   'GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS /browsers/:id/curl/raw': {
-    schema: { tags: ['browsers'], params: SessionIdParamSchema, querystring: CurlRawQuerySchema },
+    schema: {
+      summary: 'Forward a raw HTTP request through the browser session',
+      tags: ['browsers'],
+      params: SessionIdParamSchema,
+      querystring: CurlRawQuerySchema,
+    },
     facts: sessionCall('control'),
   },
 });

@@ -11,19 +11,35 @@ import {
 
 export const telemetryDestinationsRoutes = defineRoutes({
   'POST /telemetry/destinations': {
-    schema: { tags: ['telemetry destinations'], body: OtlpDestinationCreateSchema, response: { 200: OtlpDestinationSchema } },
+    schema: {
+      summary: 'Create a telemetry destination',
+      tags: ['telemetry destinations'],
+      body: OtlpDestinationCreateSchema,
+      response: { 200: OtlpDestinationSchema },
+    },
     facts: { audit: 'telemetry' },
   },
   'GET /telemetry/destinations': {
-    schema: { tags: ['telemetry destinations'], querystring: OtlpDestinationListQuerySchema, response: { 200: OtlpDestinationListSchema } },
+    schema: {
+      summary: 'List telemetry destinations',
+      tags: ['telemetry destinations'],
+      querystring: OtlpDestinationListQuerySchema,
+      response: { 200: OtlpDestinationListSchema },
+    },
     facts: { audit: 'telemetry' },
   },
   'GET /telemetry/destinations/:id': {
-    schema: { tags: ['telemetry destinations'], params: OtlpDestinationIdParamSchema, response: { 200: OtlpDestinationSchema } },
+    schema: {
+      summary: 'Get a telemetry destination',
+      tags: ['telemetry destinations'],
+      params: OtlpDestinationIdParamSchema,
+      response: { 200: OtlpDestinationSchema },
+    },
     facts: { reach: { table: 'telemetry_destinations', param: 'id' }, audit: 'telemetry' },
   },
   'PATCH /telemetry/destinations/:id': {
     schema: {
+      summary: 'Update a telemetry destination',
       tags: ['telemetry destinations'],
       params: OtlpDestinationIdParamSchema,
       body: OtlpDestinationPatchSchema,
@@ -32,7 +48,7 @@ export const telemetryDestinationsRoutes = defineRoutes({
     facts: { reach: { table: 'telemetry_destinations', param: 'id' }, audit: 'telemetry' },
   },
   'DELETE /telemetry/destinations/:id': {
-    schema: { tags: ['telemetry destinations'], params: OtlpDestinationIdParamSchema },
+    schema: { summary: 'Delete a telemetry destination', tags: ['telemetry destinations'], params: OtlpDestinationIdParamSchema },
     facts: { reach: { table: 'telemetry_destinations', param: 'id' }, audit: 'telemetry' },
   },
 });
