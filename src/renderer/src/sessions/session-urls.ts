@@ -4,6 +4,7 @@
  * live view, replays or downloads straight from the engine without the API key.
  */
 import type { Session } from '../../../shared/wire/sessions';
+import type { UpgradePath } from '../../../shared/wire/routes/upgrade-table';
 import { buildPath, type ApiRoute, type PathParams } from '../transport/api-client';
 
 /** A GET route under a session's `base_url` (`{engine}/browsers/{id}`): what a browser element may load with the JWT. */
@@ -32,11 +33,19 @@ export function sessionUrl<R extends SessionGetRoute>(
   return sessionSubUrl(s, buildPath(route.slice(SESSION_PREFIX.length), params), query);
 }
 
+/** A WebSocket upgrade of a session, from the upgrade table (`shared/wire/routes/upgrade-table.ts`). */
+export type SessionUpgrade = Extract<UpgradePath, `/browsers/:id/${string}`>;
+
 /**
- * The same for a sub-path the route table does not list yet (the WebSocket upgrade routes,
- * such as a process's terminal `process/{id}/attach`).
+ * The `ws://…` form for an upgrade of the table, its params but the session's own substituted —
+ * e.g. `sessionWsUrl(s, '/browsers/:id/process/:process_id/attach', { process_id })`.
  */
-export function sessionSubUrl(s: Session, sub: string, query: Record<string, string> = {}): string | undefined {
+export function sessionWsUrl<R extends SessionUpgrade>(s: Session, route: R, params: Omit<PathParams<`GET ${R}`>, 'id'>): string | undefined {
+  return sessionSubUrl(s, buildPath(route.slice('/browsers/:id'.length), params))?.replace(/^http/, 'ws');
+}
+
+/** `{base_url}/{sub}?jwt=…&…query`: the two helpers above build `sub` from a table entry. */
+function sessionSubUrl(s: Session, sub: string, query: Record<string, string> = {}): string | undefined {
   const jwt = sessionJwt(s);
   if (!s.base_url || !jwt) return undefined;
   const u = new URL(`${s.base_url.replace(/\/+$/, '')}/${sub.replace(/^\/+/, '')}`);

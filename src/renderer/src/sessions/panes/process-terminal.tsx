@@ -9,7 +9,7 @@ import type { Terminal } from '@xterm/xterm';
 import type { Session } from '../../../../shared/wire/sessions';
 import { Badge } from '../../components/ui';
 import { XtermView } from './xterm-view';
-import { sessionWsUrl } from './session-api';
+import { sessionWsUrl } from '../session-urls';
 import type { ProcessEntry } from './processes-store';
 
 type LinkState = 'connecting' | 'attached' | 'exited' | 'closed';
@@ -19,7 +19,7 @@ export function ProcessTerminal({ session, proc, onExit }: { session: Session; p
   const [reason, setReason] = useState<string>('');
   const attach = useCallback(
     (term: Terminal) => {
-      const url = sessionWsUrl(session, `process/${encodeURIComponent(proc.process_id)}/attach`);
+      const url = sessionWsUrl(session, '/browsers/:id/process/:process_id/attach', { process_id: proc.process_id });
       if (!url) {
         term.write('This session carries no base_url/JWT: cannot attach.\r\n');
         setState('closed');

@@ -7,9 +7,7 @@
  * browser itself must load — live view frames, the terminal WebSocket, the replay <video> —
  * uses the session's JWT URL (`session-urls.ts`).
  */
-import type { Session } from '../../../../shared/wire/sessions';
 import type { BinaryResponse } from '../../../../shared/ipc/contract';
-import { sessionSubUrl } from '../session-urls';
 
 /** The answer's bytes as a Blob (for object URLs), typed by its content type unless `type` is given. */
 export function toBlob(r: BinaryResponse, type?: string): Blob {
@@ -26,11 +24,6 @@ export function saveBlob(blob: Blob, filename: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-/** The attach/WebSocket form of a session URL (`ws://…/browsers/{id}/{sub}?jwt=`). */
-export function sessionWsUrl(s: Session, sub: string): string | undefined {
-  return sessionSubUrl(s, sub)?.replace(/^http/, 'ws');
 }
 
 export function formatBytes(n: number | undefined): string {
