@@ -28,7 +28,6 @@ export default tseslint.config(
     files: [
       'test/engine/session-ops/telemetry-kernel-events.test.ts',
       'test/engine/session-ops/webmcp-custom-tools.test.ts',
-      'test/engine/sessions/kernel-newer-fields.test.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

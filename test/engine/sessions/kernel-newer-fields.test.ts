@@ -7,11 +7,12 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../../src/shared/wire/sessions.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 let t: TestEngine;
 let site: LocalServer;
 let proxy: TestProxy;
@@ -44,13 +45,15 @@ async function patch(path: string, json: unknown): Promise<{ status: number; bod
   const res = await t.api(path, { method: 'PATCH', json });
   return { status: res.status, body: (await res.json()) as Json };
 }
-async function createSession(json: Json): Promise<Json> {
+async function createSession(json: Json): Promise<Session> {
   const r = await post('/browsers', { headless: true, timeout_seconds: 120, ...json });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
-  created.push(r.body.session_id);
-  return r.body;
+  const s = r.body as Session;
+  created.push(s.session_id);
+  return s;
 }
-const list = async (q: string) => ((await (await t.api(`/browsers?${q}`)).json()) as Json[]).map((s) => s.session_id ?? s.id);
+const list = async (q: string) =>
+  ((await (await t.api(`/browsers?${q}`)).json()) as Array<{ session_id?: string; id?: string }>).map((s) => s.session_id ?? s.id);
 
 describe('forward compatibility', () => {
   it('accepts and ignores fields it does not know, at any depth, and reports the required ones', async () => {
@@ -62,9 +65,9 @@ describe('forward compatibility', () => {
     expect(s.region).toBe('eu-west');
     expect(s.memory).toBe('1GiB');
     expect(s.proxy).toEqual({ mode: 'default' });
-    expect(s.telemetry.browser.console.enabled).toBe(true);
+    expect(s.telemetry?.browser?.console?.enabled).toBe(true);
     // `platform` is a category since §6.1 (0.94): kept, not dropped.
-    expect(s.telemetry.browser.platform).toEqual({ enabled: true });
+    expect(s.telemetry?.browser?.platform).toEqual({ enabled: true });
     expect(s.location).toEqual({ timezone: expect.any(String), locale: 'en-US', timezone_source: 'metro', locale_source: 'metro', pending: false });
   });
 
@@ -148,7 +151,7 @@ describe('typed proxy', () => {
 });
 
 describe('location', () => {
-  let s: Json;
+  let s: Session;
   let browser: Browser;
   beforeAll(async () => {
     s = await createSession({ location: { timezone: 'asia/tokyo', locale: 'iw-IL' } });
@@ -241,15 +244,17 @@ describe('other session fields', () => {
   it('/process/* answers at {base_url} with ?jwt= and no bearer (0.95 SDKs send it there), for that session only', async () => {
     const s = await createSession({});
     const other = await createSession({});
-    const call = (base: string, jwt: string) =>
-      fetch(`${base}/process/exec?jwt=${encodeURIComponent(jwt)}`, {
+    // Both fields are optional in the wire type (0.84 SDKs do not read them); this engine sends them.
+    expect(s.base_url && s.jwt && other.base_url).toBeTruthy();
+    const call = (base: string | undefined, jwt: string | undefined) =>
+      fetch(`${base}/process/exec?jwt=${encodeURIComponent(jwt ?? '')}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ command: 'echo', args: ['hi'] }),
       });
     const ok = await call(s.base_url, s.jwt);
     expect(ok.status).toBe(200);
-    expect(Buffer.from(((await ok.json()) as Json).stdout_b64, 'base64').toString()).toBe('hi\n');
+    expect(Buffer.from(((await ok.json()) as { stdout_b64: string }).stdout_b64, 'base64').toString()).toBe('hi\n');
     expect((await call(other.base_url, s.jwt)).status).toBe(403);
     expect((await call(s.base_url, 'not-a-jwt')).status).toBe(401);
   });
