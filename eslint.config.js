@@ -26,7 +26,6 @@ export default tseslint.config(
   // each body the type it is read as (or `unknown` and narrow), then drop the file from here.
   {
     files: [
-      'test/engine/session-ops/telemetry-kernel-events.test.ts',
       'test/engine/session-ops/webmcp-custom-tools.test.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

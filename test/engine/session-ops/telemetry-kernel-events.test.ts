@@ -8,31 +8,35 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import type { Session } from '../../../src/shared/wire/sessions.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer } from '../../helpers/local-server.js';
 import { startSite, type Envelope } from './telemetry-helpers.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** A CDP answer as this test reads it: the result of the command it sent. */
+type CdpAnswer = { result: Record<string, unknown> & { sessionId?: string; targetInfos?: unknown[] }; error?: { code: number; message: string } };
 const CAPTCHA_PAGE = `<!doctype html><html><body><div class="g-recaptcha" data-sitekey="x"></div>
 <textarea name="g-recaptcha-response" style="display:none"></textarea></body></html>`;
 
 let te: TestEngine;
 let site: Awaited<ReturnType<typeof startSite>>;
-let session: Json;
+let session: Session;
 const created: string[] = [];
 
-async function call(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
+/** A call whose answer the test reads as `T` (what the route's schema says it is; the status is asserted first). */
+async function call<T = unknown>(method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
   const res = await te.api(path, { method, json });
-  return { status: res.status, body: await res.json().catch(() => undefined) };
+  return { status: res.status, body: (await res.json().catch(() => undefined)) as T };
 }
-async function createSession(body: Json): Promise<Json> {
-  const r = await call('POST', '/browsers', { headless: true, timeout_seconds: 300, ...body });
+async function createSession(body: Json): Promise<Session> {
+  const r = await call<Session>('POST', '/browsers', { headless: true, timeout_seconds: 300, ...body });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   created.push(r.body.session_id);
   return r.body;
 }
 async function events(id: string, query: string): Promise<Envelope[]> {
-  const r = await call('GET', `/browsers/${id}/telemetry/events?since=30m&limit=1000&${query}`);
+  const r = await call<Envelope[]>('GET', `/browsers/${id}/telemetry/events?since=30m&limit=1000&${query}`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body;
 }
@@ -48,19 +52,19 @@ async function cdpClient(url: string) {
   const ws = new WebSocket(url);
   await once(ws, 'open');
   let n = 0;
-  const pending = new Map<number, (m: Json) => void>();
+  const pending = new Map<number, (m: CdpAnswer) => void>();
   ws.on('message', (d) => {
-    const m = JSON.parse(d.toString()) as Json;
+    const m = JSON.parse(d.toString()) as CdpAnswer & { id?: number };
     if (m.id !== undefined) pending.get(m.id)?.(m);
   });
-  const send = (method: string, params?: unknown, sessionId?: string): Promise<Json> =>
+  const send = (method: string, params?: unknown, sessionId?: string): Promise<CdpAnswer> =>
     new Promise((resolve) => {
       const id = ++n;
       pending.set(id, resolve);
       ws.send(JSON.stringify({ id, method, ...(params !== undefined ? { params } : {}), ...(sessionId ? { sessionId } : {}) }));
     });
   const { result } = await send('Target.getTargets');
-  const tab = (result.targetInfos as Json[]).find((t) => t.type === 'page')!;
+  const tab = (result.targetInfos as Array<{ type: string; targetId: string }>).find((t) => t.type === 'page')!;
   const attached = await send('Target.attachToTarget', { targetId: tab.targetId, flatten: true });
   return { ws, send, tabId: tab.targetId as string, sid: attached.result.sessionId as string, close: () => (ws.close(), once(ws, 'close')) };
 }
@@ -83,19 +87,19 @@ afterAll(async () => {
 
 describe('categories (§6.1)', () => {
   it('reports platform and the exclusion list; PATCH merges the list apart from enabled', async () => {
-    expect(session.telemetry.browser.platform).toEqual({ enabled: true });
-    expect(session.telemetry.browser.control).toEqual({ enabled: true, cdp: { excluded_methods: ['Input.dispatchKeyEvent'] } });
+    expect(session.telemetry?.browser?.platform).toEqual({ enabled: true });
+    expect(session.telemetry?.browser?.control).toEqual({ enabled: true, cdp: { excluded_methods: ['Input.dispatchKeyEvent'] } });
     const plain = await createSession({});
-    expect(plain.telemetry.browser).toMatchObject({ platform: { enabled: false }, control: { enabled: true, cdp: { excluded_methods: [] } } });
+    expect(plain.telemetry?.browser).toMatchObject({ platform: { enabled: false }, control: { enabled: true, cdp: { excluded_methods: [] } } });
     await call('DELETE', `/browsers/${plain.session_id}`);
 
     const id = session.session_id;
-    const kept = await call('PATCH', `/browsers/${id}`, { telemetry: { browser: { control: { enabled: true } } } });
-    expect(kept.body.telemetry.browser.control.cdp.excluded_methods).toEqual(['Input.dispatchKeyEvent']);
+    const kept = await call<Session>('PATCH', `/browsers/${id}`, { telemetry: { browser: { control: { enabled: true } } } });
+    expect(kept.body.telemetry?.browser?.control?.cdp?.excluded_methods).toEqual(['Input.dispatchKeyEvent']);
     const bad = await call('PATCH', `/browsers/${id}`, { telemetry: { browser: { control: { cdp: { excluded_methods: ['Runtime.evaluate'] } } } } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'invalid_request', message: expect.any(String) });
-    expect((await call('GET', `/browsers/${id}`)).body.telemetry.browser.control.cdp.excluded_methods).toEqual(['Input.dispatchKeyEvent']);
+    expect((await call<Session>('GET', `/browsers/${id}`)).body.telemetry?.browser?.control?.cdp?.excluded_methods).toEqual(['Input.dispatchKeyEvent']);
   });
 });
 
@@ -179,7 +183,7 @@ describe('page_crashed (§6.3)', () => {
     const crashed = await waitFor(id, 'type=page_crashed', (e) => e.event.data?.target_id === c.tabId);
     expect(crashed.event).toMatchObject({ category: 'page', source: { kind: 'cdp', metadata: { target_id: c.tabId } } });
     expect(crashed.event.data).toEqual({ target_id: c.tabId, target_type: 'page', url });
-    expect((await c.send('Target.getTargets')).result.targetInfos.length).toBeGreaterThan(0);
+    expect((await c.send('Target.getTargets')).result.targetInfos?.length).toBeGreaterThan(0);
     await c.close();
     expect((await call('GET', `/browsers/${id}`)).status).toBe(200);
   });
@@ -215,7 +219,7 @@ describe('proxy_error (§6.3)', () => {
     const dead = await startLocalServer({});
     const port = Number(new URL(dead.url).port);
     await dead.close();
-    const proxy = await call('POST', '/proxies', { type: 'custom', name: 'dead-proxy', config: { host: '127.0.0.1', port } });
+    const proxy = await call<{ id: string }>('POST', '/proxies', { type: 'custom', name: 'dead-proxy', config: { host: '127.0.0.1', port } });
     expect(proxy.status, JSON.stringify(proxy.body)).toBe(200);
     const s = await createSession({ proxy_id: proxy.body.id, telemetry: { browser: { network: { enabled: true } } } });
     const c = await cdpClient(s.cdp_ws_url);
