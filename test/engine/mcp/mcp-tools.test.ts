@@ -80,15 +80,16 @@ async function pageValue(code: string): Promise<unknown> {
 }
 
 /**
- * Opens `url` in a new foreground tab over the session's raw CDP and waits for its title;
- * answers a closer. Raw CDP, not Playwright: see the download test.
+ * Loads `url` in the session's one tab over its raw CDP and waits for `title`. Raw CDP, not
+ * Playwright (navigate), so that no automation library has touched the browser's download
+ * settings before the download test; the same tab, so the computer tools' active page is it.
  */
-async function openTab(url: string, title: string): Promise<() => Promise<void>> {
+async function loadInTab(url: string, title: string): Promise<void> {
   const { cdp_ws_url } = await scoped.browsers.retrieve(sessionId);
   const ws = new WebSocket(cdp_ws_url);
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
   let next = 1;
-  const send = <T>(method: string, params: object): Promise<T> =>
+  const send = <T>(method: string, params: object, sessionId?: string): Promise<T> =>
     new Promise((resolve, reject) => {
       const id = next++;
       const onMessage = (d: WebSocket.RawData) => {
@@ -99,18 +100,23 @@ async function openTab(url: string, title: string): Promise<() => Promise<void>>
         else resolve(msg.result as T);
       };
       ws.on('message', onMessage);
-      ws.send(JSON.stringify({ id, method, params }));
+      ws.send(JSON.stringify({ id, method, params, sessionId }));
     });
-  const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url });
-  await pollUntil(
-    `the tab titled ${title}`,
-    async () => (await send<{ targetInfo: { title: string } }>('Target.getTargetInfo', { targetId })).targetInfo.title,
-    (v) => v === title,
-  );
-  return async () => {
-    await send('Target.closeTarget', { targetId });
+  try {
+    const { targetInfos } = await send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets', {});
+    const pages = targetInfos.filter((i) => i.type === 'page');
+    expect(pages).toHaveLength(1);
+    const { targetId } = pages[0];
+    const { sessionId: tab } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    await send('Page.navigate', { url }, tab);
+    await pollUntil(
+      `the tab titled ${title}`,
+      async () => (await send<{ targetInfo: { title: string } }>('Target.getTargetInfo', { targetId })).targetInfo.title,
+      (v) => v === title,
+    );
+  } finally {
     ws.close();
-  };
+  }
 }
 
 beforeAll(async () => {
@@ -136,15 +142,17 @@ describe('profile and session tools on one session', () => {
     sessionId = /Session id: (\S+)/.exec(answer)?.[1] ?? '';
     const s = await scoped.browsers.retrieve(sessionId);
     expect(s.profile).toMatchObject({ name: PROFILE });
-    expect(s.browser_live_view_url).toBeTruthy();
-    expect(answer).toContain(s.browser_live_view_url!);
+    // The URL carries a token minted per read (its iat in seconds): compared up to the token.
+    const liveView = `${t.url}/browsers/${sessionId}/live?jwt=`;
+    expect(s.browser_live_view_url?.startsWith(liveView)).toBe(true);
+    expect(answer).toContain(`Open the browser: ${liveView}`);
     expect((await scoped.profiles.retrieve(PROFILE)).id).toBe(profileId);
     expect(text(await ok('setup_profile', { profile_name: PROFILE }))).toContain('already exists');
   });
 
   it('get_live_view_url answers the session’s live view, which the engine serves', async () => {
     const { browser_live_view_url } = json<{ browser_live_view_url: string }>(await ok('get_live_view_url', { session_id: sessionId }));
-    expect(browser_live_view_url).toBe((await scoped.browsers.retrieve(sessionId)).browser_live_view_url);
+    expect(browser_live_view_url.startsWith(`${t.url}/browsers/${sessionId}/live?jwt=`)).toBe(true);
     const res = await fetch(browser_live_view_url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
@@ -152,7 +160,7 @@ describe('profile and session tools on one session', () => {
 
   it('a download the page makes shows in list_downloads and read_download returns its bytes', async () => {
     expect(text(await ok('list_downloads', { session_id: sessionId }))).toBe('No downloads');
-    const close = await openTab(`${site.url}/download`, 'download');
+    await loadInTab(`${site.url}/download`, 'download');
     await ok('click', { session_id: sessionId, x: 200, y: 200 });
     const listed = await pollUntil(
       'report.csv in list_downloads',
@@ -161,15 +169,25 @@ describe('profile and session tools on one session', () => {
     );
     expect(JSON.parse(listed)).toEqual([expect.objectContaining({ name: 'report.csv', size_bytes: 8 })]);
     expect(text(await ok('read_download', { session_id: sessionId, path: 'report.csv' }))).toBe('a,b\n1,2\n');
-    await close();
   });
 
   it('navigate loads a page; type and click by coordinates reach it', async () => {
     expect(json(await ok('navigate', { session_id: sessionId, url: `${site.url}/input` }))).toEqual({ url: `${site.url}/input`, title: 'input' });
     expect(json(await ok('click', { session_id: sessionId, x: 200, y: 200 }))).toEqual({ clicked: { x: 200, y: 200 } });
-    expect(await pageValue('return await page.evaluate(() => document.activeElement?.id ?? null);')).toBe('i');
+    // Input reaches the page asynchronously.
+    await pollUntil(
+      'the input focused by the click',
+      () => pageValue('return await page.evaluate(() => document.activeElement?.id ?? null);'),
+      (id) => id === 'i',
+      50,
+    );
     await ok('type', { session_id: sessionId, text: 'typed by mcp' });
-    expect(await pageValue(`return await page.evaluate(() => (document.getElementById('i') as HTMLInputElement).value);`)).toBe('typed by mcp');
+    await pollUntil(
+      'the typed text in the input',
+      () => pageValue(`return await page.evaluate(() => (document.getElementById('i') as HTMLInputElement).value);`),
+      (v) => v === 'typed by mcp',
+      50,
+    );
   });
 
   it('get_console_errors turns console telemetry on and reports an error the page logs; get_telemetry filters it by type', async () => {
