@@ -51,7 +51,8 @@ const getInvocation = defineTool({
 
 const getDeployment = defineTool({
   name: 'get_deployment',
-  description: 'A deployment of an app: its status (queued, in_progress, running, failed, stopped), reason, version and times.',
+  description:
+    'A deployment of an app: its status (queued, in_progress, running, failed, stopped), reason, entrypoint and times (the version is on list_apps).',
   kind: 'read',
   input: { deployment_id: z.string().min(1).describe('The deployment id (from list_deployments).') },
   async run({ deployment_id }, { api, signal }) {
