@@ -47,33 +47,44 @@ function cdp(url: string) {
   };
 }
 
+/** Clicks `<a download>` in a new tab over raw CDP and waits until the file is whole in /downloads. */
+async function downloadInto(sessionId: string, cdpWsUrl: string): Promise<string> {
+  const c = cdp(cdpWsUrl);
+  await c.open;
+  const { targetId } = await c.send<{ targetId: string }>('Target.createTarget', { url: `${site}/` });
+  const { sessionId: tab } = await c.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  for (;;) {
+    const r = await c.send<{ result: { value: boolean } }>('Runtime.evaluate', { expression: '!!document.getElementById("dl")', returnByValue: true }, tab);
+    if (r.result.value) break;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  await c.send('Runtime.evaluate', { expression: 'document.getElementById("dl").click()' }, tab);
+  let names: string[] = [];
+  while (!names.includes('report.csv')) {
+    await new Promise((res) => setTimeout(res, 100));
+    names = (await te.client.browsers.fs.listFiles(sessionId, { path: '/downloads' })).map((f) => f.name);
+  }
+  // Chromium writes to a temp name and renames when complete; wait for the final content.
+  let text = '';
+  while (text !== 'a,b\n1,2\n') text = await (await te.client.browsers.fs.readFile(sessionId, { path: '/downloads/report.csv' })).text();
+  c.close();
+  return text;
+}
+
 describe('browser downloads', () => {
   it('land in /downloads of the session filesystem', async () => {
     const s = await te.client.browsers.create({ headless: true });
-    const c = cdp(s.cdp_ws_url);
-    await c.open;
-    const { targetId } = await c.send<{ targetId: string }>('Target.createTarget', { url: `${site}/` });
-    const { sessionId } = await c.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-    for (;;) {
-      const r = await c.send<{ result: { value: boolean } }>(
-        'Runtime.evaluate',
-        { expression: '!!document.getElementById("dl")', returnByValue: true },
-        sessionId,
-      );
-      if (r.result.value) break;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    await c.send('Runtime.evaluate', { expression: 'document.getElementById("dl").click()' }, sessionId);
-    let names: string[] = [];
-    while (!names.includes('report.csv')) {
-      await new Promise((res) => setTimeout(res, 100));
-      names = (await te.client.browsers.fs.listFiles(s.session_id, { path: '/downloads' })).map((f) => f.name);
-    }
-    // Chromium writes to a temp name and renames when complete; wait for the final content.
-    let text = '';
-    while (text !== 'a,b\n1,2\n') text = await (await te.client.browsers.fs.readFile(s.session_id, { path: '/downloads/report.csv' })).text();
-    expect(text).toBe('a,b\n1,2\n');
-    c.close();
+    expect(await downloadInto(s.session_id, s.cdp_ws_url)).toBe('a,b\n1,2\n');
+    await te.client.browsers.deleteByID(s.session_id);
+  });
+
+  // The engine's Playwright runner attaches with Playwright's defaults unless told not to, and its
+  // default context then sends the browser's downloads to Playwright's own temp dir.
+  it('still land in /downloads after /playwright/execute attached the engine’s runner', async () => {
+    const s = await te.client.browsers.create({ headless: true });
+    const ran = await te.client.browsers.playwright.execute(s.session_id, { code: 'return 1 + 1' });
+    expect(ran.success, JSON.stringify(ran)).toBe(true);
+    expect(await downloadInto(s.session_id, s.cdp_ws_url)).toBe('a,b\n1,2\n');
     await te.client.browsers.deleteByID(s.session_id);
   });
 });

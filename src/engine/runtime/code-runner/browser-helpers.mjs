@@ -35,7 +35,10 @@ export function browserConnection(init, onLost = () => {}) {
           init.forward = undefined;
         }
         playwright ??= await import(init.playwright);
-        const b = await playwright.chromium.connectOverCDP(init.cdpUrl);
+        // noDefaults: Playwright's default context otherwise sends `Browser.setDownloadBehavior`
+        // browser-wide, moving every later download of the session into Playwright's temp dir
+        // instead of /downloads (and it overrides nothing else the user set).
+        const b = await playwright.chromium.connectOverCDP(init.cdpUrl, { noDefaults: true });
         b.on('disconnected', () => {
           // An old browser's connection closing late does not wipe a newer one.
           if (connected !== b) return;

@@ -49,7 +49,9 @@ function connect() {
       forwarding.unref();
     }
     const { chromium } = await import(init.playwright);
-    const browser = await chromium.connectOverCDP(init.cdpUrl);
+    // noDefaults: keep the session's download behaviour (Playwright's default context would move
+    // every later download into its own temp dir instead of /downloads).
+    const browser = await chromium.connectOverCDP(init.cdpUrl, { noDefaults: true });
     browser.on('disconnected', () => (connection = undefined));
     for (const context of browser.contexts()) {
       for (const page of context.pages()) watchCrash(page);
