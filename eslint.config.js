@@ -22,14 +22,6 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
-  // Tests that still read raw JSON answers as `any` (issue 26 item 5: not converted yet). Give
-  // each body the type it is read as (or `unknown` and narrow), then drop the file from here.
-  {
-    files: [
-      'test/engine/session-ops/webmcp-custom-tools.test.ts',
-    ],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
   // The React renderer: the rules of hooks (a broken hook order is a runtime bug, not style).
   {
     files: ['src/renderer/**/*.{ts,tsx}', 'test/**/*.tsx'],

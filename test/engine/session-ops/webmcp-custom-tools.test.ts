@@ -12,13 +12,22 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import type { Session } from '../../../src/shared/wire/sessions.js';
+import type { WebMcpCustomTool, WebMcpInvocationResult, WebMcpTool } from '../../../src/shared/wire/session-webmcp.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
 import { TOOL_RUNNER_MARKER } from '../../../src/engine/runtime/code-runner/webmcp-tool-runner.js';
 import { processesWith } from '../../helpers/chromium-web.js';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** What the error answers add to a success shape (the tests assert the status before reading either). */
+type ErrorFields = { code?: string; message?: string; invocation_id?: string };
+/** An invocation's answer: its output is whatever the tool returned, read here as plain JSON. */
+type Invoked = Partial<WebMcpInvocationResult> & ErrorFields & { error_text?: string };
+/** A field of a tool's output (plain JSON the tool returned). */
+const outputField = (r: Invoked, key: string) => (r.output as Record<string, unknown> | undefined)?.[key];
+type Added = { tools: WebMcpCustomTool[] } & ErrorFields;
 let t: TestEngine;
 let site: LocalServer;
 let browser: Browser;
@@ -46,7 +55,7 @@ beforeAll(async () => {
   // Another site (another address): Chromium renders its frames in another process.
   otherSite = await startLocalServer({ '/oop': '<title>oop</title><p id="w">out-of-process widget</p>' }, '127.0.0.2');
   const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 300 } });
-  const s = (await res.json()) as Json;
+  const s = (await res.json()) as Session;
   sessionId = s.session_id;
   browser = await chromium.connectOverCDP(s.cdp_ws_url);
   page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
@@ -64,19 +73,19 @@ afterAll(async () => {
 const base = () => `/browsers/${sessionId}/webmcp`;
 const add = async (json: Json, key?: string) => {
   const res = await t.api(`${base()}/custom-tools`, { method: 'POST', json, headers: key ? { authorization: `Bearer ${key}` } : {} });
-  return { status: res.status, body: (await res.json()) as Json };
+  return { status: res.status, body: (await res.json()) as Added };
 };
-const customList = async (): Promise<Json[]> => ((await (await t.api(`${base()}/custom-tools`)).json()) as Json).tools;
-const tools = async (query = ''): Promise<Json[]> => {
+const customList = async (): Promise<WebMcpCustomTool[]> => ((await (await t.api(`${base()}/custom-tools`)).json()) as { tools: WebMcpCustomTool[] }).tools;
+const tools = async (query = ''): Promise<WebMcpTool[]> => {
   const res = await t.api(`${base()}/tools${query}`);
   expect(res.status).toBe(200);
-  return ((await res.json()) as Json).tools;
+  return ((await res.json()) as { tools: WebMcpTool[] }).tools;
 };
 const invoke = async (json: Json) => {
   const res = await t.api(`${base()}/invoke`, { method: 'POST', json });
-  return { status: res.status, body: (await res.json()) as Json };
+  return { status: res.status, body: (await res.json()) as Invoked };
 };
-const custom = (list: Json[], name: string, ns?: string) =>
+const custom = (list: WebMcpTool[], name: string, ns?: string) =>
   list.filter((x) => x.source.custom && x.tool.name === name && (!ns || x.source.custom.namespace === ns));
 const refOf = async (name: string, ns?: string, url = site.url + '/shop') =>
   custom(await tools(), name, ns).find((x) => x.source.page_url === url)?.tool_ref as string;
@@ -136,7 +145,7 @@ describe('WebMCP custom tools', { timeout: 120_000 }, () => {
     expect(title.body).toEqual({ invocation_id: expect.any(String), status: 'completed', output: 'shop|Shop' });
     const echo = await invoke({ tool_ref: await refOf('echo', 'acme'), input: { q: 'socks', n: 2 } });
     expect(echo.body).toMatchObject({ status: 'completed', output: { got: { q: 'socks', n: 2 }, path: '/shop', pageGlobal: 'undefined' } });
-    expect(await page.evaluate(() => (window as any).pageGlobal)).toBe('page value');
+    expect(await page.evaluate(() => (window as unknown as { pageGlobal: string }).pageGlobal)).toBe('page value');
   });
 
   it('reports a throw as error, silence as 504 outcome_unknown, and output over 240 KiB as error', async () => {
@@ -206,7 +215,7 @@ describe('WebMCP custom tools', { timeout: 120_000 }, () => {
     expect((await invoke({ tool_ref: betaRef, input: {} })).status).toBe(404);
     const again = await t.api(`${base()}/custom-tools/${id}`, { method: 'DELETE' });
     expect(again.status).toBe(404);
-    expect(((await again.json()) as Json).code).toBe('not_found');
+    expect(((await again.json()) as ErrorFields).code).toBe('not_found');
   });
 
   it('answers every bad body with an Error object', async () => {
@@ -303,8 +312,8 @@ describe('WebMCP custom tools', { timeout: 120_000 }, () => {
     for (const leaked of [t.adminKey, SENTINEL]) expect(description).not.toContain(leaked);
     const out = await invoke({ tool_ref: await refOf('probe', 'jail'), input: {} });
     expect(out.body.status).toBe('completed');
-    expect(out.body.output.probe).toMatch(/^blocked:.*\nblocked:/);
-    expect(out.body.output.file).toMatch(/^blocked:/);
+    expect(outputField(out.body, 'probe')).toMatch(/^blocked:.*\nblocked:/);
+    expect(outputField(out.body, 'file')).toMatch(/^blocked:/);
     for (const leaked of [t.adminKey, SENTINEL]) expect(JSON.stringify(out.body)).not.toContain(leaked);
   });
 
@@ -329,7 +338,7 @@ for (const call of [() => webmcp.invokeTool('wt_gone'), () => webmcp.invokeTool(
 return { names: list.map((x) => x.tool.name), ran, errors };`,
       },
     });
-    const body = (await res.json()) as Json;
+    const body = (await res.json()) as { success: boolean; result: { names: string[]; ran: unknown; errors: string[] } };
     expect(body.success, JSON.stringify(body)).toBe(true);
     expect(body.result.names).toEqual(expect.arrayContaining(['title', 'probe']));
     expect(body.result.ran).toMatchObject({ status: 'completed', output: { got: { from: 'execute' }, path: '/shop' } });
@@ -338,7 +347,10 @@ return { names: list.map((x) => x.tool.name), ran, errors };`,
 
   it('refuses webmcp calls from code a timed-out call left running', async () => {
     const exec = async (code: string, timeout_sec = 60) =>
-      (await (await t.api(`/browsers/${sessionId}/playwright/execute`, { method: 'POST', json: { code, timeout_sec } })).json()) as Json;
+      (await (await t.api(`/browsers/${sessionId}/playwright/execute`, { method: 'POST', json: { code, timeout_sec } })).json()) as {
+        result?: unknown;
+        error?: string;
+      };
     // `process` is the executor's own: what the abandoned code records there, later calls read.
     const abandoned = await exec(
       `setTimeout(() => webmcp.listTools().then(() => 'answered', (err) => err.code).then((r) => (process.webmcpAfterTimeout = r)), 1500);
@@ -411,7 +423,7 @@ await new Promise(() => {});`,
       ].map((d) => ({ match: { url_patterns: ['${site.url}/shop*'] }, ...d }))`,
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect(added.body.tools.map((d: Json) => d.kind)).toEqual(['cdp', 'cdp', 'cdp', 'cdp', 'cdp']);
+    expect(added.body.tools.map((d) => d.kind)).toEqual(['cdp', 'cdp', 'cdp', 'cdp', 'cdp']);
     const second = await browser.contexts()[0].newPage();
     try {
       await second.goto(site.url + '/shop2');
@@ -424,7 +436,7 @@ await new Promise(() => {});`,
           status: 'completed',
           output: { input: { n: list[i].source.page_url }, url: list[i].source.page_url, target: list[i].source.target_id, same: true, sum: 42, tabs: true },
         });
-        expect(r.body.output.snapshot).toContain('Shop');
+        expect(outputField(r.body, 'snapshot')).toContain('Shop');
       });
       const refOn = async (name: string, url: string) => custom(await tools(), name, 'cdp').find((x) => x.source.page_url === url)?.tool_ref as string;
       // The helpers act on the real tab.
@@ -441,7 +453,7 @@ await new Promise(() => {});`,
       // The runner stuck in the loop was replaced: the next invocation answers.
       const escape = await invoke({ tool_ref: await refOn('escape', site.url + '/shop'), input: {} });
       expect(escape.body.status, JSON.stringify(escape.body)).toBe('completed');
-      expect(escape.body.output.key).toMatch(/^blocked:/);
+      expect(outputField(escape.body, 'key')).toMatch(/^blocked:/);
       for (const leaked of [t.adminKey, SENTINEL]) expect(JSON.stringify(escape.body)).not.toContain(leaked);
     } finally {
       await second.close();
@@ -460,15 +472,15 @@ const probe = list.find((x) => x.tool.name === 'probe');
 repl.write(JSON.stringify({ count: list.filter((x) => x.source.custom).length > 0, out: (await webmcp.invokeTool(probe.tool_ref)).status }));`,
       },
     });
-    const body = (await res.json()) as Json;
+    const body = (await res.json()) as { success: boolean; content: Array<{ text: string }> };
     expect(body.success, JSON.stringify(body)).toBe(true);
     expect(JSON.parse(body.content[0].text)).toEqual({ count: true, out: 'completed' });
   });
 
   it.runIf(sandboxed)('ends the tool runner with its session', async () => {
     const res = await t.api('/browsers', { method: 'POST', json: { headless: true, timeout_seconds: 300 } });
-    const id = ((await res.json()) as Json).session_id as string;
-    const b = await chromium.connectOverCDP(((await (await t.api(`/browsers/${id}`)).json()) as Json).cdp_ws_url);
+    const id = ((await res.json()) as Session).session_id;
+    const b = await chromium.connectOverCDP(((await (await t.api(`/browsers/${id}`)).json()) as Session).cdp_ws_url);
     try {
       const tab = b.contexts()[0].pages()[0] ?? (await b.contexts()[0].newPage());
       await tab.goto(site.url + '/shop');
@@ -477,9 +489,9 @@ repl.write(JSON.stringify({ count: list.filter((x) => x.source.custom).length > 
         json: { namespace: 'n', source: `[{ kind: 'cdp', match: { url_patterns: ['${site.url}/*'] }, tool: { name: 'u' }, execute: () => page.url() }]` },
       });
       expect(r.status).toBe(201);
-      const list = ((await (await t.api(`/browsers/${id}/webmcp/tools`)).json()) as Json).tools as Json[];
+      const list = ((await (await t.api(`/browsers/${id}/webmcp/tools`)).json()) as { tools: WebMcpTool[] }).tools;
       const out = await t.api(`/browsers/${id}/webmcp/invoke`, { method: 'POST', json: { tool_ref: list.find((x) => x.source.custom)!.tool_ref, input: {} } });
-      expect(((await out.json()) as Json).output).toBe(site.url + '/shop');
+      expect(((await out.json()) as Invoked).output).toBe(site.url + '/shop');
       expect(processesWith(`${TOOL_RUNNER_MARKER}=${id}`)).toHaveLength(1);
     } finally {
       await b.close().catch(() => {});
