@@ -21,6 +21,9 @@ import { boundRecord, POSTMORTEM_MAX_BYTES, type PostmortemRecord } from './post
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
+/** How many parsed records `read` keeps (each at most `maxBytes` of JSON). */
+const RECENT_RECORDS = 4;
+
 /** Session ids are engine-made (`[a-z0-9]`), but a file name is never built from anything else. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -41,6 +44,12 @@ export class PostmortemStore {
   private readonly sweeper: NodeJS.Timeout;
   /** Writes in flight: a read of a session that just ended waits for its record. */
   private readonly writing = new Map<string, Promise<void>>();
+  /**
+   * The last records read, by id with their file time: a console or a client polling an ended
+   * session's telemetry would otherwise read, gunzip and parse up to `maxBytes` of JSON on the
+   * event loop for every request. A few entries cover the sessions someone is looking at.
+   */
+  private readonly recent = new Map<string, { mtimeMs: number; record: PostmortemRecord }>();
 
   constructor(private readonly o: PostmortemOptions) {
     this.dir = path.join(o.dataDir, 'postmortem');
@@ -95,14 +104,27 @@ export class PostmortemStore {
     const file = this.file(id);
     if (!file) return undefined;
     let buf: Buffer;
+    let mtimeMs: number;
     try {
       const st = await fs.stat(file);
-      if (this.o.now() - st.mtimeMs > this.o.retentionMs) return undefined;
+      mtimeMs = st.mtimeMs;
+      if (this.o.now() - mtimeMs > this.o.retentionMs) return undefined;
+      const hit = this.recent.get(id);
+      if (hit?.mtimeMs === mtimeMs) {
+        this.recent.delete(id);
+        this.recent.set(id, hit);
+        return hit.record;
+      }
       buf = await fs.readFile(file);
     } catch {
       return undefined;
     }
-    return JSON.parse((await gunzip(buf)).toString('utf8')) as PostmortemRecord;
+    // The record was bounded when written; the bound here keeps a damaged file from inflating without one.
+    const json = await gunzip(buf, { maxOutputLength: 2 * (this.o.maxBytes ?? POSTMORTEM_MAX_BYTES) });
+    const record = JSON.parse(json.toString('utf8')) as PostmortemRecord;
+    this.recent.set(id, { mtimeMs, record });
+    if (this.recent.size > RECENT_RECORDS) this.recent.delete(this.recent.keys().next().value as string);
+    return record;
   }
 
   /** Removes records past the retention; returns how many. */
