@@ -28,14 +28,11 @@ import type { AddressInfo } from 'node:net';
 import Kernel from '@onkernel/sdk';
 import { createEngine } from '../src/engine/index.js';
 import type { EngineOptions } from '../src/engine/config.js';
-import { helloBrowser, helloLocal, type Provider, type SessionRecord } from './hello-browser.js';
+import { helloBrowser, helloLocal, type SessionRecord } from './hello-browser.js';
+import { opt, poolProvider, sdkProvider } from './lifecycle-engine.js';
 import { p50, p95, p99 } from './stats.js';
 import { rawChromiumLaunch } from './raw-launch.js';
 
-function opt(name: string, env: string, dflt: string): string {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : (process.env[env] ?? dflt);
-}
 const RUNS = Number(opt('runs', 'BENCH_RUNS', '30'));
 const LEVELS = opt('concurrency', 'BENCH_CONCURRENCY', '1,10')
   .split(',')
@@ -93,38 +90,6 @@ async function startEngine(extra: Record<string, unknown>): Promise<Engine> {
       await engine.stop();
       await fsp.rm(dataDir, { recursive: true, force: true });
     },
-  };
-}
-
-function sdkProvider(name: string, client: Kernel): Provider {
-  return {
-    name,
-    async create() {
-      const b = await client.browsers.create({ headless: true });
-      return { id: b.session_id, cdpUrl: b.cdp_ws_url };
-    },
-    release: (id) => client.browsers.deleteByID(id),
-  };
-}
-
-async function poolProvider(client: Kernel): Promise<Provider & { dispose(): Promise<void> }> {
-  const pool = await client.browserPools.create({ size: POOL_SIZE, headless: true, fill_rate_per_minute: 10_000, timeout_seconds: 3600 } as never);
-  const settle = async () => {
-    const deadline = Date.now() + 120_000;
-    while ((await client.browserPools.retrieve(pool.id)).available_count < POOL_SIZE) {
-      if (Date.now() > deadline) throw new Error('pool did not refill within 120 s');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  return {
-    name: 'Browserdeck pool acquire/release',
-    async create() {
-      const b = await client.browserPools.acquire(pool.id, { acquire_timeout_seconds: 60 });
-      return { id: b.session_id, cdpUrl: b.cdp_ws_url };
-    },
-    release: (id) => client.browserPools.release(pool.id, { session_id: id }),
-    settle,
-    dispose: () => client.browserPools.delete(pool.id, { force: true } as never),
   };
 }
 
@@ -242,7 +207,7 @@ export async function runIdle(): Promise<void> {
         rows.push({ name: p.name, one: () => helloBrowser(p, url), records: new Map() });
       }
       if (ROWS.has('pool')) {
-        pool = await poolProvider(e.client);
+        pool = await poolProvider(e.client, POOL_SIZE);
         const p = pool;
         rows.push({ name: p.name, one: () => helloBrowser(p, url), settle: p.settle, records: new Map() });
       }
