@@ -271,8 +271,9 @@ export class PoolService {
     // now for everyone (row, JWT, name) and is never handed out again (decision 0010), so no
     // acquire can get it while its browser is torn down behind the answer.
     await this.sessions.endSoon(session, body.reuse === false ? 'released' : 'released_for_reuse');
-    // Its slot is free now: the replacement launches beside the teardown, not after it.
-    this.onSessionEnded(row.id, s.id);
+    // Its slot is free now: the replacement launches beside the teardown, not after it — on the
+    // next turn of the event loop, once the answer is written (a launch's spawn is synchronous).
+    setImmediate(() => this.onSessionEnded(row.id, s.id));
   }
 
   async flush(auth: AuthContext, idOrName: string): Promise<void> {

@@ -239,8 +239,11 @@ export class SessionManager implements SessionRegistry {
   async endSoon(rt: RunningSession, reason: string, endedBy?: string): Promise<void> {
     if (rt.hasProfile) return this.end(rt, reason, endedBy);
     const uptime = rt.uptimeMs();
-    const teardown = rt
-      .end(reason)
+    // The teardown starts on the next turn of the event loop, after this call's answer is
+    // written: its synchronous part (aborting the session's work, signalling the browser and the
+    // jail) would otherwise delay the answer the client is waiting for.
+    const teardown = nextTurn()
+      .then(() => rt.end(reason))
       .then(() => this.running.remove(rt.id))
       .catch((err) => this.ctx.log.error({ err }, 'ending session failed'));
     this.teardowns.add(teardown);
@@ -280,4 +283,8 @@ export class SessionManager implements SessionRegistry {
     await Promise.all(this.all().map((rt) => this.end(rt, 'engine_stopped').catch((err) => this.ctx.log.error({ err }, 'ending session at stop failed'))));
     await Promise.all(this.teardowns);
   }
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
