@@ -78,7 +78,10 @@ describe('deploy and invoke the sample app', () => {
     // The browser belonged to the invocation and ended with it.
     const session = await te.client.browsers.retrieve(output.session_id, { include_deleted: true });
     expect(session.deleted_at).toBeTruthy();
+    // Its end says why and who: the invocation finished (issue 28's end reasons).
+    expect(session).toMatchObject({ ended_reason: 'invocation_ended', ended_by: `invocation:${inv.id}` });
     expect((await te.client.invocations.listBrowsers(inv.id)).browsers).toEqual([]);
+    expect((await te.client.invocations.retrieve(inv.id)) as { browser_session_ids?: string[] }).toMatchObject({ browser_session_ids: [output.session_id] });
     const full = await te.client.invocations.retrieve(inv.id);
     expect(full).toMatchObject({ id: inv.id, app_name: 'sample-app', action_name: 'page-title', version: '1.0.0', status: 'succeeded' });
     expect(full.finished_at).toBeTruthy();

@@ -146,6 +146,10 @@ describe('CDP proxy', () => {
     }
     await waitFor(async () => !!(await te.client.browsers.retrieve(s.session_id, { include_deleted: true })).deleted_at, 30_000, 'session end');
     await expect(te.client.browsers.retrieve(s.session_id)).rejects.toMatchObject({ status: 404 });
+    // The ended session says so (issue 28's end reasons): the engine ended it, no caller did.
+    const ended = (await te.client.browsers.retrieve(s.session_id, { include_deleted: true })) as { ended_reason?: string; ended_by?: string };
+    expect(ended.ended_reason).toBe('browser_crashed');
+    expect(ended.ended_by).toBeFalsy();
     expect(processesWith(rt.dirs.userData)).toEqual([]);
     expect(sessionDirsLeft(te.dataDir)).not.toContain(s.session_id);
   });
