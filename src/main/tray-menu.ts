@@ -32,7 +32,7 @@ export function engineLine(s: EngineStatusInfo): string {
       return 'Engine stopped';
     case 'error': {
       const why = (s.error ?? 'did not start').split('\n')[0];
-      return `Engine failed: ${why.length > 80 ? `${why.slice(0, 79)}…` : why}`;
+      return `Engine failed: ${why.length > 140 ? `${why.slice(0, 139)}…` : why}`;
     }
   }
 }
