@@ -12,7 +12,7 @@
  * screen is saved under test-results/screens/layout-<screen>-<width>.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { openConsole, type Console } from './console-harness.js';
 import { misfits } from './layout-check.js';
 
@@ -66,6 +66,12 @@ beforeAll(async () => {
     if (m.type() === 'error' && !known(m.location().url)) problems.push(`${showing}: console error: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => problems.push(`${showing}: page error: ${e.message}`));
+  page.on('request', (r) => {
+    const api = r.url().startsWith(te.url) && ['fetch', 'xhr'].includes(r.resourceType());
+    if (api && !(r.headers()['accept'] ?? '').includes('text/event-stream')) inFlight.add(r);
+  });
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
   page.on('response', (r) => {
     if (r.url().startsWith(te.url) && r.status() >= 400 && !known(r.url()))
       problems.push(`${showing}: ${r.request().method()} ${r.url().slice(te.url.length)} answered ${r.status()}`);
@@ -92,11 +98,15 @@ async function tabRoutes(page: Page, id: string): Promise<string[]> {
   return tabs.evaluateAll((ts) => ts.map((t) => t.getAttribute('href')!.slice(1)));
 }
 
-/** Shows a route and waits until its screen stopped loading (a heading, no spinner in the content). */
+/** The console's API calls in flight (streams, which stay open, left out). */
+const inFlight = new Set<Request>();
+
+/** Shows a route and waits until its screen stopped loading: a heading, its API calls answered, no spinner in the content. */
 async function show(page: Page, route: string): Promise<void> {
   showing = route;
   await page.goto(`${c.te.url}/#${route}`);
   await page.locator('main.content h1').first().waitFor();
+  await expect.poll(() => inFlight.size, { timeout: 15_000 }).toBe(0);
   await page
     .waitForFunction(() => !document.querySelector('main.content [role="progressbar"]'), undefined, { timeout: 15_000 })
     // A pane that keeps a spinner (a stream waiting for data) is still measured.
