@@ -187,6 +187,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
         source: { kind: 'local_process' },
         data: { phase: 'running', service_name: 'recorder' },
       }),
+    // A finished recording changes what its session offers (the console's Replays pane, the desktop's "recording ready").
+    onSettled: (h) => changes.upsert(h.orgId, 'session', h.id, h.projectId),
   });
   const pools = new PoolService(ctx, { sessions, profiles, proxies: proxyRouting, extensions });
 

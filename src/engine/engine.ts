@@ -31,7 +31,7 @@ import { configureJailUids } from './runtime/sandbox/jail-user.js';
 import { configureRunnerMessageLimit } from './runtime/sandbox/runner-channel.js';
 import { configurePids, pidsMethod, sweepDeadEngineGroups } from './runtime/sandbox/pids-group.js';
 import { sweepDeadMemoryGroups } from './runtime/sandbox/memory-group.js';
-import { writePidFile } from './store/engine-pid-file.js';
+import { acquirePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 import { ConnectionLimits } from './runtime/limits/connection-limits.js';
 import { connectionCapFor, softNofile } from './runtime/limits/open-file-limit.js';
@@ -100,8 +100,9 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);
       await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-      // Tells `restore` that this data dir is in use.
-      releasePidFile = writePidFile(config.dataDir);
+      // One engine per data dir: a second one (another `serve`, another desktop app) fails here naming the
+      // first (DataDirInUseError); `restore` reads the same lock.
+      releasePidFile = acquirePidFile(config.dataDir);
       store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
       app = await createHttpServer({ logLevel: config.logLevel });
       const db = store.db;
@@ -191,6 +192,17 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       })();
       return stopping;
     },
+  };
+  // A start that fails leaves the data dir's lock to the next try: this process may live on (tests, the desktop app's retry).
+  const startOnce = engine.start;
+  engine.start = async () => {
+    try {
+      return await startOnce();
+    } catch (err) {
+      releasePidFile?.();
+      releasePidFile = undefined;
+      throw err;
+    }
   };
   return engine;
 }

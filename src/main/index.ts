@@ -1,12 +1,15 @@
 /**
  * Electron main process: the glue. It builds the app core (app-core.ts: engine host, vault,
- * connections, control plane, IPC handlers) from Electron's pieces, registers the validated IPC
- * surface, locks down every window, opens the operator window, and stops the engine (and so
- * every browser) before the app exits. Everything but this file runs under Node in the tests.
+ * connections, control plane, IPC handlers, settings, engine watch) from Electron's pieces,
+ * registers the validated IPC surface, locks down every window, opens the operator window, shows
+ * the tray icon (tray-menu.ts) and notifications (desktop-notifications.ts), and stops the engine
+ * (and so every browser) before the app exits. One app per user: a second launch only focuses
+ * the first's window (the engine's data dir lock refuses a second engine either way).
+ * Everything but this file runs under Node in the tests.
  */
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, Menu, nativeImage, Notification, safeStorage, session, shell, Tray } from 'electron';
 import { unpackedPath } from '../engine/runtime/assets.js';
 import { electronCipher } from './electron-cipher.js';
 import { keychainSecretKeyProvider } from './secret-key-provider.js';
@@ -14,7 +17,10 @@ import { createAppCore } from './app-core.js';
 import { registerIpc } from './ipc-main.js';
 import { appFrameCheck } from './ipc-router.js';
 import { guardContents, guardSession, secureWebPreferences } from './security.js';
-import type { EventChannel, EventPayloads } from '../shared/ipc/contract.js';
+import type { EngineStatusInfo, EventChannel, EventPayloads } from '../shared/ipc/contract.js';
+import { trayModel, type TrayAction } from './tray-menu.js';
+import { trayIconPng } from './tray-icon.js';
+import type { DesktopNotice } from './desktop-notifications.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -29,9 +35,21 @@ const trusted = appFrameCheck(appUrl);
 const isAppUrl = (url: string): boolean => trusted({ url, parent: null });
 
 app.enableSandbox();
+// A second launch hands over to the first (its 'second-instance' below) and exits before starting anything.
+const firstInstance = app.requestSingleInstanceLock();
+if (!firstInstance) app.quit();
 
 function broadcast<E extends EventChannel>(event: E, payload: EventPayloads[E]): void {
   for (const w of BrowserWindow.getAllWindows()) w.webContents.send(event, payload);
+}
+
+/** The operator window, brought to the front; made again when it was closed (the app lives on in the tray). */
+function showWindow(route?: string): void {
+  const win = BrowserWindow.getAllWindows().find((w) => isAppUrl(w.webContents.getURL())) ?? createWindow();
+  if (route) void win.webContents.executeJavaScript(`location.hash = ${JSON.stringify(route)}`);
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
 }
 
 function createWindow(): BrowserWindow {
@@ -58,7 +76,32 @@ function openInspectorWindow(url: string, title: string): void {
   void win.loadURL(url);
 }
 
+let tray: Tray | undefined;
+
+function updateTray(status: EngineStatusInfo, act: (a: TrayAction) => void): void {
+  if (!tray) return;
+  const model = trayModel(status);
+  tray.setImage(nativeImage.createFromBuffer(trayIconPng(model.icon, 32), { scaleFactor: 2 }));
+  tray.setToolTip(model.tooltip);
+  tray.setContextMenu(
+    Menu.buildFromTemplate(
+      model.items.map((i) =>
+        i.type === 'separator' ? { type: 'separator' as const } : { label: i.label, enabled: i.enabled, click: i.action ? () => act(i.action!) : undefined },
+      ),
+    ),
+  );
+}
+
+function showNotice(n: DesktopNotice): void {
+  if (!Notification.isSupported()) return;
+  const note = new Notification({ title: n.title, body: n.body });
+  note.on('click', () => showWindow(n.route));
+  note.show();
+}
+
 async function main(): Promise<void> {
+  if (!firstInstance) return;
+  app.on('second-instance', () => showWindow());
   await app.whenReady();
   const userData = app.getPath('userData');
   // The engine's secret key lives only as safeStorage ciphertext in userData (OS keychain).
@@ -79,6 +122,8 @@ async function main(): Promise<void> {
     broadcast,
     openExternal,
     openInspectorWindow,
+    notify: showNotice,
+    onEngineStatus: (st) => updateTray(st, onTray),
     chooseSavePath: async (name) => {
       const win = BrowserWindow.getFocusedWindow();
       const r = win
@@ -87,7 +132,22 @@ async function main(): Promise<void> {
       return r.canceled || !r.filePath ? null : r.filePath;
     },
   });
+  const onTray = (a: TrayAction): void => {
+    if (a === 'open') showWindow();
+    else if (a === 'quit') app.quit();
+    else if (a === 'start-engine') void core.startLocal().catch((err) => dialog.showErrorBox('Browserdeck: the local engine did not start', String(err)));
+    else void core.stopLocal();
+  };
   await core.load();
+  try {
+    tray = new Tray(nativeImage.createFromBuffer(trayIconPng('stopped', 32), { scaleFactor: 2 }));
+    tray.on('click', () => showWindow());
+    updateTray(core.watch.status(), onTray);
+  } catch (err) {
+    // Some Linux desktops have no status area: the app then quits with its last window, as before.
+    console.warn(`no tray icon: ${err instanceof Error ? err.message : String(err)}`);
+    tray = undefined;
+  }
   registerIpc(core.handlers, core.controlPlane, trusted);
   guardSession(session.defaultSession, { isAppUrl });
   // Inspector windows (openInspectorWindow): no permission for anything they show.
@@ -103,7 +163,8 @@ async function main(): Promise<void> {
     void core.stop().finally(() => app.quit());
   });
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    // Like Docker/Podman Desktop: with a tray icon the engine keeps serving; the tray reopens the window or quits.
+    if (!tray && process.platform !== 'darwin') app.quit();
   });
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();

@@ -7,6 +7,7 @@ import type { Connections } from './connections.js';
 import type { ControlPlane } from './control-plane.js';
 import type { CredentialVault } from './credential-vault.js';
 import { isHttpUrl } from './security.js';
+import type { DesktopSettingsInput, SettingsView } from '../shared/ipc/contract.js';
 
 export interface HandlerDeps {
   version: string;
@@ -17,6 +18,12 @@ export interface HandlerDeps {
   openExternal: (url: string) => Promise<void>;
   /** Opens DevTools or the trace viewer in a native window (inspector-window.ts). */
   openInspector: (args: { url: string; title: string }) => Promise<null>;
+  /** The local engine's settings (settings-store.ts) and its restart, as the Settings page sees them. */
+  settings: {
+    view: () => SettingsView;
+    save: (input: DesktopSettingsInput) => Promise<SettingsView>;
+    restart: () => Promise<SettingsView>;
+  };
 }
 
 export function createHandlers(d: HandlerDeps): InvokeHandlers {
@@ -36,5 +43,8 @@ export function createHandlers(d: HandlerDeps): InvokeHandlers {
       return null;
     },
     'inspect:open-window': (args) => d.openInspector(args),
+    'settings:get': () => d.settings.view(),
+    'settings:save': (input) => d.settings.save(input),
+    'engine:restart': () => d.settings.restart(),
   };
 }

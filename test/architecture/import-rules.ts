@@ -110,7 +110,14 @@ const DOMAIN_PACKAGES = ['@1password/sdk', '@aws-sdk/client-s3', '@aws-sdk/clien
 const STORE_PACKAGES = ['better-sqlite3', 'kysely', 'pg'];
 const HTTP_PACKAGES = [...FASTIFY, 'ajv', 'ajv-formats', 'undici', ...WIRE];
 const MAIN = {
-  may: ['src/engine/engine', 'src/engine/config', 'src/engine/domain/secrets/secret-key-provider', 'src/engine/runtime/assets', 'src/shared'],
+  may: [
+    'src/engine/engine',
+    'src/engine/config',
+    'src/engine/domain/secrets/secret-key-provider',
+    'src/engine/runtime/assets',
+    'src/engine/store/engine-pid-file',
+    'src/shared',
+  ],
   packages: ['eventsource-parser', 'undici', ...WIRE],
   node: true,
   never: ['react', 'react-dom', 'zustand', '@xterm/xterm'],

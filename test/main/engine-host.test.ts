@@ -10,6 +10,7 @@ import Kernel from '@onkernel/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { EngineHost } from '../../src/main/engine-host.js';
+import { PID_FILE } from '../../src/engine/store/engine-pid-file.js';
 import { processesWith } from '../helpers/chromium-web.js';
 import { startLocalServer } from '../helpers/local-server.js';
 
@@ -62,6 +63,9 @@ describe('engine host', () => {
     const staleKey = crashed.launchApiKey!;
     // Simulate a crash: close storage and server without running the launch-key stop hook.
     await crashed.context.store.close().catch(() => {});
+    // A crashed engine's lock names a pid that is gone, which the next start takes over (engine-pid-file.ts); this
+    // "crashed" engine shares the test's pid, so its lock goes by hand.
+    await fs.rm(path.join(dataDir, PID_FILE));
     const host = new EngineHost({ dataDir, logLevel: 'silent' });
     try {
       const { url } = await host.start();

@@ -14,6 +14,7 @@ import Kernel from '@onkernel/sdk';
 import { openDesktopApp, type DesktopApp } from './desktop/desktop-harness.js';
 import { startTestEngine } from '../helpers/engine.js';
 import { startLocalSite, TEST_TIMEOUT, type LocalSite } from './session-panes-helpers.js';
+import { misfits } from './layout-check.js';
 
 let app: DesktopApp;
 let site: LocalSite;
@@ -244,6 +245,45 @@ describe('desktop app (file:// renderer, real preload and main core)', () => {
         await page.getByRole('link', { name: sessionId }).waitFor();
       } finally {
         await remote.stop();
+      }
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'Settings: refuses a bad port with its message, saves a valid change for the next start, and fits at 1024×700',
+    async () => {
+      const { page } = app;
+      await app.open('/settings');
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      const engine = page.getByLabel('Engine');
+      await engine.getByText('running', { exact: true }).waitFor();
+      await engine.getByText(engineUrl).waitFor();
+
+      await page.getByLabel('Port').fill('80');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect
+        .poll(() => page.locator('form .form-error').textContent())
+        .toBe('port 80 needs administrator rights (below 1024): use 1024 to 65535, or 0 for a free port at each start');
+      expect(app.core.settings.get().port).toBe(0);
+
+      await page.getByLabel('Port').fill('0');
+      await page.getByLabel('Standby browsers').fill('0');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByText('Saved settings differ from those the engine runs with.').waitFor();
+      expect(app.core.settings.get()).toMatchObject({ port: 0, standby: 0 });
+      await app.screenshot('desktop-settings');
+
+      // The desktop-only screens fit the smallest window the app is tested at, as the web console's do (layout-fit.test.ts).
+      await page.setViewportSize({ width: 1024, height: 700 });
+      try {
+        for (const route of ['/settings', '/connections']) {
+          await app.open(route);
+          await page.locator('main.content h1').first().waitFor();
+          expect(await page.evaluate(misfits)).toEqual([]);
+        }
+      } finally {
+        await page.setViewportSize({ width: 1360, height: 860 });
       }
     },
     TEST_TIMEOUT,

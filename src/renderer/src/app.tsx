@@ -1,7 +1,7 @@
 /**
  * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
  * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
- * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/telemetry-destinations, #/admin/audit-logs, #/admin/audit-export, #/extensions, #/connections (desktop).
+ * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/telemetry-destinations, #/admin/audit-logs, #/admin/audit-export, #/extensions, #/connections and #/settings (desktop).
  */
 import { useCallback, useEffect } from 'react';
 import { useRoute } from './router';
@@ -15,6 +15,8 @@ import { HelpOverlay } from './shell/help-overlay';
 import { SignIn } from './shell/sign-in';
 import { useShortcuts } from './shell/shortcuts';
 import { ConnectionsPage } from './shell/connections-page';
+import { SettingsPage } from './shell/settings-page';
+import { transport } from './transport';
 import { SessionsPage } from './sessions/sessions-page';
 import { SessionView } from './sessions/session-view';
 import { ProjectsPage } from './admin/projects-page';
@@ -36,6 +38,8 @@ function Screen(): React.JSX.Element {
   if (area === 'sessions' && a) return <SessionView id={a} tab={b} />;
   if (area === 'sessions' || !area) return <SessionsPage />;
   if (area === 'connections') return <ConnectionsPage />;
+  // The local engine's settings exist only in the desktop app; the web console has no such screen.
+  if (area === 'settings' && transport().kind === 'desktop') return <SettingsPage />;
   if (area === 'proxies') return <ProxiesPage />;
   if (area === 'auth-connections') return <AuthConnectionsPage />;
   if (area === 'invocations') return <InvocationsPage />;

@@ -15,9 +15,12 @@ export const INVOKE_CHANNELS = [
   'api:binary',
   'shell:open-external',
   'inspect:open-window',
+  'settings:get',
+  'settings:save',
+  'engine:restart',
 ] as const;
 
-export const EVENT_CHANNELS = ['connections:changed'] as const;
+export const EVENT_CHANNELS = ['connections:changed', 'engine:status'] as const;
 
 /** Channel the preload uses to hand main a MessagePort for one stream. */
 export const STREAM_OPEN_CHANNEL = 'stream:open';

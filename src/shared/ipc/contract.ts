@@ -137,6 +137,50 @@ export interface AppInfo {
   vault: VaultStatus;
 }
 
+/** The local engine's settings (desktop Settings page), applied at its next start. */
+export interface DesktopSettings {
+  /** 0: a free port at each start. */
+  port: number;
+  /** '': the app's own (userData/engine). */
+  dataDir: string;
+  /** Sessions may reach this computer (loopback and its addresses): `--egress-allow-loopback`. */
+  egressLoopback: boolean;
+  /** null: the engine's default. */
+  standby: number | null;
+  standbyMemoryMb: number | null;
+}
+
+/**
+ * What the page sends: numbers as typed (text too), so main's rules (src/main/desktop-settings.ts)
+ * refuse a bad value with a message the page shows, rather than a schema path. '' or null: the default.
+ */
+const Numeric = Type.Union([Type.Number(), Type.String({ maxLength: 32 }), Type.Null()]);
+export const DesktopSettingsInputSchema = Type.Object(
+  { port: Numeric, dataDir: Type.String({ maxLength: 4096 }), egressLoopback: Type.Boolean(), standby: Numeric, standbyMemoryMb: Numeric },
+  { additionalProperties: false },
+);
+export type DesktopSettingsInput = Static<typeof DesktopSettingsInputSchema>;
+
+/** The local engine as the tray and the Settings page show it. */
+export interface EngineStatusInfo {
+  status: 'stopped' | 'starting' | 'running' | 'stopping' | 'error';
+  /** Why the last start failed. */
+  error?: string;
+  url?: string;
+  dataDir?: string;
+  /** Running browser sessions. */
+  sessions: number;
+}
+
+export interface SettingsView {
+  settings: DesktopSettings;
+  /** What an empty data dir means. */
+  defaultDataDir: string;
+  /** The saved settings differ from those the running engine started with. */
+  restartNeeded: boolean;
+  engine: EngineStatusInfo;
+}
+
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 export const AddConnectionSchema = Type.Object(
   {
@@ -164,6 +208,10 @@ export const invokeArgs = {
   'inspect:open-window': Type.Tuple([
     Type.Object({ url: Type.String({ maxLength: 8192, pattern: '^https?://' }), title: Type.String({ maxLength: 1000 }) }, { additionalProperties: false }),
   ]),
+  'settings:get': Type.Tuple([]),
+  /** Validated and saved; applied at the next engine start (`engine:restart`). */
+  'settings:save': Type.Tuple([DesktopSettingsInputSchema]),
+  'engine:restart': Type.Tuple([]),
 } satisfies Record<string, TSchema>;
 
 /** Result type of each invoke channel. */
@@ -179,6 +227,9 @@ export interface InvokeResults {
   'api:binary': BinaryResponse;
   'shell:open-external': null;
   'inspect:open-window': null;
+  'settings:get': SettingsView;
+  'settings:save': SettingsView;
+  'engine:restart': SettingsView;
 }
 
 export type InvokeChannel = keyof typeof invokeArgs & keyof InvokeResults;
@@ -188,6 +239,7 @@ export type InvokeResult<C extends InvokeChannel> = InvokeResults[C];
 /** Events main pushes to the renderer. */
 export interface EventPayloads {
   'connections:changed': ConnectionInfo[];
+  'engine:status': EngineStatusInfo;
 }
 export type EventChannel = keyof EventPayloads;
 export { INVOKE_CHANNELS, EVENT_CHANNELS, STREAM_OPEN_CHANNEL } from './channels.js';

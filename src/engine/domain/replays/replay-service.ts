@@ -40,6 +40,8 @@ export interface ReplayServiceOptions {
   hide?: string[];
   /** Telemetry/system hook: the recorder died while recording. */
   onCrash?(sessionId: string): void;
+  /** A recording is ready or failed (its row written): compose.ts announces it on the change feed as a change of its session. */
+  onSettled?(handle: SessionHandle): void;
 }
 
 /** The body of `POST /browsers/{id}/replays`, as the wire schema validated it. */
@@ -162,7 +164,11 @@ export class ReplayService {
         if (info.sizeBytes !== undefined) set.size_bytes = info.sizeBytes;
         if (info.error) set.error = info.error.slice(0, 500);
         chain = chain.then(() => this.o.db.updateTable('replays').set(set).where('id', '=', id).execute()).catch(() => {});
-        if (state === 'ready' || state === 'failed') void chain.then(() => this.active.delete(id)).then(() => pids?.close());
+        if (state === 'ready' || state === 'failed')
+          void chain
+            .then(() => this.active.delete(id))
+            .then(() => this.o.onSettled?.(handle))
+            .then(() => pids?.close());
       },
     });
     this.active.set(id, { sessionId: handle.id, recorder });

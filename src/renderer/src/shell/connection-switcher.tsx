@@ -1,6 +1,6 @@
 /**
  * Desktop only: which server the app talks to (the local engine or a remote one), with a
- * health dot, plus a link to manage connections. Warns when keys are only obfuscated.
+ * health dot, plus links to manage connections and to the local engine's settings. Warns when keys are only obfuscated.
  */
 import { useEffect } from 'react';
 import { useConnections } from '../stores/connections';
@@ -34,9 +34,14 @@ export function ConnectionSwitcher(): React.JSX.Element {
           Keys are stored with weak protection (no system keyring: {vault.backend}).
         </p>
       ) : null}
-      <a className="link" href={href('/connections')}>
-        Manage connections
-      </a>
+      <span className="account-links">
+        <a className="link" href={href('/connections')}>
+          Manage connections
+        </a>
+        <a className="link" href={href('/settings')}>
+          Settings
+        </a>
+      </span>
     </div>
   );
 }
