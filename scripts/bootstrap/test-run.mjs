@@ -17,6 +17,7 @@ import { buildDesktopBundles } from './renderer-build.mjs';
 import { startPostgresCluster } from './postgres-cluster.mjs';
 import { postgresBinDir } from './system-packages.mjs';
 import { received, run, say } from './run.mjs';
+import { typecheckArgs } from './typecheck-args.mjs';
 
 /**
  * Tests that run a second time against PostgreSQL are chosen by a tag, not by folder: a file whose
@@ -47,11 +48,9 @@ export function isDatabaseTest(root, file) {
  * DOM and Node) and one config per process (the engine and Electron main without the DOM lib, the
  * preload with it, the renderer without Node types). The engine's is composite and referenced by
  * the others, which read its declarations: each engine file is checked once, not three times.
- * `--force` checks from scratch: tsc -b's up-to-date check does not see a changed node_modules.
- * `npm run typecheck` runs the same.
+ * Its arguments (when `--force` is needed) are typecheck-args.mjs's. `npm run typecheck` always forces.
  */
-export const TYPECHECK_CONFIGS = ['tsconfig.json', 'tsconfig.engine.json', 'tsconfig.main.json', 'tsconfig.preload.json', 'tsconfig.renderer.json'];
-export const TYPECHECK_ARGS = ['-b', '--force', ...TYPECHECK_CONFIGS];
+export { TYPECHECK_CONFIGS } from './typecheck-args.mjs';
 
 /**
  * ESLint and Prettier skip a file whose content, and their own version and config, are what they
@@ -145,7 +144,7 @@ export async function runTests(root, args) {
 
   // The static checks are single-threaded programs: two at a time keep both cores busy.
   await inParallel(2, [
-    () => stage('typecheck (tsc -b, TYPECHECK_CONFIGS)', () => run(bin('tsc'), TYPECHECK_ARGS, { cwd: root })),
+    () => stage('typecheck (tsc -b, TYPECHECK_CONFIGS)', () => run(bin('tsc'), typecheckArgs(root), { cwd: root })),
     () => stage('lint (eslint .)', () => run(bin('eslint'), ESLINT_ARGS, { cwd: root })),
     // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
     // reformat fails the run. `npm run format` rewrites them.

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import type { Clock } from '../shared/clock.js';
+import type { Clock, Timers } from '../shared/clock.js';
 import { systemClock } from '../shared/clock.js';
 import type { IdentityOptions } from './domain/secrets/identity-options.js';
 
@@ -136,6 +136,12 @@ export interface EngineOptions {
    */
   sessionSecondMs?: number;
   /**
+   * Tests only (no flag, no variable): the timers of sessions' inactivity timeouts; default the
+   * process's own. A test that runs a 300 s timeout out with timers it advances by hand sees in
+   * which order sessions end without waiting 300 s (test/helpers/manual-timers.ts).
+   */
+  sessionTimers?: Timers;
+  /**
    * Tests only (no flag, no variable): how long the browser may spend evaluating a WebMCP custom
    * tool source before it is refused as one that never finishes; default 10 s (runtime/webmcp/custom-source.ts).
    */
@@ -228,6 +234,7 @@ export interface EngineConfig extends Required<
     | 'chromeStoreUrl'
     | 'chromeStoreTimeoutMs'
     | 'customToolSourceTimeoutMs'
+    | 'sessionTimers'
     | 'execLimits'
     | 'connectionLimits'
   >
@@ -245,6 +252,7 @@ export interface EngineConfig extends Required<
   chromeStoreUrl?: string;
   chromeStoreTimeoutMs?: number;
   customToolSourceTimeoutMs?: number;
+  sessionTimers?: Timers;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -304,6 +312,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     standbyLaunches: opts.standbyLaunches ?? intFrom(env.BROWSERDECK_STANDBY_LAUNCHES) ?? Math.max(1, os.availableParallelism()),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
     sessionSecondMs: opts.sessionSecondMs ?? 1000,
+    sessionTimers: opts.sessionTimers,
     customToolSourceTimeoutMs: opts.customToolSourceTimeoutMs,
     runnerMessageMaxMb: opts.runnerMessageMaxMb ?? numberFrom(env.BROWSERDECK_RUNNER_MESSAGE_MAX_MB) ?? 32,
     region: regionFrom(opts.region ?? env.BROWSERDECK_REGION ?? 'us-east'),

@@ -4,3 +4,11 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Injected timers, so a test can run out a long timeout without waiting for it
+ * (EngineOptions.sessionTimers). `set` calls `fn` once after `ms` and returns what cancels it.
+ */
+export interface Timers {
+  set(fn: () => void, ms: number): () => void;
+}

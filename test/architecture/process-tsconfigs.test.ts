@@ -105,13 +105,21 @@ describe('one tsconfig per process', () => {
     expect(readConfig('tsconfig.main.json').references).toEqual(['tsconfig.engine.json']);
   });
 
-  it('runs in npm test and npm run typecheck', () => {
+  it('runs in npm test and npm run typecheck', async () => {
+    const args = fs.readFileSync(path.join(repoRoot, 'scripts/bootstrap/typecheck-args.mjs'), 'utf8');
     const testRun = fs.readFileSync(path.join(repoRoot, 'scripts/bootstrap/test-run.mjs'), 'utf8');
     const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const files = ['tsconfig.json', ...PROCESS_CONFIGS.map((c) => c.file)];
-    const configs = /TYPECHECK_CONFIGS = \[([^\]]*)\]/.exec(testRun)?.[1] ?? '';
+    const configs = /TYPECHECK_CONFIGS = \[([^\]]*)\]/.exec(args)?.[1] ?? '';
     expect(files.filter((f) => !configs.includes(`'${f}'`))).toEqual([]);
+    expect(testRun).toContain("run(bin('tsc'), typecheckArgs(root)");
     expect(pkg.scripts.typecheck).toBe(`tsc -b --force ${files.join(' ')}`);
+    // Whether npm test forces depends on each config's state file: they must be the configs' own.
+    const { TSC_STATE } = await import('../../scripts/bootstrap/typecheck-args.mjs');
+    const stateOf = (f: string) =>
+      (ts.readConfigFile(path.join(repoRoot, f), ts.sys.readFile).config as { compilerOptions?: { tsBuildInfoFile?: string } }).compilerOptions
+        ?.tsBuildInfoFile;
+    expect(files.map(stateOf)).toEqual(TSC_STATE);
   });
 
   it('finds a config that would let the DOM into the engine or Node into the renderer (the check works)', () => {

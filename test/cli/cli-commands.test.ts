@@ -1,34 +1,40 @@
 /**
- * The `browserdeck` command line end to end: the CLI runs as a subprocess (bin/browserdeck.mjs,
- * as `npx browserdeck` runs it) against one real engine, one browser session shared by the
- * session commands. Each command's `--json` output is parsed; exit codes are 0 ok, 1 the engine
- * refused, 2 usage; errors are one line; the API key never appears in any output.
+ * The `browserdeck` command line end to end: the CLI runs as a subprocess against one real
+ * engine, one browser session shared by the session commands. Each command's `--json` output is
+ * parsed; exit codes are 0 ok, 1 the engine refused, 2 usage; errors are one line; the API key
+ * never appears in any output. Most commands run the CLI's esbuild bundle (cli-bundle.ts: a
+ * third of tsx's CPU per process); the errors test and login run `bin/browserdeck.mjs` itself,
+ * as `npx browserdeck` does (so does test/cli/cli-mcp-bridge.test.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { baseEnv, runCli, type CliResult } from './run-cli.js';
+import { BIN, baseEnv, runCli, type CliResult } from './run-cli.js';
+import { buildCliBundle, type CliBundle } from './cli-bundle.js';
 
 let te: TestEngine;
 let tmp: string;
 let env: NodeJS.ProcessEnv;
+let bundle: CliBundle;
 const outputs: CliResult[] = [];
 
 beforeAll(async () => {
-  te = await startTestEngine();
+  [te, bundle] = await Promise.all([startTestEngine(), buildCliBundle()]);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-cli-'));
   env = { ...baseEnv(path.join(tmp, 'config')), BROWSERDECK_URL: te.url, KERNEL_API_KEY: te.adminKey };
 });
 
 afterAll(async () => {
   await te?.stop();
+  bundle?.remove();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
-  const r = await runCli(args, { env: opts.env ?? env, input: opts.input, cwd: tmp });
+/** Runs the CLI (its bundle, or with `bin` bin/browserdeck.mjs) in `tmp`; every output is checked for the key at the end. */
+async function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; bin?: boolean } = {}): Promise<CliResult> {
+  const r = await runCli(args, { entry: opts.bin ? BIN : bundle.entry, env: opts.env ?? env, input: opts.input, cwd: tmp });
   outputs.push(r);
   return r;
 }
@@ -41,7 +47,7 @@ async function json<T>(args: string[], opts: { input?: string } = {}): Promise<T
 }
 
 const oneLine = (s: string) => s.trim().split('\n').length === 1;
-/** A test that runs several CLI processes one after another: each starts Node, tsx and the SDK. */
+/** A test that runs several CLI processes one after another: each starts Node and the SDK (and tsx for `bin`). */
 const SLOW = 240_000;
 
 describe('usage and errors', () => {
@@ -64,9 +70,9 @@ describe('usage and errors', () => {
 
   it('no key: exit 2; a bad key or no engine: exit 1; one line each that names the fix', async () => {
     const [noKey, badKey, noEngine] = await Promise.all([
-      cli(['browsers', 'list'], { env: { ...env, KERNEL_API_KEY: '' } }),
-      cli(['--json', 'browsers', 'list'], { env: { ...env, KERNEL_API_KEY: 'bd_wrong' } }),
-      cli(['browsers', 'list'], { env: { ...env, BROWSERDECK_URL: 'http://127.0.0.1:9' } }),
+      cli(['browsers', 'list'], { env: { ...env, KERNEL_API_KEY: '' }, bin: true }),
+      cli(['--json', 'browsers', 'list'], { env: { ...env, KERNEL_API_KEY: 'bd_wrong' }, bin: true }),
+      cli(['browsers', 'list'], { env: { ...env, BROWSERDECK_URL: 'http://127.0.0.1:9' }, bin: true }),
     ]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr.trim()).toBe('browserdeck: no API key: set KERNEL_API_KEY or run `browserdeck login`');
@@ -269,7 +275,7 @@ describe('login', () => {
     async () => {
       const configHome = path.join(tmp, 'login-config');
       const loginEnv = baseEnv(configHome);
-      const r = await cli(['--url', te.url, '--json', 'login'], { env: loginEnv, input: `${te.adminKey}\n` });
+      const r = await cli(['--url', te.url, '--json', 'login'], { env: loginEnv, input: `${te.adminKey}\n`, bin: true });
       expect(r.code, r.stderr).toBe(0);
       const file = path.join(configHome, 'browserdeck', 'config.json');
       expect(JSON.parse(r.stdout)).toEqual({ url: te.url, config_path: file });
@@ -277,7 +283,7 @@ describe('login', () => {
       expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
       expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ url: te.url, api_key: te.adminKey });
       // No URL or key in the environment now: both come from the file.
-      expect(Array.isArray(await runCli(['--json', 'browsers', 'list'], { env: loginEnv }).then((x) => JSON.parse(x.stdout) as unknown))).toBe(true);
+      expect(Array.isArray(await cli(['--json', 'browsers', 'list'], { env: loginEnv }).then((x) => JSON.parse(x.stdout) as unknown))).toBe(true);
       // A wrong key is refused before anything is stored.
       const bad = await cli(['--url', te.url, 'login'], { env: baseEnv(path.join(tmp, 'login-bad')), input: 'bd_nope\n' });
       expect(bad.code).toBe(1);
@@ -308,7 +314,7 @@ describe('mcp install', () => {
       expect(claude.mcpServers.other).toEqual({ command: 'x' });
       expect(claude.mcpServers.browserdeck).toEqual({
         command: process.execPath,
-        args: [expect.stringMatching(/bin\/browserdeck\.mjs$/), 'mcp'],
+        args: [BIN, 'mcp'],
         env: { BROWSERDECK_URL: te.url },
       });
       const cursor = JSON.parse(fs.readFileSync(path.join(dir(), files.cursor), 'utf8'));

@@ -1,7 +1,8 @@
 /**
- * Runs the `browserdeck` command as a user would: `node bin/browserdeck.mjs …` in a subprocess,
- * with only the environment a test gives it (no KERNEL_* or BROWSERDECK_* of the test run, and
- * a private XDG_CONFIG_HOME so no login file of the machine is read).
+ * Runs the `browserdeck` command as a user would, in a subprocess with only the environment a
+ * test gives it (no KERNEL_* or BROWSERDECK_* of the test run, and a private XDG_CONFIG_HOME so
+ * no login file of the machine is read): `node <entry> …`, where the entry is the CLI's test
+ * bundle (cli-bundle.ts) or `bin/browserdeck.mjs` itself (BIN, as `npx browserdeck` runs it).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -20,8 +21,8 @@ export function baseEnv(configHome: string): NodeJS.ProcessEnv {
   return { ...env, XDG_CONFIG_HOME: configHome };
 }
 
-export function runCli(args: string[], opts: { env: NodeJS.ProcessEnv; input?: string; cwd?: string }): Promise<CliResult> {
-  const proc = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+export function runCli(args: string[], opts: { entry: string; env: NodeJS.ProcessEnv; input?: string; cwd?: string }): Promise<CliResult> {
+  const proc = spawn(process.execPath, [opts.entry, ...args], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

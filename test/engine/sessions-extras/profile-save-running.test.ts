@@ -6,7 +6,8 @@
  * session and a pooled browser; profile dirs 0700; of overlapping saves the last started wins.
  * The restarted browser reopens the tabs that were open (reloaded: in-page state is gone); a
  * successful save restarts the inactivity timer and a failed one does not, seen in the order
- * sessions with one timeout end in (the inactivity timers fire in the order they were armed).
+ * sessions with one timeout end in (their inactivity timers, advanced by the test, fire in the
+ * order they fall due).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { pollUntil } from '../../helpers/poll-until.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { ManualTimers } from '../../helpers/manual-timers.js';
 import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
 type Json = Record<string, unknown>;
@@ -165,16 +167,21 @@ describe('saving a running browser into a profile', () => {
   }, 180_000);
 
   it('a successful save restarts the inactivity timer, a failed one does not', async () => {
-    // An engine of its own whose seconds of inactivity last 200 ms: 300 s run out in 60 s (the
-    // 90 s this waited before), long enough for both saves to finish before the first deadline
-    // on a loaded machine (three creates and two saves took 37 s in test one under 8 engineers' load).
-    const timed = await startTestEngine({ sessionSecondMs: 200 });
+    // An engine of its own whose inactivity timers the test advances by hand: the three 300 s
+    // timeouts run out when it says, in the order they fall due (they waited 60 s of real time before).
+    const timers = new ManualTimers();
+    const timed = await startTestEngine({ sessionTimers: timers });
     try {
-      // Three sessions with one timeout, armed in this order: saved (ok), saved (fails), untouched.
-      const make = () => timed.client.browsers.create({ headless: true, timeout_seconds: 300 });
+      // Three sessions with one timeout, armed a second apart in this order: saved (ok), saved (fails), untouched.
+      const make = async () => {
+        const s = await timed.client.browsers.create({ headless: true, timeout_seconds: 300 });
+        timers.pass(1000);
+        return s;
+      };
       const ok = await make();
       const failing = await make();
       const control = await make();
+      expect(timers.armed).toBe(3);
       const order: string[] = [];
       const ends = (
         [
@@ -203,7 +210,15 @@ describe('saving a running browser into a profile', () => {
       expect(failed.body.code).toBe('profile_save_failed');
       expect(timed.engine.services.sessions.get(failing.session_id)).toBeDefined();
 
-      // Nobody touches them from here on: each ends when its timer fires.
+      // Nobody touches them from here on: each ends when its timer fires, one at a time.
+      for (let i = 0; i < 3; i++) {
+        expect(timers.fireNext()).toBe(true);
+        await pollUntil(
+          'the next session to end',
+          async () => order.length,
+          (n) => n === i + 1,
+        );
+      }
       await Promise.all(ends);
       // The failed save left its session's deadline where it was (first, as created first of the
       // two); the successful one moved its session's past the control's, created after it.

@@ -246,6 +246,7 @@ export class CreatePipeline {
       log: this.ctx.log,
       freezeIdleMs: this.ctx.config.freezeIdleSeconds * this.ctx.config.sessionSecondMs,
       secondMs: this.ctx.config.sessionSecondMs,
+      timers: this.ctx.config.sessionTimers,
     } satisfies Partial<RuntimeSpec>;
     // Supervisor log rings end with the session.
     scope.defer('service logs', () => this.services.serviceLogs.endSession(id));

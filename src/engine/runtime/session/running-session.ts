@@ -10,6 +10,7 @@ import type { SessionJailConfig } from '../sandbox/session-jail.js';
 import type { LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import type { BrowserLaunchOptions, SessionHandle, SessionTelemetryConfig, Viewport } from './session-handle.js';
 import type { SessionScope } from './session-scope.js';
+import type { Timers } from '../../../shared/clock.js';
 
 export type { SessionJailConfig };
 
@@ -63,6 +64,8 @@ export interface RuntimeSpec {
   freezeIdleMs?: number;
   /** How long one second of `timeoutSeconds` lasts, in ms (default 1000; tests shorten it: config.sessionSecondMs). */
   secondMs?: number;
+  /** The inactivity timeout's timers (default the process's; tests advance their own: config.sessionTimers). */
+  timers?: Timers;
 }
 
 /** What a standby browser takes on when a create claims it (standby-browsers.ts in domain/sessions). */

@@ -4,11 +4,22 @@
  * which any activity thaws first. Clients connected hold the session (`holdActive`); an API call
  * in flight only keeps the jail thawed (`holdThawed`), the timeout counts on.
  */
+import type { Timers } from '../../../shared/clock.js';
 import type { IdleFreeze } from './idle-freeze.js';
+
+/** The process's own timers; they do not keep it alive. */
+const processTimers: Timers = {
+  set(fn, ms) {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return () => clearTimeout(t);
+  },
+};
 
 export class SessionActivity {
   private holds = 0;
-  private timer?: NodeJS.Timeout;
+  /** Cancels the armed timeout. */
+  private timer?: () => void;
   private stopped = false;
 
   constructor(
@@ -16,6 +27,7 @@ export class SessionActivity {
     private readonly timeoutSeconds: () => number,
     /** The timeout ran out with nobody holding the session. */
     private readonly onTimeout: () => void,
+    private readonly timers: Timers = processTimers,
   ) {}
 
   /** Whether the jail is frozen right now (idle; thawed by the next client or API call). */
@@ -48,7 +60,7 @@ export class SessionActivity {
 
   holdActive(): () => void {
     this.holds++;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.();
     this.timer = undefined;
     const unfreeze = this.idle?.hold();
     let released = false;
@@ -68,15 +80,14 @@ export class SessionActivity {
   /** The session ends: no timeout fires, and the jail stays thawed (a frozen browser could neither close cleanly nor answer the end's last CDP calls). */
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.();
     this.idle?.stop();
   }
 
   private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    this.timer?.();
+    this.timer = this.timers.set(() => {
       if (this.holds === 0) this.onTimeout();
     }, this.timeoutSeconds() * 1000);
-    this.timer.unref();
   }
 }

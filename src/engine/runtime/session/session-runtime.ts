@@ -105,6 +105,7 @@ export class SessionRuntime implements RunningSession {
       // In whole seconds, unless a test engine shortened its second (config.sessionSecondMs).
       () => (this.timeoutSeconds * (this.spec.secondMs ?? 1000)) / 1000,
       () => this.spec.onSelfEnd('timeout'),
+      spec.timers,
     );
   }
 
