@@ -11,6 +11,7 @@ import { api } from '../transport/api-client';
 import { onChange } from '../stores/changes';
 import { reportError } from '../stores/toasts';
 import { DeployDialog } from './deploy-dialog';
+import { DeploymentsCard } from './deployments-card';
 import { DEPLOYMENT_TONE } from './deployment-view';
 import { href } from '../router';
 import { Badge, Button, EmptyState, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
@@ -73,7 +74,7 @@ function AppDetail({ app }: { app: AppRow }): React.JSX.Element {
           ))}
         </tbody>
       </table>
-      <section className="card" aria-label="Latest invocations">
+      <section className="card resource-card" aria-label="Latest invocations">
         <h3>Latest invocations</h3>
         {mine.length ? (
           <ul>
@@ -152,6 +153,7 @@ export function AppsPage({ name }: { name?: string }): React.JSX.Element {
           </tbody>
         </table>
       ) : null}
+      {!name && apps.length ? <DeploymentsCard /> : null}
       <DeployDialog open={deploying} onClose={() => setDeploying(false)} />
     </section>
   );

@@ -113,9 +113,11 @@ export function DeployDialog({ open, defaults, onClose }: { open: boolean; defau
       >
         <textarea rows={3} value={env} onChange={(e) => setEnv(e.target.value)} spellCheck={false} />
       </Field>
-      <label className="check-field">
-        <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Replace this version if it exists (force)
-      </label>
+      <div className="field field-wide">
+        <label className="check-field">
+          <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Replace this version if it exists (force)
+        </label>
+      </div>
     </FormDialog>
   );
 }

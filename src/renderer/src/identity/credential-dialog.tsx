@@ -87,7 +87,7 @@ export function CredentialDialog({ open, credential, onClose }: { open: boolean;
       <Field label="TOTP secret" hint={credential?.has_totp_secret ? 'Set; type a new one to replace it' : 'Optional base32 secret'}>
         <input type="password" value={totp} onChange={(e) => setTotp(e.target.value)} autoComplete="off" />
       </Field>
-      <fieldset className="field-wide">
+      <fieldset className="field-wide credential-values">
         <legend>{credential ? 'Set values (stored values are never shown; a key given here is replaced)' : 'Values (write-only: never shown again)'}</legend>
         {rows.map((r, i) => (
           <div className="input-group" key={i}>

@@ -159,13 +159,13 @@ function CredentialList(): React.JSX.Element {
               <tr key={c.id}>
                 <td>
                   <a href={href(`/credentials/${encodeURIComponent(c.id)}`)}>{c.name}</a>
-                  <div className="mono muted small">{c.id}</div>
+                  <div className="mono muted small wrap-anywhere">{c.id}</div>
                 </td>
                 <td className="wrap-anywhere">{c.domain}</td>
                 <td>
                   <Secrets c={c} />
                 </td>
-                <td className="small nowrap">{formatTime(c.updated_at)}</td>
+                <td className="small">{formatTime(c.updated_at)}</td>
                 <td className="row-actions">
                   <Button aria-label={`Delete ${c.name}`} variant="danger" onClick={() => setDeleting(c)}>
                     Delete

@@ -104,7 +104,7 @@ export function PoolDetail({ id }: { id: string }): React.JSX.Element {
       {pool ? (
         <>
           <ConfigProps pool={pool} />
-          <section className="card" aria-label="Acquired sessions">
+          <section className="card resource-card" aria-label="Acquired sessions">
             <h3>Acquired sessions</h3>
             {sessions.length ? (
               <ul>

@@ -90,7 +90,7 @@ export function PoolFormDialog({ open, pool, onClose }: { open: boolean; pool: B
       <Field label="Size" hint="Browsers kept ready">
         <input type="number" min={1} value={f.size} onChange={set('size')} />
       </Field>
-      <Field label="Fill rate" hint="% of size launched per minute (default 10)">
+      <Field label="Fill rate" hint="% of size launched per minute (default 25)">
         <input type="number" min={1} value={f.fill_rate} onChange={set('fill_rate')} />
       </Field>
       <Field label="Idle timeout (s)" hint="An acquired browser ends after this long idle">

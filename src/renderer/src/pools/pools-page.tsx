@@ -64,7 +64,7 @@ function PoolList(): React.JSX.Element {
                 <tr key={p.id}>
                   <td>
                     <a href={href(`/pools/${encodeURIComponent(p.id)}`)}>{poolLabel(p)}</a>
-                    <div className="mono muted small">{p.id}</div>
+                    <div className="mono muted small wrap-anywhere">{p.id}</div>
                   </td>
                   <td className="num">{c.size}</td>
                   <td className="num" data-label="available">
@@ -75,7 +75,7 @@ function PoolList(): React.JSX.Element {
                   </td>
                   <td className="num nowrap">{c.fill_rate_per_minute == null ? '—' : `${c.fill_rate_per_minute} %/min`}</td>
                   <td className="num nowrap">{c.timeout_seconds == null ? '—' : `${c.timeout_seconds} s`}</td>
-                  <td className="small nowrap">{formatTime(p.created_at)}</td>
+                  <td className="small">{formatTime(p.created_at)}</td>
                 </tr>
               );
             })}

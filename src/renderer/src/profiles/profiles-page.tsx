@@ -1,7 +1,7 @@
 /**
  * Profiles: saved browser state (cookies, storage) sessions and pools start from. The list
  * shows which running sessions use each one (a session row names its profile), with Download
- * (the profile's archive, `tar.zst`) and Delete; `#/profiles/<id>` is one profile's detail.
+ * (the profile's archive, a tar) and Delete; `#/profiles/<id>` is one profile's detail.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Profile } from '../../../shared/wire/profiles';
@@ -38,7 +38,11 @@ function useUsers(): Map<string, Session[]> {
 
 async function download(p: Profile): Promise<void> {
   try {
-    const r = await api.download('GET /profiles/:id_or_name/download', { opts: { params: { id_or_name: p.id } }, filename: `${label(p)}.tar.zst` });
+    // Plain tar: `tar.zst` needs the zstd tool on the engine machine (422 without it).
+    const r = await api.download('GET /profiles/:id_or_name/download', {
+      opts: { params: { id_or_name: p.id }, query: { format: 'tar' } },
+      filename: `${label(p)}.tar`,
+    });
     if (r.saved) notify(`Downloaded ${label(p)} (${formatBytes(r.bytes)})`);
   } catch (err) {
     reportError(err);
@@ -112,7 +116,7 @@ export function ProfilesPage({ id }: { id?: string }): React.JSX.Element {
       title={`Delete profile ${deleting ? label(deleting) : ''}?`}
       message={
         deleting && users.get(deleting.id)?.length
-          ? `${users.get(deleting.id)!.length} running session(s) use it; they keep running but cannot save back to it.`
+          ? `${users.get(deleting.id)!.length} running session(s) use it: the engine refuses to delete it until they end.`
           : 'Sessions and pools can no longer start from it.'
       }
       confirmLabel="Delete"
@@ -174,10 +178,10 @@ export function ProfilesPage({ id }: { id?: string }): React.JSX.Element {
               <tr key={p.id}>
                 <td>
                   <a href={href(`/profiles/${encodeURIComponent(p.id)}`)}>{p.name ?? <span className="muted">(no name)</span>}</a>
-                  <div className="mono muted small">{p.id}</div>
+                  <div className="mono muted small wrap-anywhere">{p.id}</div>
                 </td>
-                <td className="small nowrap">{formatTime(p.created_at)}</td>
-                <td className="small nowrap">{p.last_used_at ? formatTime(p.last_used_at) : 'never'}</td>
+                <td className="small">{formatTime(p.created_at)}</td>
+                <td className="small">{p.last_used_at ? formatTime(p.last_used_at) : 'never'}</td>
                 <td>
                   <UsedBy sessions={users.get(p.id)} />
                 </td>

@@ -1,12 +1,14 @@
 /**
- * System: what this engine is and what it holds to — version and uptime, the store, whether
- * tenants run jailed, standby browsers and frozen sessions, and every limit in force beside its
- * current usage (from `/healthz` and `/org/limits`). Polled while shown: most of it changes
- * without a change event.
+ * System: what this engine is and what it holds to — version and uptime, the store and where it
+ * is, the data dir's free space, whether tenants run jailed, standby browsers and frozen
+ * sessions, every limit in force beside its current usage, and the engine's last log lines
+ * (from `/healthz`, `/org/limits` and `/system`; the last two need an org-wide key). Polled
+ * while shown: most of it changes without a change event.
  */
 import { useCallback, useState } from 'react';
 import type { Health } from '../../../shared/wire/health';
 import type { OrgLimits } from '../../../shared/wire/org';
+import type { SystemStatus } from '../../../shared/wire/system-status';
 import { api } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { usePolling } from '../stores/use-polling';
@@ -24,7 +26,7 @@ function uptime(s: number): string {
 
 function Props({ label, rows }: { label: string; rows: Array<[string, React.ReactNode]> }): React.JSX.Element {
   return (
-    <section className="card" aria-label={label}>
+    <section className="card resource-card" aria-label={label}>
       <h3>{label}</h3>
       <dl className="props">{rows.map(([k, v]) => [<dt key={`${k}-t`}>{k}</dt>, <dd key={`${k}-d`}>{v}</dd>])}</dl>
     </section>
@@ -33,7 +35,7 @@ function Props({ label, rows }: { label: string; rows: Array<[string, React.Reac
 
 const onOff = (on: boolean, yes: string, no: string): React.JSX.Element => <Badge tone={on ? 'ok' : 'warn'}>{on ? yes : no}</Badge>;
 
-function EngineCard({ h }: { h: Health }): React.JSX.Element {
+function EngineCard({ h, sys }: { h: Health; sys: SystemStatus | null }): React.JSX.Element {
   return (
     <Props
       label="Engine"
@@ -45,12 +47,27 @@ function EngineCard({ h }: { h: Health }): React.JSX.Element {
           'Store',
           <>
             {h.store.kind === 'postgres' ? 'PostgreSQL' : h.store.kind === 'sqlite' ? 'SQLite' : h.store.kind} {onOff(h.store.ok, 'reachable', 'unreachable')}
+            {sys ? <span className="mono small wrap-anywhere">{sys.store.location}</span> : null}
           </>,
+        ],
+        [
+          'Data dir',
+          sys ? (
+            <>
+              <span className="mono small wrap-anywhere">{sys.data_dir.path}</span>
+              <span data-testid="data-dir-free">
+                {formatBytes(sys.data_dir.free_bytes)} free of {formatBytes(sys.data_dir.total_bytes)}
+              </span>
+              {h.limits.disk.low ? <Badge tone="bad">below the {formatBytes(sys.data_dir.reserve_bytes)} reserve</Badge> : null}
+            </>
+          ) : (
+            '—'
+          ),
         ],
         [
           'Jail',
           <>
-            {onOff(h.jail.enabled, 'on: every session in bubblewrap', 'off')} {h.jail.reason ? <span className="small muted">{h.jail.reason}</span> : null}
+            {onOff(h.jail.enabled, 'on (bubblewrap)', 'off')} {h.jail.reason ? <span className="small muted">{h.jail.reason}</span> : null}
           </>,
         ],
         ['Memory limits', h.memory.method === 'none' ? 'reported only (no memory cgroup)' : h.memory.method],
@@ -97,7 +114,7 @@ function LimitsTable({ h, org }: { h: Health; org: OrgLimits | null }): React.JS
     ['Runner message', `${formatBytes(l.runner_channel.max_message_bytes)} each, ${formatBytes(l.runner_channel.max_pending_bytes)} pending`, '—'],
   ];
   return (
-    <section className="card" aria-label="Limits">
+    <section className="card resource-card" aria-label="Limits">
       <h3>Limits in force</h3>
       <table className="table" aria-label="Limits in force">
         <thead>
@@ -121,9 +138,27 @@ function LimitsTable({ h, org }: { h: Health; org: OrgLimits | null }): React.JS
   );
 }
 
+function LogTail({ sys }: { sys: SystemStatus | null }): React.JSX.Element {
+  return (
+    <section className="card resource-card" aria-label="Engine log">
+      <h3>Engine log</h3>
+      {sys ? (
+        <pre className="output system-log" role="log" aria-label="Engine log lines">
+          {sys.log.length
+            ? sys.log.map((l) => `${new Date(l.time).toLocaleTimeString(undefined, { hour12: false })} ${l.level.toUpperCase().padEnd(5)} ${l.msg}`).join('\n')
+            : 'Nothing logged at the engine’s log level yet.'}
+        </pre>
+      ) : (
+        <p className="muted small">The store location, data dir and log are shown to org-wide keys only.</p>
+      )}
+    </section>
+  );
+}
+
 export function SystemPage(): React.JSX.Element {
   const [h, setH] = useState<Health | null>(null);
   const [org, setOrg] = useState<OrgLimits | null>(null);
+  const [sys, setSys] = useState<SystemStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
@@ -134,20 +169,22 @@ export function SystemPage(): React.JSX.Element {
     }
     // A project-scoped key may not read the org's limits: the engine's own bounds still show.
     setOrg(await api.call('GET /org/limits').catch(() => null));
+    setSys(await api.call('GET /system').catch(() => null));
   }, []);
   usePolling(load, POLL_MS);
   return (
     <section className="page">
-      <PageHeader title="System" subtitle="This engine: version, store, jail, standby browsers, and the limits it holds tenants to." />
+      <PageHeader title="System" subtitle="This engine: version, store, disk, jail, standby browsers, the limits it holds tenants to, and its log." />
       {error ? <ErrorBanner message={error} onRetry={() => void load()} /> : null}
       {!h && !error ? <Spinner label="Loading system status" /> : null}
       {h ? (
         <>
           <div className="system-grid">
-            <EngineCard h={h} />
+            <EngineCard h={h} sys={sys} />
             <StandbyCard h={h} />
           </div>
           <LimitsTable h={h} org={org} />
+          <LogTail sys={sys} />
         </>
       ) : null}
     </section>
