@@ -61,6 +61,7 @@ describe('web console: credentials and apps screens', () => {
       await props.getByText('password', { exact: true }).waitFor();
       await props.getByText('username', { exact: true }).waitFor();
       await c.screenshot('credential-detail');
+      await expectFitsSmall(page, 'credential-detail');
       const html = await page.content();
       expect(html).not.toContain('correct-horse-42');
       expect(html).not.toContain('ann@example.test');

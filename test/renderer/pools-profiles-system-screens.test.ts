@@ -1,7 +1,7 @@
 /**
  * Web console, the Pools, Profiles and System screens against a real engine. What the official
  * client makes shows up: a pool (its available count reaches its size; Flush empties it, Edit
- * resizes it through PATCH, Delete removes it), a profile and the session using it (Used by;
+ * resizes it through PATCH, Delete removes it; one is created from the screen), a profile and the session using it (Used by;
  * Download gives its tar; Delete from the screen removes it from the API), and the engine's own version, store
  * location, data dir free space, limits and log lines.
  * Each screen fits 1024×700 and is saved at 1280×800 (`test-results/screens/`).
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('web console: pools, profiles and system screens', () => {
   it(
-    'pools: an SDK pool is listed with its counts; detail flushes, edits (PATCH) and deletes it',
+    'pools: an SDK pool is listed with its counts; detail flushes, edits (PATCH) and deletes it; New pool creates one',
     async () => {
       const { page, te } = c;
       await go(c, '/pools', 'Pools');
@@ -64,6 +64,23 @@ describe('web console: pools, profiles and system screens', () => {
         .click();
       await page.getByRole('heading', { name: 'No pools' }).waitFor();
       expect((await te.client.browserPools.list()).items).toHaveLength(0);
+
+      // Created from the screen: the API has it as typed.
+      await page.getByRole('button', { name: 'New pool' }).first().click();
+      const create = page.getByRole('dialog', { name: 'New pool' });
+      await create.getByLabel('Name', { exact: true }).fill('ui-made');
+      await create.getByLabel('Fill rate', { exact: true }).fill('1');
+      await create.getByLabel('Idle timeout (s)', { exact: true }).fill('90');
+      await create.getByRole('button', { name: 'Create pool' }).click();
+      await create.waitFor({ state: 'detached' });
+      await shown(c, page.getByRole('table', { name: 'Pools' }).getByRole('link', { name: 'ui-made' }));
+      expect((await te.client.browserPools.retrieve('ui-made')).browser_pool_config).toMatchObject({
+        size: 1,
+        fill_rate_per_minute: 1,
+        timeout_seconds: 90,
+        headless: true,
+      });
+      await te.client.browserPools.delete('ui-made', { force: true });
     },
     TEST_TIMEOUT,
   );
@@ -83,6 +100,7 @@ describe('web console: pools, profiles and system screens', () => {
       await go(c, `/profiles/${profile.id}`, 'Profile shop-login');
       await page.getByRole('definition').getByRole('link', { name: session.session_id }).waitFor();
       await c.screenshot('profile-detail');
+      await expectFitsSmall(page, 'profile-detail');
       // Ending the session saves its state into the profile (save_changes), which then has files to download.
       await te.client.browsers.deleteByID(session.session_id);
       await page.getByRole('definition').getByRole('link', { name: session.session_id }).waitFor({ state: 'detached' });
