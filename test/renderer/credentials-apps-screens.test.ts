@@ -16,6 +16,8 @@ import { expectFitsSmall, go } from './resource-screens-helpers.js';
 import { sampleFiles, zipOf } from '../engine/apps/app-helpers.js';
 
 let c: Console;
+/** Console errors of every screen shown (none is expected). */
+const consoleErrors: string[] = [];
 let tmp: string;
 
 beforeAll(async () => {
@@ -24,6 +26,11 @@ beforeAll(async () => {
   c.page.setDefaultTimeout(90_000);
   await c.page.setViewportSize({ width: 1280, height: 800 });
   await c.signIn();
+  // From here on (the sign-in check's 401 is expected); `/favicon.ico` answering 401 is a known
+  // bug of every screen (issue 28), not of these.
+  c.page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${m.text()} (${m.location().url})`);
+  });
 }, TEST_TIMEOUT);
 afterAll(async () => {
   await c?.close();
@@ -154,6 +161,7 @@ describe('web console: credentials and apps screens', () => {
       for await (const d of te.client.deployments.list()) all.push(d.id);
       expect(all).toHaveLength(2);
       expect(all).toContain(first);
+      expect(consoleErrors).toEqual([]);
     },
     TEST_TIMEOUT,
   );

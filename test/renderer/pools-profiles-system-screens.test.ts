@@ -12,12 +12,19 @@ import { shown, TEST_TIMEOUT } from './session-panes-helpers.js';
 import { expectFitsSmall, go } from './resource-screens-helpers.js';
 
 let c: Console;
+/** Console errors of every screen shown (none is expected). */
+const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   c = await openConsole();
   c.page.setDefaultTimeout(90_000);
   await c.page.setViewportSize({ width: 1280, height: 800 });
   await c.signIn();
+  // From here on (the sign-in check's 401 is expected); `/favicon.ico` answering 401 is a known
+  // bug of every screen (issue 28), not of these.
+  c.page.on('console', (m) => {
+    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`${m.text()} (${m.location().url})`);
+  });
 }, TEST_TIMEOUT);
 afterAll(async () => {
   await c?.close();
@@ -142,6 +149,7 @@ describe('web console: pools, profiles and system screens', () => {
       await shown(c, page.getByRole('log', { name: 'Engine log lines' }).getByText(/ERROR\s+system-page-log-marker/));
       await c.screenshot('system');
       await expectFitsSmall(page, 'system');
+      expect(consoleErrors).toEqual([]);
     },
     TEST_TIMEOUT,
   );
