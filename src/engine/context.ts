@@ -10,6 +10,7 @@ import type { Database } from './store/schema.js';
 import type { Store } from './store/database.js';
 import type { Authenticator } from './http/auth.js';
 import type { UpgradeRouter } from './http/upgrade-router.js';
+import type { LogLine } from '../shared/wire/system-status.js';
 import type { Projects } from './domain/org/projects.js';
 import type { ApiKeyAuthority } from './domain/org/api-keys.js';
 import type { Clock } from '../shared/clock.js';
@@ -22,6 +23,8 @@ export interface EngineContext {
   db: Kysely<Database>;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The log's last lines, for `GET /system` (kept by `http/log-tail.ts`). */
+  logTail: { snapshot(): LogLine[] };
   orgId: string;
   projects: Projects;
   apiKeys: ApiKeyAuthority;

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { resolveConfig, type EngineConfig, type EngineOptions } from './config.js';
 import { openStore, type Store } from './store/database.js';
 import { createHttpServer } from './http/server.js';
+import { LogTail } from './http/log-tail.js';
 import { installAuth } from './http/auth.js';
 import { UpgradeRouter } from './http/upgrade-router.js';
 import { Projects } from './domain/org/projects.js';
@@ -104,7 +105,8 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       // first (DataDirInUseError); `restore` reads the same lock.
       releasePidFile = acquirePidFile(config.dataDir);
       store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-      app = await createHttpServer({ logLevel: config.logLevel });
+      const logTail = new LogTail();
+      app = await createHttpServer({ logLevel: config.logLevel, stream: logTail.tee() });
       const db = store.db;
       const changes = new ResourceChanges();
       const projects = new Projects(db, config.clock, changes);
@@ -135,6 +137,7 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
         db,
         clock: config.clock,
         log: app.log,
+        logTail,
         orgId: boot.orgId,
         projects,
         apiKeys,

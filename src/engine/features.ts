@@ -4,6 +4,7 @@ import { auditRecordingFeature } from './http/audit-feature.js';
 import { auditLogsFeature } from './api/audit-logs.js';
 import { auditDestinationsFeature } from './api/audit-destinations.js';
 import { healthFeature } from './api/health.js';
+import { systemFeature } from './api/system.js';
 import { projectsFeature } from './api/projects.js';
 import { sessionsFeature } from './api/browsers.js';
 import { apiKeysFeature } from './api/api-keys.js';
@@ -44,6 +45,7 @@ import { mcpFeature } from './api/mcp-endpoint.js';
 export const features: AnyFeature[] = [
   auditRecordingFeature,
   healthFeature,
+  systemFeature,
   projectsFeature,
   sessionsFeature,
   apiKeysFeature,

@@ -19,10 +19,12 @@ import { installTenantBytesGuard } from './tenant-bytes.js';
 
 export type { App } from '../feature.js';
 
-export async function createHttpServer(opts: { logLevel: string }): Promise<App> {
+/** `stream`: where log lines go instead of stdout (the engine tees them into its `LogTail`). */
+export async function createHttpServer(opts: { logLevel: string; stream?: NodeJS.WritableStream }): Promise<App> {
   const app = Fastify({
     logger: {
       level: opts.logLevel,
+      ...(opts.stream ? { stream: opts.stream } : {}),
       // Query strings carry session JWTs; request URLs are logged redacted only.
       serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url) }) },
     },

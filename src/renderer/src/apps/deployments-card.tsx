@@ -1,7 +1,8 @@
-/** The Deployments table of the Invocations screen: status, the app versions each produced, reason. */
+/** The Deployments table of the Apps and Invocations screens: status, the app versions each produced, reason; each links to its events. */
 import { useEffect } from 'react';
 import { useDeployments } from './app-stores';
 import { Badge, EmptyState, ErrorBanner, formatTime } from '../components/ui';
+import { href } from '../router';
 
 const TONE = { queued: 'neutral', in_progress: 'info', running: 'ok', failed: 'bad', stopped: 'neutral' } as const;
 
@@ -31,7 +32,9 @@ export function DeploymentsCard(): React.JSX.Element {
             {items.map((d) => (
               <tr key={d.id}>
                 <td>
-                  <div className="mono small">{d.id}</div>
+                  <a className="mono small" href={href(`/deployments/${encodeURIComponent(d.id)}`)}>
+                    {d.id}
+                  </a>
                   <div className="muted small">{d.entrypoint_rel_path}</div>
                 </td>
                 <td>

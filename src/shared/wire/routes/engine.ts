@@ -1,11 +1,16 @@
-/** Routes of the engine itself (hidden from /openapi.json): health, the document, the change feed, the console files, the tool pages a token opens. */
+/** Routes of the engine itself (hidden from /openapi.json): health, the system status, the document, the change feed, the console files, the tool pages a token opens. */
 import { defineRoutes } from './route-spec.js';
 import { FrontendAssetParamsSchema, TraceViewerParamsSchema } from '../session-inspect.js';
+import { SystemStatusSchema } from '../system-status.js';
 
 export const engineRoutes = defineRoutes({
   'GET /healthz': {
     schema: { summary: "Check the engine's health", hide: true },
     facts: { audit: 'healthz' },
+  },
+  'GET /system': {
+    schema: { summary: "The engine's store, data dir and recent log (org-wide keys)", hide: true, response: { 200: SystemStatusSchema } },
+    facts: { audit: 'system' },
   },
   'GET /openapi.json': {
     schema: { summary: 'Get the OpenAPI document', hide: true },
