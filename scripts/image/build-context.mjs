@@ -3,20 +3,20 @@
  * deploy/image/Containerfile so each layer changes only with what it holds:
  *
  *   node                      the Node binary running this script (>= 20, the ABI of node_modules)
- *   node_modules/             the production dependencies (`npm ls --omit=dev`), copied from here
+ *   node_modules.tar          the production dependencies (`npm ls --omit=dev`), from here
  *   renderer/                 out/renderer, the built console
  *   app/                      package.json, tsconfig.json, bin/, src/{engine,shared,cli} (no tests)
  *   browserdeck-entrypoint.sh
  *   apt/                      Debian sources, bind-mounted into the apt step only (apt-sources.mjs)
  *
- * Copies keep modification times (`cp -a`): podman reuses a COPY layer when its content is the same.
+ * podman reuses a COPY layer when the content it copies is the same (times do not count).
  * The two big parts (node, node_modules: ~400 MB) are staged again only when their stamp changes
  * (the binary's path, size and time; the lockfile npm writes into node_modules on each install),
  * so a rebuild after a code change copies a few megabytes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { writeAptSources } from './apt-sources.mjs';
 import { fail } from './log.mjs';
 
@@ -33,15 +33,26 @@ export function stageContext(root) {
   const node = fs.realpathSync(process.execPath);
   if (Number(process.versions.node.split('.')[0]) < 20) fail(`Node ${process.version} runs this script; the image needs >= 20`);
   const nodeStat = fs.statSync(node);
-  staged(ctx, 'node', `${node} ${nodeStat.size} ${nodeStat.mtimeMs}`, (to) => cp(node, to));
+  staged(ctx, 'node', `${node} ${nodeStat.size} ${nodeStat.mtimeMs}`, (to) => {
+    cp(node, to);
+  });
 
   const lock = path.join(root, 'node_modules/.package-lock.json');
   const lockStamp = fs.existsSync(lock) ? `${fs.statSync(lock).mtimeMs} ${fs.readFileSync(path.join(root, 'package.json'), 'utf8')}` : String(Date.now());
-  staged(ctx, 'node_modules', lockStamp, (modules) => {
-    fs.mkdirSync(modules);
-    for (const pkg of productionPackages(root)) {
-      fs.mkdirSync(path.dirname(path.join(modules, pkg)), { recursive: true });
-      cp(path.join(root, 'node_modules', pkg), path.join(modules, pkg));
+  // One tarball, not a tree of ~40,000 files: podman checks its cache by hashing what a COPY or
+  // ADD reads, and one file hashes in a second where the tree took most of a minute.
+  staged(ctx, 'node_modules.tar', lockStamp, (tarball) => {
+    const list = path.join(ctx, 'node_modules.list');
+    fs.writeFileSync(
+      list,
+      productionPackages(root)
+        .map((p) => `node_modules/${p}\n`)
+        .join(''),
+    );
+    try {
+      execFileSync('tar', ['-cf', tarball, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-C', root, '-T', list]);
+    } finally {
+      fs.rmSync(list, { force: true });
     }
   });
 
@@ -63,7 +74,7 @@ export function stageContext(root) {
   return ctx;
 }
 
-const STAMPED = ['node', 'node_modules'];
+const STAMPED = ['node', 'node_modules.tar'];
 
 /** Stages `name` with `make(target)` unless what is there was made for the same `stamp`. */
 function staged(ctx, name, stamp, make) {
@@ -78,7 +89,9 @@ function staged(ctx, name, stamp, make) {
 
 /** Top-level package dirs (`x` or `@scope/x`) of the production dependency tree. */
 function productionPackages(root) {
-  const out = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // npm ls exits non-zero over problems elsewhere in node_modules (an extraneous package, an
+  // unmet optional peer) while still listing the tree: the list is what counts.
+  const out = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }).stdout ?? '';
   const top = new Set();
   for (const line of out.split('\n')) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(line.trim());
