@@ -3,7 +3,7 @@
  * builds the image with podman, `podman kube play deploy/kubernetes/browserdeck.yaml` runs it
  * (on a test port and volume of its own), /healthz says the session jail and Chromium's own
  * sandbox are on inside the container, and the official SDK and Playwright drive a session
- * through it. Everything the test started is removed afterwards, also on failure; the images
+ * through it. Started without the privileges the jail needs, the image refuses to serve. Everything the test started is removed afterwards, also on failure; the images
  * stay (they are the next build's cache).
  *
  * Skipped, loudly, where podman cannot run (`.ci/run` installs it: scripts/bootstrap/container-tools.mjs).
@@ -121,6 +121,7 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
 
   afterAll(async () => {
     console.log(`[image test] build ${timings.build_s?.toFixed(1)} s, kube play to /healthz ${timings.ready_s?.toFixed(1)} s`);
+    spawnSync('podman', ['rm', '--force', `${NAME}-nojail`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
     if (played) spawnSync('podman', ['kube', 'down', manifest], { env: PODMAN_ENV, stdio: 'inherit', timeout: 120_000 });
     spawnSync('podman', ['volume', 'rm', '--force', VOLUME], { env: PODMAN_ENV, stdio: 'inherit', timeout: 60_000 });
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -158,6 +159,13 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
     for await (const b of client.browsers.list()) running.push(b.session_id);
     expect(running).not.toContain(session.session_id);
   });
+
+  it('refuses to serve other machines where the jail cannot start (/proc masked, no SYS_ADMIN)', async () => {
+    // The image as a runtime starts it by default: uid 1000 under the runtime's /proc masks.
+    const r = await runCaptured('podman', ['run', '--rm', '--name', `${NAME}-nojail`, 'localhost/browserdeck:latest'], 180_000);
+    expect(r.code).toBe(1);
+    expect(r.output).toMatch(/refusing to listen on 0\.0\.0\.0 without the session jail \(.*Can't mount proc/);
+  }, 200_000);
 
   it('serves the operator console', async () => {
     const res = await fetch(`http://127.0.0.1:${PORT}/`);
