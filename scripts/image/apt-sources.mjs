@@ -24,21 +24,20 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 /** The host's Debian sources as [file name, text], or null when it has none for bookworm. */
 function hostSources() {
   const override = process.env.BROWSERDECK_IMAGE_APT_SOURCES;
-  if (override) {
-    const name = override.endsWith('.sources') ? 'debian.sources' : 'debian.list';
-    return [name, fs.readFileSync(override, 'utf8')];
-  }
   // Only Debian's own entries: third-party repositories need keys the image does not have.
-  for (const file of ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list']) {
+  const files = override ? [override] : ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list'];
+  for (const file of files) {
     let text;
     try {
       text = fs.readFileSync(file, 'utf8');
-    } catch {
+    } catch (err) {
+      if (override) throw err;
       continue;
     }
     // Comments go (they may name other hosts); blank lines stay (they separate deb822 stanzas).
     const kept = text.split('\n').filter((l) => !l.trim().startsWith('#'));
-    if (kept.some((l) => /\bbookworm\b/.test(l))) return [file.endsWith('.sources') ? 'debian.sources' : 'debian.list', kept.join('\n')];
+    const name = file.endsWith('.sources') ? 'debian.sources' : 'debian.list';
+    if (override || kept.some((l) => /\bbookworm\b/.test(l))) return [name, kept.join('\n')];
   }
   return null;
 }
