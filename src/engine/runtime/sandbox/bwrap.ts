@@ -52,7 +52,8 @@ export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | null {
 
 /**
  * The bwrap binary if a sandbox with our flags actually starts here (checked once per engine
- * process: a kernel without unprivileged user namespaces makes bwrap fail at run time), else null.
+ * process: a kernel without unprivileged user namespaces, or a container whose /proc is masked,
+ * makes bwrap fail at run time), else null.
  */
 export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   const bin = findBwrap(env);
@@ -60,7 +61,9 @@ export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<strin
   probe ??= new Promise((resolve) => {
     execFile(
       bin,
-      ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--', 'true'],
+      // `--proc`: every jail mounts a fresh procfs, which a container's runtime refuses while
+      // its masks cover parts of /proc — a probe without it said "jail on" where no jail could start.
+      ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'],
       { timeout: 30_000 },
       (err, _out, stderr) => {
         if (err) probeError = `${bin} does not start a sandbox here: ${String(stderr || err.message).trim()}`;
