@@ -15,6 +15,7 @@ import { HelpOverlay } from './shell/help-overlay';
 import { SignIn } from './shell/sign-in';
 import { useShortcuts } from './shell/shortcuts';
 import { ConnectionsPage } from './shell/connections-page';
+import { EngineDownBanner, StaleWhenDown } from './shell/engine-down';
 import { SessionsPage } from './sessions/sessions-page';
 import { SessionView } from './sessions/session-view';
 import { ProjectsPage } from './admin/projects-page';
@@ -84,7 +85,10 @@ export function App(): React.JSX.Element {
     <div className="layout">
       <Sidebar />
       <main className="content">
-        <Screen />
+        <EngineDownBanner />
+        <StaleWhenDown>
+          <Screen />
+        </StaleWhenDown>
       </main>
       <Toasts />
       <HelpOverlay />
