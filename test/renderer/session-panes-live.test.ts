@@ -11,6 +11,8 @@ import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT }
 
 let c: Console;
 let site: LocalSite;
+/** The first case's session, steered again by the last one (one browser for both). */
+let liveId: string;
 
 beforeAll(async () => {
   site = await startLocalSite();
@@ -43,6 +45,7 @@ describe('session pane: live view', () => {
     'shows frames, takes a click, toggles read-only and cursor, takes a screenshot',
     async () => {
       const s = await createSession(c, { start_url: `${site.url}/click` });
+      liveId = s.session_id;
       await openPane(c, s.session_id, 'live', 'Live view');
       const { page } = c;
       let frame = await liveFrame();
@@ -103,6 +106,40 @@ describe('session pane: live view', () => {
       await expect.poll(() => page.locator('.viewport-info').textContent(), { timeout: 90_000 }).toContain('800 × 600');
       const fromApi = await c.te.client.browsers.retrieve(s.session_id);
       expect(fromApi.viewport).toMatchObject({ width: 800, height: 600 });
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'steers: address, back, a tab switch the live view follows, 100 % zoom, a download toast',
+    async () => {
+      const { page, te } = c;
+      await openPane(c, liveId, 'live', 'Live view');
+      if (await page.getByLabel('Read-only').isChecked()) await page.getByLabel('Read-only').uncheck();
+      const frame = await liveFrame();
+      const title = () => frame.locator('#title').textContent();
+
+      await page.getByLabel('Address').fill(`${site.url}/console`);
+      await page.getByLabel('Address').press('Enter');
+      await expect.poll(title, { timeout: 90_000 }).toContain('console ticker');
+      await page.getByRole('button', { name: 'Back' }).click();
+      await expect.poll(title, { timeout: 90_000 }).toContain('click counter');
+
+      // A second tab: the live view shows the newest; the switcher brings the first one back.
+      await te.api(`/browsers/${liveId}/cdp/json/new?${site.url}/json`, { method: 'PUT' });
+      await expect.poll(title, { timeout: 90_000 }).toContain('/json');
+      const tabs = page.getByLabel('Tab', { exact: true });
+      await expect.poll(() => tabs.locator('option').count(), { timeout: 30_000 }).toBe(2);
+      const first = (await tabs.locator('option').allTextContents()).find((t) => t.includes('click counter'))!;
+      await tabs.selectOption({ label: first });
+      await expect.poll(title, { timeout: 90_000 }).toContain('click counter');
+
+      await page.getByLabel('Zoom').selectOption('100');
+      await expect.poll(async () => (await page.locator('iframe[title="Live view"]').boundingBox())?.width).toBe(1024);
+
+      await te.client.browsers.fs.writeFile(liveId, 'a,b\n', { path: '/downloads/report.csv' });
+      await page.locator('.toast').filter({ hasText: 'Downloaded report.csv' }).waitFor({ timeout: 60_000 });
+      await c.screenshot('session-pane-live-steering');
     },
     TEST_TIMEOUT,
   );

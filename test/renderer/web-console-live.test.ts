@@ -2,7 +2,8 @@
  * The web console sees the engine live: with the console open (no reload, and no timer-driven
  * refetch left in the sessions screens), an SDK client's create, rename and delete show up
  * within a second through the change feed; after the engine restarts on the same port the
- * console reconnects by itself and shows a session created afterwards. Also: a session opens
+ * console reconnects by itself and shows a session created afterwards; while it is down the
+ * console says so, disables its actions and says how old its data is (issue 28 item 6). Also: a session opens
  * on its live view and then on the last pane chosen; icons are SVG, not emoji glyphs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +91,10 @@ describe('web console follows the engine live', () => {
     const port = Number(new URL(te.url).port);
     await te.engine.stop();
     await page.locator('[data-feed-status="offline"]').waitFor();
+    const down = page.getByRole('alert').filter({ hasText: 'The engine is not reachable' });
+    await down.waitFor({ timeout: 30_000 });
+    expect(await down.textContent()).toMatch(/last updated \d{2}:\d{2}:\d{2}/);
+    expect(await page.getByRole('button', { name: /New session/ }).isDisabled()).toBe(true);
     const before = navigations;
     const again = await startTestEngine({ port, dataDir: te.dataDir, uiDir: build.rendererDir, databaseUrl: te.engine.config.databaseUrl });
     const old = te;
@@ -101,6 +106,8 @@ describe('web console follows the engine live', () => {
       },
     };
     await page.locator('[data-feed-status="live"]').waitFor({ timeout: 15_000 });
+    await down.waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: /New session/ }).isDisabled()).toBe(false);
 
     await again.client.browsers.create({ headless: true, name: 'after-restart', timeout_seconds: 300 });
     await expect.poll(() => link('after-restart').count(), { timeout: LIVE_MS }).toBe(1);

@@ -25,6 +25,7 @@ import { sessionUrls } from '../domain/sessions/session-record.js';
 import { devtoolsJson, devtoolsRequest } from '../runtime/chromium/devtools-address.js';
 import { TARGET_ID, newTargetQuery, rewriteTarget, type DevtoolsTarget } from '../runtime/cdp/devtools-targets.js';
 import { route } from '../route.js';
+import { showTab } from '../runtime/screencast.js';
 
 /** A request to a route under `/browsers/:id/cdp`. */
 type SessionRequest = Pick<FastifyRequest, 'auth' | 'url'> & { params: { id: string } };
@@ -93,6 +94,8 @@ export function registerDevtoolsDiscovery(app: App, ctx: EngineContext, sessions
       const targetId = targetIdOf(req);
       const res = await devtoolsRequest(await browserWs(rt), 'GET', `/json/${action}/${targetId}`);
       if (res.status !== 200) throw ApiError.notFound('target', targetId);
+      // The live view (and a recording) follow the tab a client brought to the front.
+      if (action === 'activate') showTab(rt, targetId);
       return reply.type('text/plain; charset=utf-8').send(res.body);
     });
   }

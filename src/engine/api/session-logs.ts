@@ -21,7 +21,6 @@ import { SUPERVISOR_SERVICES } from '../runtime/service-logs.js';
 export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs' | 'postmortem'> = {
   name: 'session-logs',
   register(app, _ctx, { sessions, serviceLogs: logs, postmortem }) {
-    const hooked = new WeakSet<object>();
     route(app, 'GET /browsers/:id/logs/stream', async (req, reply) => {
       const q = req.query;
       const follow = q.follow ?? true;
@@ -35,11 +34,10 @@ export const sessionLogsFeature: Feature<'sessions' | 'serviceLogs' | 'postmorte
         for (const l of kept[q.supervisor_process] ?? []) sse.send({ event: 'log', ...l } satisfies LogStreamFrame);
         return sse.close();
       }
+      // No per-stream cleanup on the session's scope: its log rings end with it already (the create
+      // pipeline's step), and a step deferred here — newer, so closed first — dropped them before
+      // the post-mortem captured them: an ended session whose logs were watched kept none.
       const s = await requireSession(sessions, req);
-      if (!hooked.has(s)) {
-        hooked.add(s);
-        s.scope.defer('service logs', () => logs.endSession(s.id));
-      }
 
       if (q.source === 'supervisor') {
         if (!q.supervisor_process) throw ApiError.invalidField('supervisor_process', 'is required when source=supervisor');

@@ -94,6 +94,16 @@ export function subscribeScreencast(handle: SessionHandle, opts: ScreencastOptio
   return pump.subscribe(opts);
 }
 
+/**
+ * Shows `targetId` from now on (a client activated that tab: `/json/activate`, the console's tab
+ * switcher): it becomes the pump's newest page, as if just opened. Without a pump (no viewer, no
+ * recording) there is nothing to switch; one started later shows the newest page.
+ */
+export function showTab(handle: Pick<SessionHandle, 'scope'>, targetId: string): void {
+  if (handle.scope.closed) return;
+  handle.scope.get(ScreencastSlot).pump?.show(targetId);
+}
+
 class ScreencastPump {
   private readonly consumers = new Set<Consumer>();
   private cdp?: CdpConnection;
@@ -235,6 +245,13 @@ class ScreencastPump {
     cdp.on('Page.screencastFrame', (p, sessionId) => this.onFrame(p as unknown as RawFrame, sessionId));
     await cdp.send('Target.setDiscoverTargets', { discover: true }).catch(() => {});
     await this.follow(false);
+  }
+
+  show(targetId: string): void {
+    const page = this.pages.get(targetId);
+    if (!page) return;
+    page.seq = ++this.seq;
+    void this.follow(false);
   }
 
   private onTargetInfo(t: TargetInfo, created: boolean): void {

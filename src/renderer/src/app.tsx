@@ -19,6 +19,7 @@ import { useShortcuts } from './shell/shortcuts';
 import { ConnectionsPage } from './shell/connections-page';
 import { SettingsPage } from './shell/settings-page';
 import { transport } from './transport';
+import { EngineDownBanner, StaleWhenDown } from './shell/engine-down';
 import { SessionsPage } from './sessions/sessions-page';
 import { SessionView } from './sessions/session-view';
 import { ProjectsPage } from './admin/projects-page';
@@ -102,7 +103,10 @@ export function App(): React.JSX.Element {
     <div className="layout">
       <Sidebar />
       <main className="content">
-        <Screen />
+        <EngineDownBanner />
+        <StaleWhenDown>
+          <Screen />
+        </StaleWhenDown>
       </main>
       <Toasts />
       <HelpOverlay />

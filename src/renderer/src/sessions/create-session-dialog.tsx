@@ -15,8 +15,10 @@ import { navigate } from '../router';
 import { emptySessionForm, sessionBody, TELEMETRY_CATEGORIES, type SessionForm } from './session-form';
 
 /** Names for the profile/proxy inputs' suggestions; absent when the server has no such list. */
-function useSuggestions(open: boolean): { profiles: string[]; proxies: Array<{ id: string; name?: string }> } {
-  const [s, setS] = useState<{ profiles: string[]; proxies: Array<{ id: string; name?: string }> }>({ profiles: [], proxies: [] });
+type ProxyChoice = { id: string; name?: string; status?: 'available' | 'unavailable'; status_reason?: string };
+
+function useSuggestions(open: boolean): { profiles: string[]; proxies: ProxyChoice[] } {
+  const [s, setS] = useState<{ profiles: string[]; proxies: ProxyChoice[] }>({ profiles: [], proxies: [] });
   useEffect(() => {
     if (!open) return;
     void Promise.all([
@@ -162,6 +164,7 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
             </label>
             <Field label="Proxy id">
               <input list="bd-proxies" value={f.proxy_id} onChange={(e) => set('proxy_id', e.target.value)} />
+              <ProxyWarning proxy={suggestions.proxies.find((p) => f.proxy_id.trim() && (p.id === f.proxy_id.trim() || p.name === f.proxy_id.trim()))} />
               <datalist id="bd-proxies">
                 {suggestions.proxies.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -248,5 +251,15 @@ export function CreateSessionDialog({ open, onClose }: { open: boolean; onClose:
         <button type="submit" hidden />
       </form>
     </Dialog>
+  );
+}
+
+/** The last check found the chosen proxy unavailable: say so (and why) before the create fails or goes nowhere. */
+function ProxyWarning({ proxy }: { proxy: ProxyChoice | undefined }): React.JSX.Element | null {
+  if (proxy?.status !== 'unavailable') return null;
+  return (
+    <p className="banner banner-warn" role="status">
+      Proxy {proxy.name ?? proxy.id} was unavailable at its last check{proxy.status_reason ? `: ${proxy.status_reason}` : ''}.
+    </p>
   );
 }

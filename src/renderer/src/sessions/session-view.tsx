@@ -17,6 +17,8 @@ import { notify } from '../stores/toasts';
 import { onChange } from '../stores/changes';
 import { usePaneKeys } from './panes/pane-tab-keys';
 import { chooseInitialPane, rememberPane } from './pane-memory';
+import { errorCountText, useErrorCount } from './error-count';
+import '../styles/session-view.css';
 
 export function SessionView({ id, tab }: { id: string; tab?: string }): React.JSX.Element {
   const [session, setSession] = useState<Session | null>(null);
@@ -40,6 +42,7 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
   const panes = SESSION_PANES.filter((p) => !(session?.deleted_at && p.needsLiveSession));
   const active = chooseInitialPane(panes, tab);
   usePaneKeys(id, panes);
+  const errors = useErrorCount(session);
   // Only a pane the user picked (it is in the address) is remembered, not a fallback.
   useEffect(() => {
     if (session && tab && panes.some((p) => p.id === tab)) rememberPane(tab);
@@ -84,6 +87,11 @@ export function SessionView({ id, tab }: { id: string; tab?: string }): React.JS
                 href={href(`/sessions/${encodeURIComponent(id)}/${p.id}`)}
               >
                 {p.title}
+                {p.id === 'telemetry' && errors?.count ? (
+                  <span className="tab-count" title="Errors: console errors, 4xx/5xx answers, failed loads" aria-label={`${errorCountText(errors)} errors`}>
+                    {errorCountText(errors)}
+                  </span>
+                ) : null}
               </a>
             ))}
           </div>

@@ -1,7 +1,8 @@
 /**
  * Sessions: the live list of the selected project (kept current by the engine's change feed,
  * see stores/live-feed.ts), filtered by status, a search query and tags; select several to
- * delete them at once; click one to open its pane.
+ * delete them at once; click one to open its pane. The Errors column counts each session's
+ * console errors, 4xx/5xx answers and failed loads (error-count.ts), also after it ended.
  */
 import { useEffect, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
@@ -14,6 +15,8 @@ import { CreateSessionDialog } from './create-session-dialog';
 import { StandbyStatus } from './standby-status';
 import { href, navigate } from '../router';
 import { endedLabel } from './ended-reason';
+import { errorCountText, useErrorCount } from './error-count';
+import '../styles/session-view.css';
 
 function Tags({ tags }: { tags?: Record<string, string> }): React.JSX.Element | null {
   if (!tags || !Object.keys(tags).length) return null;
@@ -25,6 +28,22 @@ function Tags({ tags }: { tags?: Record<string, string> }): React.JSX.Element | 
         </Badge>
       ))}
     </span>
+  );
+}
+
+function ErrorsCell({ session }: { session: Session }): React.JSX.Element {
+  const errors = useErrorCount(session);
+  if (!errors) return <span className="muted">—</span>;
+  if (!errors.count) return <span className="muted">0</span>;
+  return (
+    <a
+      href={href(`/sessions/${encodeURIComponent(session.session_id)}/telemetry`)}
+      className="tab-count"
+      title="Console errors, 4xx/5xx answers and failed loads: open Telemetry"
+      aria-label={`${errorCountText(errors)} errors`}
+    >
+      {errorCountText(errors)}
+    </a>
   );
 }
 
@@ -43,7 +62,9 @@ export function SessionsPage(): React.JSX.Element {
 
   const visible = new Set(items.map((s) => s.session_id));
   const chosen = [...selected].filter((id) => visible.has(id));
-  const allChosen = items.length > 0 && chosen.length === items.filter((s) => !s.deleted_at).length;
+  // Only running sessions can be selected: with none (the Deleted view) "all" is not checked.
+  const selectable = items.filter((s) => !s.deleted_at).length;
+  const allChosen = selectable > 0 && chosen.length === selectable;
   const toggle = (id: string): void => {
     const next = new Set(selected);
     if (next.has(id)) next.delete(id);
@@ -129,6 +150,7 @@ export function SessionsPage(): React.JSX.Element {
                   type="checkbox"
                   aria-label="Select all"
                   checked={allChosen}
+                  disabled={!selectable}
                   onChange={() => setSelected(allChosen ? new Set() : new Set(items.filter((s) => !s.deleted_at).map((s) => s.session_id)))}
                 />
               </th>
@@ -136,6 +158,7 @@ export function SessionsPage(): React.JSX.Element {
               <th>Created</th>
               <th>Mode</th>
               <th>Timeout</th>
+              <th className="num">Errors</th>
               <th>Tags</th>
               <th />
             </tr>
@@ -171,6 +194,9 @@ export function SessionsPage(): React.JSX.Element {
                   {s.stealth ? <Badge tone="info">stealth</Badge> : null}
                 </td>
                 <td>{s.timeout_seconds}s</td>
+                <td className="num errors-cell">
+                  <ErrorsCell session={s} />
+                </td>
                 <td>
                   <Tags tags={s.tags} />
                 </td>

@@ -32,6 +32,10 @@ export const engineRoutes = defineRoutes({
     schema: { summary: 'Serve the console', hide: true },
     facts: { audit: '' },
   },
+  'GET /favicon.ico': {
+    schema: { summary: "Serve the console's icon", hide: true },
+    facts: { audit: '' },
+  },
   'GET /assets/*': {
     schema: { summary: "Serve the console's assets", hide: true },
     facts: { audit: 'assets' },

@@ -17,8 +17,10 @@ import { ReplConsole } from './repl-console';
 
 type ExecResult = ExecuteResult;
 
-const SAMPLE = `// page, context and browser are in scope; return a JSON value.
-await page.goto('about:blank');
+// Read-only on purpose: the default executor is the tab under investigation, so the sample must
+// not navigate it (or change it) when someone presses Run to see what the pane does.
+export const SAMPLE = `// page, context and browser are in scope; return a JSON value.
+// This sample only reads: page.goto() here would navigate the tab you are looking at.
 console.log('hello from the session');
 return { title: await page.title(), url: page.url() };`;
 

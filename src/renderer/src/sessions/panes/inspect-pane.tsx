@@ -158,10 +158,14 @@ function TraceSection({ session }: PaneProps): React.JSX.Element {
   const [busy, setBusy] = useState(false);
   const [traces, setTraces] = useState<string[]>([]);
   useEffect(() => {
-    api
-      .call('GET /browsers/:id/fs/list_files', { params: { id: session.session_id }, query: { path: TRACES_DIR } })
+    // The directory exists only once a trace was written: look for it in its parent first, so an
+    // untraced session costs no 404 (which the browser would log on every visit of this tab).
+    const list = (path: string) => api.call('GET /browsers/:id/fs/list_files', { params: { id: session.session_id }, query: { path } });
+    const parent = TRACES_DIR.slice(0, TRACES_DIR.lastIndexOf('/')) || '/';
+    list(parent)
+      .then(async (entries) => (entries.some((f) => f.is_dir && f.path.replace(/\/+$/, '') === TRACES_DIR) ? list(TRACES_DIR) : []))
       .then((files) => setTraces(files.filter((f) => !f.is_dir && f.path.endsWith('.zip')).map((f) => f.path)))
-      .catch(() => setTraces([])); // no traces written yet
+      .catch(() => setTraces([]));
   }, [session]);
   const open = async (file = path): Promise<void> => {
     setBusy(true);

@@ -3,7 +3,9 @@
  * iframe — interactive unless "Read-only" adds `readOnly=true` — plus the cursor visibility
  * switch (`POST computer/cursor`), the viewport (shown, and changed with PATCH), and a
  * screenshot (`POST computer/screenshot` → PNG shown in the pane, downloadable). Under it, the
- * session's recent telemetry on the same timeline as a replay's (`sessions/timeline/`).
+ * session's recent telemetry on the same timeline as a replay's (`sessions/timeline/`). Above it,
+ * the steering bar (live-nav.tsx: address, back/forward/reload, tabs, download toasts) and the
+ * zoom: fit the pane, or 100 % (one screen pixel per page pixel, scrolled).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
@@ -13,6 +15,11 @@ import { reportError, notify } from '../../stores/toasts';
 import { saveBlob, toBlob } from './session-api';
 import { usePaneKey } from './pane-keys';
 import { LiveTimeline } from '../timeline/live-timeline';
+import { LiveNav } from './live-nav';
+import '../../styles/session-view.css';
+
+/** The live-view page's status bar above its canvas (live-view-page.ts: 24 px and a border). */
+const LIVE_BAR_PX = 25;
 
 function liveUrl(url: string, readOnly: boolean): string {
   const u = new URL(url);
@@ -69,6 +76,7 @@ function ViewportEditor({ session, reload }: PaneProps): React.JSX.Element {
 export function LivePane(props: PaneProps): React.JSX.Element {
   const { session } = props;
   const [readOnly, setReadOnly] = useState(false);
+  const [zoom, setZoom] = useState<'fit' | '100'>('fit');
   const [cursorVisible, setCursorVisible] = useState(true);
   const [cursorBusy, setCursorBusy] = useState(false);
   const [shot, setShot] = useState<{ url: string; blob: Blob } | null>(null);
@@ -117,6 +125,10 @@ export function LivePane(props: PaneProps): React.JSX.Element {
           <input type="checkbox" checked={cursorVisible} disabled={cursorBusy} onChange={(e) => void toggleCursor(e.target.checked)} /> Show cursor
         </label>
         <ViewportEditor {...props} />
+        <select aria-label="Zoom" value={zoom} onChange={(e) => setZoom(e.target.value === '100' ? '100' : 'fit')}>
+          <option value="fit">Fit</option>
+          <option value="100">100 %</option>
+        </select>
         <span className="spacer" />
         <Button busy={shooting} onClick={() => void screenshot()}>
           Screenshot <kbd>s</kbd>
@@ -125,13 +137,17 @@ export function LivePane(props: PaneProps): React.JSX.Element {
           Open in new window
         </a>
       </div>
-      <iframe
-        key={String(readOnly)}
-        className="live-frame"
-        title="Live view"
-        src={liveUrl(session.browser_live_view_url, readOnly)}
-        allow="clipboard-read; clipboard-write"
-      />
+      {readOnly ? null : <LiveNav session={session} />}
+      <div className={`live-frame-box zoom-${zoom}`}>
+        <iframe
+          key={String(readOnly)}
+          className="live-frame"
+          title="Live view"
+          src={liveUrl(session.browser_live_view_url, readOnly)}
+          allow="clipboard-read; clipboard-write"
+          style={zoom === '100' && session.viewport ? { width: session.viewport.width, height: session.viewport.height + LIVE_BAR_PX } : undefined}
+        />
+      </div>
       <LiveTimeline session={session} />
       {shot ? (
         <figure ref={shotRef} className="card screenshot">

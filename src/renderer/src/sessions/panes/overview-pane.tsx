@@ -1,9 +1,15 @@
-/** Overview tab: the session object's settings and endpoints (tokens redacted on screen). */
+/**
+ * Overview tab: the session object's settings and endpoints (tokens redacted on screen, each
+ * with a Copy button that copies it with its token), and, while it runs, the Connect card.
+ */
+import { useEffect, useState } from 'react';
 import type { Session } from '../../../../shared/wire/sessions';
 import type { PaneProps } from './pane-types';
 import { Badge, formatTime } from '../../components/ui';
 import { endedLabel } from '../ended-reason';
 import { redactJwt } from '../session-urls';
+import { CopyButton } from '../copy-button';
+import { ConnectCard } from '../connect-card';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }): React.JSX.Element {
   return (
@@ -37,7 +43,48 @@ function networkLines(n: Session['network']): string[] {
   ].filter(Boolean);
 }
 
+function Endpoint({ url, what }: { url: string | undefined; what: string }): React.JSX.Element {
+  return (
+    <span className="copy-field">
+      <span className="mono small" title={what}>
+        {redactJwt(url)}
+      </span>
+      {url ? <CopyButton text={url} label={`Copy ${what} URL`} what={`${what} URL`} /> : null}
+    </span>
+  );
+}
+
+/**
+ * Uptime ticking between refetches: `usage.uptime_ms` is as of the answer, so the time since it
+ * arrived is added (an ended session's stays as recorded).
+ */
+function useUptimeMs(s: Session): number | undefined {
+  const [receivedAt, setReceivedAt] = useState(() => Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = Date.now();
+    setReceivedAt(t);
+    setNow(t);
+  }, [s]);
+  const running = !s.deleted_at && !!s.usage;
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [running]);
+  if (!s.usage) return undefined;
+  return s.usage.uptime_ms + (running ? Math.max(0, now - receivedAt) : 0);
+}
+
+function duration(ms: number): string {
+  const sec = Math.floor(ms / 1000);
+  const h = Math.floor(sec / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  return h ? `${h} h ${m} min ${sec % 60} s` : m ? `${m} min ${sec % 60} s` : `${sec} s`;
+}
+
 export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
+  const uptime = useUptimeMs(s);
   const telemetry = s.telemetry?.browser
     ? Object.entries(s.telemetry.browser)
         .filter(([, c]) => c?.enabled)
@@ -81,23 +128,28 @@ export function OverviewPane({ session: s }: PaneProps): React.JSX.Element {
         ) : null}
         <Row label="Tags">{s.tags && Object.keys(s.tags).length ? Object.entries(s.tags).map(([k, v]) => <Badge key={k}>{`${k}=${v}`}</Badge>) : '—'}</Row>
         <Row label="Telemetry">{s.telemetry === null ? 'off' : telemetry.length ? telemetry.join(', ') : 'server default'}</Row>
-        {s.usage ? <Row label="Uptime">{Math.round(s.usage.uptime_ms / 1000)} s</Row> : null}
+        {uptime !== undefined ? (
+          <Row label="Uptime">
+            <span aria-label="Uptime">{duration(uptime)}</span>
+          </Row>
+        ) : null}
       </dl>
       <h3>Endpoints</h3>
       <dl className="props">
         <Row label="CDP">
-          <span className="mono small">{redactJwt(s.cdp_ws_url)}</span>
+          <Endpoint url={s.deleted_at ? undefined : s.cdp_ws_url} what="CDP" />
         </Row>
         <Row label="WebDriver BiDi">
-          <span className="mono small">{redactJwt(s.webdriver_ws_url)}</span>
+          <Endpoint url={s.deleted_at ? undefined : s.webdriver_ws_url} what="WebDriver BiDi" />
         </Row>
         <Row label="Live view">
-          <span className="mono small">{redactJwt(s.browser_live_view_url)}</span>
+          <Endpoint url={s.deleted_at ? undefined : s.browser_live_view_url} what="Live view" />
         </Row>
         <Row label="Base URL">
           <span className="mono small">{s.base_url ?? '—'}</span>
         </Row>
       </dl>
+      {s.deleted_at ? null : <ConnectCard session={s} />}
     </div>
   );
 }

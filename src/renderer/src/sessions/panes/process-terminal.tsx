@@ -78,7 +78,7 @@ export function ProcessTerminal({ session, proc, onExit }: { session: Session; p
         {state === 'exited' ? <Badge>exited</Badge> : null}
         {state === 'closed' ? <Badge tone="bad">{`disconnected: ${reason}`}</Badge> : null}
       </div>
-      <XtermView key={proc.process_id} label={`Terminal: ${proc.command}`} onReady={attach} />
+      <XtermView key={proc.process_id} convertEol={!proc.tty} label={`Terminal: ${proc.command}`} onReady={attach} />
     </div>
   );
 }

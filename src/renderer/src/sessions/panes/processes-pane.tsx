@@ -3,7 +3,8 @@
  * background (`process/spawn`), or open an interactive shell (spawn with a PTY + the attach
  * WebSocket in an xterm). Every process the session ran is listed (the engine's list, polled)
  * with state, exit (named by signal above 128), CPU and memory, and can be attached to or killed
- * with a chosen signal.
+ * with a chosen signal. An ended session shows the table the engine recorded (its post-mortem),
+ * read-only.
  */
 import { useCallback, useState } from 'react';
 import type { ProcessExecResult as ExecResult } from '../../../../shared/wire/session-processes';
@@ -56,10 +57,12 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
   const [result, setResult] = useState<{ command: string; r: ExecResult } | null>(null);
   const [attached, setAttached] = useState<string | null>(null);
 
-  // Polled: a session's processes (and their exits) are not resources on the change feed.
+  const ended = !!session.deleted_at;
+  // Polled: a session's processes (and their exits) are not resources on the change feed. An
+  // ended session's table no longer changes: read once (the interval only retries a failure).
   usePolling(
     useCallback(() => refresh(session), [refresh, session]),
-    2000,
+    ended ? 60_000 : 2000,
   );
 
   const start = async (mode: 'spawn' | 'tty'): Promise<void> => {
@@ -107,33 +110,35 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
     }
   };
 
-  usePaneKey('t', () => void start('tty'));
+  usePaneKey('t', () => void (ended || start('tty')));
   const current = procs.find((p) => p.process_id === attached);
 
   return (
     <div className="processes-pane">
-      <form
-        className="card command-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void exec();
-        }}
-      >
-        <Field label="Command" hint="Runs with sh -c in the session sandbox. Run waits and shows the output; Start leaves it running in the background.">
-          <input className="mono" placeholder="ls -la /downloads" value={line} onChange={(e) => setLine(e.target.value)} />
-        </Field>
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy === 'exec'} disabled={!line.trim()}>
-            Run
-          </Button>
-          <Button busy={busy === 'spawn'} disabled={!line.trim()} onClick={() => void start('spawn')}>
-            Start in background
-          </Button>
-          <Button busy={busy === 'tty'} onClick={() => void start('tty')}>
-            Open terminal <kbd>t</kbd>
-          </Button>
-        </div>
-      </form>
+      {ended ? null : (
+        <form
+          className="card command-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void exec();
+          }}
+        >
+          <Field label="Command" hint="Runs with sh -c in the session sandbox. Run waits and shows the output; Start leaves it running in the background.">
+            <input className="mono" placeholder="ls -la /downloads" value={line} onChange={(e) => setLine(e.target.value)} />
+          </Field>
+          <div className="form-actions">
+            <Button type="submit" variant="primary" busy={busy === 'exec'} disabled={!line.trim()}>
+              Run
+            </Button>
+            <Button busy={busy === 'spawn'} disabled={!line.trim()} onClick={() => void start('spawn')}>
+              Start in background
+            </Button>
+            <Button busy={busy === 'tty'} onClick={() => void start('tty')}>
+              Open terminal <kbd>t</kbd>
+            </Button>
+          </div>
+        </form>
+      )}
 
       {result ? (
         <section className="card exec-result" aria-label="Command output">
@@ -180,7 +185,9 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
                   {p.command}
                 </td>
                 <td>
-                  {p.state === 'running' ? (
+                  {p.state === 'running' && ended ? (
+                    <Badge tone="warn">ended with the session</Badge>
+                  ) : p.state === 'running' ? (
                     <Badge tone="ok">running</Badge>
                   ) : p.state === 'exited' ? (
                     <Badge tone={p.exit_code ? 'bad' : undefined}>{`exited ${p.exit_code ?? ''}${p.exit_signal ? ` (${p.exit_signal})` : ''}`}</Badge>
@@ -189,13 +196,13 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
                   )}
                   {p.error ? <span className="muted small"> {p.error}</span> : null}
                 </td>
-                <td className="num">{p.state === 'running' && p.cpu_pct !== undefined ? `${p.cpu_pct.toFixed(1)} %` : '—'}</td>
-                <td className="num nowrap">{p.state === 'running' ? formatBytes(p.mem_bytes) : '—'}</td>
+                <td className="num">{p.state === 'running' && !ended && p.cpu_pct !== undefined ? `${p.cpu_pct.toFixed(1)} %` : '—'}</td>
+                <td className="num nowrap">{p.state === 'running' && !ended ? formatBytes(p.mem_bytes) : '—'}</td>
                 <td className="small nowrap">{formatTime(p.started_at)}</td>
                 <td className="row-actions">
-                  <Button onClick={() => setAttached(p.process_id)}>{p.tty ? 'Terminal' : 'Output'}</Button>
-                  {p.state !== 'exited' ? <KillControl onKill={(sig) => kill(p, sig)} /> : null}
-                  {p.state !== 'running' ? (
+                  {ended ? null : <Button onClick={() => setAttached(p.process_id)}>{p.tty ? 'Terminal' : 'Output'}</Button>}
+                  {p.state !== 'exited' && !ended ? <KillControl onKill={(sig) => kill(p, sig)} /> : null}
+                  {p.state !== 'running' && !ended ? (
                     <Button variant="ghost" onClick={() => useProcesses.getState().remove(sid, p.process_id)}>
                       Remove
                     </Button>
@@ -206,7 +213,7 @@ export function ProcessesPane({ session }: PaneProps): React.JSX.Element {
           </tbody>
         </table>
       ) : (
-        <EmptyState title="No processes yet">
+        <EmptyState title={ended ? 'No processes recorded' : 'No processes yet'}>
           Processes the session runs (from here, the SDK or exec) are listed here. Run a command above, or open a terminal to work in the session interactively.
         </EmptyState>
       )}

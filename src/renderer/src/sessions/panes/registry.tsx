@@ -3,7 +3,8 @@
  *
  * Each entry is a tab of the session view (`#/sessions/<id>/<tab id>`; keys 1–9 switch tabs
  * in this order). To add a pane, write `sessions/panes/<id>-pane.tsx` exporting a
- * `ComponentType<PaneProps>` and add an entry here. See src/renderer/README.md.
+ * `ComponentType<PaneProps>` and add an entry here. See src/renderer/README.md. Panes without
+ * `needsLiveSession` also show an ended session: what the engine recorded (its post-mortem).
  */
 import type { PaneDef } from './pane-types';
 import { OverviewPane } from './overview-pane';
@@ -21,8 +22,8 @@ export const SESSION_PANES: PaneDef[] = [
   { id: 'overview', title: 'Overview', component: OverviewPane },
   { id: 'live', title: 'Live view', component: LivePane, needsLiveSession: true },
   { id: 'files', title: 'Files', component: FilesPane, needsLiveSession: true },
-  { id: 'processes', title: 'Processes', component: ProcessesPane, needsLiveSession: true },
-  { id: 'logs', title: 'Logs', component: LogsPane, needsLiveSession: true },
+  { id: 'processes', title: 'Processes', component: ProcessesPane },
+  { id: 'logs', title: 'Logs', component: LogsPane },
   { id: 'telemetry', title: 'Telemetry', component: TelemetryPane },
   { id: 'replays', title: 'Replays', component: ReplaysPane },
   { id: 'code', title: 'Code', component: CodePane, needsLiveSession: true },

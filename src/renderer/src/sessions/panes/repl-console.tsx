@@ -17,11 +17,14 @@ interface Cell {
   r: ReplResult;
 }
 
+/** Read-only, like the Code sample: the REPL's page is the user's tab, which it must not navigate. */
+const REPL_SAMPLE = `repl.write(await page.title() || '(untitled)');\nrepl.write(page.url());`;
+
 /** Cells kept in the transcript (older ones drop off). */
 const MAX_CELLS = 50;
 
 export function ReplConsole({ session }: { session: Session }): React.JSX.Element {
-  const [code, setCode] = useState(`await gotoUrl('about:blank');\nrepl.write(await page.title() || '(untitled)');`);
+  const [code, setCode] = useState(REPL_SAMPLE);
   const [busy, setBusy] = useState(false);
   const [cells, setCells] = useState<Cell[]>([]);
 

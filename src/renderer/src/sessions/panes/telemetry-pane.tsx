@@ -2,7 +2,9 @@
  * Telemetry tab: a live console of `telemetry/stream` (SSE envelopes `{seq, event}`), with
  * history from the oldest retained event (`replay=all`) or from now, category filters, text
  * search, pause/resume (events keep arriving and are held while paused), and the session's
- * recorded categories (PATCH). The list keeps the newest MAX events.
+ * recorded categories (PATCH). The list keeps the newest MAX events. Error rows (console errors,
+ * 4xx/5xx answers, failed loads, crashes: `telemetry-errors.ts`) are highlighted, counted, and
+ * can be shown alone ("Errors only"). An ended session's stream delivers its recorded history.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PaneProps } from './pane-types';
@@ -12,6 +14,8 @@ import { Badge, Button, EmptyState } from '../../components/ui';
 import { VIEW_CATEGORIES, eventTime, searchable, summary, type Envelope } from './telemetry-format';
 import { TelemetrySettings } from './telemetry-settings';
 import { usePaneKey } from './pane-keys';
+import { isErrorEvent } from '../telemetry-errors';
+import '../../styles/session-view.css';
 
 const MAX = 2000;
 const TONE: Record<string, 'neutral' | 'ok' | 'warn' | 'bad' | 'info'> = {
@@ -32,6 +36,7 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
   const [heldCount, setHeldCount] = useState(0);
   const [shown, setShown] = useState<Set<string>>(() => new Set(VIEW_CATEGORIES));
   const [search, setSearch] = useState('');
+  const [errorsOnly, setErrorsOnly] = useState(false);
   const [state, setState] = useState<{ s: 'connecting' | 'live' | 'ended' | 'failed'; message?: string }>({ s: 'connecting' });
   const [open, setOpen] = useState<number | null>(null);
   const [follow, setFollow] = useState(true);
@@ -100,7 +105,11 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
   usePaneKey('p', togglePause);
 
   const q = search.trim().toLowerCase();
-  const visible = useMemo(() => events.filter((e) => shown.has(e.event.category) && (!q || searchable(e.event).includes(q))), [events, shown, q]);
+  const visible = useMemo(
+    () => events.filter((e) => shown.has(e.event.category) && (!errorsOnly || isErrorEvent(e.event)) && (!q || searchable(e.event).includes(q))),
+    [events, shown, q, errorsOnly],
+  );
+  const errorCount = useMemo(() => events.filter((e) => isErrorEvent(e.event)).length, [events]);
 
   useEffect(() => {
     const el = list.current;
@@ -109,12 +118,20 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
 
   return (
     <div className="telemetry-pane">
-      <TelemetrySettings session={session} reload={reload} />
+      {session.deleted_at ? null : <TelemetrySettings session={session} reload={reload} />}
       <div className="toolbar">
         <input type="search" data-search aria-label="Search events" placeholder="Search events" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <label className="check-field">
-          <input type="checkbox" checked={history} onChange={(e) => setHistory(e.target.checked)} /> Include history
+        <label className={`check-field errors-only${errorCount ? ' has-errors' : ''}`}>
+          <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} /> Errors only
+          <span className="error-count" aria-label="Errors">
+            {errorCount}
+          </span>
         </label>
+        {session.deleted_at ? null : (
+          <label className="check-field">
+            <input type="checkbox" checked={history} onChange={(e) => setHistory(e.target.checked)} /> Include history
+          </label>
+        )}
         <label className="check-field">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Scroll to newest
         </label>
@@ -125,7 +142,7 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
         <span className="spacer" />
         {state.s === 'connecting' ? <Badge tone="warn">connecting…</Badge> : null}
         {state.s === 'live' ? <Badge tone="ok">{paused ? 'paused' : 'live'}</Badge> : null}
-        {state.s === 'ended' ? <Badge>stream ended</Badge> : null}
+        {state.s === 'ended' ? <Badge>{session.deleted_at ? 'recorded history' : 'stream ended'}</Badge> : null}
         {state.s === 'failed' ? <Badge tone="bad">failed</Badge> : null}
         <span className="muted small">
           {visible.length} / {events.length} events
@@ -163,7 +180,12 @@ export function TelemetryPane({ session, reload }: PaneProps): React.JSX.Element
       {events.length ? (
         <div className="event-list" ref={list} role="log" aria-label="Telemetry events">
           {visible.map((env) => (
-            <div key={env.seq} className="event-row" data-category={env.event.category}>
+            <div
+              key={env.seq}
+              className={isErrorEvent(env.event) ? 'event-row event-row-error' : 'event-row'}
+              data-category={env.event.category}
+              data-error={isErrorEvent(env.event) || undefined}
+            >
               <button type="button" className="event-line" onClick={() => setOpen(open === env.seq ? null : env.seq)} aria-expanded={open === env.seq}>
                 <span className="mono muted">{eventTime(env.event.ts)}</span>
                 <Badge tone={TONE[env.event.category] ?? 'neutral'}>{env.event.category}</Badge>

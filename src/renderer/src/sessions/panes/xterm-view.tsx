@@ -10,13 +10,18 @@ import '@xterm/xterm/css/xterm.css';
 
 export interface XtermViewProps {
   readOnly?: boolean;
+  /**
+   * LF moves to the start of the line too (default: when read-only). A process without a PTY
+   * writes bare LF — no tty turns it into CRLF — which xterm would draw as a staircase.
+   */
+  convertEol?: boolean;
   onReady(term: Terminal): void | (() => void);
   onResize?(cols: number, rows: number): void;
   label: string;
   className?: string;
 }
 
-export function XtermView({ readOnly, onReady, onResize, label, className }: XtermViewProps): React.JSX.Element {
+export function XtermView({ readOnly, convertEol, onReady, onResize, label, className }: XtermViewProps): React.JSX.Element {
   const box = useRef<HTMLDivElement>(null);
   // Latest callbacks without re-creating the terminal.
   const cb = useRef({ onReady, onResize });
@@ -26,7 +31,7 @@ export function XtermView({ readOnly, onReady, onResize, label, className }: Xte
     const el = box.current;
     if (!el) return;
     const term = new Terminal({
-      convertEol: readOnly,
+      convertEol: convertEol ?? !!readOnly,
       disableStdin: readOnly,
       cursorBlink: !readOnly,
       scrollback: 5000,
@@ -55,7 +60,7 @@ export function XtermView({ readOnly, onReady, onResize, label, className }: Xte
       if (typeof dispose === 'function') dispose();
       term.dispose();
     };
-  }, [readOnly]);
+  }, [readOnly, convertEol]);
 
   return <div ref={box} className={`xterm-box ${className ?? ''}`} role="log" aria-label={label} />;
 }
