@@ -1,6 +1,8 @@
 /**
  * The app shell: sign-in gate (web console), sidebar, the routed screen, toasts, help overlay
- * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/admin/projects,
+ * and keyboard shortcuts. Routes: #/sessions, #/sessions/<id>[/<tab>], #/pools[/<id>],
+ * #/profiles[/<id>], #/credentials[/<id>], #/apps[/<name>], #/deployments/<id>,
+ * #/invocations[/<id>], #/system, #/admin/projects,
  * #/admin/limits, #/admin/api-keys, #/admin/credential-providers, #/admin/telemetry-destinations, #/admin/audit-logs, #/admin/audit-export, #/extensions, #/connections (desktop).
  */
 import { useCallback, useEffect } from 'react';
@@ -28,6 +30,12 @@ import { InvocationsPage } from './apps/invocations-page';
 import { ExtensionsPage } from './extensions/extensions-page';
 import { CredentialProvidersPage } from './identity/credential-providers-page';
 import { TelemetryDestinationsPage } from './admin/telemetry-destinations-page';
+import { PoolsPage } from './pools/pools-page';
+import { ProfilesPage } from './profiles/profiles-page';
+import { CredentialsPage } from './identity/credentials-page';
+import { AppsPage } from './apps/apps-page';
+import { DeploymentView } from './apps/deployment-view';
+import { SystemPage } from './system/system-page';
 import { EmptyState, Spinner } from './components/ui';
 import { href } from './router';
 
@@ -38,7 +46,13 @@ function Screen(): React.JSX.Element {
   if (area === 'connections') return <ConnectionsPage />;
   if (area === 'proxies') return <ProxiesPage />;
   if (area === 'auth-connections') return <AuthConnectionsPage />;
-  if (area === 'invocations') return <InvocationsPage />;
+  if (area === 'invocations') return <InvocationsPage id={a} />;
+  if (area === 'pools') return <PoolsPage key={a ?? ''} id={a} />;
+  if (area === 'profiles') return <ProfilesPage id={a} />;
+  if (area === 'credentials') return <CredentialsPage key={a ?? ''} id={a} />;
+  if (area === 'apps') return <AppsPage name={a} />;
+  if (area === 'deployments' && a) return <DeploymentView key={a} id={a} />;
+  if (area === 'system') return <SystemPage />;
   if (area === 'extensions') return <ExtensionsPage />;
   if (area === 'admin') {
     if (a === 'projects') return <ProjectsPage />;

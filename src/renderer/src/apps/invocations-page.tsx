@@ -1,5 +1,6 @@
 /**
- * Invocations of deployed apps: list (status filter, search), and one invocation's details —
+ * Invocations of deployed apps: list (status filter, search), and one invocation's details at
+ * `#/invocations/<id>` —
  * payload, output, status reason, its browsers (links to their session view) and its event
  * stream (`/invocations/{id}/events`: logs and state changes, ends at a terminal state).
  */
@@ -9,7 +10,7 @@ import { api, type QueryOf } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
-import { href } from '../router';
+import { href, navigate } from '../router';
 import { DeploymentsCard } from './deployments-card';
 import { InvokeDialog } from './invoke-dialog';
 import type { Invocation } from '../../../shared/wire/apps';
@@ -131,12 +132,24 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
   );
 }
 
-export function InvocationsPage(): React.JSX.Element {
+/** The invocation a deep link names, from the list or (older than the list's page) fetched. */
+function useSelected(id: string | undefined, items: Invocation[]): Invocation | undefined {
+  const [fetched, setFetched] = useState<Invocation | undefined>();
+  const listed = id ? items.find((i) => i.id === id) : undefined;
+  useEffect(() => {
+    setFetched(undefined);
+    if (!id || listed) return;
+    api.call('GET /invocations/:id', { params: { id } }).then(setFetched, () => setFetched(undefined));
+  }, [id, listed]);
+  return listed ?? fetched;
+}
+
+export function InvocationsPage({ id: selected }: { id?: string }): React.JSX.Element {
   const { items, loading, loaded, error, filters, setFilters, refresh } = useInvocations();
   useEffect(() => void refresh(), [refresh]); // then the change feed keeps it current
-  const [selected, setSelected] = useState<string | null>(null);
+  const setSelected = (id: string): void => navigate(`/invocations/${encodeURIComponent(id)}`);
   const [invoking, setInvoking] = useState(false);
-  const current = items.find((i) => i.id === selected);
+  const current = useSelected(selected, items);
   return (
     <section className="page">
       <PageHeader

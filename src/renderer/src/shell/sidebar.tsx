@@ -1,5 +1,5 @@
 /**
- * The sidebar: navigation (Sessions…; Admin: Projects, Org limits, API keys, Credential
+ * The sidebar: navigation (Sessions, Pools, Profiles, Apps, … System; Admin: Projects, Org limits, API keys, Credential
  * providers, Audit logs), the project the UI acts in, and at the bottom who/where: the
  * connection switcher with its health dot (desktop) or the signed-in key with Sign out (web).
  */
@@ -17,10 +17,15 @@ import { useLiveFeed } from '../stores/live-feed';
 /** Sidebar entries. Later areas (Proxies, Auth, Invocations) add one line here. */
 const NAV: Array<{ section?: string; path: string; label: string; match: string }> = [
   { path: '/sessions', label: 'Sessions', match: 'sessions' },
+  { path: '/pools', label: 'Pools', match: 'pools' },
+  { path: '/profiles', label: 'Profiles', match: 'profiles' },
+  { path: '/apps', label: 'Apps', match: 'apps' },
   { path: '/invocations', label: 'Invocations', match: 'invocations' },
   { path: '/proxies', label: 'Proxies', match: 'proxies' },
+  { path: '/credentials', label: 'Credentials', match: 'credentials' },
   { path: '/auth-connections', label: 'Auth connections', match: 'auth-connections' },
   { path: '/extensions', label: 'Extensions', match: 'extensions' },
+  { path: '/system', label: 'System', match: 'system' },
   { section: 'Admin', path: '/admin/projects', label: 'Projects', match: 'admin/projects' },
   { path: '/admin/limits', label: 'Org limits', match: 'admin/limits' },
   { path: '/admin/api-keys', label: 'API keys', match: 'admin/api-keys' },
