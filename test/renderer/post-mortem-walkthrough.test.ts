@@ -125,6 +125,10 @@ describe('post-mortem in the console', { timeout: 120_000 }, () => {
   it('lists the deleted session in the Deleted view with its end reason', async () => {
     const { page, te } = c;
     await page.goto(`${te.url}/#/sessions`);
+    // Signed in with a project key: the sidebar names its project and offers no other.
+    const picker = page.locator('.sidebar-field select');
+    await expect.poll(() => picker.textContent()).toBe('checkout');
+    expect(await picker.isDisabled()).toBe(true);
     await page.getByLabel('Status').selectOption('deleted');
     const row = page.getByRole('row').filter({ hasText: 'checkout-run-17' });
     await row.waitFor();
