@@ -1,7 +1,9 @@
 /**
  * Invocations of deployed apps: list (status filter, search), and one invocation's details at
  * `#/invocations/<id>` —
- * payload, output, status reason, its browsers (links to their session view) and its event
+ * payload, output, status reason, every browser it used — running or ended — with links to its
+ * session view, replay, telemetry and HAR (so "checkout-bot failed" leads to what its browser
+ * saw), and its event
  * stream (`/invocations/{id}/events`: logs and state changes, ends at a terminal state).
  */
 import { useEffect, useState } from 'react';
@@ -10,6 +12,7 @@ import { api, type QueryOf } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { createListStore } from '../stores/list-store';
 import { Badge, Button, EmptyState, ErrorBanner, Field, PageHeader, Spinner, formatTime } from '../components/ui';
+import { notify, reportError } from '../stores/toasts';
 import { href, navigate } from '../router';
 import { DeploymentsCard } from './deployments-card';
 import { InvokeDialog } from './invoke-dialog';
@@ -40,17 +43,59 @@ function pretty(text: string | undefined): string {
   }
 }
 
+/**
+ * The browsers an invocation used (`browser_session_ids`, ended ones too) and, for those still
+ * running, their names. An ended browser's replay, telemetry and HAR come from its post-mortem.
+ */
+function InvocationBrowsers({ used, running }: { used: string[]; running: Session[] | null }): React.JSX.Element {
+  if (!running) return <Spinner label="Loading browsers" />;
+  const ids = [...new Set([...used, ...running.map((b) => b.session_id)])];
+  if (!ids.length) return <p className="muted small">This invocation used no browser.</p>;
+  const names = new Map(running.map((b) => [b.session_id, b.name]));
+  const downloadHar = (id: string): void => {
+    api
+      .download('GET /browsers/:id/har', { opts: { params: { id } }, filename: `${id}.har` })
+      .then((res) => res.saved && notify(`Downloaded HAR of ${id}`), reportError);
+  };
+  return (
+    <ul className="invocation-browsers">
+      {ids.map((id) => {
+        const base = `/sessions/${encodeURIComponent(id)}`;
+        return (
+          <li key={id}>
+            <a className="mono" href={href(base)}>
+              {names.get(id) ?? id}
+            </a>{' '}
+            {names.has(id) ? <Badge tone="ok">running</Badge> : <Badge>ended</Badge>} <a href={href(`${base}/replays`)}>Replay</a> ·{' '}
+            <a href={href(`${base}/telemetry`)}>Telemetry</a> ·{' '}
+            <Button variant="ghost" onClick={() => downloadHar(id)}>
+              HAR
+            </Button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
   const [lines, setLines] = useState<string[]>([]);
   const [browsers, setBrowsers] = useState<Session[] | null>(null);
+  const [used, setUsed] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [streaming, setStreaming] = useState(true);
   useEffect(() => {
     setLines([]);
     setError(null);
     setStreaming(true);
+    setUsed([]);
     api.call('GET /invocations/:id/browsers', { params: { id: inv.id } }).then(
       (r) => setBrowsers(r.browsers),
+      (err) => setError(errorMessage(err)),
+    );
+    // The list's rows leave out the browsers an invocation used; its detail has them.
+    api.call('GET /invocations/:id', { params: { id: inv.id } }).then(
+      (r) => setUsed(r.browser_session_ids ?? []),
       (err) => setError(errorMessage(err)),
     );
     const frames = api.stream('GET /invocations/:id/events', { params: { id: inv.id }, query: { since: '24h' } });
@@ -109,21 +154,7 @@ function InvocationDetails({ inv }: { inv: Invocation }): React.JSX.Element {
       <h4>Output</h4>
       <pre className="output">{pretty(inv.output)}</pre>
       <h4>Browsers</h4>
-      {!browsers ? (
-        <Spinner label="Loading browsers" />
-      ) : browsers.length ? (
-        <ul>
-          {browsers.map((b) => (
-            <li key={b.session_id}>
-              <a className="mono" href={href(`/sessions/${encodeURIComponent(b.session_id)}`)}>
-                {b.name ?? b.session_id}
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted small">No browser is attached to this invocation.</p>
-      )}
+      <InvocationBrowsers used={used} running={browsers} />
       <h4>Events {streaming ? <Badge tone="ok">live</Badge> : <Badge>ended</Badge>}</h4>
       <pre className="output invocation-events" role="log" aria-label="Invocation events">
         {lines.join('\n') || 'Waiting for events…'}

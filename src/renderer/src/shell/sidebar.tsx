@@ -38,9 +38,20 @@ const NAV: Array<{ section?: string; path: string; label: string; match: string 
 function ProjectPicker(): React.JSX.Element {
   const { projectId, setProject } = useUi();
   const projects = useProjects((s) => s.items);
+  // A project-scoped key sees only its project: the picker names it instead of offering others.
+  const keyProject = useAuth((s) => s.who?.project_id ?? null);
   useEffect(() => {
     void useProjects.getState().refresh();
   }, []);
+  if (keyProject)
+    return (
+      <label className="sidebar-field">
+        <span>Project</span>
+        <select value={keyProject} disabled title="This API key is scoped to one project">
+          <option value={keyProject}>{projects.find((p) => p.id === keyProject)?.name ?? keyProject}</option>
+        </select>
+      </label>
+    );
   return (
     <label className="sidebar-field">
       <span>Project</span>
