@@ -8,7 +8,8 @@
  *   node scripts/bootstrap.mjs test  [--] [vitest filters…]
  *
  * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
- * `apt-get install` the system programs that are missing (elsewhere: print how to get them).
+ * `apt-get install` the system programs that are missing (elsewhere: print how to get them);
+ * for `test` also podman, runc and debootstrap (bootstrap/container-tools.mjs).
  * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
  * database-dependent tests again on a private PostgreSQL cluster (files tagged `@database` or
  * named *.pg.test.ts; see isDatabaseTest in bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNodeModules } from './bootstrap/node-modules.mjs';
 import { ensureSystemPackages } from './bootstrap/system-packages.mjs';
+import { ensureContainerTools } from './bootstrap/container-tools.mjs';
 import { buildDesktopBundles } from './bootstrap/renderer-build.mjs';
 import { received, run, say } from './bootstrap/run.mjs';
 import { runTests } from './bootstrap/test-run.mjs';
@@ -33,6 +35,8 @@ if (command !== 'serve' && command !== 'test') {
 if (process.env.BROWSERDECK_SKIP_INSTALL !== '1') {
   await ensureNodeModules(root);
   await ensureSystemPackages({ needPostgres: command === 'test' });
+  // The image test (test/deploy/image.test.ts) builds and runs the OCI image with podman.
+  if (command === 'test') await ensureContainerTools();
 }
 
 if (command === 'serve') {

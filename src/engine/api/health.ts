@@ -1,9 +1,10 @@
 /**
  * `GET /healthz` (no auth) and `GET /openapi.json` (generated from the route schemas).
  * Health says what an operator needs to know and nothing a stranger could use: the version,
- * how long this engine has run, whether tenants run jailed, and which store it uses and
- * whether that answers, its standby browsers and frozen sessions (counts, budget, how it
- * freezes), the resource limits in force — never a path, host or connection string.
+ * how long this engine has run, whether tenants run jailed (and Chromium's own sandbox inside
+ * the jail), and which store it uses and whether that answers, its standby browsers and frozen
+ * sessions (counts, budget, how it freezes), the resource limits in force — never a path, host
+ * or connection string.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +14,7 @@ import { ENGINE_VERSION } from '../engine-version.js';
 import { freezeMethod } from '../runtime/session/jail-freezer.js';
 import { memoryMethod } from '../runtime/sandbox/memory-group.js';
 import { usableBwrap } from '../runtime/sandbox/bwrap.js';
+import { chromiumSandboxState } from '../runtime/sandbox/session-jail.js';
 import { runnerMessageLimit, runnerPendingLimit } from '../runtime/sandbox/runner-channel.js';
 import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
 import type { Health } from '../../shared/wire/health.js';
@@ -27,7 +29,7 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> 
   async register(app: FastifyInstance, ctx, { sessions, sessionDisks, callLimits }) {
     // `jail`: whether tenants' browsers, processes, code and apps run jailed, and why not.
     const jail = await jailStatus(ctx.config);
-    const jailBody = jail.bwrap ? { enabled: true } : { enabled: false, reason: jail.reason };
+    const jailBody = (): Health['jail'] => (jail.bwrap ? { enabled: true, chromium_sandbox: chromiumSandboxState() } : { enabled: false, reason: jail.reason });
     // Watchers are jailed wherever session processes are (session-fs/fs-watcher-launch.ts).
     const watchersJailed = Boolean(await usableBwrap());
     const startedAt = performance.now();
@@ -54,7 +56,7 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> 
         ok: answers,
         version: ENGINE_VERSION,
         uptime_seconds: Math.floor((performance.now() - startedAt) / 1000),
-        jail: jailBody,
+        jail: jailBody(),
         store: { kind: ctx.store.dialect, ok: answers },
         standby: sessions.standby.status(),
         freeze: {

@@ -37,7 +37,16 @@ export const HealthSchema = Type.Object({
   ok: Type.Boolean(),
   version: Type.String(),
   uptime_seconds: Type.Integer(),
-  jail: Type.Object({ enabled: Type.Boolean(), reason: Type.Optional(Type.String()) }),
+  jail: Type.Object({
+    enabled: Type.Boolean(),
+    reason: Type.Optional(Type.String()),
+    /**
+     * With the jail on: whether Chromium's own sandbox runs inside it (it needs nested user
+     * namespaces; `off`: browsers run jailed with `--no-sandbox`). `unknown` until this engine's
+     * first jailed browser has started.
+     */
+    chromium_sandbox: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off'), Type.Literal('unknown')])),
+  }),
   store: Type.Object({ kind: Type.String(), ok: Type.Boolean() }),
   standby: StandbyStatusSchema,
   freeze: Type.Object({ method: Type.String(), idle_seconds: Type.Number(), frozen: Type.Integer() }),

@@ -1,7 +1,7 @@
 /**
  * On a kernel that refuses nested user namespaces (simulated with bwrap --disable-userns),
  * Chromium's own sandbox cannot start inside the jail: the browser still starts — jailed, with
- * --no-sandbox inside — and the session's log says why.
+ * --no-sandbox inside — the session's log says why and /healthz says it.
  *
  * @own-process the jail's probe of nested user namespaces runs once per process.
  */
@@ -27,6 +27,8 @@ describe('jail without nested user namespaces', () => {
     const s = await te.client.browsers.create({ headless: true });
     try {
       expect(chromiumSandboxState()).toBe('off');
+      // …and /healthz tells the operator: jailed, without Chromium's own sandbox.
+      expect(await (await fetch(`${te.url}/healthz`)).json()).toMatchObject({ jail: { enabled: true, chromium_sandbox: 'off' } });
       const lines: string[] = [];
       for await (const e of await te.client.browsers.logs.stream(s.session_id, { source: 'supervisor', supervisor_process: 'session', follow: false }))
         lines.push(e.message);

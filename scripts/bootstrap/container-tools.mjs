@@ -1,0 +1,52 @@
+/**
+ * What `npm test`'s image test (test/deploy/image.test.ts) needs to run for real: podman, runc and
+ * debootstrap (the image's base where no registry answers). As root on Debian they are
+ * installed from Debian's archive, and a `/etc/containers/containers.conf` is written when there
+ * is none: runc as the runtime (the VMs this was probed on cannot run crun) and default ulimits
+ * within this host's own (podman's default nofile of 1048576 is refused where the hard limit is
+ * lower). Anywhere else nothing happens: the test skips with a notice saying why.
+ */
+import fs from 'node:fs';
+import { capture, run, say } from './run.mjs';
+import { onPath } from './system-packages.mjs';
+
+const PACKAGES = [
+  { name: 'podman', pkg: 'podman' },
+  { name: 'runc', pkg: 'runc' },
+  { name: 'debootstrap', pkg: 'debootstrap' },
+];
+const CONF = '/etc/containers/containers.conf';
+/** Generous for a browser service, and within what the probed VM allows. */
+const NOFILE = 20_000;
+const NPROC = 32_768;
+
+export async function ensureContainerTools() {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root || !fs.existsSync('/etc/debian_version')) return;
+  const missing = PACKAGES.filter((p) => !onPath(p.name)).map((p) => p.pkg);
+  if (missing.length) {
+    say(`installing what the image test needs: ${missing.join(' ')}`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    let code = await run('apt-get', ['update'], { env });
+    if (code === 0) code = await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+    if (code !== 0) {
+      say(`apt-get failed (exit ${code}); the image test will skip`);
+      return;
+    }
+  }
+  if (!fs.existsSync(CONF)) writeContainersConf();
+}
+
+function writeContainersConf() {
+  const hard = (flag) => Number(capture('sh', ['-c', `ulimit -H${flag}`])) || Infinity;
+  const nofile = Math.min(NOFILE, hard('n'));
+  const nproc = Math.min(NPROC, hard('u'));
+  fs.mkdirSync('/etc/containers', { recursive: true });
+  fs.writeFileSync(
+    CONF,
+    `# Written by Browserdeck's bootstrap (scripts/bootstrap/container-tools.mjs) for its image test.\n` +
+      `[containers]\ndefault_ulimits = ["nofile=${nofile}:${nofile}", "nproc=${nproc}:${nproc}"]\n\n` +
+      `[engine]\nruntime = "runc"\n`,
+  );
+  say(`wrote ${CONF} (runtime runc, nofile ${nofile}, nproc ${nproc})`);
+}
