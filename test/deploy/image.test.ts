@@ -68,10 +68,12 @@ function testManifest(): string {
   const text = fs.readFileSync(path.join(root, 'deploy/kubernetes/browserdeck.yaml'), 'utf8');
   const out = text
     .replace(/hostPort: 8420\b/, `hostPort: ${PORT}`)
+    .replace(/value: http:\/\/127\.0\.0\.1:8420\b/, `value: http://127.0.0.1:${PORT}`)
     .replace(/(name|claimName): browserdeck-data\b/g, `$1: ${VOLUME}`)
     .replace(/^( {2}name:) browserdeck$/m, `$1 ${NAME}`);
   expect(out).toContain(`hostPort: ${PORT}`);
   expect(out).toContain(`claimName: ${VOLUME}`);
+  expect(out).toContain(`value: http://127.0.0.1:${PORT}`);
   expect(out).toContain(`name: ${NAME}\n`);
   return out;
 }
