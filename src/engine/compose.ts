@@ -51,6 +51,9 @@ import { Invocations } from './domain/invocations/invocations.js';
 import { invocationRunner } from './domain/invocations/invocation-run.js';
 import { NodeRegistry } from './domain/nodes/node-registry.js';
 import { NodeRouter } from './domain/nodes/node-routing.js';
+import { NodeSweeper } from './domain/nodes/node-sweeper.js';
+import { LEASE_RETRY_MS, NODE_LEASE_CLASS, leaseKeyOf } from './domain/nodes/node-lease.js';
+import { holdAdvisoryLease } from './store/pg-advisory-lease.js';
 import { ServiceLogs } from './runtime/service-logs.js';
 import { SessionRuntime } from './runtime/session/session-runtime.js';
 import { SessionDisks } from './runtime/session/session-disks.js';
@@ -243,10 +246,35 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   let nodes: EngineServices['nodes'];
   if (ctx.store.dialect === 'postgres') {
     const configured = checkedNodeUrl(config.nodeUrl);
-    const registry = new NodeRegistry(db, sessions.nodeId, config.region, clock, (err) => log.warn({ err }, 'node heartbeat failed'));
+    if (!config.databaseUrl) throw new Error('a PostgreSQL store without its URL');
+    // The lease lives as long as the engine: taken before this node announces itself, released
+    // (registered here, so it runs after every feature's stop) once its sessions have ended.
+    const key = leaseKeyOf(sessions.nodeId);
+    const lease = holdAdvisoryLease(config.databaseUrl, [NODE_LEASE_CLASS, key], {
+      retryMs: LEASE_RETRY_MS,
+      applicationName: `browserdeck node ${sessions.nodeId}`,
+      onChange: (held) =>
+        held
+          ? log.info("holding this node's database lease")
+          : log.warn('this node lost its database lease: it claims nothing of other nodes until it holds it again'),
+      onError: (err) => log.warn({ err }, 'node lease'),
+    });
+    ctx.onStop(() => lease.close());
+    if (!(await lease.ready)) log.warn('this node does not hold its database lease yet; retrying');
+    const registry = new NodeRegistry(
+      db,
+      sessions.nodeId,
+      config.region,
+      clock,
+      (err) => log.warn({ err }, 'node heartbeat failed'),
+      { key, heldSince: () => lease.heldSince() },
+      config.nodeHeartbeatTimeoutSeconds * 1000,
+    );
+    const router = new NodeRouter(db, registry, sessions, () => pools, clock, changes);
     nodes = {
       registry,
-      router: new NodeRouter(db, registry, sessions, () => pools, clock, changes),
+      router,
+      sweeper: new NodeSweeper(registry, router, (err) => log.warn({ err }, 'node sweep failed')),
       nodeUrl: configured,
       listenUrl: () => configured ?? ctx.listenUrl(),
     };

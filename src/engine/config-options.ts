@@ -84,6 +84,16 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     meaning: 'Multi-node (PostgreSQL): the address other engine nodes use to forward a request for a session or pool this node runs.',
   },
   {
+    flag: 'node-heartbeat-timeout-seconds',
+    kind: 'number',
+    value: 'S',
+    env: 'BROWSERDECK_NODE_HEARTBEAT_TIMEOUT_SECONDS',
+    option: 'nodeHeartbeatTimeoutSeconds',
+    default: 15,
+    meaning:
+      'Multi-node (PostgreSQL): a node silent this long is lost even while it holds its database lease (it hangs); at least 10. A killed node is noticed by its lease within seconds.',
+  },
+  {
     flag: 'max-concurrent-sessions',
     kind: 'number',
     value: 'N',

@@ -39,6 +39,13 @@ export interface EngineOptions {
    * forward a request for a session or pool it runs; defaults to the listening address.
    */
   nodeUrl?: string;
+  /**
+   * Multi-node (PostgreSQL): seconds without a heartbeat after which a node counts as lost even
+   * though it still holds its database lease, i.e. it hangs (`--node-heartbeat-timeout-seconds`,
+   * env BROWSERDECK_NODE_HEARTBEAT_TIMEOUT_SECONDS; default 15, at least 10: nodes beat every 5 s).
+   * A killed node is noticed by its lease within seconds, whatever this says.
+   */
+  nodeHeartbeatTimeoutSeconds?: number;
   /** Directory of the built operator UI, served at `/` when present. */
   uiDir?: string;
   /**
@@ -285,6 +292,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     chromiumPath: opts.chromiumPath ?? env.BROWSERDECK_CHROMIUM,
     publicUrl: opts.publicUrl ?? env.BROWSERDECK_PUBLIC_URL,
     nodeUrl: opts.nodeUrl ?? env.BROWSERDECK_NODE_URL,
+    nodeHeartbeatTimeoutSeconds: heartbeatTimeoutFrom(opts.nodeHeartbeatTimeoutSeconds ?? numberFrom(env.BROWSERDECK_NODE_HEARTBEAT_TIMEOUT_SECONDS) ?? 15),
     uiDir: opts.uiDir,
     ephemeralAdminKey: opts.ephemeralAdminKey ?? false,
     logLevel: opts.logLevel ?? env.BROWSERDECK_LOG_LEVEL ?? 'info',
@@ -369,6 +377,12 @@ function hoursFrom(flag: string, v: number): number {
 
 function mebibytesFrom(flag: string, v: number, min: number): number {
   if (!Number.isInteger(v) || v < min) throw new Error(`${flag} must be a whole number of MiB, at least ${min}`);
+  return v;
+}
+
+/** Two heartbeats (5 s apart) must fit in it, or a busy node would flap between alive and lost. */
+function heartbeatTimeoutFrom(v: number): number {
+  if (!Number.isFinite(v) || v < 10) throw new Error(`--node-heartbeat-timeout-seconds must be a number of seconds, at least 10 (got ${v})`);
   return v;
 }
 

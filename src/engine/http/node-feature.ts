@@ -1,8 +1,8 @@
 /**
  * Multi-node (PostgreSQL only: SQLite is one node by construction). Announces this engine in
  * the node registry and heartbeats; forwards HTTP requests and WebSocket upgrades for sessions
- * and pools that other alive nodes run; ends what dead nodes ran (`node_lost`) and adopts their
- * pools; ends local browsers whose rows another node ended; places a create asking for another
+ * and pools that other alive nodes run; sweeps every second: ends what dead nodes ran
+ * (`node_lost`: lease freed or heartbeat stale) and adopts their pools; ends local browsers whose rows another node ended; places a create asking for another
  * node's region on that node. See docs/operate/postgresql-and-nodes.md.
  */
 import type { Feature } from '../feature.js';
@@ -55,6 +55,7 @@ export const nodesFeature: Feature<'nodes' | 'sessions'> = {
     });
     ctx.upgrades.intercept(upgradePipes.intercept);
     ctx.onStop(async () => {
+      nodes.sweeper.stop();
       await registry.markStopped().catch((err) => ctx.log.warn({ err }, 'marking this node stopped failed'));
       await forwarding.close();
       // Piped upgrades are no longer the HTTP server's: without this its close waits for the clients.
@@ -64,9 +65,7 @@ export const nodesFeature: Feature<'nodes' | 'sessions'> = {
   async started(_ctx, { nodes }) {
     if (!nodes) return;
     await nodes.registry.setUrl(nodes.listenUrl());
-    nodes.registry.startHeartbeat(nodes.listenUrl, async () => {
-      await nodes.router.reapEndedElsewhere();
-      await nodes.router.sweepDeadNodes();
-    });
+    nodes.registry.startHeartbeat(nodes.listenUrl);
+    nodes.sweeper.start();
   },
 };

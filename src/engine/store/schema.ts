@@ -400,6 +400,11 @@ export interface EngineNodeTable {
   stopped_at: string | null;
   /** The node's `--region`: creates asking for it are placed on this node (default `us-east`). */
   region: Generated<string>;
+  /**
+   * The advisory lock key (int4, with NODE_LEASE_CLASS) this node holds while it lives; NULL for
+   * a node without a lease (an older version), judged by its heartbeat alone.
+   */
+  lease_key: Generated<number | null>;
 }
 
 export interface Database {

@@ -3,9 +3,10 @@
  * created it (`browser_sessions.node_id`), a pool's browsers on the node that runs it
  * (`browser_pools.node_id`). Lookups go through the caller's org/project scope (by id or
  * name), so a caller can never learn that another org's session exists from how we route.
- * When the owner is dead (stale heartbeat), whatever it ran is lost: its sessions are ended
- * `node_lost` and its pools are taken over by the noticing node; the request is then answered
- * locally with the usual "ended"/pool answers.
+ * When the owner is dead (its lease freed, or its heartbeat stale: node-registry.ts), whatever
+ * it ran is lost: its sessions are ended `node_lost` and its pools are taken over by the
+ * noticing node; the request is then answered locally with the usual "ended"/pool answers. A
+ * node that does not hold its own lease claims nothing: it may be the one cut off.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
@@ -85,6 +86,8 @@ export class NodeRouter {
     if (s.state === 'alive') return { kind: 'forward', nodeId, url: s.url };
     if (s.state === 'unavailable') return { kind: 'unavailable', nodeId, why: s.why };
     if (s.state === 'dead') {
+      if (!this.registry.holdsLease())
+        return { kind: 'unavailable', nodeId, why: `this engine node lost its database lease; engine node ${nodeId} cannot be judged` };
       await this.endLostSessions(nodeId);
       if (pool) await this.adoptPool(pool);
     }
@@ -140,10 +143,12 @@ export class NodeRouter {
   }
 
   /**
-   * The heartbeat's sweep: sessions and pools of dead nodes are ended/adopted even when no
-   * request asks for them (so lists stop showing them and pools keep serving).
+   * The sweep (every `SWEEP_MS`): sessions and pools of dead nodes are ended/adopted even when
+   * no request asks for them (so lists stop showing them and pools keep serving). Skipped while
+   * this node does not hold its own lease.
    */
   async sweepDeadNodes(): Promise<void> {
+    if (!this.registry.holdsLease()) return;
     const sessionNodes = await this.db
       .selectFrom('browser_sessions')
       .select('node_id')
@@ -163,9 +168,10 @@ export class NodeRouter {
   /**
    * Sessions this node still runs whose rows another node ended (declared lost while this node
    * was unreachable, or deleted through a path that only updates the row): end them here too,
-   * so no browser outlives its row.
+   * so no browser outlives its row. Likewise pools another node adopted meanwhile stop filling here.
    */
   async reapEndedElsewhere(): Promise<void> {
+    await this.pools()?.stopAdoptedElsewhere();
     const running = this.sessions.all();
     if (running.length === 0) return;
     const ids = running.map((rt) => rt.id);

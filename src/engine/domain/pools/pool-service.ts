@@ -342,6 +342,24 @@ export class PoolService {
     for (const row of rows) this.run(row);
   }
 
+  /**
+   * Pools this node fills whose row now names another node (it adopted them while this node's
+   * lease was lost) or is gone: stop filling them here. Their browsers' rows were ended with
+   * the lost node's sessions; the node's reaper ends the browsers.
+   */
+  async stopAdoptedElsewhere(): Promise<void> {
+    if (this.runtimes.size === 0) return;
+    const ids = [...this.runtimes.keys()];
+    const rows = await this.ctx.db.selectFrom('browser_pools').select(['id', 'node_id']).where('id', 'in', ids).execute();
+    const mine = new Set(rows.filter((r) => r.node_id === this.sessions.nodeId).map((r) => r.id));
+    for (const id of ids) {
+      if (mine.has(id)) continue;
+      this.runtimes.get(id)?.stop();
+      this.runtimes.delete(id);
+      this.configs.delete(id);
+    }
+  }
+
   /** Engine stop: no more launches, waiting acquirers get 204; the session manager ends the browsers. */
   stop(): void {
     for (const rt of this.runtimes.values()) rt.stop();

@@ -21,6 +21,7 @@ import { telemetryDestinationsMigration } from './0014-telemetry-destinations.js
 import { auditExportDestinationsMigration } from './0015-audit-export-destinations.js';
 import { proxyCaBundleMigration } from './0016-proxy-ca-bundle.js';
 import { engineNodeRegionMigration } from './0017-engine-node-region.js';
+import { engineNodeLeaseMigration } from './0019-engine-node-lease.js';
 import { endedByStatusReasonMigration } from './0018-ended-by-status-reason.js';
 
 type MigrationFactory = (dialect: DialectName) => Migration;
@@ -44,6 +45,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0016-proxy-ca-bundle': proxyCaBundleMigration,
   '0017-engine-node-region': engineNodeRegionMigration,
   '0018-ended-by-status-reason': endedByStatusReasonMigration,
+  '0019-engine-node-lease': engineNodeLeaseMigration,
 };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {

@@ -1,0 +1,224 @@
+/**
+ * The cluster manifest for real (issue 31): `npm run image` and `npm run image:postgres` build the
+ * images, `podman kube play deploy/kubernetes/cluster.yaml` runs PostgreSQL and two engine
+ * replicas (under names and a volume of the test's own), a session created through the official
+ * SDK on one replica is driven with Playwright through the other, and when the first replica's
+ * container is killed (`podman kill`: SIGKILL) its session ends `node_lost` — noticed by the other
+ * replica through the database lease; the time it took is printed, not asserted. Everything the
+ * test started is removed afterwards, also on failure; the images stay (the next build's cache).
+ *
+ * The replicas are reached at their pod IPs on podman's kube network (on this host only):
+ * kube play has no Services, and a hostPort cannot be given twice in one Deployment. Each
+ * replica's data dir must be its own (one node id each): the test checks both registered.
+ *
+ * Skipped, loudly, where podman cannot run (`.ci/run` installs it: scripts/bootstrap/container-tools.mjs).
+ *
+ * @own-process builds images and runs pods for minutes; its timeouts are its own.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Kernel from '@onkernel/sdk';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Health } from '../../src/shared/wire/health.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const NAME = 'bdclustertest';
+const IMAGE = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
+const PG_IMAGE = process.env.BROWSERDECK_POSTGRES_IMAGE || 'localhost/browserdeck-postgres';
+const BUILD_MS = 15 * 60_000;
+const READY_MS = 4 * 60_000;
+/** podman's own scratch files go where podman keeps them, not into the test run's private TMPDIR. */
+const PODMAN_ENV = { ...process.env, TMPDIR: '/var/tmp' };
+
+function podmanSkipReason(): string | null {
+  const info = spawnSync('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { encoding: 'utf8', timeout: 60_000 });
+  if (info.error) return `podman is not installed (${info.error.message})`;
+  if (info.status !== 0) return `podman info fails: ${(info.stderr || '').trim().split('\n').pop()}`;
+  return null;
+}
+
+const skipReason = process.platform === 'linux' ? podmanSkipReason() : `podman runs on Linux, not ${process.platform}`;
+if (skipReason) {
+  console.warn(`\n!!! SKIPPED test/deploy/cluster.test.ts: ${skipReason}. The cluster manifest is NOT tested here.\n`);
+}
+
+function runCaptured(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: PODMAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+function podman(...args: string[]): string {
+  return execFileSync('podman', args, { encoding: 'utf8', env: PODMAN_ENV, timeout: 120_000 });
+}
+
+/** The cluster manifest with the test's names, volume and images (nothing else changed). */
+function testManifest(): string {
+  const text = fs.readFileSync(path.join(root, 'deploy/kubernetes/cluster.yaml'), 'utf8');
+  const out = text
+    .replace(/localhost\/browserdeck-postgres:15/g, `${PG_IMAGE}:15`)
+    .replace(/localhost\/browserdeck:latest/g, `${IMAGE}:latest`)
+    .replace(/(?<![/\w-])browserdeck-postgres\b/g, `${NAME}-postgres`)
+    .replace(/\bbrowserdeck-shm\b/g, `${NAME}-shm`)
+    .replace(/^( {2}name:) browserdeck$/gm, `$1 ${NAME}`);
+  expect(out).toContain(`name: ${NAME}\n`);
+  expect(out).toContain(`@${NAME}-postgres-pod-0:5432/`);
+  expect(out).toContain(`claimName: ${NAME}-postgres-data`);
+  return out;
+}
+
+const pods = [`${NAME}-pod-0`, `${NAME}-pod-1`];
+const engineContainer = (pod: string) => `${pod}-engine`;
+
+function podIp(pod: string): string {
+  const infra = podman('pod', 'inspect', pod, '--format', '{{.InfraContainerID}}').trim();
+  return podman('inspect', infra, '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}').trim();
+}
+
+async function healthz(base: string): Promise<Health | null> {
+  try {
+    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    return res.ok ? ((await res.json()) as Health) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `url` with its origin replaced by `base`'s (what a load balancer in front of the replicas does). */
+function via(base: string, url: string): string {
+  const u = new URL(url);
+  const b = new URL(base);
+  u.host = b.host;
+  return u.toString();
+}
+
+describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube play${skipReason ? ` (SKIPPED: ${skipReason})` : ''}`, () => {
+  let dir: string;
+  let manifest: string;
+  let played = false;
+  const bases: string[] = [];
+  let apiKey = '';
+  const timings: Record<string, number> = {};
+
+  const down = () => {
+    // The replicas' data dirs are anonymous volumes (the image's VOLUME): named before the pods go.
+    const anonymous = pods.flatMap((pod) => {
+      const r = spawnSync('podman', ['inspect', engineContainer(pod), '--format', '{{range .Mounts}}{{.Name}} {{end}}'], { encoding: 'utf8', env: PODMAN_ENV });
+      return r.status === 0
+        ? r.stdout
+            .trim()
+            .split(/\s+/)
+            .filter((v) => /^[0-9a-f]{64}$/.test(v))
+        : [];
+    });
+    spawnSync('podman', ['kube', 'down', manifest], { env: PODMAN_ENV, stdio: 'ignore', timeout: 180_000 });
+    // kube down 4.3 leaves a pod whose container failed to start.
+    spawnSync('podman', ['pod', 'rm', '--force', ...pods, `${NAME}-postgres-pod-0`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 120_000 });
+    spawnSync('podman', ['volume', 'rm', '--force', `${NAME}-postgres-data`, `${NAME}-shm`, ...anonymous], {
+      env: PODMAN_ENV,
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
+  };
+
+  beforeAll(
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'browserdeck-cluster-test-'));
+      manifest = path.join(dir, 'cluster.yaml');
+      fs.writeFileSync(manifest, testManifest());
+      // Leftovers of an interrupted run would make `kube play` fail on existing names.
+      down();
+
+      let t0 = performance.now();
+      for (const script of ['scripts/image/build-image.mjs', 'scripts/image/build-postgres-image.mjs']) {
+        const build = await runCaptured(process.execPath, [script], BUILD_MS);
+        if (build.code !== 0) throw new Error(`${script} failed (exit ${build.code}):\n${build.output.slice(-4000)}`);
+      }
+      timings.build_s = (performance.now() - t0) / 1000;
+
+      t0 = performance.now();
+      played = true;
+      podman('kube', 'play', manifest);
+      for (const pod of pods) bases.push(`http://${podIp(pod)}:8420`);
+      const deadline = Date.now() + READY_MS;
+      for (const base of bases) {
+        while (!(await healthz(base)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+      }
+      timings.ready_s = (performance.now() - t0) / 1000;
+      for (const [i, base] of bases.entries()) {
+        if (!(await healthz(base))) throw new Error(`replica ${i} did not answer /healthz; its log:\n${podman('logs', engineContainer(pods[i])).slice(-4000)}`);
+      }
+      // The first start made one admin key, in the data dir of the replica that made it.
+      for (const pod of pods) {
+        const r = spawnSync('podman', ['exec', '--user', '1000', engineContainer(pod), 'cat', '/var/lib/browserdeck/admin-api-key'], {
+          encoding: 'utf8',
+          env: PODMAN_ENV,
+        });
+        if (r.status === 0) apiKey = r.stdout.trim();
+      }
+      if (!apiKey) throw new Error('no replica wrote an admin key');
+    },
+    2 * BUILD_MS + READY_MS + 60_000,
+  );
+
+  afterAll(async () => {
+    console.log(`[cluster test] builds ${timings.build_s?.toFixed(1)} s, kube play to both /healthz ${timings.ready_s?.toFixed(1)} s`);
+    if (played) down();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }, 300_000);
+
+  it('runs two replicas on PostgreSQL, each with the jail on and a node of its own', async () => {
+    for (const base of bases) expect(await healthz(base)).toMatchObject({ ok: true, jail: { enabled: true }, store: { kind: 'postgres', ok: true } });
+    const ids = pods.map((pod) => podman('exec', '--user', '1000', engineContainer(pod), 'cat', '/var/lib/browserdeck/node-id').trim());
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it("serves a session made on one replica through the other, and ends it node_lost when the first one's container is killed", async () => {
+    const [first, second] = bases.map((base) => new Kernel({ apiKey, baseURL: base, maxRetries: 0 }));
+    const session = await first.browsers.create({ headless: true, timeout_seconds: 600 });
+    const browser = await chromium.connectOverCDP(via(bases[1], session.cdp_ws_url));
+    try {
+      const page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
+      await page.goto('data:text/html,<title>one cluster</title>');
+      expect(await page.title()).toBe('one cluster');
+    } finally {
+      await browser.close();
+    }
+    // Which replica runs it: the one it was created on (its node id is in the session's row, not the DTO).
+    expect((await second.browsers.retrieve(session.session_id)).session_id).toBe(session.session_id);
+
+    const killedAt = Date.now();
+    podman('kill', engineContainer(pods[0]));
+    // Polled in the list, which reads the shared database (a call for the session itself would
+    // be forwarded to the vanished pod while it counts as alive, and wait out a connect timeout).
+    let endedAfterMs = -1;
+    for (let i = 0; i < 300 && endedAfterMs < 0; i++) {
+      const running: string[] = [];
+      for await (const b of second.browsers.list()) running.push(b.session_id);
+      if (!running.includes(session.session_id)) endedAfterMs = Date.now() - killedAt;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    let ended: { status?: number; code?: string; message?: string } = {};
+    try {
+      await second.browsers.fs.readFile(session.session_id, { path: '/x' });
+    } catch (err) {
+      const e = err as { status?: number; error?: { code?: string; message?: string } };
+      ended = { status: e.status, code: e.error?.code, message: e.error?.message };
+    }
+    console.log(`[cluster test] replica 0 killed: its session ended ${endedAfterMs} ms later (${ended.message})`);
+    expect(ended).toMatchObject({ status: 404, code: 'session_ended' });
+    expect(ended.message).toContain('node_lost');
+  });
+});
