@@ -28,21 +28,6 @@ let endedId: string;
 const problems: string[] = [];
 let showing = '(sign-in)';
 
-/**
- * Known errors of screens other parts own, tolerated until fixed there (matched against the
- * failing request's path). Delete an entry with its fix; nothing else is tolerated.
- */
-const KNOWN_ERRORS: Array<{ path: RegExp; why: string }> = [
-  {
-    path: /^\/browsers\/[^/]+\/fs\/list_files\?path=%2Ftmp%2Ftraces$/,
-    why: 'the Inspect pane lists /tmp/traces before any trace was written (issue 28 bug list; src/renderer/src/sessions/ is the session-view part)',
-  },
-];
-const known = (url: string | undefined) => {
-  const p = url?.startsWith(c.te.url) ? url.slice(c.te.url.length) : undefined;
-  return p !== undefined && KNOWN_ERRORS.some((k) => k.path.test(p));
-};
-
 beforeAll(async () => {
   c = await openConsole();
   const { te, page } = c;
@@ -63,7 +48,7 @@ beforeAll(async () => {
   // Watched from the first screen behind the sign-in (the sign-in form's own check answers 401 by design).
   await c.signIn();
   page.on('console', (m) => {
-    if (m.type() === 'error' && !known(m.location().url)) problems.push(`${showing}: console error: ${m.text()} (${m.location().url})`);
+    if (m.type() === 'error') problems.push(`${showing}: console error: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => problems.push(`${showing}: page error: ${e.message}`));
   page.on('request', (r) => {
@@ -73,7 +58,7 @@ beforeAll(async () => {
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
   page.on('response', (r) => {
-    if (r.url().startsWith(te.url) && r.status() >= 400 && !known(r.url()))
+    if (r.url().startsWith(te.url) && r.status() >= 400)
       problems.push(`${showing}: ${r.request().method()} ${r.url().slice(te.url.length)} answered ${r.status()}`);
   });
 }, 180_000);

@@ -133,6 +133,7 @@ describe('post-mortem in the console', { timeout: 120_000 }, () => {
     const row = page.getByRole('row').filter({ hasText: 'checkout-run-17' });
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain('deleted');
+    await expect.poll(async () => Number(await row.locator('.errors-cell').textContent()), { timeout: 30_000 }).toBe(2);
     await screen('post-mortem-deleted-list');
     await row.getByRole('link').first().click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'recorded history' }).textContent()).toMatch(/Session ended .* \(deleted by api_key:/);
@@ -141,7 +142,20 @@ describe('post-mortem in the console', { timeout: 120_000 }, () => {
   it('shows the recorded telemetry with the error', async () => {
     const { page, te } = c;
     await page.goto(`${te.url}/#/sessions/${sessionId}/telemetry`);
-    await expect.poll(() => page.locator('.tab-panel').textContent(), { timeout: 30_000 }).toContain('checkout failed: card declined');
+    // The console error and the 502 are highlighted and counted on the tab; "Errors only" keeps just them.
+    const errorRows = page.locator('.event-row[data-error]');
+    await expect
+      .poll(() => errorRows.allTextContents(), { timeout: 30_000 })
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/console_error.*checkout failed: card declined/),
+          expect.stringMatching(/network_response.*\/api\/pay 502/),
+        ]),
+      );
+    const tabCount = page.getByRole('tab', { name: /Telemetry/ }).locator('.tab-count');
+    await expect.poll(async () => Number(await tabCount.textContent()), { timeout: 30_000 }).toBe(2);
+    await page.getByLabel('Errors only').check();
+    await expect.poll(() => page.locator('.event-row:not([data-error])').count()).toBe(0);
     await screen('post-mortem-telemetry');
   });
 
@@ -156,7 +170,9 @@ describe('post-mortem in the console', { timeout: 120_000 }, () => {
   it('shows the recorded logs', async () => {
     const { page, te } = c;
     await page.goto(`${te.url}/#/sessions/${sessionId}/logs`);
-    await expect.poll(() => page.locator('.tab-panel').textContent(), { timeout: 30_000 }).toMatch(/browser started/);
+    await page.getByLabel('Service').selectOption('session');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.locator('.tab-panel .xterm-rows').textContent(), { timeout: 30_000 }).toMatch(/browser started/);
     await screen('post-mortem-logs');
   });
 
