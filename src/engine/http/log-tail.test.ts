@@ -17,7 +17,7 @@ describe('log tail', () => {
   it('tees to the destination unchanged', () => {
     const written: string[] = [];
     const tail = new LogTail();
-    const out = { write: (c: unknown) => written.push(String(c)) } as unknown as NodeJS.WritableStream;
+    const out = (c: Buffer | string) => void written.push(String(c));
     const text = `${JSON.stringify({ level: 40, time: 1, msg: 'a' })}\n`;
     tail.tee(out).write(text);
     expect(written).toEqual([text]);

@@ -5,6 +5,7 @@
  * the other fields a line carries, so what the page shows is what an operator reads in the
  * engine's output and nothing more. Bounded by lines and by characters per line.
  */
+import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import type { LogLine } from '../../shared/wire/system-status.js';
 
@@ -34,11 +35,15 @@ export class LogTail {
 
   constructor(private readonly max = LOG_TAIL_LINES) {}
 
-  /** A destination that writes to `out` (the engine's stdout) and keeps the tail. */
-  tee(out: NodeJS.WritableStream = process.stdout): Writable {
+  /**
+   * A destination that writes each line on (by default) the engine's stdout as pino's own
+   * default destination does — a synchronous write to fd 1, so nothing is lost at a crash and
+   * whatever watches fd 1 sees the same writes as without the tee — and keeps the tail.
+   */
+  tee(out: (chunk: Buffer | string) => void = writeStdout): Writable {
     return new Writable({
       write: (chunk: Buffer | string, _enc, done) => {
-        out.write(chunk);
+        out(chunk);
         for (const text of String(chunk).split('\n')) if (text) this.push(text);
         done();
       },
@@ -55,5 +60,16 @@ export class LogTail {
   /** The kept lines, oldest first. */
   snapshot(): LogLine[] {
     return [...this.lines];
+  }
+}
+
+/** fd 1, synchronously; a non-blocking stdout that is full (EAGAIN) gets the line through the stream instead. */
+function writeStdout(chunk: Buffer | string): void {
+  let rest = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  try {
+    while (rest.length) rest = rest.subarray(fs.writeSync(1, rest));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    process.stdout.write(rest);
   }
 }
