@@ -31,7 +31,8 @@ const TEN_MINUTES = ['--node-heartbeat-timeout-seconds', '600'];
 
 let a: TestEngine;
 let b: ChildNode | undefined;
-const bDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-node-b-'));
+/** B's data dir, made when the tests run (a file skipped without PostgreSQL leaves nothing behind). */
+let bDir = '';
 const db = () => a.engine.context.db;
 
 const sessionRow = (id: string) =>
@@ -95,6 +96,7 @@ describe.skipIf(!PG_URL)(`a node lost by its database lease, with heartbeats tim
   let second: { sessionId: string; cdpUrl: string; poolId: string };
 
   beforeAll(async () => {
+    bDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-node-b-'));
     a = await startTestEngine({ nodeHeartbeatTimeoutSeconds: 600 });
     b = await spawnNode(a, bDir, TEN_MINUTES);
     first = await sessionAndPoolOn(b, 'pool-on-b');
