@@ -25,10 +25,14 @@ export function TelemetrySettings({ session, reload }: { session: Session; reloa
   const [on, setOn] = useState(() => enabledOf(session));
   const [excluded, setExcluded] = useState(() => excludedOf(session));
   const [busy, setBusy] = useState(false);
+  // Reset to what is stored only when that changes: a refetch of the same session (the change
+  // feed, polling) is a new object and must not wipe choices the user has not saved yet.
+  const stored = JSON.stringify([[...enabledOf(session)], [...excludedOf(session)]]);
   useEffect(() => {
     setOn(enabledOf(session));
     setExcluded(excludedOf(session));
-  }, [session]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `stored` stands for the session's settings
+  }, [stored]);
   const dirty = !sameSet(on, enabledOf(session)) || !sameSet(excluded, excludedOf(session));
   const save = async (): Promise<void> => {
     setBusy(true);
