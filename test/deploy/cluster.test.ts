@@ -15,53 +15,25 @@
  *
  * @own-process builds images and runs pods for minutes; its timeouts are its own.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health } from '../../src/shared/wire/health.js';
+import { PODMAN_ENV, podman, podmanSkipReason, root, runCaptured } from './podman.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NAME = 'bdclustertest';
 const IMAGE = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
 const PG_IMAGE = process.env.BROWSERDECK_POSTGRES_IMAGE || 'localhost/browserdeck-postgres';
 const BUILD_MS = 15 * 60_000;
 const READY_MS = 4 * 60_000;
-/** podman's own scratch files go where podman keeps them, not into the test run's private TMPDIR. */
-const PODMAN_ENV = { ...process.env, TMPDIR: '/var/tmp' };
 
-function podmanSkipReason(): string | null {
-  const info = spawnSync('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { encoding: 'utf8', timeout: 60_000 });
-  if (info.error) return `podman is not installed (${info.error.message})`;
-  if (info.status !== 0) return `podman info fails: ${(info.stderr || '').trim().split('\n').pop()}`;
-  return null;
-}
-
-const skipReason = process.platform === 'linux' ? podmanSkipReason() : `podman runs on Linux, not ${process.platform}`;
+const skipReason = podmanSkipReason();
 if (skipReason) {
   console.warn(`\n!!! SKIPPED test/deploy/cluster.test.ts: ${skipReason}. The cluster manifest is NOT tested here.\n`);
-}
-
-function runCaptured(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: PODMAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-function podman(...args: string[]): string {
-  return execFileSync('podman', args, { encoding: 'utf8', env: PODMAN_ENV, timeout: 120_000 });
 }
 
 /** The cluster manifest with the test's names, volume and images (nothing else changed). */

@@ -10,17 +10,16 @@
  *
  * @own-process builds an image and runs a pod for minutes; its timeouts are its own.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health } from '../../src/shared/wire/health.js';
+import { PODMAN_ENV, podman, podmanSkipReason, root, runCaptured } from './podman.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Not the engine's default 8420, so a developer's engine (or pod) on this machine does not clash. */
 const PORT = 18_420;
 const NAME = 'browserdeck-imagetest';
@@ -28,39 +27,11 @@ const VOLUME = `${NAME}-data`;
 /** `podman kube play` (4.3) names a Deployment's pod `<name>-pod-0` and its containers `<pod>-<container>`. */
 const CONTAINER = `${NAME}-pod-0-engine`;
 const BUILD_MS = 10 * 60_000;
-/** podman's own scratch files go where podman keeps them, not into the test run's private TMPDIR. */
-const PODMAN_ENV = { ...process.env, TMPDIR: '/var/tmp' };
 const READY_MS = 3 * 60_000;
 
-function podmanSkipReason(): string | null {
-  const info = spawnSync('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { encoding: 'utf8', timeout: 60_000 });
-  if (info.error) return `podman is not installed (${info.error.message})`;
-  if (info.status !== 0) return `podman info fails: ${(info.stderr || '').trim().split('\n').pop()}`;
-  return null;
-}
-
-const skipReason = process.platform === 'linux' ? podmanSkipReason() : `podman runs on Linux, not ${process.platform}`;
+const skipReason = podmanSkipReason();
 if (skipReason) {
   console.warn(`\n!!! SKIPPED test/deploy/image.test.ts: ${skipReason}. The OCI image and the Kubernetes manifest are NOT tested here.\n`);
-}
-
-/** Runs a command to completion with its output captured; resolves with the exit code and output. */
-function runCaptured(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: PODMAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-function podman(...args: string[]): string {
-  return execFileSync('podman', args, { encoding: 'utf8', env: PODMAN_ENV, timeout: 120_000 });
 }
 
 /** The single-node manifest with the test's port, names and volume (nothing else changed). */
