@@ -1,7 +1,7 @@
 /**
  * What `npm test`'s container tests (test/deploy/) need to run for real: podman, runc,
- * debootstrap (the image's base where no registry answers), podman-compose (the compose file)
- * and CNI's dnsname plugin (containers find each other by name). As root on Debian they are
+ * debootstrap (the image's base where no registry answers), podman-compose (the compose file),
+ * catatonit (kube play's pause image) and CNI's dnsname plugin (containers find each other by name). As root on Debian they are
  * installed from Debian's archive, and a `/etc/containers/containers.conf` is written when there
  * is none: runc as the runtime (the VMs this was probed on cannot run crun) and default ulimits
  * within this host's own (podman's default nofile of 1048576 is refused where the hard limit is
@@ -17,6 +17,9 @@ const PACKAGES = [
   { name: 'runc', pkg: 'runc' },
   { name: 'debootstrap', pkg: 'debootstrap' },
   { name: 'podman-compose', pkg: 'podman-compose' },
+  // kube play builds its pause image from catatonit; without it (a recommend of podman, which
+  // --no-install-recommends skips) every `kube play` failed: 'finding pause binary: exec: "catatonit"'.
+  { name: 'catatonit', pkg: 'catatonit' },
   // Name resolution on podman's CNI networks (Debian 12's podman 4.3 uses CNI): without it a
   // network is made with DNS off, and compose's engine failed to find `postgres` (ENOTFOUND); the
   // cluster manifest's replicas reach `browserdeck-postgres-pod-0` by name the same way.
