@@ -7,8 +7,8 @@
  *      else a debootstrap minbase imported with podman;
  *   2. the console (`electron-vite build`) when out/renderer is stale;
  *   3. the build context (build-context.mjs) in out/image/context;
- *   4. `podman build --format docker` (HEALTHCHECK needs the docker format), then the untagged
- *      images this left behind are removed (only ours: filtered by the image's label).
+ *   4. `podman build --format docker` (HEALTHCHECK needs the docker format), then the image the
+ *      tag named before is removed (replaced-image.mjs).
  *
  * Env: BROWSERDECK_IMAGE=name (default localhost/browserdeck). Prints each step's seconds.
  */
@@ -20,6 +20,7 @@ import { run } from '../bootstrap/run.mjs';
 import { ensureBaseImage } from './base-image.mjs';
 import { stageContext } from './build-context.mjs';
 import { step, fail } from './log.mjs';
+import { imageId, removeReplaced } from './replaced-image.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const name = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
@@ -31,6 +32,7 @@ if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) {
 }
 
 const started = performance.now();
+const previous = imageId(`${name}:latest`);
 const base = await step('base image', () => ensureBaseImage());
 const built = await step('console (electron-vite build when stale)', () => buildDesktopBundles(root));
 if (built !== 0) fail(`electron-vite build failed (exit ${built})`);
@@ -53,6 +55,6 @@ const code = await step('podman build', () =>
   ]),
 );
 if (code !== 0) fail(`podman build failed (exit ${code})`);
-// A rebuild untags the previous image: remove such leftovers of ours, nobody else's.
-await run('podman', ['image', 'prune', '--force', '--filter', 'label=io.browserdeck.image=1'], { stdio: 'ignore' });
+// A rebuild untags the previous image: remove it (replaced-image.mjs says why not a prune).
+await removeReplaced(`${name}:latest`, previous);
 process.stderr.write(`[image] built ${name}:${version} and ${name}:latest in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

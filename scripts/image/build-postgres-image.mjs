@@ -14,6 +14,7 @@ import { run } from '../bootstrap/run.mjs';
 import { writeAptSources } from './apt-sources.mjs';
 import { ensureBaseImage } from './base-image.mjs';
 import { step, fail } from './log.mjs';
+import { imageId, removeReplaced } from './replaced-image.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const name = process.env.BROWSERDECK_POSTGRES_IMAGE || 'localhost/browserdeck-postgres';
@@ -22,6 +23,7 @@ if (process.platform !== 'linux') fail('the image builds on Linux with podman');
 if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) fail('podman is not installed (Debian: apt-get install -y podman runc debootstrap)');
 
 const started = performance.now();
+const previous = imageId(`${name}:latest`);
 const base = await step('base image', () => ensureBaseImage());
 const context = path.join(root, 'out/image/postgres');
 fs.rmSync(context, { recursive: true, force: true });
@@ -47,5 +49,6 @@ const code = await step('podman build (postgres)', () =>
   ]),
 );
 if (code !== 0) fail(`podman build failed (exit ${code})`);
-await run('podman', ['image', 'prune', '--force', '--filter', 'label=io.browserdeck.image=1'], { stdio: 'ignore' });
+// A rebuild untags the previous image: remove it (replaced-image.mjs says why not a prune).
+await removeReplaced(`${name}:latest`, previous);
 process.stderr.write(`[image] built ${name}:15 in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
