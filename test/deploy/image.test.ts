@@ -99,7 +99,7 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
 
   afterAll(async () => {
     console.log(`[image test] build ${timings.build_s?.toFixed(1)} s, kube play to /healthz ${timings.ready_s?.toFixed(1)} s`);
-    spawnSync('podman', ['rm', '--force', `${NAME}-nojail`, `${NAME}-userns`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
+    spawnSync('podman', ['rm', '--force', '--volumes', `${NAME}-nojail`, `${NAME}-userns`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
     if (played) spawnSync('podman', ['kube', 'down', manifest], { env: PODMAN_ENV, stdio: 'inherit', timeout: 120_000 });
     spawnSync('podman', ['volume', 'rm', '--force', VOLUME], { env: PODMAN_ENV, stdio: 'inherit', timeout: 60_000 });
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -185,7 +185,8 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
       }
       expect(await healthz(base)).toMatchObject({ jail: { enabled: true, chromium_sandbox: 'on' } });
     } finally {
-      spawnSync('podman', ['rm', '--force', name], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
+      // --volumes: the image's VOLUME made an anonymous one for the data dir.
+      spawnSync('podman', ['rm', '--force', '--volumes', name], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
     }
   }, 300_000);
 });
