@@ -21,6 +21,7 @@ import { ensureBaseImage } from './base-image.mjs';
 import { stageContext } from './build-context.mjs';
 import { step, fail } from './log.mjs';
 import { imageId, removeReplaced } from './replaced-image.mjs';
+import { acquireBuildLock } from './build-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const name = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
@@ -31,6 +32,8 @@ if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) {
   fail('podman is not installed (Debian: apt-get install -y podman runc debootstrap)');
 }
 
+// One build at a time in this checkout (build-lock.mjs says why).
+await acquireBuildLock(root);
 const started = performance.now();
 const previous = imageId(`${name}:latest`);
 const base = await step('base image', () => ensureBaseImage());
