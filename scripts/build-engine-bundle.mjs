@@ -12,7 +12,8 @@
  * under the repository like `src/engine/`: serve.ts finds `out/renderer` as `../..` from its URL.
  *
  * Built once, reused while nothing it was built from changed: `out/engine-bundle.json` names the
- * current bundle and the hash of its inputs (every source file esbuild read, plus the assets).
+ * current bundle and the hash of its inputs (every source file esbuild read, the assets, and
+ * this script).
  * Safe when several processes ask at once (vitest's workers): each builds into a fresh dir that
  * is renamed into place, and the pointer is replaced atomically; the loser's build is dropped.
  *
@@ -26,6 +27,15 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ASSETS_SRC = 'src/engine/runtime';
 const POINTER = 'out/engine-bundle.json';
+
+/** This script (its options shape the bundle) and the child scripts: inputs esbuild does not list. */
+function extraInputs(root) {
+  const self = path
+    .relative(root, fileURLToPath(import.meta.url))
+    .split(path.sep)
+    .join('/');
+  return [self, ...assetFiles(root).map((a) => `${ASSETS_SRC}/${a}`)];
+}
 
 /** Every child-process script (`*.mjs`) under src/engine/runtime, relative to it. */
 function assetFiles(root) {
@@ -66,7 +76,7 @@ function currentEntry(root) {
   if (!p || !Array.isArray(p.inputs) || typeof p.key !== 'string') return null;
   const entry = path.join(root, 'out', `engine-${p.key}`, 'cli.mjs');
   if (!fs.existsSync(entry)) return null;
-  const files = p.inputs.concat(assetFiles(root).map((a) => `${ASSETS_SRC}/${a}`));
+  const files = p.inputs.concat(extraInputs(root));
   // A new asset, or a changed input: the key no longer matches.
   return hashInputs(root, [...new Set(files)].sort()) === p.key ? entry : null;
 }
@@ -94,7 +104,10 @@ export async function buildEngineBundle(root = ROOT) {
   // Imported here: a fresh bundle needs no esbuild at all.
   const { build } = await import('esbuild');
   const out = path.join(root, 'out');
+  fs.mkdirSync(out, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(out, '.engine-build-'));
+  // mkdtemp makes it 0700; jails run as other users and read the engine's child scripts.
+  fs.chmodSync(tmp, 0o755);
   try {
     const result = await build({
       absWorkingDir: root,
@@ -118,7 +131,7 @@ export async function buildEngineBundle(root = ROOT) {
       fs.copyFileSync(path.join(root, ASSETS_SRC, a), to);
     }
     const sources = Object.keys(result.metafile.inputs).map((f) => path.relative(root, path.resolve(root, f)).split(path.sep).join('/'));
-    const inputs = [...new Set(sources.concat(assets.map((a) => `${ASSETS_SRC}/${a}`)))].sort();
+    const inputs = [...new Set(sources.concat(extraInputs(root)))].sort();
     const key = hashInputs(root, inputs);
     if (!key) throw new Error('an input of the engine bundle vanished while it was built');
     const dir = path.join(out, `engine-${key}`);
