@@ -156,11 +156,7 @@ export async function runTests(root, args) {
   // The static checks are single-threaded programs: two at a time keep both cores busy.
   await inParallel(2, [
     () => stage('typecheck (tsc -b, TYPECHECK_CONFIGS)', () => run(bin('tsc'), typecheckArgs(root), { cwd: root })),
-    () => stage('lint (eslint .)', () => run(bin('eslint'), ESLINT_ARGS, { cwd: root })),
-    // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
-    // reformat fails the run. `npm run format` rewrites them.
-    () =>
-      stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_CACHE_ARGS, ...FORMATTED], { cwd: root })),
+    // Early (seconds): the background build of the engine's image waits for the console.
     () =>
       stage('build (electron-vite build)', async () => {
         try {
@@ -169,6 +165,11 @@ export async function runTests(root, args) {
           consoleBuilt();
         }
       }),
+    () => stage('lint (eslint .)', () => run(bin('eslint'), ESLINT_ARGS, { cwd: root })),
+    // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
+    // reformat fails the run. `npm run format` rewrites them.
+    () =>
+      stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_CACHE_ARGS, ...FORMATTED], { cwd: root })),
   ]);
   // Interrupted before the build stage ran: the background build must not wait for it forever.
   consoleBuilt();
