@@ -14,6 +14,7 @@
  * scripts take the machine's image build lock (scripts/image/build-lock.mjs), so a build started
  * by hand meanwhile waits for this one and then finds its layers cached.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { run } from './run.mjs';
@@ -39,6 +40,15 @@ export function readPrebuildStatus(file) {
   }
 }
 
+/** Whether `podman info` succeeds (its output to `fd`); quiet where podman is not installed. */
+function podmanRuns(fd) {
+  return new Promise((resolve) => {
+    const child = spawn('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { stdio: ['ignore', fd, fd] });
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
+}
+
 /**
  * Starts the builds; resolves the returned `done` with `{ code, seconds, log }` (code null when
  * podman cannot run here: the deploy tests skip then, saying why). `consoleBuilt` settles when the
@@ -62,8 +72,7 @@ export function startImagePrebuild(root, consoleBuilt) {
     try {
       // podman's scratch files go to /var/tmp, as the deploy tests run it (test/deploy/podman.ts).
       const env = { ...process.env, TMPDIR: '/var/tmp' };
-      const usable =
-        process.platform === 'linux' && (await run('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { stdio: ['ignore', fd, fd] })) === 0;
+      const usable = process.platform === 'linux' && (await podmanRuns(fd));
       if (usable) {
         for (const script of PREBUILD_SCRIPTS) {
           if (script.endsWith('build-image.mjs')) await consoleBuilt;
