@@ -8,11 +8,12 @@
  * The lock is a Unix socket in Linux's abstract namespace (the images build on Linux only): the
  * kernel frees it when its process ends, however it ends, so a killed build never leaves a stale
  * lock behind. Whoever asks while it is held is told the holder's pid and what it builds.
+ * BROWSERDECK_IMAGE_BUILD_LOCK names another lock (the lock's own test, beside a real build).
  */
 import net from 'node:net';
 import { say } from './log.mjs';
 
-const NAME = '\0browserdeck-image-build';
+const lockName = () => `\0${process.env.BROWSERDECK_IMAGE_BUILD_LOCK || 'browserdeck-image-build'}`;
 const RETRY_MS = 1000;
 
 /** Holds the lock until this process exits (no release: the builds are scripts of their own). */
@@ -34,7 +35,7 @@ function tryListen(what) {
   return new Promise((resolve, reject) => {
     const server = net.createServer((socket) => socket.end(`pid ${process.pid}: ${what}`));
     server.once('error', (err) => (err.code === 'EADDRINUSE' ? resolve(null) : reject(err)));
-    server.listen({ path: NAME }, () => {
+    server.listen({ path: lockName() }, () => {
       // Never keeps the build script alive on its own.
       server.unref();
       resolve(server);
@@ -46,7 +47,7 @@ function tryListen(what) {
 function holder() {
   return new Promise((resolve) => {
     let said = '';
-    const socket = net.connect({ path: NAME });
+    const socket = net.connect({ path: lockName() });
     socket.setTimeout(2000, () => socket.destroy());
     socket.on('data', (d) => (said += d.toString()));
     socket.on('close', () => resolve(said.trim()));
