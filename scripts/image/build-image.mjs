@@ -10,6 +10,8 @@
  *   4. `podman build --format docker` (HEALTHCHECK needs the docker format), then the untagged
  *      images this left behind are removed (only ours: filtered by the image's label).
  *
+ * One build at a time on the machine (build-lock.mjs): a second waits, then finds the layers cached.
+ *
  * Env: BROWSERDECK_IMAGE=name (default localhost/browserdeck). Prints each step's seconds.
  */
 import fs from 'node:fs';
@@ -19,6 +21,7 @@ import { buildDesktopBundles } from '../bootstrap/renderer-build.mjs';
 import { run } from '../bootstrap/run.mjs';
 import { ensureBaseImage } from './base-image.mjs';
 import { stageContext } from './build-context.mjs';
+import { holdImageBuildLock } from './build-lock.mjs';
 import { step, fail } from './log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,6 +33,7 @@ if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) {
   fail('podman is not installed (Debian: apt-get install -y podman runc debootstrap)');
 }
 
+await holdImageBuildLock(`npm run image (${name})`);
 const started = performance.now();
 const base = await step('base image', () => ensureBaseImage());
 const built = await step('console (electron-vite build when stale)', () => buildDesktopBundles(root));

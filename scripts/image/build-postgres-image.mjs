@@ -5,6 +5,8 @@
  * Debian sources (apt-sources.mjs): the PostgreSQL deploy/kubernetes/cluster.yaml and
  * deploy/compose.yaml run. Its context is out/image/postgres (the entrypoint and `apt/`).
  *
+ * One build at a time on the machine (build-lock.mjs).
+ *
  * Env: BROWSERDECK_POSTGRES_IMAGE=name (default localhost/browserdeck-postgres).
  */
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../bootstrap/run.mjs';
 import { writeAptSources } from './apt-sources.mjs';
 import { ensureBaseImage } from './base-image.mjs';
+import { holdImageBuildLock } from './build-lock.mjs';
 import { step, fail } from './log.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +24,7 @@ const name = process.env.BROWSERDECK_POSTGRES_IMAGE || 'localhost/browserdeck-po
 if (process.platform !== 'linux') fail('the image builds on Linux with podman');
 if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) fail('podman is not installed (Debian: apt-get install -y podman runc debootstrap)');
 
+await holdImageBuildLock(`npm run image:postgres (${name})`);
 const started = performance.now();
 const base = await step('base image', () => ensureBaseImage());
 const context = path.join(root, 'out/image/postgres');

@@ -23,7 +23,7 @@ import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health } from '../../src/shared/wire/health.js';
-import { PODMAN_ENV, podman, podmanSkipReason, root, runCaptured } from './podman.js';
+import { buildImages, PODMAN_ENV, podman, podmanSkipReason, root } from './podman.js';
 
 const NAME = 'bdclustertest';
 const IMAGE = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
@@ -83,6 +83,7 @@ describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube pla
   const bases: string[] = [];
   let apiKey = '';
   const timings: Record<string, number> = {};
+  let built = '';
 
   const down = () => {
     // The replicas' data dirs are anonymous volumes (the image's VOLUME): named before the pods go.
@@ -114,10 +115,7 @@ describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube pla
       down();
 
       let t0 = performance.now();
-      for (const script of ['scripts/image/build-image.mjs', 'scripts/image/build-postgres-image.mjs']) {
-        const build = await runCaptured(process.execPath, [script], BUILD_MS);
-        if (build.code !== 0) throw new Error(`${script} failed (exit ${build.code}):\n${build.output.slice(-4000)}`);
-      }
+      built = await buildImages(['scripts/image/build-image.mjs', 'scripts/image/build-postgres-image.mjs'], 2 * BUILD_MS);
       timings.build_s = (performance.now() - t0) / 1000;
 
       t0 = performance.now();
@@ -146,7 +144,7 @@ describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube pla
   );
 
   afterAll(async () => {
-    console.log(`[cluster test] builds ${timings.build_s?.toFixed(1)} s, kube play to both /healthz ${timings.ready_s?.toFixed(1)} s`);
+    console.log(`[cluster test] builds ${timings.build_s?.toFixed(1)} s (${built}), kube play to both /healthz ${timings.ready_s?.toFixed(1)} s`);
     if (played) down();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 300_000);

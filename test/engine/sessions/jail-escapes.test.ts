@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import Kernel from '@onkernel/sdk';
+import { engineEntry } from '../../helpers/engine-bundle.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { waitFor } from '../../helpers/chromium-web.js';
@@ -276,12 +277,12 @@ describe('egress deny list of the operator', () => {
 });
 
 describe('the engine dies', () => {
-  // An engine CLI compiling through tsx plus a headful and a headless browser: past vitest's 60 s
+  // An engine CLI plus a headful and a headless browser: past vitest's 60 s
   // on a loaded 2-core machine (it timed out there with and without the shared session above).
   it('takes every jailed browser with it on kill -9', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-k9-'));
     const key = 'bdk_k9_0123456789abcdef0123456789';
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--data-dir', dataDir], {
+    const proc = spawn(process.execPath, [await engineEntry(), '--port', '0', '--data-dir', dataDir], {
       cwd: path.resolve(import.meta.dirname, '../../..'),
       env: { ...process.env, BROWSERDECK_ADMIN_API_KEY: key, BROWSERDECK_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
