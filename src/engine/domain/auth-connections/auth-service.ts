@@ -34,6 +34,8 @@ export interface AuthServiceDeps {
   replays: FlowReplays;
   clock: Clock;
   flowTtlMs: number;
+  /** How long a flow's submit may take (config.identity.flowActionTimeoutMs). */
+  flowActionTimeoutMs: number;
   publicUrl(): string;
   log(msg: string, err?: unknown): void;
 }
@@ -124,6 +126,7 @@ export class AuthService {
       sessions: this.d.sessions(),
       clock: this.d.clock,
       ttlMs: this.d.flowTtlMs,
+      actionTimeoutMs: this.d.flowActionTimeoutMs,
       loginUrl,
       profileName: row.profile_name,
       proxyId: opts.proxyId !== undefined ? opts.proxyId : row.proxy_id,

@@ -43,6 +43,8 @@ export interface FlowDeps {
   sessions: FlowSessions;
   clock: Clock;
   ttlMs: number;
+  /** How long the submit (Enter press or click) may take (flow-input.ts). */
+  actionTimeoutMs: number;
   loginUrl: string;
   profileName: string;
   proxyId: string | null;
@@ -232,7 +234,7 @@ export class LoginFlow {
       if (t === 'identifier' || t === 'password' || t === 'text') this.captured[fieldRef(field)] = value;
     }
     this.phase = 'submitting the page';
-    await submitStep(page, click ? { click } : { press: fills[fills.length - 1].field.selector });
+    await submitStep(page, click ? { click } : { press: fills[fills.length - 1].field.selector }, this.d.actionTimeoutMs);
     await this.handle(await this.settle(before, loadsBefore));
   }
 

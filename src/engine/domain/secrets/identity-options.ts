@@ -19,6 +19,12 @@ export interface IdentityOptions {
   proxyProviders?: ProxyProviderConfig;
   /** How long a login flow waits for input before it is EXPIRED (default 600 s). */
   authFlowTtlSeconds?: number;
+  /**
+   * Tests only (no flag, no variable): how long a login flow's submit (the Enter press or the
+   * button click) may take, in ms; default 5 000. A test of a site slower than that to answer
+   * a submit waits past it: a shorter one here keeps that wait short.
+   */
+  flowActionTimeoutMs?: number;
   /** Smallest accepted `health_check_interval` (default 300 s; tests use a few seconds). */
   minHealthCheckIntervalSeconds?: number;
   /** Default target of proxy checks (an IP-echo service; default https://api.ipify.org?format=json, env BROWSERDECK_PROXY_CHECK_URL). */
