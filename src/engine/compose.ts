@@ -222,6 +222,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     replays,
     clock,
     flowTtlMs: (config.identity.authFlowTtlSeconds ?? 600) * 1000,
+    flowTimers: config.identity.flowTimers,
     flowActionTimeoutMs: config.identity.flowActionTimeoutMs ?? DEFAULT_FLOW_ACTION_TIMEOUT_MS,
     publicUrl: () => ctx.publicUrl(),
     log: authLog,

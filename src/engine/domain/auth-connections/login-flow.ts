@@ -8,7 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../org/auth-context.js';
-import type { Clock } from '../../../shared/clock.js';
+import type { Clock, Timers } from '../../../shared/clock.js';
+import { processTimers } from '../../runtime/process-timers.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { NavigationGuard } from './allowed-hosts.js';
 import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingOptions } from './flow-recording.js';
@@ -43,6 +44,8 @@ export interface FlowDeps {
   sessions: FlowSessions;
   clock: Clock;
   ttlMs: number;
+  /** What runs `ttlMs` out; default the process's timers. */
+  timers?: Timers;
   /** How long the submit (Enter press or click) may take (flow-input.ts). */
   actionTimeoutMs: number;
   loginUrl: string;
@@ -74,7 +77,8 @@ export class LoginFlow {
   private page?: Page;
   private loads = 0;
   private last?: PageSnapshot;
-  private readonly timer: NodeJS.Timeout;
+  /** Cancels the expiry. */
+  private readonly cancelExpiry: () => void;
   private readonly captured: Record<string, string> = {};
   private readonly requirements = new Set<FieldType>();
   private readonly mfaTypes = new Set<string>();
@@ -112,8 +116,7 @@ export class LoginFlow {
       error_message: null,
       external_action_message: null,
     };
-    this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: this.expiredMessage() }), d.ttlMs);
-    this.timer.unref();
+    this.cancelExpiry = (d.timers ?? processTimers).set(() => void this.finish('EXPIRED', { code: 'flow_expired', message: this.expiredMessage() }), d.ttlMs);
     this.guard = new NavigationGuard(d.allowedHosts);
     this.recording = new FlowRecording(d.recording ?? {}, d.replays, d.log);
   }
@@ -349,7 +352,7 @@ export class LoginFlow {
    */
   finish(status: 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'CANCELED', error?: { code: string; message: string }): Promise<void> {
     if (this.terminal) return this.ending ?? Promise.resolve();
-    clearTimeout(this.timer);
+    this.cancelExpiry();
     this.ending = (async () => {
       try {
         await this.closeSession();
