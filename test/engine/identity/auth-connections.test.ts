@@ -326,4 +326,27 @@ describe('auth flow expiry', () => {
     for await (const b of t.client.browsers.list()) running.push(b.session_id);
     expect(running).toEqual([]);
   });
+
+  it('a flow that ends before its browser is asked for starts none', async () => {
+    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-first', login_url: site.loginUrl });
+    // Expired from inside its first state change, before the flow asks for its browser: as a
+    // flow cancelled (its connection deleted, a new login) before it got that far.
+    const unsubscribe = t.engine.services.auth.flows.subscribe(c.id, () => {
+      unsubscribe();
+      expireTheFlow();
+    });
+    // The login answers once the flow's start is over (a browser it asked for is up by then).
+    await t.client.auth.connections.login(c.id).catch(() => {});
+    await pollUntil(
+      'EXPIRED',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.flow_status === 'EXPIRED',
+    );
+    const [entry] = (await t.client.auth.connections.timeline(c.id)).items;
+    expect(entry).toMatchObject({ status: 'EXPIRED' });
+    expect(entry.browser_session_id).toBeUndefined();
+    const running: string[] = [];
+    for await (const b of t.client.browsers.list()) running.push(b.session_id);
+    expect(running).toEqual([]);
+  });
 });

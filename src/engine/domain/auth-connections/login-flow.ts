@@ -159,6 +159,9 @@ export class LoginFlow {
    */
   async start(): Promise<void> {
     this.emit();
+    // Ended already (cancelled while the flow was being set up, or by a listener of the change
+    // just emitted): its end did not wait for a create, so a browser asked for now would be left running.
+    if (this.terminal) return;
     let s: { session_id: string; browser_live_view_url?: string };
     try {
       s = await (this.creating = this.d.sessions.create(this.d.auth, {
