@@ -19,7 +19,7 @@ import os from 'node:os';
 import { helloBrowser, helloLocal, type SessionRecord } from './hello-browser.js';
 import { p50, p99 } from './stats.js';
 import { rawChromiumLaunch } from './raw-launch.js';
-import { LOCAL_CHROMIUM, poolProvider, sdkProvider, startEngine, type BenchEngine, type StandbyHealth } from './lifecycle-engine.js';
+import { ENGINE_MODE, LOCAL_CHROMIUM, poolProvider, sdkProvider, startEngine, type BenchEngine, type StandbyHealth } from './lifecycle-engine.js';
 
 interface RowResult {
   name: string;
@@ -107,7 +107,7 @@ function header(mode: string, engine: StandbyHealth | undefined): void {
   );
   if (engine?.budget)
     console.log(
-      `engine: default settings (standby budget ${engine.budget.count} browsers / ${engine.budget.memory_mb} MB, ${engine.budget.launches ?? 1} launches at once); baseline executablePath ${LOCAL_CHROMIUM}`,
+      `engine: ${ENGINE_MODE === 'process' ? 'its own process (as npm run serve)' : 'in this process'}, default settings (standby budget ${engine.budget.count} browsers / ${engine.budget.memory_mb} MB, ${engine.budget.launches ?? 1} launches at once); baseline executablePath ${LOCAL_CHROMIUM}`,
     );
 }
 
