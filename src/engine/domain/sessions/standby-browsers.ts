@@ -281,9 +281,10 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
    */
   private adjustLaunchLimit(): void {
     const idle = this.cpuIdle();
+    // Not known yet (too short an interval): the waits keep counting into the next look.
+    if (idle === undefined) return;
     const waited = this.waited > 0;
     this.waited = 0;
-    if (idle === undefined) return;
     this.launchLimit = nextLaunchLimit(this.launchLimit, { idle, waited }, this.budget.launches, Math.max(this.budget.launches, this.budget.maxLaunches ?? 0));
   }
 
