@@ -26,7 +26,7 @@ export interface StandbyHealth {
   claimed: number;
   adopted?: number;
   cold: number;
-  budget?: { count: number; memory_mb: number; launches?: number };
+  budget?: { count: number; memory_mb: number; launches?: number; launches_min?: number; launches_max?: number };
   shapes: Array<{ ready: number; target: number }>;
 }
 
