@@ -14,7 +14,6 @@ const repo = path.resolve(import.meta.dirname, '..');
 export interface EngineChild {
   url: string;
   apiKey: string;
-  pid: number;
   stop(): Promise<void>;
 }
 
@@ -40,7 +39,6 @@ export async function startEngineChild(dataDir: string, flags: string[] = []): P
   return {
     url,
     apiKey,
-    pid: proc.pid!,
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((r) => proc.once('exit', r));

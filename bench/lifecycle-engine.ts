@@ -33,8 +33,6 @@ export interface StandbyHealth {
 export interface BenchEngine {
   client: Kernel;
   url: string;
-  /** The engine's process id when it runs in a process of its own. */
-  pid?: number;
   stop(): Promise<void>;
   standby(): Promise<StandbyHealth | undefined>;
 }
@@ -57,11 +55,10 @@ export async function startEngine(extra: Partial<EngineOptions> = {}): Promise<B
   let url: string;
   let apiKey: string;
   let stop: () => Promise<void>;
-  let pid: number | undefined;
   if (ENGINE_MODE === 'process') {
     if (Object.keys(extra).length) throw new Error('startEngine: options other than the defaults need --engine=in-process');
     const child = await startEngineChild(dataDir, ['--egress-allow-loopback']);
-    ({ url, apiKey, pid } = child);
+    ({ url, apiKey } = child);
     stop = () => child.stop();
   } else if (ENGINE_MODE === 'in-process') {
     const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, egressLoopback: true, ...extra } as EngineOptions);
@@ -72,7 +69,6 @@ export async function startEngine(extra: Partial<EngineOptions> = {}): Promise<B
   return {
     client: new Kernel({ apiKey, baseURL: url }),
     url,
-    pid,
     async standby() {
       const h = (await (await fetch(`${url}/healthz`)).json()) as { standby?: StandbyHealth };
       return h.standby;
