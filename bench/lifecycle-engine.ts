@@ -10,6 +10,7 @@ import Kernel from '@onkernel/sdk';
 import { createEngine } from '../src/engine/index.js';
 import type { EngineOptions } from '../src/engine/config.js';
 import type { Provider } from './hello-browser.js';
+import { startEngineChild } from './engine-process.js';
 
 export function opt(name: string, env: string, dflt: string): string {
   const a = process.argv.find((x) => x.startsWith(`--${name}=`));
@@ -25,7 +26,7 @@ export interface StandbyHealth {
   claimed: number;
   adopted?: number;
   cold: number;
-  budget?: { count: number; memory_mb: number; launches?: number };
+  budget?: { count: number; memory_mb: number; launches?: number; launches_min?: number; launches_max?: number };
   shapes: Array<{ ready: number; target: number }>;
 }
 
@@ -37,14 +38,34 @@ export interface BenchEngine {
 }
 
 /**
+ * Where the engine runs (`--engine=` or BENCH_ENGINE): `process` (default), its own process as
+ * `npm run serve` starts it, so the client (SDK, Playwright) and the engine do not share one event
+ * loop, as a user's client and the service do not; `in-process`, this process (what the bench did
+ * before 2026-12-02: the work an engine does right after an answer then delays the client's read).
+ */
+export const ENGINE_MODE = opt('engine', 'BENCH_ENGINE', 'process');
+
+/**
  * An engine as `npm run serve` starts it, plus `extra`. `egressLoopback`: the page is a local
- * server on 127.0.0.1, which a server engine's pages may not reach by default.
+ * server on 127.0.0.1, which a server engine's pages may not reach by default. `extra` is
+ * in-process only: the engine in its own process gets default settings.
  */
 export async function startEngine(extra: Partial<EngineOptions> = {}): Promise<BenchEngine> {
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-bench-lc-'));
-  const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, egressLoopback: true, ...extra } as EngineOptions);
-  const { url } = await engine.start();
-  const apiKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
+  let url: string;
+  let apiKey: string;
+  let stop: () => Promise<void>;
+  if (ENGINE_MODE === 'process') {
+    if (Object.keys(extra).length) throw new Error('startEngine: options other than the defaults need --engine=in-process');
+    const child = await startEngineChild(dataDir, ['--egress-allow-loopback']);
+    ({ url, apiKey } = child);
+    stop = () => child.stop();
+  } else if (ENGINE_MODE === 'in-process') {
+    const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, egressLoopback: true, ...extra } as EngineOptions);
+    ({ url } = await engine.start());
+    apiKey = (await fsp.readFile(path.join(dataDir, 'admin-api-key'), 'utf8')).trim();
+    stop = () => engine.stop();
+  } else throw new Error(`--engine must be process or in-process, not '${ENGINE_MODE}'`);
   return {
     client: new Kernel({ apiKey, baseURL: url }),
     url,
@@ -53,7 +74,7 @@ export async function startEngine(extra: Partial<EngineOptions> = {}): Promise<B
       return h.standby;
     },
     async stop() {
-      await engine.stop();
+      await stop();
       await fsp.rm(dataDir, { recursive: true, force: true });
     },
   };

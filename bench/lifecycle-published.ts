@@ -19,7 +19,7 @@ import os from 'node:os';
 import { helloBrowser, helloLocal, type SessionRecord } from './hello-browser.js';
 import { p50, p99 } from './stats.js';
 import { rawChromiumLaunch } from './raw-launch.js';
-import { LOCAL_CHROMIUM, poolProvider, sdkProvider, startEngine, type BenchEngine, type StandbyHealth } from './lifecycle-engine.js';
+import { ENGINE_MODE, LOCAL_CHROMIUM, poolProvider, sdkProvider, startEngine, type BenchEngine, type StandbyHealth } from './lifecycle-engine.js';
 
 interface RowResult {
   name: string;
@@ -27,7 +27,7 @@ interface RowResult {
   records: SessionRecord[];
   wallMs: number;
   /** Creates a standby browser served (ready or adopted launch), of all creates the standby saw. */
-  standby?: { ready: number; adopted: number; cold: number };
+  standby?: { ready: number; adopted: number; cold: number; launches?: number };
 }
 
 const CORES = os.availableParallelism();
@@ -55,7 +55,7 @@ async function warmUp(n: number, one: () => Promise<unknown>): Promise<void> {
 
 function standbyDelta(a?: StandbyHealth, b?: StandbyHealth): RowResult['standby'] {
   if (!a || !b) return undefined;
-  return { ready: b.claimed - a.claimed, adopted: (b.adopted ?? 0) - (a.adopted ?? 0), cold: b.cold - a.cold };
+  return { ready: b.claimed - a.claimed, adopted: (b.adopted ?? 0) - (a.adopted ?? 0), cold: b.cold - a.cold, launches: b.budget?.launches };
 }
 
 function okOf(r: RowResult | undefined): SessionRecord[] {
@@ -76,7 +76,9 @@ function printRows(rows: RowResult[], rawRate: number | undefined, title: string
     const served = r.standby ? r.standby.ready + r.standby.adopted : undefined;
     const all = r.standby ? served! + r.standby.cold : 0;
     const share =
-      r.standby && all ? `${((100 * served!) / all).toFixed(0)}% (${r.standby.ready} ready, ${r.standby.adopted} adopted, ${r.standby.cold} cold)` : '';
+      r.standby && all
+        ? `${((100 * served!) / all).toFixed(0)}% (${r.standby.ready} ready, ${r.standby.adopted} adopted, ${r.standby.cold} cold)${r.standby.launches ? `, ${r.standby.launches} launches at once at the end` : ''}`
+        : '';
     console.log(
       `${r.name.padEnd(34)} ${ms(p50(ok.map((x) => x.create)))} ${ms(p99(ok.map((x) => x.create)))} ${ms(p50(life))} ${ms(p99(life))}   ${ms(p50(ok.map((x) => x.release)))}  ${((100 * ok.length) / Math.max(1, r.records.length)).toFixed(0).padStart(5)}%  ${(p50(life) / localLife).toFixed(2).padStart(5)}  ${perS.toFixed(2).padStart(10)}  ${share}`,
     );
@@ -107,7 +109,7 @@ function header(mode: string, engine: StandbyHealth | undefined): void {
   );
   if (engine?.budget)
     console.log(
-      `engine: default settings (standby budget ${engine.budget.count} browsers / ${engine.budget.memory_mb} MB, ${engine.budget.launches ?? 1} launches at once); baseline executablePath ${LOCAL_CHROMIUM}`,
+      `engine: ${ENGINE_MODE === 'process' ? 'its own process (as npm run serve)' : 'in this process'}, default settings (standby budget ${engine.budget.count} browsers / ${engine.budget.memory_mb} MB, ${engine.budget.launches ?? 1} launches at once${engine.budget.launches_max ? `, ${engine.budget.launches_min}–${engine.budget.launches_max} as the CPUs allow` : ''}); baseline executablePath ${LOCAL_CHROMIUM}`,
     );
 }
 

@@ -8,7 +8,9 @@
  *     launch (bench/lifecycle-idle.ts). See docs/bench/README.md.
  *
  * Options (argv `--name=value` or env): --runs / BENCH_RUNS (sessions per row, default 40; 30 when
- * interleaved), --concurrency / BENCH_CONCURRENCY (default "1,10"), --warmup / BENCH_WARMUP (default 10).
+ * interleaved), --concurrency / BENCH_CONCURRENCY (default "1,10"), --warmup / BENCH_WARMUP (default 10),
+ * --engine / BENCH_ENGINE (`process`, default: the engine in its own process as `npm run serve`;
+ * `in-process`: in the bench's process, sharing its event loop with the client).
  */
 import { opt } from './lifecycle-engine.js';
 import { runInterleaved, runPublished } from './lifecycle-published.js';

@@ -5,6 +5,9 @@
  * is broken); the exit code is non-zero if any failed. Ctrl-C / SIGTERM stop the running
  * stage, tear the cluster down, and exit.
  *
+ * When the run selects the deploy tests, the container images build in the background from the
+ * start (image-prebuild.mjs), beside the static checks; the deploy tests wait for that build.
+ *
  * Each vitest pass gets a private TMPDIR; whatever is left in it afterwards (a browser's temp
  * dir, a test data dir, a socket) is a leak and fails the run's "nothing left behind" stage.
  */
@@ -12,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { failedTests, jsonReportArgs } from './failed-tests.mjs';
+import { selectsDeployTests, startImagePrebuild } from './image-prebuild.mjs';
 import { slowestFiles } from './slowest-files.mjs';
 import { buildDesktopBundles } from './renderer-build.mjs';
 import { startPostgresCluster } from './postgres-cluster.mjs';
@@ -142,18 +146,35 @@ export async function runTests(root, args) {
     });
   const t0 = Date.now();
 
+  // The images the deploy tests run, built meanwhile (minutes when cold, mostly apt and dpkg in
+  // podman); the engine's image copies the console, so it waits for the build stage below.
+  let consoleBuilt = () => {};
+  const consoleReady = new Promise((resolve) => (consoleBuilt = resolve));
+  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, consoleReady) : null;
+  if (prebuild) say(`building the container images in the background (log: out/image/prebuild.log)`);
+
   // The static checks are single-threaded programs: two at a time keep both cores busy.
   await inParallel(2, [
     () => stage('typecheck (tsc -b, TYPECHECK_CONFIGS)', () => run(bin('tsc'), typecheckArgs(root), { cwd: root })),
+    // Early (seconds): the background build of the engine's image waits for the console.
+    () =>
+      stage('build (electron-vite build)', async () => {
+        try {
+          return await buildDesktopBundles(root, { force: true });
+        } finally {
+          consoleBuilt();
+        }
+      }),
     () => stage('lint (eslint .)', () => run(bin('eslint'), ESLINT_ARGS, { cwd: root })),
     // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
     // reformat fails the run. `npm run format` rewrites them.
     () =>
       stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_CACHE_ARGS, ...FORMATTED], { cwd: root })),
-    () => stage('build (electron-vite build)', () => buildDesktopBundles(root, { force: true })),
   ]);
+  // Interrupted before the build stage ran: the background build must not wait for it forever.
+  consoleBuilt();
 
-  const sqliteEnv = { ...process.env };
+  const sqliteEnv = { ...process.env, ...prebuild?.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
   // Two vitest projects (vitest.config.ts): the unit tests beside pure modules in src/ first
   // (seconds, no engine), then the integration suite in test/; each file runs in exactly one.
@@ -191,7 +212,7 @@ export async function runTests(root, args) {
       pgNote = `!!! PostgreSQL pass SKIPPED: ${cluster.skipped} !!!`;
       say(pgNote);
     } else if (cluster) {
-      const env = { ...process.env, BROWSERDECK_TEST_DATABASE_URL: cluster.url };
+      const env = { ...process.env, ...prebuild?.env, BROWSERDECK_TEST_DATABASE_URL: cluster.url };
       const flags = args.filter((a) => a.startsWith('-'));
       try {
         await vitest(`tests on PostgreSQL (${pgFiles.length} files)`, ['run', ...flags, ...pgFiles], env);
@@ -201,6 +222,11 @@ export async function runTests(root, args) {
     }
   }
 
+  if (prebuild) {
+    // Normally long over (the deploy tests waited for it); never leave a build running behind us.
+    const { code, seconds } = await prebuild.done;
+    if (code !== null) results.push({ name: 'container images (background, out/image/prebuild.log)', code, seconds });
+  }
   if (!received.signal) {
     for (const l of leaks) say(`left behind in the private TMPDIR by ${l}`);
     results.push({ name: 'nothing left behind in TMPDIR', code: leaks.length ? 1 : 0, seconds: 0 });

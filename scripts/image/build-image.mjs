@@ -7,8 +7,10 @@
  *      else a debootstrap minbase imported with podman;
  *   2. the console (`electron-vite build`) when out/renderer is stale;
  *   3. the build context (build-context.mjs) in out/image/context;
- *   4. `podman build --format docker` (HEALTHCHECK needs the docker format), then the image the
- *      tag named before is removed (replaced-image.mjs).
+ *   4. `podman build --format docker` (HEALTHCHECK needs the docker format), then the untagged
+ *      images this left behind are removed (only ours: filtered by the image's label).
+ *
+ * One build at a time on the machine (build-lock.mjs): a second waits, then finds the layers cached.
  *
  * Env: BROWSERDECK_IMAGE=name (default localhost/browserdeck). Prints each step's seconds.
  */
@@ -19,9 +21,8 @@ import { buildDesktopBundles } from '../bootstrap/renderer-build.mjs';
 import { run } from '../bootstrap/run.mjs';
 import { ensureBaseImage } from './base-image.mjs';
 import { stageContext } from './build-context.mjs';
+import { holdImageBuildLock } from './build-lock.mjs';
 import { step, fail } from './log.mjs';
-import { imageId, removeReplaced } from './replaced-image.mjs';
-import { acquireBuildLock } from './build-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const name = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
@@ -32,10 +33,8 @@ if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) {
   fail('podman is not installed (Debian: apt-get install -y podman runc debootstrap)');
 }
 
-// One build at a time in this checkout (build-lock.mjs says why).
-await acquireBuildLock(root);
+await holdImageBuildLock(`npm run image (${name})`);
 const started = performance.now();
-const previous = imageId(`${name}:latest`);
 const base = await step('base image', () => ensureBaseImage());
 const built = await step('console (electron-vite build when stale)', () => buildDesktopBundles(root));
 if (built !== 0) fail(`electron-vite build failed (exit ${built})`);
@@ -58,6 +57,6 @@ const code = await step('podman build', () =>
   ]),
 );
 if (code !== 0) fail(`podman build failed (exit ${code})`);
-// A rebuild untags the previous image: remove it (replaced-image.mjs says why not a prune).
-await removeReplaced(`${name}:latest`, previous);
+// A rebuild untags the previous image: remove such leftovers of ours, nobody else's.
+await run('podman', ['image', 'prune', '--force', '--filter', 'label=io.browserdeck.image=1'], { stdio: 'ignore' });
 process.stderr.write(`[image] built ${name}:${version} and ${name}:latest in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -1,50 +1,56 @@
 /**
- * One image build at a time per checkout. `npm test` runs the image test and the cluster test in
- * parallel, and each runs `npm run image`: two builds at once would restage the same build
- * context (out/image/context, whose files each build deletes and writes again) under each
- * other's `podman build`, and debootstrap the base twice. The second build waits here, then
- * finds every layer cached.
+ * One image build at a time on this machine: `npm run image`, `npm run image:postgres` and the
+ * build `npm test` starts in the background (scripts/bootstrap/image-prebuild.mjs) share podman's
+ * storage, and two builds of the same Containerfile at once would both run its Debian layer
+ * (minutes of CPU) instead of the second reusing the first's. A build that finds the lock taken
+ * waits for it, then finds the layers cached.
  *
- * The lock is out/image/build.lock holding the builder's pid, removed when that process exits
- * (also through `fail()`); one left by a killed build names a dead pid and is taken over.
+ * The lock is a Unix socket in Linux's abstract namespace (the images build on Linux only): the
+ * kernel frees it when its process ends, however it ends, so a killed build never leaves a stale
+ * lock behind. Whoever asks while it is held is told the holder's pid and what it builds.
+ * BROWSERDECK_IMAGE_BUILD_LOCK names another lock (the lock's own test, beside a real build).
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import net from 'node:net';
+import { say } from './log.mjs';
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
+const lockName = () => `\0${process.env.BROWSERDECK_IMAGE_BUILD_LOCK || 'browserdeck-image-build'}`;
+const RETRY_MS = 1000;
+
+/** Holds the lock until this process exits (no release: the builds are scripts of their own). */
+export async function holdImageBuildLock(what) {
+  let told = false;
+  for (;;) {
+    const server = await tryListen(what);
+    if (server) return;
+    if (!told) {
+      told = true;
+      say(`waiting for the image build in progress (${(await holder()) || 'its holder did not say'})`);
+    }
+    await new Promise((r) => setTimeout(r, RETRY_MS));
   }
 }
 
-/** Waits until this process holds the checkout's build lock; it is released when the process exits. */
-export async function acquireBuildLock(root) {
-  const dir = path.join(root, 'out/image');
-  fs.mkdirSync(dir, { recursive: true });
-  const lock = path.join(dir, 'build.lock');
-  const mine = String(process.pid);
-  let told = false;
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, mine, { flag: 'wx' });
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-    }
-    const holder = fs.existsSync(lock) ? fs.readFileSync(lock, 'utf8') : '';
-    // An empty file is a lock being written this instant: wait for it like a held one.
-    if (holder && !alive(Number(holder))) {
-      fs.rmSync(lock, { force: true });
-      continue;
-    }
-    if (!told) process.stderr.write(`[image] waiting for the build of pid ${holder || '?'} in this checkout to finish\n`);
-    told = true;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  process.on('exit', () => {
-    if (fs.existsSync(lock) && fs.readFileSync(lock, 'utf8') === mine) fs.rmSync(lock, { force: true });
+/** A listening server holding the name, or null while another process holds it. */
+function tryListen(what) {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((socket) => socket.end(`pid ${process.pid}: ${what}`));
+    server.once('error', (err) => (err.code === 'EADDRINUSE' ? resolve(null) : reject(err)));
+    server.listen({ path: lockName() }, () => {
+      // Never keeps the build script alive on its own.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+/** What the holder says about itself ('' when it does not answer). */
+function holder() {
+  return new Promise((resolve) => {
+    let said = '';
+    const socket = net.connect({ path: lockName() });
+    socket.setTimeout(2000, () => socket.destroy());
+    socket.on('data', (d) => (said += d.toString()));
+    socket.on('close', () => resolve(said.trim()));
+    socket.on('error', () => resolve(''));
   });
 }

@@ -1,32 +1,55 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { acquireBuildLock } from './build-lock.mjs';
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-build-lock-'));
-const lock = path.join(root, 'out/image/build.lock');
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const LOCK = new URL('./build-lock.mjs', import.meta.url).href;
+// A lock of the test's own: a real image build may hold the machine's meanwhile (npm test's).
+const env = { ...process.env, BROWSERDECK_IMAGE_BUILD_LOCK: `browserdeck-image-build-test-${process.pid}` };
 
-describe('the image build lock', () => {
-  it('waits while a live process holds it, and takes it once released', async () => {
-    fs.mkdirSync(path.dirname(lock), { recursive: true });
-    // A live holder: this very process (another build would be another live pid).
-    fs.writeFileSync(lock, String(process.pid));
-    let taken = false;
-    const acquired = acquireBuildLock(root).then(() => (taken = true));
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(taken).toBe(false);
-    fs.rmSync(lock);
-    await acquired;
-    expect(fs.readFileSync(lock, 'utf8')).toBe(String(process.pid));
-    fs.rmSync(lock);
+/** A process that takes the lock, prints `got <what>`, holds it until its stdin closes, then exits. */
+function holder(what) {
+  const code = `const { holdImageBuildLock } = await import(${JSON.stringify(LOCK)});
+await holdImageBuildLock(${JSON.stringify(what)});
+console.log('got ${what}');
+process.stdin.resume();
+process.stdin.on('end', () => process.exit(0));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const said = (text) =>
+    new Promise((resolve, reject) => {
+      const check = () => out.includes(text) && resolve(out);
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      child.on('exit', () => (out.includes(text) ? resolve(out) : reject(new Error(`exited without saying "${text}":\n${out}`))));
+      check();
+    });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return { child, said, output: () => out, exited };
+}
+
+describe.skipIf(process.platform !== 'linux')('the image build lock (scripts/image/build-lock.mjs)', () => {
+  it('makes a second build wait, naming the first, until the first process is gone', async () => {
+    const first = holder('first build');
+    await first.said('got first build');
+    const second = holder('second build');
+    await second.said(`waiting for the image build in progress (pid ${first.child.pid}: first build)`);
+    expect(second.output()).not.toContain('got second build');
+    first.child.stdin.end();
+    await first.exited;
+    await second.said('got second build');
+    second.child.stdin.end();
+    await second.exited;
   });
 
-  it('takes over a lock left by a build that was killed (its pid is gone)', async () => {
-    // Above the kernel's pid_max (at most 2^22): no process has it.
-    fs.writeFileSync(lock, String(2 ** 22 + 1));
-    await acquireBuildLock(root);
-    expect(fs.readFileSync(lock, 'utf8')).toBe(String(process.pid));
+  it('is freed when its holder is killed', async () => {
+    const first = holder('killed build');
+    await first.said('got killed build');
+    const second = holder('next build');
+    await second.said('waiting for the image build in progress');
+    first.child.kill('SIGKILL');
+    await second.said('got next build');
+    second.child.stdin.end();
+    await second.exited;
   });
 });

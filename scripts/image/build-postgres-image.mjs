@@ -5,6 +5,8 @@
  * Debian sources (apt-sources.mjs): the PostgreSQL deploy/kubernetes/cluster.yaml and
  * deploy/compose.yaml run. Its context is out/image/postgres (the entrypoint and `apt/`).
  *
+ * One build at a time on the machine (build-lock.mjs).
+ *
  * Env: BROWSERDECK_POSTGRES_IMAGE=name (default localhost/browserdeck-postgres).
  */
 import fs from 'node:fs';
@@ -13,9 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../bootstrap/run.mjs';
 import { writeAptSources } from './apt-sources.mjs';
 import { ensureBaseImage } from './base-image.mjs';
+import { holdImageBuildLock } from './build-lock.mjs';
 import { step, fail } from './log.mjs';
-import { imageId, removeReplaced } from './replaced-image.mjs';
-import { acquireBuildLock } from './build-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const name = process.env.BROWSERDECK_POSTGRES_IMAGE || 'localhost/browserdeck-postgres';
@@ -23,10 +24,8 @@ const name = process.env.BROWSERDECK_POSTGRES_IMAGE || 'localhost/browserdeck-po
 if (process.platform !== 'linux') fail('the image builds on Linux with podman');
 if ((await run('podman', ['--version'], { stdio: 'ignore' })) !== 0) fail('podman is not installed (Debian: apt-get install -y podman runc debootstrap)');
 
-// One build at a time in this checkout (build-lock.mjs says why).
-await acquireBuildLock(root);
+await holdImageBuildLock(`npm run image:postgres (${name})`);
 const started = performance.now();
-const previous = imageId(`${name}:latest`);
 const base = await step('base image', () => ensureBaseImage());
 const context = path.join(root, 'out/image/postgres');
 fs.rmSync(context, { recursive: true, force: true });
@@ -52,6 +51,5 @@ const code = await step('podman build (postgres)', () =>
   ]),
 );
 if (code !== 0) fail(`podman build failed (exit ${code})`);
-// A rebuild untags the previous image: remove it (replaced-image.mjs says why not a prune).
-await removeReplaced(`${name}:latest`, previous);
+await run('podman', ['image', 'prune', '--force', '--filter', 'label=io.browserdeck.image=1'], { stdio: 'ignore' });
 process.stderr.write(`[image] built ${name}:15 in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

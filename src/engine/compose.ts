@@ -42,6 +42,7 @@ import { AuthTimeline } from './domain/auth-connections/auth-timeline.js';
 import { AuthService } from './domain/auth-connections/auth-service.js';
 import { HealthChecks } from './domain/auth-connections/health-checks.js';
 import { profileAccess } from './domain/auth-connections/profile-access.js';
+import { DEFAULT_FLOW_ACTION_TIMEOUT_MS } from './domain/auth-connections/flow-input.js';
 import { DEFAULT_MIN_HEALTH_CHECK_INTERVAL_SECONDS } from './domain/secrets/identity-options.js';
 import { ReplayService } from './domain/replays/replay-service.js';
 import { AppEventLog } from './domain/apps/app-event-log.js';
@@ -221,6 +222,8 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     replays,
     clock,
     flowTtlMs: (config.identity.authFlowTtlSeconds ?? 600) * 1000,
+    flowTimers: config.identity.flowTimers,
+    flowActionTimeoutMs: config.identity.flowActionTimeoutMs ?? DEFAULT_FLOW_ACTION_TIMEOUT_MS,
     publicUrl: () => ctx.publicUrl(),
     log: authLog,
   });

@@ -170,8 +170,9 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     value: 'N',
     env: 'BROWSERDECK_STANDBY_LAUNCHES',
     option: 'standbyLaunches',
-    defaultText: 'one per core',
-    meaning: 'Standby browsers launched at once at most (more than one per core does not launch faster).',
+    defaultText: 'one per core, up to two per core while the CPUs have idle time',
+    meaning:
+      'Standby browsers launched at once. Given, a fixed number; by default one per core, and one more (up to two per core) after a launch while creates waited for launches and the CPUs had a quarter idle, one fewer while they are saturated.',
   },
   {
     flag: 'freeze-idle-seconds',

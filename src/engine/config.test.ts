@@ -1,4 +1,4 @@
-/** resolveConfig's rules that the table of options (config-options.test.ts) does not show: where the data lives, and loopback egress. */
+/** resolveConfig's rules that the table of options (config-options.test.ts) does not show: where the data lives, loopback egress, and the standby launch range. */
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +38,14 @@ describe('retention', () => {
     expect(resolveConfig({ env: { BROWSERDECK_REPLAY_RETENTION_HOURS: '24' } })).toMatchObject({ replayRetentionHours: 24, postmortemRetentionHours: 24 });
     expect(resolveConfig({ env: { BROWSERDECK_POSTMORTEM_RETENTION_HOURS: '2' } })).toMatchObject({ replayRetentionHours: 168, postmortemRetentionHours: 2 });
     expect(() => resolveConfig({ env: {}, postmortemRetentionHours: 0 })).toThrow('--postmortem-retention-hours must be a positive number of hours');
+  });
+});
+
+describe('standby launches at once', () => {
+  it('range from one to two per core by default; a given number (flag or BROWSERDECK_STANDBY_LAUNCHES) is fixed', () => {
+    const cores = Math.max(1, os.availableParallelism());
+    expect(resolveConfig({ env: {} })).toMatchObject({ standbyLaunches: cores, standbyLaunchesMax: 2 * cores });
+    expect(resolveConfig({ env: {}, standbyLaunches: 3 })).toMatchObject({ standbyLaunches: 3, standbyLaunchesMax: 3 });
+    expect(resolveConfig({ env: { BROWSERDECK_STANDBY_LAUNCHES: '1' } })).toMatchObject({ standbyLaunches: 1, standbyLaunchesMax: 1 });
   });
 });

@@ -129,7 +129,11 @@ export interface EngineOptions {
   standby?: number;
   /** Memory the standby may take, in MB (`--standby-memory`, env BROWSERDECK_STANDBY_MEMORY_MB; default 10% of RAM, at most 2048). */
   standbyMemoryMb?: number;
-  /** Standby launches at once (`--standby-launches`, env BROWSERDECK_STANDBY_LAUNCHES; default one per core). */
+  /**
+   * Standby launches at once (`--standby-launches`, env BROWSERDECK_STANDBY_LAUNCHES): given, a
+   * fixed number; by default one per core, rising to two per core while creates wait for launches
+   * and the CPUs have idle time (domain/sessions/standby-depth.ts).
+   */
   standbyLaunches?: number;
   /**
    * Freeze a session's jail after this many seconds with no client connected and no API call
@@ -260,6 +264,8 @@ export interface EngineConfig extends Required<
   chromeStoreTimeoutMs?: number;
   customToolSourceTimeoutMs?: number;
   sessionTimers?: Timers;
+  /** Standby launches at once at most (`standbyLaunches` when given, else two per core). */
+  standbyLaunchesMax: number;
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -275,6 +281,13 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** A headless standby browser's memory as the standby estimates it (domain/sessions/standby-depth.ts): the default `--standby` is what `--standby-memory` holds. */
 const STANDBY_HEADLESS_MB = 200;
+
+/** Standby launches at once: a given number fixed; by default one per core, up to two per core while the CPUs have idle time. */
+function standbyLaunchRange(given: number | undefined): { standbyLaunches: number; standbyLaunchesMax: number } {
+  if (given !== undefined) return { standbyLaunches: given, standbyLaunchesMax: given };
+  const cores = Math.max(1, os.availableParallelism());
+  return { standbyLaunches: cores, standbyLaunchesMax: 2 * cores };
+}
 
 export function resolveConfig(opts: EngineOptions): EngineConfig {
   const env = opts.env ?? process.env;
@@ -317,7 +330,7 @@ export function resolveConfig(opts: EngineOptions): EngineConfig {
     },
     standbyMemoryMb,
     standby: opts.standby ?? intFrom(env.BROWSERDECK_STANDBY) ?? Math.floor(standbyMemoryMb / STANDBY_HEADLESS_MB),
-    standbyLaunches: opts.standbyLaunches ?? intFrom(env.BROWSERDECK_STANDBY_LAUNCHES) ?? Math.max(1, os.availableParallelism()),
+    ...standbyLaunchRange(opts.standbyLaunches ?? intFrom(env.BROWSERDECK_STANDBY_LAUNCHES)),
     freezeIdleSeconds: opts.freezeIdleSeconds ?? intFrom(env.BROWSERDECK_FREEZE_IDLE_SECONDS) ?? 5,
     sessionSecondMs: opts.sessionSecondMs ?? 1000,
     sessionTimers: opts.sessionTimers,

@@ -5,6 +5,8 @@
  * each with `tsc -b`; this checks the configs themselves: their libs and types, and that every
  * source file under src/ is compiled by its process's config, or by a config it references that
  * has the same libs and types (Electron main gets src/shared from the engine's, checked once).
+ * tsconfig.json checks the rest of the tree and src/ but the renderer's modules, which only
+ * tsconfig.renderer.json checks (their unit tests, run under Node, are tsconfig.json's).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,9 +84,30 @@ function configProblems(c: ProcessConfig, read: ReadConfig, srcFiles: string[], 
   return out;
 }
 
+/** Every TypeScript file under src/, as on disk (not as a config lists it: a new folder counts too). */
+function srcFiles(dir = path.join(repoRoot, 'src')): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return srcFiles(p);
+    // What TypeScript compiles: .ts, .tsx, .mts, .cts, declarations included (the .d.mts beside a child script).
+    return /\.[cm]?tsx?$/.test(e.name) ? [path.relative(repoRoot, p).split(path.sep).join('/')] : [];
+  });
+}
+
+/** The src/ files tsconfig.json leaves to tsconfig.renderer.json: the renderer's modules, not its unit tests. */
+const rendererModule = (f: string) => f.startsWith('src/renderer/') && !/\.test\.tsx?$/.test(f);
+
 describe('one tsconfig per process', () => {
+  it('tsconfig.json checks every file under src/ but the renderer modules, and only tsconfig.renderer.json checks those', () => {
+    const all = readConfig('tsconfig.json').files;
+    const src = srcFiles();
+    expect(src.filter((f) => !rendererModule(f) && !all.includes(f))).toEqual([]);
+    expect(all.filter(rendererModule)).toEqual([]);
+    expect(src.filter(rendererModule).length).toBeGreaterThan(0);
+  });
+
   it('each process config has its libs and types and compiles exactly its files', () => {
-    const src = readConfig('tsconfig.json').files.filter((f) => f.startsWith('src/'));
+    const src = srcFiles();
     // Every folder of src/ belongs to a process (src/shared to all).
     const folders = new Set(src.map((f) => f.split('/').slice(0, 2).join('/')));
     const owned = new Set(['src/shared', ...PROCESS_CONFIGS.flatMap((c) => c.owns)]);

@@ -1,6 +1,6 @@
 /**
- * The cluster manifest and the compose file for real (issue 31): `npm run image` and
- * `npm run image:postgres` build the images once for both (cached layers when nothing changed).
+ * The cluster manifest and the compose file for real (issue 31): the images come from `npm test`'s
+ * background build, or `npm run image` and `npm run image:postgres` here, once for both parts.
  *
  * Cluster: `podman kube play deploy/kubernetes/cluster.yaml` runs PostgreSQL and two engine
  * replicas (under names and a volume of the test's own), a session created through the official
@@ -30,7 +30,7 @@ import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health } from '../../src/shared/wire/health.js';
-import { PODMAN_ENV, podman, podmanSkipReason, root, runCaptured } from './podman.js';
+import { buildImages, PODMAN_ENV, podman, podmanSkipReason, root, runCaptured } from './podman.js';
 
 const NAME = 'bdclustertest';
 const IMAGE = process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck';
@@ -43,18 +43,15 @@ if (skipReason) {
   console.warn(`\n!!! SKIPPED test/deploy/cluster.test.ts: ${skipReason}. The cluster manifest and the compose file are NOT tested here.\n`);
 }
 
-let built: Promise<number> | undefined;
-/** Builds both images once for the file's two parts; resolves with the seconds it took. */
-function buildImages(): Promise<number> {
-  built ??= (async () => {
+let images: Promise<{ seconds: number; how: string }> | undefined;
+/** Both images, built (or npm test's background build waited for) once for the file's two parts. */
+function imagesReady(): Promise<{ seconds: number; how: string }> {
+  images ??= (async () => {
     const t0 = performance.now();
-    for (const script of ['scripts/image/build-image.mjs', 'scripts/image/build-postgres-image.mjs']) {
-      const build = await runCaptured(process.execPath, [script], BUILD_MS);
-      if (build.code !== 0) throw new Error(`${script} failed (exit ${build.code}):\n${build.output.slice(-4000)}`);
-    }
-    return (performance.now() - t0) / 1000;
+    const how = await buildImages(['scripts/image/build-image.mjs', 'scripts/image/build-postgres-image.mjs'], 2 * BUILD_MS);
+    return { seconds: (performance.now() - t0) / 1000, how };
   })();
-  return built;
+  return images;
 }
 
 /** The cluster manifest with the test's names, volume and images (nothing else changed). */
@@ -104,6 +101,7 @@ describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube pla
   const bases: string[] = [];
   let apiKey = '';
   const timings: Record<string, number> = {};
+  let built = '';
 
   const down = () => {
     // The replicas' data dirs are anonymous volumes (the image's VOLUME): named before the pods go.
@@ -134,7 +132,9 @@ describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube pla
       // Leftovers of an interrupted run would make `kube play` fail on existing names.
       down();
 
-      timings.build_s = await buildImages();
+      const ready = await imagesReady();
+      timings.build_s = ready.seconds;
+      built = ready.how;
 
       const t0 = performance.now();
       played = true;
@@ -162,7 +162,7 @@ describe.skipIf(skipReason !== null)(`the cluster manifest under podman kube pla
   );
 
   afterAll(async () => {
-    console.log(`[cluster test] builds ${timings.build_s?.toFixed(1)} s, kube play to both /healthz ${timings.ready_s?.toFixed(1)} s`);
+    console.log(`[cluster test] builds ${timings.build_s?.toFixed(1)} s (${built}), kube play to both /healthz ${timings.ready_s?.toFixed(1)} s`);
     if (played) down();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 300_000);
@@ -261,13 +261,13 @@ describe.skipIf(composeSkip !== null)(`the compose file under podman-compose${co
       file = path.join(dir, 'compose.yaml');
       fs.writeFileSync(file, testComposeFile());
       await down();
-      const buildS = await buildImages();
+      const ready = await imagesReady();
       const t0 = performance.now();
       const up = await compose('up', '-d');
       if (up.code !== 0) throw new Error(`podman-compose up failed (exit ${up.code}):\n${up.output.slice(-4000)}`);
       const deadline = Date.now() + READY_MS;
       while (!(await healthz(base)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
-      console.log(`[compose test] builds ${buildS.toFixed(1)} s, up to /healthz ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(`[compose test] builds ${ready.seconds.toFixed(1)} s (${ready.how}), up to /healthz ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       if (!(await healthz(base))) throw new Error(`the engine did not answer /healthz; its log:\n${podman('logs', engine).slice(-4000)}`);
     },
     2 * BUILD_MS + READY_MS + 60_000,

@@ -1,10 +1,13 @@
 /**
  * What the container tests (`image.test.ts`, `cluster.test.ts`) share: why podman cannot run
- * here (if it cannot), and running podman or a build with podman's environment.
+ * here (if it cannot), running podman or a build with podman's environment, and the images'
+ * build (their own, or the one `npm test` started in the background).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PREBUILD_ENV, readPrebuildStatus } from '../../scripts/bootstrap/image-prebuild.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** podman's own scratch files go where podman keeps them, not into the test run's private TMPDIR. */
@@ -36,4 +39,52 @@ export function runCaptured(cmd: string, args: string[], timeoutMs: number): Pro
 
 export function podman(...args: string[]): string {
   return execFileSync('podman', args, { encoding: 'utf8', env: PODMAN_ENV, timeout: 120_000 });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const logTail = (file: string) => {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(-6000);
+  } catch (err) {
+    return `(cannot read it: ${(err as Error).message})`;
+  }
+};
+
+/**
+ * Builds the images with their scripts (`npm run image`, `npm run image:postgres`), unless
+ * `npm test` is building them in the background (scripts/bootstrap/image-prebuild.mjs names its
+ * status file in BROWSERDECK_IMAGE_PREBUILD): then waits up to `timeoutMs` for that build, and
+ * fails with its log's tail when it failed. Resolves with where the images came from.
+ */
+export async function buildImages(scripts: string[], timeoutMs: number): Promise<string> {
+  const statusFile = process.env[PREBUILD_ENV];
+  if (statusFile) {
+    const deadline = Date.now() + timeoutMs;
+    let status = readPrebuildStatus(statusFile);
+    while (status?.state === 'running' && alive(status.pid) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 2000));
+      status = readPrebuildStatus(statusFile);
+    }
+    if (status?.state === 'running' && Date.now() >= deadline) {
+      throw new Error(`npm test's background image build is still running after ${timeoutMs / 1000} s; the end of ${status.log}:\n${logTail(status.log)}`);
+    }
+    // code null: it found podman unusable, and this test would have skipped; build here then.
+    if (status?.state === 'done' && status.code !== null && status.code !== undefined) {
+      if (status.code !== 0)
+        throw new Error(`npm test's background image build failed (exit ${status.code}); the end of ${status.log}:\n${logTail(status.log)}`);
+      if (scripts.every((s) => status!.scripts.includes(s))) return `built in the background by npm test in ${status.seconds?.toFixed(1)} s`;
+    }
+  }
+  for (const script of scripts) {
+    const build = await runCaptured(process.execPath, [script], timeoutMs);
+    if (build.code !== 0) throw new Error(`${script} failed (exit ${build.code}):\n${build.output.slice(-4000)}`);
+  }
+  return 'built by this test';
 }

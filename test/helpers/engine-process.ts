@@ -1,5 +1,5 @@
 /**
- * An engine in a process of its own (the server CLI, `src/engine/cli.ts` under tsx), for tests
+ * An engine in a process of its own (the server CLI, `src/engine/cli.ts`, bundled: engine-bundle.ts), for tests
  * whose probe may kill the engine: in the test's own process an uncaught exception would take
  * the test runner with it, or be reported apart from the test. `guard` races every call against
  * the engine's exit, so a dying engine fails the test at once, with its last output, instead of
@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Kernel from '@onkernel/sdk';
+import { engineEntry } from './engine-bundle.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
@@ -31,7 +32,7 @@ export interface EngineProcess {
 /** Starts the engine CLI with `args` (after a free port and a fresh data dir) and waits until it listens. */
 export async function startEngineProcess(args: string[] = []): Promise<EngineProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-proc-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--data-dir', dataDir, ...args], {
+  const proc = spawn(process.execPath, [await engineEntry(), '--port', '0', '--data-dir', dataDir, ...args], {
     cwd: repo,
     env: { ...process.env, BROWSERDECK_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

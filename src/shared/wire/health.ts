@@ -7,8 +7,14 @@ import { Type, type Static } from '@sinclair/typebox';
 
 export const StandbyStatusSchema = Type.Object({
   enabled: Type.Boolean(),
-  /** Browsers and memory the standby may hold, and its launches at once. */
-  budget: Type.Object({ count: Type.Integer(), memory_mb: Type.Number(), launches: Type.Integer() }),
+  /** Browsers and memory the standby may hold, and its launches at once: now, and the range it moves in (with the CPUs' idle time). */
+  budget: Type.Object({
+    count: Type.Integer(),
+    memory_mb: Type.Number(),
+    launches: Type.Integer(),
+    launches_min: Type.Integer(),
+    launches_max: Type.Integer(),
+  }),
   ready: Type.Integer(),
   launching: Type.Integer(),
   frozen: Type.Integer(),

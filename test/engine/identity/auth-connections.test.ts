@@ -1,7 +1,8 @@
 /**
  * Managed login against a real login website and real Chromium: discovery, fields, wrong
  * password, SMS code, TOTP from a stored credential, health check → NEEDS_AUTH → automatic
- * re-login, deletion during a flow, and a later session on the profile being logged in.
+ * re-login, deletion during a flow, a later session on the profile being logged in, and expiry.
+ * One engine for all: its flows expire when a test fires their timer (identity.flowTimers).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
@@ -11,11 +12,14 @@ import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 import { startTestProxy, type TestProxy } from '../../helpers/test-proxy.js';
 import { encodeBase32 } from '../../../src/engine/domain/credentials/totp.js';
 import type { SessionRegistry } from '../../../src/engine/runtime/session/session-handle.js';
+import { ManualTimers } from '../../helpers/manual-timers.js';
 
 const TOTP_SECRET = encodeBase32(Buffer.from('browserdeck-totp-secret!'));
 let t: TestEngine;
 let site: LoginSite;
 let proxy: TestProxy;
+/** Login flows' TTL timers: no flow expires unless a test fires its timer. */
+const flowTimers = new ManualTimers();
 
 beforeAll(async () => {
   site = await startLoginSite({
@@ -24,7 +28,7 @@ beforeAll(async () => {
     'tom@example.test': { password: 'totp-pass', mfa: 'totp', totpSecret: TOTP_SECRET },
   });
   proxy = await startTestProxy();
-  t = await startTestEngine({ identity: { minHealthCheckIntervalSeconds: 1, authFlowTtlSeconds: 120 } });
+  t = await startTestEngine({ identity: { minHealthCheckIntervalSeconds: 1, authFlowTtlSeconds: FLOW_TTL_SECONDS, flowTimers } });
 });
 afterAll(async () => {
   await t?.stop();
@@ -32,10 +36,12 @@ afterAll(async () => {
   await proxy?.close();
 });
 
+/** What flows report as their expiry (their timers run on flowTimers). */
+const FLOW_TTL_SECONDS = 120;
 /**
- * A flow ends by itself at the latest when it expires (authFlowTtlSeconds: 120 below), so the
- * waits go that far: under load (CI-20, -22, -25) a flow of three steps, each allowed 15 s to
- * settle, was still at its first step when 30 s of polling gave up.
+ * As long as a flow would live on real timers (FLOW_TTL_SECONDS): under load (CI-20, -22, -25)
+ * a flow of three steps, each allowed 15 s to settle, was still at its first step when 30 s of
+ * polling gave up.
  */
 const FLOW_POLLS = 150 * 5;
 const awaitingInput = (id: string) =>
@@ -270,49 +276,77 @@ describe('auth connections', { timeout: 300_000 }, () => {
 });
 
 describe('auth flow expiry', () => {
+  /** Runs out the one flow in progress (every earlier flow ended and cancelled its timer). */
+  function expireTheFlow(): void {
+    expect(flowTimers.armed).toBe(1);
+    flowTimers.fireNext();
+  }
+
   it('expires a flow nobody finishes and ends its browser', async () => {
-    const e = await startTestEngine({ identity: { authFlowTtlSeconds: 3 } });
-    try {
-      const c = await e.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-profile', login_url: site.loginUrl });
-      const login = await e.client.auth.connections.login(c.id);
-      expect(Date.parse(login.flow_expires_at) - Date.now()).toBeLessThanOrEqual(3000);
-      const state = await pollUntil(
-        'EXPIRED',
-        () => e.client.auth.connections.retrieve(c.id),
-        (x) => x.flow_status === 'EXPIRED',
-      );
-      expect(state.flow_expires_at).toBeNull();
-      const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
-      expect(entry).toMatchObject({ type: 'login', status: 'EXPIRED', step: 'EXPIRED' });
-      // The flow's browser is closed before EXPIRED is reported.
-      const sessions = e.engine.services.sessions as SessionRegistry;
-      expect(sessions.get(entry.browser_session_id!)).toBeUndefined();
-      await expect(e.client.auth.connections.submit(c.id, { fields: { email: 'x' } })).rejects.toMatchObject({ status: 409 });
-    } finally {
-      await e.stop();
-    }
+    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-profile', login_url: site.loginUrl });
+    const login = await t.client.auth.connections.login(c.id);
+    expect(Date.parse(login.flow_expires_at) - Date.now()).toBeLessThanOrEqual(FLOW_TTL_SECONDS * 1000);
+    await awaitingInput(c.id);
+    expireTheFlow();
+    const state = await pollUntil(
+      'EXPIRED',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.flow_status === 'EXPIRED',
+    );
+    expect(state.flow_expires_at).toBeNull();
+    expect(state.error_message).toMatch(/expired before it was completed \(it was waiting for input/);
+    const [entry] = (await t.client.auth.connections.timeline(c.id)).items;
+    expect(entry).toMatchObject({ type: 'login', status: 'EXPIRED', step: 'EXPIRED' });
+    // The flow's browser is closed before EXPIRED is reported.
+    const sessions = t.engine.services.sessions as SessionRegistry;
+    expect(sessions.get(entry.browser_session_id!)).toBeUndefined();
+    await expect(t.client.auth.connections.submit(c.id, { fields: { email: 'x' } })).rejects.toMatchObject({ status: 409 });
   });
 
   it('a flow that expires while its browser is still starting leaves no browser behind', async () => {
-    // A TTL far shorter than any browser start: expiry always lands during the create.
-    const e = await startTestEngine({ identity: { authFlowTtlSeconds: 0.05 } });
-    try {
-      const c = await e.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-early', login_url: site.loginUrl });
-      await e.client.auth.connections.login(c.id).catch(() => {});
-      await pollUntil(
-        'EXPIRED',
-        () => e.client.auth.connections.retrieve(c.id),
-        (x) => x.flow_status === 'EXPIRED',
-      );
-      const sessions = e.engine.services.sessions as SessionRegistry;
-      const [entry] = (await e.client.auth.connections.timeline(c.id)).items;
-      expect(entry.browser_session_id).toBeTruthy();
-      expect(sessions.get(entry.browser_session_id!)).toBeUndefined();
-      const running: string[] = [];
-      for await (const b of e.client.browsers.list()) running.push(b.session_id);
-      expect(running).toEqual([]);
-    } finally {
-      await e.stop();
-    }
+    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-early', login_url: site.loginUrl });
+    // The flow reports DISCOVERING, then asks for its browser in the same turn of the event loop:
+    // the timer fired in the next turn lands while that browser starts (which takes far longer).
+    const unsubscribe = t.engine.services.auth.flows.subscribe(c.id, () => {
+      unsubscribe();
+      setImmediate(expireTheFlow);
+    });
+    await t.client.auth.connections.login(c.id).catch(() => {});
+    const state = await pollUntil(
+      'EXPIRED',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.flow_status === 'EXPIRED',
+    );
+    expect(state.error_message).toMatch(/\(it was starting its browser\)/);
+    const sessions = t.engine.services.sessions as SessionRegistry;
+    const [entry] = (await t.client.auth.connections.timeline(c.id)).items;
+    expect(entry.browser_session_id).toBeTruthy();
+    expect(sessions.get(entry.browser_session_id!)).toBeUndefined();
+    const running: string[] = [];
+    for await (const b of t.client.browsers.list()) running.push(b.session_id);
+    expect(running).toEqual([]);
+  });
+
+  it('a flow that ends before its browser is asked for starts none', async () => {
+    const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'exp-first', login_url: site.loginUrl });
+    // Expired from inside its first state change, before the flow asks for its browser: as a
+    // flow cancelled (its connection deleted, a new login) before it got that far.
+    const unsubscribe = t.engine.services.auth.flows.subscribe(c.id, () => {
+      unsubscribe();
+      expireTheFlow();
+    });
+    // The login answers once the flow's start is over (a browser it asked for is up by then).
+    await t.client.auth.connections.login(c.id).catch(() => {});
+    await pollUntil(
+      'EXPIRED',
+      () => t.client.auth.connections.retrieve(c.id),
+      (x) => x.flow_status === 'EXPIRED',
+    );
+    const [entry] = (await t.client.auth.connections.timeline(c.id)).items;
+    expect(entry).toMatchObject({ status: 'EXPIRED' });
+    expect(entry.browser_session_id).toBeUndefined();
+    const running: string[] = [];
+    for await (const b of t.client.browsers.list()) running.push(b.session_id);
+    expect(running).toEqual([]);
   });
 });

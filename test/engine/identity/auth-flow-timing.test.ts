@@ -3,8 +3,10 @@
  * CDP, which the idle freezer (issue 14: a session with no client for `freezeIdleSeconds` is
  * frozen) does not count as a client: a person who takes longer than that to type a password, or
  * a site slower than that to load, must not find the browser frozen under the page (freezing
- * after 1 s here). A site slower to answer a submit than a Playwright action's timeout, and a page
- * that moves on by itself after a submit seemed to do nothing, are followed too.
+ * after one session second here, a quarter of a real one: EngineOptions.sessionSecondMs). A site
+ * slower to answer a submit than the flow's action timeout (5 s; 2 s here:
+ * identity.flowActionTimeoutMs), and a page that moves on by itself after a submit seemed to do
+ * nothing, are followed too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../../helpers/poll-until.js';
@@ -12,6 +14,12 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLoginSite, type LoginSite } from '../../helpers/login-site.js';
 
 const FREEZE_IDLE_SECONDS = 1;
+/** One session second lasts this long: the freezer (and the sessions' inactivity timeouts) run 4x faster. */
+const SECOND_MS = 250;
+/** Three freeze delays: by then a browser nobody holds thawed is frozen. */
+const PAST_FREEZE_MS = FREEZE_IDLE_SECONDS * SECOND_MS * 3;
+/** The flow's submit timeout here; the slow site answers a submit twice as late. */
+const ACTION_TIMEOUT_MS = 2_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let t: TestEngine;
@@ -21,7 +29,12 @@ beforeAll(async () => {
     'ann@example.test': { password: 'correct horse' },
     'cat@example.test': { password: 'slow check', checkingMs: 2000 },
   });
-  t = await startTestEngine({ freezeIdleSeconds: FREEZE_IDLE_SECONDS, identity: { minHealthCheckIntervalSeconds: 1, authFlowTtlSeconds: 120 } });
+  // The flow TTL stays the default 600 s: a flow's session lasts TTL + 60 session seconds, 165 s here.
+  t = await startTestEngine({
+    freezeIdleSeconds: FREEZE_IDLE_SECONDS,
+    sessionSecondMs: SECOND_MS,
+    identity: { minHealthCheckIntervalSeconds: 1, flowActionTimeoutMs: ACTION_TIMEOUT_MS },
+  });
 });
 afterAll(async () => {
   await t?.stop();
@@ -65,12 +78,12 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
     expect(flowSession).toBeDefined();
 
     // The person reads the page for a while: far past the freeze delay.
-    await sleep(FREEZE_IDLE_SECONDS * 3000);
+    await sleep(PAST_FREEZE_MS);
     expect(flowSession.frozen).toBe(false);
     await t.client.auth.connections.submit(c.id, { fields: { email: 'ann@example.test' } });
     state = await awaitingInput(c.id);
     expect(state.fields?.map((f) => f.type)).toEqual(['password']);
-    await sleep(FREEZE_IDLE_SECONDS * 3000);
+    await sleep(PAST_FREEZE_MS);
     expect(flowSession.frozen).toBe(false);
     await t.client.auth.connections.submit(c.id, { fields: { password: 'correct horse' } });
     state = await flowEnd(c.id);
@@ -78,7 +91,7 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
 
     // A health check on a site that answers slower than the freeze delay: its page still loads
     // (a frozen browser never finishes it, and the check would time out).
-    site.delays.set('GET /', FREEZE_IDLE_SECONDS * 3000);
+    site.delays.set('GET /', PAST_FREEZE_MS);
     const checkedBefore = (await t.client.auth.connections.timeline(c.id)).items.filter((e) => e.type === 'health_check').length;
     await t.client.auth.connections.update(c.id, { health_check_interval: 1 });
     const timeline = await pollUntil(
@@ -92,13 +105,13 @@ describe('login flows and health checks with idle freezing on', { timeout: 180_0
     expect(timeline[0]).toMatchObject({ type: 'health_check', status: 'AUTHENTICATED' });
   });
 
-  it('follows a site that answers a submit later than an action may take (5 s)', async () => {
+  it('follows a site that answers a submit later than an action may take', async () => {
     const c = await t.client.auth.connections.create({ domain: '127.0.0.1', profile_name: 'slow-site', login_url: site.loginUrl, health_checks: false });
     await t.client.auth.connections.login(c.id);
     let state = await awaitingInput(c.id);
     expect(state.fields?.map((f) => f.type)).toEqual(['identifier']);
-    // Before, the Enter key press itself waited for the next page to start loading, for 5 s at most: FAILED.
-    site.delays.set('POST /login', 8_000);
+    // Before, the Enter key press itself waited for the next page to start loading, for the action's timeout at most: FAILED.
+    site.delays.set('POST /login', ACTION_TIMEOUT_MS * 2);
     try {
       await t.client.auth.connections.submit(c.id, { fields: { email: 'ann@example.test' } });
       state = await passwordStep(c.id);

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Kernel from '@onkernel/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineEntry } from '../../helpers/engine-bundle.js';
 import { descendants, cmdlineOf } from '../../helpers/proc.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -37,21 +38,7 @@ beforeAll(async () => {
   // bash opens fd 200 (no close-on-exec) and execs the engine CLI: one process, the engine.
   proc = spawn(
     '/bin/bash',
-    [
-      '-c',
-      'exec 200<"$0" && exec "$@"',
-      SECRET_FILE,
-      process.execPath,
-      '--import',
-      'tsx',
-      'src/engine/cli.ts',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--standby',
-      '0',
-    ],
+    ['-c', 'exec 200<"$0" && exec "$@"', SECRET_FILE, process.execPath, await engineEntry(), '--port', '0', '--data-dir', dataDir, '--standby', '0'],
     { cwd: root, env: { ...process.env, BROWSERDECK_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   exited = new Promise((resolve) => proc.on('exit', resolve));

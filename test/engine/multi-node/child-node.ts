@@ -1,7 +1,7 @@
 /**
- * An engine node in a process of its own (`node --import tsx src/engine/cli.ts`, as `npm run
- * serve` runs it) on node A's database: what a node-loss test kills with SIGKILL or freezes with
- * SIGSTOP, which an engine inside the test's own process cannot be. It shares A's secret key
+ * An engine node in a process of its own (the CLI `npm run serve` runs, bundled:
+ * test/helpers/engine-bundle.ts) on node A's database: what a node-loss test kills with SIGKILL or
+ * freezes with SIGSTOP, which an engine inside the test's own process cannot be. It shares A's secret key
  * file and answers with A's admin key; its data dir (so its node id) is its own, and a restart
  * on the same dir is the same node.
  */
@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Kernel from '@onkernel/sdk';
+import { engineEntry } from '../../helpers/engine-bundle.js';
 import type { TestEngine } from '../../helpers/engine.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -27,10 +28,10 @@ export interface ChildNode {
   stop(): Promise<void>;
 }
 
-export function spawnNode(a: TestEngine, dataDir: string, args: string[] = []): Promise<ChildNode> {
+export async function spawnNode(a: TestEngine, dataDir: string, args: string[] = []): Promise<ChildNode> {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--data-dir', dataDir, '--database-url', a.engine.config.databaseUrl!, '--standby', '0', ...args],
+    [await engineEntry(), '--port', '0', '--data-dir', dataDir, '--database-url', a.engine.config.databaseUrl!, '--standby', '0', ...args],
     {
       cwd: root,
       env: { ...process.env, BROWSERDECK_LOG_LEVEL: 'warn', BROWSERDECK_SECRET_KEY_FILE: path.join(a.dataDir, 'secret.key') },

@@ -81,7 +81,10 @@ return fs.readFileSync(${JSON.stringify(file)}, 'utf8').trim().split('\\n');`;
 /** A value kept on the executor's process (globals are fresh per call, `process` is the real one). */
 const PROCESS_TOKEN = `return (process.browserdeckToken ??= Math.random().toString(36).slice(2));`;
 
-// Every executor's first call starts a Node process and a Playwright connection: slow on a loaded host.
+// Every executor's first call starts a Node process and a Playwright connection: ~1.7 s of CPU
+// each, most of this file's. So an executor is started where its start (or its own process) is
+// what a test watches; elsewhere a test runs on one an earlier test left running (and starts it
+// when run alone), and the last test ends the file's own session rather than starting another.
 describe('playwright executors', { timeout: 300_000 }, () => {
   it('default binds page to the tab the user is on, in the default context', async () => {
     const mine = await browser.contexts()[0].newPage();
@@ -190,42 +193,22 @@ return 'done';`,
     });
     expect(bad).toMatchObject({ success: false, error: expect.stringMatching(/^the code runner sent an invalid message and was stopped/) });
     expect(await execute({ executor: 'flooder', code: 'return 1' })).toMatchObject({ success: true, result: 1 });
-    expect((await del('flooder')).status).toBe(204);
-  });
-
-  it('a 9th named executor is 409 with the executor list; deleting one makes room', async () => {
-    const existing = (await list()).filter((e) => e.name !== 'default').length;
-    for (let i = existing; i < 8; i++) expect(await execute({ executor: `fill-${i}`, code: 'return 1' })).toMatchObject({ success: true });
-    const res = await te.api(`/browsers/${id}/playwright/execute`, { method: 'POST', json: { executor: 'ninth', code: 'return 1' } });
-    expect(res.status).toBe(409);
-    const body = (await res.json()) as { code: string; message: string; executors: ExecutorInfo[] };
-    expect(body.code).toBe('executor_limit_reached');
-    expect(body.message).toMatch(/8/);
-    expect(body.executors.map((e) => e.name)[0]).toBe('default');
-    expect(body.executors).toHaveLength(9);
-    // `default` never counts.
-    expect(await execute({ code: 'return 1' })).toMatchObject({ success: true });
-    expect((await del('fill-7')).status).toBe(204);
-    expect(await execute({ executor: 'ninth', code: 'return 2' })).toMatchObject({ success: true, result: 2 });
-    for (const e of (await list()).filter((e) => e.name !== 'default')) expect((await del(e.name)).status).toBe(204);
-    expect((await list()).map((e) => e.name)).toEqual(['default']);
   });
 
   it('delete closes the tab (unless close_tab=false) and fails a running call; default restarts', async () => {
     const tabs = async () => Promise.all(browser.contexts()[0].pages().map(targetIdOf));
     const a = await execute({ executor: 'doomed', code: 'return 1' });
     expect(await tabs()).toContain(a.tab!.target_id);
+    const running = execute({ executor: 'doomed', code: 'await new Promise(() => {})' });
+    await expect.poll(async () => (await list()).find((e) => e.name === 'doomed')?.busy, POLL).toBe(true);
     expect((await del('doomed')).status).toBe(204);
+    expect(await running).toMatchObject({ success: false, error: 'the executor was deleted' });
     await expect.poll(tabs, POLL).not.toContain(a.tab!.target_id);
-    const b = await execute({ executor: 'kept-tab', code: 'return 1' });
-    expect((await del('kept-tab', '?close_tab=false')).status).toBe(204);
+    // An executor an earlier test started (`right`): started here when this test runs alone.
+    const b = await execute({ executor: 'right', code: 'return 1' });
+    expect((await del('right', '?close_tab=false')).status).toBe(204);
     expect(await tabs()).toContain(b.tab!.target_id);
     expect((await del('no-such-executor')).status).toBe(404);
-
-    const running = execute({ executor: 'busy', code: 'await new Promise(() => {})' });
-    await expect.poll(async () => (await list()).find((e) => e.name === 'busy')?.busy, POLL).toBe(true);
-    expect((await del('busy')).status).toBe(204);
-    expect(await running).toMatchObject({ success: false, error: 'the executor was deleted' });
 
     const token = (await execute({ code: PROCESS_TOKEN })).result;
     const stuck = execute({ code: 'await new Promise(() => {})' });
@@ -239,7 +222,8 @@ return 'done';`,
   });
 
   it('a timeout keeps the process, a blocked loop or a crash replaces it, and other executors go on', async () => {
-    const other = (await execute({ executor: 'bystander', code: PROCESS_TOKEN })).result;
+    // The bystander is `keeper`, already running since its test (started here when run alone).
+    const other = (await execute({ executor: 'keeper', code: PROCESS_TOKEN })).result;
     const token = (await execute({ executor: 'victim', code: PROCESS_TOKEN })).result;
     const timedOut = await execute({ executor: 'victim', code: 'await new Promise(() => {})', timeout_sec: 1 });
     expect(timedOut.error).toMatch(/timed out after 1 s; its browser connection was dropped/);
@@ -256,12 +240,13 @@ return 'done';`,
     expect(crashed.error).toMatch(/exited unexpectedly \(exit code 3\)/);
     const again = await execute({ executor: 'victim', code: PROCESS_TOKEN });
     expect(again.result).not.toBe(fresh.result);
-    expect(await execute({ executor: 'bystander', code: PROCESS_TOKEN })).toMatchObject({ success: true, result: other });
+    expect(await execute({ executor: 'keeper', code: PROCESS_TOKEN })).toMatchObject({ success: true, result: other });
   });
 
   it('records a Playwright trace into the session files on request', async () => {
+    // On `left`, already running (a trace is per call, not per process).
     const r = await execute({
-      executor: 'traced',
+      executor: 'left',
       trace: true,
       code: `await page.goto(${JSON.stringify(`${web.url}/title/Traced`)}); return await page.title();`,
     });
@@ -272,7 +257,7 @@ return 'done';`,
     const zip = Buffer.from(await file.arrayBuffer());
     expect(zip.subarray(0, 2).toString()).toBe('PK');
     expect(zip.includes(Buffer.from('trace.trace'))).toBe(true);
-    expect((await execute({ executor: 'traced', code: 'return 1' })).trace_path).toBeUndefined();
+    expect((await execute({ executor: 'left', code: 'return 1' })).trace_path).toBeUndefined();
   });
 
   it('records a trace without bwrap too (Node permission model)', async () => {
@@ -288,9 +273,29 @@ return 'done';`,
           .toString(),
       ).toBe('PK');
     } finally {
+      // Left running: one of the 8 the next test needs.
       delete process.env.BROWSERDECK_NO_BWRAP;
-      await del('unjailed-trace');
     }
+  });
+
+  it('a 9th named executor is 409 with the executor list; deleting one makes room', async () => {
+    const existing = (await list()).filter((e) => e.name !== 'default').length;
+    for (let i = existing; i < 8; i++) expect(await execute({ executor: `fill-${i}`, code: 'return 1' })).toMatchObject({ success: true });
+    const res = await te.api(`/browsers/${id}/playwright/execute`, { method: 'POST', json: { executor: 'ninth', code: 'return 1' } });
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { code: string; message: string; executors: ExecutorInfo[] };
+    expect(body.code).toBe('executor_limit_reached');
+    expect(body.message).toMatch(/8/);
+    expect(body.executors.map((e) => e.name)[0]).toBe('default');
+    expect(body.executors).toHaveLength(9);
+    // `default` never counts.
+    expect(await execute({ code: 'return 1' })).toMatchObject({ success: true });
+    expect((await del('fill-7')).status).toBe(204);
+    expect(await execute({ executor: 'ninth', code: 'return 2' })).toMatchObject({ success: true, result: 2 });
+    // The earlier tests' executors stay for the later ones (each start costs a process).
+    const added = (await list()).filter((e) => e.name.startsWith('fill-') || e.name === 'ninth').map((e) => e.name);
+    for (const name of added) expect((await del(name)).status).toBe(204);
+    expect((await list()).filter((e) => added.includes(e.name))).toEqual([]);
   });
 
   it('rejects bad executor names and unknown sessions', async () => {
@@ -305,8 +310,9 @@ return 'done';`,
 
   it.runIf(sandboxed)('code on a named executor is jailed too', async () => {
     const paths = { adminKey: path.join(te.dataDir, 'admin-api-key'), shadow: '/etc/shadow', dataDir: te.dataDir };
+    // `serial`, already running: any named executor's process.
     const r = await execute({
-      executor: 'escaper',
+      executor: 'serial',
       code: `const fs = await import('node:fs'); const out = {};
 for (const [k, p] of Object.entries(${JSON.stringify(paths)})) { try { fs.readFileSync(p); out[k] = 'read'; } catch (e) { out[k] = e.code; } }
 return out;`,
@@ -328,17 +334,21 @@ return out;`,
     expect(after.tab!.target_id).not.toBe(before.tab!.target_id);
     // Every lookup walks all tabs: the dead one holds up neither `default` nor a new executor.
     expect(await execute({ code: 'return 3' })).toMatchObject({ success: true, result: 3 });
-    expect(await execute({ executor: 'bystander', code: 'return 4' })).toMatchObject({ success: true, result: 4 });
-    for (const name of ['victim', 'bystander']) expect((await del(name)).status).toBe(204);
+    expect(await execute({ executor: 'keeper', code: 'return 4' })).toMatchObject({ success: true, result: 4 });
+    expect((await del('victim')).status).toBe(204);
   });
 
+  // Last: it ends the file's session (a second session would cost a browser and two executors more).
   it('executors end with their session', async () => {
-    const s = await te.client.browsers.create({ headless: true, timeout_seconds: 300 });
-    const marker = `${RUNNER_MARKER}=${s.session_id}`;
-    await execute({ code: 'return 1' }, s.session_id);
-    await execute({ executor: 'second', code: 'return 1' }, s.session_id);
-    expect(processesWith(marker)).toHaveLength(2);
-    await te.client.browsers.deleteByID(s.session_id);
+    const marker = `${RUNNER_MARKER}=${id}`;
+    await execute({ code: 'return 1' });
+    await execute({ executor: 'keeper', code: 'return 1' });
+    // Every executor has its process now (one per executor).
+    const names = (await list()).map((e) => e.name);
+    for (const executor of names) expect(await execute({ executor, code: 'return 1' })).toMatchObject({ success: true });
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    expect(processesWith(marker)).toHaveLength(names.length);
+    await te.client.browsers.deleteByID(id);
     await expect.poll(() => processesWith(marker), POLL).toEqual([]);
   });
 });

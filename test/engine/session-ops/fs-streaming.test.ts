@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Kernel from '@onkernel/sdk';
+import { engineEntry } from '../../helpers/engine-bundle.js';
 
 const SIZE = 200 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
@@ -23,7 +24,7 @@ let id: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-stream-'));
-  proc = spawn(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--data-dir', dataDir], {
+  proc = spawn(process.execPath, [await engineEntry(), '--port', '0', '--data-dir', dataDir], {
     cwd: repo,
     env: { ...process.env, BROWSERDECK_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,8 +8,11 @@
  * of `null` or of Node's internal message) end only that runner, with a clear error to the call.
  * Each probe has its control (the same runner answered a normal call just before), and after
  * each the engine answers `/healthz`, the next call on the same runner works (a fresh process),
- * and another session still gets a browser and runs code. The engine runs as its own process,
- * every call raced against its exit, so a dying engine fails the test instead of hanging it.
+ * and another tenant's session, running since the start, still runs code; at the end, after
+ * every probe, the engine still starts a new browser and runs code on it (a browser and an
+ * executor started once, not after each test: each costs seconds of CPU). The engine runs as its
+ * own process, every call raced against its exit, so a dying engine fails the test instead of
+ * hanging it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngineProcess, type EngineProcess } from '../../helpers/engine-process.js';
@@ -23,6 +26,8 @@ type ListedTool = { tool_ref: string; tool: { name: string }; source: { custom?:
 let e: EngineProcess;
 let site: LocalServer;
 let id: string;
+/** Another session, up from the start: a runner stopped in `id` must leave it running. */
+let otherId: string;
 const sandboxed = Boolean(await usableBwrap());
 
 /** What the probes' code does: write the bytes to the channel's fd and wait (only the engine ends this). */
@@ -34,7 +39,7 @@ beforeAll(async () => {
   site = await startLocalServer({ '/shop': '<title>shop</title><h1>Shop</h1>' });
   // The message limit scaled down to 1 MiB (default 32), to show both sides of it.
   e = await startEngineProcess(['--standby', '0', '--freeze-idle-seconds', '0', '--egress-allow-loopback', '--runner-message-max-mb', '1']);
-  id = (await e.guard(e.client.browsers.create({ headless: true, timeout_seconds: 600 }))).session_id;
+  [id, otherId] = (await Promise.all([0, 1].map(() => e.guard(e.client.browsers.create({ headless: true, timeout_seconds: 600 }))))).map((s) => s.session_id);
 }, 180_000);
 
 afterAll(async () => {
@@ -50,15 +55,10 @@ async function repl(code: string): Promise<Json> {
   return (await res.json()) as Json;
 }
 
-/** The engine is alive, and another session still gets a browser and runs code on it. */
+/** The engine is alive, and another session's browser and runner still run code. */
 async function othersCarryOn(): Promise<void> {
   expect(await e.healthy()).toBe(true);
-  const other = await e.guard(e.client.browsers.create({ headless: true, timeout_seconds: 120 }));
-  try {
-    expect(await execute(`await page.goto('about:blank'); return 6 * 7;`, other.session_id)).toMatchObject({ success: true, result: 42 });
-  } finally {
-    await e.guard(e.client.browsers.deleteByID(other.session_id));
-  }
+  expect(await execute(`await page.goto('about:blank'); return 6 * 7;`, otherId)).toMatchObject({ success: true, result: 42 });
 }
 
 describe('a Playwright executor', { timeout: 300_000 }, () => {
@@ -178,6 +178,19 @@ describe.runIf(sandboxed)('the WebMCP tool runner', { timeout: 300_000 }, () => 
       expect(await e.healthy()).toBe(true);
     }
     expect((await invoke('ok')).body).toMatchObject({ status: 'completed', output: 'fine' });
+    await othersCarryOn();
+  });
+});
+
+// Last in the file: after every probe above.
+describe('after every probe', { timeout: 300_000 }, () => {
+  it('the engine still starts a browser and runs code on it', async () => {
+    const fresh = await e.guard(e.client.browsers.create({ headless: true, timeout_seconds: 120 }));
+    try {
+      expect(await execute(`await page.goto('about:blank'); return 6 * 7;`, fresh.session_id)).toMatchObject({ success: true, result: 42 });
+    } finally {
+      await e.guard(e.client.browsers.deleteByID(fresh.session_id));
+    }
     await othersCarryOn();
   });
 });

@@ -23,6 +23,7 @@ import Kernel from '@onkernel/sdk';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy } from '../apps/app-helpers.js';
+import { engineEntry } from '../../helpers/engine-bundle.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const NS = `bd-hostaddr-${process.pid}`;
@@ -92,7 +93,7 @@ async function startNsEngine(allowThisHost: boolean, port: number): Promise<NsEn
   const url = `http://${INSIDE}:${port}`;
   const args = ['--host', '0.0.0.0', '--port', String(port), '--public-url', url, '--data-dir', dataDir, '--standby', '0', '--freeze-idle-seconds', '0'];
   if (allowThisHost) args.push('--egress-allow-loopback');
-  const { proc } = await inNamespace([process.execPath, '--import', 'tsx', 'src/engine/cli.ts', ...args], /Browserdeck listening on /, {
+  const { proc } = await inNamespace([process.execPath, await engineEntry(), ...args], /Browserdeck listening on /, {
     ...env,
     BROWSERDECK_LOG_LEVEL: 'warn',
   });
@@ -144,7 +145,7 @@ beforeAll(async () => {
   };
   // Fixed ports: the namespace is new, and these lie below the ephemeral range the probe's port came from.
   [strict, open] = await Promise.all([startNsEngine(false, 18420), startNsEngine(true, 18421)]);
-  // Two engine CLIs compiling through tsx at once on a loaded 2-core machine.
+  // Two engine CLIs starting at once on a loaded 2-core machine.
 }, 300_000);
 
 afterAll(async () => {

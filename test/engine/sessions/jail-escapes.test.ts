@@ -4,15 +4,15 @@
  * succeeded (the admin key read through file://, downloads written to any host dir, a DevTools
  * port open on the host, metadata addresses reachable, browsers outliving `kill -9`).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import Kernel from '@onkernel/sdk';
+import type Kernel from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { startEngineProcess } from '../../helpers/engine-process.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { waitFor } from '../../helpers/chromium-web.js';
 import { descendants, isAlive as alive, listeningInodes, pidsWith as withMarker, socketInodes } from '../../helpers/proc.js';
@@ -276,45 +276,30 @@ describe('egress deny list of the operator', () => {
 });
 
 describe('the engine dies', () => {
-  // An engine CLI compiling through tsx plus a headful and a headless browser: past vitest's 60 s
+  // The engine in a process of its own (the helper that runs the server CLI, shared with the other
+  // tests that kill or crash an engine) plus a headful and a headless browser: past vitest's 60 s
   // on a loaded 2-core machine (it timed out there with and without the shared session above).
   it('takes every jailed browser with it on kill -9', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-k9-'));
-    const key = 'bdk_k9_0123456789abcdef0123456789';
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--data-dir', dataDir], {
-      cwd: path.resolve(import.meta.dirname, '../../..'),
-      env: { ...process.env, BROWSERDECK_ADMIN_API_KEY: key, BROWSERDECK_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const e = await startEngineProcess();
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        proc.stdout!.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]);
-        });
-        proc.once('exit', () => reject(new Error(`engine exited: ${out}`)));
-      });
-      const client = new Kernel({ baseURL: url, apiKey: key });
-      const a = await client.browsers.create({ headless: true });
-      const b = await client.browsers.create({ headless: false });
-      const marker = path.join(dataDir, 'sessions');
+      const a = await e.guard(e.client.browsers.create({ headless: true }));
+      const b = await e.guard(e.client.browsers.create({ headless: false }));
+      const marker = path.join(e.dataDir, 'sessions');
       const before = withMarker(marker);
       expect(before.length).toBeGreaterThan(1);
       const jailed = [...new Set(before.flatMap((pid) => descendants(pid)))];
       expect(jailed.length).toBeGreaterThan(before.length);
       void a;
       void b;
-      proc.kill('SIGKILL');
+      e.proc.kill('SIGKILL');
       await waitFor(() => jailed.every((pid) => !alive(pid)), 15_000, 'every jailed process gone');
       expect(withMarker(marker)).toEqual([]);
     } finally {
-      proc.kill('SIGKILL');
+      e.proc.kill('SIGKILL');
       // The killed engine's session disks stay mounted until a next start's recovery (none here).
-      const sessions = path.join(dataDir, 'sessions');
+      const sessions = path.join(e.dataDir, 'sessions');
       for (const id of fs.existsSync(sessions) ? fs.readdirSync(sessions) : []) await unmountLeftover(path.join(sessions, id));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await e.stop();
     }
   }, 180_000);
 });

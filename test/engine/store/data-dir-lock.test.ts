@@ -9,10 +9,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineEntry } from '../../helpers/engine-bundle.js';
 import { startEngineProcess, type EngineProcess } from '../../helpers/engine-process.js';
 import { parsePidFile, PID_FILE } from '../../../src/engine/store/engine-pid-file.js';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
+/** The engine CLI the helpers start (engine-bundle.ts); the lock names its file. */
+const entry = await engineEntry();
+const program = path.basename(entry);
 
 interface Cli {
   proc: ChildProcess;
@@ -23,7 +27,7 @@ interface Cli {
 }
 
 function serveOn(dataDir: string): Cli {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', '--port', '0', '--standby', '0', '--data-dir', dataDir], {
+  const proc = spawn(process.execPath, [entry, '--port', '0', '--standby', '0', '--data-dir', dataDir], {
     cwd: repo,
     env: { ...process.env, BROWSERDECK_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,11 +63,13 @@ afterAll(async () => {
 
 describe('one engine per data dir', () => {
   it('a second engine on a data dir in use exits naming the first; the first keeps serving', async () => {
-    expect(lockOwner(first.dataDir)).toMatchObject({ pid: first.proc.pid, program: 'cli.ts' });
+    expect(lockOwner(first.dataDir)).toMatchObject({ pid: first.proc.pid, program });
     const second = serveOn(first.dataDir);
     others.push(second);
     expect(await second.exited).toEqual({ code: 1, signal: null });
-    expect(second.output()).toContain(`Browserdeck failed to start: the data dir ${first.dataDir} is in use by another engine: pid ${first.proc.pid} (cli.ts)`);
+    expect(second.output()).toContain(
+      `Browserdeck failed to start: the data dir ${first.dataDir} is in use by another engine: pid ${first.proc.pid} (${program})`,
+    );
     expect(await first.healthy()).toBe(true);
     expect(lockOwner(first.dataDir)?.pid).toBe(first.proc.pid);
   });

@@ -6,7 +6,7 @@
  */
 import type { AuthContext } from '../org/auth-context.js';
 import { DomainError } from '../../../shared/errors/domain-error.js';
-import type { Clock } from '../../../shared/clock.js';
+import type { Clock, Timers } from '../../../shared/clock.js';
 import type { Credentials } from '../credentials/credentials.js';
 import { isProviderRef, providerLabel, type ProviderService } from '../credential-providers/provider-service.js';
 import { ProviderError } from '../credential-providers/provider-adapter.js';
@@ -34,6 +34,10 @@ export interface AuthServiceDeps {
   replays: FlowReplays;
   clock: Clock;
   flowTtlMs: number;
+  /** What runs flows' TTL out (config.identity.flowTimers; default the process's timers). */
+  flowTimers?: Timers;
+  /** How long a flow's submit may take (config.identity.flowActionTimeoutMs). */
+  flowActionTimeoutMs: number;
   publicUrl(): string;
   log(msg: string, err?: unknown): void;
 }
@@ -124,6 +128,8 @@ export class AuthService {
       sessions: this.d.sessions(),
       clock: this.d.clock,
       ttlMs: this.d.flowTtlMs,
+      timers: this.d.flowTimers,
+      actionTimeoutMs: this.d.flowActionTimeoutMs,
       loginUrl,
       profileName: row.profile_name,
       proxyId: opts.proxyId !== undefined ? opts.proxyId : row.proxy_id,

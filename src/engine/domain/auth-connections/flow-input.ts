@@ -12,6 +12,8 @@ import type { Page } from 'playwright-core';
 /** Where the probe keeps its note on the page's window (a name no site uses). */
 const PROBE = '__browserdeckFlowInputSeen';
 const ATTEMPTS = 4;
+/** How long one press or click may take when the engine does not say (config.identity.flowActionTimeoutMs). */
+export const DEFAULT_FLOW_ACTION_TIMEOUT_MS = 5_000;
 
 export type SubmitAction = { press: string } | { click: string };
 
@@ -48,11 +50,11 @@ function seen(page: Page): Promise<boolean> {
  * ATTEMPTS times). Does not wait for the navigation it starts: a site may answer a submit later
  * than an action's timeout (the flow's settle loop waits for the next page).
  */
-export async function submitStep(page: Page, action: SubmitAction): Promise<void> {
+export async function submitStep(page: Page, action: SubmitAction, timeoutMs = DEFAULT_FLOW_ACTION_TIMEOUT_MS): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     if (!(await arm(page))) return;
-    if ('press' in action) await page.press(action.press, 'Enter', { timeout: 5_000, noWaitAfter: true });
-    else await page.click(action.click, { timeout: 5_000, noWaitAfter: true });
+    if ('press' in action) await page.press(action.press, 'Enter', { timeout: timeoutMs, noWaitAfter: true });
+    else await page.click(action.click, { timeout: timeoutMs, noWaitAfter: true });
     if ((await seen(page)) || attempt === ATTEMPTS) return;
     await page.waitForTimeout(250 * attempt);
   }

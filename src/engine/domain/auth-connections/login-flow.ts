@@ -8,7 +8,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { DomainError } from '../../../shared/errors/domain-error.js';
 import type { AuthContext } from '../org/auth-context.js';
-import type { Clock } from '../../../shared/clock.js';
+import type { Clock, Timers } from '../../../shared/clock.js';
+import { processTimers } from '../../runtime/process-timers.js';
 import type { SessionHandle } from '../../runtime/session/session-handle.js';
 import { NavigationGuard } from './allowed-hosts.js';
 import { FlowRecording, telemetryCreateFields, type FlowReplays, type RecordingOptions } from './flow-recording.js';
@@ -43,6 +44,10 @@ export interface FlowDeps {
   sessions: FlowSessions;
   clock: Clock;
   ttlMs: number;
+  /** What runs `ttlMs` out; default the process's timers. */
+  timers?: Timers;
+  /** How long the submit (Enter press or click) may take (flow-input.ts). */
+  actionTimeoutMs: number;
   loginUrl: string;
   profileName: string;
   proxyId: string | null;
@@ -72,7 +77,8 @@ export class LoginFlow {
   private page?: Page;
   private loads = 0;
   private last?: PageSnapshot;
-  private readonly timer: NodeJS.Timeout;
+  /** Cancels the expiry. */
+  private readonly cancelExpiry: () => void;
   private readonly captured: Record<string, string> = {};
   private readonly requirements = new Set<FieldType>();
   private readonly mfaTypes = new Set<string>();
@@ -110,8 +116,7 @@ export class LoginFlow {
       error_message: null,
       external_action_message: null,
     };
-    this.timer = setTimeout(() => void this.finish('EXPIRED', { code: 'flow_expired', message: this.expiredMessage() }), d.ttlMs);
-    this.timer.unref();
+    this.cancelExpiry = (d.timers ?? processTimers).set(() => void this.finish('EXPIRED', { code: 'flow_expired', message: this.expiredMessage() }), d.ttlMs);
     this.guard = new NavigationGuard(d.allowedHosts);
     this.recording = new FlowRecording(d.recording ?? {}, d.replays, d.log);
   }
@@ -154,6 +159,9 @@ export class LoginFlow {
    */
   async start(): Promise<void> {
     this.emit();
+    // Ended already (cancelled while the flow was being set up, or by a listener of the change
+    // just emitted): its end did not wait for a create, so a browser asked for now would be left running.
+    if (this.terminal) return;
     let s: { session_id: string; browser_live_view_url?: string };
     try {
       s = await (this.creating = this.d.sessions.create(this.d.auth, {
@@ -232,7 +240,7 @@ export class LoginFlow {
       if (t === 'identifier' || t === 'password' || t === 'text') this.captured[fieldRef(field)] = value;
     }
     this.phase = 'submitting the page';
-    await submitStep(page, click ? { click } : { press: fills[fills.length - 1].field.selector });
+    await submitStep(page, click ? { click } : { press: fills[fills.length - 1].field.selector }, this.d.actionTimeoutMs);
     await this.handle(await this.settle(before, loadsBefore));
   }
 
@@ -347,7 +355,7 @@ export class LoginFlow {
    */
   finish(status: 'SUCCESS' | 'FAILED' | 'EXPIRED' | 'CANCELED', error?: { code: string; message: string }): Promise<void> {
     if (this.terminal) return this.ending ?? Promise.resolve();
-    clearTimeout(this.timer);
+    this.cancelExpiry();
     this.ending = (async () => {
       try {
         await this.closeSession();

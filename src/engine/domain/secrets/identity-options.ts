@@ -3,6 +3,7 @@
  * one `EngineOptions.identity` object. Every field has a production default; tests shorten the
  * timers, and the desktop app plugs in its keychain-backed SecretKeyProvider.
  */
+import type { Timers } from '../../../shared/clock.js';
 import type { SecretKeyProvider } from './secret-key-provider.js';
 import type { ProxyProviderConfig } from '../proxies/proxy-providers.js';
 
@@ -19,6 +20,18 @@ export interface IdentityOptions {
   proxyProviders?: ProxyProviderConfig;
   /** How long a login flow waits for input before it is EXPIRED (default 600 s). */
   authFlowTtlSeconds?: number;
+  /**
+   * Tests only (no flag, no variable): the timers that expire login flows; default the
+   * process's own. A test expires a flow when it says so, on the engine its other flows share
+   * (test/helpers/manual-timers.ts).
+   */
+  flowTimers?: Timers;
+  /**
+   * Tests only (no flag, no variable): how long a login flow's submit (the Enter press or the
+   * button click) may take, in ms; default 5 000. A test of a site slower than that to answer
+   * a submit waits past it: a shorter one here keeps that wait short.
+   */
+  flowActionTimeoutMs?: number;
   /** Smallest accepted `health_check_interval` (default 300 s; tests use a few seconds). */
   minHealthCheckIntervalSeconds?: number;
   /** Default target of proxy checks (an IP-echo service; default https://api.ipify.org?format=json, env BROWSERDECK_PROXY_CHECK_URL). */

@@ -25,6 +25,7 @@ import type { ServiceLogs } from '../../runtime/service-logs.js';
 import { BoundedListeners, type BoundedListener } from '../../runtime/session/bounded-listeners.js';
 import type { ExtensionService } from '../extensions/extension-service.js';
 import { StandbyBrowsers } from './standby-browsers.js';
+import { cpuIdleSampler } from '../../runtime/cpu-idle.js';
 import { SessionRows } from './session-rows.js';
 import { RunningSessions } from './running-sessions.js';
 import { CreatePipeline } from './session-create-pipeline.js';
@@ -80,12 +81,14 @@ export class SessionManager implements SessionRegistry {
     this.startListeners = new BoundedListeners(ctx.log, 'session start');
     this.pipeline = new CreatePipeline(ctx, nodeId, services, this);
     this.standby = new StandbyBrowsers(
-      { count: ctx.config.standby, memoryMb: ctx.config.standbyMemoryMb, launches: ctx.config.standbyLaunches },
+      { count: ctx.config.standby, memoryMb: ctx.config.standbyMemoryMb, launches: ctx.config.standbyLaunches, maxLaunches: ctx.config.standbyLaunchesMax },
       {
         launch: (shape) => this.launchStandby(shape),
         discard: (rt, reason) => rt.end(reason),
         onError: (err) => ctx.log.warn({ err }, 'standby browser launch failed'),
       },
+      Date.now,
+      cpuIdleSampler(),
     );
   }
 

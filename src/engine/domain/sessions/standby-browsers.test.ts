@@ -14,7 +14,7 @@ interface Fake extends StandbyBrowser {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-function setup(budget: Partial<StandbyBudget> = {}) {
+function setup(budget: Partial<StandbyBudget> = {}, cpuIdle?: () => number | undefined) {
   let n = 0;
   let t = 0;
   const discarded: Array<[string, string]> = [];
@@ -31,6 +31,7 @@ function setup(budget: Partial<StandbyBudget> = {}) {
       onError: () => {},
     },
     () => t,
+    cpuIdle,
   );
   const settle = async () => {
     while (pending.length) {
@@ -153,5 +154,50 @@ describe('StandbyBrowsers', () => {
     pending.shift()!.ok();
     await stopped;
     expect(discarded).toEqual([['b1', 'standby_stopped']]);
+  });
+
+  describe('launches at once follow the CPUs', () => {
+    // One create that finds a launch under way and two that find nothing: all three waited, and
+    // depth from demand wants three; one launch at once to start with.
+    async function waitedWith(idle: number | undefined, budget: Partial<StandbyBudget> = { maxLaunches: 3 }) {
+      const s = setup({ count: 5, launches: 1, ...budget }, () => idle);
+      s.standby.fill();
+      for (let i = 0; i < 3; i++) s.standby.take(DEFAULT_SHAPE);
+      expect(s.pending).toHaveLength(1);
+      s.pending.shift()!.ok();
+      await tick();
+      await tick();
+      return s.standby.status();
+    }
+
+    it('one more at once after a launch while creates waited and the CPUs had idle time', async () => {
+      const st = await waitedWith(0.5);
+      expect(st.launching).toBe(2);
+      expect(st.budget).toMatchObject({ launches: 2, launches_min: 1, launches_max: 3 });
+    });
+
+    it('no more while the CPUs are saturated, when the CPU is not known, or when the limit is fixed', async () => {
+      expect((await waitedWith(0)).launching).toBe(1);
+      expect((await waitedWith(undefined)).launching).toBe(1);
+      expect((await waitedWith(0.5, {})).launching).toBe(1);
+    });
+
+    it('one fewer, never below the floor, once the CPUs are saturated', async () => {
+      let idle = 0.5;
+      const { standby, pending } = setup({ count: 5, launches: 1, maxLaunches: 3 }, () => idle);
+      standby.fill();
+      for (let i = 0; i < 3; i++) standby.take(DEFAULT_SHAPE);
+      pending.shift()!.ok();
+      await tick();
+      await tick();
+      expect(standby.status().budget.launches).toBe(2);
+      idle = 0;
+      pending.shift()!.ok();
+      await tick();
+      expect(standby.status().budget.launches).toBe(1);
+      pending.shift()!.ok();
+      await tick();
+      expect(standby.status().budget.launches).toBe(1);
+    });
   });
 });

@@ -3,8 +3,10 @@
  * `POST /browsers` claims instead of launching (session-manager.ts). Each is a RunningSession
  * made with the id, directories and jail its session will have; it has no database row until a
  * create claims it, so it counts against no org or project limit and no one has seen it. A
- * claimed browser leaves the standby for good, and its refill starts at the claim. Up to
- * `budget.launches` launches run at once (about one per core: more does not launch faster).
+ * claimed browser leaves the standby for good, and its refill starts at the claim. Launches run
+ * in parallel: `budget.launches` at once (one per core) to start with, one more after a launch
+ * ends while creates waited for launches and the CPUs had idle time, one fewer while they are
+ * saturated, up to `budget.maxLaunches` (standby-depth.ts's nextLaunchLimit).
  * A create that finds no ready browser of its shape adopts a launch of that shape already under
  * way (the oldest not yet promised to another create) instead of starting one of its own.
  *
@@ -18,7 +20,7 @@
 import type { RunningSession } from '../../runtime/session/running-session.js';
 import { DEFAULT_SHAPE, shapeKey, type StandbyShape } from './standby-shape.js';
 import type { StandbyStatus } from '../../../shared/wire/health.js';
-import { burstDepth, FIRST_LAUNCH_MS, nextLaunchEstimate, STANDBY_EST_MB } from './standby-depth.js';
+import { burstDepth, FIRST_LAUNCH_MS, nextLaunchEstimate, nextLaunchLimit, STANDBY_EST_MB } from './standby-depth.js';
 
 const KEEP_WINDOW_MS = 600_000;
 const RETRY_MS = 5_000;
@@ -28,8 +30,10 @@ export interface StandbyBudget {
   /** Standby browsers (ready and launching for the standby) at most. */
   count: number;
   memoryMb: number;
-  /** Standby launches running at once at most. */
+  /** Standby launches running at once to start with, and never fewer. */
   launches: number;
+  /** Standby launches at once at most, while creates wait and the CPUs have idle time (default: `launches`, a fixed limit). */
+  maxLaunches?: number;
 }
 
 /** What the standby needs of a browser it keeps (a `RunningSession`; unit tests pass plain objects). */
@@ -75,6 +79,10 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
   private cold = 0;
   /** How long a standby launch takes, as measured (the window depth is counted in). */
   private launchMs = FIRST_LAUNCH_MS;
+  /** Launches at once now (between budget.launches and maxLaunches). */
+  private launchLimit: number;
+  /** Creates since the last launch ended that found no ready browser (adopted a launch or went cold). */
+  private waited = 0;
   /** Browsers being ended (surplus, recycled): the engine's stop waits for them. */
   private readonly ending = new Set<Promise<void>>();
 
@@ -82,7 +90,10 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
     private readonly budget: StandbyBudget,
     private readonly launcher: StandbyLauncher<R>,
     private readonly now: () => number = Date.now,
+    /** The CPUs' idle share (0–1) since the previous call (runtime/cpu-idle.ts); undefined: not known, the limit stays. */
+    private readonly cpuIdle: () => number | undefined = () => undefined,
   ) {
+    this.launchLimit = budget.launches;
     this.state(DEFAULT_SHAPE);
   }
 
@@ -138,6 +149,7 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
         this.adopted++;
         claim = { from: 'launch', launching: launch.done };
       } else this.cold++;
+      this.waited++;
     }
     this.fill();
     return claim;
@@ -197,7 +209,7 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
     return n;
   }
 
-  /** Ends surplus browsers and starts the launches the targets call for, up to `budget.launches` at once. */
+  /** Ends surplus browsers and starts the launches the targets call for, up to the launch limit at once. */
   fill(): void {
     if (this.stopped || !this.enabled || this.timer) return;
     const targets = this.targets();
@@ -207,10 +219,10 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
       for (const rt of s.ready.splice(0, Math.max(0, Math.min(surplus, s.ready.length)))) void this.discard(rt, 'standby_surplus');
     }
     // Round-robin over the shapes that want more, so one shape's depth does not starve another's first browser.
-    for (let more = true; more && this.inFlight < this.budget.launches;) {
+    for (let more = true; more && this.inFlight < this.launchLimit;) {
       more = false;
       for (const [key, s] of this.shapes) {
-        if (this.inFlight >= this.budget.launches) break;
+        if (this.inFlight >= this.launchLimit) break;
         if (coming(s) >= (targets.get(key) ?? 0)) continue;
         this.launch(s);
         more = true;
@@ -228,6 +240,7 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
         settled();
         this.failures = 0;
         this.launchMs = nextLaunchEstimate(this.launchMs, this.now() - started);
+        this.adjustLaunchLimit();
         if (this.stopped) {
           void this.discard(rt, 'standby_stopped');
           return undefined;
@@ -262,12 +275,31 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
     void launch.done.finally(() => this.fill());
   }
 
+  /**
+   * After each launch: one more at once if creates waited since the last one and the CPUs had
+   * idle time meanwhile (the launches wait on more than the CPU), one fewer if they were saturated.
+   */
+  private adjustLaunchLimit(): void {
+    const idle = this.cpuIdle();
+    // Not known yet (too short an interval): the waits keep counting into the next look.
+    if (idle === undefined) return;
+    const waited = this.waited > 0;
+    this.waited = 0;
+    this.launchLimit = nextLaunchLimit(this.launchLimit, { idle, waited }, this.budget.launches, Math.max(this.budget.launches, this.budget.maxLaunches ?? 0));
+  }
+
   status(): StandbyStatus {
     const targets = this.targets();
     const all = [...this.shapes.values()].flatMap((s) => s.ready);
     return {
       enabled: this.enabled,
-      budget: { count: this.budget.count, memory_mb: this.budget.memoryMb, launches: this.budget.launches },
+      budget: {
+        count: this.budget.count,
+        memory_mb: this.budget.memoryMb,
+        launches: this.launchLimit,
+        launches_min: this.budget.launches,
+        launches_max: Math.max(this.budget.launches, this.budget.maxLaunches ?? 0),
+      },
       ready: all.length,
       launching: this.inFlight,
       frozen: all.filter((rt) => rt.frozen).length,

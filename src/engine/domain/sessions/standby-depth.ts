@@ -6,9 +6,14 @@
  * creates in the remembered window is the depth a shape wants (a burst of ten wants ten; a loop
  * of back-to-back sessions wants its rate × the launch time). Memory and count bound it elsewhere.
  *
- * Parallel launches: jailed Chromium launches are CPU-bound; launches/s rises with parallel
+ * Parallel launches: raw Chromium launches are CPU-bound; launches/s rises with parallel
  * launches up to about one per core and no further (`npm run bench:launch-rate`, docs/bench/), so
- * config.ts defaults `--standby-launches` to the core count.
+ * config.ts starts `--standby-launches` at the core count. A jailed standby launch also waits on
+ * things that take no CPU (the session disk's copy and mount, the jail's helpers, the browser's
+ * own IPC): back to back on a quiet 2-core machine, 2 at once kept the CPUs only about half busy
+ * (≈ 1.1 s of CPU per session at 0.89 sessions/s, 2026-12-02). So while creates wait for launches
+ * and the CPUs still have idle time, one more runs at once (up to a ceiling, by default two per
+ * core); when the CPUs are saturated, one fewer (down to the floor).
  */
 
 /** Estimated PSS of one idle jailed browser (issue 14 measured 164 MB headless); headful adds Xvfb. config.ts's default `--standby` uses the headless figure. */
@@ -32,4 +37,19 @@ export function burstDepth(times: readonly number[], windowMs: number): number {
 /** The launch-time estimate after one more measured launch. */
 export function nextLaunchEstimate(estimateMs: number, measuredMs: number): number {
   return estimateMs + LAUNCH_WEIGHT * (measuredMs - estimateMs);
+}
+
+/** CPU idle share (0–1) over the last interval at or above which a waited-for standby launches one more at once. */
+export const IDLE_TO_GROW = 0.25;
+/** Below this CPU idle share, the CPUs are saturated: one launch fewer at once. */
+export const IDLE_TO_SHRINK = 0.05;
+
+/**
+ * The standby launches to run at once next, from what the last interval measured: the CPUs' idle
+ * share, and whether a create waited for a launch (adopted one under way, or launched cold).
+ */
+export function nextLaunchLimit(current: number, seen: { idle: number; waited: boolean }, floor: number, ceiling: number): number {
+  if (seen.idle < IDLE_TO_SHRINK) return Math.max(floor, current - 1);
+  if (seen.waited && seen.idle >= IDLE_TO_GROW) return Math.min(ceiling, current + 1);
+  return Math.min(ceiling, Math.max(floor, current));
 }

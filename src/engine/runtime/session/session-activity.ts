@@ -5,16 +5,8 @@
  * in flight only keeps the jail thawed (`holdThawed`), the timeout counts on.
  */
 import type { Timers } from '../../../shared/clock.js';
+import { processTimers } from '../process-timers.js';
 import type { IdleFreeze } from './idle-freeze.js';
-
-/** The process's own timers; they do not keep it alive. */
-const processTimers: Timers = {
-  set(fn, ms) {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return () => clearTimeout(t);
-  },
-};
 
 export class SessionActivity {
   private holds = 0;

@@ -84,7 +84,12 @@ function StandbyCard({ h }: { h: Health }): React.JSX.Element {
       label="Standby"
       rows={[
         ['Standby browsers', s.enabled ? `${s.ready} of ${s.budget.count} ready${s.launching ? `, ${s.launching} launching` : ''}` : 'off'],
-        ['Budget', s.enabled ? `${s.budget.count} browsers, ${s.budget.memory_mb} MiB, ${s.budget.launches} launches at once` : '—'],
+        [
+          'Budget',
+          s.enabled
+            ? `${s.budget.count} browsers, ${s.budget.memory_mb} MiB, ${s.budget.launches} launches at once (${s.budget.launches_min}–${s.budget.launches_max})`
+            : '—',
+        ],
         ['Creates served', `${s.claimed} from a ready browser, ${s.adopted} adopted a launch, ${s.cold} launched cold`],
         ['Launch time', s.launch_ms ? `${s.launch_ms} ms (moving average)` : '—'],
         ['Idle freeze', h.freeze.method === 'off' ? 'off' : `after ${h.freeze.idle_seconds} s (${h.freeze.method}); ${h.freeze.frozen} frozen now`],
