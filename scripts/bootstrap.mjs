@@ -9,7 +9,7 @@
  *
  * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
  * `apt-get install` the system programs that are missing (elsewhere: print how to get them);
- * for `test` also podman, runc and debootstrap (bootstrap/container-tools.mjs).
+ * for `test` also podman, runc, debootstrap and podman-compose (bootstrap/container-tools.mjs).
  * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
  * database-dependent tests again on a private PostgreSQL cluster (files tagged `@database` or
  * named *.pg.test.ts; see isDatabaseTest in bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.

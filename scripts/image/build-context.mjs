@@ -5,7 +5,8 @@
  *   node                      the Node binary running this script (>= 20, the ABI of node_modules)
  *   node_modules.tar          the production dependencies (`npm ls --omit=dev`), from here
  *   renderer/                 out/renderer, the built console
- *   app/                      package.json, tsconfig.json, bin/, src/{engine,shared,cli} (no tests)
+ *   app/                      package.json, tsconfig.json, bin/, src/{engine,shared,cli} (no tests),
+ *                             out/engine/ (the engine's esbuild bundle, what the entrypoint runs)
  *   browserdeck-entrypoint.sh
  *   apt/                      Debian sources, bind-mounted into the apt step only (apt-sources.mjs)
  *
@@ -17,14 +18,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { buildEngineBundle } from '../build-engine-bundle.mjs';
 import { writeAptSources } from './apt-sources.mjs';
 import { fail } from './log.mjs';
 
 /** The sources the engine and the command line need at run time. */
 const APP_PATHS = ['package.json', 'tsconfig.json', 'bin', 'src/engine', 'src/shared', 'src/cli'];
 
-/** Returns the context directory. */
-export function stageContext(root) {
+/** Resolves with the context directory. */
+export async function stageContext(root) {
   const ctx = path.join(root, 'out/image/context');
   fs.mkdirSync(ctx, { recursive: true });
   // Everything but the stamped parts is staged afresh.
@@ -67,6 +69,12 @@ export function stageContext(root) {
   // Tests beside the modules are not the product; leaving them out also keeps a test edit from
   // rebuilding the layer.
   removeTests(path.join(ctx, 'app/src'));
+  // What the entrypoint runs: the engine as one esbuild bundle with its child scripts
+  // (scripts/build-engine-bundle.mjs), two levels under the app as in a checkout, so it finds
+  // out/renderer and node_modules the same way. It starts without tsx transpiling the sources,
+  // which stay for the `browserdeck` command.
+  fs.mkdirSync(path.join(ctx, 'app/out'));
+  cp(path.dirname(await buildEngineBundle(root)), path.join(ctx, 'app/out/engine'));
 
   cp(path.join(root, 'deploy/image/browserdeck-entrypoint.sh'), path.join(ctx, 'browserdeck-entrypoint.sh'));
   fs.chmodSync(path.join(ctx, 'browserdeck-entrypoint.sh'), 0o755);

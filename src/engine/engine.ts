@@ -111,7 +111,15 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       const changes = new ResourceChanges();
       const projects = new Projects(db, config.clock, changes);
       const apiKeys = new ApiKeyAuthority(db, config.clock);
-      const boot = await bootstrapOrg({ db, clock: config.clock, dataDir: config.dataDir, apiKeys, adminKey: config.adminApiKey, log: config.print });
+      const boot = await bootstrapOrg({
+        db,
+        dialect: store.dialect,
+        clock: config.clock,
+        dataDir: config.dataDir,
+        apiKeys,
+        adminKey: config.adminApiKey,
+        log: config.print,
+      });
       adminApiKey = boot.adminKey;
       if (config.ephemeralAdminKey) {
         const launch = await issueLaunchKey({ db, clock: config.clock, apiKeys, orgId: boot.orgId });

@@ -3,8 +3,11 @@
  * builds the image with podman, `podman kube play deploy/kubernetes/browserdeck.yaml` runs it
  * (on a test port and volume of its own), /healthz says the session jail and Chromium's own
  * sandbox are on inside the container, and the official SDK and Playwright drive a session
- * through it. Started without the privileges the jail needs, the image refuses to serve. Everything the test started is removed afterwards, also on failure; the images
- * stay (they are the next build's cache).
+ * through it. Started without the privileges the jail needs, the image refuses to serve. Run as
+ * the user-namespaced manifest (browserdeck-userns.yaml) sets it up — which kube play cannot
+ * play — with podman's equivalent flags and the shipped seccomp profile, it jails sessions with
+ * Chromium's sandbox on and no capability at all. Everything the test started is removed
+ * afterwards, also on failure; the images stay (they are the next build's cache).
  *
  * Skipped, loudly, where podman cannot run (`.ci/run` installs it: scripts/bootstrap/container-tools.mjs).
  *
@@ -22,7 +25,10 @@ import { buildImages, PODMAN_ENV, podman, podmanSkipReason, root, runCaptured } 
 
 /** Not the engine's default 8420, so a developer's engine (or pod) on this machine does not clash. */
 const PORT = 18_420;
+/** The user-namespaced run's port (the compose test in cluster.test.ts has 18421). */
+const USERNS_PORT = 18_422;
 const NAME = 'browserdeck-imagetest';
+const IMAGE = `${process.env.BROWSERDECK_IMAGE || 'localhost/browserdeck'}:latest`;
 const VOLUME = `${NAME}-data`;
 /** `podman kube play` (4.3) names a Deployment's pod `<name>-pod-0` and its containers `<pod>-<container>`. */
 const CONTAINER = `${NAME}-pod-0-engine`;
@@ -41,7 +47,8 @@ function testManifest(): string {
     .replace(/hostPort: 8420\b/, `hostPort: ${PORT}`)
     .replace(/value: http:\/\/127\.0\.0\.1:8420\b/, `value: http://127.0.0.1:${PORT}`)
     .replace(/(name|claimName): browserdeck-data\b/g, `$1: ${VOLUME}`)
-    .replace(/^( {2}name:) browserdeck$/m, `$1 ${NAME}`);
+    .replace(/^( {2}name:) browserdeck$/m, `$1 ${NAME}`)
+    .replace(/image: localhost\/browserdeck:latest/, `image: ${IMAGE}`);
   expect(out).toContain(`hostPort: ${PORT}`);
   expect(out).toContain(`claimName: ${VOLUME}`);
   expect(out).toContain(`value: http://127.0.0.1:${PORT}`);
@@ -49,9 +56,9 @@ function testManifest(): string {
   return out;
 }
 
-async function healthz(): Promise<Health | null> {
+async function healthz(base = `http://127.0.0.1:${PORT}`): Promise<Health | null> {
   try {
-    const res = await fetch(`http://127.0.0.1:${PORT}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) });
     return res.ok ? ((await res.json()) as Health) : null;
   } catch {
     return null;
@@ -92,7 +99,7 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
 
   afterAll(async () => {
     console.log(`[image test] build ${timings.build_s?.toFixed(1)} s (${built}), kube play to /healthz ${timings.ready_s?.toFixed(1)} s`);
-    spawnSync('podman', ['rm', '--force', `${NAME}-nojail`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
+    spawnSync('podman', ['rm', '--force', '--volumes', `${NAME}-nojail`, `${NAME}-userns`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
     if (played) spawnSync('podman', ['kube', 'down', manifest], { env: PODMAN_ENV, stdio: 'inherit', timeout: 120_000 });
     spawnSync('podman', ['volume', 'rm', '--force', VOLUME], { env: PODMAN_ENV, stdio: 'inherit', timeout: 60_000 });
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -133,7 +140,7 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
 
   it('refuses to serve other machines where the jail cannot start (/proc masked, no SYS_ADMIN)', async () => {
     // The image as a runtime starts it by default: uid 1000 under the runtime's /proc masks.
-    const r = await runCaptured('podman', ['run', '--rm', '--name', `${NAME}-nojail`, 'localhost/browserdeck:latest'], 180_000);
+    const r = await runCaptured('podman', ['run', '--rm', '--name', `${NAME}-nojail`, IMAGE], 180_000);
     expect(r.code).toBe(1);
     expect(r.output).toMatch(/refusing to listen on 0\.0\.0\.0 without the session jail \(.*Can't mount proc/);
   }, 200_000);
@@ -143,4 +150,43 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/<div id="root">/);
   });
+
+  it("runs as browserdeck-userns.yaml sets it up: own user namespace, no capability, the shipped seccomp profile, /proc unmasked — jail and Chromium's sandbox on", async () => {
+    // What the manifest asks of Kubernetes, in podman's words (kube play ignores procMount):
+    // hostUsers: false → a uid map; runAsUser 1000, drop ALL, allowPrivilegeEscalation: false →
+    // --user, --cap-drop, no-new-privileges; procMount: Unmasked → unmask; the Localhost profile.
+    const name = `${NAME}-userns`;
+    const base = `http://127.0.0.1:${USERNS_PORT}`;
+    podman(
+      ...['run', '-d', '--name', name, '--user', '1000:1000', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'],
+      ...['--security-opt', 'unmask=/proc/*', '--security-opt', `seccomp=${path.join(root, 'deploy/kubernetes/browserdeck-seccomp.json')}`],
+      ...['--uidmap', '0:200000:65536', '--gidmap', '0:200000:65536', '-p', `127.0.0.1:${USERNS_PORT}:8420`, '-e', `BROWSERDECK_PUBLIC_URL=${base}`],
+      IMAGE,
+    );
+    try {
+      const deadline = Date.now() + READY_MS;
+      while (!(await healthz(base)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+      if (!(await healthz(base))) throw new Error(`/healthz did not answer; the engine's log:\n${podman('logs', name).slice(-4000)}`);
+      const status = podman('exec', name, 'sh', '-c', 'cat /proc/$(pgrep -o -x node)/status /proc/self/uid_map');
+      expect(status).toMatch(/^CapEff:\s+0+$/m);
+      expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+      expect(status).toMatch(/^Seccomp:\s+2$/m);
+      expect(status).toMatch(/^\s*0\s+200000\s+65536$/m);
+      const apiKey = podman('exec', name, 'cat', '/var/lib/browserdeck/admin-api-key').trim();
+      const client = new Kernel({ apiKey, baseURL: base, maxRetries: 0 });
+      const session = await client.browsers.create({ headless: true });
+      const browser = await chromium.connectOverCDP(session.cdp_ws_url);
+      try {
+        const page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
+        await page.goto('data:text/html,<title>no capability</title>');
+        expect(await page.title()).toBe('no capability');
+      } finally {
+        await browser.close();
+      }
+      expect(await healthz(base)).toMatchObject({ jail: { enabled: true, chromium_sandbox: 'on' } });
+    } finally {
+      // --volumes: the image's VOLUME made an anonymous one for the data dir.
+      spawnSync('podman', ['rm', '--force', '--volumes', name], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
+    }
+  }, 300_000);
 });

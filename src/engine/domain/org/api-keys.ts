@@ -46,18 +46,21 @@ export class ApiKeyAuthority {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates a key row; returns it with the plaintext, which is never stored. */
-  async issue(input: {
-    orgId: string;
-    name: string;
-    projectId: string | null;
-    createdById: string | null;
-    /** Explicit expiry; ignored when `lifetimeDays` is given. */
-    expiresAt?: string | null;
-    /** Lifetime counted from the creation instant, remembered for rotation; null = never expires. */
-    lifetimeDays?: number | null;
-    plaintext?: string;
-  }): Promise<{ row: ApiKeyRow; key: string }> {
+  /** Creates a key row (in `db`'s transaction when given one); returns it with the plaintext, which is never stored. */
+  async issue(
+    input: {
+      orgId: string;
+      name: string;
+      projectId: string | null;
+      createdById: string | null;
+      /** Explicit expiry; ignored when `lifetimeDays` is given. */
+      expiresAt?: string | null;
+      /** Lifetime counted from the creation instant, remembered for rotation; null = never expires. */
+      lifetimeDays?: number | null;
+      plaintext?: string;
+    },
+    db: Kysely<Database> = this.db,
+  ): Promise<{ row: ApiKeyRow; key: string }> {
     const key = input.plaintext ?? generateKey();
     const id = newId();
     const now = this.clock.now();
@@ -77,7 +80,7 @@ export class ApiKeyAuthority {
       lifetime_days: lifetimeDays,
       deleted_at: null,
     };
-    await this.db.insertInto('api_keys').values(row).execute();
+    await db.insertInto('api_keys').values(row).execute();
     return { row, key };
   }
 
