@@ -11,7 +11,7 @@ import type { CdpMethod, CdpParams, CdpResult } from '../../../src/engine/runtim
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type Kernel from '@onkernel/sdk';
 import { WebSocket } from 'ws';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -127,6 +127,21 @@ function upgradeStatus(url: string): Promise<number> {
   });
 }
 
+/**
+ * Waits until the frontend's Elements panel shows the page's DOM. Once, in a full CI run, it did
+ * not within 120 s (and did in the next test): on a repeat, the failure says what it showed.
+ */
+async function showsDom(page: Page): Promise<void> {
+  await page
+    .getByText('inspect-marker-section')
+    .first()
+    .waitFor()
+    .catch(async (err: unknown) => {
+      const shown = await page.evaluate(() => document.body.innerText.slice(0, 2000)).catch((e: unknown) => `(unreadable: ${String(e)})`);
+      throw new Error(`${String(err)}\nthe frontend showed:\n${shown}`);
+    });
+}
+
 describe('DevTools frontend on a tab', () => {
   it('redirects to Chromium’s own frontend, which shows the page’s DOM in Elements and its console.log in Console', async () => {
     const { id, targetId } = await sharedSession();
@@ -140,7 +155,7 @@ describe('DevTools frontend on a tab', () => {
     page.setDefaultTimeout(120_000);
     await page.goto(location);
     // Elements (the default panel) shows the page's own DOM, got through the proxy.
-    await page.getByText('inspect-marker-section').first().waitFor();
+    await showsDom(page);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'devtools-elements.png') });
     // Console lists what the page logs.
@@ -171,7 +186,7 @@ describe('DevTools frontend on a tab', () => {
       const page = await operator.newPage();
       page.setDefaultTimeout(120_000);
       await page.goto(url);
-      await page.getByText('inspect-marker-section').first().waitFor();
+      await showsDom(page);
       await page.close();
     }
   }, 300_000);
