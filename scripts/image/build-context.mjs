@@ -24,6 +24,21 @@ import { fail } from './log.mjs';
 
 /** The sources the engine and the command line need at run time. */
 const APP_PATHS = ['package.json', 'tsconfig.json', 'bin', 'src/engine', 'src/shared', 'src/cli'];
+/**
+ * What the native packages carry that a Linux engine never loads (88 of the tarball's 240 MB):
+ * node-pty's prebuilt binaries are for Windows and macOS only (on Linux it loads
+ * build/Release/pty.node) and its deps/third_party are winpty/conpty; better-sqlite3's deps is
+ * SQLite's source and obj* its compiler's object files (it loads build/Release/better_sqlite3.node).
+ * The image test loads both in the image.
+ */
+const NOT_AT_RUN_TIME = [
+  'node_modules/node-pty/prebuilds',
+  'node_modules/node-pty/third_party',
+  'node_modules/node-pty/deps',
+  'node_modules/better-sqlite3/deps',
+  'node_modules/better-sqlite3/build/Release/obj',
+  'node_modules/better-sqlite3/build/Release/obj.target',
+];
 
 /** Resolves with the context directory. */
 export async function stageContext(root) {
@@ -41,9 +56,10 @@ export async function stageContext(root) {
 
   const lock = path.join(root, 'node_modules/.package-lock.json');
   const lockStamp = fs.existsSync(lock) ? `${fs.statSync(lock).mtimeMs} ${fs.readFileSync(path.join(root, 'package.json'), 'utf8')}` : String(Date.now());
+  const tarStamp = `${lockStamp} without ${NOT_AT_RUN_TIME.join(',')}`;
   // One tarball, not a tree of ~40,000 files: podman checks its cache by hashing what a COPY or
   // ADD reads, and one file hashes in a second where the tree took most of a minute.
-  staged(ctx, 'node_modules.tar', lockStamp, (tarball) => {
+  staged(ctx, 'node_modules.tar', tarStamp, (tarball) => {
     const list = path.join(ctx, 'node_modules.list');
     fs.writeFileSync(
       list,
@@ -52,7 +68,8 @@ export async function stageContext(root) {
         .join(''),
     );
     try {
-      execFileSync('tar', ['-cf', tarball, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-C', root, '-T', list]);
+      const excluded = NOT_AT_RUN_TIME.flatMap((p) => ['--exclude', p]);
+      execFileSync('tar', ['-cf', tarball, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', ...excluded, '-C', root, '-T', list]);
     } finally {
       fs.rmSync(list, { force: true });
     }

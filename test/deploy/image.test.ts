@@ -99,7 +99,11 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
 
   afterAll(async () => {
     console.log(`[image test] build ${timings.build_s?.toFixed(1)} s (${built}), kube play to /healthz ${timings.ready_s?.toFixed(1)} s`);
-    spawnSync('podman', ['rm', '--force', '--volumes', `${NAME}-nojail`, `${NAME}-userns`], { env: PODMAN_ENV, stdio: 'ignore', timeout: 60_000 });
+    spawnSync('podman', ['rm', '--force', '--volumes', `${NAME}-nojail`, `${NAME}-userns`, `${NAME}-native`], {
+      env: PODMAN_ENV,
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
     if (played) spawnSync('podman', ['kube', 'down', manifest], { env: PODMAN_ENV, stdio: 'inherit', timeout: 120_000 });
     spawnSync('podman', ['volume', 'rm', '--force', VOLUME], { env: PODMAN_ENV, stdio: 'inherit', timeout: 60_000 });
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -144,6 +148,21 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
     expect(r.code).toBe(1);
     expect(r.output).toMatch(/refusing to listen on 0\.0\.0\.0 without the session jail \(.*Can't mount proc/);
   }, 200_000);
+
+  it('loads its native modules: a PTY through node-pty and SQLite through better-sqlite3', async () => {
+    // The image leaves out what these packages carry for other platforms and their build
+    // sources (build-context.mjs, NOT_AT_RUN_TIME); this is what must still be there.
+    const script = [
+      "const pty = require('node-pty');",
+      "const p = pty.spawn('/bin/echo', ['pty-ok'], {});",
+      "let out = ''; p.onData((d) => (out += d));",
+      "p.onExit(() => { const D = require('better-sqlite3');",
+      "  console.log(JSON.stringify({ pty: out.trim(), sqlite: new D(':memory:').prepare('select 1 + 1 AS n').get().n })); });",
+    ].join('\n');
+    const r = await runCaptured('podman', ['run', '--rm', '--name', `${NAME}-native`, '--entrypoint', 'node', IMAGE, '-e', script], 120_000);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('{"pty":"pty-ok","sqlite":2}');
+  }, 150_000);
 
   it('serves the operator console', async () => {
     const res = await fetch(`http://127.0.0.1:${PORT}/`);
