@@ -11,7 +11,7 @@ import type { Database } from '../../store/schema.js';
 import type { DialectName } from '../../store/database.js';
 import type { Clock } from '../../../shared/clock.js';
 import { newId } from '../ids.js';
-import { nameKey } from '../../../shared/name-key.js';
+import { newProjectRow } from './projects.js';
 import type { ApiKeyAuthority } from './api-keys.js';
 
 export interface BootstrapResult {
@@ -49,19 +49,7 @@ export async function bootstrapOrg(opts: {
       .execute();
     await trx
       .insertInto('projects')
-      .values({
-        id: newId(),
-        org_id: orgId,
-        name: 'default',
-        name_key: nameKey('default'),
-        status: 'active',
-        max_concurrent_sessions: null,
-        max_concurrent_invocations: null,
-        max_pooled_sessions: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
+      .values(newProjectRow(orgId, 'default', now))
       .execute();
     const { key } = await opts.apiKeys.issue({ orgId, name: 'admin', projectId: null, createdById: null, expiresAt: null, plaintext: opts.adminKey }, trx);
     return { orgId, adminKey: key };

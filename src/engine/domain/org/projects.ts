@@ -37,6 +37,23 @@ export function projectDto(p: ProjectRow): ProjectDto {
   return { id: p.id, name: p.name, status: p.status, created_at: p.created_at, updated_at: p.updated_at };
 }
 
+/** A new, active project with no limits of its own (a create, and the first start's default project). */
+export function newProjectRow(orgId: string, name: string, now: string): ProjectRow {
+  return {
+    id: newId(),
+    org_id: orgId,
+    name,
+    name_key: nameKey(name),
+    status: 'active',
+    max_concurrent_sessions: null,
+    max_concurrent_invocations: null,
+    max_pooled_sessions: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+}
+
 export class Projects {
   private readonly usage: ProjectUsageCounter[] = [];
   private readonly defaultCache = new Map<string, string>();
@@ -59,19 +76,7 @@ export class Projects {
     const name = checkDisplayName(rawName);
     await this.assertNameFree(orgId, name);
     const now = this.clock.now().toISOString();
-    const row: ProjectRow = {
-      id: newId(),
-      org_id: orgId,
-      name,
-      name_key: nameKey(name),
-      status: 'active',
-      max_concurrent_sessions: null,
-      max_concurrent_invocations: null,
-      max_pooled_sessions: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    };
+    const row = newProjectRow(orgId, name, now);
     this.forgetListings();
     await this.db
       .insertInto('projects')
