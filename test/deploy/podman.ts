@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PREBUILD_ENV, readPrebuildStatus } from '../../scripts/bootstrap/image-prebuild.mjs';
+import { isAlive } from '../helpers/proc.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** podman's own scratch files go where podman keeps them, not into the test run's private TMPDIR. */
@@ -41,14 +42,6 @@ export function podman(...args: string[]): string {
   return execFileSync('podman', args, { encoding: 'utf8', env: PODMAN_ENV, timeout: 120_000 });
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const logTail = (file: string) => {
   try {
     return fs.readFileSync(file, 'utf8').slice(-6000);
@@ -68,7 +61,7 @@ export async function buildImages(scripts: string[], timeoutMs: number): Promise
   if (statusFile) {
     const deadline = Date.now() + timeoutMs;
     let status = readPrebuildStatus(statusFile);
-    while (status?.state === 'running' && alive(status.pid) && Date.now() < deadline) {
+    while (status?.state === 'running' && isAlive(status.pid) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 2000));
       status = readPrebuildStatus(statusFile);
     }
