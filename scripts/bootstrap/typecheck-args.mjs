@@ -1,5 +1,5 @@
 /**
- * The typecheck's `tsc -b` arguments. `tsc -b` rebuilds a config whose sources or tsconfig
+ * The typecheck's `tsgo -b` arguments (TypeScript 7's native compiler; `-b` as `tsc -b`). `-b` rebuilds a config whose sources or tsconfig
  * changed since its state in out/tsc, but not one whose node_modules changed (new @types, a
  * new TypeScript is caught by the state's version): `--force` checks everything again then.
  * Otherwise it is left out: on a fresh clone (CI) there is no state and the build is complete

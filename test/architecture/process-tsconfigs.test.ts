@@ -135,8 +135,8 @@ describe('one tsconfig per process', () => {
     const files = ['tsconfig.json', ...PROCESS_CONFIGS.map((c) => c.file)];
     const configs = /TYPECHECK_CONFIGS = \[([^\]]*)\]/.exec(args)?.[1] ?? '';
     expect(files.filter((f) => !configs.includes(`'${f}'`))).toEqual([]);
-    expect(testRun).toContain("run(bin('tsc'), typecheckArgs(root)");
-    expect(pkg.scripts.typecheck).toBe(`tsc -b --force ${files.join(' ')}`);
+    expect(testRun).toContain("run(bin('tsgo'), typecheckArgs(root)");
+    expect(pkg.scripts.typecheck).toBe(`tsgo -b --force ${files.join(' ')}`);
     // Whether npm test forces depends on each config's state file: they must be the configs' own.
     const { TSC_STATE } = await import('../../scripts/bootstrap/typecheck-args.mjs');
     const stateOf = (f: string) =>
