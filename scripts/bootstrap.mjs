@@ -9,7 +9,8 @@
  *
  * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
  * `apt-get install` the system programs that are missing (elsewhere: print how to get them);
- * for `test` also podman, runc, debootstrap and podman-compose (bootstrap/container-tools.mjs).
+ * for `test` also podman, runc, debootstrap and podman-compose (bootstrap/container-tools.mjs),
+ * in the background while the static checks run (bootstrap/system-install.mjs).
  * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
  * database-dependent tests again on a private PostgreSQL cluster (files tagged `@database` or
  * named *.pg.test.ts; see isDatabaseTest in bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
@@ -18,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNodeModules } from './bootstrap/node-modules.mjs';
 import { ensureSystemPackages } from './bootstrap/system-packages.mjs';
-import { ensureContainerTools } from './bootstrap/container-tools.mjs';
+import { startSystemInstall } from './bootstrap/system-install.mjs';
 import { buildDesktopBundles } from './bootstrap/renderer-build.mjs';
 import { received, run, say } from './bootstrap/run.mjs';
 import { runTests } from './bootstrap/test-run.mjs';
@@ -32,11 +33,11 @@ if (command !== 'serve' && command !== 'test') {
   process.exit(2);
 }
 
-if (process.env.BROWSERDECK_SKIP_INSTALL !== '1') {
+const install = process.env.BROWSERDECK_SKIP_INSTALL !== '1';
+if (install) {
   await ensureNodeModules(root);
-  await ensureSystemPackages({ needPostgres: command === 'test' });
-  // The image test (test/deploy/image.test.ts) builds and runs the OCI image with podman.
-  if (command === 'test') await ensureContainerTools();
+  // `test` installs its system packages beside the static checks (bootstrap/system-install.mjs).
+  if (command === 'serve') await ensureSystemPackages({ needPostgres: false });
 }
 
 if (command === 'serve') {
@@ -50,5 +51,5 @@ if (command === 'serve') {
   const code = await run(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', ...args], { cwd: root });
   process.exit(code);
 } else {
-  process.exit(await runTests(root, args));
+  process.exit(await runTests(root, args, { systemReady: install ? startSystemInstall(root) : undefined }));
 }

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { capture, run, say } from './run.mjs';
-import { onPath } from './system-packages.mjs';
+import { aptEnv, aptGetUpdate, onPath } from './system-packages.mjs';
 
 /** Each package with the program (on PATH) or file that shows it is installed. */
 const PACKAGES = [
@@ -30,15 +30,15 @@ const CONF = '/etc/containers/containers.conf';
 const NOFILE = 20_000;
 const NPROC = 32_768;
 
-export async function ensureContainerTools() {
+/** `stdio`: where apt's output goes, as for ensureSystemPackages. */
+export async function ensureContainerTools({ stdio = 'inherit' } = {}) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!root || !fs.existsSync('/etc/debian_version')) return;
   const missing = PACKAGES.filter((p) => (p.file ? !fs.existsSync(p.file) : !onPath(p.name))).map((p) => p.pkg);
   if (missing.length) {
     say(`installing what the container tests need: ${missing.join(' ')}`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    let code = await run('apt-get', ['update'], { env });
-    if (code === 0) code = await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+    let code = await aptGetUpdate(stdio);
+    if (code === 0) code = await run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env: aptEnv(), stdio });
     if (code !== 0) {
       say(`apt-get failed (exit ${code}); the container tests will skip`);
       return;

@@ -52,9 +52,9 @@ function podmanRuns(fd) {
 /**
  * Starts the builds; resolves the returned `done` with `{ code, seconds, log }` (code null when
  * podman cannot run here: the deploy tests skip then, saying why). `consoleBuilt` settles when the
- * run's own electron-vite build is over.
+ * run's own electron-vite build is over, `systemReady` (optional) when podman has been installed.
  */
-export function startImagePrebuild(root, consoleBuilt) {
+export function startImagePrebuild(root, consoleBuilt, systemReady) {
   const dir = path.join(root, 'out', 'image');
   fs.mkdirSync(dir, { recursive: true });
   const log = path.join(dir, 'prebuild.log');
@@ -72,6 +72,7 @@ export function startImagePrebuild(root, consoleBuilt) {
     try {
       // podman's scratch files go to /var/tmp, as the deploy tests run it (test/deploy/podman.ts).
       const env = { ...process.env, TMPDIR: '/var/tmp' };
+      await systemReady;
       const usable = process.platform === 'linux' && (await podmanRuns(fd));
       if (usable) {
         for (const script of PREBUILD_SCRIPTS) {

@@ -47,16 +47,31 @@ function missingPackages(needPostgres) {
   return missing;
 }
 
-export async function ensureSystemPackages({ needPostgres }) {
+/**
+ * `apt-get update`, run at most once per bootstrap (the system packages and the container tools
+ * both install from the lists it fetches). `stdio` is where apt's output goes.
+ */
+let aptUpdated;
+export function aptGetUpdate(stdio = 'inherit') {
+  aptUpdated ??= run('apt-get', ['update'], { env: aptEnv(), stdio });
+  return aptUpdated;
+}
+
+/** apt-get never asks (nobody answers it in CI). */
+export function aptEnv() {
+  return { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+}
+
+/** `stdio`: where apt's output goes ('inherit', or `['ignore', fd, fd]` for a log file). */
+export async function ensureSystemPackages({ needPostgres, stdio = 'inherit' }) {
   const missing = missingPackages(needPostgres);
   if (missing.length === 0) return;
   const debian = fs.existsSync('/etc/debian_version');
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (debian && root) {
     say(`installing missing system packages: ${missing.join(' ')}`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    let code = await run('apt-get', ['update'], { env });
-    if (code === 0) code = await run('apt-get', ['install', '-y', ...missing], { env });
+    let code = await aptGetUpdate(stdio);
+    if (code === 0) code = await run('apt-get', ['install', '-y', ...missing], { env: aptEnv(), stdio });
     if (code !== 0) say(`apt-get failed (exit ${code}); continuing without: ${missingPackages(needPostgres).join(' ')}`);
     return;
   }

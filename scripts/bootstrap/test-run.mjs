@@ -48,7 +48,8 @@ export function isDatabaseTest(root, file) {
 }
 
 /**
- * The typecheck: one `tsc -b` over the whole tree's config (tsconfig.json: tests, scripts, bench,
+ * The typecheck: one `tsgo -b` (TypeScript 7's native compiler, about eight times faster than
+ * TypeScript 5.9's `tsc -b` here) over the whole tree's config (tsconfig.json: tests, scripts, bench,
  * DOM and Node) and one config per process (the engine and Electron main without the DOM lib, the
  * preload with it, the renderer without Node types). The engine's is composite and referenced by
  * the others, which read its declarations: each engine file is checked once, not three times.
@@ -116,7 +117,11 @@ export function pgTestFiles(root, filters) {
   return filters.length ? chosen.filter((f) => filters.some((x) => f.includes(x))) : chosen;
 }
 
-export async function runTests(root, args) {
+/**
+ * `systemReady`: the background install of the system packages (system-install.mjs), awaited
+ * before anything that runs them (the image build, the vitest passes); undefined when skipped.
+ */
+export async function runTests(root, args, { systemReady } = {}) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   const filters = args.filter((a) => !a.startsWith('-'));
   const results = [];
@@ -150,12 +155,13 @@ export async function runTests(root, args) {
   // podman); the engine's image copies the console, so it waits for the build stage below.
   let consoleBuilt = () => {};
   const consoleReady = new Promise((resolve) => (consoleBuilt = resolve));
-  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, consoleReady) : null;
+  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, consoleReady, systemReady) : null;
   if (prebuild) say(`building the container images in the background (log: out/image/prebuild.log)`);
 
-  // The static checks are single-threaded programs: two at a time keep both cores busy.
+  // The static checks are single-threaded programs: two at a time keep both cores busy (with
+  // apt's unpacking on a fresh machine as a third: it was a wait of its own before them).
   await inParallel(2, [
-    () => stage('typecheck (tsc -b, TYPECHECK_CONFIGS)', () => run(bin('tsc'), typecheckArgs(root), { cwd: root })),
+    () => stage('typecheck (tsgo -b, TYPECHECK_CONFIGS)', () => run(bin('tsgo'), typecheckArgs(root), { cwd: root })),
     // Early (seconds): the background build of the engine's image waits for the console.
     () =>
       stage('build (electron-vite build)', async () => {
@@ -173,6 +179,9 @@ export async function runTests(root, args) {
   ]);
   // Interrupted before the build stage ran: the background build must not wait for it forever.
   consoleBuilt();
+  const installed = await systemReady;
+  if (installed?.log)
+    results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
 
   const sqliteEnv = { ...process.env, ...prebuild?.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
