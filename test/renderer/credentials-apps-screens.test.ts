@@ -149,7 +149,8 @@ describe('web console: credentials and apps screens', () => {
       await go(c, `/deployments/${first}`, 'Deployment');
       await page.getByRole('button', { name: 'Redeploy' }).click();
       const again = page.getByRole('dialog', { name: 'Redeploy' });
-      expect(await again.getByLabel('Version', { exact: true }).inputValue()).toBe('1.0.0');
+      // The dialog fills its fields in an effect after its first paint: read them once filled.
+      await expect.poll(() => again.getByLabel('Version', { exact: true }).inputValue()).toBe('1.0.0');
       expect(await again.getByLabel('Entrypoint', { exact: true }).inputValue()).toBe('index.ts');
       expect(await again.getByRole('checkbox', { name: /force/ }).isChecked()).toBe(true);
       await again.getByLabel('App zip', { exact: true }).setInputFiles(zip);
