@@ -1,0 +1,132 @@
+/**
+ * Where a back-to-back session's time goes after its create: Playwright `connectOverCDP`, the
+ * first `goto`, and the release, each broken into the CDP commands Playwright sent (time from
+ * send to answer, summed per method over the step) — for a session of the engine (through its
+ * CDP proxy, a standby browser in its jail) and, interleaved in the same run, for raw Chromium
+ * launched with the same flags on the host and connected to directly. What differs between the
+ * two columns is what the engine adds.
+ *
+ *   npx tsx bench/connect-profile.ts [--runs=20]
+ */
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { p50 } from './stats.js';
+
+process.env.DEBUG = 'pw:protocol';
+const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 20);
+
+/** Protocol lines Playwright's debug logger writes, timestamped as they arrive. */
+const sent = new Map<number, { method: string; t: number }>();
+let step: string | undefined;
+const perStep = new Map<string, Map<string, number[]>>();
+const origWrite = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+  if (!text.includes('pw:protocol')) return origWrite(chunk as string, ...(rest as []));
+  const t = performance.now();
+  for (const line of text.split('\n')) {
+    const m = /(SEND ►|◀ RECV) (\{.*\})/.exec(line);
+    if (!m) continue;
+    let msg: { id?: number; method?: string };
+    try {
+      msg = JSON.parse(m[2].replace(/\s\+\d+m?s$/, ''));
+    } catch {
+      const id = /"id":(\d+)/.exec(m[2]);
+      const method = /"method":"([^"]+)"/.exec(m[2]);
+      msg = { id: id ? Number(id[1]) : undefined, method: method?.[1] };
+    }
+    if (m[1].startsWith('SEND') && msg.id !== undefined) sent.set(msg.id, { method: msg.method ?? '?', t });
+    else if (msg.id !== undefined && sent.has(msg.id)) {
+      const s = sent.get(msg.id)!;
+      sent.delete(msg.id);
+      if (!step) continue;
+      const m2 = perStep.get(step) ?? new Map<string, number[]>();
+      perStep.set(step, m2);
+      (m2.get(s.method) ?? m2.set(s.method, []).get(s.method)!).push(t - s.t);
+    }
+  }
+  return true;
+}) as typeof process.stderr.write;
+
+const { chromium } = await import('playwright-core');
+const { startEngine } = await import('./lifecycle-engine.js');
+const { launchChromium, stopChromium } = await import('../src/engine/runtime/chromium/launch-chromium.js');
+const { chromiumArgs } = await import('../src/engine/runtime/chromium/chromium-flags.js');
+
+const http = await import('node:http');
+const server = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+
+const times = new Map<string, number[]>();
+const rec = (k: string, v: number) => (times.get(k) ?? times.set(k, []).get(k)!).push(v);
+async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  step = name;
+  const t = performance.now();
+  try {
+    return await fn();
+  } finally {
+    rec(name, performance.now() - t);
+    step = undefined;
+  }
+}
+
+async function session(kind: 'engine' | 'raw', create: () => Promise<{ cdp: string; release: () => Promise<void> }>) {
+  const s = await timed(`${kind} create`, create);
+  const browser = await timed(`${kind} connect`, () => chromium.connectOverCDP(s.cdp));
+  await timed(`${kind} goto`, async () => {
+    const context = browser.contexts()[0] ?? (await browser.newContext());
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+  });
+  await timed(`${kind} release`, s.release);
+  await browser.close().catch(() => {});
+}
+
+const engine = await startEngine();
+const rawDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-connect-raw-'));
+try {
+  const raw = async () => {
+    const dir = await fsp.mkdtemp(path.join(rawDir, 'r-'));
+    const b = await launchChromium({
+      executable: '/usr/bin/chromium',
+      args: chromiumArgs({
+        userDataDir: path.join(dir, 'ud'),
+        headless: true,
+        viewport: { width: 1920, height: 1080 },
+        runningAsRoot: process.getuid?.() === 0,
+      }),
+      env: { ...process.env, TMPDIR: dir },
+    });
+    return { cdp: b.wsUrl, release: async () => void (await stopChromium(b), await fsp.rm(dir, { recursive: true, force: true })) };
+  };
+  const viaEngine = async () => {
+    const b = await engine.client.browsers.create({ headless: true });
+    return { cdp: b.cdp_ws_url, release: () => engine.client.browsers.deleteByID(b.session_id) };
+  };
+  for (let i = 0; i < 3; i++) {
+    await session('engine', viaEngine);
+    await session('raw', raw);
+  }
+  times.clear();
+  perStep.clear();
+  for (let i = 0; i < RUNS; i++) {
+    await session('engine', viaEngine);
+    await session('raw', raw);
+  }
+} finally {
+  await engine.stop();
+  server.close();
+  await fsp.rm(rawDir, { recursive: true, force: true });
+}
+
+console.log(`\nconnect-profile: ${RUNS} sessions each, p50 ms`);
+for (const [k, v] of times) console.log(`${k.padEnd(20)} ${p50(v).toFixed(1).padStart(8)}`);
+for (const [k, m] of perStep) {
+  if (k.endsWith('create')) continue;
+  console.log(`\n${k}: CDP commands (count per step, p50 of the per-step sum, ms)`);
+  const rows = [...m].map(([method, v]) => ({ method, n: v.length / RUNS, sum: v.reduce((a, b) => a + b, 0) / RUNS, max: Math.max(...v) }));
+  for (const r of rows.sort((a, b) => b.sum - a.sum).slice(0, 12))
+    console.log(`  ${r.method.padEnd(44)} ×${r.n.toFixed(1).padStart(4)}  mean sum ${r.sum.toFixed(1).padStart(7)}  max ${r.max.toFixed(1)}`);
+}
