@@ -10,7 +10,7 @@
  * Both: `npm ci` when node_modules is missing or package-lock.json changed; as root on Debian,
  * `apt-get install` the system programs that are missing (elsewhere: print how to get them);
  * for `test` also podman, runc, debootstrap and podman-compose (bootstrap/container-tools.mjs),
- * in the background while the static checks run (bootstrap/system-install.mjs).
+ * in the background while `npm ci` and the static checks run (bootstrap/system-install.mjs).
  * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
  * database-dependent tests again on a private PostgreSQL cluster (files tagged `@database` or
  * named *.pg.test.ts; see isDatabaseTest in bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
@@ -34,9 +34,11 @@ if (command !== 'serve' && command !== 'test') {
 }
 
 const install = process.env.BROWSERDECK_SKIP_INSTALL !== '1';
+// `test` installs its system packages in the background, beside `npm ci` (whose native modules
+// compile on one core) and the static checks (bootstrap/system-install.mjs).
+const systemReady = install && command === 'test' ? startSystemInstall(root) : undefined;
 if (install) {
   await ensureNodeModules(root);
-  // `test` installs its system packages beside the static checks (bootstrap/system-install.mjs).
   if (command === 'serve') await ensureSystemPackages({ needPostgres: false });
 }
 
@@ -51,5 +53,5 @@ if (command === 'serve') {
   const code = await run(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', ...args], { cwd: root });
   process.exit(code);
 } else {
-  process.exit(await runTests(root, args, { systemReady: install ? startSystemInstall(root) : undefined }));
+  process.exit(await runTests(root, args, { systemReady }));
 }

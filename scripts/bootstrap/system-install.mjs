@@ -1,8 +1,9 @@
 /**
  * `npm test` on a fresh machine: the system packages (Chromium, ffmpeg, PostgreSQL, …) and the
- * container tools install in the background while the static checks run, because those need only
- * node_modules. apt's unpacking keeps one core busy for about two minutes on a fresh Debian
- * machine, and the typecheck, lint and format checks were waiting for it with the other core idle.
+ * container tools install in the background while `npm ci` and the static checks run, because
+ * those need none of them. apt's unpacking keeps one core busy for about two minutes on a fresh
+ * Debian machine, as `npm ci` does compiling the native modules: one after the other, each left a
+ * core idle.
  * apt's output goes to `out/bootstrap/apt.log` (it would otherwise interleave with the checks');
  * the lines saying what is installed, and any failure, still reach the terminal.
  */
