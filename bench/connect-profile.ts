@@ -6,7 +6,7 @@
  * launched with the same flags on the host and connected to directly. What differs between the
  * two columns is what the engine adds.
  *
- *   npx tsx bench/connect-profile.ts [--runs=20]
+ *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw]
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +15,8 @@ import { p50 } from './stats.js';
 
 process.env.DEBUG = 'pw:protocol';
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 20);
+/** `--no-raw`: engine sessions back to back, nothing between them (as bench:lifecycle's c1 row). */
+const RAW = !process.argv.includes('--no-raw');
 
 /** Protocol lines Playwright's debug logger writes, timestamped as they arrive. */
 const sent = new Map<number, { method: string; t: number }>();
@@ -107,13 +109,13 @@ try {
   };
   for (let i = 0; i < 3; i++) {
     await session('engine', viaEngine);
-    await session('raw', raw);
+    if (RAW) await session('raw', raw);
   }
   times.clear();
   perStep.clear();
   for (let i = 0; i < RUNS; i++) {
     await session('engine', viaEngine);
-    await session('raw', raw);
+    if (RAW) await session('raw', raw);
   }
 } finally {
   await engine.stop();
