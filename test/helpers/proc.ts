@@ -1,10 +1,9 @@
 /**
  * Reading Linux /proc in tests: a process's command line, parent, descendants (jails put
  * their processes in their own sessions and pid namespaces, so trees are followed rather than
- * process groups), socket inodes, the host's listening TCP sockets, and a process's CPU weight.
+ * process groups), socket inodes, and the host's listening TCP sockets.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 
 function readOr(p: string): string {
   try {
@@ -80,18 +79,4 @@ export function listeningInodes(): Set<string> {
     }
   }
   return out;
-}
-
-/** The CPU weight of `pid`'s cgroup: v1 `cpu.shares`, else v2 `cpu.weight`; undefined where neither file is there. */
-export function cpuWeightOf(pid: number): { file: string; value: number } | undefined {
-  const lines = fs
-    .readFileSync(`/proc/${pid}/cgroup`, 'utf8')
-    .split('\n')
-    .map((l) => l.split(':'));
-  const v1 = lines.find((f) => f[1]?.split(',').includes('cpu'));
-  const v2 = lines.find((f) => f[0] === '0' && f[1] === '');
-  const file = v1
-    ? path.join('/sys/fs/cgroup/cpu', v1.slice(2).join(':'), 'cpu.shares')
-    : path.join('/sys/fs/cgroup', v2?.slice(2).join(':') ?? '/', 'cpu.weight');
-  return fs.existsSync(file) ? { file, value: Number(fs.readFileSync(file, 'utf8')) } : undefined;
 }

@@ -3,7 +3,7 @@ import puppeteer from 'puppeteer-core';
 import { BadRequestError, ConflictError, NotFoundError, RateLimitError } from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startTestPages, type TestPages } from './test-pages.js';
-import { cpuWeightOf, isAlive } from '../../helpers/proc.js';
+import { isAlive } from '../../helpers/proc.js';
 
 let t: TestEngine;
 let pages: TestPages;
@@ -44,12 +44,6 @@ describe('browser pools', () => {
     const s = await t.client.browserPools.acquire('warm', { name: 'from-pool', tags: { team: 'qa' } });
     expect(s).toMatchObject({ name: 'from-pool', tags: { team: 'qa' }, pool: { id: pool.id, name: 'warm' }, headless: true, timeout_seconds: 120 });
     expect(await t.client.browserPools.retrieve('warm')).toMatchObject({ acquired_count: 1, available_count: 1 });
-    // Idle pool browsers launch and wait at a sixteenth of the CPU weight; an acquired one has a session's.
-    const running = t.engine.services.sessions.all();
-    const [acquired, idle] = [running.find((r) => r.id === s!.session_id), running.find((r) => r.id !== s!.session_id)].map((r) =>
-      cpuWeightOf(r!.browser!.pid),
-    );
-    if (acquired && idle) expect([idle.value, acquired.value]).toEqual(acquired.file.endsWith('cpu.shares') ? [64, 1024] : [6, 100]);
     // A normal session: listed, retrievable, drivable over CDP.
     expect((await t.client.browsers.list()).getPaginatedItems().map((x) => x.session_id)).toEqual([s!.session_id]);
     const b = await puppeteer.connect({ browserWSEndpoint: s!.cdp_ws_url });

@@ -231,8 +231,6 @@ export class PoolService {
         rt.ended(id, false);
         continue;
       }
-      // Launched and idle at the background CPU weight (refills take only idle CPU): a session's from now on.
-      session.foreground();
       let sessionRow;
       try {
         // Before a telemetry change starts the collector: it must attach to the tab start_url loads in.

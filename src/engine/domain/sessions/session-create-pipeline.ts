@@ -212,9 +212,6 @@ export class CreatePipeline {
       telemetry: plan.telemetry,
       extraArgs: plan.extraArgs,
       jail: c.jail,
-      // A pool's idle browsers launch and wait at the background CPU weight, as standby browsers
-      // do; an acquire gives the normal one (pool-service.ts).
-      background: row.pool_id !== null,
       // The start page's own load, requests and console lines are telemetry too: launch on
       // about:blank and open start_url once the collector watches the tab (see finish).
       deferStartUrl: !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser),
@@ -280,11 +277,8 @@ export class CreatePipeline {
     return this.host.rows.dto(c.row, rt);
   }
 
-  /**
-   * One standby browser: a session runtime with its own id, scope, directories and jail, and no
-   * owner yet, launched at the background CPU weight (`started` gets it before it starts).
-   */
-  async launchStandby(shape: StandbyShape, started?: (rt: RunningSession) => void): Promise<RunningSession> {
+  /** One standby browser: a session runtime with its own id, scope, directories and jail, and no owner yet. */
+  async launchStandby(shape: StandbyShape): Promise<RunningSession> {
     const executable = this.host.chromium();
     if (!executable) throw new Error('no Chromium, Chrome or Edge was found on this engine');
     const id = newId();
@@ -301,10 +295,7 @@ export class CreatePipeline {
       // Unclaimed and crashed for good, or recycled: the standby launches a fresh one.
       onSelfEnd: (reason) => this.host.standby.lost(rt, `standby_${reason}`),
       onBrowserChanged: () => {},
-      // Refills take the CPU the sessions in use leave idle, until a create claims or waits for it.
-      background: true,
     });
-    started?.(rt);
     try {
       await rt.start();
     } catch (err) {

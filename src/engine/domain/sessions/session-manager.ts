@@ -83,7 +83,7 @@ export class SessionManager implements SessionRegistry {
     this.standby = new StandbyBrowsers(
       { count: ctx.config.standby, memoryMb: ctx.config.standbyMemoryMb, launches: ctx.config.standbyLaunches, maxLaunches: ctx.config.standbyLaunchesMax },
       {
-        launch: (shape, started) => this.launchStandby(shape, started),
+        launch: (shape) => this.launchStandby(shape),
         discard: (rt, reason) => rt.end(reason),
         onError: (err) => ctx.log.warn({ err }, 'standby browser launch failed'),
       },
@@ -123,10 +123,10 @@ export class SessionManager implements SessionRegistry {
    * A standby launch goes at once (a claim's refill starts with the claim: the standby keeps up
    * with back-to-back creates only so), never into the engine's stop or a full disk.
    */
-  private async launchStandby(...[shape, started]: Parameters<CreatePipeline['launchStandby']>): Promise<RunningSession> {
+  private async launchStandby(shape: Parameters<CreatePipeline['launchStandby']>[0]): Promise<RunningSession> {
     if (this.stopping) throw new Error('the engine is stopping');
     await assertDiskRoom(this.ctx.config, 'a standby browser');
-    return this.pipeline.launchStandby(shape, started);
+    return this.pipeline.launchStandby(shape);
   }
 
   /** What a session's runtime reports back: it ended on its own (crashed for good, timed out), its browser was replaced. */

@@ -37,14 +37,11 @@ export interface StandbyBudget {
 }
 
 /** What the standby needs of a browser it keeps (a `RunningSession`; unit tests pass plain objects). */
-export type StandbyBrowser = Pick<RunningSession, 'id' | 'ended' | 'frozen'> & Partial<Pick<RunningSession, 'foreground'>>;
+export type StandbyBrowser = Pick<RunningSession, 'id' | 'ended' | 'frozen'>;
 
 export interface StandbyLauncher<R extends StandbyBrowser = RunningSession> {
-  /**
-   * Launches one standby browser of this shape; resolves once it is ready. `started` gets the
-   * browser as soon as it exists, before it is ready (a create adopting the launch raises its CPU weight).
-   */
-  launch(shape: StandbyShape, started?: (rt: R) => void): Promise<R>;
+  /** Launches one standby browser of this shape; resolves once it is ready. */
+  launch(shape: StandbyShape): Promise<R>;
   /** Ends a standby browser that will never be claimed. */
   discard(rt: R, reason: string): Promise<void>;
   onError(err: unknown): void;
@@ -53,8 +50,6 @@ export interface StandbyLauncher<R extends StandbyBrowser = RunningSession> {
 /** One standby launch under way; `taken` once a create has adopted it (it then never becomes ready). */
 interface Launch<R> {
   taken: boolean;
-  /** The browser being launched, once it exists. */
-  rt?: R;
   /** Resolves with the browser for the create that adopted it; undefined when it failed or nobody did. */
   done: Promise<R | undefined>;
 }
@@ -151,8 +146,6 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
       const launch = s.launching.find((l) => !l.taken);
       if (launch) {
         launch.taken = true;
-        // The create waits for it now: it runs at a session's CPU weight from here on.
-        launch.rt?.foreground?.();
         this.adopted++;
         claim = { from: 'launch', launching: launch.done };
       } else this.cold++;
@@ -238,19 +231,15 @@ export class StandbyBrowsers<R extends StandbyBrowser = RunningSession> {
   }
 
   private launch(s: ShapeState<R>): void {
-    const startedAt = this.now();
+    const started = this.now();
     const launch: Launch<R> = { taken: false, done: Promise.resolve(undefined) };
     s.launching.push(launch);
     const settled = () => s.launching.splice(s.launching.indexOf(launch), 1);
-    const started = (rt: R) => {
-      launch.rt = rt;
-      if (launch.taken) rt.foreground?.();
-    };
-    launch.done = this.launcher.launch(s.shape, started).then(
+    launch.done = this.launcher.launch(s.shape).then(
       (rt) => {
         settled();
         this.failures = 0;
-        this.launchMs = nextLaunchEstimate(this.launchMs, this.now() - startedAt);
+        this.launchMs = nextLaunchEstimate(this.launchMs, this.now() - started);
         this.adjustLaunchLimit();
         if (this.stopped) {
           void this.discard(rt, 'standby_stopped');

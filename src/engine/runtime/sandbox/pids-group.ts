@@ -138,13 +138,8 @@ function engineGroup(base: string, v2: boolean): string | undefined {
       fs.rmdirSync(dir);
       return undefined;
     }
-    // v2: the session groups inside carry their memory limit (memory-group.ts) and CPU weight
-    // (cpu-group.ts) too, where the host delegates those controllers; each best effort.
-    if (v2) {
-      writeFile(dir, 'cgroup.subtree_control', '+pids');
-      if (fs.existsSync(path.join(dir, 'memory.max'))) writeFile(dir, 'cgroup.subtree_control', '+memory');
-      if (fs.existsSync(path.join(dir, 'cpu.weight'))) writeFile(dir, 'cgroup.subtree_control', '+cpu');
-    }
+    // v2: the session groups inside carry their memory limit too (memory-group.ts); best effort.
+    if (v2) writeFile(dir, 'cgroup.subtree_control', fs.existsSync(path.join(dir, 'memory.max')) ? '+pids +memory' : '+pids');
     return dir;
   } catch {
     return undefined;

@@ -62,11 +62,6 @@ export interface RuntimeSpec {
   jail?: SessionJailConfig;
   /** Freeze the jail after this long without clients or API calls (idle-freeze.ts); 0/absent: never. */
   freezeIdleMs?: number;
-  /**
-   * A standby browser's launch: its jails run at a low CPU weight (sandbox/cpu-group.ts) until a
-   * create claims it (adopt) or waits for it (foreground), so refills take only idle CPU.
-   */
-  background?: boolean;
   /** How long one second of `timeoutSeconds` lasts, in ms (default 1000; tests shorten it: config.sessionSecondMs). */
   secondMs?: number;
   /** The inactivity timeout's timers (default the process's; tests advance their own: config.sessionTimers). */
@@ -103,10 +98,6 @@ export interface RunningSession extends SessionHandle {
   start(): Promise<LaunchedBrowser>;
   /** A standby browser becomes a tenant's session (owner, options, clocks, callbacks). */
   adopt(a: RuntimeAdoption): void;
-  /** A standby launch a create now waits for: the normal CPU weight (adopt does it too). */
-  foreground(): void;
-  /** Whether it runs at the background CPU weight (an unclaimed standby browser). */
-  readonly background: boolean;
   /** Jailed: the browser's traffic leaves through `forwarder` from now on. */
   useEgress(forwarder: LocalForwarder): Promise<void>;
   /** Jailed: the egress allowlist (`network.allowed_hosts`, validated; null: none) from now on. */

@@ -1,15 +1,13 @@
 /**
  * A session's cgroups: the memory group every jail of the session starts in (its `memory`
  * enforced, sandbox/memory-group.ts) and the pids group around it (sandbox/pids-group.ts), or
- * RLIMIT_NPROC where no cgroup bounds its tasks; and its CPU weight (sandbox/cpu-group.ts), low
- * while it is a standby browser nobody has claimed. Made when the session starts and owned by its
+ * RLIMIT_NPROC where no cgroup bounds its tasks. Made when the session starts and owned by its
  * scope, which removes them when it closes.
  *
  * The pids group is read now and then for refused forks: a tenant at its limit gets EAGAIN and
  * the engine hears nothing else, so the first refusal is said once in the session's log and to
  * `onLimitReached` (its telemetry), then the watch stops.
  */
-import { createCpuGroup, type CpuGroup } from '../sandbox/cpu-group.js';
 import { createMemoryGroup, memoryBytes, type MemoryGroup } from '../sandbox/memory-group.js';
 import { createPidsGroup, nprocLimit, pidsLimits, type PidsGroup } from '../sandbox/pids-group.js';
 import type { JailGroups } from '../sandbox/jail-start.js';
@@ -30,7 +28,6 @@ export function memoryOf(o: { headless: boolean; memory?: string }): number {
 export class SessionCgroups {
   private memory?: MemoryGroup;
   private pids?: PidsGroup;
-  private cpu?: CpuGroup;
   private watch?: NodeJS.Timeout;
   private readonly listeners = new Set<(hit: LimitReached) => void>();
 
@@ -40,12 +37,8 @@ export class SessionCgroups {
     private readonly say: (line: string) => void,
   ) {}
 
-  /**
-   * Makes the groups (the pids group holds the memory group on cgroup v2, which carries the CPU
-   * weight there too) and hands them to `scope`. `background`: a standby browser's launch, at the
-   * low CPU weight until `foreground()`.
-   */
-  open(scope: SessionScope, memory: number, background = false): void {
+  /** Makes both groups (the pids group holds the memory group on cgroup v2) and hands them to `scope`. */
+  open(scope: SessionScope, memory: number): void {
     // One step: the memory group goes before the pids group that holds it.
     scope.defer(
       'cgroups',
@@ -54,31 +47,18 @@ export class SessionCgroups {
         this.listeners.clear();
         await this.memory?.close();
         await this.pids?.close();
-        await this.cpu?.close();
       },
       // Removing them waits for their last processes to go; the next step must not start before.
       { timeoutMs: Infinity },
     );
     this.memory = createMemoryGroup(this.id, memory);
-    const v2Group = this.memory?.method === 'cgroup-v2' ? this.memory.dir : undefined;
-    this.pids = createPidsGroup(this.id, v2Group);
-    this.cpu = createCpuGroup(this.id, background, v2Group);
+    this.pids = createPidsGroup(this.id, this.memory?.method === 'cgroup-v2' ? this.memory.dir : undefined);
     this.watchPids();
-  }
-
-  /** A claimed standby browser (or the launch a create waits for): the normal CPU weight from now on. */
-  foreground(): void {
-    this.cpu?.setBackground(false);
-  }
-
-  /** Whether the session runs at the background CPU weight now. */
-  get background(): boolean {
-    return !!this.cpu?.background;
   }
 
   /** What every jail of the session starts in (sandbox/jail-start.ts). */
   get jailGroups(): JailGroups {
-    return { procs: [this.memory?.procsFile, this.pids?.procsFile, this.cpu?.procsFile], nproc: nprocLimit() };
+    return { procs: [this.memory?.procsFile, this.pids?.procsFile], nproc: nprocLimit() };
   }
 
   /** A claimed standby browser ran with its shape's memory; from now on the session's. */

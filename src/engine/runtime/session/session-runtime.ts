@@ -132,19 +132,8 @@ export class SessionRuntime implements RunningSession {
     this.pendingStartUrl = a.options.start_url;
     // A standby browser ran with its shape's memory; from now on the session's.
     this.cgroups.setMemory(memoryOf(a.options));
-    this.cgroups.foreground();
     this.startedAt = this.spec.now();
     this.touch();
-  }
-
-  /** A standby launch a create is waiting for: the normal CPU weight from now on (adopt does it too). */
-  foreground(): void {
-    this.cgroups.foreground();
-  }
-
-  /** Whether it runs at the background CPU weight (an unclaimed standby browser). */
-  get background(): boolean {
-    return this.cgroups.background;
   }
 
   /** Jailed: the browser's traffic leaves through `forwarder` from now on (a claimed standby's proxy). */
@@ -203,7 +192,7 @@ export class SessionRuntime implements RunningSession {
     const { scope, spec, dirs } = this;
     scope.fence();
     await makeSessionFiles(scope, { id: this.id, sessionDir: spec.sessionDir, dirs, disk: this.diskSetup, say: (line) => spec.serviceLog?.('session', line) });
-    this.cgroups.open(scope, memoryOf(spec.options), !!spec.background);
+    this.cgroups.open(scope, memoryOf(spec.options));
     const freezer = this.freezer;
     if (freezer) scope.defer('freezer', () => freezer.close(), UNTIL_DONE);
     await this.prepareJail();
