@@ -34,6 +34,9 @@ export function LiveNav({ session }: { session: Session }): React.JSX.Element {
   const id = session.session_id;
   const [url, setUrl] = useState('');
   const [editing, setEditing] = useState(false);
+  // Read by the effect below at the time it runs: a render made before the focus event (a tab
+  // poll's) must not write the page's URL over what the user has started typing.
+  const editingNow = useRef(false);
   const [busy, setBusy] = useState(false);
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [current, setCurrent] = useState<string>('');
@@ -53,7 +56,7 @@ export function LiveNav({ session }: { session: Session }): React.JSX.Element {
   usePolling(refreshTabs, 3000);
   const shownTab = tabs.find((t) => t.id === current);
   useEffect(() => {
-    if (!editing && shownTab) setUrl(shownTab.url);
+    if (!editing && !editingNow.current && shownTab) setUrl(shownTab.url);
   }, [shownTab, editing]);
 
   const run = async (code: string, what: string): Promise<void> => {
@@ -105,8 +108,14 @@ export function LiveNav({ session }: { session: Session }): React.JSX.Element {
         aria-label="Address"
         placeholder="https://…"
         value={url}
-        onFocus={() => setEditing(true)}
-        onBlur={() => setEditing(false)}
+        onFocus={() => {
+          editingNow.current = true;
+          setEditing(true);
+        }}
+        onBlur={() => {
+          editingNow.current = false;
+          setEditing(false);
+        }}
         onChange={(e) => setUrl(e.target.value)}
       />
       <Button type="submit" variant="primary" busy={busy}>
