@@ -37,8 +37,10 @@ const install = process.env.BROWSERDECK_SKIP_INSTALL !== '1';
 // `test` installs its system packages in the background, beside `npm ci` (whose native modules
 // compile on one core) and the static checks (bootstrap/system-install.mjs).
 const systemReady = install && command === 'test' ? startSystemInstall(root) : undefined;
+// `test` also compiles the native modules in the background, beside the static checks.
+let nodeModulesReady;
 if (install) {
-  await ensureNodeModules(root);
+  ({ scripts: nodeModulesReady } = await ensureNodeModules(root, { background: command === 'test' }));
   if (command === 'serve') await ensureSystemPackages({ needPostgres: false });
 }
 
@@ -53,5 +55,5 @@ if (command === 'serve') {
   const code = await run(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', ...args], { cwd: root });
   process.exit(code);
 } else {
-  process.exit(await runTests(root, args, { systemReady }));
+  process.exit(await runTests(root, args, { systemReady, nodeModulesReady }));
 }

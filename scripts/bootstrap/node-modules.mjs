@@ -51,20 +51,44 @@ async function ensureNativeModulesLoad(root) {
   if (code !== 0) say(`npm rebuild better-sqlite3 failed (exit ${code})`);
 }
 
-export async function ensureNodeModules(root) {
+/**
+ * Installs node_modules when they are missing or stale. `background`: the packages' install
+ * scripts (the native modules' compile: better-sqlite3's SQLite alone keeps one core busy for about
+ * a minute) run after `npm ci --ignore-scripts` returns, as `npm rebuild`, with their output in
+ * `out/bootstrap/npm-rebuild.log`: `npm test`'s static checks need only the packages' JavaScript.
+ * Resolves with `scripts`, which settles with the rebuild's `{ code, seconds }` (null at once when none ran).
+ */
+export async function ensureNodeModules(root, { background = false } = {}) {
   const stampFile = path.join(root, 'node_modules', STAMP);
   const want = lockHash(root);
   const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
   if (have === want || (fs.existsSync(path.join(root, 'node_modules')) && installedMatchesLock(root))) {
     if (have !== want) fs.writeFileSync(stampFile, want + '\n');
     await ensureNativeModulesLoad(root);
-    return;
+    return { scripts: Promise.resolve(null) };
   }
   say(fs.existsSync(path.join(root, 'node_modules')) ? 'package-lock.json changed since the last install: npm ci' : 'node_modules missing: npm ci');
-  const code = await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+  const code = await run('npm', ['ci', '--no-audit', '--no-fund', ...(background ? ['--ignore-scripts'] : [])], { cwd: root, env });
   if (code !== 0) {
     say(`npm ci failed (exit ${code})`);
     process.exit(code);
   }
-  fs.writeFileSync(stampFile, want + '\n');
+  if (!background) {
+    fs.writeFileSync(stampFile, want + '\n');
+    return { scripts: Promise.resolve(null) };
+  }
+  const log = path.join(root, 'out', 'bootstrap', 'npm-rebuild.log');
+  fs.mkdirSync(path.dirname(log), { recursive: true });
+  say(`the packages' install scripts (native modules) run in the background: npm rebuild (log: ${path.relative(root, log)})`);
+  const fd = fs.openSync(log, 'w');
+  const t0 = Date.now();
+  const scripts = run('npm', ['rebuild'], { cwd: root, env, stdio: ['ignore', fd, fd] }).then((rebuilt) => {
+    fs.closeSync(fd);
+    // Stamped only once complete: an interrupted rebuild is redone by the next run's npm ci.
+    if (rebuilt === 0) fs.writeFileSync(stampFile, want + '\n');
+    else say(`npm rebuild failed (exit ${rebuilt}); its output: ${log}`);
+    return { code: rebuilt, seconds: (Date.now() - t0) / 1000 };
+  });
+  return { scripts };
 }

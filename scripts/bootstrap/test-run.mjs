@@ -120,8 +120,10 @@ export function pgTestFiles(root, filters) {
 /**
  * `systemReady`: the background install of the system packages (system-install.mjs), awaited
  * before anything that runs them (the image build, the vitest passes); undefined when skipped.
+ * `nodeModulesReady`: the background `npm rebuild` of a fresh install (node-modules.mjs), settling
+ * with its `{ code, seconds }` (null: none ran), awaited before anything that loads a native module or copies node_modules.
  */
-export async function runTests(root, args, { systemReady } = {}) {
+export async function runTests(root, args, { systemReady, nodeModulesReady } = {}) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   const filters = args.filter((a) => !a.startsWith('-'));
   const results = [];
@@ -155,7 +157,8 @@ export async function runTests(root, args, { systemReady } = {}) {
   // podman); the engine's image copies the console, so it waits for the build stage below.
   let consoleBuilt = () => {};
   const consoleReady = new Promise((resolve) => (consoleBuilt = resolve));
-  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, consoleReady, systemReady) : null;
+  const setupReady = Promise.all([systemReady, nodeModulesReady]);
+  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, consoleReady, setupReady) : null;
   if (prebuild) say(`building the container images in the background (log: out/image/prebuild.log)`);
 
   // The static checks are single-threaded programs: two at a time keep both cores busy (with
@@ -179,9 +182,10 @@ export async function runTests(root, args, { systemReady } = {}) {
   ]);
   // Interrupted before the build stage ran: the background build must not wait for it forever.
   consoleBuilt();
-  const installed = await systemReady;
+  const [installed, rebuilt] = await setupReady;
   if (installed?.log)
     results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
+  if (rebuilt) results.push({ name: 'native modules (npm rebuild, beside the static checks; out/bootstrap/npm-rebuild.log)', ...rebuilt });
 
   const sqliteEnv = { ...process.env, ...prebuild?.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
