@@ -67,6 +67,10 @@ export function chromiumArgs(o: ChromiumLaunchOptions): string[] {
     '--password-store=basic',
     '--use-mock-keychain',
     ...IDLE_MEMORY_FLAGS,
+    // localStorage reaches disk at once rather than up to seconds after a write (Chromium batches
+    // its commits): a profile saved, or a session ended, right after a page wrote keeps the write.
+    // A save of a running browser lost one under load (profile-save-running.test.ts).
+    '--enable-aggressive-domstorage-flushing',
     // New headless mode counts the emulated browser frame in the window size (see headless-windows.ts).
     `--window-size=${o.viewport.width + (o.headless ? (o.windowFrame?.width ?? 0) : 0)},${o.viewport.height + (o.headless ? (o.windowFrame?.height ?? 0) : 0)}`,
     '--window-position=0,0',
