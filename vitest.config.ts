@@ -32,7 +32,8 @@ export default defineConfig({
     // ran the files one after another (~19 min for the SQLite pass). Most of a file's time is
     // spent waiting (browser start, inactivity timeouts, SSE, ffmpeg), not computing, so two
     // files at a time roughly halve the wall time without overcommitting two cores with
-    // Chromium. `--maxWorkers=N` on the command line still overrides this.
+    // Chromium. `--maxWorkers=N` on the command line still overrides this. Three were slower:
+    // the SQLite pass with warm images took 580 s at three and 545 s at two (2026-12-02, 2 cores).
     maxWorkers: 2,
     projects: [
       {

@@ -52,8 +52,8 @@ function podmanRuns(fd) {
 /**
  * Starts the builds; resolves the returned `done` with `{ code, seconds, log }` (code null when
  * podman cannot run here: the deploy tests skip then, saying why). `consoleBuilt` settles when the
- * run's own electron-vite build is over, `systemReady` (optional) when podman has been installed
- * and the native modules it copies into the image are built.
+ * run's own electron-vite build is over (and the native modules the engine's image copies are
+ * built), `systemReady` (optional) when podman has been installed.
  */
 export function startImagePrebuild(root, consoleBuilt, systemReady) {
   const dir = path.join(root, 'out', 'image');

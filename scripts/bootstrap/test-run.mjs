@@ -158,7 +158,9 @@ export async function runTests(root, args, { systemReady, nodeModulesReady } = {
   let consoleBuilt = () => {};
   const consoleReady = new Promise((resolve) => (consoleBuilt = resolve));
   const setupReady = Promise.all([systemReady, nodeModulesReady]);
-  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, consoleReady, setupReady) : null;
+  // PostgreSQL's image (and the base) needs only podman; the engine's copies the console and the
+  // native modules too.
+  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, Promise.all([consoleReady, nodeModulesReady]), systemReady) : null;
   if (prebuild) say(`building the container images in the background (log: out/image/prebuild.log)`);
 
   // The static checks are single-threaded programs: two at a time keep both cores busy (with
