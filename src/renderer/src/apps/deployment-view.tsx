@@ -4,7 +4,7 @@
  * terminal state), with Redeploy (the deploy form prefilled: `deploy-dialog.tsx`)
  * and Delete (stops its apps).
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppVersion, Deployment } from './app-stores';
 import { DeployDialog, type DeployDefaults } from './deploy-dialog';
 import { api } from '../transport/api-client';
@@ -80,7 +80,11 @@ export function DeploymentView({ id }: { id: string }): React.JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const [redeploying, setRedeploying] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // Once this page has deleted the deployment, the change it announces does not reload it (a GET
+  // of the deleted deployment would answer 404 before the page is left).
+  const deleted = useRef(false);
   const load = useCallback(async () => {
+    if (deleted.current) return;
     try {
       const [dep, all] = await Promise.all([api.call('GET /deployments/:id', { params: { id } }), api.call('GET /apps', { query: { limit: 100 } })]);
       setD(dep);
@@ -171,6 +175,7 @@ export function DeploymentView({ id }: { id: string }): React.JSX.Element {
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
           await api.call('DELETE /deployments/:id', { params: { id } });
+          deleted.current = true;
           notify('Deployment deleted');
           changed('deployments', 'invocations');
           navigate('/apps');

@@ -3,7 +3,7 @@
  * (session rows name their pool), and Edit, Flush (idle browsers end and are launched again at
  * the fill rate) and Delete. Polled while shown: counts change without a change event.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
 import type { BrowserPool } from './pool-store';
 import { poolLabel, POOL_POLL_MS } from './pool-store';
@@ -48,7 +48,11 @@ export function PoolDetail({ id }: { id: string }): React.JSX.Element {
   const [editing, setEditing] = useState(false);
   const [flushing, setFlushing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // Once this page has deleted the pool, neither its poll nor the change it announces reloads it
+  // (a GET of the deleted pool would answer 404 before the page is left).
+  const deleted = useRef(false);
   const load = useCallback(async () => {
+    if (deleted.current) return;
     try {
       const [p, all] = await Promise.all([
         api.call('GET /browser_pools/:id_or_name', { params: { id_or_name: id } }),
@@ -137,6 +141,7 @@ export function PoolDetail({ id }: { id: string }): React.JSX.Element {
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
           await api.call('DELETE /browser_pools/:id_or_name', { params: { id_or_name: id }, body: { force: !!pool?.acquired_count } });
+          deleted.current = true;
           notify('Pool deleted');
           changed('pools');
           navigate('/pools');
