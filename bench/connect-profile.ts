@@ -53,8 +53,7 @@ process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
 
 const { chromium } = await import('playwright-core');
 const { startEngine } = await import('./lifecycle-engine.js');
-const { launchChromium, stopChromium } = await import('../src/engine/runtime/chromium/launch-chromium.js');
-const { chromiumArgs } = await import('../src/engine/runtime/chromium/chromium-flags.js');
+const { launchRawChromium } = await import('./raw-launch.js');
 
 const http = await import('node:http');
 const server = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
@@ -90,18 +89,8 @@ const engine = await startEngine();
 const rawDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-connect-raw-'));
 try {
   const raw = async () => {
-    const dir = await fsp.mkdtemp(path.join(rawDir, 'r-'));
-    const b = await launchChromium({
-      executable: '/usr/bin/chromium',
-      args: chromiumArgs({
-        userDataDir: path.join(dir, 'ud'),
-        headless: true,
-        viewport: { width: 1920, height: 1080 },
-        runningAsRoot: process.getuid?.() === 0,
-      }),
-      env: { ...process.env, TMPDIR: dir },
-    });
-    return { cdp: b.wsUrl, release: async () => void (await stopChromium(b), await fsp.rm(dir, { recursive: true, force: true })) };
+    const { browser, stop } = await launchRawChromium(rawDir);
+    return { cdp: browser.wsUrl, release: stop };
   };
   const viaEngine = async () => {
     const b = await engine.client.browsers.create({ headless: true });
