@@ -12,6 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { run, say } from './run.mjs';
 
 const STAMP = '.browserdeck-install-stamp';
+/** Present while a background `npm rebuild` has not finished: the next run rebuilds before anything else. */
+const REBUILD_PENDING = '.browserdeck-rebuild-pending';
 
 function lockHash(root) {
   return crypto
@@ -62,13 +64,25 @@ export async function ensureNodeModules(root, { background = false } = {}) {
   const stampFile = path.join(root, 'node_modules', STAMP);
   const want = lockHash(root);
   const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
+  const pending = path.join(root, 'node_modules', REBUILD_PENDING);
+  const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
   if (have === want || (fs.existsSync(path.join(root, 'node_modules')) && installedMatchesLock(root))) {
+    // The packages are there, but an earlier run's background rebuild was interrupted or failed:
+    // the packages' install scripts (all native modules, not only better-sqlite3) run now.
+    if (fs.existsSync(pending)) {
+      say('the last install scripts did not finish: npm rebuild');
+      const code = await run('npm', ['rebuild'], { cwd: root, env });
+      if (code !== 0) {
+        say(`npm rebuild failed (exit ${code})`);
+        process.exit(code);
+      }
+      fs.rmSync(pending);
+    }
     if (have !== want) fs.writeFileSync(stampFile, want + '\n');
     await ensureNativeModulesLoad(root);
     return { scripts: Promise.resolve(null) };
   }
   say(fs.existsSync(path.join(root, 'node_modules')) ? 'package-lock.json changed since the last install: npm ci' : 'node_modules missing: npm ci');
-  const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
   const code = await run('npm', ['ci', '--no-audit', '--no-fund', ...(background ? ['--ignore-scripts'] : [])], { cwd: root, env });
   if (code !== 0) {
     say(`npm ci failed (exit ${code})`);
@@ -81,12 +95,14 @@ export async function ensureNodeModules(root, { background = false } = {}) {
   const log = path.join(root, 'out', 'bootstrap', 'npm-rebuild.log');
   fs.mkdirSync(path.dirname(log), { recursive: true });
   say(`the packages' install scripts (native modules) run in the background: npm rebuild (log: ${path.relative(root, log)})`);
+  fs.writeFileSync(pending, '');
+  fs.writeFileSync(stampFile, want + '\n');
   const fd = fs.openSync(log, 'w');
   const t0 = Date.now();
   const scripts = run('npm', ['rebuild'], { cwd: root, env, stdio: ['ignore', fd, fd] }).then((rebuilt) => {
     fs.closeSync(fd);
-    // Stamped only once complete: an interrupted rebuild is redone by the next run's npm ci.
-    if (rebuilt === 0) fs.writeFileSync(stampFile, want + '\n');
+    // Until then the pending mark stays: an interrupted or failed rebuild is redone by the next run.
+    if (rebuilt === 0) fs.rmSync(pending);
     else say(`npm rebuild failed (exit ${rebuilt}); its output: ${log}`);
     return { code: rebuilt, seconds: (Date.now() - t0) / 1000 };
   });
