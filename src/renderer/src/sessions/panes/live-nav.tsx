@@ -33,10 +33,10 @@ const STEPS = {
 export function LiveNav({ session }: { session: Session }): React.JSX.Element {
   const id = session.session_id;
   const [url, setUrl] = useState('');
-  const [editing, setEditing] = useState(false);
-  // Read by the effect below at the time it runs: a render made before the focus event (a tab
-  // poll's) must not write the page's URL over what the user has started typing.
-  const editingNow = useRef(false);
+  // Whether the user is in the address field, read when the effect below runs (not captured by a
+  // render): a render made before the focus event (a tab poll's) must not write the page's URL
+  // over what the user has started typing.
+  const editing = useRef(false);
   const [busy, setBusy] = useState(false);
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [current, setCurrent] = useState<string>('');
@@ -56,8 +56,8 @@ export function LiveNav({ session }: { session: Session }): React.JSX.Element {
   usePolling(refreshTabs, 3000);
   const shownTab = tabs.find((t) => t.id === current);
   useEffect(() => {
-    if (!editing && !editingNow.current && shownTab) setUrl(shownTab.url);
-  }, [shownTab, editing]);
+    if (!editing.current && shownTab) setUrl(shownTab.url);
+  }, [shownTab]);
 
   const run = async (code: string, what: string): Promise<void> => {
     setBusy(true);
@@ -90,7 +90,8 @@ export function LiveNav({ session }: { session: Session }): React.JSX.Element {
       onSubmit={(e) => {
         e.preventDefault();
         if (!url.trim()) return;
-        setEditing(false);
+        // The field follows the page again from the next tab poll on.
+        editing.current = false;
         void run(`await page.goto(${JSON.stringify(normaliseUrl(url))});`, 'Go');
       }}
     >
@@ -108,13 +109,11 @@ export function LiveNav({ session }: { session: Session }): React.JSX.Element {
         aria-label="Address"
         placeholder="https://…"
         value={url}
-        onFocus={() => {
-          editingNow.current = true;
-          setEditing(true);
-        }}
+        onFocus={() => (editing.current = true)}
         onBlur={() => {
-          editingNow.current = false;
-          setEditing(false);
+          // Leaving the field shows the page's URL again.
+          editing.current = false;
+          if (shownTab) setUrl(shownTab.url);
         }}
         onChange={(e) => setUrl(e.target.value)}
       />
