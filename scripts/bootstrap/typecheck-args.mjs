@@ -3,7 +3,8 @@
  * changed since its state in out/tsc, but not one whose node_modules changed (new @types, a
  * new TypeScript is caught by the state's version): `--force` checks everything again then.
  * Otherwise it is left out: on a fresh clone (CI) there is no state and the build is complete
- * anyway, and a second local `npm test` re-checks only what changed instead of ~130 s of CPU.
+ * anyway, and a second local `npm test` re-checks only what changed (with nothing changed, 8 s of
+ * CPU against 15 s for everything; `tsc -b` took ~130 s for everything).
  */
 import fs from 'node:fs';
 import path from 'node:path';
