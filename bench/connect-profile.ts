@@ -6,7 +6,7 @@
  * launched with the same flags on the host and connected to directly. What differs between the
  * two columns is what the engine adds.
  *
- *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw]
+ *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw] [--no-telemetry]
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -17,6 +17,8 @@ process.env.DEBUG = 'pw:protocol';
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 20);
 /** `--no-raw`: engine sessions back to back, nothing between them (as bench:lifecycle's c1 row). */
 const RAW = !process.argv.includes('--no-raw');
+/** `--no-telemetry`: sessions created with `telemetry: { enabled: false }` (no collector on their tabs), for an A/B against the default categories. */
+const TELEMETRY = !process.argv.includes('--no-telemetry');
 
 /** Protocol lines Playwright's debug logger writes, timestamped as they arrive. */
 const sent = new Map<number, { method: string; t: number }>();
@@ -93,7 +95,7 @@ try {
     return { cdp: browser.wsUrl, release: stop };
   };
   const viaEngine = async () => {
-    const b = await engine.client.browsers.create({ headless: true });
+    const b = await engine.client.browsers.create({ headless: true, ...(TELEMETRY ? {} : { telemetry: { enabled: false } }) });
     return { cdp: b.cdp_ws_url, release: () => engine.client.browsers.deleteByID(b.session_id) };
   };
   for (let i = 0; i < 3; i++) {

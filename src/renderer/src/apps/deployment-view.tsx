@@ -4,13 +4,14 @@
  * terminal state), with Redeploy (the deploy form prefilled: `deploy-dialog.tsx`)
  * and Delete (stops its apps).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppVersion, Deployment } from './app-stores';
 import { DeployDialog, type DeployDefaults } from './deploy-dialog';
 import { api } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { changed, onChange } from '../stores/changes';
 import { notify } from '../stores/toasts';
+import { useDeletedGuard } from '../stores/use-deleted-guard';
 import { href, navigate } from '../router';
 import { Badge, Button, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
 import { ConfirmDialog } from '../components/dialog';
@@ -80,9 +81,7 @@ export function DeploymentView({ id }: { id: string }): React.JSX.Element {
   const [error, setError] = useState<string | null>(null);
   const [redeploying, setRedeploying] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  // Once this page has deleted the deployment, the change it announces does not reload it (a GET
-  // of the deleted deployment would answer 404 before the page is left).
-  const deleted = useRef(false);
+  const { deleted, remove } = useDeletedGuard();
   const load = useCallback(async () => {
     if (deleted.current) return;
     try {
@@ -93,7 +92,7 @@ export function DeploymentView({ id }: { id: string }): React.JSX.Element {
     } catch (err) {
       setError(errorMessage(err));
     }
-  }, [id]);
+  }, [id, deleted]);
   useEffect(() => {
     void load();
     return onChange('deployments', () => void load());
@@ -174,8 +173,7 @@ export function DeploymentView({ id }: { id: string }): React.JSX.Element {
         danger
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
-          await api.call('DELETE /deployments/:id', { params: { id } });
-          deleted.current = true;
+          await remove(() => api.call('DELETE /deployments/:id', { params: { id } }));
           notify('Deployment deleted');
           changed('deployments', 'invocations');
           navigate('/apps');

@@ -3,7 +3,7 @@
  * (session rows name their pool), and Edit, Flush (idle browsers end and are launched again at
  * the fill rate) and Delete. Polled while shown: counts change without a change event.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Session } from '../../../shared/wire/sessions';
 import type { BrowserPool } from './pool-store';
 import { poolLabel, POOL_POLL_MS } from './pool-store';
@@ -12,6 +12,7 @@ import { api } from '../transport/api-client';
 import { errorMessage } from '../transport/transport';
 import { onChange, changed } from '../stores/changes';
 import { usePolling } from '../stores/use-polling';
+import { useDeletedGuard } from '../stores/use-deleted-guard';
 import { notify, reportError } from '../stores/toasts';
 import { href, navigate } from '../router';
 import { Button, ErrorBanner, PageHeader, Spinner, formatTime } from '../components/ui';
@@ -48,9 +49,7 @@ export function PoolDetail({ id }: { id: string }): React.JSX.Element {
   const [editing, setEditing] = useState(false);
   const [flushing, setFlushing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  // Once this page has deleted the pool, neither its poll nor the change it announces reloads it
-  // (a GET of the deleted pool would answer 404 before the page is left).
-  const deleted = useRef(false);
+  const { deleted, remove } = useDeletedGuard();
   const load = useCallback(async () => {
     if (deleted.current) return;
     try {
@@ -64,7 +63,7 @@ export function PoolDetail({ id }: { id: string }): React.JSX.Element {
     } catch (err) {
       setError(errorMessage(err));
     }
-  }, [id]);
+  }, [id, deleted]);
   usePolling(load, POOL_POLL_MS);
   useEffect(() => onChange('pools', () => void load()), [load]);
 
@@ -140,8 +139,7 @@ export function PoolDetail({ id }: { id: string }): React.JSX.Element {
         danger
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
-          await api.call('DELETE /browser_pools/:id_or_name', { params: { id_or_name: id }, body: { force: !!pool?.acquired_count } });
-          deleted.current = true;
+          await remove(() => api.call('DELETE /browser_pools/:id_or_name', { params: { id_or_name: id }, body: { force: !!pool?.acquired_count } }));
           notify('Pool deleted');
           changed('pools');
           navigate('/pools');
