@@ -14,6 +14,8 @@ const repo = path.resolve(import.meta.dirname, '..');
 export interface EngineChild {
   url: string;
   apiKey: string;
+  /** The engine's own process (bench/session-cpu.ts reads its CPU). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startEngineChild(dataDir: string, flags: string[] = []): P
   return {
     url,
     apiKey,
+    pid: proc.pid!,
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((r) => proc.once('exit', r));

@@ -33,6 +33,8 @@ export interface StandbyHealth {
 export interface BenchEngine {
   client: Kernel;
   url: string;
+  /** The engine's process when it runs in its own (`--engine=process`). */
+  pid?: number;
   stop(): Promise<void>;
   standby(): Promise<StandbyHealth | undefined>;
 }
@@ -55,10 +57,11 @@ export async function startEngine(extra: Partial<EngineOptions> = {}): Promise<B
   let url: string;
   let apiKey: string;
   let stop: () => Promise<void>;
+  let pid: number | undefined;
   if (ENGINE_MODE === 'process') {
     if (Object.keys(extra).length) throw new Error('startEngine: options other than the defaults need --engine=in-process');
     const child = await startEngineChild(dataDir, ['--egress-allow-loopback']);
-    ({ url, apiKey } = child);
+    ({ url, apiKey, pid } = child);
     stop = () => child.stop();
   } else if (ENGINE_MODE === 'in-process') {
     const engine = createEngine({ dataDir, port: 0, logLevel: 'silent', print: () => {}, egressLoopback: true, ...extra } as EngineOptions);
@@ -69,6 +72,7 @@ export async function startEngine(extra: Partial<EngineOptions> = {}): Promise<B
   return {
     client: new Kernel({ apiKey, baseURL: url }),
     url,
+    pid,
     async standby() {
       const h = (await (await fetch(`${url}/healthz`)).json()) as { standby?: StandbyHealth };
       return h.standby;
