@@ -23,6 +23,20 @@ const TELEMETRY = !process.argv.includes('--no-telemetry');
 /** Protocol lines Playwright's debug logger writes, timestamped as they arrive. */
 const sent = new Map<number, { method: string; t: number }>();
 let step: string | undefined;
+let stepStart = 0;
+const seenThisStep = new Set<string>();
+/**
+ * A `goto`'s timeline: when (ms after the step began) the events of its navigation arrived at the
+ * client, and the document response's own timing as Chromium measured it (proxy, connect, send →
+ * headers), so the network part and the rendering part of the gap show apart.
+ */
+const TIMELINE_EVENTS = ['Network.requestWillBeSent', 'Network.responseReceived', 'Page.frameNavigated', 'Page.domContentEventFired'];
+const timeline = new Map<string, Map<string, number[]>>();
+const markTimeline = (name: string, ms: number): void => {
+  if (!step?.endsWith('goto')) return;
+  const m = timeline.get(step) ?? timeline.set(step, new Map()).get(step)!;
+  (m.get(name) ?? m.set(name, []).get(name)!).push(ms);
+};
 const perStep = new Map<string, Map<string, number[]>>();
 const origWrite = process.stderr.write.bind(process.stderr);
 process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -32,13 +46,26 @@ process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
   for (const line of text.split('\n')) {
     const m = /(SEND ►|◀ RECV) (\{.*\})/.exec(line);
     if (!m) continue;
-    let msg: { id?: number; method?: string };
+    let msg: { id?: number; method?: string; params?: { type?: string; response?: { timing?: Record<string, number> } } };
     try {
       msg = JSON.parse(m[2].replace(/\s\+\d+m?s$/, ''));
     } catch {
       const id = /"id":(\d+)/.exec(m[2]);
       const method = /"method":"([^"]+)"/.exec(m[2]);
       msg = { id: id ? Number(id[1]) : undefined, method: method?.[1] };
+    }
+    if (m[1].startsWith('RECV') && msg.method && TIMELINE_EVENTS.includes(msg.method)) {
+      // The first of each per goto (a document's; later ones are subresources or other frames).
+      if (!seenThisStep.has(msg.method)) {
+        seenThisStep.add(msg.method);
+        markTimeline(`${msg.method} (arrived)`, t - stepStart);
+      }
+      const timing = msg.params?.type === 'Document' ? msg.params.response?.timing : undefined;
+      if (msg.method === 'Network.responseReceived' && timing) {
+        markTimeline('document: proxy+connect (Chromium)', Math.max(0, timing.connectEnd) - Math.max(0, timing.proxyStart, timing.connectStart));
+        markTimeline('document: send → headers (Chromium)', timing.receiveHeadersEnd - timing.sendStart);
+        markTimeline('document: request → headers (Chromium)', timing.receiveHeadersEnd);
+      }
     }
     if (m[1].startsWith('SEND') && msg.id !== undefined) sent.set(msg.id, { method: msg.method ?? '?', t });
     else if (msg.id !== undefined && sent.has(msg.id)) {
@@ -67,6 +94,8 @@ const rec = (k: string, v: number) => (times.get(k) ?? times.set(k, []).get(k)!)
 async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   step = name;
   const t = performance.now();
+  stepStart = t;
+  seenThisStep.clear();
   try {
     return await fn();
   } finally {
@@ -104,6 +133,7 @@ try {
   }
   times.clear();
   perStep.clear();
+  timeline.clear();
   for (let i = 0; i < RUNS; i++) {
     await session('engine', viaEngine);
     if (RAW) await session('raw', raw);
@@ -115,6 +145,11 @@ try {
 }
 
 console.log(`\nconnect-profile: ${RUNS} sessions each, p50 ms`);
+const timelineLines: string[] = [];
+for (const [k, m] of timeline) {
+  timelineLines.push(`\n${k}: timeline (p50 ms; "arrived": after the step began, at the client)`);
+  for (const [ev, v] of m) timelineLines.push(`  ${ev.padEnd(44)} ${p50(v).toFixed(1).padStart(8)}  (n ${v.length})`);
+}
 for (const [k, v] of times) console.log(`${k.padEnd(20)} ${p50(v).toFixed(1).padStart(8)}`);
 for (const [k, m] of perStep) {
   if (k.endsWith('create')) continue;
@@ -123,3 +158,4 @@ for (const [k, m] of perStep) {
   for (const r of rows.sort((a, b) => b.sum - a.sum).slice(0, 12))
     console.log(`  ${r.method.padEnd(44)} ×${r.n.toFixed(1).padStart(4)}  mean sum ${r.sum.toFixed(1).padStart(7)}  max ${r.max.toFixed(1)}`);
 }
+console.log(timelineLines.join('\n'));

@@ -81,7 +81,8 @@ describe('DevTools discovery with chrome-remote-interface (no local:true)', () =
 
     // A client attached to the listed target (chosen by id) drives that page.
     const page = await CDP({ ...opts, target: created.id });
-    expect(await titleOf(page)).toBe('Opened by New');
+    // /json/new answers once the tab exists, not once its URL has loaded: on a busy machine the title is still ''.
+    await waitFor(async () => (await titleOf(page)) === 'Opened by New', 20_000, 'the tab /json/new opened shows its page');
     await navigate(page, `${web.url}/title/Driven%20through%20the%20engine`);
     expect(await titleOf(page)).toBe('Driven through the engine');
     await page.close();
