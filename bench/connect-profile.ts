@@ -54,7 +54,7 @@ process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       const method = /"method":"([^"]+)"/.exec(m[2]);
       msg = { id: id ? Number(id[1]) : undefined, method: method?.[1] };
     }
-    if (m[1].startsWith('RECV') && msg.method && TIMELINE_EVENTS.includes(msg.method)) {
+    if (m[1].endsWith('RECV') && msg.method && TIMELINE_EVENTS.includes(msg.method)) {
       // The first of each per goto (a document's; later ones are subresources or other frames).
       if (!seenThisStep.has(msg.method)) {
         seenThisStep.add(msg.method);
@@ -62,9 +62,9 @@ process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       }
       const timing = msg.params?.type === 'Document' ? msg.params.response?.timing : undefined;
       if (msg.method === 'Network.responseReceived' && timing) {
-        markTimeline('document: proxy+connect (Chromium)', Math.max(0, timing.connectEnd) - Math.max(0, timing.proxyStart, timing.connectStart));
-        markTimeline('document: send → headers (Chromium)', timing.receiveHeadersEnd - timing.sendStart);
-        markTimeline('document: request → headers (Chromium)', timing.receiveHeadersEnd);
+        // Chromium's own marks, ms after the request started (-1: the phase did not happen, e.g. a reused connection).
+        for (const f of ['proxyStart', 'proxyEnd', 'dnsStart', 'dnsEnd', 'connectStart', 'connectEnd', 'sendStart', 'sendEnd', 'receiveHeadersEnd'])
+          if (typeof timing[f] === 'number' && timing[f] >= 0) markTimeline(`document timing: ${f} (Chromium)`, timing[f]);
       }
     }
     if (m[1].startsWith('SEND') && msg.id !== undefined) sent.set(msg.id, { method: msg.method ?? '?', t });
