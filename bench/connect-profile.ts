@@ -6,7 +6,7 @@
  * launched with the same flags on the host and connected to directly. What differs between the
  * two columns is what the engine adds.
  *
- *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw] [--no-telemetry]
+ *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw] [--no-telemetry] [--new-page]
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -19,6 +19,8 @@ const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) 
 const RAW = !process.argv.includes('--no-raw');
 /** `--no-telemetry`: sessions created with `telemetry: { enabled: false }` (no collector on their tabs), for an A/B against the default categories. */
 const TELEMETRY = !process.argv.includes('--no-telemetry');
+/** `--new-page`: the goto runs in a tab Playwright opens, not in the browser's first tab (an A/B on the first tab's renderer). */
+const NEW_PAGE = process.argv.includes('--new-page');
 
 /** Protocol lines Playwright's debug logger writes, timestamped as they arrive. */
 const sent = new Map<number, { method: string; t: number }>();
@@ -109,7 +111,7 @@ async function session(kind: 'engine' | 'raw', create: () => Promise<{ cdp: stri
   const browser = await timed(`${kind} connect`, () => chromium.connectOverCDP(s.cdp));
   await timed(`${kind} goto`, async () => {
     const context = browser.contexts()[0] ?? (await browser.newContext());
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = (NEW_PAGE ? undefined : context.pages()[0]) ?? (await context.newPage());
     await page.goto(url, { waitUntil: 'domcontentloaded' });
   });
   await timed(`${kind} release`, s.release);
