@@ -6,7 +6,7 @@
  * launched with the same flags on the host and connected to directly. What differs between the
  * two columns is what the engine adds.
  *
- *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw] [--no-telemetry] [--new-page]
+ *   npx tsx bench/connect-profile.ts [--runs=20] [--no-raw] [--no-telemetry] [--new-page] [--raw-proxy]
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +21,12 @@ const RAW = !process.argv.includes('--no-raw');
 const TELEMETRY = !process.argv.includes('--no-telemetry');
 /** `--new-page`: the goto runs in a tab Playwright opens, not in the browser's first tab (an A/B on the first tab's renderer). */
 const NEW_PAGE = process.argv.includes('--new-page');
+/**
+ * `--raw-proxy`: raw Chromium sends everything, loopback included, through a plain forwarding
+ * proxy in this process (`--proxy-server` + `<-loopback>`, as a jailed browser does), so raw and
+ * engine differ by the jail and the engine, not by "proxied or not".
+ */
+const RAW_PROXY = process.argv.includes('--raw-proxy');
 
 /** Protocol lines Playwright's debug logger writes, timestamped as they arrive. */
 const sent = new Map<number, { method: string; t: number }>();
@@ -90,6 +96,17 @@ const http = await import('node:http');
 const server = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+/** A plain HTTP forwarding proxy (absolute-form GETs only: the bench's page is plain HTTP). */
+const proxy = http.createServer((req, res) => {
+  const up = http.request(req.url ?? '', { method: req.method, headers: req.headers, agent: false }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  up.on('error', () => res.writeHead(502).end());
+  req.pipe(up);
+});
+await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+const rawArgs = RAW_PROXY ? [`--proxy-server=http://127.0.0.1:${(proxy.address() as { port: number }).port}`, '--proxy-bypass-list=<-loopback>'] : [];
 
 const times = new Map<string, number[]>();
 const rec = (k: string, v: number) => (times.get(k) ?? times.set(k, []).get(k)!).push(v);
@@ -122,7 +139,7 @@ const engine = await startEngine();
 const rawDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bd-connect-raw-'));
 try {
   const raw = async () => {
-    const { browser, stop } = await launchRawChromium(rawDir);
+    const { browser, stop } = await launchRawChromium(rawDir, rawArgs);
     return { cdp: browser.wsUrl, release: stop };
   };
   const viaEngine = async () => {
@@ -143,6 +160,7 @@ try {
 } finally {
   await engine.stop();
   server.close();
+  proxy.close();
   await fsp.rm(rawDir, { recursive: true, force: true });
 }
 

@@ -17,7 +17,10 @@ let executable: string | undefined;
  * DevTools answers, with the browser, the launch's ms (spawn → DevTools answered, the dir made
  * before) and `stop` (ends it and removes the dir).
  */
-export async function launchRawChromium(parent = os.tmpdir()): Promise<{ browser: LaunchedBrowser; ms: number; stop(): Promise<void> }> {
+export async function launchRawChromium(
+  parent = os.tmpdir(),
+  extraArgs: string[] = [],
+): Promise<{ browser: LaunchedBrowser; ms: number; stop(): Promise<void> }> {
   // Looked up once (its probes are not part of a launch either way).
   executable ??= findChromium();
   if (!executable) throw new Error('no Chromium found');
@@ -35,7 +38,7 @@ export async function launchRawChromium(parent = os.tmpdir()): Promise<{ browser
         headless: true,
         viewport: { width: 1920, height: 1080 },
         runningAsRoot: process.getuid?.() === 0,
-      }),
+      }).concat(extraArgs),
       env: { ...process.env, TMPDIR: dir },
     });
     return { browser, ms: performance.now() - t0, stop: () => stop(browser) };
