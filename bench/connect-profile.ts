@@ -93,20 +93,22 @@ const { startEngine } = await import('./lifecycle-engine.js');
 const { launchRawChromium } = await import('./raw-launch.js');
 
 const http = await import('node:http');
-const server = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-/** A plain HTTP forwarding proxy (absolute-form GETs only: the bench's page is plain HTTP). */
-const proxy = http.createServer((req, res) => {
-  const up = http.request(req.url ?? '', { method: req.method, headers: req.headers, agent: false }, (r) => {
-    res.writeHead(r.statusCode ?? 502, r.headers);
-    r.pipe(res);
-  });
-  up.on('error', () => res.writeHead(502).end());
-  req.pipe(up);
-});
-await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-const rawArgs = RAW_PROXY ? [`--proxy-server=http://127.0.0.1:${(proxy.address() as { port: number }).port}`, '--proxy-bypass-list=<-loopback>'] : [];
+const { serveHelloPage } = await import('./hello-browser.js');
+const page = await serveHelloPage();
+const url = page.url;
+/** `--raw-proxy`'s plain HTTP forwarding proxy (absolute-form GETs only: the bench's page is plain HTTP). */
+const proxy = RAW_PROXY
+  ? http.createServer((req, res) => {
+      const up = http.request(req.url ?? '', { method: req.method, headers: req.headers, agent: false }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => res.writeHead(502).end());
+      req.pipe(up);
+    })
+  : undefined;
+if (proxy) await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+const rawArgs = proxy ? [`--proxy-server=http://127.0.0.1:${(proxy.address() as { port: number }).port}`, '--proxy-bypass-list=<-loopback>'] : [];
 
 const times = new Map<string, number[]>();
 const rec = (k: string, v: number) => (times.get(k) ?? times.set(k, []).get(k)!).push(v);
@@ -159,8 +161,8 @@ try {
   }
 } finally {
   await engine.stop();
-  server.close();
-  proxy.close();
+  page.close();
+  proxy?.close();
   await fsp.rm(rawDir, { recursive: true, force: true });
 }
 

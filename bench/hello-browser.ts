@@ -7,7 +7,15 @@
  * 10 sequential warm-ups, then batches of `concurrency` sessions run together
  * (ceil(runs / concurrency) batches).
  */
+import http from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
+
+/** The page every session opens: a tiny HTML page on 127.0.0.1 (the engine needs `--egress-allow-loopback` to reach it). */
+export async function serveHelloPage(): Promise<{ url: string; close(): void }> {
+  const server = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, close: () => void server.close() };
+}
 
 export interface Provider {
   name: string;

@@ -23,12 +23,10 @@ import { readFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Kernel from '@onkernel/sdk';
 import { createEngine } from '../src/engine/index.js';
 import type { EngineOptions } from '../src/engine/config.js';
-import { helloBrowser, helloLocal, type SessionRecord } from './hello-browser.js';
+import { helloBrowser, helloLocal, serveHelloPage, type SessionRecord } from './hello-browser.js';
 import { opt, poolProvider, sdkProvider } from './lifecycle-engine.js';
 import { p50, p95, p99 } from './stats.js';
 import { rawChromiumLaunch } from './raw-launch.js';
@@ -183,9 +181,8 @@ function goals(rows: Row[], raw: Map<number, number[]>): void {
 }
 
 export async function runIdle(): Promise<void> {
-  const page = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
-  await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+  const page = await serveHelloPage();
+  const { url } = page;
   const engines: Engine[] = [];
   const rows: Row[] = [];
   let pool: Awaited<ReturnType<typeof poolProvider>> | undefined;

@@ -16,7 +16,7 @@
  * (c1), the issue 29 table's first line. Goals printed at the end are issue 29's "done when".
  */
 import os from 'node:os';
-import { helloBrowser, helloLocal, type SessionRecord } from './hello-browser.js';
+import { helloBrowser, helloLocal, serveHelloPage, type SessionRecord } from './hello-browser.js';
 import { p50, p99 } from './stats.js';
 import { rawChromiumLaunch } from './raw-launch.js';
 import { ENGINE_MODE, LOCAL_CHROMIUM, poolProvider, sdkProvider, startEngine, type BenchEngine, type StandbyHealth } from './lifecycle-engine.js';
@@ -89,12 +89,9 @@ function printRows(rows: RowResult[], rawRate: number | undefined, title: string
 }
 
 async function withPage<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const http = await import('node:http');
-  const page = http.createServer((_q, r) => r.end('<!doctype html><title>hello</title><p>hello browser</p>'));
-  await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
-  const { port } = page.address() as { port: number };
+  const page = await serveHelloPage();
   try {
-    return await fn(`http://127.0.0.1:${port}/`);
+    return await fn(page.url);
   } finally {
     page.close();
   }

@@ -33,13 +33,16 @@ export function treePids(pid: number): number[] {
   return out;
 }
 
-/** Milliseconds of CPU of one process: its own and its reaped children's. */
-function cpuMsOf(pid: number): number {
+/**
+ * Milliseconds of CPU of one process: its own and, unless `ownOnly`, its reaped children's
+ * (bench/session-cpu.ts reads the engine's own, apart from the jails and browsers below it).
+ */
+export function cpuMsOf(pid: number, ownOnly = false): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command's closing parenthesis: state is field 3; utime..cstime are 14..17.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    const ticks = Number(f[11]) + Number(f[12]) + (ownOnly ? 0 : Number(f[13]) + Number(f[14]));
     return (ticks * 1000) / TICKS_PER_SECOND;
   } catch {
     return 0;
