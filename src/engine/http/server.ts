@@ -12,6 +12,7 @@ import { ApiError } from './api-error.js';
 import { installBodyParsers } from './body-parsers.js';
 import { redactUrl } from './redact.js';
 import { installValidators } from './validators.js';
+import { installSerializers } from './serializers.js';
 import { installNulGuard } from './nul-guard.js';
 import { endOpenSseStreams } from './sse.js';
 import { clientErrorHandler } from './client-error.js';
@@ -46,6 +47,7 @@ export async function createHttpServer(opts: { logLevel: string; stream?: NodeJS
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   installValidators(app);
+  installSerializers(app);
   installBodyParsers(app);
   installErrorHandling(app);
   installNulGuard(app);
