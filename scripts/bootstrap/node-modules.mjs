@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { run, say } from './run.mjs';
+import { installEnv } from './install-env.mjs';
 
 const STAMP = '.browserdeck-install-stamp';
 /** Present while a background `npm rebuild` has not finished: the next run rebuilds before anything else. */
@@ -49,7 +50,7 @@ async function ensureNativeModulesLoad(root) {
   const probe = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root, encoding: 'utf8' });
   if (probe.status === 0 || !/NODE_MODULE_VERSION|was compiled against|Could not locate the bindings file/.test(probe.stderr)) return;
   say('better-sqlite3 cannot be loaded by Node (built for Electron, or its build is missing): npm rebuild better-sqlite3');
-  const code = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: root });
+  const code = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: root, env: installEnv() });
   if (code !== 0) say(`npm rebuild better-sqlite3 failed (exit ${code})`);
 }
 
@@ -65,7 +66,7 @@ export async function ensureNodeModules(root, { background = false } = {}) {
   const want = lockHash(root);
   const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
   const pending = path.join(root, 'node_modules', REBUILD_PENDING);
-  const env = { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' };
+  const env = installEnv();
   if (have === want || (fs.existsSync(path.join(root, 'node_modules')) && installedMatchesLock(root))) {
     // The packages are there, but an earlier run's background rebuild was interrupted or failed:
     // the packages' install scripts (all native modules, not only better-sqlite3) run now.
