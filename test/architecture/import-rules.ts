@@ -108,7 +108,7 @@ const RUNTIME_PACKAGES = [
 ];
 const DOMAIN_PACKAGES = ['@1password/sdk', '@aws-sdk/client-s3', '@aws-sdk/client-sts', 'jose', 'kysely', 'playwright-core', 'tar', 'undici', ...WIRE];
 const STORE_PACKAGES = ['better-sqlite3', 'kysely', 'pg'];
-const HTTP_PACKAGES = [...FASTIFY, 'ajv', 'ajv-formats', 'undici', ...WIRE];
+const HTTP_PACKAGES = [...FASTIFY, 'ajv', 'ajv-formats', 'fast-json-stringify', 'undici', ...WIRE];
 const MAIN = {
   may: [
     'src/engine/engine',
