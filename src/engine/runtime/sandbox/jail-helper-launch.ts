@@ -60,9 +60,7 @@ export function jailHelperUnavailableReason(): string | undefined {
  * with a listen backlog a page load's burst of proxy connections fits in (socat's default is 5)
  * and 64 KiB buffers (CDP screenshots are megabytes). The main program starts at once beside
  * them (waiting for the doors first cost ~10 ms of every cold create); the shell polls, with
- * builtins only, until the inbound socket exists and the outbound port is in LISTEN state in the
- * jail's own `/proc/net/tcp` (the namespace's sockets only; the port alone is compared, the
- * address there is in host byte order), then reports ready — the engine
+ * builtins only, until both doors listen (LISTENING_FUNCTION), then reports ready — the engine
  * waits for that line and Chromium's DevTools line, and a browser only goes anywhere once the
  * engine tells it to — or reports a door that died and ends the jail. Once the main
  * program exits, the shell waits (1.5 s at most: within stopChromium's 2 s grace) until no
@@ -72,17 +70,31 @@ export function jailHelperUnavailableReason(): string | undefined {
  * (localStorage) after the browser process exited from `Browser.close` (profile-save-running
  * lost a localStorage value once in three CI runs).
  */
+/**
+ * Shell function `listening`: whether both doors accept connections — `$sock` in `/proc/net/unix`
+ * with the listening flag (`__SO_ACCEPTCON`; the file alone exists from socat's `bind()` on, and a
+ * connection in the moment before its `listen()` is refused: chromedriver's door refused a
+ * WebDriver session once on a busy CI machine), and `$outport` (as `$want`, `:%04X`) in LISTEN
+ * state in `/proc/net/tcp` (the port alone is compared: the address there is in host byte order).
+ * Both files list the reader's network namespace only: the jail's.
+ */
+export const LISTENING_FUNCTION = [
+  'listening() {',
+  '  unix=1',
+  '  while read -r _ _ _ flags _ _ _ p; do [ "$p" = "$sock" ] && [ "$flags" = 00010000 ] && { unix=0; break; }; done < /proc/net/unix',
+  '  [ $unix = 0 ] || return 1',
+  '  while read -r _ local _ st _; do [ "${local%$want}" != "$local" ] && [ "$st" = 0A ] && return 0; done < /proc/net/tcp',
+  '  return 1',
+  '}',
+].join('\n');
+
 const MAIN_SCRIPT = [
   'socat=$1 sock=$2/' + INBOUND_SOCKET_NAME + ' inport=$3 outport=$4 outsock=$5',
   'shift 5',
   '"$socat" -b65536 TCP4-LISTEN:$outport,bind=127.0.0.1,reuseaddr,fork,backlog=128 UNIX-CONNECT:"$outsock" & out=$!',
   '"$socat" -b65536 UNIX-LISTEN:"$sock",fork,backlog=128 TCP4:127.0.0.1:$inport & in=$!',
   "want=$(printf ':%04X' $outport)",
-  'listening() {',
-  '  [ -S "$sock" ] || return 1',
-  '  while read -r _ local _ st _; do [ "${local%$want}" != "$local" ] && [ "$st" = 0A ] && return 0; done < /proc/net/tcp',
-  '  return 1',
-  '}',
+  LISTENING_FUNCTION,
   '"$@" & main=$!',
   "trap 'kill -TERM $main 2>/dev/null' TERM INT",
   'until listening; do',
