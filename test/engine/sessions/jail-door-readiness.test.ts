@@ -1,10 +1,14 @@
+/**
+ * The readiness check of a jail's doors (LISTENING_FUNCTION, sandbox/jail-helper-launch.ts) on real sockets: a
+ * socket file that exists but does not listen yet is not ready.
+ */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LISTENING_FUNCTION, findSocat } from './jail-helper-launch.js';
+import { LISTENING_FUNCTION, findSocat } from '../../../src/engine/runtime/sandbox/jail-helper-launch.js';
 
 // The readiness check of the jail's doors, run by /bin/sh as the jail runs it (here in the host's
 // network namespace, whose /proc/net files have the same format).
