@@ -56,21 +56,6 @@ export function jailHelperUnavailableReason(): string | undefined {
 }
 
 /**
- * The jail's main program. The doors first: each socat forks a child per connection (`fork`),
- * with a listen backlog a page load's burst of proxy connections fits in (socat's default is 5)
- * and 64 KiB buffers (CDP screenshots are megabytes). The main program starts at once beside
- * them (waiting for the doors first cost ~10 ms of every cold create); the shell polls, with
- * builtins only, until both doors listen (LISTENING_FUNCTION), then reports ready — the engine
- * waits for that line and Chromium's DevTools line, and a browser only goes anywhere once the
- * engine tells it to — or reports a door that died and ends the jail. Once the main
- * program exits, the shell waits (1.5 s at most: within stopChromium's 2 s grace) until no
- * process but the doors is left in the jail, then exits with the main program's status. The
- * jail's PID namespace ends with it and the kernel kills whatever still runs there: Chromium's
- * storage service, a process of its own, may still be writing the profile's LevelDB
- * (localStorage) after the browser process exited from `Browser.close` (profile-save-running
- * lost a localStorage value once in three CI runs).
- */
-/**
  * Shell function `listening`: whether both doors accept connections — `$sock` in `/proc/net/unix`
  * with the listening flag (`__SO_ACCEPTCON`; the file alone exists from socat's `bind()` on, and a
  * connection in the moment before its `listen()` is refused: chromedriver's door refused a
@@ -88,6 +73,21 @@ export const LISTENING_FUNCTION = [
   '}',
 ].join('\n');
 
+/**
+ * The jail's main program. The doors first: each socat forks a child per connection (`fork`),
+ * with a listen backlog a page load's burst of proxy connections fits in (socat's default is 5)
+ * and 64 KiB buffers (CDP screenshots are megabytes). The main program starts at once beside
+ * them (waiting for the doors first cost ~10 ms of every cold create); the shell polls, with
+ * builtins only, until both doors listen (LISTENING_FUNCTION), then reports ready — the engine
+ * waits for that line and Chromium's DevTools line, and a browser only goes anywhere once the
+ * engine tells it to — or reports a door that died and ends the jail. Once the main
+ * program exits, the shell waits (1.5 s at most: within stopChromium's 2 s grace) until no
+ * process but the doors is left in the jail, then exits with the main program's status. The
+ * jail's PID namespace ends with it and the kernel kills whatever still runs there: Chromium's
+ * storage service, a process of its own, may still be writing the profile's LevelDB
+ * (localStorage) after the browser process exited from `Browser.close` (profile-save-running
+ * lost a localStorage value once in three CI runs).
+ */
 const MAIN_SCRIPT = [
   'socat=$1 sock=$2/' + INBOUND_SOCKET_NAME + ' inport=$3 outport=$4 outsock=$5',
   'shift 5',
