@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { WebSocket } from 'ws';
+import type { BrowserCreateResponse } from '@onkernel/sdk/resources/browsers/browsers';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { processesWith, sessionDirsLeft, startTestWebServer, waitFor, type TestWebServer } from '../../helpers/chromium-web.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
@@ -30,8 +31,19 @@ afterAll(async () => {
 const manager = () => te.engine.services.sessions as SessionManager;
 
 describe('CDP proxy', () => {
+  // One browser for the cases that connect, disconnect and check tokens: none of them needs a
+  // fresh one (a launch is ~2 CPU-s); each closes what it opened, and the session ends in
+  // afterAll. The ending, crash and restart cases below make their own.
+  let shared: BrowserCreateResponse;
+  beforeAll(async () => {
+    shared = await te.client.browsers.create({ headless: true, stealth: true, timeout_seconds: 300 });
+  });
+  afterAll(async () => {
+    await te.client.browsers.deleteByID(shared.session_id);
+  });
+
   it('lets Playwright connect over cdp_ws_url, navigate a local page and read its title; stealth hides webdriver', async () => {
-    const s = await te.client.browsers.create({ headless: true, stealth: true });
+    const s = shared;
     const browser = await chromium.connectOverCDP(s.cdp_ws_url);
     const context = browser.contexts()[0];
     const page = context.pages()[0] ?? (await context.newPage());
@@ -42,11 +54,10 @@ describe('CDP proxy', () => {
     await browser.close();
     // Disconnecting is not deleting.
     expect((await te.client.browsers.retrieve(s.session_id)).session_id).toBe(s.session_id);
-    await te.client.browsers.deleteByID(s.session_id);
   });
 
   it('lets Puppeteer connect, serves /json/version with the external address, and survives Browser.close', async () => {
-    const s = await te.client.browsers.create({ headless: true });
+    const s = shared;
     const jwt = new URL(s.cdp_ws_url).searchParams.get('jwt');
     const info = await (await fetch(`${s.base_url}/cdp/json/version?jwt=${jwt}`)).json();
     expect(info.webSocketDebuggerUrl).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/browsers/${s.session_id}/cdp\\?jwt=`));
@@ -80,11 +91,10 @@ describe('CDP proxy', () => {
     expect([await pa.title(), await pb.title()]).toEqual(['A', 'B']);
     await a.close();
     await b.disconnect();
-    await te.client.browsers.deleteByID(s.session_id);
   });
 
   it('refuses upgrades without a valid token for that session', async () => {
-    const s = await te.client.browsers.create({ headless: true });
+    const s = shared;
     const other = await te.client.browsers.create({ headless: true });
     const status = (url: string, headers: Record<string, string> = {}) =>
       new Promise<number>((resolve) => {
@@ -102,7 +112,6 @@ describe('CDP proxy', () => {
     expect(await status(`${base}?jwt=${new URL(other.cdp_ws_url).searchParams.get('jwt')}`)).toBe(403);
     expect(await status(base, { authorization: `Bearer ${te.adminKey}` })).toBe(101);
     expect(await status(s.cdp_ws_url)).toBe(101);
-    await te.client.browsers.deleteByID(s.session_id);
     await te.client.browsers.deleteByID(other.session_id);
   });
 
