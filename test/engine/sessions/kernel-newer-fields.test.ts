@@ -17,6 +17,15 @@ let t: TestEngine;
 let site: LocalServer;
 let proxy: TestProxy;
 const created: string[] = [];
+/**
+ * Sessions whose create answer several cases read, made once (a launch is ~2 CPU-s): `unknowns`
+ * with fields this engine does not know and a start_url (forward compatibility, PATCH start_url,
+ * and the session whose /process/* is called), `regional` with an explicit region and proxy mode
+ * (region, typed proxy, and the other session /process/* refuses). Each case changes only what no
+ * other reads (the page, by PATCH start_url); timeouts long enough for the whole file.
+ */
+let unknowns: Session;
+let regional: Session;
 
 beforeAll(async () => {
   t = await startTestEngine({ region: 'eu-west' });
@@ -29,6 +38,14 @@ beforeAll(async () => {
     },
   });
   proxy = await startTestProxy();
+  unknowns = await createSession({
+    vaults: [{ name: 'v' }],
+    telemetry: { export: { otlp: { enabled: false } }, browser: { platform: { enabled: true }, console: { enabled: true } } },
+    some_field_from_2030: { nested: true },
+    start_url: site.url + '/',
+    timeout_seconds: 600,
+  });
+  regional = await createSession({ region: 'eu-west', proxy: { mode: 'direct' }, timeout_seconds: 600 });
 });
 afterAll(async () => {
   for (const id of created) await t.api(`/browsers/${id}`, { method: 'DELETE' });
@@ -57,11 +74,7 @@ const list = async (q: string) =>
 
 describe('forward compatibility', () => {
   it('accepts and ignores fields it does not know, at any depth, and reports the required ones', async () => {
-    const s = await createSession({
-      vaults: [{ name: 'v' }],
-      telemetry: { export: { otlp: { enabled: false } }, browser: { platform: { enabled: true }, console: { enabled: true } } },
-      some_field_from_2030: { nested: true },
-    });
+    const s = unknowns;
     expect(s.region).toBe('eu-west');
     expect(s.memory).toBe('1GiB');
     expect(s.proxy).toEqual({ mode: 'default' });
@@ -84,7 +97,7 @@ describe('region and memory', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.code).toBe('region_unavailable');
     expect((await post('/browsers', { headless: true, region: 'Not A Region' })).status).toBe(400);
-    const s = await createSession({ region: 'eu-west' });
+    const s = regional;
     expect(s.region).toBe('eu-west');
     expect(await list('region=eu-west')).toContain(s.session_id);
     expect(await list('region=us-east')).not.toContain(s.session_id);
@@ -119,7 +132,7 @@ describe('typed proxy', () => {
       const r = await post('/browsers', { headless: true, ...bad });
       expect(r.status, JSON.stringify(bad)).toBe(400);
     }
-    const direct = await createSession({ proxy: { mode: 'direct' } });
+    const direct = regional;
     expect(direct.proxy).toEqual({ mode: 'direct' });
     expect(direct.proxy_id).toBeUndefined();
   });
@@ -226,7 +239,8 @@ describe('location', () => {
 
 describe('other session fields', () => {
   it('PATCH start_url navigates the page and is reported as the last URL asked for', async () => {
-    const s = await createSession({ start_url: site.url + '/' });
+    const s = unknowns;
+    expect(s.start_url).toBe(site.url + '/');
     const r = await patch(`/browsers/${s.session_id}`, { start_url: site.url + '/next' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.start_url).toBe(site.url + '/next');
@@ -242,8 +256,8 @@ describe('other session fields', () => {
   });
 
   it('/process/* answers at {base_url} with ?jwt= and no bearer (0.95 SDKs send it there), for that session only', async () => {
-    const s = await createSession({});
-    const other = await createSession({});
+    const s = unknowns;
+    const other = regional;
     // Both fields are optional in the wire type (0.84 SDKs do not read them); this engine sends them.
     expect(s.base_url && s.jwt && other.base_url).toBeTruthy();
     const call = (base: string | undefined, jwt: string | undefined) =>
