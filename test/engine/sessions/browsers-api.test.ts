@@ -9,6 +9,7 @@ import { SignJWT } from 'jose';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { chromium } from 'playwright-core';
 import { processesWith, sessionDirsLeft, waitFor } from '../../helpers/chromium-web.js';
+import type { BrowserCreateResponse } from '@onkernel/sdk/resources/browsers/browsers';
 
 let te: TestEngine;
 
@@ -84,45 +85,6 @@ describe('browsers API', () => {
     await expect.poll(() => processesWith(te.dataDir), { timeout: 30_000 }).toEqual([]);
   });
 
-  it('lists with status, query, tags and offset pagination', async () => {
-    const a = await te.client.browsers.create({ headless: true, name: 'list-a', tags: { team: 'backend', tier: 'gold' } });
-    const b = await te.client.browsers.create({ headless: true, name: 'list-b', tags: { team: 'backend' } });
-    const c = await te.client.browsers.create({ headless: true, name: 'other-c', tags: { team: 'frontend' } });
-    await te.client.browsers.deleteByID(c.session_id);
-
-    const ids = (items: Array<{ session_id: string }>) => items.map((s) => s.session_id).sort();
-    const active = await te.client.browsers.list();
-    expect(ids(active.getPaginatedItems())).toEqual(ids([a, b]));
-    const deleted = await te.client.browsers.list({ status: 'deleted' });
-    expect(deleted.getPaginatedItems().map((s) => s.session_id)).toContain(c.session_id);
-    expect(deleted.getPaginatedItems().every((s) => s.deleted_at)).toBe(true);
-    const all = await te.client.browsers.list({ status: 'all' });
-    expect(all.getPaginatedItems().map((s) => s.session_id)).toEqual(expect.arrayContaining([a.session_id, b.session_id, c.session_id]));
-    const legacy = await te.client.browsers.list({ include_deleted: true });
-    expect(legacy.getPaginatedItems().map((s) => s.session_id)).toContain(c.session_id);
-
-    expect(ids((await te.client.browsers.list({ tags: { team: 'backend' } })).getPaginatedItems())).toEqual(ids([a, b]));
-    expect(ids((await te.client.browsers.list({ tags: { team: 'backend', tier: 'gold' } })).getPaginatedItems())).toEqual([a.session_id]);
-    expect((await te.client.browsers.list({ tags: { team: 'nobody' } })).getPaginatedItems()).toEqual([]);
-    expect(ids((await te.client.browsers.list({ query: 'list-' })).getPaginatedItems())).toEqual(ids([a, b]));
-    expect(ids((await te.client.browsers.list({ query: b.session_id })).getPaginatedItems())).toEqual([b.session_id]);
-
-    const page1 = await te.client.browsers.list({ limit: 1 });
-    expect(page1.getPaginatedItems()).toHaveLength(1);
-    expect(page1.hasNextPage()).toBe(true);
-    const seen: string[] = [];
-    for await (const s of te.client.browsers.list({ limit: 1 })) seen.push(s.session_id);
-    expect(seen.sort()).toEqual(ids([a, b]));
-
-    const bad = await te.api('/browsers?limit=0');
-    expect(bad.status).toBe(400);
-    expect((await te.api('/browsers?offset=-1')).status).toBe(400);
-    expect((await te.api('/browsers?status=zombie')).status).toBe(400);
-
-    await te.client.browsers.deleteByID(a.session_id);
-    await te.client.browsers.deleteByID(b.session_id);
-  });
-
   it('keeps names unique among active sessions and frees them on delete', async () => {
     const s = await te.client.browsers.create({ headless: true, name: 'unique-name' });
     const res = await te.api('/browsers', { method: 'POST', json: { headless: true, name: 'unique-name' } });
@@ -178,57 +140,105 @@ describe('browsers API', () => {
     await te.client.browsers.deleteByID(s.session_id);
   });
 
-  it('scopes a session JWT to its own session routes and refuses forged or expired tokens', async () => {
-    const one = await te.client.browsers.create({ headless: true });
-    const two = await te.client.browsers.create({ headless: true });
-    const jwt = jwtOf(one);
-    const get = (p: string) => fetch(te.url + p);
-    expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(200);
-    // Never for another session, never outside /browsers/{id}/…
-    expect((await get(`/browsers/${two.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(403);
-    expect((await get(`/browsers/${one.session_id}?jwt=${jwt}`)).status).toBe(401);
-    expect((await get(`/browsers?jwt=${jwt}`)).status).toBe(401);
-    expect((await get(`/org/projects?jwt=${jwt}`)).status).toBe(401);
-    // Forged: right claims, wrong key.
-    const forged = await new SignJWT({ org: 'x', project: 'y' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(one.session_id)
-      .setIssuer('browserdeck')
-      .setExpirationTime('1h')
-      .sign(new Uint8Array(32));
-    expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${forged}`)).status).toBe(401);
-    expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=garbage`)).status).toBe(401);
-    // Expired: signed with the engine's real key, but in the past.
-    {
-      const secret = (await te.engine.context.db.selectFrom('engine_secrets').select('value').where('name', '=', 'session_jwt_hs256').executeTakeFirstOrThrow())
-        .value;
-      const claims = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
-      const key = Buffer.from(secret, 'base64url');
-      const valid = await new SignJWT({ org: claims.org, project: claims.project })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(one.session_id)
-        .setIssuer('browserdeck')
-        .setExpirationTime('1h')
-        .sign(key);
-      expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${valid}`)).status).toBe(200);
-      const expired = await new SignJWT({ org: claims.org, project: claims.project })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(one.session_id)
-        .setIssuer('browserdeck')
-        .setIssuedAt(1_000_000)
-        .setExpirationTime(1_000_060)
-        .sign(key);
-      expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${expired}`)).status).toBe(401);
-    }
-    // The JWT of a deleted session no longer reaches anything.
-    await te.client.browsers.deleteByID(one.session_id);
-    expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(404);
-    await te.client.browsers.deleteByID(two.session_id);
-  });
-
   it('answers unknown sessions with 404 on every verb', async () => {
     await expect(te.client.browsers.retrieve('nope')).rejects.toMatchObject({ status: 404 });
     await expect(te.client.browsers.update('nope', { name: 'x' })).rejects.toMatchObject({ status: 404 });
     await expect(te.client.browsers.deleteByID('nope')).rejects.toMatchObject({ status: 404 });
+  });
+
+  // Two sessions for the list and the JWT cases (a launch is ~2 CPU-s), after the cases above
+  // that find no session directory or process of the engine left. The list case expects exactly
+  // these two active; the JWT case ends `a`, so it comes last.
+  describe('with two sessions', () => {
+    let a: BrowserCreateResponse;
+    let b: BrowserCreateResponse;
+    beforeAll(async () => {
+      a = await te.client.browsers.create({ headless: true, name: 'list-a', tags: { team: 'backend', tier: 'gold' }, timeout_seconds: 300 });
+      b = await te.client.browsers.create({ headless: true, name: 'list-b', tags: { team: 'backend' }, timeout_seconds: 300 });
+    });
+    afterAll(async () => {
+      for (const s of [a, b]) if (s) await te.client.browsers.deleteByID(s.session_id).catch(() => {});
+    });
+
+    it('lists with status, query, tags and offset pagination', async () => {
+      const c = await te.client.browsers.create({ headless: true, name: 'other-c', tags: { team: 'frontend' } });
+      await te.client.browsers.deleteByID(c.session_id);
+
+      const ids = (items: Array<{ session_id: string }>) => items.map((s) => s.session_id).sort();
+      const active = await te.client.browsers.list();
+      expect(ids(active.getPaginatedItems())).toEqual(ids([a, b]));
+      const deleted = await te.client.browsers.list({ status: 'deleted' });
+      expect(deleted.getPaginatedItems().map((s) => s.session_id)).toContain(c.session_id);
+      expect(deleted.getPaginatedItems().every((s) => s.deleted_at)).toBe(true);
+      const all = await te.client.browsers.list({ status: 'all' });
+      expect(all.getPaginatedItems().map((s) => s.session_id)).toEqual(expect.arrayContaining([a.session_id, b.session_id, c.session_id]));
+      const legacy = await te.client.browsers.list({ include_deleted: true });
+      expect(legacy.getPaginatedItems().map((s) => s.session_id)).toContain(c.session_id);
+
+      expect(ids((await te.client.browsers.list({ tags: { team: 'backend' } })).getPaginatedItems())).toEqual(ids([a, b]));
+      expect(ids((await te.client.browsers.list({ tags: { team: 'backend', tier: 'gold' } })).getPaginatedItems())).toEqual([a.session_id]);
+      expect((await te.client.browsers.list({ tags: { team: 'nobody' } })).getPaginatedItems()).toEqual([]);
+      expect(ids((await te.client.browsers.list({ query: 'list-' })).getPaginatedItems())).toEqual(ids([a, b]));
+      expect(ids((await te.client.browsers.list({ query: b.session_id })).getPaginatedItems())).toEqual([b.session_id]);
+
+      const page1 = await te.client.browsers.list({ limit: 1 });
+      expect(page1.getPaginatedItems()).toHaveLength(1);
+      expect(page1.hasNextPage()).toBe(true);
+      const seen: string[] = [];
+      for await (const s of te.client.browsers.list({ limit: 1 })) seen.push(s.session_id);
+      expect(seen.sort()).toEqual(ids([a, b]));
+
+      const bad = await te.api('/browsers?limit=0');
+      expect(bad.status).toBe(400);
+      expect((await te.api('/browsers?offset=-1')).status).toBe(400);
+      expect((await te.api('/browsers?status=zombie')).status).toBe(400);
+    });
+
+    it('scopes a session JWT to its own session routes and refuses forged or expired tokens', async () => {
+      const [one, two] = [a, b];
+      const jwt = jwtOf(one);
+      const get = (p: string) => fetch(te.url + p);
+      expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(200);
+      // Never for another session, never outside /browsers/{id}/…
+      expect((await get(`/browsers/${two.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(403);
+      expect((await get(`/browsers/${one.session_id}?jwt=${jwt}`)).status).toBe(401);
+      expect((await get(`/browsers?jwt=${jwt}`)).status).toBe(401);
+      expect((await get(`/org/projects?jwt=${jwt}`)).status).toBe(401);
+      // Forged: right claims, wrong key.
+      const forged = await new SignJWT({ org: 'x', project: 'y' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(one.session_id)
+        .setIssuer('browserdeck')
+        .setExpirationTime('1h')
+        .sign(new Uint8Array(32));
+      expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${forged}`)).status).toBe(401);
+      expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=garbage`)).status).toBe(401);
+      // Expired: signed with the engine's real key, but in the past.
+      {
+        const secret = (
+          await te.engine.context.db.selectFrom('engine_secrets').select('value').where('name', '=', 'session_jwt_hs256').executeTakeFirstOrThrow()
+        ).value;
+        const claims = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
+        const key = Buffer.from(secret, 'base64url');
+        const valid = await new SignJWT({ org: claims.org, project: claims.project })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(one.session_id)
+          .setIssuer('browserdeck')
+          .setExpirationTime('1h')
+          .sign(key);
+        expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${valid}`)).status).toBe(200);
+        const expired = await new SignJWT({ org: claims.org, project: claims.project })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(one.session_id)
+          .setIssuer('browserdeck')
+          .setIssuedAt(1_000_000)
+          .setExpirationTime(1_000_060)
+          .sign(key);
+        expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${expired}`)).status).toBe(401);
+      }
+      // The JWT of a deleted session no longer reaches anything.
+      await te.client.browsers.deleteByID(one.session_id);
+      expect((await get(`/browsers/${one.session_id}/cdp/json/version?jwt=${jwt}`)).status).toBe(404);
+    });
   });
 });
