@@ -64,6 +64,14 @@ let deniedOrigin: Origin;
 /** On the address `localhost` resolves to here: for a hostname entry. */
 let named: Origin;
 let proxyId: string;
+/**
+ * Two sessions behind the recording proxy, made once (a launch is ~2 CPU-s): `viaProxyEmpty` with
+ * `private_hosts: []` and `viaProxyDefault` with none. The validation case reads their create
+ * answers (echoed [], no `network`), the routing case sends traffic through them; neither changes
+ * them. Their timeout outlasts the file.
+ */
+let viaProxyEmpty: { status: number; body: CreateAnswer };
+let viaProxyDefault: { status: number; body: CreateAnswer };
 
 beforeAll(async () => {
   proxy = await startTestProxy();
@@ -74,8 +82,11 @@ beforeAll(async () => {
   t = await startTestEngine({ identity: { proxyTimeoutMs: 3000 }, egressDeny: [...DEFAULT_EGRESS_DENY, '127.0.0.3/32'] });
   const p = await t.client.proxies.create({ type: 'custom', name: 'recording', config: { host: '127.0.0.1', port: proxy.port } });
   proxyId = p.id!;
+  viaProxyEmpty = await createSession({ proxy_id: proxyId, network: { private_hosts: [] }, timeout_seconds: 600 });
+  viaProxyDefault = await createSession({ proxy_id: proxyId, timeout_seconds: 600 });
 });
 afterAll(async () => {
+  for (const x of [viaProxyEmpty, viaProxyDefault]) if (x?.status === 200) await t.client.browsers.deleteByID(x.body.session_id);
   await t?.stop();
   await Promise.all([proxy?.close(), echo?.close(), privateOrigin?.close(), deniedOrigin?.close(), named?.close()]);
 });
@@ -110,9 +121,10 @@ describe('network.private_hosts: validation', () => {
     const listed = await json<Array<{ session_id: string; network?: unknown }>>(await t.api('/browsers'));
     expect(listed.body.find((x) => x.session_id === s.body.session_id)?.network).toEqual({ private_hosts: list });
 
-    const empty = await createSession({ network: { private_hosts: [] } });
+    // The two sessions behind the proxy: [] is echoed, an omitted network is not reported.
+    const empty = viaProxyEmpty;
     expect(empty.body.network).toEqual({ private_hosts: [] });
-    const none = await createSession({});
+    const none = viaProxyDefault;
     expect('network' in none.body).toBe(false);
     const blank = await createSession({ network: {} });
     expect('network' in blank.body).toBe(false);
@@ -128,7 +140,7 @@ describe('network.private_hosts: validation', () => {
     const after = await json<{ network?: unknown; tags: unknown }>(await t.api(`/browsers/${s.body.session_id}`));
     expect(after.body).toMatchObject({ network: { private_hosts: list }, tags: {} });
 
-    for (const x of [s, empty, none, blank]) await t.client.browsers.deleteByID(x.body.session_id);
+    for (const x of [s, blank]) await t.client.browsers.deleteByID(x.body.session_id);
   });
 
   it('refuses each kind of bad entry with a 400 Error object naming it, before any browser starts', async () => {
@@ -217,20 +229,18 @@ describe('network.private_hosts: routing behind an upstream proxy', () => {
   });
 
   it('[] sends everything through the proxy; omitted applies the default ranges', async () => {
-    const empty = await createSession({ proxy_id: proxyId, network: { private_hosts: [] } });
+    const empty = viaProxyEmpty;
     expect(routing().forwarderOf(empty.body.session_id)?.route.privateHosts).toEqual([]);
     expect(await curlVia(t, empty.body.session_id, `${privateOrigin.url}/via-proxy`)).toEqual({ status: 200 });
     expect(proxy.targets()).toContain(`${privateOrigin.url}/via-proxy`);
     expect(privateOrigin.hits).toContain('/via-proxy'); // the proxy reached it for us
 
-    const defaults = await createSession({ proxy_id: proxyId });
+    const defaults = viaProxyDefault;
     expect('network' in defaults.body).toBe(false);
     expect(routing().forwarderOf(defaults.body.session_id)?.route.privateHosts).toEqual(DEFAULT_PRIVATE_HOSTS);
     // 127.0.0.2 is in none of the default ranges: through the proxy.
     expect(await curlVia(t, defaults.body.session_id, `${privateOrigin.url}/default-list`)).toEqual({ status: 200 });
     expect(proxy.targets()).toContain(`${privateOrigin.url}/default-list`);
-    await t.client.browsers.deleteByID(empty.body.session_id);
-    await t.client.browsers.deleteByID(defaults.body.session_id);
   });
 });
 
