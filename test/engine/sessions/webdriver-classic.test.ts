@@ -29,6 +29,16 @@ let web: LocalServer;
 let tenant: Kernel;
 let tenantKey: string;
 let otherKey: string;
+/**
+ * One tenant session for the cases that drive the browser or call its chromedriver without
+ * needing a fresh one (a launch is ~2 CPU-s): each client ends its own WebDriver session and
+ * loads the form at a URL of its own (`formFor`), so a page an earlier case left can never stand
+ * in for the one a later case checks. The cases about a session's end (chromedriver stopping, an
+ * ended session's 404) and the unjailed engine make their own.
+ */
+let shared: Awaited<ReturnType<Kernel['browsers']['create']>>;
+/** The test page, at a URL naming the client that loads it. */
+const formFor = (client: string) => `${web.url}/form?by=${client}`;
 
 beforeAll(async () => {
   te = await startTestEngine();
@@ -38,9 +48,11 @@ beforeAll(async () => {
   tenant = te.clientWith({ apiKey: tenantKey });
   const other = await te.client.projects.create({ name: 'webdriver-other' });
   otherKey = (await te.client.apiKeys.create({ name: 'webdriver-other-key', project_id: other.id })).key!;
+  shared = await tenant.browsers.create({ headless: true, timeout_seconds: 600 });
 });
 
 afterAll(async () => {
+  if (shared) await tenant.browsers.deleteByID(shared.session_id);
   await web?.close();
   await te?.stop();
 });
@@ -99,13 +111,14 @@ async function pageOfSession(cdpWsUrl: string, urlPart: string) {
 
 describe('classic WebDriver clients', () => {
   it('WebdriverIO remote() (classic) runs a script; deleteSession leaves the Browserdeck session running', async () => {
-    const s = await tenant.browsers.create({ headless: true });
+    const s = shared;
+    const form = formFor('wdio-classic');
     expect(webdriverUrlOf(s)).toBe(`${te.url}/browsers/${s.session_id}/webdriver`);
     const b = await remote({ ...wdioOptions(webdriverUrlOf(s)), capabilities: { browserName: 'chrome', 'wdio:enforceWebDriverClassic': true } });
     expect(b.isBidi).toBe(false);
     // Nothing of chromedriver's inside address comes back.
     expect(JSON.stringify(b.capabilities)).not.toMatch(/debuggerAddress|9222|9515/);
-    await b.url(`${web.url}/form`);
+    await b.url(form);
     expect(await b.getTitle()).toBe('WebDriver page');
     await b.$('#name').setValue('Ada');
     await b.$('#go').click();
@@ -117,19 +130,19 @@ describe('classic WebDriver clients', () => {
 
     // The browser session is still there, with the page the script left.
     expect((await tenant.browsers.retrieve(s.session_id)).deleted_at).toBeUndefined();
-    expect(await pageOfSession(s.cdp_ws_url, '/form')).toEqual({ url: `${web.url}/form`, out: GREETING });
-    await tenant.browsers.deleteByID(s.session_id);
+    expect(await pageOfSession(s.cdp_ws_url, form)).toEqual({ url: form, out: GREETING });
   });
 
   it('WebdriverIO remote() with webSocketUrl: true gets BiDi on the same browser through the engine; attach() continues the session', async () => {
-    const s = await tenant.browsers.create({ headless: true });
+    const s = shared;
+    const form = formFor('wdio-bidi');
     const b = await remote({ ...wdioOptions(webdriverUrlOf(s)), capabilities: { browserName: 'chrome', webSocketUrl: true } });
     expect(b.isBidi).toBe(true);
     expect(b.capabilities.webSocketUrl).toMatch(new RegExp(`^${te.url.replace(/^http/, 'ws')}/browsers/${s.session_id}/webdriver\\?jwt=`));
     const logs: string[] = [];
     b.on('log.entryAdded', (e: { text: string | null }) => logs.push(String(e.text)));
     await b.sessionSubscribe({ events: ['log.entryAdded'] });
-    await b.url(`${web.url}/form`);
+    await b.url(form);
     await b.$('#name').setValue('Ada');
     await b.$('#go').click();
     expect(await b.$('#out').getText()).toBe(GREETING);
@@ -146,23 +159,23 @@ describe('classic WebDriver clients', () => {
     );
     // BiDi-only: the browsing contexts are the session's tabs.
     const tree = await b.browsingContextGetTree({});
-    expect(tree.contexts.some((c) => c.url === `${web.url}/form`)).toBe(true);
+    expect(tree.contexts.some((c) => c.url === form)).toBe(true);
 
     const again = await attach({ ...wdioOptions(webdriverUrlOf(s)), sessionId: b.sessionId, capabilities: b.capabilities });
     expect(await again.$('#out').getText()).toBe(GREETING);
-    expect(await again.getUrl()).toBe(`${web.url}/form`);
+    expect(await again.getUrl()).toBe(form);
     await b.deleteSession();
-    await tenant.browsers.deleteByID(s.session_id);
   });
 
   it('selenium-webdriver Builder.usingServer with the session JWT as the Basic password', async () => {
-    const s = await tenant.browsers.create({ headless: true });
+    const s = shared;
+    const form = formFor('selenium');
     const u = new URL(webdriverUrlOf(s));
     u.username = 'selenium';
     u.password = jwtOf(s);
     const driver = await new Builder().usingServer(u.toString()).forBrowser('chrome').build();
     try {
-      await driver.get(`${web.url}/form`);
+      await driver.get(form);
       expect(await driver.getTitle()).toBe('WebDriver page');
       await driver.findElement(By.id('name')).sendKeys('Ada');
       await driver.findElement(By.id('go')).click();
@@ -173,8 +186,7 @@ describe('classic WebDriver clients', () => {
     } finally {
       await driver.quit();
     }
-    expect(await pageOfSession(s.cdp_ws_url, '/form')).toEqual({ url: `${web.url}/form`, out: GREETING });
-    await tenant.browsers.deleteByID(s.session_id);
+    expect(await pageOfSession(s.cdp_ws_url, form)).toEqual({ url: form, out: GREETING });
   });
 });
 
@@ -202,7 +214,8 @@ describe('the session chromedriver', () => {
   });
 
   it('ignores goog:chromeOptions binary/args: no browser is launched, the session browser is driven', async () => {
-    const s = await tenant.browsers.create({ headless: true });
+    const s = shared;
+    const form = formFor('raw-w3c');
     const escape = {
       binary: '/usr/bin/chromium',
       args: ['--headless=new', '--no-sandbox', '--remote-debugging-port=9444', '--user-data-dir=/tmp/bd-wd-escape'],
@@ -224,11 +237,11 @@ describe('the session chromedriver', () => {
     const nav = await fetch(`${webdriverUrlOf(s)}/session/${sid}/url`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${web.url}/form` }),
+      body: JSON.stringify({ url: form }),
     });
     expect(nav.status).toBe(200);
     // The navigation happened in the session's own browser.
-    expect((await pageOfSession(s.cdp_ws_url, '/form'))?.url).toBe(`${web.url}/form`);
+    expect((await pageOfSession(s.cdp_ws_url, form))?.url).toBe(form);
     expect(pidsWith('bd-wd-escape')).toEqual([]);
     // chromedriver's own errors pass through as W3C errors with their status.
     const bad = await fetch(`${webdriverUrlOf(s)}/session/not-a-session/url`, { headers: { authorization: `Bearer ${tenantKey}` } });
@@ -241,7 +254,6 @@ describe('the session chromedriver', () => {
     // … and carry the Error object's fields beside them.
     expect(await bad.json()).toMatchObject({ value: { error: 'invalid session id' }, code: 'invalid_session_id', message: 'invalid session id', details: [] });
     await fetch(`${webdriverUrlOf(s)}/session/${sid}`, { method: 'DELETE', headers: { authorization: `Bearer ${tenantKey}` } });
-    await tenant.browsers.deleteByID(s.session_id);
   });
 
   it('without the jail: runs on the host bound to 127.0.0.1 only, drives the session, stops with it', async () => {
@@ -294,9 +306,8 @@ describe('the session chromedriver', () => {
     expect((await fetch(status, { headers: basic('', tenantKey) })).status).toBe(200);
     expect((await fetch(`${status}?jwt=${encodeURIComponent(jwtOf(s))}`)).status).toBe(200);
     // A session token authorizes its own session only.
-    const s2 = await tenant.browsers.create({ headless: true });
+    const s2 = shared;
     expect((await fetch(`${webdriverUrlOf(s2)}/status`, { headers: basic('x', jwtOf(s)) })).status).toBe(403);
-    await tenant.browsers.deleteByID(s2.session_id);
     await tenant.browsers.deleteByID(s.session_id);
     const gone = await fetch(status, { headers: { authorization: `Bearer ${tenantKey}` } });
     expect(gone.status).toBe(404);
