@@ -40,7 +40,7 @@ async function save(sessionId: string, json: Json, te: TestEngine = t): Promise<
 }
 
 describe('saving a running browser into a profile', () => {
-  it('copies its state into a new profile by name and an existing one by id, without ending it', async () => {
+  it('copies its state into a new profile by name and an existing one by id, without ending it; refuses an unknown profile and an ended session', async () => {
     const s1 = await t.client.browsers.create({ headless: true, timeout_seconds: 300 });
     await write(s1.cdp_ws_url, 'v1');
     const pidBefore = t.engine.services.sessions.get(s1.session_id)?.browser?.pid;
@@ -73,26 +73,27 @@ describe('saving a running browser into a profile', () => {
     expect(entries.some((e) => /Cache|Service Worker/.test(e))).toBe(false);
     expect((await fs.readdir(base)).filter((e) => e.startsWith('.staging'))).toEqual([]);
 
+    // The refusals, on s1 rather than a browser of their own (a launch is ~2 CPU-s): an unknown
+    // profile, both id and name, and, once s1 has ended, the ended session.
+    expect((await save(s1.session_id, { id: 'no-such-profile' })).status).toBe(404);
+    expect((await save(s1.session_id, { id: 'x', name: 'y' })).status).toBe(400);
     for (const s of [s1, s2, s3]) await t.client.browsers.deleteByID(s.session_id);
-  }, 180_000);
-
-  it('answers 409 for an ended session and a pooled browser, 404 for an unknown profile', async () => {
-    const s = await t.client.browsers.create({ headless: true });
-    expect((await save(s.session_id, { id: 'no-such-profile' })).status).toBe(404);
-    expect((await save(s.session_id, { id: 'x', name: 'y' })).status).toBe(400);
-    await t.client.browsers.deleteByID(s.session_id);
-    const ended = await save(s.session_id, { name: 'after-end' });
+    const ended = await save(s1.session_id, { name: 'after-end' });
     expect(ended.status).toBe(409);
     expect(ended.body.code).toBe('browser_not_active');
+    expect((await t.client.profiles.list()).getPaginatedItems().some((p) => p.name === 'after-end')).toBe(false);
+  }, 180_000);
 
+  // The ended session's 409 and the unknown profile's 404 are checked on s1 at the end of the case above.
+  it('answers 409 for a pooled browser and makes no profile', async () => {
     await t.client.browserPools.create({ name: 'saving', size: 1, headless: true, fill_rate_per_minute: 100, timeout_seconds: 120 });
     const pooled = await t.client.browserPools.acquire('saving', {});
     const r = await save(pooled.session_id, { name: 'from-pool' });
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('pooled_browser');
-    await t.client.browserPools.release('saving', { session_id: pooled.session_id });
+    // Deleted with its browser still acquired: a release first would launch a refill for nothing.
     await t.client.browserPools.delete('saving', { force: true });
-    expect((await t.client.profiles.list()).getPaginatedItems().some((p) => p.name === 'after-end' || p.name === 'from-pool')).toBe(false);
+    expect((await t.client.profiles.list()).getPaginatedItems().some((p) => p.name === 'from-pool')).toBe(false);
   });
 
   it('keeps the save that started last, and orders the end-of-session save by finish', async () => {
