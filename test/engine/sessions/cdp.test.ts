@@ -32,14 +32,15 @@ const manager = () => te.engine.services.sessions as SessionManager;
 
 describe('CDP proxy', () => {
   // One browser for the cases that connect, disconnect and check tokens: none of them needs a
-  // fresh one (a launch is ~2 CPU-s); each closes what it opened, and the session ends in
-  // afterAll. The ending, crash and restart cases below make their own.
+  // fresh one (a launch is ~2 CPU-s), and each closes what it opened. The 1001 case ends it, so
+  // it comes after them; the crash and restart cases make their own.
   let shared: BrowserCreateResponse;
   beforeAll(async () => {
     shared = await te.client.browsers.create({ headless: true, stealth: true, timeout_seconds: 300 });
   });
   afterAll(async () => {
-    await te.client.browsers.deleteByID(shared.session_id);
+    // Already ended by the 1001 case unless that one failed first.
+    await te.client.browsers.deleteByID(shared.session_id).catch(() => {});
   });
 
   it('lets Playwright connect over cdp_ws_url, navigate a local page and read its title; stealth hides webdriver', async () => {
@@ -116,7 +117,7 @@ describe('CDP proxy', () => {
   });
 
   it('sends every client a 1001 close frame when the session ends', async () => {
-    const s = await te.client.browsers.create({ headless: true });
+    const s = shared;
     const ws = new WebSocket(s.cdp_ws_url);
     await new Promise((r) => ws.once('open', r));
     const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
