@@ -22,7 +22,7 @@ import { ensureSystemPackages } from './bootstrap/system-packages.mjs';
 import { startSystemInstall } from './bootstrap/system-install.mjs';
 import { buildDesktopBundles } from './bootstrap/renderer-build.mjs';
 import { received, run, say } from './bootstrap/run.mjs';
-import { runTests } from './bootstrap/test-run.mjs';
+import { runTests, startPrebuild } from './bootstrap/test-run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [command, ...rest] = process.argv.slice(2);
@@ -37,6 +37,8 @@ const install = process.env.BROWSERDECK_SKIP_INSTALL !== '1';
 // `test` installs its system packages in the background, beside `npm ci` (whose native modules
 // compile on one core) and the static checks (bootstrap/system-install.mjs).
 const systemReady = install && command === 'test' ? startSystemInstall(root) : undefined;
+// `test` starts building the container images too: the first need only podman, not node_modules.
+const prebuild = command === 'test' ? startPrebuild(root, args, systemReady) : null;
 // `test` also compiles the native modules in the background, beside the static checks.
 let nodeModulesReady;
 if (install) {
@@ -55,5 +57,5 @@ if (command === 'serve') {
   const code = await run(process.execPath, ['--import', 'tsx', 'src/engine/cli.ts', ...args], { cwd: root });
   process.exit(code);
 } else {
-  process.exit(await runTests(root, args, { systemReady, nodeModulesReady }));
+  process.exit(await runTests(root, args, { systemReady, nodeModulesReady, prebuild }));
 }

@@ -15,5 +15,9 @@ export declare function selectsDeployTests(filters: string[]): boolean;
 export declare function readPrebuildStatus(file: string): PrebuildStatus | null;
 export declare function startImagePrebuild(
   root: string,
-  consoleBuilt: Promise<unknown>,
-): { env: Record<string, string>; done: Promise<{ code: number | null; seconds: number; log: string }> };
+  systemReady?: Promise<unknown>,
+): {
+  env: Record<string, string>;
+  done: Promise<{ code: number | null; seconds: number; log: string }>;
+  engineInputs: (ready: Promise<unknown>) => void;
+};

@@ -2,12 +2,14 @@
  * The container images, built in the background from the start of `npm test`: a cold build (the
  * Debian base by debootstrap, the Chromium layer, PostgreSQL's) takes minutes, and the deploy
  * tests (test/deploy/image.test.ts, cluster.test.ts) used to run it inside the SQLite pass, where
- * it kept a vitest worker busy. Here it runs beside the static checks instead, with its output in
- * `out/image/prebuild.log`, in this order:
+ * it kept a vitest worker busy. Here it runs beside `npm ci` and the static checks instead, with
+ * its output in `out/image/prebuild.log`, in this order:
  *
- *   1. `npm run image:postgres` (makes the shared base first; needs nothing of ours),
- *   2. once the run's `electron-vite build` stage is done (the engine image copies out/renderer;
- *      two electron-vite builds at once would write the same files), `npm run image`.
+ *   1. `npm run image:postgres` (makes the shared base first; needs podman and nothing of ours, so
+ *      it starts before `npm ci`, whose downloads leave a core idle for a minute or more),
+ *   2. once the run's `electron-vite build` stage is done and the native modules are built (the
+ *      engine image copies out/renderer and node_modules; two electron-vite builds at once would
+ *      write the same files), `npm run image`.
  *
  * The deploy tests find the status file named by BROWSERDECK_IMAGE_PREBUILD, wait for it to say
  * `done`, and fail with the log's tail when the build failed (test/deploy/podman.ts). The build
@@ -51,11 +53,14 @@ function podmanRuns(fd) {
 
 /**
  * Starts the builds; resolves the returned `done` with `{ code, seconds, log }` (code null when
- * podman cannot run here: the deploy tests skip then, saying why). `consoleBuilt` settles when the
- * run's own electron-vite build is over (and the native modules the engine's image copies are
- * built), `systemReady` (optional) when podman has been installed.
+ * podman cannot run here: the deploy tests skip then, saying why). `systemReady` (optional)
+ * settles when podman has been installed. The engine's image waits until the caller hands
+ * `engineInputs` a promise that settles when the run's own electron-vite build is over and the
+ * native modules the image copies are built.
  */
-export function startImagePrebuild(root, consoleBuilt, systemReady) {
+export function startImagePrebuild(root, systemReady) {
+  let engineInputs = () => {};
+  const engineInputsReady = new Promise((resolve) => (engineInputs = resolve));
   const dir = path.join(root, 'out', 'image');
   fs.mkdirSync(dir, { recursive: true });
   const log = path.join(dir, 'prebuild.log');
@@ -77,7 +82,7 @@ export function startImagePrebuild(root, consoleBuilt, systemReady) {
       const usable = process.platform === 'linux' && (await podmanRuns(fd));
       if (usable) {
         for (const script of PREBUILD_SCRIPTS) {
-          if (script.endsWith('build-image.mjs')) await consoleBuilt;
+          if (script.endsWith('build-image.mjs')) await engineInputsReady;
           fs.writeSync(fd, `── node ${script}\n`);
           code = await run(process.execPath, [script], { cwd: root, env, stdio: ['ignore', fd, fd] });
           if (code !== 0) break;
@@ -95,5 +100,5 @@ export function startImagePrebuild(root, consoleBuilt, systemReady) {
     write({ state: 'done', code, seconds });
     return { code, seconds, log };
   })();
-  return { env: { [PREBUILD_ENV]: statusFile }, done };
+  return { env: { [PREBUILD_ENV]: statusFile }, done, engineInputs };
 }

@@ -6,7 +6,8 @@
  * stage, tear the cluster down, and exit.
  *
  * When the run selects the deploy tests, the container images build in the background from the
- * start (image-prebuild.mjs), beside the static checks; the deploy tests wait for that build.
+ * start (startPrebuild, image-prebuild.mjs), beside `npm ci` and the static checks; the deploy
+ * tests wait for that build.
  *
  * Each vitest pass gets a private TMPDIR; whatever is left in it afterwards (a browser's temp
  * dir, a test data dir, a socket) is a leak and fails the run's "nothing left behind" stage.
@@ -118,12 +119,24 @@ export function pgTestFiles(root, filters) {
 }
 
 /**
+ * Starts the background image build when the run (`args`: vitest's filters and flags) selects a
+ * deploy test; null otherwise. Called before `npm ci`: the first images need only podman.
+ */
+export function startPrebuild(root, args, systemReady) {
+  const filters = args.filter((a) => !a.startsWith('-'));
+  if (!selectsDeployTests(filters)) return null;
+  say(`building the container images in the background (log: out/image/prebuild.log)`);
+  return startImagePrebuild(root, systemReady);
+}
+
+/**
  * `systemReady`: the background install of the system packages (system-install.mjs), awaited
  * before anything that runs them (the image build, the vitest passes); undefined when skipped.
  * `nodeModulesReady`: the background `npm rebuild` of a fresh install (node-modules.mjs), settling
  * with its `{ code, seconds }` (null: none ran), awaited before anything that loads a native module or copies node_modules.
+ * `prebuild`: startPrebuild's build, or null.
  */
-export async function runTests(root, args, { systemReady, nodeModulesReady } = {}) {
+export async function runTests(root, args, { systemReady, nodeModulesReady, prebuild = null } = {}) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   const filters = args.filter((a) => !a.startsWith('-'));
   const results = [];
@@ -153,15 +166,13 @@ export async function runTests(root, args, { systemReady, nodeModulesReady } = {
     });
   const t0 = Date.now();
 
-  // The images the deploy tests run, built meanwhile (minutes when cold, mostly apt and dpkg in
-  // podman); the engine's image copies the console, so it waits for the build stage below.
+  // The images the deploy tests run are built meanwhile (minutes when cold, mostly apt and dpkg in
+  // podman), started by the caller before `npm ci` (startPrebuild); the engine's image copies the
+  // console and the native modules, so it waits for the build stage below and the rebuild.
   let consoleBuilt = () => {};
   const consoleReady = new Promise((resolve) => (consoleBuilt = resolve));
+  prebuild?.engineInputs(Promise.all([consoleReady, nodeModulesReady]));
   const setupReady = Promise.all([systemReady, nodeModulesReady]);
-  // PostgreSQL's image (and the base) needs only podman; the engine's copies the console and the
-  // native modules too.
-  const prebuild = selectsDeployTests(filters) ? startImagePrebuild(root, Promise.all([consoleReady, nodeModulesReady]), systemReady) : null;
-  if (prebuild) say(`building the container images in the background (log: out/image/prebuild.log)`);
 
   // The static checks are single-threaded programs: two at a time keep both cores busy (with
   // apt's unpacking on a fresh machine as a third: it was a wait of its own before them).
