@@ -1,6 +1,7 @@
 /**
  * The system programs Browserdeck runs (Chromium, chromedriver, ffmpeg, Xvfb, bubblewrap and
- * socat for the session jail, xdotool, zstd, and for the test suite the PostgreSQL server). As
+ * socat for the session jail, `ip` for its network namespace as root, xdotool, zstd, and for the
+ * test suite the PostgreSQL server). As
  * root on Debian, missing ones are installed from Debian's archive; anywhere else we say what is
  * missing and how to get it, then carry on (features that need a missing program fail with their own error).
  */
@@ -16,6 +17,7 @@ const PROGRAMS = [
   { names: ['Xvfb'], pkg: 'xvfb' },
   { names: ['bwrap'], pkg: 'bubblewrap' },
   { names: ['socat'], pkg: 'socat' },
+  { names: ['ip'], pkg: 'iproute2' },
   { names: ['xdotool'], pkg: 'xdotool' },
   { names: ['zstd'], pkg: 'zstd' },
 ];

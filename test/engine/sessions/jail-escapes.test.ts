@@ -17,6 +17,7 @@ import { startLocalServer, type LocalServer } from '../../helpers/local-server.j
 import { waitFor } from '../../helpers/chromium-web.js';
 import { descendants, isAlive as alive, listeningInodes, pidsWith as withMarker, socketInodes } from '../../helpers/proc.js';
 import { unmountLeftover } from '../../../src/engine/runtime/session/session-disks.js';
+import { onlineNetnsAvailable } from '../../../src/engine/runtime/sandbox/online-netns.js';
 
 let te: TestEngine;
 let tenant: Kernel;
@@ -227,6 +228,28 @@ describe('a jailed session (project-scoped key)', () => {
       expect(pids.length).toBeGreaterThan(3);
       const open = pids.flatMap((pid) => socketInodes(pid)).filter((inode) => listening.has(inode));
       expect(open).toEqual([]);
+    });
+  });
+
+  // An engine running as root gives the browser's namespace a veth pair that stays inside it
+  // (runtime/sandbox/online-netns.ts); before, pages read navigator.onLine === false.
+  it('looks online to its pages, while its namespace still has no route anywhere', async () => {
+    const online = process.getuid?.() === 0 && (await onlineNetnsAvailable());
+    await withSharedPage(async (page, _browser, id) => {
+      expect(await page.evaluate(() => navigator.onLine)).toBe(online);
+      const rt = te.engine.services.sessions as { get(id: string): { browser?: { pid: number } } };
+      const chromiumPid = descendants(rt.get(id).browser!.pid).find((pid) => /chromium/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8')));
+      expect(chromiumPid).toBeDefined();
+      const links = fs
+        .readFileSync(`/proc/${chromiumPid}/net/dev`, 'utf8')
+        .split('\n')
+        .slice(2)
+        .map((l) => l.split(':')[0].trim())
+        .filter(Boolean)
+        .sort();
+      expect(links).toEqual(online ? ['bd0', 'bd1', 'lo'] : ['lo']);
+      // The main routing table is empty (its header line only): no address outside is routable.
+      expect(fs.readFileSync(`/proc/${chromiumPid}/net/route`, 'utf8').trim().split('\n')).toHaveLength(1);
     });
   });
 

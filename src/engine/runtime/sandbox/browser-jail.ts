@@ -55,6 +55,8 @@ export interface BrowserJailSpec {
   args: string[];
   /** Extra environment for Chromium (nothing of the engine's own environment goes in). */
   env?: Record<string, string>;
+  /** Join the network namespace bwrap is started in (an online one, online-netns.ts) instead of making one. */
+  sharedNet?: boolean;
 }
 
 /** Chromium flags that only make sense inside the jail (DevTools port, the way out). */
@@ -102,6 +104,7 @@ export function policyMount(policyDir: string, target: string): string[] {
 
 export async function browserJailCommand(spec: BrowserJailSpec): Promise<{ file: string; args: string[] }> {
   const a = await baseSandboxArgs({ root: spec.root, hide: spec.hide });
+  if (spec.sharedNet) a.push('--share-net');
   a.push('--new-session', '--uid', JAIL_UID, '--gid', JAIL_UID, '--tmpfs', '/dev/shm');
   // Tests simulate a kernel that refuses nested user namespaces (Chromium's sandbox needs them).
   if (process.env.BROWSERDECK_JAIL_NO_NESTED_USERNS === '1') a.push('--unshare-user', '--disable-userns');

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchChromium, type LaunchedBrowser, type LaunchSpec } from '../chromium/launch-chromium.js';
 import { startXvfb, type XvfbServer } from '../chromium/xvfb.js';
+import { inOnlineNetns, onlineNetnsAvailable } from './online-netns.js';
 import { startLocalForwarder, type LocalForwarder } from '../proxy-forwarder/local-forwarder.js';
 import type { EgressPolicy } from '../proxy-forwarder/egress-policy.js';
 import { allowedHosts, type AllowedHosts } from '../proxy-forwarder/allowed-hosts.js';
@@ -258,6 +259,9 @@ export class SessionJail {
       this.handedOver = true;
       await ownTree(this.user, o.extensionsDir);
     }
+    // As root, the browser's network namespace is made before bwrap with an interface besides
+    // `lo`, so Chromium takes itself for online (online-netns.ts).
+    const online = !!this.user && (await onlineNetnsAvailable());
     const jailed = await browserJailCommand({
       bwrap: this.config.bwrap,
       root: this.dirs.root,
@@ -272,10 +276,13 @@ export class SessionJail {
       display: o.display,
       executable: o.executable,
       args: o.args,
+      sharedNet: online,
     });
-    // bwrap as the session's own uid (setpriv, so the groups below are still joined as root).
-    // The first process closes inherited fds and enters the groups before it becomes bwrap, so everything the jail forks is inside.
-    const cmd = jailStart(o.groups, 3, commandAs(this.user, jailed.file, jailed.args));
+    // bwrap as the session's own uid (setpriv, so the groups below are still joined, and the
+    // network namespace made, as root). The first process closes inherited fds and enters the
+    // groups before it becomes bwrap, so everything the jail forks is inside.
+    const as = commandAs(this.user, jailed.file, jailed.args);
+    const cmd = jailStart(o.groups, 3, online ? inOnlineNetns(as) : as);
     return launchChromium({
       executable: cmd.file,
       args: cmd.args,
