@@ -32,8 +32,12 @@ export const ONLINE_NETNS_BATCH = [
   '',
 ].join('\n');
 
-/** The shell step between `unshare --net` and the jail: configures the namespace, then becomes "$@". */
-export const ONLINE_NETNS_SCRIPT = `printf '%s' "$1" | "$2" -batch - && shift 2 && exec "$@"`;
+/**
+ * The shell step between `unshare --net` and the jail: configures the namespace, then becomes "$@".
+ * A failure (after the probe passed) leaves the browser offline, as before, rather than failing
+ * its launch; `ip`'s error and a line saying so go to the browser's log.
+ */
+export const ONLINE_NETNS_SCRIPT = `printf '%s' "$1" | "$2" -batch - || echo "browserdeck-jail: its network namespace stays offline" >&2; shift 2; exec "$@"`;
 
 let probed: Promise<boolean> | undefined;
 
