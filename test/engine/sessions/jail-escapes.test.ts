@@ -15,7 +15,7 @@ import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startEngineProcess } from '../../helpers/engine-process.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 import { waitFor } from '../../helpers/chromium-web.js';
-import { descendants, isAlive as alive, listeningInodes, pidsWith as withMarker, socketInodes } from '../../helpers/proc.js';
+import { cmdlineOf, descendants, isAlive as alive, listeningInodes, pidsWith as withMarker, socketInodes } from '../../helpers/proc.js';
 import { unmountLeftover } from '../../../src/engine/runtime/session/session-disks.js';
 import { onlineNetnsAvailable } from '../../../src/engine/runtime/sandbox/online-netns.js';
 
@@ -238,7 +238,7 @@ describe('a jailed session (project-scoped key)', () => {
     await withSharedPage(async (page, _browser, id) => {
       expect(await page.evaluate(() => navigator.onLine)).toBe(online);
       const rt = te.engine.services.sessions as { get(id: string): { browser?: { pid: number } } };
-      const chromiumPid = descendants(rt.get(id).browser!.pid).find((pid) => /chromium/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8')));
+      const chromiumPid = descendants(rt.get(id).browser!.pid).find((pid) => /chromium$/.test(cmdlineOf(pid).split(' ')[0]));
       expect(chromiumPid).toBeDefined();
       const links = fs
         .readFileSync(`/proc/${chromiumPid}/net/dev`, 'utf8')
