@@ -92,22 +92,12 @@ const { chromium } = await import('playwright-core');
 const { startEngine } = await import('./lifecycle-engine.js');
 const { launchRawChromium } = await import('./raw-launch.js');
 
-const http = await import('node:http');
 const { serveHelloPage } = await import('./hello-browser.js');
+const { startForwardProxy } = await import('./forward-proxy.js');
 const page = await serveHelloPage();
 const url = page.url;
-/** `--raw-proxy`'s plain HTTP forwarding proxy (absolute-form GETs only: the bench's page is plain HTTP). */
-const proxy = RAW_PROXY
-  ? http.createServer((req, res) => {
-      const up = http.request(req.url ?? '', { method: req.method, headers: req.headers, agent: false }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      up.on('error', () => res.writeHead(502).end());
-      req.pipe(up);
-    })
-  : undefined;
-if (proxy) await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+/** `--raw-proxy`'s plain forwarding proxy. */
+const proxy = RAW_PROXY ? await startForwardProxy({ port: 0 }) : undefined;
 const rawArgs = proxy ? [`--proxy-server=http://127.0.0.1:${(proxy.address() as { port: number }).port}`, '--proxy-bypass-list=<-loopback>'] : [];
 
 const times = new Map<string, number[]>();

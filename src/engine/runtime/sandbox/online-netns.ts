@@ -13,7 +13,7 @@
  * the jail (its own user namespace, every capability dropped) can change it. Only where the
  * engine runs as root (the jail then runs as a uid of its own, jail-user.ts); elsewhere, and
  * where the probe below fails (no veth in the kernel, no `ip`), jails keep bwrap's own namespace.
- * Which namespace causes the wait: `bench/jail-netns.mjs`.
+ * Which namespace causes the wait: `bench/jail-netns.ts`.
  */
 import { execFile } from 'node:child_process';
 import { DEFAULT_PATH } from './bwrap.js';
