@@ -118,13 +118,15 @@ export function pgTestFiles(root, filters) {
   return filters.length ? chosen.filter((f) => filters.some((x) => f.includes(x))) : chosen;
 }
 
+/** vitest's file filters among `npm test`'s arguments (its flags start with `-`). */
+const filtersOf = (args) => args.filter((a) => !a.startsWith('-'));
+
 /**
  * Starts the background image build when the run (`args`: vitest's filters and flags) selects a
  * deploy test; null otherwise. Called before `npm ci`: the first images need only podman.
  */
 export function startPrebuild(root, args, systemReady) {
-  const filters = args.filter((a) => !a.startsWith('-'));
-  if (!selectsDeployTests(filters)) return null;
+  if (!selectsDeployTests(filtersOf(args))) return null;
   say(`building the container images in the background (log: out/image/prebuild.log)`);
   return startImagePrebuild(root, systemReady);
 }
@@ -138,7 +140,7 @@ export function startPrebuild(root, args, systemReady) {
  */
 export async function runTests(root, args, { systemReady, nodeModulesReady, prebuild = null } = {}) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-  const filters = args.filter((a) => !a.startsWith('-'));
+  const filters = filtersOf(args);
   const results = [];
   const leaks = [];
   const failures = [];
