@@ -4,6 +4,7 @@
  * succeeded (the admin key read through file://, downloads written to any host dir, a DevTools
  * port open on the host, metadata addresses reachable, browsers outliving `kill -9`).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -233,7 +234,7 @@ describe('a jailed session (project-scoped key)', () => {
 
   // An engine running as root gives the browser's namespace a veth pair that stays inside it
   // (runtime/sandbox/online-netns.ts); before, pages read navigator.onLine === false.
-  it('looks online to its pages, while its namespace still has no route anywhere', async () => {
+  it('looks online to its pages, while its namespace still has no route anywhere, and stays unchanged once it runs', async () => {
     const online = process.getuid?.() === 0 && (await onlineNetnsAvailable());
     await withSharedPage(async (page, _browser, id) => {
       expect(await page.evaluate(() => navigator.onLine)).toBe(online);
@@ -250,6 +251,20 @@ describe('a jailed session (project-scoped key)', () => {
       expect(links).toEqual(online ? ['bd0', 'bd1', 'lo'] : ['lo']);
       // The main routing table is empty (its header line only): no address outside is routable.
       expect(fs.readFileSync(`/proc/${chromiumPid}/net/route`, 'utf8').trim().split('\n')).toHaveLength(1);
+      // Settled before Chromium started, so it never sees a network change (which fails the requests
+      // in flight with net::ERR_NETWORK_CHANGED): both ends up, and no IPv6 address, nor one to come —
+      // the kernel would add a link-local one 1–2 s after a link comes up unless addrgenmode is none.
+      const v6 = fs.readFileSync(`/proc/${chromiumPid}/net/if_inet6`, 'utf8').trim().split('\n');
+      expect(v6.map((l) => l.trim().split(/\s+/).at(-1))).toEqual(['lo']);
+      if (online) {
+        const detail = execFileSync('nsenter', ['-t', String(chromiumPid), '-n', 'ip', '-d', '-o', 'link', 'show'], { encoding: 'utf8' });
+        for (const dev of ['bd0', 'bd1']) {
+          expect(
+            detail.split('\n').find((l) => l.includes(`: ${dev}@`)),
+            dev,
+          ).toMatch(/ state UP .* addrgenmode none /);
+        }
+      }
     });
   });
 

@@ -23,10 +23,17 @@ import { firstExecutable, onPath } from '../find-executable.js';
 let tools: { unshare: string; ip: string } | undefined;
 const systemProgram = (name: string) => firstExecutable(onPath(name, { PATH: DEFAULT_PATH }));
 
-/** `ip -batch` lines: `lo` up, and a veth pair inside the namespace with a host-only address. */
+/**
+ * `ip -batch` lines: `lo` up, and a veth pair inside the namespace with a host-only address.
+ * `addrgenmode none`: without it the kernel gives each end an IPv6 link-local address 1–2 s after
+ * it comes up, by then Chromium is running, sees the network change and fails the requests in
+ * flight with `net::ERR_NETWORK_CHANGED` (seen in CI on a session's first request).
+ */
 export const ONLINE_NETNS_BATCH = [
   'link set lo up',
   'link add bd0 type veth peer name bd1',
+  'link set bd0 addrgenmode none',
+  'link set bd1 addrgenmode none',
   'address add 10.255.255.1/32 dev bd0',
   'link set bd1 up',
   'link set bd0 up',
@@ -34,11 +41,18 @@ export const ONLINE_NETNS_BATCH = [
 ].join('\n');
 
 /**
- * The shell step between `unshare --net` and the jail: configures the namespace, then becomes "$@".
- * A failure (after the probe passed) leaves the browser offline, as before, rather than failing
- * its launch; `ip`'s error and a line saying so go to the browser's log.
+ * The shell step between `unshare --net` and the jail: configures the namespace, waits (at most
+ * about a second) until the kernel reports both links up — carrier changes are applied
+ * asynchronously, and one Chromium saw after starting would be a network change too —, then
+ * becomes "$@". A failure (after the probe passed) leaves the browser offline, as before, rather
+ * than failing its launch; `ip`'s error and a line saying so go to the browser's log.
  */
-export const ONLINE_NETNS_SCRIPT = `printf '%s' "$1" | "$2" -batch - || echo "browserdeck-jail: its network namespace stays offline" >&2; shift 2; exec "$@"`;
+export const ONLINE_NETNS_SCRIPT = [
+  `if printf '%s' "$1" | "$2" -batch -; then`,
+  `  n=0; while [ $n -lt 100 ]; do case "$("$2" -o link show)" in *NO-CARRIER*|*LOWERLAYERDOWN*|*"state DOWN"*) n=$((n+1)); sleep 0.01;; *) break;; esac; done`,
+  `else echo "browserdeck-jail: its network namespace stays offline" >&2; fi`,
+  `shift 2; exec "$@"`,
+].join('\n');
 
 let probed: Promise<boolean> | undefined;
 
