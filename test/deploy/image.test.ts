@@ -130,6 +130,8 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
         const page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
         await page.goto('data:text/html,<title>inside the container</title><p>hello</p>');
         expect(await page.title()).toBe('inside the container');
+        // The engine (uid 1000) gave the jail a namespace Chromium takes for online (online-netns.ts, user mode).
+        expect(await page.evaluate(() => navigator.onLine)).toBe(true);
       } finally {
         await browser.close();
       }

@@ -232,10 +232,10 @@ describe('a jailed session (project-scoped key)', () => {
     });
   });
 
-  // An engine running as root gives the browser's namespace a veth pair that stays inside it
+  // The engine gives the browser's namespace a veth pair that stays inside it
   // (runtime/sandbox/online-netns.ts); before, pages read navigator.onLine === false.
   it('looks online to its pages, while its namespace still has no route anywhere, and stays unchanged once it runs', async () => {
-    const online = process.getuid?.() === 0 && (await onlineNetnsAvailable());
+    const online = await onlineNetnsAvailable();
     await withSharedPage(async (page, _browser, id) => {
       expect(await page.evaluate(() => navigator.onLine)).toBe(online);
       const rt = te.engine.services.sessions as { get(id: string): { browser?: { pid: number } } };

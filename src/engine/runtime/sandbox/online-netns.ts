@@ -3,24 +3,29 @@
  * sees no network: pages read `navigator.onLine === false` (a PWA shows its offline banner, an
  * app may refuse to send) and each navigation's first request waits before it is sent (document
  * `sendStart` p50 67–78 ms back to back, 2.1 ms with the interface: `bench/connect-profile.ts
- * --no-raw`; the wait grows with load). What Chromium needs is one interface besides `lo` that is up and has an IPv4 address
- * (no route needed): a veth pair whose two ends both stay in the jail's namespace gives it that
- * and nothing more — no link leaves the namespace, forwarding is off in a new namespace, so the
- * jail's only ways out are still its doors (jail-helper-launch.ts).
+ * --no-raw`; the wait grows with load). What Chromium needs is one interface besides `lo` that is
+ * up and has an IPv4 address (no route needed): a veth pair whose two ends both stay in the jail's
+ * namespace gives it that and nothing more — no link leaves the namespace, forwarding is off in a
+ * new namespace, so the jail's only ways out are still its doors (jail-helper-launch.ts).
  *
- * The namespace is made before bwrap by `unshare --net` as root, and bwrap joins it
- * (`--share-net` after `--unshare-all`): it belongs to the host's user namespace, so nothing in
- * the jail (its own user namespace, every capability dropped) can change it. Only where the
- * engine runs as root (the jail then runs as a uid of its own, jail-user.ts); elsewhere, and
- * where the probe below fails (no veth in the kernel, no `ip`), jails keep bwrap's own namespace.
- * Which namespace causes the wait: `bench/jail-netns.ts`.
+ * The namespace is made before bwrap by `unshare`, configured, and bwrap joins it (`--share-net`
+ * after `--unshare-all`). Nothing in the jail can change it: bwrap's own user namespace, where
+ * the jail lives with every capability dropped, is below the one that owns the network namespace.
+ * - `root` engines: `unshare --net`; the namespace belongs to the host's user namespace, and the
+ *   jail runs as a uid of its own (jail-user.ts, setpriv after the namespace is made).
+ * - `user` (non-root) engines — the desktop app, the container image: `unshare --user
+ *   --map-current-user --keep-caps --net`, a user namespace of the engine's own uid that owns the
+ *   network namespace; `ip` runs with the capabilities it grants, which setpriv clears before
+ *   bwrap starts (bwrap refuses to start with capabilities it was not installed with).
+ * Probed once per process (the tools found, a veth made in a throwaway namespace the same way);
+ * where it fails (no veth in the kernel, no `ip`, user namespaces refused), jails keep bwrap's own
+ * namespace. Which namespace causes the wait: `bench/jail-netns.ts`.
  */
 import { execFile } from 'node:child_process';
 import { DEFAULT_PATH } from './bwrap.js';
 import { firstExecutable, onPath } from '../find-executable.js';
 
 /** From the system's own dirs (as socat, jail-helper-launch.ts): the spawner's PATH is not trusted. Looked up once, by the probe. */
-let tools: { unshare: string; ip: string } | undefined;
 const systemProgram = (name: string) => firstExecutable(onPath(name, { PATH: DEFAULT_PATH }));
 
 /**
@@ -54,29 +59,66 @@ export const ONLINE_NETNS_SCRIPT = [
   `shift 2; exec "$@"`,
 ].join('\n');
 
-let probed: Promise<boolean> | undefined;
+/** How jails here get an online namespace (see the top of this file). */
+export type OnlineNetnsMode = 'root' | 'user';
 
-/** Whether jails here can start in an online namespace: root, `unshare` and `ip` found, and a veth made once in a throwaway namespace. */
-export function onlineNetnsAvailable(isRoot = process.getuid?.() === 0): Promise<boolean> {
-  if (!isRoot) return Promise.resolve(false);
+interface Tools {
+  unshare: string;
+  ip: string;
+  setpriv: string;
+}
+
+let found: { mode: OnlineNetnsMode; tools: Tools } | undefined;
+let probed: Promise<OnlineNetnsMode | undefined> | undefined;
+
+/** `unshare`'s options that make the namespace in `mode`. */
+const unshareArgs = (mode: OnlineNetnsMode) => (mode === 'root' ? ['--net'] : ['--user', '--map-current-user', '--keep-caps', '--net']);
+
+/**
+ * Whether jails here can start in an online namespace, and how: `root` or `user` by the engine's
+ * uid, once `unshare`, `ip` and `setpriv` are found and a veth was made that way in a throwaway
+ * namespace; undefined otherwise.
+ */
+export function onlineNetnsMode(isRoot = process.getuid?.() === 0): Promise<OnlineNetnsMode | undefined> {
   probed ??= new Promise((resolve) => {
+    const mode: OnlineNetnsMode = isRoot ? 'root' : 'user';
     const unshare = systemProgram('unshare');
     const ip = systemProgram('ip');
-    if (!unshare || !ip) return resolve(false);
-    const child = execFile(unshare, ['--net', ip, '-batch', '-'], { timeout: 10_000 }, (err) => {
-      if (!err) tools = { unshare, ip };
-      resolve(!err);
+    const setpriv = systemProgram('setpriv');
+    if (!unshare || !ip || !setpriv) return resolve(undefined);
+    const child = execFile(unshare, [...unshareArgs(mode), ip, '-batch', '-'], { timeout: 10_000 }, (err) => {
+      if (!err) found = { mode, tools: { unshare, ip, setpriv } };
+      resolve(err ? undefined : mode);
     });
     child.stdin?.end(ONLINE_NETNS_BATCH);
   });
   return probed;
 }
 
-/** `cmd` started in a new online network namespace (only once onlineNetnsAvailable() said yes). */
-export function inOnlineNetns(cmd: { file: string; args: string[] }): { file: string; args: string[] } {
-  if (!tools) throw new Error('inOnlineNetns before a successful onlineNetnsAvailable()');
+/** Whether jails here start in an online namespace (onlineNetnsMode() found a way). */
+export async function onlineNetnsAvailable(): Promise<boolean> {
+  return (await onlineNetnsMode()) !== undefined;
+}
+
+/**
+ * `cmd` started in a new online network namespace made as `mode` says, with the programs in
+ * `tools`: in `user` mode the capabilities `ip` needed are cleared (setpriv) before `cmd` starts.
+ */
+export function onlineNetnsCommand(mode: OnlineNetnsMode, tools: Tools, cmd: { file: string; args: string[] }): { file: string; args: string[] } {
+  const then = mode === 'root' ? [cmd.file, ...cmd.args] : [tools.setpriv, '--inh-caps=-all', '--ambient-caps=-all', '--', cmd.file, ...cmd.args];
   return {
     file: tools.unshare,
-    args: ['--net', '--', '/bin/sh', '-c', ONLINE_NETNS_SCRIPT, 'online-netns', ONLINE_NETNS_BATCH, tools.ip, cmd.file, ...cmd.args],
+    args: [...unshareArgs(mode), '--', '/bin/sh', '-c', ONLINE_NETNS_SCRIPT, 'online-netns', ONLINE_NETNS_BATCH, tools.ip, ...then],
   };
+}
+
+/** `cmd` started in a new online network namespace (only once onlineNetnsMode() found a way). */
+export function inOnlineNetns(cmd: { file: string; args: string[] }): { file: string; args: string[] } {
+  if (!found) throw new Error('inOnlineNetns before a successful onlineNetnsMode()');
+  return onlineNetnsCommand(found.mode, found.tools, cmd);
+}
+
+/** The programs the probe found (tests build commands in the other mode with them). */
+export function onlineNetnsTools(): Tools | undefined {
+  return found?.tools;
 }

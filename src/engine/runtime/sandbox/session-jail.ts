@@ -259,9 +259,9 @@ export class SessionJail {
       this.handedOver = true;
       await ownTree(this.user, o.extensionsDir);
     }
-    // As root, the browser's network namespace is made before bwrap with an interface besides
-    // `lo`, so Chromium takes itself for online (online-netns.ts).
-    const online = !!this.user && (await onlineNetnsAvailable());
+    // The browser's network namespace is made before bwrap with an interface besides `lo`, so
+    // Chromium takes itself for online (online-netns.ts; root and non-root engines alike).
+    const online = await onlineNetnsAvailable();
     const jailed = await browserJailCommand({
       bwrap: this.config.bwrap,
       root: this.dirs.root,
