@@ -197,10 +197,6 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   ]);
   // Interrupted before the build stage ran: the background build must not wait for it forever.
   consoleBuilt();
-  const [installed, rebuilt] = await setupReady;
-  if (installed?.log)
-    results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
-  if (rebuilt) results.push({ name: 'native modules (npm rebuild, beside the static checks; out/bootstrap/npm-rebuild.log)', ...rebuilt });
 
   const sqliteEnv = { ...process.env, ...prebuild?.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
@@ -214,7 +210,14 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
       .map((f) => `${dir}/${String(f).split(path.sep).join('/')}`)
       .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
   const both = !filters.length || (!matching('src') && !matching('test'));
+  // The unit tests load neither a native module nor a system program (they pass with the
+  // native builds moved away): they run while the background rebuild — compiling SQLite, one
+  // core for its last ~30 s on a fresh machine — and apt finish.
   if (both || matching('src')) await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv);
+  const [installed, rebuilt] = await setupReady;
+  if (installed?.log)
+    results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
+  if (rebuilt) results.push({ name: 'native modules (npm rebuild, beside the static checks and unit tests; out/bootstrap/npm-rebuild.log)', ...rebuilt });
   if (both || matching('test'))
     await vitest(
       'tests on SQLite (vitest --project integration)',
