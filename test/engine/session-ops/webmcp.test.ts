@@ -99,8 +99,10 @@ describe('WebMCP tools', () => {
   it('invokes a tool in the page and in an out-of-process frame', async () => {
     const list = await tools();
     // Each call watches the session's end; a finished call leaves no listener on the session's signal.
+    // Counted by what they do: other parts of the session (each CDP proxy connection) add and remove
+    // listeners of their own meanwhile (CI once saw a third one there).
     const signal = t.engine.services.sessions.get(sessionId)!.signal;
-    const listeners = getEventListeners(signal, 'abort').length;
+    const callListeners = () => getEventListeners(signal, 'abort').filter((f) => String(f).includes('OutcomeUnknown')).length;
     const sum = await invoke({ tool_ref: byName(list, 'add').tool_ref, input: { a: 2, b: 40 } });
     expect(sum.status, JSON.stringify(sum.body)).toBe(200);
     expect(sum.body).toMatchObject({ invocation_id: expect.any(String), status: 'completed' });
@@ -108,7 +110,7 @@ describe('WebMCP tools', () => {
     const echo = await invoke({ tool_ref: byName(list, 'echo').tool_ref, input: { text: 'hi' } });
     expect(echo.body.status).toBe('completed');
     expect(JSON.stringify(echo.body.output)).toContain('echo:hi');
-    expect(getEventListeners(signal, 'abort').length).toBe(listeners);
+    expect(callListeners()).toBe(0);
   });
 
   it('reports a throwing tool as an error and a silent one as outcome_unknown', async () => {
