@@ -201,6 +201,8 @@ describe.skipIf(skipReason !== null)(`the OCI image under podman kube play${skip
         const page = browser.contexts()[0].pages()[0] ?? (await browser.contexts()[0].newPage());
         await page.goto('data:text/html,<title>no capability</title>');
         expect(await page.title()).toBe('no capability');
+        // The online namespace is made there too (user mode under the shipped seccomp profile).
+        expect(await page.evaluate(() => navigator.onLine)).toBe(true);
       } finally {
         await browser.close();
       }
