@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionHandle } from '../session/session-handle.js';
@@ -143,6 +144,8 @@ async function startUnjailed(handle: SessionHandle, binary: string): Promise<Sta
   try {
     const line = await untilReady(child, [/started successfully on port (\d+)/]);
     port = Number(/on port (\d+)/.exec(line)![1]);
+    // The line can come before its socket accepts: a first request then was refused (502 in CI).
+    await untilAccepting(port, child);
   } catch (err) {
     await kill(child);
     throw err;
@@ -158,6 +161,24 @@ async function startUnjailed(handle: SessionHandle, binary: string): Promise<Sta
     request: (method, p, body, signal) => send({ host: '127.0.0.1', port }, method, p, body, signal),
     stop: () => kill(child),
   };
+}
+
+/** Resolves once 127.0.0.1:`port` accepts a connection (polled every 10 ms); rejects when the process exits or after START_TIMEOUT_MS. */
+async function untilAccepting(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = net.connect({ host: '127.0.0.1', port }, () => {
+        sock.destroy();
+        resolve(true);
+      });
+      sock.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('chromedriver exited before it accepted a connection');
+    if (Date.now() > deadline) throw new Error(`chromedriver did not accept connections within ${START_TIMEOUT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** Resolves with the output line that matched the last pattern once every pattern was seen; rejects when the process exits first or after START_TIMEOUT_MS. */
