@@ -30,7 +30,7 @@ export interface JailUidRange {
 export const DEFAULT_JAIL_UID_RANGE: JailUidRange = { base: 200_000, count: 65_536 };
 const CLAIMS_DIR = '/run/browserdeck-jail-uids';
 /** util-linux's, by absolute path: the spawner's PATH is not trusted to find it. */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p)) ?? '/usr/bin/setpriv';
+export const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p)) ?? '/usr/bin/setpriv';
 
 let range: JailUidRange = DEFAULT_JAIL_UID_RANGE;
 /** Where the next search starts (spreads claims; a freed uid is not reused at once). */

@@ -22,7 +22,9 @@
  * namespace. Which namespace causes the wait: `bench/jail-netns.ts`.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import { DEFAULT_PATH } from './bwrap.js';
+import { SETPRIV } from './jail-user.js';
 import { firstExecutable, onPath } from '../find-executable.js';
 
 /** From the system's own dirs (as socat, jail-helper-launch.ts): the spawner's PATH is not trusted. Looked up once, by the probe. */
@@ -76,7 +78,7 @@ const unshareArgs = (mode: OnlineNetnsMode) => (mode === 'root' ? ['--net'] : ['
 
 /**
  * Whether jails here can start in an online namespace, and how: `root` or `user` by the engine's
- * uid, once `unshare`, `ip` and `setpriv` are found and a veth was made that way in a throwaway
+ * uid, once `unshare` and `ip` (and for `user`, setpriv) are found and a veth was made that way in a throwaway
  * namespace; undefined otherwise.
  */
 export function onlineNetnsMode(isRoot = process.getuid?.() === 0): Promise<OnlineNetnsMode | undefined> {
@@ -84,10 +86,11 @@ export function onlineNetnsMode(isRoot = process.getuid?.() === 0): Promise<Onli
     const mode: OnlineNetnsMode = isRoot ? 'root' : 'user';
     const unshare = systemProgram('unshare');
     const ip = systemProgram('ip');
-    const setpriv = systemProgram('setpriv');
-    if (!unshare || !ip || !setpriv) return resolve(undefined);
+    // The same setpriv the jail's uid switch uses (jail-user.ts); user mode clears capabilities with it.
+    const setpriv = fs.existsSync(SETPRIV) ? SETPRIV : undefined;
+    if (!unshare || !ip || (mode === 'user' && !setpriv)) return resolve(undefined);
     const child = execFile(unshare, [...unshareArgs(mode), ip, '-batch', '-'], { timeout: 10_000 }, (err) => {
-      if (!err) found = { mode, tools: { unshare, ip, setpriv } };
+      if (!err) found = { mode, tools: { unshare, ip, setpriv: setpriv ?? SETPRIV } };
       resolve(err ? undefined : mode);
     });
     child.stdin?.end(ONLINE_NETNS_BATCH);
