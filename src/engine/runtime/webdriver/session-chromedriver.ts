@@ -142,10 +142,11 @@ async function startUnjailed(handle: SessionHandle, binary: string): Promise<Sta
   const child = spawn(binary, ['--port=0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { PATH: DEFAULT_PATH, HOME: os.tmpdir() } });
   let port = 0;
   try {
+    const deadline = Date.now() + START_TIMEOUT_MS;
     const line = await untilReady(child, [/started successfully on port (\d+)/]);
     port = Number(/on port (\d+)/.exec(line)![1]);
     // The line can come before its socket accepts: a first request then was refused (502 in CI).
-    await untilAccepting(port, child);
+    await untilAccepting(port, child, deadline);
   } catch (err) {
     await kill(child);
     throw err;
@@ -163,9 +164,8 @@ async function startUnjailed(handle: SessionHandle, binary: string): Promise<Sta
   };
 }
 
-/** Resolves once 127.0.0.1:`port` accepts a connection (polled every 10 ms); rejects when the process exits or after START_TIMEOUT_MS. */
-async function untilAccepting(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
+/** Resolves once 127.0.0.1:`port` accepts a connection (polled every 10 ms); rejects when the process exits or at `deadline` (the start's own limit, START_TIMEOUT_MS). */
+async function untilAccepting(port: number, child: ChildProcess, deadline: number): Promise<void> {
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const sock = net.connect({ host: '127.0.0.1', port }, () => {
