@@ -21,6 +21,7 @@ export const ENGINE_ASSETS = [
   'code-runner/repl-child.mjs',
   'code-runner/webmcp-client.mjs',
   'code-runner/browser-helpers.mjs',
+  'code-runner/load-playwright.mjs',
   'code-runner/webmcp-tool-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',

@@ -128,12 +128,17 @@ const { product } = await cdp.browser('Browser.getVersion');
 repl.write(product.split('/')[0]);
 const pw = await import('playwright-core');
 repl.write(typeof pw.chromium.connectOverCDP);
+repl.write(Object.keys(playwright).sort().join(','));
 const tab = await newTab(${JSON.stringify(`${web.url}/title/Second`)});
 const tabs = await listTabs();
 repl.write(String(tabs.find((t) => t.target_id === tab).current) + ' ' + await page.title());
 await closeTab(tab);
 repl.write(String((await listTabs()).some((t) => t.target_id === tab)));`,
     });
+    // The `playwright` global has what `import('playwright-core')` gives, though the runner loads it with require.
+    const PLAYWRIGHT_EXPORTS = Object.keys(await import('playwright-core'))
+      .sort()
+      .join(',');
     expect(r.error).toBeUndefined();
     expect(texts(r)).toEqual([
       `write:${web.url}/title/Helpers Helpers`,
@@ -142,6 +147,7 @@ repl.write(String((await listTabs()).some((t) => t.target_id === tab)));`,
       'write:42',
       'write:Chrome',
       'write:function',
+      `write:${PLAYWRIGHT_EXPORTS}`,
       'write:true Second',
       'write:false',
     ]);

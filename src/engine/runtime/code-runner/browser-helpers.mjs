@@ -8,6 +8,7 @@
  *
  * Plain JavaScript: it runs in the jailed children like the scripts that import it.
  */
+import { loadPlaywright } from './load-playwright.mjs';
 
 /**
  * The child's one Playwright connection to its session's browser. `init` is the engine's init
@@ -34,7 +35,7 @@ export function browserConnection(init, onLost = () => {}) {
           (await listenForwarder(init.forward.socket, init.forward.port)).unref();
           init.forward = undefined;
         }
-        playwright ??= await import(init.playwright);
+        playwright ??= loadPlaywright(init.playwright);
         // noDefaults: Playwright's default context otherwise sends `Browser.setDownloadBehavior`
         // browser-wide, moving every later download of the session into Playwright's temp dir
         // instead of /downloads (and it overrides nothing else the user set).

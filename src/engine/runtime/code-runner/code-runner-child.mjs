@@ -29,6 +29,7 @@ import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { webmcpClient } from './webmcp-client.mjs';
 import { parentChannel } from '../sandbox/frame-channel.mjs';
+import { loadPlaywright } from './load-playwright.mjs';
 
 /** @type {{cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} */
 let init;
@@ -48,7 +49,7 @@ function connect() {
       forwarding = await listenForwarder(init.forward.socket, init.forward.port);
       forwarding.unref();
     }
-    const { chromium } = await import(init.playwright);
+    const { chromium } = loadPlaywright(init.playwright);
     // noDefaults: keep the session's download behaviour (Playwright's default context would move
     // every later download into its own temp dir instead of /downloads).
     const browser = await chromium.connectOverCDP(init.cdpUrl, { noDefaults: true });

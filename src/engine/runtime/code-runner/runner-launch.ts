@@ -95,7 +95,7 @@ export async function buildRunnerLaunch(
   writable: string[] = [],
 ): Promise<RunnerLaunch> {
   const pw = playwrightDir();
-  const pwEntry = path.join(pw, 'index.mjs');
+  const pwEntry = path.join(pw, 'index.js');
   // Asset dirs resolved per launch: the engine sets the assets root at start (runtime/assets.ts).
   const RUNNER_DIR = engineAssetDir('code-runner');
   const SANDBOX_SRC_DIR = engineAssetDir('sandbox');
@@ -173,7 +173,7 @@ export async function buildRunnerLaunch(
     job: {
       cdpUrl: runnerCdpUrl(wsUrl, true),
       forward: { socket: SANDBOX_CDP_SOCKET, port: SANDBOX_CDP_PORT },
-      playwright: `${inside.pw}/index.mjs`,
+      playwright: `${inside.pw}/index.js`,
       title: `node ${marker}`,
     },
   };

@@ -1,0 +1,28 @@
+/**
+ * playwright-core for a runner, loaded with `require` rather than `import()`. The package is
+ * CommonJS under a thin ESM wrapper (index.mjs); importing it from ESM makes Node lex its
+ * CommonJS sources for named exports, which was about 40 % of a runner's start: 0.89 against
+ * 0.52 CPU-s for the import alone on a 2-core VM (2026-12-03, `process.cpuUsage()` around each,
+ * four runs), paid by every executor, REPL and WebMCP tool runner the engine starts.
+ *
+ * `entry` is the package's CommonJS entry (index.js). The result has the members of the ESM
+ * wrapper's namespace, `default` included, so user code that reads `playwright` (the REPL's and
+ * the tools' global) sees what `import('playwright-core')` gives.
+ */
+import { createRequire } from 'node:module';
+
+export function loadPlaywright(entry) {
+  const pw = createRequire(import.meta.url)(entry);
+  return Object.freeze({
+    chromium: pw.chromium,
+    firefox: pw.firefox,
+    webkit: pw.webkit,
+    selectors: pw.selectors,
+    devices: pw.devices,
+    errors: pw.errors,
+    request: pw.request,
+    _electron: pw._electron,
+    _android: pw._android,
+    default: pw,
+  });
+}
