@@ -86,11 +86,10 @@ export function onlineNetnsMode(isRoot = process.getuid?.() === 0): Promise<Onli
     const mode: OnlineNetnsMode = isRoot ? 'root' : 'user';
     const unshare = systemProgram('unshare');
     const ip = systemProgram('ip');
-    // The same setpriv the jail's uid switch uses (jail-user.ts); user mode clears capabilities with it.
-    const setpriv = fs.existsSync(SETPRIV) ? SETPRIV : undefined;
-    if (!unshare || !ip || (mode === 'user' && !setpriv)) return resolve(undefined);
+    // The same setpriv the jail's uid switch uses (jail-user.ts); only user mode runs it (to clear capabilities).
+    if (!unshare || !ip || (mode === 'user' && !fs.existsSync(SETPRIV))) return resolve(undefined);
     const child = execFile(unshare, [...unshareArgs(mode), ip, '-batch', '-'], { timeout: 10_000 }, (err) => {
-      if (!err) found = { mode, tools: { unshare, ip, setpriv: setpriv ?? SETPRIV } };
+      if (!err) found = { mode, tools: { unshare, ip, setpriv: SETPRIV } };
       resolve(err ? undefined : mode);
     });
     child.stdin?.end(ONLINE_NETNS_BATCH);
