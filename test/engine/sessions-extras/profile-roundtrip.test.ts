@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConflictError, NotFoundError } from '@onkernel/sdk';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
+import { descendants } from '../../helpers/proc.js';
 import { readStorage, startTestPages, writeStorage, type TestPages } from './test-pages.js';
 
 let t: TestEngine;
@@ -77,5 +78,31 @@ describe('profiles with sessions', () => {
     const res = await t.api('/browsers', { method: 'POST', json: { headless: true, profile: { id: p.id, name: 'two' } } });
     expect(res.status).toBe(400);
     expect((await t.client.browsers.list()).getPaginatedItems()).toHaveLength(0);
+  });
+
+  it('saves a browser that takes seconds to close (a loaded machine) instead of dropping its state', async () => {
+    await t.client.profiles.create({ name: 'slow-close' });
+    const s = await t.client.browsers.create({ headless: true, profile: { name: 'slow-close', save_changes: true } });
+    await writeStorage(pages, s.cdp_ws_url, 'kept');
+    // Every process of the browser stopped for 3 s: Browser.close is answered only after that,
+    // past the 2 s an unsaved session's browser gets before it is killed.
+    const stopped = descendants(t.engine.services.sessions.get(s.session_id)!.browser!.pid);
+    for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+    const resume = setTimeout(() => stopped.forEach((pid) => process.kill(pid, 'SIGCONT')), 3_000);
+    try {
+      await t.client.browsers.deleteByID(s.session_id);
+    } finally {
+      clearTimeout(resume);
+      for (const pid of stopped) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          /* exited */
+        }
+      }
+    }
+    const next = await t.client.browsers.create({ headless: true, profile: { name: 'slow-close' } });
+    expect(await read(next.cdp_ws_url)).toEqual({ cookie: 'kept', local: 'kept', idb: 'kept' });
+    await t.client.browsers.deleteByID(next.session_id);
   });
 });

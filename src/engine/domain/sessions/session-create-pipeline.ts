@@ -17,7 +17,8 @@ import { DomainError } from '../../../shared/errors/domain-error.js';
 import { assertDiskRoom } from '../disk-reserve.js';
 import { newId } from '../ids.js';
 import { SessionScope } from '../../runtime/session/session-scope.js';
-import type { RunningSession, RuntimeAdoption, RuntimeSpec, SessionJailConfig } from '../../runtime/session/running-session.js';
+import type { RunningSession, RuntimeAdoption, RuntimeProfile, RuntimeSpec, SessionJailConfig } from '../../runtime/session/running-session.js';
+import type { ProfileBinding } from './session-hooks.js';
 import type { BoundedListeners } from '../../runtime/session/bounded-listeners.js';
 import { serviceLogSink } from '../../runtime/service-logs.js';
 import { watchesPageLoads } from '../../runtime/telemetry/cdp-collector.js';
@@ -197,6 +198,19 @@ export class CreatePipeline {
     return rt;
   }
 
+  /** The profile as the runtime uses it; a save dropped because the browser did not close cleanly is logged (those changes are lost). */
+  private runtimeProfile(id: string, binding: ProfileBinding): RuntimeProfile {
+    return {
+      saveChanges: binding.saveChanges,
+      restore: (dir) => binding.restore(dir),
+      finish: (dir, o) => {
+        if (binding.saveChanges && !o.save)
+          this.ctx.log.warn({ session: id, profile: binding.profileId }, 'profile changes not saved: the browser did not close cleanly');
+        return binding.finish(dir, o);
+      },
+    };
+  }
+
   /** A create no standby serves: a runtime of its own in the create's scope, started within its deadline. */
   private async startCold(c: Create, executable: string): Promise<RunningSession> {
     const { plan, auth, row } = c;
@@ -215,7 +229,7 @@ export class CreatePipeline {
       // The start page's own load, requests and console lines are telemetry too: launch on
       // about:blank and open start_url once the collector watches the tab (see finish).
       deferStartUrl: !!plan.options.start_url && watchesPageLoads(plan.telemetry.browser),
-      ...(binding ? { profile: { restore: (dir) => binding.restore(dir), finish: (dir, o) => binding.finish(dir, o) } } : {}),
+      ...(binding ? { profile: this.runtimeProfile(id, binding) } : {}),
       ...(plan.extensions.length ? { unpackExtensions: (dir) => extensions.unpackInto(plan.extensions, dir) } : {}),
       ...this.host.reportsOf(id, () => rt),
     });

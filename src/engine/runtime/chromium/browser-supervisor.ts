@@ -144,11 +144,13 @@ export class BrowserSupervisor {
   }
 
   /** Stops for good; true when the browser closed cleanly through CDP (state flushed to disk). */
-  async stop(): Promise<boolean> {
+  async stop(opts: { saving?: boolean } = {}): Promise<boolean> {
     this.stopping = true;
     await this.launching?.catch(() => {});
     const b = this.browser;
     if (!b) return false;
-    return stopChromium(b);
+    // A profile saved at the end needs the files flushed: as for a save while running, a loaded
+    // machine's browser gets longer to close cleanly (else the save is skipped and the state lost).
+    return stopChromium(b, opts.saving ? SAVE_CLOSE_GRACE_MS : undefined);
   }
 }

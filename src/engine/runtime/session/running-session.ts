@@ -16,6 +16,8 @@ export type { SessionJailConfig };
 
 /** A profile the browser starts from and is saved back into at the end (domain/profiles' binding). */
 export interface RuntimeProfile {
+  /** Whether the end saves the browser's state back (its close is then given longer to flush). */
+  readonly saveChanges: boolean;
   /** Before the first launch, into the fresh user-data-dir. */
   restore(userDataDir: string): Promise<void>;
   /** At the end, once the browser is closed: saved back (when asked) only after a clean close. */

@@ -207,7 +207,7 @@ export class SessionRuntime implements RunningSession {
       'browser',
       async () => {
         this.launcher.stop();
-        this.cleanClose = await this.supervisor.stop().catch(() => false);
+        this.cleanClose = await this.supervisor.stop({ saving: this.spec.profile?.saveChanges === true }).catch(() => false);
       },
       UNTIL_DONE,
     );
