@@ -76,6 +76,21 @@ describe('PoolRuntime (pool rules without browsers)', () => {
     expect(await waiting).toBeUndefined();
   });
 
+  it('stops only once a launch in flight has settled and the browser it started has ended', async () => {
+    const f = fakeLauncher();
+    const rt = new PoolRuntime(1, 10, f.launcher, () => 0);
+    rt.fill();
+    expect(f.pending).toHaveLength(1);
+    let stopped = false;
+    const stopping = rt.stop().then(() => (stopped = true));
+    await new Promise((r) => setImmediate(r));
+    expect(stopped).toBe(false);
+    await f.finishAll();
+    await stopping;
+    expect(f.ended).toEqual(['b1']);
+    expect(rt.idle).toEqual([]);
+  });
+
   it('shrinks by ending idle browsers and puts back a browser whose hand-over failed', async () => {
     const f = fakeLauncher();
     const rt = new PoolRuntime(3, 10, f.launcher, () => 0);

@@ -29,6 +29,8 @@ export class PoolRuntime {
   private credits = 0;
   private launches: number[] = [];
   private waiters: Waiter[] = [];
+  /** Launches not yet settled: `stop` waits for them (a browser one starts after the stop is ended). */
+  private readonly inFlight = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
   private stopped = false;
   private failures = 0;
@@ -83,11 +85,11 @@ export class PoolRuntime {
 
   private launchOne(): void {
     this.launching++;
-    this.launcher.launch().then(
-      (id) => {
+    const settled = this.launcher.launch().then(
+      async (id) => {
         this.launching--;
         this.failures = 0;
-        if (this.stopped) return void this.launcher.end(id, 'pool_deleted').catch(() => {});
+        if (this.stopped) return void (await this.launcher.end(id, 'pool_deleted').catch(() => {}));
         this.addIdle(id);
       },
       (err) => {
@@ -98,6 +100,8 @@ export class PoolRuntime {
         this.schedule(Math.min(MAX_RETRY_MS, RETRY_AFTER_FAILURE_MS * 2 ** Math.min(4, this.failures - 1)));
       },
     );
+    this.inFlight.add(settled);
+    void settled.finally(() => this.inFlight.delete(settled));
   }
 
   private addIdle(id: string): void {
@@ -151,12 +155,17 @@ export class PoolRuntime {
     return this.idle.splice(0);
   }
 
-  stop(): void {
+  /**
+   * No more launches; waiting acquirers get undefined. Resolves once the launches in flight have
+   * settled and any browser they started has ended: a deleted pool leaves no session behind it.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.resolve(undefined);
     }
+    await Promise.all(this.inFlight);
   }
 }

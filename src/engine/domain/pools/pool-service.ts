@@ -327,9 +327,10 @@ export class PoolService {
       );
     }
     const rt = this.runtimes.get(row.id);
-    rt?.stop();
     this.runtimes.delete(row.id);
     this.configs.delete(row.id);
+    // A browser still starting is ended before the answer, like the running ones below.
+    await rt?.stop();
     const live = await this.ctx.db.selectFrom('browser_sessions').select('id').where('pool_id', '=', row.id).where('deleted_at', 'is', null).execute();
     await Promise.all(live.map((s) => this.endSession(s.id, 'pool_deleted')));
     await this.ctx.db.deleteFrom('browser_pools').where('id', '=', row.id).execute();
@@ -354,7 +355,7 @@ export class PoolService {
     const mine = new Set(rows.filter((r) => r.node_id === this.sessions.nodeId).map((r) => r.id));
     for (const id of ids) {
       if (mine.has(id)) continue;
-      this.runtimes.get(id)?.stop();
+      void this.runtimes.get(id)?.stop();
       this.runtimes.delete(id);
       this.configs.delete(id);
     }
@@ -362,7 +363,7 @@ export class PoolService {
 
   /** Engine stop: no more launches, waiting acquirers get 204; the session manager ends the browsers. */
   stop(): void {
-    for (const rt of this.runtimes.values()) rt.stop();
+    for (const rt of this.runtimes.values()) void rt.stop();
     this.runtimes.clear();
   }
 }
