@@ -126,8 +126,9 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     onUnavailable: (reason) => log.warn(reason),
   });
   void sessionDisks.ready();
-  // A stop while the probe mounts its test disk would leave that mount behind.
-  ctx.onStop(() => sessionDisks.ready().then(() => {}));
+  // A stop while the probe mounts its test disk would leave that mount behind; the command
+  // helper ends after it (stop hooks registered here run after the features', whose sessions unmount).
+  ctx.onStop(() => sessionDisks.ready().then(() => sessionDisks.close()));
   const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());
   const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, {
     profiles,

@@ -31,6 +31,7 @@ export const ENGINE_ASSETS = [
   'app-runtime/app-runner-child.mjs',
   'app-runtime/fallback-resolve-hooks.mjs',
   'session-fs/fs-watcher-child.mjs',
+  'host-commands/host-command-child.mjs',
 ] as const;
 export type EngineAssetName = (typeof ENGINE_ASSETS)[number];
 

@@ -19,8 +19,12 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { HostCommands } from '../host-commands/host-commands.js';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** How a command is run: by the engine's host command helper, or (crash recovery, before one exists) forked from the engine. */
+type Run = (file: string, args: string[]) => Promise<unknown>;
+const runDirect: Run = (file, args) => execFileAsync(file, args, { timeout: COMMAND_TIMEOUT_MS });
 
 export type DiskMethod = 'loop' | 'none';
 
@@ -51,8 +55,16 @@ export class SessionDisks {
   private probing?: Promise<DiskMethod>;
   private template?: string;
   private methodNow: DiskMethod = 'none';
+  /** Three commands per session (cp, mount, umount): run beside the engine, not forked from it. */
+  private readonly commands = new HostCommands();
+  private readonly run: Run = (file, args) => this.commands.run(file, args, { timeoutMs: COMMAND_TIMEOUT_MS });
 
   constructor(private readonly o: SessionDisksOptions) {}
+
+  /** Ends the command helper (the engine's stop, after every session's disk was detached). */
+  close(): void {
+    this.commands.close();
+  }
 
   get perSessionMb(): number {
     return this.o.perSessionMb;
@@ -81,7 +93,7 @@ export class SessionDisks {
     const dir = path.join(this.o.dataDir, 'session-disk');
     // One engine per data dir (engine-pid-file.ts): templates of earlier runs (other sizes) go,
     // and a probe mount a killed engine left.
-    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) if (name.startsWith('probe-')) await unmountLeftover(path.join(dir, name));
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) if (name.startsWith('probe-')) await unmountLeftover(path.join(dir, name), this.run);
     await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     const template = path.join(dir, `template-${this.o.perSessionMb}m.img`);
@@ -92,13 +104,13 @@ export class SessionDisks {
     await fd.close();
     try {
       // Discard (a hole punch on a file) lets mke2fs mark the inode tables zeroed without writing them.
-      await run('mkfs.ext4', ['-q', '-F', '-E', 'lazy_itable_init=0,root_owner=0:0', '-O', '^has_journal', '-m', '0', fresh], { timeout: COMMAND_TIMEOUT_MS });
+      await this.run('mkfs.ext4', ['-q', '-F', '-E', 'lazy_itable_init=0,root_owner=0:0', '-O', '^has_journal', '-m', '0', fresh]);
       // Once mounted here, so a host whose loop devices or ext4 do not work says so now, not at a create.
       const probe = path.join(dir, `probe-${process.pid}`);
       await fsp.mkdir(probe, { recursive: true });
       try {
-        await mount(fresh, probe);
-        await unmount(probe);
+        await mount(fresh, probe, this.run);
+        await unmount(probe, this.run);
       } finally {
         await fsp.rmdir(probe).catch(() => {});
       }
@@ -121,17 +133,18 @@ export class SessionDisks {
     await fsp.mkdir(sessionDir, { recursive: true, mode: 0o700 });
     const image = path.join(sessionDir, IMAGE);
     try {
-      await run('cp', ['--sparse=always', this.template, image], { timeout: COMMAND_TIMEOUT_MS });
-      await mount(image, sessionDir);
+      await this.run('cp', ['--sparse=always', this.template, image]);
+      await mount(image, sessionDir, this.run);
     } catch (err) {
       throw new Error(`the session's filesystem could not be mounted: ${commandError(err)}`);
     }
     // The filesystem's root is the session dir now: private like the dir it covers (jails add o+x).
     await fsp.chmod(sessionDir, 0o700).catch(async (err: Error) => {
-      await unmount(sessionDir);
+      await unmount(sessionDir, this.run);
       throw err;
     });
     let detached: Promise<void> | undefined;
+    const run = this.run;
     return {
       dir: sessionDir,
       sizeMb: this.o.perSessionMb,
@@ -140,23 +153,23 @@ export class SessionDisks {
         return { bytes: s.bavail * s.bsize, inodes: s.ffree, totalBytes: s.blocks * s.bsize };
       },
       detach() {
-        detached ??= unmount(sessionDir);
+        detached ??= unmount(sessionDir, run);
         return detached;
       },
     };
   }
 }
 
-async function mount(image: string, dir: string): Promise<void> {
-  await run('mount', ['-t', 'ext4', '-o', 'loop,nosuid,nodev', image, dir], { timeout: COMMAND_TIMEOUT_MS });
+async function mount(image: string, dir: string, run: Run): Promise<void> {
+  await run('mount', ['-t', 'ext4', '-o', 'loop,nosuid,nodev', image, dir]);
 }
 
 /** Unmounts `dir`; something still holding it (a process not yet reaped) gets a lazy unmount. */
-export async function unmount(dir: string): Promise<void> {
+export async function unmount(dir: string, run: Run = runDirect): Promise<void> {
   try {
-    await run('umount', [dir], { timeout: COMMAND_TIMEOUT_MS });
+    await run('umount', [dir]);
   } catch {
-    await run('umount', ['-l', dir], { timeout: COMMAND_TIMEOUT_MS }).catch(() => {});
+    await run('umount', ['-l', dir]).catch(() => {});
   }
 }
 
@@ -165,10 +178,10 @@ export async function unmount(dir: string): Promise<void> {
  * session dir is mounted only there), so the dir's removal can delete it with its image. Reads
  * this process's mount table; nothing else is touched.
  */
-export async function unmountLeftover(dir: string): Promise<void> {
+export async function unmountLeftover(dir: string, run: Run = runDirect): Promise<void> {
   const at = path.resolve(dir);
   const table = await fsp.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
-  if (table.split('\n').some((line) => unescapeMountPath(line.split(' ')[4] ?? '') === at)) await unmount(at);
+  if (table.split('\n').some((line) => unescapeMountPath(line.split(' ')[4] ?? '') === at)) await unmount(at, run);
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */

@@ -1,0 +1,64 @@
+/**
+ * The engine's host command helper (runtime/host-commands): the session disks' commands are forked
+ * by a small process beside the engine, never by the engine itself, and it never outlives the engine.
+ */
+import { describe, expect, it } from 'vitest';
+import { HostCommands } from '../../src/engine/runtime/host-commands/host-commands.js';
+
+/** The pid of whatever forked the command: `$PPID` of a shell the command runs. */
+const parentOf = async (c: HostCommands) => Number((await c.run('/bin/sh', ['-c', 'echo $PPID'], { timeoutMs: 10_000 })).stdout.trim());
+
+describe('HostCommands', () => {
+  it('runs commands in its helper, not forked from this process, and ends the helper at close', async () => {
+    const c = new HostCommands();
+    try {
+      const helper = await parentOf(c);
+      expect(helper).not.toBe(process.pid);
+      // One helper for every command.
+      expect(await parentOf(c)).toBe(helper);
+      c.close();
+      await expect.poll(() => isAlive(helper), { timeout: 10_000 }).toBe(false);
+      // Closed: commands still run, from this process.
+      expect(await parentOf(c)).toBe(process.pid);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('rejects a failing command with its exit code and stderr, as execFile does', async () => {
+    const c = new HostCommands();
+    try {
+      const err = await c.run('/bin/sh', ['-c', 'echo nope >&2; exit 3'], { timeoutMs: 10_000 }).catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err).toMatchObject({ code: 3, stderr: 'nope\n' });
+      const slow = await c.run('/bin/sh', ['-c', 'sleep 5'], { timeoutMs: 200 }).catch((e) => e);
+      expect(slow).toMatchObject({ signal: 'SIGTERM' });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('fails the commands in flight when the helper dies, and starts a new one for the next', async () => {
+    const c = new HostCommands();
+    try {
+      const helper = await parentOf(c);
+      const inFlight = c.run('/bin/sh', ['-c', 'sleep 5'], { timeoutMs: 10_000 });
+      process.kill(helper, 'SIGKILL');
+      await expect(inFlight).rejects.toThrow(/helper exited/);
+      const next = await parentOf(c);
+      expect(next).not.toBe(helper);
+      expect(next).not.toBe(process.pid);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
