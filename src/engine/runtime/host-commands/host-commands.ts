@@ -12,6 +12,7 @@
  * or if the helper cannot start, commands run the old way, from the engine.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { childNode, engineAsset } from '../assets.js';
 
@@ -74,9 +75,12 @@ export class HostCommands {
     if (this.closed) return undefined;
     if (this.child) return this.child;
     const node = childNode();
+    const script = engineAsset('host-commands/host-command-child.mjs');
+    // A build that left the script out (missingEngineAssets) runs its commands the old way.
+    if (!fs.existsSync(script)) return undefined;
     let child: ChildProcess;
     try {
-      child = spawn(node.path, [engineAsset('host-commands/host-command-child.mjs')], {
+      child = spawn(node.path, [script], {
         env: { ...process.env, ...node.env },
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
