@@ -205,7 +205,7 @@ export class CreatePipeline {
       restore: (dir) => binding.restore(dir),
       finish: (dir, o) => {
         if (binding.saveChanges && !o.save)
-          this.ctx.log.warn({ session: id, profile: binding.profileId }, 'profile changes not saved: the browser did not close cleanly');
+          this.ctx.log.warn({ session: id, profile: binding.profileId }, 'profile changes not saved: the browser did not close cleanly (or never started)');
         return binding.finish(dir, o);
       },
     };

@@ -1,5 +1,5 @@
 /**
- * Runs the engine's short host commands (mount, umount, cp, mkfs) for it: the fork of each is
+ * Runs the engine's short per-session host commands (cp, mount, umount) for it: the fork of each is
  * this small process's, not the engine's. Forking the engine copies the page tables of its whole
  * heap, some 20–30 ms of its event loop per command (host-commands.ts). It takes
  * `{ id, file, args, timeoutMs }` over the IPC channel and answers `{ id, error?, stdout, stderr }`;

@@ -1,5 +1,5 @@
 /**
- * Short host commands of the engine (the session disks' `cp`, `mount`, `umount`, `mkfs.ext4`),
+ * The short host commands each session costs the engine (its disk's `cp`, `mount`, `umount`),
  * run by a small helper process (host-command-child.mjs) instead of forked from the engine.
  * Node forks the whole engine for every `execFile`, and the fork copies the page tables of its
  * heap on the event loop's thread: 20–30 ms per command under a CPU profile of
@@ -7,8 +7,8 @@
  * went to the session disks' three commands per session). Every API answer and CDP message of
  * every session waited behind them. The helper forks from a heap of a few MB, beside the engine.
  *
- * One helper per engine, started at the first command and ended by `close()` (the engine's
- * stop); it also exits on its own when the engine dies (its IPC channel closes). After `close`,
+ * One helper per engine, started at the first session's command (an engine that runs no session
+ * starts none) and ended by `close()` (the engine's stop); it also exits on its own when the engine dies (its IPC channel closes). After `close`,
  * or if the helper cannot start, commands run the old way, from the engine.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -17,6 +17,11 @@ import { promisify } from 'node:util';
 import { childNode, engineAsset } from '../assets.js';
 
 const execFileAsync = promisify(execFile);
+
+/** Runs `file args` forked from this process: for the few commands of a start or a recovery, and the fallback below. */
+export function runDirect(file: string, args: string[], opts: { timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
+  return execFileAsync(file, args, { timeout: opts.timeoutMs, encoding: 'utf8' });
+}
 
 /** What a failed command rejects with: execFile's fields, so callers read `stderr` as before. */
 export interface HostCommandError extends Error {
@@ -42,7 +47,7 @@ export class HostCommands {
   /** Runs `file args` (no shell) and resolves with its output; rejects like execFile. */
   async run(file: string, args: string[], opts: { timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
     const child = this.helper();
-    if (!child) return execFileAsync(file, args, { timeout: opts.timeoutMs, encoding: 'utf8' });
+    if (!child) return runDirect(file, args, opts);
     const id = this.nextId++;
     const answer = await new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -14,17 +14,17 @@
  * mkfs.ext4, a mount that fails) the method is 'none' and sessions write into the data dir as
  * before; the engine starts either way and `/healthz` says which.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { HostCommands } from '../host-commands/host-commands.js';
+import { HostCommands, runDirect } from '../host-commands/host-commands.js';
 
-const execFileAsync = promisify(execFile);
-/** How a command is run: by the engine's host command helper, or (crash recovery, before one exists) forked from the engine. */
+/**
+ * How a command is run: a session's by the engine's host command helper; the probe's and crash
+ * recovery's (once, at the engine's start, not on any session's path) forked from the engine.
+ */
 type Run = (file: string, args: string[]) => Promise<unknown>;
-const runDirect: Run = (file, args) => execFileAsync(file, args, { timeout: COMMAND_TIMEOUT_MS });
+const atStart: Run = (file, args) => runDirect(file, args, { timeoutMs: COMMAND_TIMEOUT_MS });
 
 export type DiskMethod = 'loop' | 'none';
 
@@ -55,7 +55,7 @@ export class SessionDisks {
   private probing?: Promise<DiskMethod>;
   private template?: string;
   private methodNow: DiskMethod = 'none';
-  /** Three commands per session (cp, mount, umount): run beside the engine, not forked from it. */
+  /** Three commands per session (cp, mount, umount): run beside the engine, not forked from it (host-commands.ts). */
   private readonly commands = new HostCommands();
   private readonly run: Run = (file, args) => this.commands.run(file, args, { timeoutMs: COMMAND_TIMEOUT_MS });
 
@@ -93,7 +93,7 @@ export class SessionDisks {
     const dir = path.join(this.o.dataDir, 'session-disk');
     // One engine per data dir (engine-pid-file.ts): templates of earlier runs (other sizes) go,
     // and a probe mount a killed engine left.
-    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) if (name.startsWith('probe-')) await unmountLeftover(path.join(dir, name), this.run);
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) if (name.startsWith('probe-')) await unmountLeftover(path.join(dir, name));
     await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     const template = path.join(dir, `template-${this.o.perSessionMb}m.img`);
@@ -104,13 +104,13 @@ export class SessionDisks {
     await fd.close();
     try {
       // Discard (a hole punch on a file) lets mke2fs mark the inode tables zeroed without writing them.
-      await this.run('mkfs.ext4', ['-q', '-F', '-E', 'lazy_itable_init=0,root_owner=0:0', '-O', '^has_journal', '-m', '0', fresh]);
+      await atStart('mkfs.ext4', ['-q', '-F', '-E', 'lazy_itable_init=0,root_owner=0:0', '-O', '^has_journal', '-m', '0', fresh]);
       // Once mounted here, so a host whose loop devices or ext4 do not work says so now, not at a create.
       const probe = path.join(dir, `probe-${process.pid}`);
       await fsp.mkdir(probe, { recursive: true });
       try {
-        await mount(fresh, probe, this.run);
-        await unmount(probe, this.run);
+        await mount(fresh, probe, atStart);
+        await unmount(probe, atStart);
       } finally {
         await fsp.rmdir(probe).catch(() => {});
       }
@@ -165,7 +165,7 @@ async function mount(image: string, dir: string, run: Run): Promise<void> {
 }
 
 /** Unmounts `dir`; something still holding it (a process not yet reaped) gets a lazy unmount. */
-export async function unmount(dir: string, run: Run = runDirect): Promise<void> {
+export async function unmount(dir: string, run: Run = atStart): Promise<void> {
   try {
     await run('umount', [dir]);
   } catch {
@@ -178,7 +178,7 @@ export async function unmount(dir: string, run: Run = runDirect): Promise<void> 
  * session dir is mounted only there), so the dir's removal can delete it with its image. Reads
  * this process's mount table; nothing else is touched.
  */
-export async function unmountLeftover(dir: string, run: Run = runDirect): Promise<void> {
+export async function unmountLeftover(dir: string, run: Run = atStart): Promise<void> {
   const at = path.resolve(dir);
   const table = await fsp.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
   if (table.split('\n').some((line) => unescapeMountPath(line.split(' ')[4] ?? '') === at)) await unmount(at, run);
