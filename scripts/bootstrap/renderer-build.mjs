@@ -25,9 +25,9 @@ export function rendererIsStale(root) {
   return INPUTS.some((p) => newestMtime(path.join(root, p)) > built);
 }
 
-/** Runs electron-vite build; resolves with its exit code (0 when nothing needed doing). */
-export async function buildDesktopBundles(root, { force = false } = {}) {
+/** Runs electron-vite build (at niceness `nice` when given); resolves with its exit code (0 when nothing needed doing). */
+export async function buildDesktopBundles(root, { force = false, nice } = {}) {
   if (!force && !rendererIsStale(root)) return 0;
   say('building the operator UI and desktop bundles (electron-vite build)');
-  return run(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root });
+  return run(path.join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, nice });
 }

@@ -43,8 +43,11 @@ export function say(line) {
 /**
  * Runs `cmd args` to completion with inherited stdio; signals to this process go to the child.
  * Resolves with the exit code (128+n for a signal death, 127 when the program is missing).
+ * `nice`: run it at that niceness (through nice(1), which execs it: every thread the program
+ * starts inherits the priority, and signals still reach it).
  */
-export function run(cmd, args, opts = {}) {
+export function run(cmd, args, { nice, ...opts } = {}) {
+  if (nice !== undefined) [cmd, args] = ['nice', ['-n', String(nice), cmd, ...args]];
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
     running.add(child);

@@ -1,9 +1,9 @@
 /**
- * `npm test`: typecheck (the whole tree and each process's own config), lint, format check, desktop build, unit
- * tests, then vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
- * cluster. Every stage runs even when an earlier one failed (one report shows everything that
- * is broken); the exit code is non-zero if any failed. Ctrl-C / SIGTERM stop the running
- * stage, tear the cluster down, and exit.
+ * `npm test`: vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
+ * cluster; beside them, at the lowest CPU priority, the typecheck (the whole tree and each
+ * process's own config), lint, format check, desktop build and unit tests. Every stage runs even
+ * when another one failed (one report shows everything that is broken); the exit code is non-zero
+ * if any failed. Ctrl-C / SIGTERM stop the running stages, tear the cluster down, and exit.
  *
  * When the run selects the deploy tests, the container images build in the background from the
  * start (startPrebuild, image-prebuild.mjs), beside `npm ci` and the static checks; the deploy
@@ -68,6 +68,12 @@ export const PRETTIER_CACHE_ARGS = ['--cache', '--cache-strategy', 'content', '-
 
 /** What Prettier formats (Markdown stays hand-wrapped). Also used by `npm run format`. */
 export const FORMATTED = ['src/**/*.{ts,tsx,mjs,js,css,html}', 'test/**/*.{ts,tsx,mjs}', 'scripts/**/*.mjs', 'bench/**/*.ts', '*.{ts,mjs}'];
+
+/**
+ * The niceness of the static checks, the desktop build and the unit tests, which run beside the
+ * integration passes: the lowest priority, so they use only CPU time the tests leave idle.
+ */
+const BACKGROUND_NICE = 19;
 
 /** Caches tools keep in TMPDIR on purpose; not leaks. */
 const TMP_CACHES = [/^tsx-\d+$/, /^node-compile-cache$/, /^vite-/];
@@ -153,12 +159,13 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
     const code = await fn();
     results.push({ name, code, seconds: (Date.now() - t0) / 1000 });
   };
-  const vitest = (name, argv, env) =>
+  let passes = 0;
+  const vitest = (name, argv, env, runOpts = {}) =>
     stage(name, async () => {
       // A user's own --reporter choice wins; otherwise the JSON report feeds the summary's list of failures.
-      const report = path.join(reportDir, `${results.length}.json`);
+      const report = path.join(reportDir, `${passes++}.json`);
       const reporters = args.some((a) => a.startsWith('--reporter')) ? [] : jsonReportArgs(report);
-      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e }));
+      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e, ...runOpts }));
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
       const failed = code === 0 ? [] : failedTests(report, root);
       if (failed.length) failures.push(`${name}:`, ...failed);
@@ -176,32 +183,10 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   prebuild?.engineInputs(Promise.all([consoleReady, nodeModulesReady]));
   const setupReady = Promise.all([systemReady, nodeModulesReady]);
 
-  // The static checks are single-threaded programs: two at a time keep both cores busy (with
-  // apt's unpacking on a fresh machine as a third: it was a wait of its own before them).
-  await inParallel(2, [
-    () => stage('typecheck (tsgo -b, TYPECHECK_CONFIGS)', () => run(bin('tsgo'), typecheckArgs(root), { cwd: root })),
-    // Early (seconds): the background build of the engine's image waits for the console.
-    () =>
-      stage('build (electron-vite build)', async () => {
-        try {
-          return await buildDesktopBundles(root, { force: true });
-        } finally {
-          consoleBuilt();
-        }
-      }),
-    () => stage('lint (eslint .)', () => run(bin('eslint'), ESLINT_ARGS, { cwd: root })),
-    // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
-    // reformat fails the run. `npm run format` rewrites them.
-    () =>
-      stage('format (prettier --check)', () => run(bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_CACHE_ARGS, ...FORMATTED], { cwd: root })),
-  ]);
-  // Interrupted before the build stage ran: the background build must not wait for it forever.
-  consoleBuilt();
-
   const sqliteEnv = { ...process.env, ...prebuild?.env };
   delete sqliteEnv.BROWSERDECK_TEST_DATABASE_URL;
-  // Two vitest projects (vitest.config.ts): the unit tests beside pure modules in src/ first
-  // (seconds, no engine), then the integration suite in test/; each file runs in exactly one.
+  // Two vitest projects (vitest.config.ts): the unit tests beside pure modules in src/, and the
+  // integration suite in test/; each file runs in exactly one.
   // With filters (vitest's: substrings of the file path), a project none of whose files match
   // is left out, unless neither matches: then both run and fail with vitest's "no test files".
   const matching = (dir) =>
@@ -210,10 +195,40 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
       .map((f) => `${dir}/${String(f).split(path.sep).join('/')}`)
       .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
   const both = !filters.length || (!matching('src') && !matching('test'));
-  // The unit tests load neither a native module nor a system program (they pass with the
-  // native builds moved away): they run while the background rebuild — compiling SQLite, one
-  // core for its last ~30 s on a fresh machine — and apt finish.
-  if (both || matching('src')) await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv);
+
+  // The static checks, the desktop build and the unit tests need neither the native modules nor
+  // the system packages: they run beside the native rebuild (one core on better-sqlite3's SQLite
+  // for over a minute on a fresh machine) and then beside the SQLite pass, which starts as soon as
+  // the rebuild and apt are done instead of after them. They run at the lowest CPU priority
+  // (BACKGROUND_NICE), two at a time: they take what the tests leave idle and do not slow them.
+  const background = { nice: BACKGROUND_NICE };
+  const checks = (async () => {
+    await inParallel(2, [
+      // First (seconds): the background build of the engine's image waits for the console.
+      () =>
+        stage('build (electron-vite build)', async () => {
+          try {
+            return await buildDesktopBundles(root, { force: true, ...background });
+          } finally {
+            consoleBuilt();
+          }
+        }),
+      () => stage('typecheck (tsgo -b, TYPECHECK_CONFIGS)', () => run(bin('tsgo'), typecheckArgs(root), { cwd: root, ...background })),
+      () => stage('lint (eslint .)', () => run(bin('eslint'), ESLINT_ARGS, { cwd: root, ...background })),
+      // One formatter (Prettier, .prettierrc.json), applied once to the whole tree: a file it would
+      // reformat fails the run. `npm run format` rewrites them.
+      () =>
+        stage('format (prettier --check)', () =>
+          run(bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_CACHE_ARGS, ...FORMATTED], { cwd: root, ...background }),
+        ),
+    ]);
+    // Interrupted before the build stage ran: the background build must not wait for it forever.
+    consoleBuilt();
+    // The unit tests load neither a native module nor a system program (they pass with the
+    // native builds moved away).
+    if (both || matching('src')) await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv, background);
+  })();
+
   const [installed, rebuilt] = await setupReady;
   if (installed?.log)
     results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
@@ -252,6 +267,9 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
       }
     }
   }
+
+  // Normally over long before: the checks take the idle time of the passes above.
+  await checks;
 
   if (prebuild) {
     // Normally long over (the deploy tests waited for it); never leave a build running behind us.
