@@ -1,7 +1,8 @@
 /**
  * Drives the web console end to end: builds the renderer once per vitest run (into a private
  * out dir, so `out/` is not disturbed; see buildRenderer), starts a real engine serving it
- * (`uiDir`), and opens Debian's Chromium with playwright-core. Screens are saved under
+ * (`uiDir`), and opens it in the run's operator browser (Debian's Chromium through playwright-core,
+ * test/helpers/operator-browser.ts). Screens are saved under
  * `test-results/screens/`.
  */
 import { execFile } from 'node:child_process';
@@ -11,8 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { operatorBrowser } from '../helpers/operator-browser.js';
 import type { EngineOptions } from '../../src/engine/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -74,9 +76,6 @@ export async function buildRenderer(): Promise<{ rendererDir: string; cleanup():
   throw new Error(`no renderer build in ${shared} after ${SHARED_BUILD_WAIT_MS / 1000} s (the file building it died?)`);
 }
 
-/** Debian's Chromium as these tests run it (root needs --no-sandbox; no outside network). */
-export const TEST_CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
 /** Saves the page under `test-results/screens/<name>.png` and returns the path. */
 export async function saveScreen(page: Page, name: string): Promise<string> {
   await fsp.mkdir(SCREENS, { recursive: true });
@@ -99,10 +98,7 @@ export interface Console {
 export async function openConsole(opts: EngineOptions = {}): Promise<Console> {
   const build = await buildRenderer();
   const te = await startTestEngine({ ...opts, uiDir: build.rendererDir });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: TEST_CHROMIUM_ARGS,
-  });
+  const browser = await operatorBrowser();
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: true });
   const page = await context.newPage();
   return {

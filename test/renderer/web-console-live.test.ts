@@ -7,8 +7,9 @@
  * on its live view and then on the last pane chosen; icons are SVG, not emoji glyphs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildRenderer, saveScreen, TEST_CHROMIUM_ARGS } from './console-harness.js';
+import type { Browser, Page } from 'playwright-core';
+import { buildRenderer, saveScreen } from './console-harness.js';
+import { operatorBrowser } from '../helpers/operator-browser.js';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 
 /** How long a change may take to show: the brief's bound, not a measurement. */
@@ -23,7 +24,7 @@ let navigations = 0;
 beforeAll(async () => {
   build = await buildRenderer();
   te = await startTestEngine({ uiDir: build.rendererDir });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: TEST_CHROMIUM_ARGS });
+  browser = await operatorBrowser();
   page = await (await browser.newContext({ viewport: { width: 1360, height: 860 } })).newPage();
   page.on('framenavigated', (f) => {
     if (f === page.mainFrame()) navigations++;

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { operatorBrowser } from '../../helpers/operator-browser.js';
 import type Kernel from '@onkernel/sdk';
 import { WebSocket } from 'ws';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
@@ -31,7 +32,7 @@ let tenantKey: string;
 beforeAll(async () => {
   te = await startTestEngine();
   site = await startLocalServer({ '/': PAGE, '/other': '<!doctype html><title>other</title>' });
-  operator = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  operator = await operatorBrowser();
   const project = await te.client.projects.create({ name: 'inspect-tenant' });
   tenantKey = (await te.client.apiKeys.create({ name: 'inspect-key', project_id: project.id })).key!;
 }, 120_000);

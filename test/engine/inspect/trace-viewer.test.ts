@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { operatorBrowser } from '../../helpers/operator-browser.js';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import { startLocalServer, type LocalServer } from '../../helpers/local-server.js';
 
@@ -24,7 +25,7 @@ let tracePath: string;
 beforeAll(async () => {
   te = await startTestEngine();
   site = await startLocalServer({ '/': '<!doctype html><title>traced page</title><button id="b">traced button</button>' });
-  operator = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  operator = await operatorBrowser();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-trace-test-'));
   // A real trace, recorded as the executor's `trace: true` would.
   const context = await operator.newContext();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { operatorBrowser } from '../../helpers/operator-browser.js';
 import puppeteer from 'puppeteer-core';
 import { startTestEngine, type TestEngine } from '../../helpers/engine.js';
 import type { SessionManager } from '../../../src/engine/domain/sessions/session-manager.js';
@@ -28,10 +29,7 @@ beforeAll(async () => {
   t = await startTestEngine();
   pages = await startTestPages();
   [viewer, shared] = await Promise.all([
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    }),
+    operatorBrowser(),
     // An animated page to start with: the crash test's restarted browser opens it again and keeps painting.
     t.client.browsers.create({ headless: true, timeout_seconds: 600, start_url: `${pages.url}/animated` }),
   ]);

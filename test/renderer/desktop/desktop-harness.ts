@@ -18,13 +18,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ipcMain } from 'electron';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { createAppCore, type AppCore } from '../../../src/main/app-core.js';
 import { registerIpc } from '../../../src/main/ipc-main.js';
 import { appFrameCheck } from '../../../src/main/ipc-router.js';
 import { STREAM_OPEN_CHANNEL, type EventChannel, type EventPayloads } from '../../../src/shared/ipc/contract.js';
 import { fakeCipher } from '../../main/fake-cipher.js';
-import { buildRenderer, saveScreen, TEST_CHROMIUM_ARGS } from '../console-harness.js';
+import { buildRenderer, saveScreen } from '../console-harness.js';
+import { operatorBrowser } from '../../helpers/operator-browser.js';
 import { decodeIpc, encodeIpc } from './ipc-wire.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -130,10 +131,7 @@ export async function openDesktopApp(): Promise<DesktopApp> {
   const unregister = registerIpc(core.handlers, core.controlPlane, appFrameCheck(appUrl));
   await core.startEngine();
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [...TEST_CHROMIUM_ARGS, '--allow-file-access-from-files'],
-  });
+  const browser = await operatorBrowser();
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   const ipc = ipcMain as unknown as MockIpcMain;
   const invokes: string[] = [];
