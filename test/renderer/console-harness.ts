@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { operatorBrowser } from '../helpers/operator-browser.js';
 import type { EngineOptions } from '../../src/engine/config.js';
@@ -74,6 +74,16 @@ export async function buildRenderer(): Promise<{ rendererDir: string; cleanup():
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no renderer build in ${shared} after ${SHARED_BUILD_WAIT_MS / 1000} s (the file building it died?)`);
+}
+
+/**
+ * A download's bytes. The operator browser runs in another process (operator-browser.ts), so
+ * `download.path()` is not available: the file is streamed over the connection instead.
+ */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const ch of await download.createReadStream()) chunks.push(ch as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Saves the page under `test-results/screens/<name>.png` and returns the path. */

@@ -4,7 +4,7 @@
  * and listed with its size and checksum, downloaded byte for byte, found by search, and deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { markerExtension, sha256, zipOf } from '../engine/extensions/extension-zips.js';
 
 let c: Console;
@@ -45,9 +45,7 @@ describe('web console: extensions', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download ui-marker-ext' }).click()]);
     expect(download.suggestedFilename()).toBe('ui-marker-ext.zip');
-    const chunks: Buffer[] = [];
-    for await (const ch of await download.createReadStream()) chunks.push(ch as Buffer);
-    expect(Buffer.concat(chunks).equals(zip)).toBe(true);
+    expect((await downloadBytes(download)).equals(zip)).toBe(true);
 
     await page.getByLabel('Search extensions').fill('no-such-extension');
     await page.getByRole('heading', { name: 'No extensions' }).waitFor();

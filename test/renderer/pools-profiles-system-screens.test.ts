@@ -7,7 +7,7 @@
  * Each screen fits 1024×700 and is saved at 1280×800 (`test-results/screens/`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { shown, TEST_TIMEOUT } from './session-panes-helpers.js';
 import { expectFitsSmall, go } from './resource-screens-helpers.js';
 
@@ -113,10 +113,8 @@ describe('web console: pools, profiles and system screens', () => {
       await page.getByRole('definition').getByRole('link', { name: session.session_id }).waitFor({ state: 'detached' });
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
       expect(download.suggestedFilename()).toBe('shop-login.tar');
-      const chunks: Buffer[] = [];
-      for await (const ch of await download.createReadStream()) chunks.push(ch as Buffer);
       // A tar archive: "ustar" at offset 257 of its first header.
-      expect(Buffer.concat(chunks).subarray(257, 262).toString()).toBe('ustar');
+      expect((await downloadBytes(download)).subarray(257, 262).toString()).toBe('ustar');
 
       await go(c, '/profiles', 'Profiles');
       await row.getByRole('button', { name: 'Delete shop-login' }).click();

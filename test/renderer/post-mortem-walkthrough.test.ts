@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Kernel from '@onkernel/sdk';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { startLocalServer, type LocalServer } from '../helpers/local-server.js';
 import { waitFor } from '../helpers/chromium-web.js';
 import { deploy } from '../engine/apps/app-helpers.js';
@@ -183,7 +183,7 @@ describe('post-mortem in the console', { timeout: 120_000 }, () => {
     await screen('post-mortem-replays');
     await page.goto(`${te.url}/#/sessions/${sessionId}/inspect`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /HAR/ }).first().click()]);
-    const har = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as {
+    const har = JSON.parse((await downloadBytes(download)).toString('utf8')) as {
       log: { entries: { request: { url: string }; response: { status: number } }[] };
     };
     expect(har.log.entries.find((e) => e.request.url.endsWith('/api/pay'))?.response.status).toBe(502);

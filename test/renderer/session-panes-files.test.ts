@@ -5,7 +5,7 @@
  * through the browser to a local server and see status 200, its headers and the pretty JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT, shown } from './session-panes-helpers.js';
 
 let c: Console;
@@ -81,10 +81,7 @@ describe('session pane: files', () => {
       await page.getByRole('button', { name: 'work', exact: true }).click();
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download shot.png', exact: true }).click()]);
       expect(download.suggestedFilename()).toBe('shot.png');
-      const saved = await download.createReadStream();
-      const chunks: Buffer[] = [];
-      for await (const ch of saved) chunks.push(ch as Buffer);
-      expect(Buffer.concat(chunks).equals(png)).toBe(true);
+      expect((await downloadBytes(download)).equals(png)).toBe(true);
     },
     TEST_TIMEOUT,
   );

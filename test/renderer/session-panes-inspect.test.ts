@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
 import { pollUntil } from '../helpers/poll-until.js';
 
@@ -121,9 +121,7 @@ describe('Inspect pane and the live track', () => {
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HAR' }).click()]);
       expect(download.suggestedFilename()).toBe(`${s.session_id}.har`);
-      const chunks: Buffer[] = [];
-      for await (const ch of await download.createReadStream()) chunks.push(ch as Buffer);
-      const har = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      const har = JSON.parse((await downloadBytes(download)).toString('utf8')) as {
         log: { version: string; entries: Array<{ request: { url: string }; response: { status: number } }> };
       };
       expect(har.log.version).toBe('1.2');
@@ -137,9 +135,7 @@ describe('Inspect pane and the live track', () => {
       await page.screenshot({ path: path.join(SHOTS, 'inspect-pane.png') });
       const bodyOf = async (): Promise<string | undefined> => {
         const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download HAR' }).click()]);
-        const parts: Buffer[] = [];
-        for await (const ch of await dl.createReadStream()) parts.push(ch as Buffer);
-        const doc = JSON.parse(Buffer.concat(parts).toString('utf8')) as {
+        const doc = JSON.parse((await downloadBytes(dl)).toString('utf8')) as {
           log: { entries: Array<{ request: { url: string }; response: { content: { text?: string } } }> };
         };
         return doc.log.entries.find((e) => e.request.url === `${site.url}/json?har=1`)?.response.content.text;

@@ -4,7 +4,7 @@
  * download it through the transport (an MP4 file arrives).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { createSession, openPane, startLocalSite, type LocalSite, TEST_TIMEOUT } from './session-panes-helpers.js';
 
 let c: Console;
@@ -56,9 +56,7 @@ describe('session pane: replays', () => {
       expect(replays).toHaveLength(1);
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${replays[0].replay_id}` }).click()]);
       expect(download.suggestedFilename()).toBe(`replay-${replays[0].replay_id}.mp4`);
-      const chunks: Buffer[] = [];
-      for await (const ch of await download.createReadStream()) chunks.push(ch as Buffer);
-      const mp4 = Buffer.concat(chunks);
+      const mp4 = await downloadBytes(download);
       expect(mp4.subarray(4, 8).toString('latin1')).toBe('ftyp');
     },
     TEST_TIMEOUT,

@@ -11,7 +11,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConsole, type Console } from './console-harness.js';
+import { downloadBytes, openConsole, type Console } from './console-harness.js';
 import { openPane, TEST_TIMEOUT, shown } from './session-panes-helpers.js';
 import { startLocalServer, type LocalServer } from '../helpers/local-server.js';
 
@@ -151,7 +151,7 @@ describe('session view: errors at a glance', () => {
       await expect.poll(() => count.textContent()).toBe('1 shown');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .log' }).click()]);
       expect(download.suggestedFilename()).toBe(`${sessionId}-app.log.log`);
-      const text = await fs.readFile((await download.path())!, 'utf8');
+      const text = (await downloadBytes(download)).toString('utf8');
       expect(text).toMatch(/^\S+ ERROR upload failed needle\n$/);
     },
     TEST_TIMEOUT,
