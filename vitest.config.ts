@@ -33,7 +33,10 @@ export default defineConfig({
     // spent waiting (browser start, inactivity timeouts, SSE, ffmpeg), not computing, so two
     // files at a time roughly halve the wall time without overcommitting two cores with
     // Chromium. `--maxWorkers=N` on the command line still overrides this. Three were slower:
-    // the SQLite pass with warm images took 580 s at three and 545 s at two (2026-12-02, 2 cores).
+    // the SQLite pass with warm images took 580 s at three and 545 s at two (2026-12-02, 2 cores), and
+    // again on 2026-12-04 (fresh clones, `bash .ci/run`): 858 s at three against 777 s at two, the
+    // PostgreSQL pass 118 s against 92, with the CPUs ~1 % idle at three — and a unit test starved
+    // and a standby timing test failed.
     maxWorkers: 2,
     projects: [
       {

@@ -1,7 +1,7 @@
 /**
  * `npm test`: vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
- * cluster; beside them, at the lowest CPU priority, the typecheck (the whole tree and each
- * process's own config), lint, format check, desktop build and unit tests. Every stage runs even
+ * cluster; beside them the unit tests and, at the lowest CPU priority, the typecheck (the whole
+ * tree and each process's own config), lint, format check and desktop build. Every stage runs even
  * when another one failed (one report shows everything that is broken); the exit code is non-zero
  * if any failed. Ctrl-C / SIGTERM stop the running stages, tear the cluster down, and exit.
  *
@@ -70,8 +70,8 @@ export const PRETTIER_CACHE_ARGS = ['--cache', '--cache-strategy', 'content', '-
 export const FORMATTED = ['src/**/*.{ts,tsx,mjs,js,css,html}', 'test/**/*.{ts,tsx,mjs}', 'scripts/**/*.mjs', 'bench/**/*.ts', '*.{ts,mjs}'];
 
 /**
- * The niceness of the static checks, the desktop build and the unit tests, which run beside the
- * integration passes: the lowest priority, so they use only CPU time the tests leave idle.
+ * The niceness of the static checks and the desktop build, which run beside the integration
+ * passes: the lowest priority, so they use only CPU time the tests leave idle.
  */
 const BACKGROUND_NICE = 19;
 
@@ -196,15 +196,20 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
       .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
   const both = !filters.length || (!matching('src') && !matching('test'));
 
-  // The static checks, the desktop build and the unit tests need neither the native modules nor
+  // The unit tests, the desktop build and the static checks need neither the native modules nor
   // the system packages: they run beside the native rebuild (one core on better-sqlite3's SQLite
-  // for over a minute on a fresh machine) and then beside the SQLite pass, which starts as soon as
-  // the rebuild and apt are done instead of after them. They run at the lowest CPU priority
-  // (BACKGROUND_NICE), two at a time: they take what the tests leave idle and do not slow them.
+  // for about half a minute on a fresh machine) and then beside the SQLite pass, which starts as
+  // soon as the rebuild and apt are done instead of after them. Two at a time. The unit tests go
+  // first, at normal priority: they have timeouts, and at the lowest priority beside a busy pass
+  // one timed out (a 5 s test starved of CPU). The rest run at the lowest CPU priority
+  // (BACKGROUND_NICE): they take what the tests leave idle and do not slow them down.
   const background = { nice: BACKGROUND_NICE };
   const checks = (async () => {
     await inParallel(2, [
-      // First (seconds): the background build of the engine's image waits for the console.
+      // The unit tests load neither a native module nor a system program (they pass with the
+      // native builds moved away).
+      () => (both || matching('src') ? vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv) : undefined),
+      // Early (seconds): the background build of the engine's image waits for the console.
       () =>
         stage('build (electron-vite build)', async () => {
           try {
@@ -224,9 +229,6 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
     ]);
     // Interrupted before the build stage ran: the background build must not wait for it forever.
     consoleBuilt();
-    // The unit tests load neither a native module nor a system program (they pass with the
-    // native builds moved away).
-    if (both || matching('src')) await vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv, background);
   })();
 
   const [installed, rebuilt] = await setupReady;
