@@ -179,8 +179,12 @@ function goals(results: Array<{ level: number; rows: RowResult[]; rawRate: numbe
     const success = okOf(sb).length / sb.records.length;
     mark(100 * success, success === 1, `c${c10.level} success 100 %`);
   }
-  const releases = results.flatMap((r) => okOf(r.rows.find((x) => x.name.includes('pool'))).map((x) => x.release));
-  mark(p50(releases), p50(releases) <= 20, 'pool release p50 ≤ 20 ms');
+  // Per level: at c1 a release waits on nothing but its answer; at c10 it also waits its turn on an
+  // engine event loop that ten launches keep busy. One p50 over both would be neither.
+  for (const r of results) {
+    const releases = okOf(r.rows.find((x) => x.name.includes('pool'))).map((x) => x.release);
+    mark(p50(releases), p50(releases) <= 20, `c${r.level} pool release p50 ≤ 20 ms`);
+  }
 }
 
 /** `--mode=interleaved`: a local launch, a standby create and a pool lifecycle in turn, n rounds (c1). */
