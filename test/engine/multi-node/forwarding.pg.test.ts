@@ -13,6 +13,12 @@ import type { SessionManager } from '../../../src/engine/domain/sessions/session
 import { pollUntil } from '../../helpers/poll-until.js';
 import type { ReplayService } from '../../../src/engine/domain/replays/replay-service.js';
 
+/** `p`, or an error naming the step when it takes longer than 20 s (the test's own timeout would name none). */
+function step<T>(what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within 20 s`)), 20_000)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 let a: TestEngine;
 let b: TestEngine;
 let id: string;
@@ -105,7 +111,7 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
       );
     }
     ac.abort();
-    await reading;
+    await step('the telemetry stream to end once aborted', reading);
     expect(live).toEqual(['one', 'two', 'three', 'four', 'five']);
   });
 
@@ -183,7 +189,10 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
         /* aborted */
       }
     })();
-    const r = await b.client.browsers.playwright.execute(id, { code: "await page.evaluate(() => console.log('telemetry-through-b')); return 1;" });
+    // The page also keeps painting: the live view below sends frames only for what changes on screen.
+    const r = await b.client.browsers.playwright.execute(id, {
+      code: "await page.evaluate(() => { console.log('telemetry-through-b'); setInterval(() => { document.body.textContent = String(Date.now()); }, 100); }); return 1;",
+    });
     expect(r).toMatchObject({ success: true, result: 1 });
     await pollUntil(
       'the console line streamed through B',
@@ -191,7 +200,7 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
       (l) => l.includes('telemetry-through-b'),
     );
     ac.abort();
-    await reading;
+    await step('the telemetry stream to end once aborted', reading);
 
     const session = await b.client.browsers.retrieve(id);
     const open = async (url: string) => {
@@ -202,15 +211,18 @@ describe.skipIf(!PG_URL)(`a session created on node A, used through node B${PG_S
     const bidi = await open(session.webdriver_ws_url);
     const status = new Promise<Record<string, unknown>>((resolve) => bidi.once('message', (d) => resolve(JSON.parse(d.toString()))));
     bidi.send(JSON.stringify({ id: 1, method: 'session.status', params: {} }));
-    expect(await status).toMatchObject({ type: 'success', id: 1, result: { ready: expect.any(Boolean) } });
+    expect(await step('the BiDi answer through B', status)).toMatchObject({ type: 'success', id: 1, result: { ready: expect.any(Boolean) } });
     bidi.close();
 
     const live = await open(session.browser_live_view_url!.replace(/^http/, 'ws').replace('/live?', '/live/ws?'));
-    const frame = await new Promise<{ type: string; data: string }>((resolve) =>
-      live.on('message', (d) => {
-        const m = JSON.parse(d.toString()) as { type: string; data: string };
-        if (m.type === 'frame') resolve(m);
-      }),
+    const frame = await step(
+      'a live view frame through B',
+      new Promise<{ type: string; data: string }>((resolve) =>
+        live.on('message', (d) => {
+          const m = JSON.parse(d.toString()) as { type: string; data: string };
+          if (m.type === 'frame') resolve(m);
+        }),
+      ),
     );
     expect(Buffer.from(frame.data, 'base64').length).toBeGreaterThan(100);
     live.close();
