@@ -58,20 +58,43 @@ export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | null {
 export function usableBwrap(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   const bin = findBwrap(env);
   if (!bin) return Promise.resolve(null);
-  probe ??= new Promise((resolve) => {
-    execFile(
-      bin,
-      // `--proc`: every jail mounts a fresh procfs, which a container's runtime refuses while
-      // its masks cover parts of /proc — a probe without it said "jail on" where no jail could start.
-      ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'],
-      { timeout: 30_000 },
-      (err, _out, stderr) => {
-        if (err) probeError = `${bin} does not start a sandbox here: ${String(stderr || err.message).trim()}`;
-        resolve(err ? null : bin);
-      },
-    );
+  probe ??= probeBwrap(bin).then(({ ok, error }) => {
+    probeError = error;
+    return ok ? bin : null;
   });
   return probe;
+}
+
+/** How many times the probe tries before it concludes that bwrap cannot start a sandbox here. */
+const PROBE_ATTEMPTS = 3;
+const PROBE_PAUSE_MS = 250;
+
+/**
+ * Whether `bin` starts a sandbox with our flags. A failure is tried again (PROBE_ATTEMPTS in all):
+ * bwrap binds `/` recursively and then remounts every mount under it read-only, so a mount that
+ * goes away in between — a container's overlay unmounted by podman on the same host — fails that
+ * one start ("Unable to apply mount flags: remount …: No such file or directory"). The probe's
+ * answer holds for the engine's life: one such moment at start-up must not turn the jail off
+ * for good (seen in the suite: a worker's probe ran while a deploy test's container stopped, and
+ * every jailed test after it in that worker failed).
+ */
+export async function probeBwrap(bin: string, attempts = PROBE_ATTEMPTS, pauseMs = PROBE_PAUSE_MS): Promise<{ ok: boolean; error?: string }> {
+  let error = '';
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, pauseMs));
+    error = await new Promise<string>((resolve) =>
+      execFile(
+        bin,
+        // `--proc`: every jail mounts a fresh procfs, which a container's runtime refuses while
+        // its masks cover parts of /proc — a probe without it said "jail on" where no jail could start.
+        ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--ro-bind', '/', '/', '--proc', '/proc', '--', 'true'],
+        { timeout: 30_000 },
+        (err, _out, stderr) => resolve(err ? String(stderr || err.message).trim() || err.message : ''),
+      ),
+    );
+    if (!error) return { ok: true };
+  }
+  return { ok: false, error: `${bin} does not start a sandbox here: ${error}` };
 }
 
 /** Why bubblewrap cannot be used here, or undefined when it can. */
