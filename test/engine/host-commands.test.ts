@@ -53,6 +53,40 @@ describe('HostCommands', () => {
       c.close();
     }
   });
+
+  it('fails a command its helper does not answer in time, kills that helper, and runs the next in a new one', async () => {
+    const c = new HostCommands(300);
+    try {
+      const helper = await parentOf(c);
+      // A helper that answers nothing (stopped): without a deadline, a session's unmount would wait forever.
+      process.kill(helper, 'SIGSTOP');
+      const stuck = await c.run('/bin/true', [], { timeoutMs: 200 }).catch((e: Error) => e);
+      expect(stuck).toBeInstanceOf(Error);
+      expect((stuck as Error).message).toMatch(/did not answer \/bin\/true within 500 ms/);
+      await expect.poll(() => isAlive(helper), { timeout: 10_000 }).toBe(false);
+      const next = await parentOf(c);
+      expect(next).not.toBe(helper);
+      expect(next).not.toBe(process.pid);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("a replaced helper's death fails only its own commands", async () => {
+    const c = new HostCommands(300);
+    try {
+      const old = await parentOf(c);
+      process.kill(old, 'SIGSTOP');
+      // The stuck command gives up on the old helper; the next goes to a new one and is in flight
+      // when the old one's death is seen.
+      const stuck = c.run('/bin/true', [], { timeoutMs: 100 }).catch((e: Error) => e);
+      await stuck;
+      const inNew = c.run('/bin/sh', ['-c', 'sleep 0.5; echo done'], { timeoutMs: 10_000 });
+      expect((await inNew).stdout).toBe('done\n');
+    } finally {
+      c.close();
+    }
+  });
 });
 
 function isAlive(pid: number): boolean {

@@ -8,8 +8,11 @@
  * every session waited behind them. The helper forks from a heap of a few MB, beside the engine.
  *
  * One helper per engine, started at the first session's command (an engine that runs no session
- * starts none) and ended by `close()` (the engine's stop); it also exits on its own when the engine dies (its IPC channel closes). After `close`,
- * or if the helper cannot start, commands run the old way, from the engine.
+ * starts none) and ended by `close()` (the engine's stop); it also exits on its own when the engine
+ * dies (its IPC channel closes). After `close`, or if the helper cannot start, commands run the old
+ * way, from the engine. A helper that does not answer within a command's timeout plus
+ * ANSWER_GRACE_MS (stopped, swapped out, wedged) fails that command and is killed; the next
+ * command starts a new one — a session's end must not wait on it forever.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +20,9 @@ import { promisify } from 'node:util';
 import { childNode, engineAsset } from '../assets.js';
 
 const execFileAsync = promisify(execFile);
+
+/** How long past a command's own timeout (enforced in the helper) the engine waits for the helper's answer. */
+export const ANSWER_GRACE_MS = 5_000;
 
 /** Runs `file args` forked from this process: for the few commands of a start or a recovery, and the fallback below. */
 export function runDirect(file: string, args: string[], opts: { timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
@@ -42,23 +48,32 @@ export class HostCommands {
   private child?: ChildProcess;
   private closed = false;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+
+  /** `answerGraceMs`: ANSWER_GRACE_MS unless a test shortens it. */
+  constructor(private readonly answerGraceMs = ANSWER_GRACE_MS) {}
+  /** Commands in flight, with the helper each was sent to (a replaced helper's death fails only its own). */
+  private readonly pending = new Map<number, { child: ChildProcess; resolve: (a: Answer) => void; reject: (e: Error) => void }>();
 
   /** Runs `file args` (no shell) and resolves with its output; rejects like execFile. */
   async run(file: string, args: string[], opts: { timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
     const child = this.helper();
     if (!child) return runDirect(file, args, opts);
     const id = this.nextId++;
+    let late: NodeJS.Timeout | undefined;
     const answer = await new Promise<Answer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { child, resolve, reject });
       // Referenced while a command is in flight: the answer must come even if nothing else runs.
       child.channel?.ref();
       child.send({ id, file, args, timeoutMs: opts.timeoutMs }, (err) => {
-        if (!err) return;
-        this.pending.delete(id);
-        reject(err);
+        if (err) this.settle(child, id)?.reject(err);
       });
-    });
+      late = setTimeout(() => {
+        this.settle(child, id)?.reject(new Error(`the host command helper did not answer ${file} within ${opts.timeoutMs + this.answerGraceMs} ms`));
+        // Whatever it is stuck on, it answers nothing else either: the next command gets a new one.
+        if (this.child === child) this.child = undefined;
+        child.kill('SIGKILL');
+      }, opts.timeoutMs + this.answerGraceMs);
+    }).finally(() => clearTimeout(late));
     if (!answer.error) return { stdout: answer.stdout, stderr: answer.stderr };
     throw Object.assign(new Error(answer.error.message), {
       code: answer.error.code,
@@ -74,6 +89,15 @@ export class HostCommands {
     const child = this.child;
     this.child = undefined;
     if (child?.connected) child.disconnect();
+  }
+
+  /** Takes command `id` out of the pending ones; a helper's channel stays referenced only while it has commands in flight. */
+  private settle(child: ChildProcess, id: number) {
+    const p = this.pending.get(id);
+    if (p?.child !== child) return undefined;
+    this.pending.delete(id);
+    if (![...this.pending.values()].some((q) => q.child === child)) child.channel?.unref();
+    return p;
   }
 
   private helper(): ChildProcess | undefined {
@@ -95,20 +119,10 @@ export class HostCommands {
     // Neither the helper nor its channel keeps the engine's process alive.
     child.unref();
     child.channel?.unref();
-    child.on('message', (a: Answer) => {
-      const p = this.pending.get(a.id);
-      if (!p) return;
-      this.pending.delete(a.id);
-      // An answer keeps the channel referenced only while commands are in flight.
-      if (this.pending.size === 0) child.channel?.unref();
-      p.resolve(a);
-    });
+    child.on('message', (a: Answer) => this.settle(child, a.id)?.resolve(a));
     const gone = (why: string) => {
       if (this.child === child) this.child = undefined;
-      for (const [id, p] of this.pending) {
-        this.pending.delete(id);
-        p.reject(new Error(`the host command helper ${why}`));
-      }
+      for (const [id, p] of this.pending) if (p.child === child) this.settle(child, id)?.reject(new Error(`the host command helper ${why}`));
     };
     child.on('exit', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
     child.on('error', (err) => gone(`failed: ${err.message}`));
