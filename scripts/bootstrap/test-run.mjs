@@ -160,12 +160,12 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
     results.push({ name, code, seconds: (Date.now() - t0) / 1000 });
   };
   let passes = 0;
-  const vitest = (name, argv, env, runOpts = {}) =>
+  const vitest = (name, argv, env) =>
     stage(name, async () => {
       // A user's own --reporter choice wins; otherwise the JSON report feeds the summary's list of failures.
       const report = path.join(reportDir, `${passes++}.json`);
       const reporters = args.some((a) => a.startsWith('--reporter')) ? [] : jsonReportArgs(report);
-      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e, ...runOpts }));
+      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e }));
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
       const failed = code === 0 ? [] : failedTests(report, root);
       if (failed.length) failures.push(`${name}:`, ...failed);
@@ -194,7 +194,8 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
       .readdirSync(path.join(root, dir), { recursive: true })
       .map((f) => `${dir}/${String(f).split(path.sep).join('/')}`)
       .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
-  const both = !filters.length || (!matching('src') && !matching('test'));
+  const [srcMatches, testMatches] = filters.length ? [matching('src'), matching('test')] : [false, false];
+  const both = !filters.length || (!srcMatches && !testMatches);
 
   // The unit tests, the desktop build and the static checks need neither the native modules nor
   // the system packages: they run beside the native rebuild (one core on better-sqlite3's SQLite
@@ -208,7 +209,7 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
     await inParallel(2, [
       // The unit tests load neither a native module nor a system program (they pass with the
       // native builds moved away).
-      () => (both || matching('src') ? vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv) : undefined),
+      () => (both || srcMatches ? vitest('unit tests (vitest --project unit)', ['run', '--project', 'unit', ...args], sqliteEnv) : undefined),
       // Early (seconds): the background build of the engine's image waits for the console.
       () =>
         stage('build (electron-vite build)', async () => {
@@ -235,7 +236,7 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   if (installed?.log)
     results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
   if (rebuilt) results.push({ name: 'native modules (npm rebuild, beside the static checks and unit tests; out/bootstrap/npm-rebuild.log)', ...rebuilt });
-  if (both || matching('test'))
+  if (both || testMatches)
     await vitest(
       'tests on SQLite (vitest --project integration)',
       ['run', '--project', 'integration', '--project', 'integration-own-process', ...args],

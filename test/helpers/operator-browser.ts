@@ -24,7 +24,7 @@ declare module 'vitest' {
 }
 
 /** Debian's Chromium as the tests run it (root needs --no-sandbox; no outside network). */
-export const OPERATOR_CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const OPERATOR_CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 /** Launch options of the operator browser (the desktop harness loads the renderer from file://). */
 const LAUNCH = { executablePath: '/usr/bin/chromium', args: [...OPERATOR_CHROMIUM_ARGS, '--allow-file-access-from-files'] };

@@ -165,7 +165,7 @@ async function mount(image: string, dir: string, run: Run): Promise<void> {
 }
 
 /** Unmounts `dir`; something still holding it (a process not yet reaped) gets a lazy unmount. */
-export async function unmount(dir: string, run: Run = atStart): Promise<void> {
+async function unmount(dir: string, run: Run): Promise<void> {
   try {
     await run('umount', [dir]);
   } catch {
@@ -178,10 +178,10 @@ export async function unmount(dir: string, run: Run = atStart): Promise<void> {
  * session dir is mounted only there), so the dir's removal can delete it with its image. Reads
  * this process's mount table; nothing else is touched.
  */
-export async function unmountLeftover(dir: string, run: Run = atStart): Promise<void> {
+export async function unmountLeftover(dir: string): Promise<void> {
   const at = path.resolve(dir);
   const table = await fsp.readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
-  if (table.split('\n').some((line) => unescapeMountPath(line.split(' ')[4] ?? '') === at)) await unmount(at, run);
+  if (table.split('\n').some((line) => unescapeMountPath(line.split(' ')[4] ?? '') === at)) await unmount(at, atStart);
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
