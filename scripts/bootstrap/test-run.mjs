@@ -151,7 +151,10 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   const leaks = [];
   const failures = [];
   const slowest = [];
-  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-reports-'));
+  // Each pass's JSON report stays in out/bootstrap (per file: start, end, tests) for whoever looks
+  // at where the run's time went after it; the next run replaces them.
+  const reportDir = path.join(root, 'out', 'bootstrap');
+  fs.mkdirSync(reportDir, { recursive: true });
   const stage = async (name, fn) => {
     if (received.signal) return;
     say(`── ${name}`);
@@ -163,7 +166,8 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   const vitest = (name, argv, env) =>
     stage(name, async () => {
       // A user's own --reporter choice wins; otherwise the JSON report feeds the summary's list of failures.
-      const report = path.join(reportDir, `${passes++}.json`);
+      const report = path.join(reportDir, `vitest-report-${passes++}.json`);
+      fs.rmSync(report, { force: true });
       const reporters = args.some((a) => a.startsWith('--reporter')) ? [] : jsonReportArgs(report);
       const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e }));
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
@@ -289,7 +293,6 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   for (const l of slowest) say(l);
   if (failures.length) say('failed tests —');
   for (const l of failures) say(l);
-  fs.rmSync(reportDir, { recursive: true, force: true });
   if (pgNote) say(pgNote);
   say(`total ${total.toFixed(1)} s`);
   if (received.signal) {
