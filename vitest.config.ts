@@ -1,22 +1,26 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { isOwnProcessTest, pgTestFiles, testFiles } from './scripts/bootstrap/test-selection.mjs';
 
-/**
- * Integration files that need a process of their own: their header comment has a line
- * `@own-process <why>` (they test what a once-per-process probe or a module's load sees). Every
- * other integration file shares its worker's module cache with the files before it.
- */
-function ownProcessFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return ownProcessFiles(p);
-    if (!/\.test\.tsx?$/.test(e.name)) return [];
-    const head = fs.readFileSync(p, 'utf8').slice(0, 4096);
-    return /^\s*(?:\*|\/\/)\s*@own-process\b/m.test(head) ? [p.split(path.sep).join('/')] : [];
-  });
-}
-const OWN_PROCESS = ownProcessFiles('test');
+// Which files go to which project: tags in their header comments (scripts/bootstrap/test-selection.mjs).
+// `@own-process`: files that need a process of their own (they test what a once-per-process probe or a
+// module's load sees); every other integration file shares its worker's module cache with the files before it.
+const OWN_PROCESS = testFiles('.', 'test').filter((f) => isOwnProcessTest('.', f));
+// `@database` or `*.pg.test.ts`: files that run a second time on PostgreSQL, in project `integration-pg`, when
+// BROWSERDECK_PG_PASS_URL names a server (`npm test` starts a private cluster and sets it). Without it, set
+// BROWSERDECK_TEST_DATABASE_URL to run any selection of files on PostgreSQL instead of SQLite.
+const PG_PASS_URL = process.env.BROWSERDECK_PG_PASS_URL;
+const ON_POSTGRES = PG_PASS_URL ? pgTestFiles('.') : [];
+const PG_OWN_PROCESS = ON_POSTGRES.filter((f) => OWN_PROCESS.includes(f));
+if (PG_OWN_PROCESS.length)
+  throw new Error(
+    `${PG_OWN_PROCESS.join(', ')}: tagged both @database and @own-process; integration-pg shares its workers — give it a project of its own first`,
+  );
+const INTEGRATION = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // Mocks `electron` (only main-process modules import it; everything else is unaffected).
+  setupFiles: ['test/main/electron-mock.ts'],
+};
 
 // Two speeds (issue 13 item 7), one config:
 // - `unit`: `*.test.ts` beside pure modules in src/ (and scripts/) — no engine, no Chromium, no database, no
@@ -24,7 +28,8 @@ const OWN_PROCESS = ownProcessFiles('test');
 // - `integration`: test/ — real engines, real Chromium, SQLite/PostgreSQL, files in parallel
 //   forks, each test file owning its own engine and data directory.
 // - `integration-own-process`: the few files of test/ tagged `@own-process`, each in a fresh fork.
-// `vitest run` runs all (each file once); `--project unit|integration` picks one.
+// - `integration-pg`: the files tagged `@database`, again, on PostgreSQL (only with BROWSERDECK_PG_PASS_URL).
+// `vitest run` runs all; `--project unit|integration` picks one.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -63,23 +68,31 @@ export default defineConfig({
           // learns once (its cgroups, its jail probes) is shared by the files of a worker: a file
           // that tests such a probe is tagged `@own-process` and runs in the project below.
           isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
           globalSetup: ['test/helpers/global-setup.ts'],
-          // Mocks `electron` (only main-process modules import it; everything else is unaffected).
-          setupFiles: ['test/main/electron-mock.ts'],
+          ...INTEGRATION,
         },
       },
       {
         extends: true,
-        test: {
-          name: 'integration-own-process',
-          include: OWN_PROCESS,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          setupFiles: ['test/main/electron-mock.ts'],
-        },
+        test: { name: 'integration-own-process', include: OWN_PROCESS, ...INTEGRATION },
       },
+      // Its workers are its own (vitest gives a worker to one project), so the module cache they
+      // share holds only PostgreSQL engines; the global setup checks once that the server answers.
+      ...(PG_PASS_URL
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'integration-pg',
+                include: ON_POSTGRES,
+                isolate: false,
+                globalSetup: ['test/helpers/global-setup.ts'],
+                env: { BROWSERDECK_TEST_DATABASE_URL: PG_PASS_URL },
+                ...INTEGRATION,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

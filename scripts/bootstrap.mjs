@@ -13,7 +13,7 @@
  * in the background while `npm ci` and the static checks run (bootstrap/system-install.mjs).
  * `test` then runs typecheck, lint, the desktop build, the whole suite on SQLite, and the
  * database-dependent tests again on a private PostgreSQL cluster (files tagged `@database` or
- * named *.pg.test.ts; see isDatabaseTest in bootstrap/test-run.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
+ * named *.pg.test.ts; see bootstrap/test-selection.mjs). BROWSERDECK_SKIP_INSTALL=1 skips the two install steps.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

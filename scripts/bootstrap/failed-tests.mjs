@@ -1,14 +1,17 @@
 /**
- * What failed in a vitest pass, as a few lines for the run's summary. CI shows only the tail of a
- * long log, and the SQLite pass's failures scroll far above it: the summary must name them itself.
- * Reads vitest's JSON report (`--reporter=json --outputFile.json=…`).
+ * What failed in a vitest run, as a few lines for the summary. CI shows only the tail of a long
+ * log, and the failures scroll far above it: the summary must name them itself, and on which
+ * database each failed. Reads the run's report (run-report.mjs).
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readRunReport, databaseOf } from './run-report-read.mjs';
 
-/** The reporter arguments that make vitest write its JSON report to `file`, beside the usual output. */
-export function jsonReportArgs(file) {
-  return ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+const REPORTER = fileURLToPath(new URL('./run-report.mjs', import.meta.url));
+
+/** The reporter arguments that make vitest write the run report (to BROWSERDECK_RUN_REPORT), beside the usual output. */
+export function runReportArgs() {
+  return ['--reporter=default', `--reporter=${REPORTER}`];
 }
 
 // vitest colours its messages; the summary is read as plain text.
@@ -22,27 +25,26 @@ const firstLines = (text, n) =>
     .filter(Boolean)
     .slice(0, n);
 
-/** Lines naming each failed test (file, full name, the first lines of its error); [] when the report is missing. */
+/** Lines naming each failed test (file, database, full name, the first lines of its error); [] when the report is missing. */
 export function failedTests(reportFile, root) {
-  let report;
-  try {
-    report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-  } catch {
-    return [];
-  }
+  const report = readRunReport(reportFile);
+  if (!report) return [];
   const lines = [];
-  for (const file of report.testResults ?? []) {
-    const rel = path.relative(root, file.name ?? '');
-    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-    for (const a of failed) {
-      lines.push(`× ${rel} › ${a.fullName}`);
-      for (const l of firstLines((a.failureMessages ?? [])[0], 3)) lines.push(`    ${l}`);
+  for (const m of report.modules ?? []) {
+    const where = `${path.relative(root, m.file)} (${databaseOf(m.project)})`;
+    for (const t of m.failed ?? []) {
+      lines.push(`× ${where} › ${t.name}`);
+      for (const l of firstLines(t.error, 3)) lines.push(`    ${l}`);
     }
-    // A file that failed outside any test (an import error, a hook that threw).
-    if (file.status === 'failed' && failed.length === 0) {
-      lines.push(`× ${rel}`);
-      for (const l of firstLines(file.message, 4)) lines.push(`    ${l}`);
+    // A module that failed outside any test (an import error, a hook that threw).
+    if (m.state === 'failed' && !(m.failed ?? []).length) {
+      lines.push(`× ${where}`);
+      for (const l of firstLines(m.errors?.[0], 4)) lines.push(`    ${l}`);
     }
+  }
+  for (const e of report.unhandledErrors ?? []) {
+    lines.push('× unhandled error');
+    for (const l of firstLines(e, 4)) lines.push(`    ${l}`);
   }
   return lines;
 }

@@ -1,23 +1,25 @@
 /**
- * The slowest test files of a vitest pass, for the run's summary: where the suite's time goes is
- * the first thing to know before making it faster, and the per-file figures are otherwise lost
- * with the JSON report. Reads vitest's JSON report (`startTime`/`endTime` per file, in ms).
+ * The slowest test files of a vitest run, for the summary: where the suite's time goes is the first
+ * thing to know before making it faster. Reads the run's report (run-report.mjs): one list per
+ * database, since the same file may run on both.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { readRunReport, databaseOf } from './run-report-read.mjs';
 
-/** Up to `n` lines `  12.3 s  test/…` for the slowest files of the report; [] when it is missing. */
+/** `{ title, lines }` per group of projects in the report, each with up to `n` lines `  12.3 s  test/…`, slowest first. */
 export function slowestFiles(reportFile, root, n = 15) {
-  let report;
-  try {
-    report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-  } catch {
-    return [];
+  const groups = new Map();
+  for (const m of readRunReport(reportFile)?.modules ?? []) {
+    const key = databaseOf(m.project);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(m);
   }
-  return (report.testResults ?? [])
-    .filter((f) => Number.isFinite(f.startTime) && Number.isFinite(f.endTime))
-    .map((f) => ({ file: path.relative(root, f.name ?? ''), seconds: (f.endTime - f.startTime) / 1000 }))
-    .sort((a, b) => b.seconds - a.seconds)
-    .slice(0, n)
-    .map((f) => `${f.seconds.toFixed(1).padStart(7)} s  ${f.file}`);
+  return [...groups].map(([title, modules]) => ({
+    title,
+    lines: modules
+      .filter((m) => Number.isFinite(m.seconds))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, n)
+      .map((m) => `${m.seconds.toFixed(1).padStart(7)} s  ${path.relative(root, m.file)}`),
+  }));
 }

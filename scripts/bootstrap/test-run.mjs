@@ -1,6 +1,6 @@
 /**
- * `npm test`: vitest on SQLite, then the database-dependent tests again on a private PostgreSQL
- * cluster; beside them the unit tests and, at the lowest CPU priority, the typecheck (the whole
+ * `npm test`: vitest on SQLite and, in the same run, the database-dependent tests again on a
+ * private PostgreSQL cluster; beside them the unit tests and, at the lowest CPU priority, the typecheck (the whole
  * tree and each process's own config), lint, format check and desktop build. Every stage runs even
  * when another one failed (one report shows everything that is broken); the exit code is non-zero
  * if any failed. Ctrl-C / SIGTERM stop the running stages, tear the cluster down, and exit.
@@ -9,13 +9,13 @@
  * start (startPrebuild, image-prebuild.mjs), beside `npm ci` and the static checks; the deploy
  * tests wait for that build.
  *
- * Each vitest pass gets a private TMPDIR; whatever is left in it afterwards (a browser's temp
+ * Each vitest run gets a private TMPDIR; whatever is left in it afterwards (a browser's temp
  * dir, a test data dir, a socket) is a leak and fails the run's "nothing left behind" stage.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { failedTests, jsonReportArgs } from './failed-tests.mjs';
+import { failedTests, runReportArgs } from './failed-tests.mjs';
 import { selectsDeployTests, startImagePrebuild } from './image-prebuild.mjs';
 import { slowestFiles } from './slowest-files.mjs';
 import { buildDesktopBundles } from './renderer-build.mjs';
@@ -23,30 +23,7 @@ import { startPostgresCluster } from './postgres-cluster.mjs';
 import { postgresBinDir } from './system-packages.mjs';
 import { received, run, say } from './run.mjs';
 import { typecheckArgs } from './typecheck-args.mjs';
-
-/**
- * Tests that run a second time against PostgreSQL are chosen by a tag, not by folder: a file whose
- * name ends in `.pg.test.ts`, or whose header comment has a line starting with `@database` (say
- * why on that line). Tag a test when its outcome depends on the database: queries, migrations,
- * transactions, pagination, concurrency accounting, what PostgreSQL refuses that SQLite takes
- * (the fuzzers' NUL bytes). Everything else runs once, on SQLite, to keep the run short.
- */
-const PG_FILE_SUFFIX = '.pg.test.ts';
-const DATABASE_TAG = /^\s*(?:\*|\/\/)\s*@database\b/m;
-
-/** Whether the test file at `file` (read from `root`) is tagged for the PostgreSQL pass. */
-export function isDatabaseTest(root, file) {
-  if (file.endsWith(PG_FILE_SUFFIX)) return true;
-  const fd = fs.openSync(path.join(root, file), 'r');
-  try {
-    // The tag sits in the header comment: the first 4 KB hold it.
-    const head = Buffer.alloc(4096);
-    const n = fs.readSync(fd, head, 0, head.length, 0);
-    return DATABASE_TAG.test(head.subarray(0, n).toString('utf8'));
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+import { pgTestFiles } from './test-selection.mjs';
 
 /**
  * The typecheck: one `tsgo -b` (TypeScript 7's native compiler, about eight times faster than
@@ -108,22 +85,6 @@ async function inParallel(n, tasks) {
   await Promise.all(Array.from({ length: Math.min(n, queue.length) }, worker));
 }
 
-function testFiles(dir, root) {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : testFiles(p, root);
-    return e.name.endsWith('.test.ts') ? [path.relative(root, p).split(path.sep).join('/')] : [];
-  });
-}
-
-/** The PostgreSQL pass's files, narrowed by the user's vitest filters when there are any. */
-export function pgTestFiles(root, filters) {
-  const all = testFiles(path.join(root, 'test'), root).concat(testFiles(path.join(root, 'src'), root));
-  const chosen = all.filter((f) => isDatabaseTest(root, f));
-  return filters.length ? chosen.filter((f) => filters.some((x) => f.includes(x))) : chosen;
-}
-
 /** vitest's file filters among `npm test`'s arguments (its flags start with `-`). */
 const filtersOf = (args) => args.filter((a) => !a.startsWith('-'));
 
@@ -165,16 +126,19 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   let passes = 0;
   const vitest = (name, argv, env) =>
     stage(name, async () => {
-      // A user's own --reporter choice wins; otherwise the JSON report feeds the summary's list of failures.
+      // A user's own --reporter choice wins; otherwise the run report (run-report.mjs) feeds the
+      // summary's lists of failures and slow files, and stays in out/bootstrap for whoever looks
+      // at where the run's time went (each module's project, file, seconds and failures).
       const report = path.join(reportDir, `vitest-report-${passes++}.json`);
       fs.rmSync(report, { force: true });
-      const reporters = args.some((a) => a.startsWith('--reporter')) ? [] : jsonReportArgs(report);
-      const { code, left } = await withPrivateTmp(env, (e) => run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e }));
+      const reporters = args.some((a) => a.startsWith('--reporter')) ? [] : runReportArgs();
+      const { code, left } = await withPrivateTmp({ ...env, BROWSERDECK_RUN_REPORT: report }, (e) =>
+        run(bin('vitest'), [...argv, ...reporters], { cwd: root, env: e }),
+      );
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
       const failed = code === 0 ? [] : failedTests(report, root);
       if (failed.length) failures.push(`${name}:`, ...failed);
-      const slow = slowestFiles(report, root);
-      if (slow.length) slowest.push(`slowest files of ${name} —`, ...slow);
+      for (const { title, lines } of slowestFiles(report, root)) if (lines.length) slowest.push(`slowest files of ${name}, ${title} —`, ...lines);
       return code;
     });
   const t0 = Date.now();
@@ -236,43 +200,43 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
     consoleBuilt();
   })();
 
+  // The database-tagged files (test-selection.mjs) run a second time on a private PostgreSQL
+  // cluster, in the same vitest run as the SQLite files: as project `integration-pg`
+  // (vitest.config.ts), which exists when BROWSERDECK_PG_PASS_URL names the cluster. One run
+  // instead of two: no second start of vitest and its workers, and the PostgreSQL files fill the
+  // end of the run, where the SQLite files alone left a core idle while the last of them finished.
+  // The cluster starts as soon as the system packages are in, beside the native rebuild.
+  const pgFiles = received.signal ? [] : pgTestFiles(root, filters);
+  let pgNote = pgFiles.length ? '' : 'no PostgreSQL test files matched: PostgreSQL pass skipped';
+  const clusterReady = pgFiles.length
+    ? Promise.resolve(systemReady)
+        .then(() => startPostgresCluster(postgresBinDir()))
+        .catch((err) => {
+          results.push({ name: 'start PostgreSQL test cluster', code: 1, seconds: 0 });
+          say(String(err instanceof Error ? err.message : err));
+          return null;
+        })
+    : Promise.resolve(null);
+
   const [installed, rebuilt] = await setupReady;
   if (installed?.log)
     results.push({ name: `system packages (apt-get, beside the static checks; ${path.relative(root, installed.log)})`, code: 0, seconds: installed.seconds });
   if (rebuilt) results.push({ name: 'native modules (npm rebuild, beside the static checks and unit tests; out/bootstrap/npm-rebuild.log)', ...rebuilt });
-  if (both || testMatches)
-    await vitest(
-      'tests on SQLite (vitest --project integration)',
-      ['run', '--project', 'integration', '--project', 'integration-own-process', ...args],
-      sqliteEnv,
-    );
-
-  const pgFiles = pgTestFiles(root, filters);
-  let pgNote = '';
-  if (received.signal) {
-    // interrupted: skip the PostgreSQL pass entirely
-  } else if (pgFiles.length === 0) {
-    pgNote = 'no PostgreSQL test files matched: PostgreSQL pass skipped';
-  } else {
-    let cluster;
-    try {
-      cluster = await startPostgresCluster(postgresBinDir());
-    } catch (err) {
-      results.push({ name: 'start PostgreSQL test cluster', code: 1, seconds: 0 });
-      say(String(err instanceof Error ? err.message : err));
+  const cluster = await clusterReady;
+  if (cluster?.skipped) {
+    pgNote = `!!! PostgreSQL pass SKIPPED: ${cluster.skipped} !!!`;
+    say(pgNote);
+  }
+  const onPostgres = cluster && !cluster.skipped;
+  const projects = [...(both || testMatches ? ['integration', 'integration-own-process'] : []), ...(onPostgres ? ['integration-pg'] : [])];
+  try {
+    if (projects.length) {
+      const name = onPostgres ? `tests on SQLite and PostgreSQL (${pgFiles.length} files)` : 'tests on SQLite';
+      const env = onPostgres ? { ...sqliteEnv, BROWSERDECK_PG_PASS_URL: cluster.url } : sqliteEnv;
+      await vitest(`${name} (vitest --project ${projects.join(' --project ')})`, ['run', ...projects.flatMap((p) => ['--project', p]), ...args], env);
     }
-    if (cluster?.skipped) {
-      pgNote = `!!! PostgreSQL pass SKIPPED: ${cluster.skipped} !!!`;
-      say(pgNote);
-    } else if (cluster) {
-      const env = { ...process.env, ...prebuild?.env, BROWSERDECK_TEST_DATABASE_URL: cluster.url };
-      const flags = args.filter((a) => a.startsWith('-'));
-      try {
-        await vitest(`tests on PostgreSQL (${pgFiles.length} files)`, ['run', ...flags, ...pgFiles], env);
-      } finally {
-        cluster.stop();
-      }
-    }
+  } finally {
+    if (onPostgres) cluster.stop();
   }
 
   // Normally over long before: the checks take the idle time of the passes above.

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isDatabaseTest, pgTestFiles } from './test-run.mjs';
+import { isDatabaseTest, isOwnProcessTest, pgTestFiles } from './test-selection.mjs';
+import { failedTests } from './failed-tests.mjs';
 import { slowestFiles } from './slowest-files.mjs';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-selection-'));
@@ -35,18 +36,63 @@ describe('the PostgreSQL pass takes tagged files, not folders', () => {
   });
 });
 
+describe('isOwnProcessTest', () => {
+  it('knows the @own-process tag line in the header', () => {
+    expect(isOwnProcessTest(root, write('test/a/own.test.ts', '/**\n * @own-process probes once per process\n */\n'))).toBe(true);
+    expect(isOwnProcessTest(root, write('test/a/shared.test.ts', '/**\n * Says @own-process mid-line only.\n */\n'))).toBe(false);
+  });
+});
+
+/** A run report as run-report.mjs writes it. */
+function report(modules, unhandledErrors = []) {
+  const file = path.join(root, `report-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, JSON.stringify({ modules, unhandledErrors }));
+  return file;
+}
+const mod = (project, name, seconds, extra = {}) => ({ project, file: path.join(root, name), seconds, state: 'passed', errors: [], failed: [], ...extra });
+
 describe('slowestFiles', () => {
-  it('names the slowest files of a vitest JSON report, slowest first', () => {
-    const report = path.join(root, 'report.json');
-    const results = Array.from({ length: 20 }, (_, i) => ({ name: path.join(root, `test/f${i}.test.ts`), startTime: 0, endTime: i * 1000 }));
-    fs.writeFileSync(report, JSON.stringify({ testResults: [...results, { name: path.join(root, 'test/skipped.test.ts') }] }));
-    const lines = slowestFiles(report, root);
-    expect(lines).toHaveLength(15);
-    expect(lines[0]).toBe('   19.0 s  test/f19.test.ts');
-    expect(lines[14]).toBe('    5.0 s  test/f5.test.ts');
+  it('lists the slowest files per database, slowest first, the same file on both', () => {
+    const sqlite = Array.from({ length: 20 }, (_, i) => mod(i % 2 ? 'integration' : 'integration-own-process', `test/f${i}.test.ts`, i));
+    const groups = slowestFiles(report([...sqlite, mod('integration-pg', 'test/f3.test.ts', 7.25)]), root);
+    expect(groups.map((g) => g.title)).toEqual(['SQLite', 'PostgreSQL']);
+    expect(groups[0].lines).toHaveLength(15);
+    expect(groups[0].lines[0]).toBe('   19.0 s  test/f19.test.ts');
+    expect(groups[0].lines[14]).toBe('    5.0 s  test/f5.test.ts');
+    expect(groups[1].lines).toEqual(['    7.3 s  test/f3.test.ts']);
   });
 
   it('answers nothing for a missing report', () => {
     expect(slowestFiles(path.join(root, 'none.json'), root)).toEqual([]);
+  });
+});
+
+describe('failedTests', () => {
+  it('names each failed test with its database and the first lines of its error, and files that failed outside a test', () => {
+    const file = report(
+      [
+        mod('integration-pg', 'test/a.test.ts', 1, {
+          state: 'failed',
+          failed: [{ name: 'lists keys', error: 'AssertionError: expected 1\n  at x\n  at y\n  at z' }],
+        }),
+        mod('integration', 'test/b.test.ts', 1, { state: 'failed', errors: ['Error: hook timed out'] }),
+        mod('integration', 'test/c.test.ts', 1),
+      ],
+      ['Error: unhandled rejection'],
+    );
+    expect(failedTests(file, root)).toEqual([
+      '× test/a.test.ts (PostgreSQL) › lists keys',
+      '    AssertionError: expected 1',
+      '      at x',
+      '      at y',
+      '× test/b.test.ts (SQLite)',
+      '    Error: hook timed out',
+      '× unhandled error',
+      '    Error: unhandled rejection',
+    ]);
+  });
+
+  it('answers nothing for a missing report', () => {
+    expect(failedTests(path.join(root, 'none.json'), root)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Runs once around the whole suite: the place for checks that span every test file. When the
- * suite targets PostgreSQL (BROWSERDECK_TEST_DATABASE_URL), it checks once that the server
+ * Runs once around each integration project's files: the place for checks that span every test
+ * file. When they target PostgreSQL (BROWSERDECK_TEST_DATABASE_URL), it checks once that the server
  * answers, so a wrong URL fails the run with one clear message instead of in every file.
  * It also names the run's renderer build directory (built on first use by the renderer tests,
  * test/renderer/console-harness.ts) and removes it at the end, and starts the broker of the run's
@@ -24,7 +24,8 @@ declare module 'vitest' {
 
 /** The returned teardown fails the run if a test engine's Chromium is still running at the end. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const url = process.env.BROWSERDECK_TEST_DATABASE_URL;
+  // The integration-pg project sets it in its own env (vitest.config.ts); a whole run on PostgreSQL, in the process's.
+  const url = project.config.env?.BROWSERDECK_TEST_DATABASE_URL ?? process.env.BROWSERDECK_TEST_DATABASE_URL;
   if (url) {
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
     try {

@@ -1,0 +1,3 @@
+/** Types of failed-tests.mjs, for the run report's test. */
+export declare function runReportArgs(): string[];
+export declare function failedTests(reportFile: string, root: string): string[];
