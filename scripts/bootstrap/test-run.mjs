@@ -138,7 +138,7 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
       if (left.length && !received.signal) leaks.push(`${name}: ${left.join(', ')}`);
       const failed = code === 0 ? [] : failedTests(report, root);
       if (failed.length) failures.push(`${name}:`, ...failed);
-      for (const { title, lines } of slowestFiles(report, root)) if (lines.length) slowest.push(`slowest files of ${name}, ${title} —`, ...lines);
+      for (const { title, lines } of slowestFiles(report, root)) if (lines.length) slowest.push(`slowest files, ${title} —`, ...lines);
       return code;
     });
   const t0 = Date.now();
@@ -231,7 +231,7 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   const projects = [...(both || testMatches ? ['integration', 'integration-own-process'] : []), ...(onPostgres ? ['integration-pg'] : [])];
   try {
     if (projects.length) {
-      const name = onPostgres ? `tests on SQLite and PostgreSQL (${pgFiles.length} files)` : 'tests on SQLite';
+      const name = onPostgres ? `tests on SQLite, and ${pgFiles.length} files again on PostgreSQL` : 'tests on SQLite';
       const env = onPostgres ? { ...sqliteEnv, BROWSERDECK_PG_PASS_URL: cluster.url } : sqliteEnv;
       await vitest(`${name} (vitest --project ${projects.join(' --project ')})`, ['run', ...projects.flatMap((p) => ['--project', p]), ...args], env);
     }
