@@ -22,6 +22,8 @@ export const ENGINE_ASSETS = [
   'code-runner/webmcp-client.mjs',
   'code-runner/browser-helpers.mjs',
   'code-runner/load-playwright.mjs',
+  'code-runner/bundle-code-cache.mjs',
+  'code-runner/make-code-cache.mjs',
   'code-runner/webmcp-tool-child.mjs',
   'sandbox/cdp-exec.mjs',
   'sandbox/cdp-forwarder.mjs',

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usableBwrap } from '../../../src/engine/runtime/sandbox/bwrap.js';
+import { playwrightCodeCacheStatus } from '../../../src/engine/runtime/code-runner/code-cache.js';
+import { waitFor } from '../../helpers/chromium-web.js';
 import { assertReachableFromHost, handleOf, startIsolationFixture, type IsolationFixture } from './isolation-helpers.js';
 
 let f: IsolationFixture;
@@ -78,6 +80,49 @@ return out;`);
     for (const name of ['adminKey', 'otherFile', 'otherProfile', 'repo', 'dataDirExists']) expect(r[name], name).toBe('error ENOENT');
     const env = await run('return Object.keys(process.env).sort()');
     expect(env).toEqual(expect.not.arrayContaining([expect.stringMatching(/KEY|SECRET|TOKEN|DATABASE/)]));
+  });
+
+  // The cache is code every later runner of every session hands to V8 (code-cache.ts): one tenant
+  // writing it would run code in the others'.
+  it("reads the engine's V8 code cache for playwright-core but can change nothing in it", async () => {
+    await run('return 1'); // a runner start makes the cache, once per engine process
+    await waitFor(() => playwrightCodeCacheStatus()?.state !== 'making', 60_000);
+    expect(playwrightCodeCacheStatus()).toMatchObject({ state: 'ready' });
+    // A new executor starts a new runner, with the cache bound.
+    const res = await f.te.api(`/browsers/${f.a}/playwright/execute`, {
+      method: 'POST',
+      json: {
+        executor: 'cache-reader',
+        timeout_sec: 120,
+        code: `
+const fs = await import('node:fs');
+const dir = '/run/browserdeck/v8-code-cache';
+const tryIt = (fn) => { try { fn(); return 'done'; } catch (err) { return err.code; } };
+return {
+  files: fs.readdirSync(dir).sort(),
+  size: fs.statSync(dir + '/coreBundle.js.v8').size,
+  append: tryIt(() => fs.appendFileSync(dir + '/coreBundle.js.v8', 'x')),
+  create: tryIt(() => fs.writeFileSync(dir + '/evil.v8', 'x')),
+  remove: tryIt(() => fs.rmSync(dir + '/utilsBundle.js.v8')),
+  drivesPage: typeof page.goto,
+  // The runner's own load, done again: V8 in the jail takes the cache (same binary, same flags).
+  reload: await (async () => {
+    const { createRequire } = await import('node:module');
+    const { withBundleCache } = await import('/run/browserdeck/code-runner/bundle-code-cache.mjs');
+    const pw = '/run/browserdeck/node_modules/playwright-core';
+    const req = createRequire(pw + '/');
+    for (const k of Object.keys(req.cache)) if (k.startsWith(pw)) delete req.cache[k];
+    return withBundleCache(pw, dir, () => req('./index.js')).outcome;
+  })(),
+};`,
+      },
+    });
+    const r = (await res.json()) as { success: boolean; error?: string; result: Record<string, unknown> };
+    expect(r.success, r.error).toBe(true);
+    expect(r.result).toMatchObject({ files: ['coreBundle.js.v8', 'utilsBundle.js.v8'], drivesPage: 'function', reload: 'used' });
+    expect(r.result.size).toBeGreaterThan(0);
+    // Refused by the file's owner (root) or by the read-only mount, whichever the kernel checks first.
+    for (const op of ['append', 'create', 'remove']) expect(['EROFS', 'EACCES'], op).toContain(r.result[op]);
   });
 });
 

@@ -35,7 +35,7 @@ export function browserConnection(init, onLost = () => {}) {
           (await listenForwarder(init.forward.socket, init.forward.port)).unref();
           init.forward = undefined;
         }
-        playwright ??= loadPlaywright(init.playwright);
+        playwright ??= loadPlaywright(init.playwright, init.codeCache);
         // noDefaults: Playwright's default context otherwise sends `Browser.setDownloadBehavior`
         // browser-wide, moving every later download of the session into Playwright's temp dir
         // instead of /downloads (and it overrides nothing else the user set).

@@ -5,7 +5,7 @@
  * new `vm` context, so every call starts with fresh JavaScript globals while the connection and
  * the executor's tab persist.
  *
- * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}` once, then
+ * Messages in: `{type:'init', cdpUrl, playwright, codeCache?, forward?, title?}` once, then
  * `{type:'run', callId, js, bind, trace?}` (one at a time; the engine serializes) and
  * `{type:'drop'}` after a timeout: the browser connection is closed so abandoned code can no
  * longer drive the browser, and the next call reconnects. Messages out: `{type:'bound', callId,
@@ -31,7 +31,7 @@ import { webmcpClient } from './webmcp-client.mjs';
 import { parentChannel } from '../sandbox/frame-channel.mjs';
 import { loadPlaywright } from './load-playwright.mjs';
 
-/** @type {{cdpUrl: string, playwright: string, forward?: {socket: string, port: number}, title?: string}} */
+/** @type {{cdpUrl: string, playwright: string, codeCache?: string, forward?: {socket: string, port: number}, title?: string}} */
 let init;
 /** @type {Promise<any> | undefined} */
 let connection;
@@ -49,7 +49,7 @@ function connect() {
       forwarding = await listenForwarder(init.forward.socket, init.forward.port);
       forwarding.unref();
     }
-    const { chromium } = loadPlaywright(init.playwright);
+    const { chromium } = loadPlaywright(init.playwright, init.codeCache);
     // noDefaults: keep the session's download behaviour (Playwright's default context would move
     // every later download into its own temp dir instead of /downloads).
     const browser = await chromium.connectOverCDP(init.cdpUrl, { noDefaults: true });

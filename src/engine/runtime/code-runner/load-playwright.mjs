@@ -8,11 +8,17 @@
  * `entry` is the package's CommonJS entry (index.js). The result has the members of the ESM
  * wrapper's namespace, `default` included, so user code that reads `playwright` (the REPL's and
  * the tools' global) sees what `import('playwright-core')` gives.
+ *
+ * `codeCache`: the directory of the engine's V8 code cache for the package's bundles
+ * (bundle-code-cache.mjs), when it has one; loading works the same without it, only slower.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { withBundleCache } from './bundle-code-cache.mjs';
 
-export function loadPlaywright(entry) {
-  const pw = createRequire(import.meta.url)(entry);
+export function loadPlaywright(entry, codeCache) {
+  const load = () => createRequire(import.meta.url)(entry);
+  const pw = codeCache ? withBundleCache(path.dirname(entry), codeCache, load).value : load();
   return Object.freeze({
     chromium: pw.chromium,
     firefox: pw.firefox,

@@ -13,7 +13,7 @@
  * (raw CDP on the current tab; `cdp.browser(...)` on the browser), `playwright` (the module),
  * `webmcp` (`listTools`, `invokeTool`; webmcp-client.mjs).
  *
- * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}`, then `{type:'run', callId,
+ * Messages in: `{type:'init', cdpUrl, playwright, codeCache?, forward?, title?}`, then `{type:'run', callId,
  * code, activeTargetId?, cdpUrl}` one at a time (`cdpUrl`: the browser's current address, new after a
  * crash restart). Out: `{type:'ready'}`, `{type:'content', callId, item}`
  * in order, `{type:'answer', callId, success, error?, stack?}`. An unhandled async exception ends

@@ -29,6 +29,7 @@ import { jailVisible } from '../sandbox/jail-visible.js';
 import { childNode, engineAsset, engineAssetDir, unpackedPath } from '../assets.js';
 import { RunnerChannel, runnerMessageLimit } from '../sandbox/runner-channel.js';
 import { endGroup } from './process-group.js';
+import { playwrightCodeCache } from './code-cache.js';
 
 export interface RunnerLaunch {
   file: string;
@@ -42,8 +43,11 @@ export interface RunnerLaunch {
   /** The session's memory and pids groups the jail starts in (sandbox/jail-start.ts). */
   groups?: JailGroups;
   sandboxed: boolean;
-  /** What the child needs besides the code: the CDP URL to use, the port to forward. */
-  job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; title?: string };
+  /**
+   * What the child needs besides the code: the CDP URL to use, the port to forward, playwright-core's
+   * entry and the engine's V8 code cache for it (code-cache.ts), as the child sees them.
+   */
+  job: { cdpUrl: string; forward?: { socket: string; port: number }; playwright: string; codeCache?: string; title?: string };
 }
 
 /** Which child to start: the executor, the REPL, or the runner of CDP-backed WebMCP custom tools. */
@@ -55,7 +59,7 @@ export type RunnerScript = 'code-runner-child.mjs' | 'repl-child.mjs' | 'webmcp-
  * playwright-core connected took 89 MB anonymous memory, 56 MB with them; eight named executors
  * and `default` did not fit beside Chromium's tabs, and the OOM killer took renderers.
  */
-const NODE_FLAGS = [
+export const NODE_FLAGS = [
   '--experimental-vm-modules',
   '--disable-warning=ExperimentalWarning',
   '--max-semi-space-size=2',
@@ -96,13 +100,14 @@ export async function buildRunnerLaunch(
 ): Promise<RunnerLaunch> {
   const pw = playwrightDir();
   const pwEntry = path.join(pw, 'index.js');
+  const codeCache = playwrightCodeCache(pw, NODE_FLAGS) ?? undefined;
   // Asset dirs resolved per launch: the engine sets the assets root at start (runtime/assets.ts).
   const RUNNER_DIR = engineAssetDir('code-runner');
   const SANDBOX_SRC_DIR = engineAssetDir('sandbox');
   if (!bwrap) {
     const perm = permissionFlag();
     // playwright-core probes for WSL at import time; Node 20 throws on existsSync of a denied path.
-    const read = [`${RUNNER_DIR}/`, `${SANDBOX_SRC_DIR}/`, `${pw}/`, `${handle.dirs.tmp}/`, ...WSL_PROBES];
+    const read = [`${RUNNER_DIR}/`, `${SANDBOX_SRC_DIR}/`, `${pw}/`, `${handle.dirs.tmp}/`, ...WSL_PROBES, ...(codeCache ? [`${codeCache}/`] : [])];
     const execArgv = perm
       ? [
           perm,
@@ -124,7 +129,7 @@ export async function buildRunnerLaunch(
       },
       cwd: handle.dirs.tmp,
       sandboxed: false,
-      job: { cdpUrl: runnerCdpUrl(wsUrl, false), playwright: pwEntry },
+      job: { cdpUrl: runnerCdpUrl(wsUrl, false), playwright: pwEntry, codeCache },
     };
   }
   const socket = await sessionCdpSocket(handle);
@@ -138,6 +143,7 @@ export async function buildRunnerLaunch(
     sandbox: `${SANDBOX_DIR}/sandbox`,
     pw: `${SANDBOX_DIR}/node_modules/playwright-core`,
     tmp: `${SANDBOX_DIR}/tmp`,
+    codeCache: `${SANDBOX_DIR}/v8-code-cache`,
   };
   a.push(
     '--ro-bind',
@@ -150,6 +156,8 @@ export async function buildRunnerLaunch(
     jailVisible(pw),
     inside.pw,
   );
+  // Read-only like the code it caches: a tenant must never write what other sessions' runners run.
+  if (codeCache) a.push('--ro-bind', jailVisible(codeCache), inside.codeCache);
   a.push('--ro-bind', socket, SANDBOX_CDP_SOCKET, '--tmpfs', inside.tmp, '--chdir', '/', '--clearenv');
   const env: Record<string, string> = {
     PATH: DEFAULT_PATH,
@@ -174,6 +182,7 @@ export async function buildRunnerLaunch(
       cdpUrl: runnerCdpUrl(wsUrl, true),
       forward: { socket: SANDBOX_CDP_SOCKET, port: SANDBOX_CDP_PORT },
       playwright: `${inside.pw}/index.js`,
+      codeCache: codeCache && inside.codeCache,
       title: `node ${marker}`,
     },
   };

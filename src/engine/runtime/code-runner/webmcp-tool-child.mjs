@@ -12,7 +12,7 @@
  * (the engine checks its size). Invocations run concurrently, each with its own scope, so one
  * tool switching tabs never moves another's `page`.
  *
- * Messages in: `{type:'init', cdpUrl, playwright, forward?, title?}`, then any number of
+ * Messages in: `{type:'init', cdpUrl, playwright, codeCache?, forward?, title?}`, then any number of
  * `{type:'invoke', callId, source, index, input, targetId, cdpUrl}`. Out: `{type:'ready'}`,
  * `{type:'answer', callId, ok: true, json?}` or `{type:'answer', callId, ok: false, error}`. The
  * channel is a pipe at fd 3 of length-prefixed JSON (../sandbox/frame-channel.mjs), not Node's
