@@ -58,6 +58,23 @@ describe("playwright-core's V8 code cache", () => {
     expect(await loadIn(dir, [])).toEqual({ outcome: 'rejected', connect: 'function' });
   });
 
+  it("sweeps other versions' caches unused for a day, and nothing else beside them", async () => {
+    const parent = path.join(root, 'sweep');
+    fs.mkdirSync(parent, { mode: 0o700 });
+    const old = new Date(Date.now() - 2 * 24 * 3600_000);
+    const oldCache = path.join(parent, 'a'.repeat(24));
+    const recentCache = path.join(parent, 'b'.repeat(24));
+    const notOurs = path.join(parent, 'notes.txt');
+    for (const d of [oldCache, recentCache]) fs.mkdirSync(d);
+    fs.writeFileSync(notOurs, 'kept');
+    fs.utimesSync(oldCache, old, old);
+    fs.utimesSync(notOurs, old, old);
+    await made({ BROWSERDECK_CODE_CACHE_DIR: parent });
+    expect(fs.existsSync(oldCache)).toBe(false);
+    expect(fs.existsSync(recentCache)).toBe(true);
+    expect(fs.readFileSync(notOurs, 'utf8')).toBe('kept');
+  });
+
   it('bytes that are not a cache are refused by V8, and playwright-core still loads', async () => {
     const dir = await made({ BROWSERDECK_CODE_CACHE_DIR: path.join(root, 'b') });
     for (const f of fs.readdirSync(dir)) fs.writeFileSync(path.join(dir, f), Buffer.alloc(4096, 7));

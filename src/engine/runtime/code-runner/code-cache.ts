@@ -61,8 +61,12 @@ function ownPrivateDir(dir: string): void {
   if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || st.mode & 0o022) throw new Error(`${dir} is not a directory only this user can write`);
 }
 
+/** A cache directory's name (keyOf): sweeping touches nothing else, whatever BROWSERDECK_CODE_CACHE_DIR names. */
+const KEY_NAME = /^[0-9a-f]{24}$/;
+
 function sweepStale(root: string, keep: string): void {
   for (const name of fs.readdirSync(root)) {
+    if (!KEY_NAME.test(name)) continue;
     const p = path.join(root, name);
     if (p !== keep && Date.now() - fs.statSync(p).mtimeMs > STALE_MS) fs.rmSync(p, { recursive: true, force: true });
   }
