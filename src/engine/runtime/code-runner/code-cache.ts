@@ -50,7 +50,14 @@ const complete = (dir: string) => BUNDLES.every((b) => fs.existsSync(cacheFileOf
 function makeDirs(dir: string): void {
   const missing: string[] = [];
   for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) missing.unshift(d);
-  for (const d of missing) fs.mkdirSync(d, { mode: 0o700 });
+  for (const d of missing) {
+    try {
+      fs.mkdirSync(d, { mode: 0o700 });
+    } catch (err) {
+      // Another engine process made it meanwhile (the cache is shared by all of this user's).
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
 }
 
 /** A directory of ours that nobody else can write into (the cache in it is code). */
