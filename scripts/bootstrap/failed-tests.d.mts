@@ -1,3 +1,2 @@
 /** Types of failed-tests.mjs, for the run report's test. */
-export declare function runReportArgs(): string[];
 export declare function failedTests(reportFile: string, root: string): string[];

@@ -4,15 +4,7 @@
  * database each failed. Reads the run's report (run-report.mjs).
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readRunReport, databaseOf } from './run-report-read.mjs';
-
-const REPORTER = fileURLToPath(new URL('./run-report.mjs', import.meta.url));
-
-/** The reporter arguments that make vitest write the run report (to BROWSERDECK_RUN_REPORT), beside the usual output. */
-export function runReportArgs() {
-  return ['--reporter=default', `--reporter=${REPORTER}`];
-}
+import { readRunReport, databaseOf } from './run-report.mjs';
 
 // vitest colours its messages; the summary is read as plain text.
 const ANSI = new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g');

@@ -4,9 +4,31 @@
  * worker) and the failures in it. vitest's own JSON report names no project, and one file runs in
  * two (`integration` on SQLite, `integration-pg` on PostgreSQL) in the same run. The file it
  * writes is the path in BROWSERDECK_RUN_REPORT (a reporter given on the command line takes no
- * options); without it, the reporter does nothing.
+ * options); without it, the reporter does nothing. The summary reads it back with readRunReport()
+ * (failed-tests.mjs, slowest-files.mjs).
  */
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The reporter arguments that make vitest write the run report (to BROWSERDECK_RUN_REPORT), beside the usual output. */
+export function runReportArgs() {
+  return ['--reporter=default', `--reporter=${fileURLToPath(import.meta.url)}`];
+}
+
+/** The report, or null when it is missing or unreadable (vitest died before writing it). */
+export function readRunReport(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** What a project's files run on, as the summary names it: unit tests, or the database of an integration project. */
+export function databaseOf(project) {
+  if (project === 'unit') return 'unit tests';
+  return project.startsWith('integration-pg') ? 'PostgreSQL' : 'SQLite';
+}
 
 const message = (e) => String(e?.stack ?? e?.message ?? e ?? '');
 

@@ -4,7 +4,7 @@
  * database, since the same file may run on both.
  */
 import path from 'node:path';
-import { readRunReport, databaseOf } from './run-report-read.mjs';
+import { readRunReport, databaseOf } from './run-report.mjs';
 
 /** `{ title, lines }` per group of projects in the report, each with up to `n` lines `  12.3 s  test/…`, slowest first. */
 export function slowestFiles(reportFile, root, n = 15) {

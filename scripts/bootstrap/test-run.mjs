@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { failedTests, runReportArgs } from './failed-tests.mjs';
+import { failedTests } from './failed-tests.mjs';
+import { runReportArgs } from './run-report.mjs';
 import { selectsDeployTests, startImagePrebuild } from './image-prebuild.mjs';
 import { slowestFiles } from './slowest-files.mjs';
 import { buildDesktopBundles } from './renderer-build.mjs';
@@ -23,7 +24,7 @@ import { startPostgresCluster } from './postgres-cluster.mjs';
 import { postgresBinDir } from './system-packages.mjs';
 import { received, run, say } from './run.mjs';
 import { typecheckArgs } from './typecheck-args.mjs';
-import { pgTestFiles } from './test-selection.mjs';
+import { pgTestFiles, testFiles } from './test-selection.mjs';
 
 /**
  * The typecheck: one `tsgo -b` (TypeScript 7's native compiler, about eight times faster than
@@ -157,11 +158,7 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   // integration suite in test/; each file runs in exactly one.
   // With filters (vitest's: substrings of the file path), a project none of whose files match
   // is left out, unless neither matches: then both run and fail with vitest's "no test files".
-  const matching = (dir) =>
-    fs
-      .readdirSync(path.join(root, dir), { recursive: true })
-      .map((f) => `${dir}/${String(f).split(path.sep).join('/')}`)
-      .some((f) => /\.test\.tsx?$/.test(f) && !f.includes('/node_modules/') && filters.some((x) => f.includes(x)));
+  const matching = (dir) => testFiles(root, dir).some((f) => filters.some((x) => f.includes(x)));
   const [srcMatches, testMatches] = filters.length ? [matching('src'), matching('test')] : [false, false];
   const both = !filters.length || (!srcMatches && !testMatches);
 
@@ -207,7 +204,7 @@ export async function runTests(root, args, { systemReady, nodeModulesReady, preb
   // end of the run, where the SQLite files alone left a core idle while the last of them finished.
   // The cluster starts as soon as the system packages are in, beside the native rebuild.
   const pgFiles = received.signal ? [] : pgTestFiles(root, filters);
-  let pgNote = pgFiles.length ? '' : 'no PostgreSQL test files matched: PostgreSQL pass skipped';
+  let pgNote = pgFiles.length || received.signal ? '' : 'no PostgreSQL test files matched: PostgreSQL pass skipped';
   const clusterReady = pgFiles.length
     ? Promise.resolve(systemReady)
         .then(() => startPostgresCluster(postgresBinDir()))

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { failedTests, runReportArgs } from '../../scripts/bootstrap/failed-tests.mjs';
+import { failedTests } from '../../scripts/bootstrap/failed-tests.mjs';
+import { runReportArgs } from '../../scripts/bootstrap/run-report.mjs';
 import { slowestFiles } from '../../scripts/bootstrap/slowest-files.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');

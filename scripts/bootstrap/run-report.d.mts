@@ -1,0 +1,2 @@
+/** Types of run-report.mjs, for the run report's test. */
+export declare function runReportArgs(): string[];
