@@ -2,13 +2,13 @@
  * Where the engine keeps the V8 code cache of playwright-core's bundles (bundle-code-cache.mjs),
  * and making it: once per engine process, by a child of the runners' Node with their exact flags
  * (make-code-cache.mjs), the first time a runner starts. Until it is there (a second or so), runners
- * start without it; a failure to make it only leaves them slower, and is kept for status().
+ * start without it; a failure to make it only leaves them slower, and is kept for playwrightCodeCacheStatus().
  *
  * The cache is code V8 runs: it lives in a directory only the engine's user may write —
  * `$XDG_CACHE_HOME/browserdeck/v8` (default `~/.cache`), or BROWSERDECK_CODE_CACHE_DIR — checked
  * before use, and jails bind it read-only. No tenant input goes into it: the child loads the
- * engine's own playwright-core and nothing else. Its name is a hash of everything V8 checks or
- * cannot (the Node binary, the flags, the bundles' bytes), so another version never reads it;
+ * engine's own playwright-core and nothing else. Its name is a hash of the Node binary, the flags and
+ * the bundles' identities (keyOf), so another version never reads it;
  * caches of other versions left beside it are removed after a day unused.
  */
 import { spawn } from 'node:child_process';
@@ -21,6 +21,8 @@ import { childNode, engineAsset } from '../assets.js';
 import { BUNDLES, cacheFileOf } from './bundle-code-cache.mjs';
 
 const STALE_MS = 24 * 3600_000;
+/** The making child takes about a second; one that hangs is killed, and runners go on without a cache. */
+const MAKE_TIMEOUT_MS = 60_000;
 /** What the making child may print (its error) that we keep. */
 const STDERR_KEEP = 2048;
 
@@ -32,13 +34,21 @@ function cacheRoot(env: NodeJS.ProcessEnv): string {
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'browserdeck', 'v8');
 }
 
+/**
+ * The files' identities (path, size, mtime, inode), not their bytes: reading 7 MB to hash them held
+ * the event loop of the first runner start. V8 checks the source's length itself; a reinstalled
+ * package or Node gets new mtimes and inodes.
+ */
 function keyOf(pwDir: string, flags: readonly string[]): string {
-  const h = createHash('sha256');
-  const node = childNode();
-  const st = fs.statSync(node.path);
-  h.update(JSON.stringify([node.path, st.size, st.mtimeMs, flags]));
-  for (const b of BUNDLES) h.update(fs.readFileSync(path.join(pwDir, 'lib', b)));
-  return h.digest('hex').slice(0, 24);
+  const files = [childNode().path, ...BUNDLES.map((b) => path.join(pwDir, 'lib', b))];
+  const ids = files.map((f) => {
+    const st = fs.statSync(f);
+    return [f, st.size, st.mtimeMs, st.ino];
+  });
+  return createHash('sha256')
+    .update(JSON.stringify([ids, flags]))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 const complete = (dir: string) => BUNDLES.every((b) => fs.existsSync(cacheFileOf(dir, b)));
@@ -98,7 +108,9 @@ function make(state: State, pwDir: string, flags: readonly string[]): void {
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(0, STDERR_KEEP)));
   child.on('error', (err) => fail(err.message));
+  const timer = setTimeout(() => child.kill('SIGKILL'), MAKE_TIMEOUT_MS).unref();
   child.on('exit', (code, signal) => {
+    clearTimeout(timer);
     if (state.state !== 'making') return;
     if (code === 0 && complete(state.dir)) state.state = 'ready';
     else fail(`make-code-cache exited with ${signal ?? code}: ${stderr.trim()}`);
