@@ -5,6 +5,7 @@
  */
 import { killGroup } from './process-group.js';
 import { stopChromium, type LaunchedBrowser } from './launch-chromium.js';
+import { flushLocalStorage } from './flush-local-storage.js';
 
 /** How long a browser being saved (restart with `whileStopped`) may take to close cleanly. */
 const SAVE_CLOSE_GRACE_MS = 15_000;
@@ -121,6 +122,7 @@ export class BrowserSupervisor {
     this.browser = undefined;
     this.readyPromise = this.pendingReady();
     // A save needs the files flushed: give a loaded machine's browser longer to close cleanly.
+    if (old && whileStopped) await flushLocalStorage(old.control);
     const clean = old ? await stopChromium(old, whileStopped ? SAVE_CLOSE_GRACE_MS : undefined) : false;
     let failed: Error | undefined;
     if (whileStopped) {
@@ -151,6 +153,7 @@ export class BrowserSupervisor {
     if (!b) return false;
     // A profile saved at the end needs the files flushed: as for a save while running, a loaded
     // machine's browser gets longer to close cleanly (else the save is skipped and the state lost).
+    if (opts.saving) await flushLocalStorage(b.control);
     return stopChromium(b, opts.saving ? SAVE_CLOSE_GRACE_MS : undefined);
   }
 }
