@@ -63,7 +63,7 @@ async function cdpAnswers(url: string): Promise<void> {
  * cores with that teardown (the raw launch it is compared with has none running beside it).
  */
 async function settled(marker: string): Promise<void> {
-  for (let i = 0; i < 100 && processesWithMarker(marker).length; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && (await processesWithMarker(marker)).length; i++) await new Promise((r) => setTimeout(r, 50));
 }
 
 async function main(): Promise<void> {

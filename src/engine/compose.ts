@@ -58,6 +58,7 @@ import { holdAdvisoryLease } from './store/pg-advisory-lease.js';
 import { ServiceLogs } from './runtime/service-logs.js';
 import { SessionRuntime } from './runtime/session/session-runtime.js';
 import { SessionDisks } from './runtime/session/session-disks.js';
+import { HostCommands } from './runtime/host-commands/host-commands.js';
 import { createLiveViewService } from './runtime/live-view/live-view-state.js';
 import { CallLimits } from './runtime/limits/call-limits.js';
 import { TelemetryService } from './runtime/telemetry/telemetry-service.js';
@@ -129,6 +130,10 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
   // A stop while the probe mounts its test disk would leave that mount behind; the command
   // helper ends after it (stop hooks registered here run after the features', whose sessions unmount).
   ctx.onStop(() => sessionDisks.ready().then(() => sessionDisks.close()));
+  // Browsers are forked by a helper of their own, not the engine (host-commands.ts); one apart from
+  // the disks' so a disk command that hangs (its helper killed) never takes the browsers along.
+  const launches = new HostCommands();
+  ctx.onStop(() => launches.close());
   const jwt = new SessionJwt(await loadSessionJwtKey(db, clock.now()), () => clock.now());
   const sessions = new SessionManager(ctx, jwt, nodeId, noteUpgradeIdentity, {
     profiles,
@@ -138,6 +143,7 @@ export async function composeServices(ctx: EngineContext): Promise<EngineService
     newRuntime: (spec) =>
       new SessionRuntime(spec, {
         disks: sessionDisks,
+        start: launches.start,
         // The tenant's writes now fail with ENOSPC on its own disk: one event says why.
         onFull: (id, f) =>
           telemetry.emit(id, 'system', 'system_limit_reached', {

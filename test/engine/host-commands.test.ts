@@ -1,9 +1,11 @@
 /**
- * The engine's host command helper (runtime/host-commands): the session disks' commands are forked
- * by a small process beside the engine, never by the engine itself, and it never outlives the engine.
+ * The engine's host command helper (runtime/host-commands): the session disks' commands and the
+ * browsers' jails are forked by a small process beside the engine, never by the engine itself, and
+ * neither the helper nor what it started outlives the engine.
  */
 import { describe, expect, it } from 'vitest';
 import { HostCommands } from '../../src/engine/runtime/host-commands/host-commands.js';
+import type { StartedProcess } from '../../src/engine/runtime/chromium/started-process.js';
 
 /** The pid of whatever forked the command: `$PPID` of a shell the command runs. */
 const parentOf = async (c: HostCommands) => Number((await c.run('/bin/sh', ['-c', 'echo $PPID'], { timeoutMs: 10_000 })).stdout.trim());
@@ -88,6 +90,77 @@ describe('HostCommands', () => {
     }
   });
 });
+
+/** Everything `p` writes to stderr until it exits. */
+async function stderrOf(p: StartedProcess): Promise<string> {
+  let text = '';
+  p.stderr.on('data', (c: string) => (text += c));
+  await p.exited;
+  return text;
+}
+
+/** `$PPID` and `$$` of a shell, and its process group (ps): `start` must make it lead a group of its own. */
+const SHOW_IDS = 'echo "ppid=$PPID pid=$$ pgid=$(ps -o pgid= -p $$ | tr -d " ") env=$BD_TEST_VAR" >&2';
+
+describe('HostCommands.start', () => {
+  it('starts a long-running process in the helper, in a group of its own, with exactly the env given; streams its stderr and exit', async () => {
+    const c = new HostCommands();
+    try {
+      const helper = await parentOf(c);
+      const p = await c.start('/bin/sh', ['-c', `${SHOW_IDS}; exit 7`], { PATH: process.env.PATH, BD_TEST_VAR: 'given' });
+      const [text, exit] = await Promise.all([stderrOf(p), p.exited]);
+      expect(text.trim()).toBe(`ppid=${helper} pid=${p.pid} pgid=${p.pid} env=given`);
+      expect(exit).toEqual({ code: 7, signal: null });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('rejects a program that cannot be started', async () => {
+    const c = new HostCommands();
+    try {
+      await expect(c.start('/nonexistent/program', [], {})).rejects.toThrow(/ENOENT/);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('takes what it started along when the helper dies, each reporting a kill', async () => {
+    const c = new HostCommands();
+    try {
+      const helper = await parentOf(c);
+      // A shell in its own group with a child of its own: the whole group must go.
+      const p = await c.start('/bin/sh', ['-c', 'sleep 60 & echo started >&2; wait'], { PATH: process.env.PATH });
+      await new Promise<void>((r) => p.stderr.once('data', () => r()));
+      process.kill(helper, 'SIGKILL');
+      expect(await p.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      await expect.poll(() => groupAlive(p.pid), { timeout: 10_000 }).toBe(false);
+      // The next start gets a new helper.
+      const next = await c.start('/bin/sh', ['-c', 'echo ppid=$PPID >&2'], { PATH: process.env.PATH });
+      const ppid = Number(/ppid=(\d+)/.exec(await stderrOf(next))?.[1]);
+      expect(ppid).not.toBe(helper);
+      expect(ppid).not.toBe(process.pid);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('starts from this process once closed', async () => {
+    const c = new HostCommands();
+    c.close();
+    const p = await c.start('/bin/sh', ['-c', 'echo ppid=$PPID >&2'], { PATH: process.env.PATH });
+    expect(await stderrOf(p)).toBe(`ppid=${process.pid}\n`);
+  });
+});
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isAlive(pid: number): boolean {
   try {

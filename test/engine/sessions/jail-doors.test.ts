@@ -73,6 +73,6 @@ new Kernel().app('probe').action('read', (_ctx, p) => { try { return fs.readFile
     expect(list).toEqual([]);
     // bwrap's command line names the session's dirs under the data dir; what ran inside its PID
     // namespace ended with it.
-    expect(processesWithMarker(te.dataDir)).toEqual([]);
+    expect(await processesWithMarker(te.dataDir)).toEqual([]);
   });
 });

@@ -75,7 +75,7 @@ export async function recoverSessions(opts: {
     const safe = path.resolve(r.marker).startsWith(path.resolve(opts.sessionsDir) + path.sep);
     if (safe) {
       for (const pid of [r.pgid, r.xvfb_pid]) if (pid && cmdlineHas(pid, r.marker)) killGroup(pid);
-      killMarkedGroups(r.marker);
+      await killMarkedGroups(r.marker);
       await removeLeftover(r.marker, opts.recovery);
     }
     const link = shortTmpLink(r.id);
@@ -100,7 +100,7 @@ export async function recoverSessions(opts: {
   for (const name of await fsp.readdir(opts.sessionsDir).catch(() => [] as string[])) {
     if (opts.owned(name)) continue;
     const dir = path.join(opts.sessionsDir, name);
-    killMarkedGroups(dir);
+    await killMarkedGroups(dir);
     await removeLeftover(dir, opts.recovery);
     const link = shortTmpLink(name);
     if (link) await fsp.rm(link, { force: true });

@@ -5,7 +5,7 @@
  * A launch that fails, runs out of time or is aborted (its `signal`: the create's deadline or a
  * client that went away) leaves no process behind.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnDirect, type StartProcess } from './started-process.js';
 import { CdpConnection } from './cdp-connection.js';
 import { killGroup, isGroupAlive } from './process-group.js';
 import fs from 'node:fs';
@@ -39,6 +39,8 @@ export interface LaunchSpec {
    * ready once both are done; it handles its own failures (a rejection fails the launch).
    */
   onConnected?: (control: CdpConnection) => Promise<void>;
+  /** Who forks the browser: the engine's host command helper (host-commands.ts), else this process. */
+  start?: StartProcess;
 }
 
 export interface BrowserVersion {
@@ -60,7 +62,6 @@ export interface LaunchedBrowser {
   wsUrl: string;
   control: CdpConnection;
   version: BrowserVersion;
-  child: ChildProcess;
   /** Resolves when the main process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -81,27 +82,31 @@ function unlessAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** How long an aborted launch waits for a process still being forked, to kill it before answering. */
+const LATE_START_WAIT_MS = 5_000;
+
 export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser> {
   const signal = spec.signal ?? AbortSignal.timeout(spec.timeoutMs ?? 30_000);
   if (signal.aborted) throw abortedLaunch(signal);
-  const child = spawn(spec.executable, spec.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: spec.env });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', () => resolve({ code: -1, signal: null }));
+  const starting = (spec.start ?? spawnDirect)(spec.executable, spec.args, spec.env);
+  const child = await unlessAborted(starting, signal).catch(async (err: Error) => {
+    // Aborted while it was being forked: the process goes as soon as it is known, and the launch
+    // answers once it has (a wedged helper is not waited on past LATE_START_WAIT_MS).
+    const gone = starting.then(async (late) => {
+      killGroup(late.pid);
+      await late.exited;
+    });
+    await Promise.race([gone.catch(() => {}), new Promise((r) => setTimeout(r, LATE_START_WAIT_MS).unref())]);
+    throw err;
   });
-  const pid = child.pid;
-  if (!pid) {
-    await exited;
-    throw new Error(`could not start ${spec.executable}`);
-  }
+  const { pid, exited } = child;
   let stderrTail = '';
   let helperSeen = false;
   let devtools: string | undefined;
   try {
     const wsUrl = await unlessAborted(
       new Promise<string>((resolve, reject) => {
-        child.stderr!.setEncoding('utf8');
-        child.stderr!.on('data', (chunk: string) => {
+        child.stderr.on('data', (chunk: string) => {
           spec.onOutput?.(chunk);
           helperSeen ||= (stderrTail.slice(-40) + chunk).includes('browserdeck-jail: ready');
           stderrTail = (stderrTail + chunk).slice(-4000);
@@ -118,9 +123,9 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
       signal,
     );
     // Keep draining stderr so a chatty browser never blocks on a full pipe.
-    child.stderr!.removeAllListeners('data');
-    if (spec.onOutput) child.stderr!.on('data', spec.onOutput);
-    child.stderr!.resume();
+    child.stderr.removeAllListeners('data');
+    if (spec.onOutput) child.stderr.on('data', spec.onOutput);
+    child.stderr.resume();
     const pinned = spec.devtoolsSocket ? await unlessAborted(pinSocket(spec.devtoolsSocket), signal) : undefined;
     if (pinned) void exited.then(() => pinned.close().catch(() => {}));
     const address = pinned ? jailedWsUrl(pinned.path, devtoolsEndpoint(wsUrl).path) : wsUrl;
@@ -129,7 +134,7 @@ export async function launchChromium(spec: LaunchSpec): Promise<LaunchedBrowser>
       control.close();
       throw err;
     });
-    return { pid, pgid: pid, wsUrl: address, control, version, child, exited };
+    return { pid, pgid: pid, wsUrl: address, control, version, exited };
   } catch (err) {
     killGroup(pid);
     await exited;

@@ -1,17 +1,41 @@
 /**
- * Runs the engine's short per-session host commands (cp, mount, umount) for it: the fork of each is
- * this small process's, not the engine's. Forking the engine copies the page tables of its whole
- * heap, some 20–30 ms of its event loop per command (host-commands.ts). It takes
- * `{ id, file, args, timeoutMs }` over the IPC channel and answers `{ id, error?, stdout, stderr }`;
- * it exits when the channel closes (the engine stopped or died), so it never outlives the engine.
+ * Forks for the engine: the fork of each command or browser is this small process's, not the
+ * engine's. Forking the engine copies the page tables of its whole heap, some 20–30 ms of its event
+ * loop each (host-commands.ts).
+ *
+ * - `{ id, file, args, timeoutMs }`: a short command (cp, mount, umount), answered
+ *   `{ id, error?, stdout, stderr }` once it ends.
+ * - `{ id, start: true, file, args, env }`: a long-running process in a group of its own (a
+ *   session's browser jail), answered `{ id, pid }` or `{ id, error }`, then `{ id, stderr }` per
+ *   chunk of its stderr and `{ id, exit: { code, signal } }` when it exits.
+ *
+ * It exits when the channel closes (the engine stopped or died), so it never outlives the engine;
+ * a jail started here dies with it (bwrap's --die-with-parent), as it died with the engine before.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+
+const send = (m) => process.connected && process.send(m);
+
+function start(m) {
+  let child;
+  try {
+    child = spawn(m.file, m.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: m.env });
+  } catch (err) {
+    return send({ id: m.id, error: { message: err.message } });
+  }
+  // A program that cannot be run (ENOENT, EACCES) has no pid and reports through 'error'.
+  if (!child.pid) return child.once('error', (err) => send({ id: m.id, error: { message: err.message } }));
+  send({ id: m.id, pid: child.pid });
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (stderr) => send({ id: m.id, stderr }));
+  child.once('exit', (code, signal) => send({ id: m.id, exit: { code, signal } }));
+}
 
 process.on('message', (m) => {
+  if (m.start) return start(m);
   execFile(m.file, m.args, { timeout: m.timeoutMs, maxBuffer: 1 << 20, encoding: 'utf8' }, (err, stdout, stderr) => {
-    if (!process.connected) return;
     const error = err ? { message: err.message, code: typeof err.code === 'number' ? err.code : undefined, signal: err.signal ?? undefined } : undefined;
-    process.send({ id: m.id, error, stdout: String(stdout), stderr: String(stderr) });
+    send({ id: m.id, error, stdout: String(stdout), stderr: String(stderr) });
   });
 });
 process.on('disconnect', () => process.exit(0));

@@ -1,23 +1,32 @@
 /**
- * The short host commands each session costs the engine (its disk's `cp`, `mount`, `umount`),
- * run by a small helper process (host-command-child.mjs) instead of forked from the engine.
+ * The forks each session costs the engine — its disk's `cp`, `mount`, `umount`, and every launch
+ * of its browser's jail (`start`) — made by a small helper process (host-command-child.mjs)
+ * instead of the engine.
  * Node forks the whole engine for every `execFile`, and the fork copies the page tables of its
  * heap on the event loop's thread: 20–30 ms per command under a CPU profile of
  * `npm run bench:lifecycle -- --concurrency=10` (2026-12-04, ~9 s of the engine's ~50 s of work
  * went to the session disks' three commands per session). Every API answer and CDP message of
  * every session waited behind them. The helper forks from a heap of a few MB, beside the engine.
+The browser launches were the rest: `spawn` held the event loop 18 ms p50, 68 ms p90 and up to
+250 ms per launch in the same bench (113 launches), and a pool's releases, each followed by its
+refill's launch, queued behind one another (pool release p50 74–101 ms at c10).
  *
  * One helper per engine, started at the first session's command (an engine that runs no session
  * starts none) and ended by `close()` (the engine's stop); it also exits on its own when the engine
  * dies (its IPC channel closes). After `close`, or if the helper cannot start, commands run the old
  * way, from the engine. A helper that does not answer within a command's timeout plus
  * ANSWER_GRACE_MS (stopped, swapped out, wedged) fails that command and is killed; the next
- * command starts a new one — a session's end must not wait on it forever.
+ * command starts a new one — a session's end must not wait on it forever. A helper that dies takes
+ * the processes it started along (a jail dies with its parent; any other is killed by group here),
+ * and each reports its exit, as a crash.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { childNode, engineAsset } from '../assets.js';
+import { killGroup } from '../chromium/process-group.js';
+import { spawnDirect, type ProcessExit, type StartedProcess } from '../chromium/started-process.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -42,6 +51,19 @@ interface Answer {
   error?: { message: string; code?: number; signal?: string };
   stdout: string;
   stderr: string;
+  /** For a started process: its pid, then its stderr chunks, then its exit. */
+  pid?: number;
+  exit?: ProcessExit;
+}
+
+/** A process the helper started (or is starting) for `start`. */
+interface Started {
+  child: ChildProcess;
+  pid?: number;
+  stderr: PassThrough;
+  exit(e: ProcessExit): void;
+  started(pid: number): void;
+  failed(err: Error): void;
 }
 
 export class HostCommands {
@@ -53,6 +75,29 @@ export class HostCommands {
   constructor(private readonly answerGraceMs = ANSWER_GRACE_MS) {}
   /** Commands in flight, with the helper each was sent to (a replaced helper's death fails only its own). */
   private readonly pending = new Map<number, { child: ChildProcess; resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+  /** Processes started through `start` that have not exited. */
+  private readonly started = new Map<number, Started>();
+
+  /**
+   * Starts a long-running process (StartProcess) through the helper; from the engine itself when
+   * there is none. Its group is its own (detached), so killGroup(pid) reaches it either way.
+   */
+  readonly start = (file: string, args: string[], env: NodeJS.ProcessEnv): Promise<StartedProcess> => {
+    const child = this.helper();
+    if (!child) return spawnDirect(file, args, env);
+    const id = this.nextId++;
+    return new Promise<StartedProcess>((resolve, reject) => {
+      let exit!: (e: ProcessExit) => void;
+      const exited = new Promise<ProcessExit>((r) => (exit = r));
+      const stderr = new PassThrough({ encoding: 'utf8' });
+      this.started.set(id, { child, stderr, exit, started: (pid) => resolve({ pid, stderr, exited }), failed: reject });
+      // Referenced while it runs, as a forked child's stderr pipe would be.
+      child.channel?.ref();
+      child.send({ id, start: true, file, args, env }, (err) => {
+        if (err) this.endStarted(id, { code: -1, signal: null }, err);
+      });
+    });
+  };
 
   /** Runs `file args` (no shell) and resolves with its output; rejects like execFile. */
   async run(file: string, args: string[], opts: { timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
@@ -96,8 +141,36 @@ export class HostCommands {
     const p = this.pending.get(id);
     if (p?.child !== child) return undefined;
     this.pending.delete(id);
-    if (![...this.pending.values()].some((q) => q.child === child)) child.channel?.unref();
+    this.unrefIfIdle(child);
     return p;
+  }
+
+  private unrefIfIdle(child: ChildProcess): void {
+    const busy = (m: Map<number, { child: ChildProcess }>) => [...m.values()].some((q) => q.child === child);
+    if (!busy(this.pending) && !busy(this.started)) child.channel?.unref();
+  }
+
+  /** What the helper says of a started process: its pid, a chunk of its stderr, its exit, or why it could not start. */
+  private onStarted(a: Answer): void {
+    const s = this.started.get(a.id);
+    if (!s) return;
+    if (a.error) return this.endStarted(a.id, { code: -1, signal: null }, new Error(a.error.message));
+    if (a.pid !== undefined) {
+      s.pid = a.pid;
+      s.started(a.pid);
+    }
+    if (a.stderr) s.stderr.write(a.stderr);
+    if (a.exit) this.endStarted(a.id, a.exit);
+  }
+
+  private endStarted(id: number, exit: ProcessExit, err?: Error): void {
+    const s = this.started.get(id);
+    if (!s) return;
+    this.started.delete(id);
+    s.stderr.end();
+    if (s.pid === undefined) s.failed(err ?? new Error('the host command helper ended before the process started'));
+    s.exit(exit);
+    this.unrefIfIdle(s.child);
   }
 
   private helper(): ChildProcess | undefined {
@@ -119,10 +192,16 @@ export class HostCommands {
     // Neither the helper nor its channel keeps the engine's process alive.
     child.unref();
     child.channel?.unref();
-    child.on('message', (a: Answer) => this.settle(child, a.id)?.resolve(a));
+    child.on('message', (a: Answer) => (this.started.has(a.id) ? this.onStarted(a) : this.settle(child, a.id)?.resolve(a)));
     const gone = (why: string) => {
       if (this.child === child) this.child = undefined;
       for (const [id, p] of this.pending) if (p.child === child) this.settle(child, id)?.reject(new Error(`the host command helper ${why}`));
+      for (const [id, s] of this.started) {
+        if (s.child !== child) continue;
+        // A jail died with the helper; anything else it started goes now, by group.
+        if (s.pid !== undefined) killGroup(s.pid);
+        this.endStarted(id, { code: null, signal: 'SIGKILL' }, new Error(`the host command helper ${why}`));
+      }
     };
     child.on('exit', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
     child.on('error', (err) => gone(`failed: ${err.message}`));

@@ -220,6 +220,7 @@ export class SessionJail {
     /** The groups the jail starts in (the freezer's, the session's memory and pids groups; jail-start.ts). */
     groups?: JailGroups;
     onConnected?: LaunchSpec['onConnected'];
+    start?: LaunchSpec['start'];
   }): Promise<LaunchedBrowser> {
     const args = chromiumSandbox === 'off' ? ['--no-sandbox', '--test-type', ...o.args] : o.args;
     try {
@@ -246,6 +247,7 @@ export class SessionJail {
     /** The groups the jail starts in (the freezer's, the session's memory and pids groups; jail-start.ts). */
     groups?: JailGroups;
     onConnected?: LaunchSpec['onConnected'];
+    start?: LaunchSpec['start'];
   }): Promise<LaunchedBrowser> {
     const sockDir = this.sockDir;
     const devtoolsSocket = path.join(sockDir, INBOUND_SOCKET_NAME);
@@ -291,6 +293,7 @@ export class SessionJail {
       onOutput: o.onOutput,
       signal: o.signal,
       onConnected: o.onConnected,
+      start: o.start,
     });
   }
 

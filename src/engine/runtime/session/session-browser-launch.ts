@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { launchChromium, type LaunchedBrowser } from '../chromium/launch-chromium.js';
+import type { StartProcess } from '../chromium/started-process.js';
 import { needsXvfb, startXvfb, type XvfbServer } from '../chromium/xvfb.js';
 import type { CdpConnection } from '../chromium/cdp-connection.js';
 import { chromiumArgs } from '../chromium/chromium-flags.js';
@@ -44,6 +45,8 @@ export class SessionBrowserLaunch {
   constructor(
     scope: SessionScope,
     private readonly viewport: () => Viewport,
+    /** Who forks the browser (the engine's launch helper, host-commands.ts); this process when unset. */
+    private readonly start?: StartProcess,
   ) {
     // Owned before anything of the session is made: the link goes last, once no browser uses it.
     scope.defer('tmp link', async () => {
@@ -88,11 +91,12 @@ export class SessionBrowserLaunch {
         signal: s.signal,
         groups: s.groups,
         onConnected,
+        start: this.start,
       });
     } else {
       const env: NodeJS.ProcessEnv = { ...s.spec.env, TMPDIR: await this.tmpDir(s.dirs.tmp, s.spec.id) };
       if (s.display) env.DISPLAY = s.display;
-      b = await launchChromium({ executable: s.spec.executable, args, env, onOutput, signal: s.signal, onConnected });
+      b = await launchChromium({ executable: s.spec.executable, args, env, onOutput, signal: s.signal, onConnected, start: this.start });
     }
     s.spec.serviceLog?.('session', `browser started (pid ${b.pid}, ${b.version.product})\n`);
     return b;

@@ -22,11 +22,18 @@ import { createFreezer, type JailFreezer } from './jail-freezer.js';
 import type { JailGroups } from '../sandbox/jail-start.js';
 import { IdleFreeze } from './idle-freeze.js';
 import { claimUnjailedUser, makeSessionFiles, sessionDirs, UNTIL_DONE, type SessionDiskSetup } from './session-filesystem.js';
+import type { StartProcess } from '../chromium/started-process.js';
+
 import { SessionCgroups, memoryOf } from './session-cgroups.js';
 import { SessionActivity } from './session-activity.js';
 import { SessionBrowserLaunch } from './session-browser-launch.js';
 import { BrowserReloads } from './browser-reloads.js';
 import { openStartUrl, prepareFirstTab } from './session-start-url.js';
+
+/** What the engine lends each session: its disks (session-filesystem.ts) and who forks its browser (host-commands.ts). */
+export interface RuntimeHost extends SessionDiskSetup {
+  start?: StartProcess;
+}
 
 export class SessionRuntime implements RunningSession {
   readonly id: string;
@@ -67,7 +74,7 @@ export class SessionRuntime implements RunningSession {
 
   constructor(
     private spec: RuntimeSpec,
-    private readonly diskSetup?: SessionDiskSetup,
+    private readonly diskSetup?: RuntimeHost,
   ) {
     this.id = spec.id;
     this.orgId = spec.orgId;
@@ -84,7 +91,7 @@ export class SessionRuntime implements RunningSession {
     if (spec.jail) this.jail = new SessionJail(spec.jail, spec.sessionDir, this.dirs, (line) => spec.serviceLog?.('session', `${line}\n`));
     this.startedAt = spec.now();
     this.cgroups = new SessionCgroups(spec.id, (line) => this.spec.serviceLog?.('session', line));
-    this.launcher = new SessionBrowserLaunch(this.scope, () => this.viewport);
+    this.launcher = new SessionBrowserLaunch(this.scope, () => this.viewport, diskSetup?.start);
     this.supervisor = new BrowserSupervisor({
       launch: () => this.launch(),
       now: spec.now,
@@ -221,7 +228,7 @@ export class SessionRuntime implements RunningSession {
     const jail = this.jail;
     if (jail) this.scope.defer('jail', () => jail.close(), UNTIL_DONE);
     // Anything still carrying the session dir in its command line (helpers, session processes) goes before the jail.
-    this.scope.defer('leftover processes', () => void killMarkedGroups(this.spec.sessionDir), UNTIL_DONE);
+    this.scope.defer('leftover processes', async () => void (await killMarkedGroups(this.spec.sessionDir)), UNTIL_DONE);
     await jail?.prepare();
     if (!jail && jailUsersOn()) await claimUnjailedUser(this.scope, this.spec.sessionDir, this.dirs.root);
   }
