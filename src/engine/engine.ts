@@ -32,6 +32,7 @@ import { configureJailUids } from './runtime/sandbox/jail-user.js';
 import { configureRunnerMessageLimit } from './runtime/sandbox/runner-channel.js';
 import { configurePids, pidsMethod, sweepDeadEngineGroups } from './runtime/sandbox/pids-group.js';
 import { sweepDeadMemoryGroups } from './runtime/sandbox/memory-group.js';
+import { tenantsCpuGroup } from './runtime/sandbox/cpu-group.js';
 import { acquirePidFile } from './store/engine-pid-file.js';
 import { installResourceLookupFirst } from './http/resource-lookup-first.js';
 import { ConnectionLimits } from './runtime/limits/connection-limits.js';
@@ -97,6 +98,7 @@ export function createEngine(options: EngineOptions = {}, featureList: AnyFeatur
       pidsMethod();
       sweepDeadEngineGroups();
       sweepDeadMemoryGroups();
+      tenantsCpuGroup();
       // A build that forgot to ship its child scripts fails here, not at the first process.
       const missing = missingEngineAssets();
       if (missing.length) throw new Error(`engine assets missing: ${missing.join(', ')}`);

@@ -17,6 +17,7 @@ import { usableBwrap } from '../runtime/sandbox/bwrap.js';
 import { chromiumSandboxState } from '../runtime/sandbox/session-jail.js';
 import { runnerMessageLimit, runnerPendingLimit } from '../runtime/sandbox/runner-channel.js';
 import { pidsLimits, pidsMethod } from '../runtime/sandbox/pids-group.js';
+import { TENANTS_CPU_SHARES, tenantsCpuGroup } from '../runtime/sandbox/cpu-group.js';
 import type { Health } from '../../shared/wire/health.js';
 import { diskLow } from '../domain/disk-reserve.js';
 import { route } from '../route.js';
@@ -71,6 +72,7 @@ export const healthFeature: Feature<'sessions' | 'sessionDisks' | 'callLimits'> 
           fs_watch: { max_dirs_per_session: ctx.config.fsWatchMaxDirs, jailed: watchersJailed },
           runner_channel: { max_message_bytes: runnerMessageLimit(), max_pending_bytes: runnerPendingLimit() },
           pids: { method: pidsMethod().method, per_session: pidsLimits().perSession, per_engine: pidsLimits().perEngine },
+          cpu: { method: tenantsCpuGroup().method, tenants_shares: TENANTS_CPU_SHARES },
           disk: {
             method: (await sessionDisks.ready()) === 'loop' ? 'loop' : 'none',
             per_session_mb: ctx.config.sessionDiskMb,

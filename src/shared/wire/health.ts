@@ -83,6 +83,12 @@ export const HealthSchema = Type.Object({
       per_session: Type.Integer(),
       per_engine: Type.Integer(),
     }),
+    /**
+     * The tenants' CPU: every jail in one cpu group weighing as much as one ordinary process
+     * (`tenants_shares`, cgroup v1 `cpu.shares`), so the engine keeps its turn under load; or
+     * none (not root, or no cgroup v1 cpu hierarchy).
+     */
+    cpu: Type.Object({ method: Type.Union([Type.Literal('cgroup-v1'), Type.Literal('none')]), tenants_shares: Type.Integer() }),
     /** The session filesystem's byte quota and the data dir's free-space reserve. */
     disk: DiskLimitsSchema,
     /** Concurrent exec/execute calls per session and per engine (`in_use` now), and each exec stream's kept bytes. */

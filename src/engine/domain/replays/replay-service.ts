@@ -8,6 +8,7 @@
 import { jailStatus } from '../../runtime/sandbox/jail-status.js';
 import { helperJail, type HelperJail } from '../../runtime/sandbox/helper-jail.js';
 import { createPidsGroup, nprocLimit, type PidsGroup } from '../../runtime/sandbox/pids-group.js';
+import { tenantsCpuGroup } from '../../runtime/sandbox/cpu-group.js';
 import { ensureTraversable, jailUserOf, own } from '../../runtime/sandbox/jail-user.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -76,7 +77,12 @@ export class ReplayService {
       await ensureTraversable(writable, [this.dir, path.dirname(this.dir)]);
       await own(user, writable);
     }
-    return helperJail(bwrap, { writable, hide: this.o.hide ?? [], user, groups: { procs: [pids?.procsFile], nproc: nprocLimit() } });
+    return helperJail(bwrap, {
+      writable,
+      hide: this.o.hide ?? [],
+      user,
+      groups: { procs: [pids?.procsFile, tenantsCpuGroup().procsFile], nproc: nprocLimit() },
+    });
   }
 
   get dir(): string {

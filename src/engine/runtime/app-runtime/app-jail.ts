@@ -24,6 +24,7 @@ import { openAppNetwork, type AppNetwork } from './app-network.js';
 import { claimJailUser, ensureTraversable, jailUsersOn, own, ownTree, shareTree } from '../sandbox/jail-user.js';
 import { jailSpawn } from '../sandbox/jail-start.js';
 import { createPidsGroup, nprocLimit } from '../sandbox/pids-group.js';
+import { tenantsCpuGroup } from '../sandbox/cpu-group.js';
 import { bindEngineAsset, jailVisible, reachableByOthers } from '../sandbox/jail-visible.js';
 
 export interface AppJail {
@@ -112,7 +113,12 @@ export async function appJailArgs(
       await launch.cleanup();
       await giveBack();
     };
-    const run = jailSpawn(user, { procs: [pids?.procsFile], nproc: nprocLimit() }, launch, o.channelFd === undefined ? 3 : o.channelFd + 1);
+    const run = jailSpawn(
+      user,
+      { procs: [pids?.procsFile, tenantsCpuGroup().procsFile], nproc: nprocLimit() },
+      launch,
+      o.channelFd === undefined ? 3 : o.channelFd + 1,
+    );
     return { ...launch, file: run.file, args: run.args, node, spawn: run.as, cleanup };
   } catch (err) {
     // Never started: the uid goes back now, and a deployment taken for the install is root's again.

@@ -11,6 +11,7 @@
 import { createMemoryGroup, memoryBytes, type MemoryGroup } from '../sandbox/memory-group.js';
 import { createPidsGroup, nprocLimit, pidsLimits, type PidsGroup } from '../sandbox/pids-group.js';
 import type { JailGroups } from '../sandbox/jail-start.js';
+import { tenantsCpuGroup } from '../sandbox/cpu-group.js';
 import type { LimitReached } from './session-handle.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -58,7 +59,7 @@ export class SessionCgroups {
 
   /** What every jail of the session starts in (sandbox/jail-start.ts). */
   get jailGroups(): JailGroups {
-    return { procs: [this.memory?.procsFile, this.pids?.procsFile], nproc: nprocLimit() };
+    return { procs: [this.memory?.procsFile, this.pids?.procsFile, tenantsCpuGroup().procsFile], nproc: nprocLimit() };
   }
 
   /** A claimed standby browser ran with its shape's memory; from now on the session's. */
