@@ -3,6 +3,10 @@
  * browsers' jails are forked by a small process beside the engine, never by the engine itself, and
  * neither the helper nor what it started outlives the engine.
  */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HostCommands } from '../../src/engine/runtime/host-commands/host-commands.js';
 import type { StartedProcess } from '../../src/engine/runtime/chromium/started-process.js';
@@ -145,6 +149,66 @@ describe('HostCommands.start', () => {
     }
   });
 
+  it('gives up on a helper that does not answer a start, starts the next in a new one, and kills what the old one reports late', async () => {
+    const c = new HostCommands(undefined, 300);
+    try {
+      const old = await parentOf(c);
+      // A running process of the old helper: it must survive the give-up (no kill of that helper).
+      const running = await c.start('/bin/sh', ['-c', 'echo up >&2; exec sleep 60'], { PATH: process.env.PATH });
+      await new Promise<void>((r) => running.stderr.once('data', () => r()));
+      process.kill(old, 'SIGSTOP');
+      const marker = `bd-late-start-${process.pid}-${Date.now()}`;
+      const ran = path.join(os.tmpdir(), `${marker}.ran`);
+      const stuck = await c.start('/bin/sh', ['-c', `: > ${ran}; sleep 60; : ${marker}`], { PATH: process.env.PATH }).catch((e: Error) => e);
+      expect(stuck).toBeInstanceOf(Error);
+      expect((stuck as Error).message).toMatch(/did not start \/bin\/sh within 300 ms/);
+      const next = await c.start('/bin/sh', ['-c', 'echo ppid=$PPID >&2'], { PATH: process.env.PATH });
+      expect(Number(/ppid=(\d+)/.exec(await stderrOf(next))?.[1])).not.toBe(old);
+      process.kill(old, 'SIGCONT');
+      // The late one is reported, and killed at once; the old helper's running process is untouched.
+      // Its first act marks that it ran; the kill may come before that, so the wait for the mark is bounded.
+      await expect
+        .poll(() => fs.existsSync(ran), { timeout: 3_000 })
+        .toBe(true)
+        .catch(() => {});
+      await expect.poll(() => withMarker(marker), { timeout: 10_000 }).toEqual([]);
+      expect(groupAlive(running.pid)).toBe(true);
+      fs.rmSync(ran, { force: true });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('ends what it started when the engine closes it or goes away, unjailed processes too', async () => {
+    const c = new HostCommands();
+    const p = await c.start('/bin/sh', ['-c', 'sleep 60 & echo started >&2; wait'], { PATH: process.env.PATH });
+    await new Promise<void>((r) => p.stderr.once('data', () => r()));
+    // close() is what the engine's stop does.
+    c.close();
+    await expect.poll(() => groupAlive(p.pid), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('ends what it started when the engine process is killed (kill -9: the engine runs no code of its own)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-hc-kill-'));
+    try {
+      const script = path.join(dir, 'engine.mts');
+      const module = path.resolve('src/engine/runtime/host-commands/host-commands.ts');
+      fs.writeFileSync(
+        script,
+        `import { HostCommands } from ${JSON.stringify(module)};\n` +
+          `const p = await new HostCommands().start('/bin/sh', ['-c', 'sleep 60 & echo started >&2; wait'], { PATH: process.env.PATH });\n` +
+          `p.stderr.once('data', () => { console.log(p.pid); process.kill(process.pid, 'SIGKILL'); });\n`,
+      );
+      const out = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
+      expect(out.signal).toBe('SIGKILL');
+      const pgid = Number(out.stdout.trim());
+      expect(pgid).toBeGreaterThan(1);
+      await expect.poll(() => groupAlive(pgid), { timeout: 10_000 }).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('starts from this process once closed', async () => {
     const c = new HostCommands();
     c.close();
@@ -152,6 +216,21 @@ describe('HostCommands.start', () => {
     expect(await stderrOf(p)).toBe(`ppid=${process.pid}\n`);
   });
 });
+
+/** Pids whose command line carries `marker` (the shell's script: `sleep 60; : <marker>`). */
+function withMarker(marker: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 function groupAlive(pgid: number): boolean {
   try {

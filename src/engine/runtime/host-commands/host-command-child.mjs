@@ -9,12 +9,17 @@
  *   session's browser jail), answered `{ id, pid }` or `{ id, error }`, then `{ id, stderr }` per
  *   chunk of its stderr and `{ id, exit: { code, signal } }` when it exits.
  *
- * It exits when the channel closes (the engine stopped or died), so it never outlives the engine;
- * a jail started here dies with it (bwrap's --die-with-parent), as it died with the engine before.
+ * It exits when the channel closes (the engine stopped or died), so it never outlives the engine,
+ * and first kills the group of every process it started that still runs: a jail would die with it
+ * anyway (bwrap's --die-with-parent), an unjailed browser would not.
  */
 import { execFile, spawn } from 'node:child_process';
 
-const send = (m) => process.connected && process.send(m);
+// The engine may go between the check and the write: that write's EPIPE is nobody's business.
+const send = (m) => process.connected && process.send(m, () => {});
+
+/** Pids (each its group's) of the started processes still running. */
+const running = new Set();
 
 function start(m) {
   let child;
@@ -25,10 +30,14 @@ function start(m) {
   }
   // A program that cannot be run (ENOENT, EACCES) has no pid and reports through 'error'.
   if (!child.pid) return child.once('error', (err) => send({ id: m.id, error: { message: err.message } }));
+  running.add(child.pid);
   send({ id: m.id, pid: child.pid });
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (stderr) => send({ id: m.id, stderr }));
-  child.once('exit', (code, signal) => send({ id: m.id, exit: { code, signal } }));
+  child.once('exit', (code, signal) => {
+    running.delete(child.pid);
+    send({ id: m.id, exit: { code, signal } });
+  });
 }
 
 process.on('message', (m) => {
@@ -38,4 +47,13 @@ process.on('message', (m) => {
     send({ id: m.id, error, stdout: String(stdout), stderr: String(stderr) });
   });
 });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  process.exit(0);
+});

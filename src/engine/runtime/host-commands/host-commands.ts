@@ -7,9 +7,9 @@
  * `npm run bench:lifecycle -- --concurrency=10` (2026-12-04, ~9 s of the engine's ~50 s of work
  * went to the session disks' three commands per session). Every API answer and CDP message of
  * every session waited behind them. The helper forks from a heap of a few MB, beside the engine.
-The browser launches were the rest: `spawn` held the event loop 18 ms p50, 68 ms p90 and up to
-250 ms per launch in the same bench (113 launches), and a pool's releases, each followed by its
-refill's launch, queued behind one another (pool release p50 74–101 ms at c10).
+ * The browser launches were the rest: `spawn` held the event loop 18 ms p50, 68 ms p90 and up to
+ * 250 ms per launch in the same bench (113 launches), and a pool's releases, each followed by its
+ * refill's launch, queued behind one another (pool release p50 74–101 ms at c10).
  *
  * One helper per engine, started at the first session's command (an engine that runs no session
  * starts none) and ended by `close()` (the engine's stop); it also exits on its own when the engine
@@ -18,7 +18,9 @@ refill's launch, queued behind one another (pool release p50 74–101 ms at c10)
  * ANSWER_GRACE_MS (stopped, swapped out, wedged) fails that command and is killed; the next
  * command starts a new one — a session's end must not wait on it forever. A helper that dies takes
  * the processes it started along (a jail dies with its parent; any other is killed by group here),
- * and each reports its exit, as a crash.
+ * and each reports its exit, as a crash. A helper that does not say within START_ANSWER_MS whether
+ * it started a process is left for the next start (which gets a new one) but not killed — the
+ * browsers it runs keep running — and a process it reports after that is killed at once.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +31,9 @@ import { killGroup } from '../chromium/process-group.js';
 import { spawnDirect, type ProcessExit, type StartedProcess } from '../chromium/started-process.js';
 
 const execFileAsync = promisify(execFile);
+
+/** How long a start waits for the helper to say it forked (a fork takes milliseconds). */
+export const START_ANSWER_MS = 10_000;
 
 /** How long past a command's own timeout (enforced in the helper) the engine waits for the helper's answer. */
 export const ANSWER_GRACE_MS = 5_000;
@@ -64,6 +69,8 @@ interface Started {
   exit(e: ProcessExit): void;
   started(pid: number): void;
   failed(err: Error): void;
+  /** Given up on (no answer in time): a pid reported later is killed. */
+  abandoned?: boolean;
 }
 
 export class HostCommands {
@@ -71,10 +78,15 @@ export class HostCommands {
   private closed = false;
   private nextId = 1;
 
-  /** `answerGraceMs`: ANSWER_GRACE_MS unless a test shortens it. */
-  constructor(private readonly answerGraceMs = ANSWER_GRACE_MS) {}
+  /** `answerGraceMs`, `startAnswerMs`: ANSWER_GRACE_MS and START_ANSWER_MS unless a test shortens them. */
+  constructor(
+    private readonly answerGraceMs = ANSWER_GRACE_MS,
+    private readonly startAnswerMs = START_ANSWER_MS,
+  ) {}
   /** Commands in flight, with the helper each was sent to (a replaced helper's death fails only its own). */
   private readonly pending = new Map<number, { child: ChildProcess; resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+  /** Every helper not yet exited (the current one and any a start gave up on). */
+  private readonly helpers = new Set<ChildProcess>();
   /** Processes started through `start` that have not exited. */
   private readonly started = new Map<number, Started>();
 
@@ -90,7 +102,22 @@ export class HostCommands {
       let exit!: (e: ProcessExit) => void;
       const exited = new Promise<ProcessExit>((r) => (exit = r));
       const stderr = new PassThrough({ encoding: 'utf8' });
-      this.started.set(id, { child, stderr, exit, started: (pid) => resolve({ pid, stderr, exited }), failed: reject });
+      const late = setTimeout(() => {
+        const s = this.started.get(id);
+        if (!s || s.pid !== undefined) return;
+        s.abandoned = true;
+        if (this.child === child) this.child = undefined;
+        reject(new Error(`the host command helper did not start ${file} within ${this.startAnswerMs} ms`));
+      }, this.startAnswerMs);
+      const started = (pid: number) => {
+        clearTimeout(late);
+        resolve({ pid, stderr, exited });
+      };
+      const failed = (err: Error) => {
+        clearTimeout(late);
+        reject(err);
+      };
+      this.started.set(id, { child, stderr, exit, started, failed });
       // Referenced while it runs, as a forked child's stderr pipe would be.
       child.channel?.ref();
       child.send({ id, start: true, file, args, env }, (err) => {
@@ -131,9 +158,9 @@ export class HostCommands {
   /** Ends the helper (engine stop); later commands run from the engine itself. */
   close(): void {
     this.closed = true;
-    const child = this.child;
     this.child = undefined;
-    if (child?.connected) child.disconnect();
+    // The current helper and any left behind by a start it did not answer.
+    for (const child of this.helpers) if (child.connected) child.disconnect();
   }
 
   /** Takes command `id` out of the pending ones; a helper's channel stays referenced only while it has commands in flight. */
@@ -157,7 +184,9 @@ export class HostCommands {
     if (a.error) return this.endStarted(a.id, { code: -1, signal: null }, new Error(a.error.message));
     if (a.pid !== undefined) {
       s.pid = a.pid;
-      s.started(a.pid);
+      // Nobody waits for it any more: it goes at once (its exit ends the entry).
+      if (s.abandoned) killGroup(a.pid);
+      else s.started(a.pid);
     }
     if (a.stderr) s.stderr.write(a.stderr);
     if (a.exit) this.endStarted(a.id, a.exit);
@@ -195,6 +224,7 @@ export class HostCommands {
     child.on('message', (a: Answer) => (this.started.has(a.id) ? this.onStarted(a) : this.settle(child, a.id)?.resolve(a)));
     const gone = (why: string) => {
       if (this.child === child) this.child = undefined;
+      this.helpers.delete(child);
       for (const [id, p] of this.pending) if (p.child === child) this.settle(child, id)?.reject(new Error(`the host command helper ${why}`));
       for (const [id, s] of this.started) {
         if (s.child !== child) continue;
@@ -206,6 +236,7 @@ export class HostCommands {
     child.on('exit', (code, signal) => gone(`exited (${signal ?? `code ${code}`})`));
     child.on('error', (err) => gone(`failed: ${err.message}`));
     this.child = child;
+    this.helpers.add(child);
     return child;
   }
 }
