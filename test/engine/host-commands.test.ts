@@ -15,9 +15,8 @@ import type { StartedProcess } from '../../src/engine/runtime/chromium/started-p
 const parentOf = async (c: HostCommands) => Number((await c.run('/bin/sh', ['-c', 'echo $PPID'], { timeoutMs: 10_000 })).stdout.trim());
 
 describe('HostCommands', () => {
-  it('runs commands in its helper, not forked from this process, and ends the helper at close', async () => {
-    const c = new HostCommands();
-    try {
+  it('runs commands in its helper, not forked from this process, and ends the helper at close', () =>
+    withCommands(async (c) => {
       const helper = await parentOf(c);
       expect(helper).not.toBe(process.pid);
       // One helper for every command.
@@ -26,27 +25,19 @@ describe('HostCommands', () => {
       await expect.poll(() => isAlive(helper), { timeout: 10_000 }).toBe(false);
       // Closed: commands still run, from this process.
       expect(await parentOf(c)).toBe(process.pid);
-    } finally {
-      c.close();
-    }
-  });
+    }));
 
-  it('rejects a failing command with its exit code and stderr, as execFile does', async () => {
-    const c = new HostCommands();
-    try {
+  it('rejects a failing command with its exit code and stderr, as execFile does', () =>
+    withCommands(async (c) => {
       const err = await c.run('/bin/sh', ['-c', 'echo nope >&2; exit 3'], { timeoutMs: 10_000 }).catch((e) => e);
       expect(err).toBeInstanceOf(Error);
       expect(err).toMatchObject({ code: 3, stderr: 'nope\n' });
       const slow = await c.run('/bin/sh', ['-c', 'sleep 5'], { timeoutMs: 200 }).catch((e) => e);
       expect(slow).toMatchObject({ signal: 'SIGTERM' });
-    } finally {
-      c.close();
-    }
-  });
+    }));
 
-  it('fails the commands in flight when the helper dies, and starts a new one for the next', async () => {
-    const c = new HostCommands();
-    try {
+  it('fails the commands in flight when the helper dies, and starts a new one for the next', () =>
+    withCommands(async (c) => {
       const helper = await parentOf(c);
       // Short: the helper's death orphans it, and nothing should outlive the test for long.
       const inFlight = c.run('/bin/sh', ['-c', 'sleep 1'], { timeoutMs: 10_000 });
@@ -55,14 +46,10 @@ describe('HostCommands', () => {
       const next = await parentOf(c);
       expect(next).not.toBe(helper);
       expect(next).not.toBe(process.pid);
-    } finally {
-      c.close();
-    }
-  });
+    }));
 
-  it('fails a command its helper does not answer in time, kills that helper, and runs the next in a new one', async () => {
-    const c = new HostCommands(300);
-    try {
+  it('fails a command its helper does not answer in time, kills that helper, and runs the next in a new one', () =>
+    withCommands(async (c) => {
       const helper = await parentOf(c);
       // A helper that answers nothing (stopped): without a deadline, a session's unmount would wait forever.
       process.kill(helper, 'SIGSTOP');
@@ -73,14 +60,10 @@ describe('HostCommands', () => {
       const next = await parentOf(c);
       expect(next).not.toBe(helper);
       expect(next).not.toBe(process.pid);
-    } finally {
-      c.close();
-    }
-  });
+    }, 300));
 
-  it("a replaced helper's death fails only its own commands", async () => {
-    const c = new HostCommands(300);
-    try {
+  it("a replaced helper's death fails only its own commands", () =>
+    withCommands(async (c) => {
       const old = await parentOf(c);
       process.kill(old, 'SIGSTOP');
       // The stuck command gives up on the old helper; the next goes to a new one and is in flight
@@ -89,11 +72,25 @@ describe('HostCommands', () => {
       await stuck;
       const inNew = c.run('/bin/sh', ['-c', 'sleep 0.5; echo done'], { timeoutMs: 10_000 });
       expect((await inNew).stdout).toBe('done\n');
-    } finally {
-      c.close();
-    }
-  });
+    }, 300));
 });
+
+/** A `HostCommands` for `fn`, closed after it whatever happens (`answerGraceMs`, `startAnswerMs` as its constructor takes them). */
+async function withCommands(fn: (c: HostCommands) => Promise<void>, answerGraceMs?: number, startAnswerMs?: number): Promise<void> {
+  const c = new HostCommands(answerGraceMs, startAnswerMs);
+  try {
+    await fn(c);
+  } finally {
+    c.close();
+  }
+}
+
+/** A shell with a `sleep 60` child, in a group of its own, started by `c`; resolves once it says it is up. */
+async function sleeper(c: HostCommands): Promise<StartedProcess> {
+  const p = await c.start('/bin/sh', ['-c', 'sleep 60 & echo started >&2; wait'], { PATH: process.env.PATH });
+  await new Promise<void>((r) => p.stderr.once('data', () => r()));
+  return p;
+}
 
 /** Everything `p` writes to stderr until it exits. */
 async function stderrOf(p: StartedProcess): Promise<string> {
@@ -107,35 +104,25 @@ async function stderrOf(p: StartedProcess): Promise<string> {
 const SHOW_IDS = 'echo "ppid=$PPID pid=$$ pgid=$(ps -o pgid= -p $$ | tr -d " ") env=$BD_TEST_VAR" >&2';
 
 describe('HostCommands.start', () => {
-  it('starts a long-running process in the helper, in a group of its own, with exactly the env given; streams its stderr and exit', async () => {
-    const c = new HostCommands();
-    try {
+  it('starts a long-running process in the helper, in a group of its own, with exactly the env given; streams its stderr and exit', () =>
+    withCommands(async (c) => {
       const helper = await parentOf(c);
       const p = await c.start('/bin/sh', ['-c', `${SHOW_IDS}; exit 7`], { PATH: process.env.PATH, BD_TEST_VAR: 'given' });
       const [text, exit] = await Promise.all([stderrOf(p), p.exited]);
       expect(text.trim()).toBe(`ppid=${helper} pid=${p.pid} pgid=${p.pid} env=given`);
       expect(exit).toEqual({ code: 7, signal: null });
-    } finally {
-      c.close();
-    }
-  });
+    }));
 
-  it('rejects a program that cannot be started', async () => {
-    const c = new HostCommands();
-    try {
+  it('rejects a program that cannot be started', () =>
+    withCommands(async (c) => {
       await expect(c.start('/nonexistent/program', [], {})).rejects.toThrow(/ENOENT/);
-    } finally {
-      c.close();
-    }
-  });
+    }));
 
-  it('takes what it started along when the helper dies, each reporting a kill', async () => {
-    const c = new HostCommands();
-    try {
+  it('takes what it started along when the helper dies, each reporting a kill', () =>
+    withCommands(async (c) => {
       const helper = await parentOf(c);
       // A shell in its own group with a child of its own: the whole group must go.
-      const p = await c.start('/bin/sh', ['-c', 'sleep 60 & echo started >&2; wait'], { PATH: process.env.PATH });
-      await new Promise<void>((r) => p.stderr.once('data', () => r()));
+      const p = await sleeper(c);
       process.kill(helper, 'SIGKILL');
       expect(await p.exited).toEqual({ code: null, signal: 'SIGKILL' });
       await expect.poll(() => groupAlive(p.pid), { timeout: 10_000 }).toBe(false);
@@ -144,45 +131,40 @@ describe('HostCommands.start', () => {
       const ppid = Number(/ppid=(\d+)/.exec(await stderrOf(next))?.[1]);
       expect(ppid).not.toBe(helper);
       expect(ppid).not.toBe(process.pid);
-    } finally {
-      c.close();
-    }
-  });
+    }));
 
-  it('gives up on a helper that does not answer a start, starts the next in a new one, and kills what the old one reports late', async () => {
-    const c = new HostCommands(undefined, 300);
-    try {
-      const old = await parentOf(c);
-      // A running process of the old helper: it must survive the give-up (no kill of that helper).
-      const running = await c.start('/bin/sh', ['-c', 'echo up >&2; exec sleep 60'], { PATH: process.env.PATH });
-      await new Promise<void>((r) => running.stderr.once('data', () => r()));
-      process.kill(old, 'SIGSTOP');
-      const marker = `bd-late-start-${process.pid}-${Date.now()}`;
-      const ran = path.join(os.tmpdir(), `${marker}.ran`);
-      const stuck = await c.start('/bin/sh', ['-c', `: > ${ran}; sleep 60; : ${marker}`], { PATH: process.env.PATH }).catch((e: Error) => e);
-      expect(stuck).toBeInstanceOf(Error);
-      expect((stuck as Error).message).toMatch(/did not start \/bin\/sh within 300 ms/);
-      const next = await c.start('/bin/sh', ['-c', 'echo ppid=$PPID >&2'], { PATH: process.env.PATH });
-      expect(Number(/ppid=(\d+)/.exec(await stderrOf(next))?.[1])).not.toBe(old);
-      process.kill(old, 'SIGCONT');
-      // The late one is reported, and killed at once; the old helper's running process is untouched.
-      // Its first act marks that it ran; the kill may come before that, so the wait for the mark is bounded.
-      await expect
-        .poll(() => fs.existsSync(ran), { timeout: 3_000 })
-        .toBe(true)
-        .catch(() => {});
-      await expect.poll(() => withMarker(marker), { timeout: 10_000 }).toEqual([]);
-      expect(groupAlive(running.pid)).toBe(true);
-      fs.rmSync(ran, { force: true });
-    } finally {
-      c.close();
-    }
-  });
+  it('gives up on a helper that does not answer a start, starts the next in a new one, and kills what the old one reports late', () =>
+    withCommands(
+      async (c) => {
+        const old = await parentOf(c);
+        // A running process of the old helper: it must survive the give-up (no kill of that helper).
+        const running = await sleeper(c);
+        process.kill(old, 'SIGSTOP');
+        const marker = `bd-late-start-${process.pid}-${Date.now()}`;
+        const ran = path.join(os.tmpdir(), `${marker}.ran`);
+        const stuck = await c.start('/bin/sh', ['-c', `: > ${ran}; sleep 60; : ${marker}`], { PATH: process.env.PATH }).catch((e: Error) => e);
+        expect(stuck).toBeInstanceOf(Error);
+        expect((stuck as Error).message).toMatch(/did not start \/bin\/sh within 300 ms/);
+        const next = await c.start('/bin/sh', ['-c', 'echo ppid=$PPID >&2'], { PATH: process.env.PATH });
+        expect(Number(/ppid=(\d+)/.exec(await stderrOf(next))?.[1])).not.toBe(old);
+        process.kill(old, 'SIGCONT');
+        // The late one is reported, and killed at once; the old helper's running process is untouched.
+        // Its first act marks that it ran; the kill may come before that, so the wait for the mark is bounded.
+        await expect
+          .poll(() => fs.existsSync(ran), { timeout: 3_000 })
+          .toBe(true)
+          .catch(() => {});
+        await expect.poll(() => withMarker(marker), { timeout: 10_000 }).toEqual([]);
+        expect(groupAlive(running.pid)).toBe(true);
+        fs.rmSync(ran, { force: true });
+      },
+      undefined,
+      300,
+    ));
 
   it('ends what it started when the engine closes it or goes away, unjailed processes too', async () => {
     const c = new HostCommands();
-    const p = await c.start('/bin/sh', ['-c', 'sleep 60 & echo started >&2; wait'], { PATH: process.env.PATH });
-    await new Promise<void>((r) => p.stderr.once('data', () => r()));
+    const p = await sleeper(c);
     // close() is what the engine's stop does.
     c.close();
     await expect.poll(() => groupAlive(p.pid), { timeout: 10_000 }).toBe(false);

@@ -122,8 +122,7 @@ export class BrowserSupervisor {
     this.browser = undefined;
     this.readyPromise = this.pendingReady();
     // A save needs the files flushed: give a loaded machine's browser longer to close cleanly.
-    if (old && whileStopped) await flushLocalStorage(old.control);
-    const clean = old ? await stopChromium(old, whileStopped ? SAVE_CLOSE_GRACE_MS : undefined) : false;
+    const clean = old ? await closeBrowser(old, !!whileStopped) : false;
     let failed: Error | undefined;
     if (whileStopped) {
       if (!clean) failed = new Error('the browser did not close cleanly, so its files may be torn');
@@ -151,9 +150,17 @@ export class BrowserSupervisor {
     await this.launching?.catch(() => {});
     const b = this.browser;
     if (!b) return false;
-    // A profile saved at the end needs the files flushed: as for a save while running, a loaded
-    // machine's browser gets longer to close cleanly (else the save is skipped and the state lost).
-    if (opts.saving) await flushLocalStorage(b.control);
-    return stopChromium(b, opts.saving ? SAVE_CLOSE_GRACE_MS : undefined);
+    return closeBrowser(b, !!opts.saving);
   }
+}
+
+/**
+ * Closes `b`; true when it closed cleanly. A browser whose files are saved (a profile at the end,
+ * or a save while running) gets its localStorage onto disk first and, on a loaded machine, longer
+ * to close cleanly (else the save is skipped and the state lost).
+ */
+async function closeBrowser(b: LaunchedBrowser, saving: boolean): Promise<boolean> {
+  if (!saving) return stopChromium(b);
+  await flushLocalStorage(b.control);
+  return stopChromium(b, SAVE_CLOSE_GRACE_MS);
 }

@@ -74,7 +74,7 @@ export class SessionRuntime implements RunningSession {
 
   constructor(
     private spec: RuntimeSpec,
-    private readonly diskSetup?: RuntimeHost,
+    private readonly host?: RuntimeHost,
   ) {
     this.id = spec.id;
     this.orgId = spec.orgId;
@@ -91,7 +91,7 @@ export class SessionRuntime implements RunningSession {
     if (spec.jail) this.jail = new SessionJail(spec.jail, spec.sessionDir, this.dirs, (line) => spec.serviceLog?.('session', `${line}\n`));
     this.startedAt = spec.now();
     this.cgroups = new SessionCgroups(spec.id, (line) => this.spec.serviceLog?.('session', line));
-    this.launcher = new SessionBrowserLaunch(this.scope, () => this.viewport, diskSetup?.start);
+    this.launcher = new SessionBrowserLaunch(this.scope, () => this.viewport, host?.start);
     this.supervisor = new BrowserSupervisor({
       launch: () => this.launch(),
       now: spec.now,
@@ -198,7 +198,7 @@ export class SessionRuntime implements RunningSession {
   private async doStart(): Promise<LaunchedBrowser> {
     const { scope, spec, dirs } = this;
     scope.fence();
-    await makeSessionFiles(scope, { id: this.id, sessionDir: spec.sessionDir, dirs, disk: this.diskSetup, say: (line) => spec.serviceLog?.('session', line) });
+    await makeSessionFiles(scope, { id: this.id, sessionDir: spec.sessionDir, dirs, disk: this.host, say: (line) => spec.serviceLog?.('session', line) });
     this.cgroups.open(scope, memoryOf(spec.options));
     const freezer = this.freezer;
     if (freezer) scope.defer('freezer', () => freezer.close(), UNTIL_DONE);
