@@ -9,9 +9,11 @@
  * Measured with `npm run bench:lifecycle -- --concurrency=10` (ten sessions loading pages on two
  * cores): without it the engine's timers ran up to 150 ms late (p90 of 2 s windows) and a minor GC
  * took up to 119 ms of wall time: the engine waited for a core behind Chromium's threads. Pool
- * release p50 68–101 ms, standby release 40–72 ms; with it 4–7 ms and 3 ms, the sessions' own
- * lifecycle unchanged (docs/bench/results.md). Niceness did not do it: jails at nice 5 or 10
- * changed nothing measurable.
+ * release p50 68–101 ms, standby release 40–72 ms; with it 4–7 ms and 3 ms, the ten sessions'
+ * own lifecycle unchanged. The price is at one session at a time with the client on the same
+ * machine: ~50–70 ms of a ~400 ms lifecycle (`npx tsx bench/lifecycle.ts --concurrency=1`, with and
+ * without alternating), since that client now outranks the browser (docs/bench/results.md).
+ * Niceness did not do it: jails at nice 5 or 10 changed nothing measurable.
  *
  * cgroup v1 only (hybrid hosts, this machine): `<cpu hierarchy>/<own group>/bd-cpu-<pid>`. On a
  * pure cgroup v2 host the engine's own group holds its process, and v2 lets a group with
