@@ -69,13 +69,16 @@ export async function recoverSessions(opts: {
     .where('deleted_at', 'is', null)
     .execute();
   const ended: string[] = [];
-  for (const r of rows) {
-    if (opts.owned(r.id)) continue;
-    // The marker must lie inside our sessions dir: a row can never make us kill or delete elsewhere.
-    const safe = path.resolve(r.marker).startsWith(path.resolve(opts.sessionsDir) + path.sep);
-    if (safe) {
+  // The marker must lie inside our sessions dir: a row can never make us kill or delete elsewhere.
+  const safe = (marker: string) => path.resolve(marker).startsWith(path.resolve(opts.sessionsDir) + path.sep);
+  const leftoverRows = rows.filter((r) => !opts.owned(r.id));
+  const unclaimedDirs = async () =>
+    (await fsp.readdir(opts.sessionsDir).catch(() => [] as string[])).filter((name) => !opts.owned(name)).map((name) => path.join(opts.sessionsDir, name));
+  // Whatever still carries a leftover's dir in its command line goes first, in one scan of /proc for all of them.
+  await killMarkedGroups([...leftoverRows.map((r) => r.marker).filter(safe), ...(await unclaimedDirs())]);
+  for (const r of leftoverRows) {
+    if (safe(r.marker)) {
       for (const pid of [r.pgid, r.xvfb_pid]) if (pid && cmdlineHas(pid, r.marker)) killGroup(pid);
-      await killMarkedGroups(r.marker);
       await removeLeftover(r.marker, opts.recovery);
     }
     const link = shortTmpLink(r.id);
@@ -97,12 +100,9 @@ export async function recoverSessions(opts: {
   }
   opts.recovery.note('browser sessions (engine_restarted: their browsers and processes killed)', ended.length);
   // Directories of sessions that no row claims any more (e.g. a crash between insert and cleanup).
-  for (const name of await fsp.readdir(opts.sessionsDir).catch(() => [] as string[])) {
-    if (opts.owned(name)) continue;
-    const dir = path.join(opts.sessionsDir, name);
-    await killMarkedGroups(dir);
+  for (const dir of await unclaimedDirs()) {
     await removeLeftover(dir, opts.recovery);
-    const link = shortTmpLink(name);
+    const link = shortTmpLink(path.basename(dir));
     if (link) await fsp.rm(link, { force: true });
   }
   return ended;

@@ -50,8 +50,11 @@ function pgidOf(pid: string): number | undefined {
   }
 }
 
-/** Pids of live processes whose command line contains `marker` (Linux /proc; empty elsewhere). */
-export async function processesWithMarker(marker: string): Promise<Array<{ pid: number; pgid?: number }>> {
+/** Pids of live processes whose command line contains `marker`, or one of `marker`s (Linux /proc; empty elsewhere). */
+export async function processesWithMarker(marker: string | readonly string[]): Promise<Array<{ pid: number; pgid?: number }>> {
+  const markers = typeof marker === 'string' ? [marker] : marker;
+  if (markers.length === 0) return [];
+  const carries = (cmd: string | undefined) => cmd !== undefined && markers.some((m) => cmd.includes(m));
   const entries = await fsp.readdir('/proc').catch(() => [] as string[]);
   const pids = entries.filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid);
   const out: Array<{ pid: number; pgid?: number }> = [];
@@ -59,13 +62,13 @@ export async function processesWithMarker(marker: string): Promise<Array<{ pid: 
     const batch = pids.slice(i, i + SCAN_BATCH);
     const cmds = await Promise.all(batch.map(readCmdline));
     // Only a match's stat is read, so that stays synchronous: a handful per scan.
-    batch.forEach((pid, k) => cmds[k]?.includes(marker) && out.push({ pid: Number(pid), pgid: pgidOf(pid) }));
+    batch.forEach((pid, k) => carries(cmds[k]) && out.push({ pid: Number(pid), pgid: pgidOf(pid) }));
   }
   return out;
 }
 
-/** Kills every process group that has a process carrying `marker`; returns how many groups. */
-export async function killMarkedGroups(marker: string): Promise<number> {
+/** Kills every process group that has a process carrying `marker` (or one of them: one scan for all); returns how many groups. */
+export async function killMarkedGroups(marker: string | readonly string[]): Promise<number> {
   const groups = new Set<number>();
   const own = pgidOf(String(process.pid));
   for (const p of await processesWithMarker(marker)) {
